@@ -1,0 +1,45 @@
+// Build the shipped bundles with esbuild: dist/cli.js (the `noma-reconcile` bin)
+// and dist/index.js (the library). ESM with code splitting, so every command
+// body (and every heavy dependency it pulls in) is a separate chunk that is
+// loaded only when that command runs. With `--types`, also emit .d.ts files.
+import { build } from "esbuild";
+import { chmodSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const started = Date.now();
+
+rmSync(join(root, "dist"), { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: { cli: "src/cli/main.ts", index: "src/index.ts" },
+  outdir: "dist",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  chunkNames: "chunks/[name]-[hash]",
+  banner: {
+    // Some bundled CommonJS code calls require(); give ESM chunks a real one.
+    js: "import { createRequire as __nrCreateRequire } from 'node:module'; const require = __nrCreateRequire(import.meta.url);",
+  },
+  define: { __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version) },
+  // Loaded lazily at run time from node_modules (WASM files beside them).
+  external: ["sql.js", "blake3-wasm"],
+  legalComments: "none",
+  logLevel: "warning",
+  metafile: false,
+});
+chmodSync(join(root, "dist/cli.js"), 0o755);
+
+if (process.argv.includes("--types")) {
+  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
+    cwd: root,
+    stdio: "inherit",
+  });
+}
+process.stderr.write(`built dist/ in ${Date.now() - started} ms\n`);

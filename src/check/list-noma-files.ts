@@ -1,0 +1,73 @@
+/**
+ * Which files `check` looks at: with no paths, every `.noma` document and
+ * `.noma.yml` book manifest git tracks; with paths, those files, and for a
+ * directory the documents git knows under it (tracked or untracked, not ignored).
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { execGit, splitNul } from "../git/exec-git.js";
+import { containPath } from "../fsx/contain-path.js";
+
+export const NOMA_PATHSPECS = ["*.noma", "*.noma.yml", "*.noma.yaml"];
+
+export function isNomaPath(p: string): boolean {
+  return /\.noma$/i.test(p) || /\.noma\.ya?ml$/i.test(p);
+}
+
+export class MissingPathError extends Error {
+  constructor(readonly paths: string[]) {
+    super(`${paths.join(", ")}: no such file or directory`);
+    this.name = "MissingPathError";
+  }
+}
+
+function walk(root: string, rel: string, out: string[]): void {
+  for (const entry of readdirSync(join(root, rel), { withFileTypes: true })) {
+    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+    const child = rel.length > 0 ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) walk(root, child, out);
+    else if (entry.isFile() && isNomaPath(entry.name)) out.push(child);
+  }
+}
+
+/**
+ * @param root repository root (or the working directory outside a repository)
+ * @param inRepo whether `root` is a git work tree
+ */
+export function listNomaFiles(root: string, inRepo: boolean, paths: readonly string[], cwd: string): string[] {
+  const found = new Set<string>();
+  if (paths.length === 0) {
+    if (inRepo) {
+      for (const f of splitNul(execGit(["ls-files", "-z", "--", ...NOMA_PATHSPECS], { cwd: root }))) found.add(f);
+    } else {
+      const out: string[] = [];
+      walk(root, "", out);
+      for (const f of out) found.add(f);
+    }
+    return [...found].sort();
+  }
+  const missing: string[] = [];
+  for (const given of paths) {
+    const rel = containPath(given, root, cwd);
+    const abs = join(root, rel);
+    if (!existsSync(abs)) {
+      missing.push(given);
+      continue;
+    }
+    if (statSync(abs).isDirectory()) {
+      if (inRepo) {
+        const spec = rel.length > 0 ? rel : ".";
+        const listed = splitNul(execGit(["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", spec], { cwd: root }));
+        for (const f of listed) if (isNomaPath(f)) found.add(f);
+      } else {
+        const out: string[] = [];
+        walk(root, rel, out);
+        for (const f of out) found.add(f);
+      }
+    } else {
+      found.add(rel);
+    }
+  }
+  if (missing.length > 0) throw new MissingPathError(missing);
+  return [...found].sort();
+}

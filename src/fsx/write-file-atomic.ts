@@ -1,0 +1,56 @@
+/**
+ * Atomic file writes: write a temp file beside the target, fsync it, rename it
+ * over the target, fsync the directory. Readers see the old bytes or the new
+ * bytes, never a torn file; a crash leaves at most a stray temp file.
+ */
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync, statSync, chmodSync } from "node:fs";
+import { dirname, basename, join } from "node:path";
+import { randomBytes } from "node:crypto";
+
+export function writeFileAtomic(target: string, data: string | Uint8Array): void {
+  const dir = dirname(target);
+  const tmp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  let mode: number | undefined;
+  try {
+    mode = statSync(target).mode & 0o777;
+  } catch {
+    mode = undefined;
+  }
+  const fd = openSync(tmp, "wx", mode ?? 0o644);
+  try {
+    const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    let off = 0;
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    fsyncSync(fd);
+  } catch (e) {
+    closeSync(fd);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
+    throw e;
+  }
+  closeSync(fd);
+  try {
+    if (mode !== undefined) chmodSync(tmp, mode);
+    renameSync(tmp, target);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
+    throw e;
+  }
+  try {
+    const dfd = openSync(dir, "r");
+    try {
+      fsyncSync(dfd);
+    } finally {
+      closeSync(dfd);
+    }
+  } catch {
+    /* directories cannot be fsynced on every platform */
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Column names of a ::dataset body, by its `format` (yaml by default; csv, tsv, json).
+ * Null when the body's shape does not declare columns.
+ */
+import { parse as parseYaml } from "yaml";
+import { splitDelimited } from "./split-delimited.js";
+
+export function datasetColumns(interior: readonly string[], format: string | undefined): string[] | null {
+  const fmt = (format ?? "yaml").toLowerCase();
+  if (fmt === "csv" || fmt === "tsv") {
+    const header = interior.find((l) => l.trim().length > 0);
+    return header === undefined ? null : splitDelimited(header, fmt === "csv" ? "," : "\t").map((c) => c.trim());
+  }
+  const text = interior.join("\n");
+  let data: unknown;
+  try {
+    data = fmt === "json" ? JSON.parse(text) : parseYaml(text);
+  } catch {
+    return null;
+  }
+  if (Array.isArray(data)) {
+    const first = data[0];
+    return first !== null && typeof first === "object" && !Array.isArray(first) ? Object.keys(first as object) : null;
+  }
+  if (data === null || typeof data !== "object") return null;
+  const rec = data as Record<string, unknown>;
+  const schema = rec["schema"];
+  if (schema !== null && typeof schema === "object" && !Array.isArray(schema)) return Object.keys(schema as object);
+  const columns = rec["columns"];
+  if (Array.isArray(columns)) return columns.map((c) => (c !== null && typeof c === "object" ? String((c as Record<string, unknown>)["name"] ?? "") : String(c)));
+  return null;
+}

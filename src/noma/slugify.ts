@@ -1,0 +1,49 @@
+/**
+ * Heading slugs (implicit section ids) and their collision suffixes (§2.1, §6.5).
+ */
+
+const COMBINING = /[\u0300-\u036f]/g;
+const NOT_SLUG = /[^a-z0-9\s-]/g;
+
+/**
+ * Lower-case; NFKD; drop combining marks; drop everything but `a-z`, `0-9`,
+ * whitespace and `-`; trim; whitespace runs → `-`; collapse `-` runs; strip a
+ * leading and a trailing `-`. "Café Überblick" → `cafe-uberblick`; "日本語" → "".
+ */
+export function slugify(title: string): string {
+  let s = title.toLowerCase().normalize("NFKD").replace(COMBINING, "").replace(NOT_SLUG, "").trim();
+  s = s.replace(/\s+/g, "-").replace(/-+/g, "-");
+  if (s.startsWith("-")) s = s.slice(1);
+  if (s.endsWith("-")) s = s.slice(0, -1);
+  return s;
+}
+
+/**
+ * Hands out implicit ids in document order: the first `a`, then `a-2`, `a-3`, …
+ * skipping any value already taken. Amortised constant time per call.
+ */
+export class SlugSuffixer {
+  private readonly taken = new Set<string>();
+  private readonly nextSuffix = new Map<string, number>();
+
+  assign(slug: string): string {
+    if (!this.taken.has(slug)) {
+      this.taken.add(slug);
+      return slug;
+    }
+    let n = this.nextSuffix.get(slug) ?? 2;
+    while (this.taken.has(`${slug}-${n}`)) n++;
+    const id = `${slug}-${n}`;
+    this.nextSuffix.set(slug, n + 1);
+    this.taken.add(id);
+    return id;
+  }
+
+  /** What `assign` would return, without taking it. */
+  peek(slug: string): string {
+    if (!this.taken.has(slug)) return slug;
+    let n = this.nextSuffix.get(slug) ?? 2;
+    while (this.taken.has(`${slug}-${n}`)) n++;
+    return `${slug}-${n}`;
+  }
+}

@@ -1,0 +1,573 @@
+/**
+ * The Noma validator (§4): a parsed document → Diagnostic[].
+ *
+ * One pass collects directives, references and wikilinks; the rules then run
+ * over those collections, so validation stays linear in the document size.
+ * Pure: the clock and dataset-file lookups are injected through options.
+ *
+ * Suppression: a directive carrying `noverify` silences every diagnostic about
+ * itself and its own prose (child directives are blocks of their own);
+ * `ignoreRules` silences codes for the whole run (unknown codes produce one
+ * `unknown-ignore-rule` info each).
+ */
+import type { AttrValue, BlockNode, DirectiveNode, NomaDocument, SectionNode } from "../noma/ast.js";
+import { directiveInterior } from "../noma/directive-interior.js";
+import { datasetColumns } from "../noma/dataset-columns.js";
+import { compareDiagnostics, type Diagnostic, type Severity } from "./diagnostic.js";
+import { parseFormula } from "./parse-formula.js";
+import { CONFIDENCE_PROFILES, declaredProfiles, KNOWN_PROFILES, PROFILE_ALLOWLISTS } from "./profiles.js";
+import { isRuleCode, RULES, type RuleCode } from "./rule-catalog.js";
+
+export interface ValidateOptions {
+  /** Profile to validate against; overrides the frontmatter's `profile:`/`profiles:`. */
+  profile?: string;
+  /** Rule codes to silence for this run. */
+  ignoreRules?: readonly string[];
+  /** Default stale window for citations, in days (documents and blocks may set their own). Default 365. */
+  staleDays?: number;
+  /** "Now", for stale-citation. Default: the current time. */
+  now?: Date;
+  /** claim-without-evidence is on unless this is false. */
+  requireEvidenceForClaims?: boolean;
+  /** Whether a ::dataset's src= can be loaded; when absent, dataset-src-missing is not checked. */
+  datasetSrcExists?: (src: string) => boolean;
+}
+
+const NUMERIC_CONTROLS = new Set(["slider", "range", "number", "checkbox", "toggle"]);
+const LOCK_MODES = new Set(["control", "content", "all", "unlocked", "none"]);
+const CHANGE_ACTIONS = new Set(["insert", "delete", "replace"]);
+const MEMORY_TYPES = new Set(["fact", "preference", "episode", "procedure", "decision", "observation", "entity", "relation", "goal", "project", "person"]);
+const WIKILINK_TARGET = /^[A-Za-z_][\w\-./:]*$/;
+const WIKILINK = /\[\[([^\]|\n]+)(?:\|[^\]\n]*)?\]\]/g;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const DAY_MS = 86_400_000;
+
+interface Wikilink {
+  target: string;
+  line: number;
+  column: number;
+  /** Nearest enclosing directive (for noverify and memory rules). */
+  owner: DirectiveNode | null;
+}
+
+interface Reference {
+  attr: "for" | "parent" | "dataset";
+  target: string;
+  node: DirectiveNode;
+}
+
+function str(v: AttrValue | undefined): string | undefined {
+  if (v === undefined || typeof v === "boolean") return undefined;
+  return String(v);
+}
+
+function has(node: DirectiveNode, key: string): boolean {
+  const v = node.attrs[key];
+  return v !== undefined && v !== "" && v !== false;
+}
+
+function isNoverify(node: DirectiveNode | null): boolean {
+  return node !== null && node.attrs["noverify"] !== undefined && node.attrs["noverify"] !== false;
+}
+
+function parseDate(value: string): number | null {
+  const m = DATE.exec(value.trim());
+  if (m === null) return null;
+  const t = Date.parse(value.trim().length === 10 ? `${value.trim()}T00:00:00Z` : value.trim());
+  if (Number.isNaN(t)) return null;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  if (d.getUTCMonth() !== Number(m[2]) - 1 || d.getUTCDate() !== Number(m[3])) return null;
+  return t;
+}
+
+/** Blank out `code spans` so wikilinks inside them are not seen (columns are kept). */
+function maskInlineCode(line: string): string {
+  if (!line.includes("`")) return line;
+  return line.replace(/`[^`]*`/g, (m) => " ".repeat(m.length));
+}
+
+class Validation {
+  readonly out: Diagnostic[] = [];
+  readonly directives: DirectiveNode[] = [];
+  readonly byName = new Map<string, DirectiveNode[]>();
+  readonly refs: Reference[] = [];
+  readonly wikilinks: Wikilink[] = [];
+  private readonly ignored: Set<string>;
+
+  constructor(
+    readonly doc: NomaDocument,
+    readonly options: ValidateOptions,
+  ) {
+    this.ignored = new Set(options.ignoreRules ?? []);
+  }
+
+  report(code: RuleCode, message: string, node: DirectiveNode | SectionNode | null, owner: DirectiveNode | null = node?.type === "directive" ? node : null, line?: number, column?: number): void {
+    if (this.ignored.has(code) || isNoverify(owner)) return;
+    const d: Diagnostic = { severity: RULES[code].severity as Severity, code, message };
+    const l = line ?? node?.pos.line;
+    if (l !== undefined) d.pos = { line: l, column: column ?? 1 };
+    if (node !== null) {
+      if (node.id !== undefined) d.nodeId = node.id;
+      if (line === undefined && node.endLine !== node.pos.line) d.endLine = node.endLine;
+    }
+    this.out.push(d);
+  }
+
+  /** Is `target` a canonical id or an alias? */
+  resolves(target: string): boolean {
+    return this.doc.nodesById.has(target) || this.doc.aliasMap.has(target);
+  }
+
+  /** The node `target` names (canonical id first, then alias). */
+  resolve(target: string): SectionNode | DirectiveNode | undefined {
+    const direct = this.doc.nodesById.get(target);
+    if (direct !== undefined) return direct[0];
+    const canonical = this.doc.aliasMap.get(target);
+    return canonical !== undefined ? this.doc.nodesById.get(canonical)?.[0] : undefined;
+  }
+
+  collect(): void {
+    const scanText = (text: string, firstLine: number, owner: DirectiveNode | null): void => {
+      if (!text.includes("[[")) return;
+      const lines = text.split("\n");
+      for (let k = 0; k < lines.length; k++) {
+        const raw = lines[k]!;
+        if (!raw.includes("[[")) continue;
+        const masked = maskInlineCode(raw);
+        WIKILINK.lastIndex = 0;
+        let m: RegExpExecArray | null;
+        while ((m = WIKILINK.exec(masked)) !== null) {
+          const target = m[1]!;
+          if (WIKILINK_TARGET.test(target)) {
+            this.wikilinks.push({ target, line: firstLine + k, column: m.index + 1, owner });
+          }
+        }
+      }
+    };
+    const ownerStack: DirectiveNode[] = [];
+    const visit = (nodes: BlockNode[]): void => {
+      for (const node of nodes) {
+        const owner = ownerStack.length > 0 ? ownerStack[ownerStack.length - 1]! : null;
+        switch (node.type) {
+          case "directive": {
+            this.directives.push(node);
+            const list = this.byName.get(node.name);
+            if (list === undefined) this.byName.set(node.name, [node]);
+            else list.push(node);
+            for (const attr of ["for", "parent", "dataset"] as const) {
+              const target = str(node.attrs[attr]);
+              if (target !== undefined && target.length > 0) this.refs.push({ attr, target, node });
+            }
+            ownerStack.push(node);
+            visit(node.children);
+            ownerStack.pop();
+            break;
+          }
+          case "section":
+            scanText(node.title, node.pos.line, owner);
+            visit(node.children);
+            break;
+          case "paragraph":
+          case "quote":
+            scanText(node.text, node.pos.line, owner);
+            break;
+          case "list":
+            for (const item of node.children) scanText(item.text, item.pos.line, owner);
+            break;
+          case "table":
+            scanText(node.header.join(" | "), node.pos.line, owner);
+            node.rows.forEach((r, i) => scanText(r.join(" | "), node.pos.line + 2 + i, owner));
+            break;
+          default:
+            break;
+        }
+      }
+    };
+    visit(this.doc.children);
+  }
+
+  named(name: string): DirectiveNode[] {
+    return this.byName.get(name) ?? [];
+  }
+}
+
+function parseProblems(v: Validation): void {
+  for (const p of v.doc.problems) {
+    if (!isRuleCode(p.code)) continue;
+    if ((v.options.ignoreRules ?? []).includes(p.code)) continue;
+    const d: Diagnostic = { severity: p.severity, code: p.code, message: p.message, pos: { line: p.line, column: p.column ?? 1 } };
+    if (p.endLine !== undefined && p.endLine !== p.line) d.endLine = p.endLine;
+    v.out.push(d);
+  }
+}
+
+function integrity(v: Validation): void {
+  for (const [id, nodes] of v.doc.nodesById) {
+    if (nodes.length < 2) continue;
+    const second = nodes[1]!;
+    const lines = nodes.map((n) => n.pos.line).join(", ");
+    v.report("duplicate-id", `Two or more nodes carry the same canonical id "${id}" (lines ${lines}).`, second);
+  }
+  const reported = new Set<string>();
+  for (const ref of v.refs) {
+    if (v.resolves(ref.target) || reported.has(ref.target)) continue;
+    if (isNoverify(ref.node) || (v.options.ignoreRules ?? []).includes("broken-reference")) continue;
+    reported.add(ref.target);
+    v.report("broken-reference", `${ref.attr}="${ref.target}" on ::${ref.node.name} points at an id that does not exist.`, ref.node);
+  }
+  for (const link of v.wikilinks) {
+    if (v.resolves(link.target) || reported.has(link.target) || isNoverify(link.owner)) continue;
+    reported.add(link.target);
+    v.report("broken-reference", `[[${link.target}]] points at an id that does not exist.`, null, link.owner, link.line, link.column);
+  }
+}
+
+function profiles(v: Validation, declared: string[]): void {
+  const known = declared.filter((p) => KNOWN_PROFILES.includes(p));
+  for (const p of declared) {
+    if (!KNOWN_PROFILES.includes(p)) {
+      v.report("unknown-profile", `Unknown profile "${p}" (known: ${KNOWN_PROFILES.join(", ")}).`, null, null, v.doc.frontmatter !== undefined && v.options.profile === undefined ? 1 : undefined);
+    }
+  }
+  if (known.length === 0) return;
+  const allowed = new Set<string>();
+  for (const p of known) for (const name of PROFILE_ALLOWLISTS[p]!) allowed.add(name);
+  for (const d of v.directives) {
+    if (!allowed.has(d.name)) {
+      v.report("out-of-profile-directive", `::${d.name} is not part of the ${known.join("/")} profile.`, d);
+    }
+  }
+}
+
+function confidenceOk(value: AttrValue | undefined): boolean {
+  return typeof value === "number" && value >= 0 && value <= 1;
+}
+
+function research(v: Validation, declared: string[]): void {
+  const targeted = new Set<string>();
+  for (const name of ["evidence", "counterevidence"]) {
+    for (const e of v.named(name)) {
+      const target = str(e.attrs["for"]);
+      if (target === undefined || target.length === 0) {
+        v.report("evidence-missing-for", `::${name} has no for= attribute naming the claim it supports.`, e);
+        continue;
+      }
+      targeted.add(target);
+      const canonical = v.doc.aliasMap.get(target);
+      if (canonical !== undefined) targeted.add(canonical);
+    }
+  }
+  const needConfidence = declared.some((p) => CONFIDENCE_PROFILES.has(p));
+  for (const c of v.named("claim")) {
+    if (v.options.requireEvidenceForClaims !== false) {
+      const hit = c.id !== undefined && (targeted.has(c.id) || c.aliases.some((a) => targeted.has(a)));
+      if (!hit) v.report("claim-without-evidence", `::claim${c.id !== undefined ? ` "${c.id}"` : ""} has no ::evidence or ::counterevidence pointing at it with for=.`, c);
+    }
+    const conf = c.attrs["confidence"];
+    if (conf !== undefined && !confidenceOk(conf)) {
+      v.report("claim-invalid-confidence", `::claim confidence=${JSON.stringify(conf)} is not a number between 0 and 1.`, c);
+    } else if (conf === undefined && needConfidence) {
+      v.report("claim-missing-confidence", "::claim has no confidence= attribute (required by the research profiles).", c);
+    }
+  }
+  for (const r of v.named("risk")) {
+    if (!has(r, "owner")) v.report("risk-without-owner", "::risk has no owner= attribute.", r);
+  }
+  for (const name of ["decision", "adr"]) {
+    for (const d of v.named(name)) {
+      if (!has(d, "status")) v.report("decision-without-status", `::${name} has no status= attribute.`, d);
+    }
+  }
+  for (const c of v.named("citation")) {
+    if (!["source", "url", "doi", "href", "isbn"].some((k) => has(c, k))) {
+      v.report("citation-missing-source", "::citation has no source=, url=, doi=, href= or isbn=.", c);
+    }
+  }
+  for (const cr of v.named("change_request")) {
+    const action = str(cr.attrs["action"]);
+    if (action === undefined || !CHANGE_ACTIONS.has(action)) {
+      v.report("change-request-invalid-action", `::change_request action=${action === undefined ? "(missing)" : JSON.stringify(action)} is not insert, delete or replace.`, cr);
+      continue;
+    }
+    const missing =
+      action === "insert" ? !has(cr, "to") && !has(cr, "text") : action === "delete" ? !has(cr, "from") && !has(cr, "text") : !has(cr, "from") || !has(cr, "to");
+    if (missing) {
+      const need = action === "insert" ? "to= or text=" : action === "delete" ? "from= or text=" : "from= and to=";
+      v.report("change-request-missing-revision-text", `::change_request action="${action}" needs ${need}.`, cr);
+    }
+  }
+}
+
+function staleCitations(v: Validation): void {
+  const now = (v.options.now ?? new Date()).getTime();
+  const fm = v.doc.frontmatter?.data;
+  const fmDays = fm !== null && typeof fm === "object" && !Array.isArray(fm) ? (fm as Record<string, unknown>)["stale_citation_days"] : undefined;
+  const docDays = typeof fmDays === "number" ? fmDays : (v.options.staleDays ?? 365);
+  for (const c of v.named("citation")) {
+    const accessed = str(c.attrs["accessed"]);
+    if (accessed === undefined) continue;
+    const t = parseDate(accessed);
+    if (t === null) continue;
+    const own = c.attrs["stale_after_days"];
+    const days = typeof own === "number" ? own : docDays;
+    const age = Math.floor((now - t) / DAY_MS);
+    if (age > days) {
+      v.report("stale-citation", `::citation accessed=${accessed} is ${age} days old (stale after ${days} days).`, c);
+    }
+  }
+}
+
+function agentTasks(v: Validation): void {
+  for (const name of ["agent_task", "todo"]) {
+    for (const t of v.named(name)) {
+      if (!has(t, "scope") && t.children.length === 0) {
+        v.report("agent-task-without-scope", `::${name} has no scope= attribute, no body and no children.`, t);
+      }
+    }
+  }
+}
+
+function controls(v: Validation): void {
+  for (const c of v.named("control")) {
+    const kind = str(c.attrs["type"]) ?? str(c.attrs["kind"]);
+    const lock = c.attrs["lock"];
+    if (lock !== undefined && (typeof lock !== "string" || !LOCK_MODES.has(lock))) {
+      v.report("control-invalid-lock", `::control lock=${JSON.stringify(lock)} is not one of ${[...LOCK_MODES].join(", ")}.`, c);
+    }
+    if (kind === undefined || !NUMERIC_CONTROLS.has(kind)) continue;
+    const def = c.attrs["default"];
+    const boolOk = (kind === "checkbox" || kind === "toggle") && typeof def === "boolean";
+    if (typeof def !== "number" && !boolOk) {
+      v.report("control-missing-default", `::control (${kind}) has no numeric default= value.`, c);
+      continue;
+    }
+    if (typeof def === "number") {
+      const min = c.attrs["min"];
+      const max = c.attrs["max"];
+      if ((typeof min === "number" && def < min) || (typeof max === "number" && def > max)) {
+        v.report("control-out-of-range-default", `::control default=${def} is outside its range [${typeof min === "number" ? min : "-∞"}, ${typeof max === "number" ? max : "∞"}].`, c);
+      }
+    }
+  }
+}
+
+function formulaOf(v: Validation, node: DirectiveNode): string | undefined {
+  const attr = node.attrs["formula"];
+  if (attr !== undefined && typeof attr !== "boolean") return String(attr);
+  for (const line of directiveInterior(v.doc, node)) {
+    const m = /^\s*formula:\s*(.*)$/.exec(line);
+    if (m !== null) return m[1]!.trim();
+  }
+  return undefined;
+}
+
+function computed(v: Validation): void {
+  const computedNodes = [...v.named("computed_metric"), ...v.named("computed_plot")];
+  if (computedNodes.length === 0) return;
+  const controlIds = new Set<string>();
+  for (const c of v.named("control")) if (c.id !== undefined) controlIds.add(c.id);
+  const computedIds = new Map<string, DirectiveNode>();
+  for (const c of computedNodes) if (c.id !== undefined) computedIds.set(c.id, c);
+  const deps = new Map<DirectiveNode, DirectiveNode[]>();
+  for (const node of computedNodes) {
+    const formula = formulaOf(v, node);
+    if (formula === undefined) {
+      v.report("computed-missing-formula", `::${node.name} has no formula= attribute or formula: body line.`, node);
+      continue;
+    }
+    const parsed = parseFormula(formula);
+    if (!parsed.ok) {
+      v.report("formula-parse-error", `::${node.name} formula "${formula}" is invalid: ${parsed.error}.`, node);
+      continue;
+    }
+    const domain = new Set<string>();
+    if (node.name === "computed_plot") {
+      const declared = str(node.attrs["var"]) ?? str(node.attrs["domain_var"]) ?? "x";
+      for (const d of declared.split(/[\s,]+/)) if (d.length > 0) domain.add(d);
+    }
+    const mine: DirectiveNode[] = [];
+    for (const name of parsed.names) {
+      if (controlIds.has(name) || domain.has(name)) continue;
+      const other = computedIds.get(name);
+      if (other !== undefined) {
+        mine.push(other);
+        continue;
+      }
+      v.report("computed-unknown-dependency", `::${node.name} formula uses "${name}", which is not a ::control, a computed block or a plot-domain variable.`, node);
+    }
+    deps.set(node, mine);
+  }
+  // Chain depth over computed dependencies, with cycle detection (iterative, no recursion limits).
+  const depth = new Map<DirectiveNode, number>();
+  const inCycle = new Set<DirectiveNode>();
+  const state = new Map<DirectiveNode, 1 | 2>();
+  for (const start of deps.keys()) {
+    if (state.has(start)) continue;
+    const stack: Array<{ node: DirectiveNode; i: number }> = [{ node: start, i: 0 }];
+    const path: DirectiveNode[] = [start];
+    state.set(start, 1);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const children = deps.get(top.node) ?? [];
+      if (top.i < children.length) {
+        const child = children[top.i++]!;
+        const s = state.get(child);
+        if (s === 1) {
+          for (let k = path.indexOf(child); k < path.length; k++) inCycle.add(path[k]!);
+        } else if (s === undefined) {
+          state.set(child, 1);
+          stack.push({ node: child, i: 0 });
+          path.push(child);
+        }
+      } else {
+        let d = 0;
+        for (const c of children) d = Math.max(d, (depth.get(c) ?? 0) + 1);
+        depth.set(top.node, d);
+        state.set(top.node, 2);
+        stack.pop();
+        path.pop();
+      }
+    }
+  }
+  for (const node of deps.keys()) {
+    if (inCycle.has(node)) {
+      v.report("computed-chain-too-deep", `::${node.name} is part of a cycle of computed dependencies.`, node);
+    } else if ((depth.get(node) ?? 0) > 2) {
+      v.report("computed-chain-too-deep", `::${node.name} depends on a computed chain ${depth.get(node)} levels deep (at most 2).`, node);
+    }
+  }
+}
+
+function stateChanges(v: Validation): void {
+  for (const s of v.named("state_change")) {
+    if (!has(s, "block")) v.report("state-change-missing-block", "::state_change has no block= attribute naming the changed block.", s);
+    if (!has(s, "from") || !has(s, "to")) v.report("state-change-missing-from-to", "::state_change needs both from= and to=.", s);
+  }
+}
+
+function hasSource(v: Validation, node: DirectiveNode): boolean {
+  return directiveInterior(v.doc, node).some((l) => l.trim().length > 0);
+}
+
+function visuals(v: Validation): void {
+  for (const d of v.named("diagram")) {
+    if (!has(d, "kind")) v.report("diagram-missing-kind", "::diagram has no kind= (mermaid, graphviz or drawio).", d);
+    if (!hasSource(v, d)) v.report("diagram-missing-source", "::diagram has no source body.", d);
+  }
+  for (const p of v.named("plot")) {
+    const dataset = str(p.attrs["dataset"]);
+    if (!has(p, "data") && dataset === undefined) {
+      v.report("plot-missing-data", "::plot has neither data= nor dataset=.", p);
+    }
+    if (dataset !== undefined) {
+      const target = v.resolve(dataset);
+      if (target === undefined || target.type !== "directive" || target.name !== "dataset") {
+        v.report("plot-unknown-dataset", `::plot dataset="${dataset}" does not name a ::dataset block.`, p);
+      } else {
+        const column = str(p.attrs["column"]);
+        if (column !== undefined) {
+          const columns = datasetColumns(directiveInterior(v.doc, target), str(target.attrs["format"]));
+          if (columns !== null && !columns.includes(column)) {
+            v.report("plot-unknown-column", `::plot column="${column}" is not a column of dataset "${dataset}" (columns: ${columns.join(", ")}).`, p);
+          }
+        }
+      }
+    }
+    const data = str(p.attrs["data"]);
+    const labels = str(p.attrs["xlabels"]);
+    if (data !== undefined && labels !== undefined) {
+      const style = (s: string): "comma" | "space" | null => (s.includes(",") ? "comma" : /\S\s+\S/.test(s.trim()) ? "space" : null);
+      const a = style(data);
+      const b = style(labels);
+      if (a !== null && b !== null && a !== b) {
+        v.report("plot-mixed-delimiters", "::plot mixes comma-separated and space-separated values in data= and xlabels=; use commas throughout.", p);
+      }
+    }
+  }
+  for (const p of v.named("plotly")) {
+    const body = directiveInterior(v.doc, p).join("\n").trim();
+    if (body.length === 0) {
+      v.report("plotly-missing-spec", "::plotly has no JSON spec body.", p);
+    } else {
+      try {
+        JSON.parse(body);
+      } catch (e) {
+        v.report("plotly-invalid-json", `::plotly body is not valid JSON: ${(e as Error).message}.`, p);
+      }
+    }
+  }
+  for (const f of v.named("figure")) {
+    if (!has(f, "alt") && !has(f, "caption")) v.report("figure-missing-alt", "::figure has neither alt= nor caption=.", f);
+  }
+  const exists = v.options.datasetSrcExists;
+  if (exists !== undefined) {
+    for (const d of v.named("dataset")) {
+      const src = str(d.attrs["src"]);
+      if (src !== undefined && !exists(src)) v.report("dataset-src-missing", `::dataset src="${src}" cannot be loaded.`, d);
+    }
+  }
+  for (const name of ["html", "svg", "script"]) {
+    for (const d of v.named(name)) {
+      if (!has(d, "trusted")) v.report("escape-hatch-untrusted", `::${name} is an escape hatch; add the \`trusted\` flag to acknowledge it (or noverify).`, d);
+    }
+  }
+}
+
+function memory(v: Validation): void {
+  const memories = v.named("memory");
+  if (memories.length === 0) return;
+  for (const m of memories) {
+    if (m.id === undefined) v.report("memory-missing-id", "::memory has no id=.", m);
+    const type = str(m.attrs["type"]);
+    if (type === undefined) v.report("memory-missing-type", "::memory has no type=.", m);
+    else if (!MEMORY_TYPES.has(type)) v.report("memory-invalid-type", `::memory type="${type}" is not one of ${[...MEMORY_TYPES].join(", ")}.`, m);
+    const conf = m.attrs["confidence"];
+    if (conf !== undefined && !confidenceOk(conf)) v.report("memory-invalid-confidence", `::memory confidence=${JSON.stringify(conf)} is not a number between 0 and 1.`, m);
+    const seen = m.attrs["last_seen"];
+    if (seen !== undefined && (typeof seen !== "string" || parseDate(seen) === null)) {
+      v.report("memory-invalid-last-seen", `::memory last_seen=${JSON.stringify(seen)} is not a date (YYYY-MM-DD or ISO 8601).`, m);
+    }
+  }
+  for (const link of v.wikilinks) {
+    if (link.owner === null || link.owner.name !== "memory") continue;
+    const target = v.resolve(link.target);
+    if (target !== undefined && !(target.type === "directive" && target.name === "memory")) {
+      v.report("memory-wikilink-non-memory-target", `[[${link.target}]] inside a ::memory block points at a ${target.type === "directive" ? `::${target.name}` : "section"}, not a ::memory block.`, null, link.owner, link.line, link.column);
+    }
+  }
+}
+
+function adrs(v: Validation): void {
+  for (const a of v.named("adr")) {
+    if (!has(a, "owner")) v.report("adr-missing-owner", "::adr has no owner=.", a);
+    if (!has(a, "date")) v.report("adr-missing-date", "::adr has no date=.", a);
+    const decided = has(a, "decision") || a.children.some((c) => (c.type === "directive" && c.name === "decision") || (c.type === "section" && /^decision\b/i.test(c.title)));
+    if (!decided) v.report("adr-missing-decision", "::adr states no decision (a decision= attribute or a ::decision child).", a);
+  }
+}
+
+/** Validate a parsed document. Diagnostics come back sorted by position. */
+export function validateNoma(doc: NomaDocument, options: ValidateOptions = {}): Diagnostic[] {
+  const v = new Validation(doc, options);
+  v.collect();
+  const declared = options.profile !== undefined ? [options.profile] : declaredProfiles(doc.frontmatter?.data);
+  parseProblems(v);
+  integrity(v);
+  profiles(v, declared);
+  research(v, declared);
+  staleCitations(v);
+  agentTasks(v);
+  controls(v);
+  computed(v);
+  stateChanges(v);
+  visuals(v);
+  memory(v);
+  adrs(v);
+  const out = v.out.sort(compareDiagnostics);
+  for (const code of new Set(options.ignoreRules ?? [])) {
+    if (!isRuleCode(code)) {
+      out.unshift({ severity: "info", code: "unknown-ignore-rule", message: `--ignore-rule "${code}" is not a rule this validator knows; it has no effect.` });
+    }
+  }
+  return out;
+}
