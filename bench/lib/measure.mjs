@@ -1,0 +1,54 @@
+// Shared timing helpers for the benchmarks. Figures are medians of several runs; every
+// figure is printed beside a floor measured in the same run, and the ratio between them.
+import { execFileSync, spawnSync } from "node:child_process";
+
+/** Median wall time (ms) of `fn` over `runs` runs after `warmup` runs. */
+export function time(fn, { runs = 7, warmup = 2 } = {}) {
+  for (let i = 0; i < warmup; i++) fn();
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    globalThis.gc?.();
+    const t0 = process.hrtime.bigint();
+    fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+/** Median wall time (ms) of running a command to completion. */
+export function timeCommand(cmd, args, { cwd, runs = 7, warmup = 2, input, env } = {}) {
+  return time(
+    () => {
+      const r = spawnSync(cmd, args, { cwd, input, env: env ?? process.env, stdio: ["pipe", "ignore", "ignore"] });
+      if (r.error) throw r.error;
+    },
+    { runs, warmup },
+  );
+}
+
+/** Time of `node -e 0`: the start-up floor. */
+export function nodeFloor(runs = 9) {
+  return timeCommand(process.execPath, ["-e", "0"], { runs });
+}
+
+export function fmt(ms) {
+  return `${ms.toFixed(1)} ms`;
+}
+
+/** Print a table of rows: [label, value, floorLabel, floorValue, ratio, target]. */
+export function report(title, rows) {
+  console.log(title);
+  const widths = [0, 0, 0, 0, 0, 0];
+  const cells = rows.map((r) => r.map((c) => String(c ?? "")));
+  for (const r of cells) r.forEach((c, i) => (widths[i] = Math.max(widths[i], c.length)));
+  for (const r of cells) console.log("  " + r.map((c, i) => c.padEnd(widths[i])).join("  "));
+}
+
+export function ratio(a, b) {
+  return `${(a / b).toFixed(2)}×`;
+}
+
+export function git(cwd, args, input) {
+  return execFileSync("git", args, { cwd, input, stdio: ["pipe", "pipe", "pipe"], maxBuffer: 1 << 30 }).toString();
+}
