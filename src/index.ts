@@ -3,7 +3,7 @@
  * GitHub Action are thin shells over these functions.
  */
 export type * from "./noma/ast.js";
-export { parseNoma, type ParseOptions } from "./noma/parse-noma.js";
+export { parseNoma, lineText, indexLines, directiveAttrTokens, classifyColonLine, parseHeadingLine, type ParseOptions, type LineIndex } from "./noma/parse-noma.js";
 export { renderNoma } from "./noma/render-noma.js";
 export { documentStructure, type DocumentStructure } from "./noma/structure.js";
 export { astToJson } from "./noma/ast-json.js";

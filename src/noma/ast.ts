@@ -52,7 +52,7 @@ export interface SectionNode extends NodeBase {
   explicitId: boolean;
   /** Attributes of the heading's trailing `{…}` block (including `id`). */
   attrs: Record<string, AttrValue>;
-  aliases: string[];
+  aliases: readonly string[];
   /** Top-level sections fold the blocks that follow them; sections inside directives are childless. */
   children: BlockNode[];
   /** True for a heading inside a directive: a one-line, childless section. */
@@ -64,11 +64,11 @@ export interface DirectiveNode extends NodeBase {
   name: string;
   /** Number of colons on the opening fence line. */
   colons: number;
+  /** Attribute values (read arbitrary keys with `getAttr`; token offsets: `directiveAttrTokens`). */
   attrs: Record<string, AttrValue>;
-  attrTokens: AttrToken[];
   /** Canonical id: the `id` attribute when it is a non-empty string. */
   id?: string;
-  aliases: string[];
+  aliases: readonly string[];
   children: BlockNode[];
   /** Set when the only child is a paragraph: that paragraph's text. */
   body?: string;
@@ -152,7 +152,7 @@ export interface NomaDocument extends NodeBase {
   /** Each line's text without its line break (`\r\n`, `\n` or `\r`). */
   lines: string[];
   /** Character offset of each line's first character in `source`; one extra entry: `source.length`. */
-  lineStarts: number[];
+  lineStarts: Int32Array;
   frontmatter?: FrontmatterNode;
   children: BlockNode[];
   /** Problems found while parsing; any error here makes the document Tier 2. */
@@ -163,6 +163,8 @@ export interface NomaDocument extends NodeBase {
   aliasesById: Map<string, string[]>;
   /** Alias → canonical id (first registration wins). */
   aliasMap: Map<string, string>;
-  /** Canonical id → every node carrying it (more than one means `duplicate-id`). */
-  nodesById: Map<string, Array<SectionNode | DirectiveNode>>;
+  /** Canonical id → the first node carrying it. */
+  nodeById: Map<string, SectionNode | DirectiveNode>;
+  /** Ids carried by more than one node (`duplicate-id`) → every such node, in order. */
+  duplicateIds: Map<string, Array<SectionNode | DirectiveNode>>;
 }

@@ -31,6 +31,22 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 9;
 }
 
+/**
+ * Attributes live on plain objects (V8 keeps them in fast mode; null-prototype
+ * objects are dictionaries and much slower to build). Keys are arbitrary
+ * document text, so read and write them only through these two helpers:
+ * `getAttr` ignores inherited members (`toString`, `constructor`…), `setAttr`
+ * stores `__proto__` as an own property instead of changing the prototype.
+ */
+export function getAttr(attrs: Readonly<Record<string, AttrValue>>, key: string): AttrValue | undefined {
+  return Object.prototype.hasOwnProperty.call(attrs, key) ? attrs[key] : undefined;
+}
+
+export function setAttr(attrs: Record<string, AttrValue>, key: string, value: AttrValue): void {
+  if (key === "__proto__") Object.defineProperty(attrs, key, { value, enumerable: true, writable: true, configurable: true });
+  else attrs[key] = value;
+}
+
 export interface ParsedAttrs {
   attrs: Record<string, AttrValue>;
   tokens: AttrToken[];
@@ -41,8 +57,18 @@ export interface ParsedAttrs {
  * `offset` is added to every token position (the index of the character after `{` on its line).
  */
 export function parseAttributes(inner: string, offset = 0): ParsedAttrs {
-  const attrs: Record<string, AttrValue> = Object.create(null) as Record<string, AttrValue>;
   const tokens: AttrToken[] = [];
+  const attrs = scanAttributes(inner, offset, tokens);
+  return { attrs, tokens };
+}
+
+/** Attribute values only (the parser's hot path: no token objects). */
+export function parseAttributeValues(inner: string): Record<string, AttrValue> {
+  return scanAttributes(inner, 0, null);
+}
+
+function scanAttributes(inner: string, offset: number, tokens: AttrToken[] | null): Record<string, AttrValue> {
+  const attrs: Record<string, AttrValue> = {};
   const n = inner.length;
   let i = 0;
   while (i < n) {
@@ -73,10 +99,10 @@ export function parseAttributes(inner: string, offset = 0): ParsedAttrs {
         value = coerceAttrValue(inner.slice(vStart, i));
       }
     }
-    attrs[key] = value;
-    tokens.push({ key, value, start: start + offset, end: i + offset });
+    setAttr(attrs, key, value);
+    if (tokens !== null) tokens.push({ key, value, start: start + offset, end: i + offset });
   }
-  return { attrs, tokens };
+  return attrs;
 }
 
 /** Why an attribute value cannot be written so that it reads back the same. */
@@ -100,8 +126,11 @@ export function formatAttr(key: string, value: AttrValue): string | AttrFormatEr
 }
 
 /** Split an `aliases` value on commas and/or whitespace. */
-export function splitAliases(value: AttrValue | undefined): string[] {
-  if (value === undefined || typeof value === "boolean") return [];
+/** The shared empty alias list (frozen: replace it, never push to it). */
+export const NO_ALIASES: readonly string[] = Object.freeze([]);
+
+export function splitAliases(value: AttrValue | undefined): readonly string[] {
+  if (value === undefined || typeof value === "boolean") return NO_ALIASES;
   return String(value)
     .split(/[\s,]+/)
     .filter((a) => a.length > 0);

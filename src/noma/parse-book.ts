@@ -100,7 +100,7 @@ export function parseBook(manifestText: string, readChapter: (file: string) => s
         const original = node.id;
         const s = node as SectionNode;
         s.id = `${slug}/${original}`;
-        if (!s.aliases.includes(original)) s.aliases.push(original);
+        if (!s.aliases.includes(original)) s.aliases = [...s.aliases, original];
         scoped.set(s.id, original);
       }
       if ((node.type === "section" || node.type === "directive") && node.id !== undefined) {

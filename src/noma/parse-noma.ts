@@ -31,10 +31,9 @@ import type {
   TableAlign,
   TableNode,
 } from "./ast.js";
-import { parseAttributes, splitAliases } from "./attributes.js";
-import { splitLines } from "./split-lines.js";
+import { getAttr, parseAttributes, parseAttributeValues, splitAliases } from "./attributes.js";
 import { slugify, SlugSuffixer } from "./slugify.js";
-import { splitTableRow, isTableRow, separatorAlign } from "./table-row.js";
+import { splitTableRow, separatorAlign } from "./table-row.js";
 
 /** Directive fences longer than this are paragraphs. */
 export const MAX_COLONS = 64;
@@ -57,17 +56,7 @@ interface ColonLine {
 }
 
 const FRONTMATTER_FENCE = /^---[ \t]*$/;
-const CODE_FENCE = /^```\w*[ \t]*$/;
-const THEMATIC = /^(?:-{3,}|\*{3,}|_{3,})[ \t]*$/;
-const ORDERED_ITEM = /^(\d+)\. /;
 
-function isBlank(line: string): boolean {
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 12 && c !== 11 && c !== 0xa0 && c !== 0xfeff) return false;
-  }
-  return true;
-}
 
 function isNameStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
@@ -143,44 +132,216 @@ export function parseHeadingLine(line: string): HeadingLine | null {
   return { depth: d, title: rest };
 }
 
-function unorderedMarker(line: string): boolean {
-  const c = line.charCodeAt(0);
-  return (c === 45 || c === 42) && line.charCodeAt(1) === 32;
+
+/** Offsets of every line: `starts` (plus one final entry, the source length) and content `ends` (before the line break). */
+export interface LineIndex {
+  starts: Int32Array;
+  ends: Int32Array;
 }
 
+/** Index the lines of `text` without creating a string per line (typed arrays: nothing for the GC to trace). */
+export function indexLines(text: string): LineIndex {
+  const n = text.length;
+  const hasCR = text.indexOf("\r") !== -1;
+  let count = 0;
+  if (!hasCR) {
+    for (let p = text.indexOf("\n"); p !== -1; p = text.indexOf("\n", p + 1)) count++;
+  } else {
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) count++;
+    }
+  }
+  const last = count > 0 ? (hasCR ? -1 : text.lastIndexOf("\n")) : -1;
+  const trailing = hasCR ? true : last !== n - 1;
+  const total = count + (n > 0 && trailing ? 1 : 0);
+  const starts = new Int32Array(total + 1);
+  const ends = new Int32Array(total);
+  let k = 0;
+  let s = 0;
+  if (!hasCR) {
+    for (let p = text.indexOf("\n"); p !== -1; p = text.indexOf("\n", p + 1)) {
+      starts[k] = s;
+      ends[k++] = p;
+      s = p + 1;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || c === 13) {
+        starts[k] = s;
+        ends[k++] = i;
+        if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+        s = i + 1;
+      }
+    }
+  }
+  if (s < n) {
+    starts[k] = s;
+    ends[k++] = n;
+  }
+  starts[k] = n;
+  return k === total ? { starts, ends } : { starts: starts.slice(0, k + 1), ends: ends.slice(0, k) };
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+function isBlankChar(c: number): boolean {
+  return c === 32 || c === 9 || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff;
+}
+
+/**
+ * The block parser. It reads the source through line offsets and creates
+ * strings only for what the tree keeps (titles, texts, attribute values).
+ */
 class Parser {
-  readonly lines: string[];
   readonly problems: ParseProblem[] = [];
-  /** For a code-fence opening line: index of its closing line, or `lines.length` when unclosed; else -1. */
+  /** For a code-fence opening line: index of its closing line, or the line count when unclosed; else -1. */
   private readonly fenceEnd: Int32Array;
   /** closesByColons[m]: ascending indexes of close lines with exactly m colons, outside code fences. */
   private readonly closesByColons: number[][] = [];
+  /** True when no line ends in "\r": a range of lines is then one slice of the source. */
+  private readonly plain: boolean;
 
-  constructor(lines: string[], bodyStart: number) {
-    this.lines = lines;
-    const n = lines.length;
+  constructor(
+    private readonly src: string,
+    private readonly starts: Int32Array,
+    private readonly ends: Int32Array,
+    bodyStart: number,
+  ) {
+    this.plain = src.indexOf("\r") === -1;
+    const n = ends.length;
     this.fenceEnd = new Int32Array(n).fill(-1);
     let openAt = -1;
     for (let i = bodyStart; i < n; i++) {
-      const line = lines[i]!;
-      const c = line.charCodeAt(0);
+      const c = src.charCodeAt(starts[i]!);
+      if (starts[i] === ends[i]) continue;
       if (openAt !== -1) {
-        if (c === 96 && CODE_FENCE.test(line)) {
+        if (c === 96 && this.isFence(i)) {
           this.fenceEnd[openAt] = i;
           openAt = -1;
         }
         continue;
       }
       if (c === 96) {
-        if (CODE_FENCE.test(line)) openAt = i;
-      } else if (c === 58 && line.charCodeAt(1) === 58) {
-        const cl = classifyColonLine(line);
-        if (cl !== null && cl.kind === "close") {
-          (this.closesByColons[cl.colons] ??= []).push(i);
-        }
+        if (this.isFence(i)) openAt = i;
+      } else if (c === 58) {
+        const m = this.closeColons(i);
+        if (m > 0) (this.closesByColons[m] ??= []).push(i);
       }
     }
     if (openAt !== -1) this.fenceEnd[openAt] = n;
+  }
+
+  /** The text of line i (no line break). */
+  line(i: number): string {
+    return this.src.slice(this.starts[i], this.ends[i]);
+  }
+
+  /** Lines [from, to) joined with "\n". */
+  private text(from: number, to: number): string {
+    if (to <= from) return "";
+    if (to === from + 1 || this.plain) return this.src.slice(this.starts[from], this.ends[to - 1]);
+    const parts: string[] = [];
+    for (let i = from; i < to; i++) parts.push(this.line(i));
+    return parts.join("\n");
+  }
+
+  private first(i: number): number {
+    const s = this.starts[i]!;
+    return s < this.ends[i]! ? this.src.charCodeAt(s) : -1;
+  }
+
+  private blank(i: number): boolean {
+    const src = this.src;
+    const e = this.ends[i]!;
+    for (let k = this.starts[i]!; k < e; k++) if (!isBlankChar(src.charCodeAt(k))) return false;
+    return true;
+  }
+
+  /** Exactly three backticks at column 1, an optional word-only language, optional trailing spaces. */
+  private isFence(i: number): boolean {
+    const src = this.src;
+    const s = this.starts[i]!;
+    const e = this.ends[i]!;
+    if (e - s < 3 || src.charCodeAt(s + 1) !== 96 || src.charCodeAt(s + 2) !== 96) return false;
+    let k = s + 3;
+    while (k < e && isWordChar(src.charCodeAt(k))) k++;
+    while (k < e && (src.charCodeAt(k) === 32 || src.charCodeAt(k) === 9)) k++;
+    return k === e;
+  }
+
+  /** Colon count of a close line (2–64 colons, then only spaces/tabs), else 0. */
+  private closeColons(i: number): number {
+    const src = this.src;
+    const s = this.starts[i]!;
+    const e = this.ends[i]!;
+    let k = s;
+    while (k < e && src.charCodeAt(k) === 58) k++;
+    const m = k - s;
+    if (m < 2 || m > MAX_COLONS) return 0;
+    while (k < e && (src.charCodeAt(k) === 32 || src.charCodeAt(k) === 9)) k++;
+    return k === e ? m : 0;
+  }
+
+  /** Three or more of one of `-*_`, then only spaces/tabs. */
+  private isThematic(i: number): boolean {
+    const src = this.src;
+    const s = this.starts[i]!;
+    const e = this.ends[i]!;
+    const c = src.charCodeAt(s);
+    let k = s;
+    while (k < e && src.charCodeAt(k) === c) k++;
+    if (k - s < 3) return false;
+    while (k < e && (src.charCodeAt(k) === 32 || src.charCodeAt(k) === 9)) k++;
+    return k === e;
+  }
+
+  /** `-`/`*` followed by a space. */
+  private isUnordered(i: number): boolean {
+    const s = this.starts[i]!;
+    const c = this.src.charCodeAt(s);
+    return (c === 45 || c === 42) && s + 1 < this.ends[i]! && this.src.charCodeAt(s + 1) === 32;
+  }
+
+  /** Length of an ordered-item marker (`12. `), or 0. */
+  private orderedMarker(i: number): number {
+    const src = this.src;
+    const s = this.starts[i]!;
+    const e = this.ends[i]!;
+    let k = s;
+    while (k < e && src.charCodeAt(k) >= 48 && src.charCodeAt(k) <= 57) k++;
+    if (k === s || k + 1 >= e || src.charCodeAt(k) !== 46 || src.charCodeAt(k + 1) !== 32) return 0;
+    return k + 2 - s;
+  }
+
+  /** `#`×1–6 then a space or tab. */
+  private isHeading(i: number): boolean {
+    const src = this.src;
+    const s = this.starts[i]!;
+    const e = this.ends[i]!;
+    let k = s;
+    while (k < e && k - s < 7 && src.charCodeAt(k) === 35) k++;
+    const d = k - s;
+    if (d === 0 || d > 6 || k >= e) return false;
+    const c = src.charCodeAt(k);
+    return c === 32 || c === 9;
+  }
+
+  /** Starts and ends with `|` (trailing blanks ignored), at least two characters. */
+  private isRow(i: number): boolean {
+    const src = this.src;
+    const s = this.starts[i]!;
+    let e = this.ends[i]!;
+    if (src.charCodeAt(s) !== 124) return false;
+    while (e > s && isBlankChar(src.charCodeAt(e - 1))) e--;
+    return e - s >= 2 && src.charCodeAt(e - 1) === 124;
+  }
+
+  private isTableStart(i: number, end: number): boolean {
+    return i + 1 < end && this.isRow(i) && this.isRow(i + 1) && separatorAlign(this.line(i + 1)) !== null;
   }
 
   /** First close line with exactly `colons` colons after `from`, before `end`; -1 if none. */
@@ -198,63 +359,59 @@ class Parser {
     return -1;
   }
 
-  private isTableStart(i: number, end: number): boolean {
-    return i + 1 < end && isTableRow(this.lines[i]!) && separatorAlign(this.lines[i + 1]!) !== null;
-  }
-
   /** Does line `i` begin a block other than a paragraph, inside a directive of `depth` colons? */
   private startsBlock(i: number, end: number, depth: number): boolean {
-    const line = this.lines[i]!;
-    const c = line.charCodeAt(0);
-    switch (c) {
+    switch (this.first(i)) {
       case 58: {
-        const cl = classifyColonLine(line);
-        return cl !== null && (cl.kind === "close" || cl.colons > depth);
+        if (this.closeColons(i) > 0) return true;
+        const cl = classifyColonLine(this.line(i));
+        return cl !== null && cl.colons > depth;
       }
       case 35:
-        return parseHeadingLine(line) !== null;
+        return this.isHeading(i);
       case 96:
         return this.fenceEnd[i] !== -1;
       case 124:
         return this.isTableStart(i, end);
       case 45:
       case 42:
-        return THEMATIC.test(line) || unorderedMarker(line);
+        return this.isThematic(i) || this.isUnordered(i);
       case 95:
-        return THEMATIC.test(line);
+        return this.isThematic(i);
       case 62:
         return true;
-      default:
-        return c >= 48 && c <= 57 && ORDERED_ITEM.test(line);
+      default: {
+        const c = this.first(i);
+        return c >= 48 && c <= 57 && this.orderedMarker(i) > 0;
+      }
     }
   }
 
   /** Parse lines [start, end) inside a directive of `depth` colons (0 at the top level). */
   parseBlocks(start: number, end: number, depth: number): BlockNode[] {
-    const lines = this.lines;
     const out: BlockNode[] = [];
     let i = start;
     while (i < end) {
-      const line = lines[i]!;
-      if (isBlank(line)) {
+      const c = this.first(i);
+      if (c === -1 || (isBlankChar(c) && this.blank(i))) {
         i++;
         continue;
       }
-      const c = line.charCodeAt(0);
       if (c === 96 && this.fenceEnd[i] !== -1) {
         i = this.parseCode(i, end, out);
         continue;
       }
       if (c === 58) {
-        const cl = classifyColonLine(line);
-        if (cl !== null && cl.kind === "open" && cl.colons > depth) {
-          i = this.parseDirective(i, end, cl, out);
-          continue;
+        if (this.closeColons(i) === 0) {
+          const cl = classifyColonLine(this.line(i));
+          if (cl !== null && cl.kind === "open" && cl.colons > depth) {
+            i = this.parseDirective(i, end, cl, out);
+            continue;
+          }
         }
       } else if (c === 35) {
-        const h = parseHeadingLine(line);
-        if (h !== null) {
-          out.push(this.makeSection(i, h, depth > 0));
+        if (this.isHeading(i)) {
+          out.push(this.makeSection(i, parseHeadingLine(this.line(i))!, depth > 0));
           i++;
           continue;
         }
@@ -264,19 +421,19 @@ class Parser {
           continue;
         }
       } else if (c === 45 || c === 42 || c === 95) {
-        if (THEMATIC.test(line)) {
+        if (this.isThematic(i)) {
           out.push({ type: "thematic_break", pos: { line: i + 1, column: 1 }, endLine: i + 1 });
           i++;
           continue;
         }
-        if (c !== 95 && unorderedMarker(line)) {
+        if (c !== 95 && this.isUnordered(i)) {
           i = this.parseList(i, end, false, out);
           continue;
         }
       } else if (c === 62) {
         i = this.parseQuote(i, end, out);
         continue;
-      } else if (c >= 48 && c <= 57 && ORDERED_ITEM.test(line)) {
+      } else if (c >= 48 && c <= 57 && this.orderedMarker(i) > 0) {
         i = this.parseList(i, end, true, out);
         continue;
       }
@@ -286,16 +443,14 @@ class Parser {
   }
 
   private parseCode(i: number, end: number, out: BlockNode[]): number {
-    const lines = this.lines;
     const fenceClose = this.fenceEnd[i]!;
     const closed = fenceClose < end;
     const last = closed ? fenceClose : end - 1;
     const contentEnd = closed ? fenceClose : end;
-    const lang = lines[i]!.slice(3).trim();
     const node: CodeNode = {
       type: "code",
-      lang,
-      content: lines.slice(i + 1, contentEnd).join("\n"),
+      lang: this.src.slice(this.starts[i]! + 3, this.ends[i]).trim(),
+      content: this.text(i + 1, contentEnd),
       closed,
       pos: { line: i + 1, column: 1 },
       endLine: last + 1,
@@ -317,26 +472,15 @@ class Parser {
   private parseDirective(i: number, end: number, cl: ColonLine, out: BlockNode[]): number {
     const close = this.findClose(cl.colons, i, end);
     const closed = close !== -1;
-    const interiorEnd = closed ? close : end;
-    const children = this.parseBlocks(i + 1, interiorEnd, cl.colons);
-    let attrs: Record<string, AttrValue>;
-    let attrTokens: AttrToken[];
-    if (cl.inner !== undefined) {
-      const parsed = parseAttributes(cl.inner, cl.innerOffset);
-      attrs = parsed.attrs;
-      attrTokens = parsed.tokens;
-    } else {
-      attrs = Object.create(null) as Record<string, AttrValue>;
-      attrTokens = [];
-    }
-    const idValue = attrs["id"];
+    const children = this.parseBlocks(i + 1, closed ? close : end, cl.colons);
+    const attrs: Record<string, AttrValue> = cl.inner !== undefined ? parseAttributeValues(cl.inner) : {};
+    const idValue = getAttr(attrs, "id");
     const node: DirectiveNode = {
       type: "directive",
       name: cl.name!,
       colons: cl.colons,
       attrs,
-      attrTokens,
-      aliases: splitAliases(attrs["aliases"]),
+      aliases: splitAliases(getAttr(attrs, "aliases")),
       children,
       closed,
       pos: { line: i + 1, column: 1 },
@@ -359,17 +503,14 @@ class Parser {
   }
 
   private makeSection(i: number, h: HeadingLine, nested: boolean): SectionNode {
-    const attrs =
-      h.inner !== undefined
-        ? parseAttributes(h.inner, h.innerOffset).attrs
-        : (Object.create(null) as Record<string, AttrValue>);
+    const attrs: Record<string, AttrValue> = h.inner !== undefined ? parseAttributeValues(h.inner) : {};
     return {
       type: "section",
       depth: h.depth,
       title: h.title,
       explicitId: false,
       attrs,
-      aliases: splitAliases(attrs["aliases"]),
+      aliases: splitAliases(getAttr(attrs, "aliases")),
       children: [],
       nested,
       pos: { line: i + 1, column: 1 },
@@ -378,77 +519,67 @@ class Parser {
   }
 
   private parseTable(i: number, end: number, out: BlockNode[]): number {
-    const lines = this.lines;
-    const header = splitTableRow(lines[i]!);
+    const header = splitTableRow(this.line(i));
     const width = header.length;
-    const sepAlign = separatorAlign(lines[i + 1]!)!;
+    const sepAlign = separatorAlign(this.line(i + 1))!;
     const align: TableAlign[] = [];
     for (let k = 0; k < width; k++) align.push(sepAlign[k] ?? null);
     const rows: string[][] = [];
     let j = i + 2;
-    while (j < end && isTableRow(lines[j]!)) {
-      const cells = splitTableRow(lines[j]!);
+    while (j < end && this.isRow(j)) {
+      const cells = splitTableRow(this.line(j));
       if (cells.length > width) cells.length = width;
       while (cells.length < width) cells.push("");
       rows.push(cells);
       j++;
     }
-    const node: TableNode = { type: "table", header, align, rows, pos: { line: i + 1, column: 1 }, endLine: j };
-    out.push(node);
+    out.push({ type: "table", header, align, rows, pos: { line: i + 1, column: 1 }, endLine: j });
     return j;
   }
 
   private parseList(i: number, end: number, ordered: boolean, out: BlockNode[]): number {
-    const lines = this.lines;
     const items: ListItemNode[] = [];
     let j = i;
     while (j < end) {
-      const line = lines[j]!;
-      let marker: string;
-      let text: string;
+      const s = this.starts[j]!;
+      let markerLength: number;
       if (ordered) {
-        const m = ORDERED_ITEM.exec(line);
-        if (m === null) break;
-        marker = `${m[1]}.`;
-        text = line.slice(m[0].length);
+        markerLength = this.orderedMarker(j);
+        if (markerLength === 0) break;
       } else {
-        if (!unorderedMarker(line) || THEMATIC.test(line)) break;
-        marker = line[0]!;
-        text = line.slice(2);
+        if (!this.isUnordered(j) || this.isThematic(j)) break;
+        markerLength = 2;
       }
-      items.push({ type: "list_item", marker, text, pos: { line: j + 1, column: 1 }, endLine: j + 1 });
+      items.push({
+        type: "list_item",
+        marker: this.src.slice(s, s + markerLength - 1),
+        text: this.src.slice(s + markerLength, this.ends[j]),
+        pos: { line: j + 1, column: 1 },
+        endLine: j + 1,
+      });
       j++;
     }
-    const node: ListNode = { type: "list", ordered, children: items, pos: { line: i + 1, column: 1 }, endLine: j };
-    out.push(node);
+    out.push({ type: "list", ordered, children: items, pos: { line: i + 1, column: 1 }, endLine: j });
     return j;
   }
 
   private parseQuote(i: number, end: number, out: BlockNode[]): number {
-    const lines = this.lines;
     const parts: string[] = [];
     let j = i;
-    while (j < end && lines[j]!.charCodeAt(0) === 62) {
-      const line = lines[j]!;
-      parts.push(line.charCodeAt(1) === 32 ? line.slice(2) : line.slice(1));
+    while (j < end && this.first(j) === 62) {
+      const s = this.starts[j]!;
+      const skip = s + 1 < this.ends[j]! && this.src.charCodeAt(s + 1) === 32 ? 2 : 1;
+      parts.push(this.src.slice(s + skip, this.ends[j]));
       j++;
     }
-    const node: QuoteNode = { type: "quote", text: parts.join("\n"), pos: { line: i + 1, column: 1 }, endLine: j };
-    out.push(node);
+    out.push({ type: "quote", text: parts.join("\n"), pos: { line: i + 1, column: 1 }, endLine: j });
     return j;
   }
 
   private parseParagraph(i: number, end: number, depth: number, out: BlockNode[]): number {
-    const lines = this.lines;
     let j = i + 1;
-    while (j < end && !isBlank(lines[j]!) && !this.startsBlock(j, end, depth)) j++;
-    const node: ParagraphNode = {
-      type: "paragraph",
-      text: j === i + 1 ? lines[i]! : lines.slice(i, j).join("\n"),
-      pos: { line: i + 1, column: 1 },
-      endLine: j,
-    };
-    out.push(node);
+    while (j < end && !this.blank(j) && !this.startsBlock(j, end, depth)) j++;
+    out.push({ type: "paragraph", text: this.text(i, j), pos: { line: i + 1, column: 1 }, endLine: j });
     return j;
   }
 }
@@ -472,22 +603,28 @@ function foldSections(blocks: BlockNode[], lastLine: number): BlockNode[] {
   return result;
 }
 
-function parseFrontmatter(lines: string[], problems: ParseProblem[]): FrontmatterNode | undefined {
-  if (lines.length < 2 || !FRONTMATTER_FENCE.test(lines[0]!)) return undefined;
+function parseFrontmatter(src: string, index: LineIndex, problems: ParseProblem[]): FrontmatterNode | undefined {
+  const { starts, ends } = index;
+  const n = ends.length;
+  const lineAt = (i: number): string => src.slice(starts[i], ends[i]);
+  if (n < 2 || !FRONTMATTER_FENCE.test(lineAt(0))) return undefined;
   let close = -1;
-  for (let i = 1; i < lines.length; i++) {
-    if (FRONTMATTER_FENCE.test(lines[i]!)) {
+  for (let i = 1; i < n; i++) {
+    if (src.charCodeAt(starts[i]!) === 45 && FRONTMATTER_FENCE.test(lineAt(i))) {
       close = i;
       break;
     }
   }
   if (close === -1) return undefined;
-  const raw = lines.slice(1, close).join("\n");
+  const rawLines: string[] = [];
+  for (let i = 1; i < close; i++) rawLines.push(lineAt(i));
+  const raw = rawLines.join("\n");
   let data: unknown;
   try {
-    const doc = parseYamlDocument(raw, { prettyErrors: false, uniqueKeys: true });
+    const doc = parseYamlDocument(raw, { prettyErrors: true, uniqueKeys: true });
     if (doc.errors.length > 0) {
-      for (const err of doc.errors) {
+      // The first error is the cause; YAML's follow-on errors only repeat it.
+      for (const err of doc.errors.slice(0, 1)) {
         const at = err.linePos?.[0];
         problems.push({
           severity: "error",
@@ -529,7 +666,7 @@ function frontmatterAliases(data: unknown): string[] {
   if (Array.isArray(value)) {
     return value.filter((v) => typeof v === "string" || typeof v === "number").map(String).filter((v) => v.length > 0);
   }
-  if (typeof value === "string") return splitAliases(value);
+  if (typeof value === "string") return [...splitAliases(value)];
   return [];
 }
 
@@ -544,9 +681,13 @@ function indexIds(doc: NomaDocument, extraRootAliases: string[]): void {
     const id = node.id;
     if (id === undefined) return;
     doc.ids.push(id);
-    const same = doc.nodesById.get(id);
-    if (same === undefined) doc.nodesById.set(id, [node]);
-    else same.push(node);
+    const first = doc.nodeById.get(id);
+    if (first === undefined) doc.nodeById.set(id, node);
+    else {
+      const dups = doc.duplicateIds.get(id);
+      if (dups === undefined) doc.duplicateIds.set(id, [first, node]);
+      else dups.push(node);
+    }
     if (node.aliases.length > 0) {
       const list = doc.aliasesById.get(id);
       if (list === undefined) doc.aliasesById.set(id, [...node.aliases]);
@@ -558,7 +699,7 @@ function indexIds(doc: NomaDocument, extraRootAliases: string[]): void {
   const visit = (nodes: BlockNode[]): void => {
     for (const node of nodes) {
       if (node.type === "section") {
-        const explicit = node.attrs["id"];
+        const explicit = getAttr(node.attrs, "id");
         if (typeof explicit === "string" && explicit.length > 0) {
           node.id = explicit;
           node.explicitId = true;
@@ -569,7 +710,7 @@ function indexIds(doc: NomaDocument, extraRootAliases: string[]): void {
         if (!node.nested && node.depth === 1 && root === undefined) {
           root = node;
           if (rootAliases.length > 0) {
-            for (const a of rootAliases) if (!node.aliases.includes(a)) node.aliases.push(a);
+            node.aliases = [...node.aliases, ...rootAliases.filter((a) => !node.aliases.includes(a))];
           }
         }
         register(node);
@@ -603,29 +744,59 @@ function indexIds(doc: NomaDocument, extraRootAliases: string[]): void {
 
 /** Parse Noma source text. Never throws; problems found on the way are in `doc.problems`. */
 export function parseNoma(source: string, options: ParseOptions = {}): NomaDocument {
-  const { lines, lineStarts } = splitLines(source);
+  const index = indexLines(source);
+  const lineCount = index.ends.length;
   const problems: ParseProblem[] = [];
-  const frontmatter = parseFrontmatter(lines, problems);
+  const frontmatter = parseFrontmatter(source, index, problems);
   const bodyStart = frontmatter !== undefined ? frontmatter.endLine : 0;
-  const parser = new Parser(lines, bodyStart);
-  const lastLine = Math.max(lines.length, 1);
-  const flat = parser.parseBlocks(bodyStart, lines.length, 0);
-  const doc: NomaDocument = {
+  const parser = new Parser(source, index.starts, index.ends, bodyStart);
+  const lastLine = Math.max(lineCount, 1);
+  const flat = parser.parseBlocks(bodyStart, lineCount, 0);
+  const doc = {
     type: "document",
     source,
-    lines,
-    lineStarts,
+    lineStarts: index.starts,
     children: foldSections(flat, lastLine),
     problems: [...problems, ...parser.problems],
     ids: [],
     aliasesById: new Map(),
     aliasMap: new Map(),
-    nodesById: new Map(),
+    nodeById: new Map(),
+    duplicateIds: new Map(),
     pos: { line: 1, column: 1 },
     endLine: lastLine,
-  };
+  } as unknown as NomaDocument;
+  // Line texts are materialised on first use only (most callers never need them all).
+  Object.defineProperty(doc, "lines", {
+    configurable: true,
+    enumerable: false,
+    get(): string[] {
+      const lines: string[] = new Array<string>(index.ends.length);
+      for (let i = 0; i < lines.length; i++) lines[i] = source.slice(index.starts[i], index.ends[i]);
+      Object.defineProperty(doc, "lines", { value: lines, configurable: true, enumerable: false, writable: true });
+      return lines;
+    },
+  });
   if (frontmatter !== undefined) doc.frontmatter = frontmatter;
   indexIds(doc, options.rootAliases ?? []);
   doc.problems.sort((a, b) => a.line - b.line);
   return doc;
+}
+
+/** Text of line `index` (0-based) without its line break, without materialising `doc.lines`. */
+export function lineText(doc: NomaDocument, index: number): string {
+  const start = doc.lineStarts[index];
+  const next = doc.lineStarts[index + 1];
+  if (start === undefined || next === undefined) return "";
+  let end = next;
+  if (end > start && doc.source.charCodeAt(end - 1) === 10) end--;
+  if (end > start && doc.source.charCodeAt(end - 1) === 13) end--;
+  return doc.source.slice(start, end);
+}
+
+/** Attribute tokens (with offsets on the opening line) of a directive, computed on demand. */
+export function directiveAttrTokens(doc: NomaDocument, node: DirectiveNode): AttrToken[] {
+  const cl = classifyColonLine(lineText(doc, node.pos.line - 1));
+  if (cl === null || cl.inner === undefined) return [];
+  return parseAttributes(cl.inner, cl.innerOffset).tokens;
 }

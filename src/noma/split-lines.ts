@@ -48,7 +48,7 @@ export function splitLines(text: string): SplitLines {
  * The raw text of lines `start..end` (1-based, inclusive) with each line's own
  * `\r` kept and lines joined by `\n`: the input of a block hash.
  */
-export function rawLinesForHash(source: string, lineStarts: readonly number[], start: number, end: number): string {
+export function rawLinesForHash(source: string, lineStarts: ArrayLike<number>, start: number, end: number): string {
   const parts: string[] = [];
   for (let i = start - 1; i <= end - 1 && i < lineStarts.length - 1; i++) {
     let raw = source.slice(lineStarts[i], lineStarts[i + 1]);

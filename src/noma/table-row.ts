@@ -37,7 +37,7 @@ export function splitTableRow(line: string): string[] {
   return splitOnPipes(inner).map((c) => c.trim());
 }
 
-const SEP_CELL = /^:?-{3,}:?$/;
+const SEP_CELL = /^:?-+:?$/;
 
 /** The alignments of a separator row (`|:---|---:|`), or null when the line is not one (needs ≥ 2 cells). */
 export function separatorAlign(line: string): TableAlign[] | null {

@@ -11,6 +11,7 @@
  * `unknown-ignore-rule` info each).
  */
 import type { AttrValue, BlockNode, DirectiveNode, NomaDocument, SectionNode } from "../noma/ast.js";
+import { getAttr } from "../noma/attributes.js";
 import { directiveInterior } from "../noma/directive-interior.js";
 import { datasetColumns } from "../noma/dataset-columns.js";
 import { compareDiagnostics, type Diagnostic, type Severity } from "./diagnostic.js";
@@ -62,12 +63,12 @@ function str(v: AttrValue | undefined): string | undefined {
 }
 
 function has(node: DirectiveNode, key: string): boolean {
-  const v = node.attrs[key];
+  const v = getAttr(node.attrs, key);
   return v !== undefined && v !== "" && v !== false;
 }
 
 function isNoverify(node: DirectiveNode | null): boolean {
-  return node !== null && node.attrs["noverify"] !== undefined && node.attrs["noverify"] !== false;
+  return node !== null && getAttr(node.attrs, "noverify") !== undefined && getAttr(node.attrs, "noverify") !== false;
 }
 
 function parseDate(value: string): number | null {
@@ -115,15 +116,15 @@ class Validation {
 
   /** Is `target` a canonical id or an alias? */
   resolves(target: string): boolean {
-    return this.doc.nodesById.has(target) || this.doc.aliasMap.has(target);
+    return this.doc.nodeById.has(target) || this.doc.aliasMap.has(target);
   }
 
   /** The node `target` names (canonical id first, then alias). */
   resolve(target: string): SectionNode | DirectiveNode | undefined {
-    const direct = this.doc.nodesById.get(target);
-    if (direct !== undefined) return direct[0];
+    const direct = this.doc.nodeById.get(target);
+    if (direct !== undefined) return direct;
     const canonical = this.doc.aliasMap.get(target);
-    return canonical !== undefined ? this.doc.nodesById.get(canonical)?.[0] : undefined;
+    return canonical !== undefined ? this.doc.nodeById.get(canonical) : undefined;
   }
 
   collect(): void {
@@ -155,7 +156,7 @@ class Validation {
             if (list === undefined) this.byName.set(node.name, [node]);
             else list.push(node);
             for (const attr of ["for", "parent", "dataset"] as const) {
-              const target = str(node.attrs[attr]);
+              const target = str(getAttr(node.attrs, attr));
               if (target !== undefined && target.length > 0) this.refs.push({ attr, target, node });
             }
             ownerStack.push(node);
@@ -202,8 +203,7 @@ function parseProblems(v: Validation): void {
 }
 
 function integrity(v: Validation): void {
-  for (const [id, nodes] of v.doc.nodesById) {
-    if (nodes.length < 2) continue;
+  for (const [id, nodes] of v.doc.duplicateIds) {
     const second = nodes[1]!;
     const lines = nodes.map((n) => n.pos.line).join(", ");
     v.report("duplicate-id", `Two or more nodes carry the same canonical id "${id}" (lines ${lines}).`, second);
@@ -247,7 +247,7 @@ function research(v: Validation, declared: string[]): void {
   const targeted = new Set<string>();
   for (const name of ["evidence", "counterevidence"]) {
     for (const e of v.named(name)) {
-      const target = str(e.attrs["for"]);
+      const target = str(getAttr(e.attrs, "for"));
       if (target === undefined || target.length === 0) {
         v.report("evidence-missing-for", `::${name} has no for= attribute naming the claim it supports.`, e);
         continue;
@@ -263,7 +263,7 @@ function research(v: Validation, declared: string[]): void {
       const hit = c.id !== undefined && (targeted.has(c.id) || c.aliases.some((a) => targeted.has(a)));
       if (!hit) v.report("claim-without-evidence", `::claim${c.id !== undefined ? ` "${c.id}"` : ""} has no ::evidence or ::counterevidence pointing at it with for=.`, c);
     }
-    const conf = c.attrs["confidence"];
+    const conf = getAttr(c.attrs, "confidence");
     if (conf !== undefined && !confidenceOk(conf)) {
       v.report("claim-invalid-confidence", `::claim confidence=${JSON.stringify(conf)} is not a number between 0 and 1.`, c);
     } else if (conf === undefined && needConfidence) {
@@ -284,7 +284,7 @@ function research(v: Validation, declared: string[]): void {
     }
   }
   for (const cr of v.named("change_request")) {
-    const action = str(cr.attrs["action"]);
+    const action = str(getAttr(cr.attrs, "action"));
     if (action === undefined || !CHANGE_ACTIONS.has(action)) {
       v.report("change-request-invalid-action", `::change_request action=${action === undefined ? "(missing)" : JSON.stringify(action)} is not insert, delete or replace.`, cr);
       continue;
@@ -304,11 +304,11 @@ function staleCitations(v: Validation): void {
   const fmDays = fm !== null && typeof fm === "object" && !Array.isArray(fm) ? (fm as Record<string, unknown>)["stale_citation_days"] : undefined;
   const docDays = typeof fmDays === "number" ? fmDays : (v.options.staleDays ?? 365);
   for (const c of v.named("citation")) {
-    const accessed = str(c.attrs["accessed"]);
+    const accessed = str(getAttr(c.attrs, "accessed"));
     if (accessed === undefined) continue;
     const t = parseDate(accessed);
     if (t === null) continue;
-    const own = c.attrs["stale_after_days"];
+    const own = getAttr(c.attrs, "stale_after_days");
     const days = typeof own === "number" ? own : docDays;
     const age = Math.floor((now - t) / DAY_MS);
     if (age > days) {
@@ -329,21 +329,21 @@ function agentTasks(v: Validation): void {
 
 function controls(v: Validation): void {
   for (const c of v.named("control")) {
-    const kind = str(c.attrs["type"]) ?? str(c.attrs["kind"]);
-    const lock = c.attrs["lock"];
+    const kind = str(getAttr(c.attrs, "type")) ?? str(getAttr(c.attrs, "kind"));
+    const lock = getAttr(c.attrs, "lock");
     if (lock !== undefined && (typeof lock !== "string" || !LOCK_MODES.has(lock))) {
       v.report("control-invalid-lock", `::control lock=${JSON.stringify(lock)} is not one of ${[...LOCK_MODES].join(", ")}.`, c);
     }
     if (kind === undefined || !NUMERIC_CONTROLS.has(kind)) continue;
-    const def = c.attrs["default"];
+    const def = getAttr(c.attrs, "default");
     const boolOk = (kind === "checkbox" || kind === "toggle") && typeof def === "boolean";
     if (typeof def !== "number" && !boolOk) {
       v.report("control-missing-default", `::control (${kind}) has no numeric default= value.`, c);
       continue;
     }
     if (typeof def === "number") {
-      const min = c.attrs["min"];
-      const max = c.attrs["max"];
+      const min = getAttr(c.attrs, "min");
+      const max = getAttr(c.attrs, "max");
       if ((typeof min === "number" && def < min) || (typeof max === "number" && def > max)) {
         v.report("control-out-of-range-default", `::control default=${def} is outside its range [${typeof min === "number" ? min : "-∞"}, ${typeof max === "number" ? max : "∞"}].`, c);
       }
@@ -352,7 +352,7 @@ function controls(v: Validation): void {
 }
 
 function formulaOf(v: Validation, node: DirectiveNode): string | undefined {
-  const attr = node.attrs["formula"];
+  const attr = getAttr(node.attrs, "formula");
   if (attr !== undefined && typeof attr !== "boolean") return String(attr);
   for (const line of directiveInterior(v.doc, node)) {
     const m = /^\s*formula:\s*(.*)$/.exec(line);
@@ -382,7 +382,7 @@ function computed(v: Validation): void {
     }
     const domain = new Set<string>();
     if (node.name === "computed_plot") {
-      const declared = str(node.attrs["var"]) ?? str(node.attrs["domain_var"]) ?? "x";
+      const declared = str(getAttr(node.attrs, "var")) ?? str(getAttr(node.attrs, "domain_var")) ?? "x";
       for (const d of declared.split(/[\s,]+/)) if (d.length > 0) domain.add(d);
     }
     const mine: DirectiveNode[] = [];
@@ -455,7 +455,7 @@ function visuals(v: Validation): void {
     if (!hasSource(v, d)) v.report("diagram-missing-source", "::diagram has no source body.", d);
   }
   for (const p of v.named("plot")) {
-    const dataset = str(p.attrs["dataset"]);
+    const dataset = str(getAttr(p.attrs, "dataset"));
     if (!has(p, "data") && dataset === undefined) {
       v.report("plot-missing-data", "::plot has neither data= nor dataset=.", p);
     }
@@ -464,17 +464,17 @@ function visuals(v: Validation): void {
       if (target === undefined || target.type !== "directive" || target.name !== "dataset") {
         v.report("plot-unknown-dataset", `::plot dataset="${dataset}" does not name a ::dataset block.`, p);
       } else {
-        const column = str(p.attrs["column"]);
+        const column = str(getAttr(p.attrs, "column"));
         if (column !== undefined) {
-          const columns = datasetColumns(directiveInterior(v.doc, target), str(target.attrs["format"]));
+          const columns = datasetColumns(directiveInterior(v.doc, target), str(getAttr(target.attrs, "format")));
           if (columns !== null && !columns.includes(column)) {
             v.report("plot-unknown-column", `::plot column="${column}" is not a column of dataset "${dataset}" (columns: ${columns.join(", ")}).`, p);
           }
         }
       }
     }
-    const data = str(p.attrs["data"]);
-    const labels = str(p.attrs["xlabels"]);
+    const data = str(getAttr(p.attrs, "data"));
+    const labels = str(getAttr(p.attrs, "xlabels"));
     if (data !== undefined && labels !== undefined) {
       const style = (s: string): "comma" | "space" | null => (s.includes(",") ? "comma" : /\S\s+\S/.test(s.trim()) ? "space" : null);
       const a = style(data);
@@ -502,7 +502,7 @@ function visuals(v: Validation): void {
   const exists = v.options.datasetSrcExists;
   if (exists !== undefined) {
     for (const d of v.named("dataset")) {
-      const src = str(d.attrs["src"]);
+      const src = str(getAttr(d.attrs, "src"));
       if (src !== undefined && !exists(src)) v.report("dataset-src-missing", `::dataset src="${src}" cannot be loaded.`, d);
     }
   }
@@ -518,12 +518,12 @@ function memory(v: Validation): void {
   if (memories.length === 0) return;
   for (const m of memories) {
     if (m.id === undefined) v.report("memory-missing-id", "::memory has no id=.", m);
-    const type = str(m.attrs["type"]);
+    const type = str(getAttr(m.attrs, "type"));
     if (type === undefined) v.report("memory-missing-type", "::memory has no type=.", m);
     else if (!MEMORY_TYPES.has(type)) v.report("memory-invalid-type", `::memory type="${type}" is not one of ${[...MEMORY_TYPES].join(", ")}.`, m);
-    const conf = m.attrs["confidence"];
+    const conf = getAttr(m.attrs, "confidence");
     if (conf !== undefined && !confidenceOk(conf)) v.report("memory-invalid-confidence", `::memory confidence=${JSON.stringify(conf)} is not a number between 0 and 1.`, m);
-    const seen = m.attrs["last_seen"];
+    const seen = getAttr(m.attrs, "last_seen");
     if (seen !== undefined && (typeof seen !== "string" || parseDate(seen) === null)) {
       v.report("memory-invalid-last-seen", `::memory last_seen=${JSON.stringify(seen)} is not a date (YYYY-MM-DD or ISO 8601).`, m);
     }

@@ -1,0 +1,57 @@
+// Parse and parse+validate of a generated ~5 MB .noma document, with the floor measured
+// in the same run: reading the file and splitting it into lines. Also: linear scaling
+// (1 MB vs 5 MB) and the adversarial inputs that hang or slow other parsers.
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseNoma, validateNoma } from "../dist/index.js";
+import { generateDocument } from "./lib/gen-document.mjs";
+import { fmt, ratio, report, time } from "./lib/measure.mjs";
+
+const REFERENCE_PARSE_MS = 140;
+const REFERENCE_PARSE_VALIDATE_MS = 215;
+
+const dir = mkdtempSync(join(tmpdir(), "nr-bench-parse-"));
+try {
+  const { text, sections } = generateDocument(5 * 1024 * 1024);
+  const file = join(dir, "big.noma");
+  writeFileSync(file, text);
+  const mb = Buffer.byteLength(text) / (1024 * 1024);
+
+  const floor = time(() => readFileSync(file, "utf8").split("\n").length, { runs: 9 });
+  const parse = time(() => parseNoma(readFileSync(file, "utf8")), { runs: 9 });
+  const full = time(() => validateNoma(parseNoma(readFileSync(file, "utf8"))), { runs: 9 });
+  const doc = parseNoma(text);
+  const diags = validateNoma(doc);
+
+  report(`document: ${mb.toFixed(2)} MB, ${doc.lines.length} lines, ${sections} sections, ${doc.ids.length} ids, ${diags.length} diagnostics`, [
+    ["figure", "time", "MB/s", "floor (read + split lines)", "× floor", "vs reference"],
+    ["read + parse", fmt(parse), (mb / (parse / 1000)).toFixed(0), fmt(floor), ratio(parse, floor), `${(REFERENCE_PARSE_MS / parse).toFixed(1)}× faster than ≈${REFERENCE_PARSE_MS} ms`],
+    ["read + parse + validate", fmt(full), (mb / (full / 1000)).toFixed(0), fmt(floor), ratio(full, floor), `${(REFERENCE_PARSE_VALIDATE_MS / full).toFixed(1)}× faster than ≈${REFERENCE_PARSE_VALIDATE_MS} ms (target ≥ 3×)`],
+  ]);
+
+  const small = generateDocument(1024 * 1024).text;
+  const tSmall = time(() => validateNoma(parseNoma(small)), { runs: 9 });
+  const tBig = time(() => validateNoma(parseNoma(text)), { runs: 9 });
+  console.log(`\nscaling: 1 MB ${fmt(tSmall)}, 5 MB ${fmt(tBig)} → ${(tBig / tSmall).toFixed(2)}× for ${(Buffer.byteLength(text) / Buffer.byteLength(small)).toFixed(2)}× the bytes (linear ≈ 5×)`);
+
+  const families = [
+    ["pipe table, header/separator mismatch", (n) => `| a | b |\n|---|---|---|\n${"| 1 | 2 |\n".repeat(n)}`],
+    ["unclosed directive openers", (n) => "::a\n".repeat(n)],
+    ["unclosed code fences", (n) => "```\n::a\n".repeat(n)],
+    ["identical headings (suffixing)", (n) => "# Same\n".repeat(n)],
+    ["one line of braces", (n) => `# ${"{".repeat(n * 8)}`],
+  ];
+  const rows = [["adversarial input", "n", "time", "4n", "time", "ratio (linear ≈ 4×)"]];
+  for (const [name, make] of families) {
+    const a = make(50_000);
+    const b = make(200_000);
+    const ta = time(() => validateNoma(parseNoma(a)), { runs: 3, warmup: 1 });
+    const tb = time(() => validateNoma(parseNoma(b)), { runs: 3, warmup: 1 });
+    rows.push([name, `${(a.length / 1e6).toFixed(1)} MB`, fmt(ta), `${(b.length / 1e6).toFixed(1)} MB`, fmt(tb), `${(tb / ta).toFixed(2)}×`]);
+  }
+  console.log("");
+  report("linear time on adversarial inputs", rows);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,177 @@
+/**
+ * `noma-reconcile check`, spawned as a process in real git repositories:
+ * - with no paths it checks every tracked .noma document (and book manifest);
+ * - paths, directories, subdirectory invocation, repo-relative output;
+ * - exit codes 0 / 1 / 2; every output format; options passed through;
+ * - containment of path arguments; colour switches.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.js";
+import { git, tempDir, tempRepo, writeTree } from "../helpers/temp-repo.js";
+
+const VALID = "# Intro\n\nAll good.\n";
+const BROKEN = "# Doc\n\n::evidence{id=\"e\" for=\"nope\"}\nx\n::\n";
+const WARNS = "::risk{id=\"r\"}\nno owner\n::\n";
+
+describe("check: which files", () => {
+  it("with no paths checks every tracked .noma file, not untracked ones", () => {
+    const repo = tempRepo({ "a.noma": VALID, "docs/b.noma": BROKEN, "notes.md": "[[x]]" });
+    writeTree(repo, { "c.noma": BROKEN });
+    const r = runCli(["check"], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('ERROR [broken-reference] docs/b.noma:3:1-5: for="nope" on ::evidence points at an id that does not exist.\n');
+    expect(r.stderr).toContain("2 files checked: 1 errors, 0 warnings.");
+  });
+
+  it("prints repo-relative paths when run from a subdirectory", () => {
+    const repo = tempRepo({ "docs/b.noma": BROKEN, "docs/deep/x.txt": "" });
+    const r = runCli(["check"], { cwd: join(repo, "docs/deep") });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("docs/b.noma:3:1-5");
+    const r2 = runCli(["check", "../b.noma"], { cwd: join(repo, "docs/deep") });
+    expect(r2.stdout).toContain("docs/b.noma:3:1-5");
+  });
+
+  it("a directory argument means the documents git knows under it", () => {
+    const repo = tempRepo({ "docs/a.noma": VALID, "other/b.noma": BROKEN, ".gitignore": "docs/ignored.noma\n" });
+    writeTree(repo, { "docs/new.noma": WARNS, "docs/ignored.noma": BROKEN });
+    const r = runCli(["check", "docs", "--format", "json"], { cwd: repo });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { files: Array<{ file: string }> };
+    expect(out.files.map((f) => f.file)).toEqual(["docs/a.noma", "docs/new.noma"]);
+  });
+
+  it("a clean file prints the all-clear and exits 0; warnings alone exit 0", () => {
+    const repo = tempRepo({ "a.noma": VALID, "w.noma": WARNS });
+    const ok = runCli(["check", "a.noma"], { cwd: repo });
+    expect(ok).toMatchObject({ code: 0, stdout: "✓ No issues found.\n" });
+    const warn = runCli(["check", "w.noma"], { cwd: repo });
+    expect(warn.code).toBe(0);
+    expect(warn.stdout).toBe("WARNING [risk-without-owner] w.noma:1:1-3: ::risk has no owner= attribute.\n");
+  });
+
+  it("checks book manifests for missing chapters", () => {
+    const repo = tempRepo({ "book.noma.yml": "title: B\nchapters:\n  - 01-intro.noma\n  - 02-missing.noma\n", "01-intro.noma": VALID });
+    const r = runCli(["check"], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('ERROR [book-chapter-missing] book.noma.yml:4:1: Chapter "02-missing.noma" does not exist (paths are relative to the manifest).\n');
+  });
+
+  it("resolves ::dataset src= against the document's directory, inside the repository", () => {
+    const repo = tempRepo({
+      "docs/data/x.csv": "a,b\n1,2\n",
+      "docs/ok.noma": '::dataset{id="d" src="data/x.csv" format="csv"}\n::\n',
+      "docs/missing.noma": '::dataset{id="d" src="data/y.csv"}\n::\n',
+      "docs/escape.noma": '::dataset{id="d" src="../../../etc/passwd"}\n::\n',
+    });
+    const r = runCli(["check", "--format", "json"], { cwd: repo });
+    const out = JSON.parse(r.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string }> }> };
+    const byFile = Object.fromEntries(out.files.map((f) => [f.file, f.diagnostics.map((d) => d.code)]));
+    expect(byFile).toEqual({ "docs/escape.noma": ["dataset-src-missing"], "docs/missing.noma": ["dataset-src-missing"], "docs/ok.noma": [] });
+  });
+});
+
+describe("check: exit code 2", () => {
+  it("for a path outside the repository, naming it", () => {
+    const repo = tempRepo({ "a.noma": VALID });
+    const outside = tempDir();
+    writeFileSync(join(outside, "x.noma"), VALID);
+    const r = runCli(["check", join(outside, "x.noma")], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("path is outside the repository");
+    expect(r.stderr).toContain("x.noma");
+    expect(r.stdout).toBe("");
+  });
+
+  it("for a symlink that escapes the repository", async () => {
+    const { symlinkSync } = await import("node:fs");
+    const repo = tempRepo({ "a.noma": VALID });
+    const outside = tempDir();
+    writeFileSync(join(outside, "x.noma"), BROKEN);
+    symlinkSync(join(outside, "x.noma"), join(repo, "link.noma"));
+    const r = runCli(["check", "link.noma"], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("outside the repository");
+  });
+
+  it("for missing paths, unknown flags, bad option values, and no repository", () => {
+    const repo = tempRepo({ "a.noma": VALID });
+    expect(runCli(["check", "nope.noma"], { cwd: repo })).toMatchObject({ code: 2, stderr: expect.stringContaining("nope.noma: no such file or directory") });
+    const flag = runCli(["check", "--frobnicate"], { cwd: repo });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("Unknown option `--frobnicate`");
+    expect(flag.stderr).toContain("--help");
+    expect(runCli(["check", "--format", "xml"], { cwd: repo })).toMatchObject({ code: 2, stderr: expect.stringContaining("--format must be one of text, json, github, sarif") });
+    expect(runCli(["check", "--stale-days", "soon"], { cwd: repo }).code).toBe(2);
+    const plain = tempDir();
+    expect(runCli(["check"], { cwd: plain })).toMatchObject({ code: 2, stderr: expect.stringContaining("not inside a git repository") });
+  });
+});
+
+describe("check: formats", () => {
+  const repo = (): string => tempRepo({ "b.noma": BROKEN, "w.noma": WARNS, "ok.noma": VALID });
+
+  it("json: a versioned envelope with counts and every file", () => {
+    const r = runCli(["check", "--format", "json"], { cwd: repo() });
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ schema: "noma-reconcile/check@1", tool: { name: "noma-reconcile" }, ok: false, summary: { files: 3, errors: 1, warnings: 1, infos: 0 } });
+    expect(out.files[0]).toEqual({
+      file: "b.noma",
+      diagnostics: [{ severity: "error", code: "broken-reference", message: 'for="nope" on ::evidence points at an id that does not exist.', pos: { line: 3, column: 1 }, nodeId: "e", endLine: 5 }],
+    });
+  });
+
+  it("github: escaped annotations and a Markdown step summary", () => {
+    const dir = repo();
+    const summary = join(tempDir(), "summary.md");
+    const r = runCli(["check", "--format", "github"], { cwd: dir, env: { GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code).toBe(1);
+    expect(r.stdout.split("\n")[0]).toBe("::error file=b.noma,line=3,endLine=5,col=1,title=[broken-reference]::for=\"nope\" on ::evidence points at an id that does not exist.");
+    expect(r.stdout).toContain("::warning file=w.noma,line=1,endLine=3,col=1,title=[risk-without-owner]::");
+    expect(readFileSync(summary, "utf8")).toContain("| error | `broken-reference` | `b.noma:3:1-5` |");
+  });
+
+  it("sarif: a 2.1.0 log with rules and repo-relative locations", () => {
+    const r = runCli(["check", "--format", "sarif"], { cwd: repo() });
+    const log = JSON.parse(r.stdout);
+    expect(log.version).toBe("2.1.0");
+    expect(log.runs[0].tool.driver.rules.map((x: { id: string }) => x.id)).toEqual(["broken-reference", "risk-without-owner"]);
+    expect(log.runs[0].results[0]).toEqual({
+      ruleId: "broken-reference",
+      level: "error",
+      message: { text: 'for="nope" on ::evidence points at an id that does not exist.' },
+      locations: [{ physicalLocation: { artifactLocation: { uri: "b.noma" }, region: { startLine: 3, startColumn: 1, endLine: 5 } } }],
+    });
+  });
+});
+
+describe("check: options", () => {
+  it("--ignore-rule, --profile and --stale-days reach the validator", () => {
+    const dir = tempRepo({ "w.noma": WARNS, "c.noma": '::citation{source="s" accessed="2020-01-01"}\n::\n' });
+    expect(runCli(["check", "w.noma", "--ignore-rule", "risk-without-owner"], { cwd: dir }).stdout).toBe("✓ No issues found.\n");
+    const unknown = runCli(["check", "w.noma", "--ignore-rule", "risk-without-owner", "--ignore-rule", "bogus"], { cwd: dir });
+    expect(unknown.stdout).toContain("INFO [unknown-ignore-rule] w.noma:");
+    expect(runCli(["check", "w.noma", "--profile", "memory"], { cwd: dir }).stdout).toContain("[out-of-profile-directive]");
+    expect(runCli(["check", "c.noma", "--stale-days", "100000"], { cwd: dir }).stdout).toBe("✓ No issues found.\n");
+    expect(runCli(["check", "c.noma"], { cwd: dir }).stdout).toContain("[stale-citation]");
+  });
+
+  it("colour: FORCE_COLOR colours, NO_COLOR and --no-color do not", () => {
+    const dir = tempRepo({ "w.noma": WARNS });
+    expect(runCli(["check"], { cwd: dir, env: { NO_COLOR: "", FORCE_COLOR: "1" } }).stdout).toContain("\u001b[33mWARNING");
+    expect(runCli(["check", "--no-color"], { cwd: dir, env: { NO_COLOR: "", FORCE_COLOR: "1" } }).stdout).not.toContain("\u001b[");
+    expect(runCli(["check"], { cwd: dir, env: { NO_COLOR: "1" } }).stdout).not.toContain("\u001b[");
+  });
+
+  it("writes nothing: the work tree and index are unchanged", () => {
+    const dir = tempRepo({ "a.noma": VALID, "b.noma": BROKEN });
+    writeTree(dir, { "untracked.noma": VALID });
+    const before = git(dir, ["status", "--porcelain", "--ignored", "--untracked-files=all"]);
+    expect(runCli(["check"], { cwd: dir }).code).toBe(1);
+    expect(runCli(["check", ".", "--format", "sarif"], { cwd: dir }).code).toBe(1);
+    expect(git(dir, ["status", "--porcelain", "--ignored", "--untracked-files=all"])).toBe(before);
+  });
+});

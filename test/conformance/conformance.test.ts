@@ -1,0 +1,58 @@
+/**
+ * Conformance (Annex C): every fixture of the upstream corpus and of ours, one
+ * test each, evaluated by the same code `noma-reconcile verify` runs.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { evaluateFixture } from "../../src/index.js";
+import { fixturePatchEngine } from "../../src/verify/fixture-patch-engine.js";
+import { fixtureNames, OURS, UPSTREAM, upstreamPresent } from "./corpus.js";
+
+const DOCUMENT_TRACKS = ["valid", "invalid"];
+
+function evaluate(root: string, fixture: string) {
+  const dir = join(root, fixture);
+  return evaluateFixture(
+    { get: (name) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), "utf8") : undefined) },
+    fixturePatchEngine,
+  );
+}
+
+describe.skipIf(!upstreamPresent)("upstream corpus (../shared/conformance, read in place)", () => {
+  const names = upstreamPresent ? fixtureNames(UPSTREAM, DOCUMENT_TRACKS) : [];
+  it("has the 8 valid/invalid fixtures of the v1.0 minimum corpus", () => {
+    expect(names).toHaveLength(8);
+  });
+  it.each(names)("%s", (fixture) => {
+    expect(evaluate(UPSTREAM, fixture)).toEqual({ ok: true });
+  });
+});
+
+describe("our corpus (fixtures/conformance)", () => {
+  const names = fixtureNames(OURS, DOCUMENT_TRACKS);
+  it("exists", () => {
+    expect(names.length).toBeGreaterThanOrEqual(15);
+  });
+  it.each(names)("%s", (fixture) => {
+    expect(evaluate(OURS, fixture)).toEqual({ ok: true });
+  });
+});
+
+describe("the harness catches a wrong implementation", () => {
+  it("fails a fixture whose expectations differ", () => {
+    const files = new Map([
+      ["input.noma", "# A\n"],
+      ["expected.ids.json", '{"canonical": ["b"], "aliases": {}}'],
+    ]);
+    expect(evaluateFixture({ get: (n) => files.get(n) })).toEqual({ ok: false, reason: 'ids mismatch: got ["a"], expected ["b"]' });
+  });
+  it("fails a span, a roundtrip and a diagnostic mismatch with readable reasons", () => {
+    const spans = new Map([["input.noma", "# A\n\ntext\n"], ["expected.spans.json", '{"a": {"startLine": 1, "endLine": 2}}']]);
+    expect(evaluateFixture({ get: (n) => spans.get(n) })).toEqual({ ok: false, reason: 'span mismatch for "a": got [1, 3], expected [1, 2]' });
+    const rt = new Map([["input.noma", "# A\ntext\n"], ["expected.roundtrip.noma", "# A\ntext\n"]]);
+    expect(evaluateFixture({ get: (n) => rt.get(n) })).toEqual({ ok: false, reason: 'roundtrip mismatch at line 2: got "", expected "text"' });
+    const dg = new Map([["input.noma", "::risk\n::\n"], ["expected.diagnostics.json", "[]"]]);
+    expect(evaluateFixture({ get: (n) => dg.get(n) })).toEqual({ ok: false, reason: 'diagnostics mismatch: got ["warning risk-without-owner"], expected []' });
+  });
+});
