@@ -81,6 +81,96 @@ cli
     run(async () => (await import("./commands/verify-command.js")).verifyCommand(dir, io)),
   );
 
+cli
+  .command("specs <action> [...paths]", "Spec files: `specs validate [paths…]` checks .notarai/**/*.spec.yaml; `specs schema` prints their JSON Schema")
+  .option("--format <format>", "Output format: text | json (validate)", { default: "text" })
+  .option("--schema-version <version>", "schema: only this schema_version (0.5 | 0.6 | 0.7)")
+  .example("  noma-reconcile specs validate")
+  .example("  noma-reconcile specs validate .notarai/cli.spec.yaml --format json")
+  .example("  noma-reconcile specs schema > .notarai/notarai.spec.json")
+  .action((action: string, paths: string[], options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/specs-command.js")).specsCommand(action, paths, options, io)),
+  );
+
+cli
+  .command("governs <...paths>", "Which specs govern each path, and through which glob (exit 1 if some path has none)")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile governs src/auth.ts docs/api.md")
+  .example("  noma-reconcile governs src/auth.ts --format json")
+  .action((paths: string[], options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/governs-command.js")).governsCommand(paths, options, io)),
+  );
+
+cli
+  .command("coverage", "Tracked files no spec governs (exit 1 when the system spec's coverage.policy is strict)")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile coverage")
+  .example("  noma-reconcile coverage --format json")
+  .action((options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/coverage-command.js")).coverageCommand(options, io)),
+  );
+
+cli
+  .command("affected", "Files changed since the merge-base with --base, and the specs that govern them")
+  .option("--base <ref>", "Branch or commit to compare with (required), e.g. main or origin/main")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile affected --base main")
+  .example("  noma-reconcile affected --base origin/main --format json")
+  .action((options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/affected-command.js")).affectedCommand(options, io)),
+  );
+
+cli
+  .command("diff", "The unreconciled diff of one spec's governed files against the merge-base with --base")
+  .option("--spec <path>", "The spec file (required), e.g. .notarai/cli.spec.yaml")
+  .option("--base <ref>", "Branch or commit to compare with (required)")
+  .option("--exclude <glob>", "Leave out matching files (repeatable; without '/' it matches file names at any depth)")
+  .option("--bypass-cache", "Diff every governed changed file, reconciled or not (the cache is kept)")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile diff --spec .notarai/cli.spec.yaml --base main")
+  .example("  noma-reconcile diff --spec .notarai/cli.spec.yaml --base main --exclude '*.lock' --format json")
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/diff-command.js")).diffCommand(options, io)));
+
+cli
+  .command("changed", "Artifact files of a spec whose content is not reconciled (versus the cache)")
+  .option("--spec <path>", "The spec file (required)")
+  .option("--type <category>", "Only this artifact category (code, docs, …)")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile changed --spec .notarai/cli.spec.yaml")
+  .example("  noma-reconcile changed --spec .notarai/cli.spec.yaml --type docs --format json")
+  .action((options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/changed-command.js")).changedCommand(options, io)),
+  );
+
+cli
+  .command("mark-reconciled <...files>", "Record files as reconciled at their current content")
+  .option("--spec <path>", "For this spec only (default: every spec that governs each file)")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile mark-reconciled src/auth.ts docs/auth.md")
+  .example("  noma-reconcile mark-reconciled src/auth.ts --spec .notarai/cli.spec.yaml")
+  .action((files: string[], options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/mark-reconciled-command.js")).markReconciledCommand(files, options, io)),
+  );
+
+cli
+  .command("cache <action> [...rest]", "The hash cache .notarai/.cache/notarai.db: `cache status` or `cache clear`")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile cache status")
+  .example("  noma-reconcile cache clear --format json")
+  .action((action: string, rest: string[], options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/cache-command.js")).cacheCommand(action, rest, options, io)),
+  );
+
+cli
+  .command("state <action> [...rest]", "The committed snapshot .notarai/reconciliation_state.json: `state snapshot`, `state show` or `state reset`")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile state snapshot")
+  .example("  noma-reconcile state show --format json")
+  .example("  noma-reconcile state reset")
+  .action((action: string, rest: string[], options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/state-command.js")).stateCommand(action, rest, options, io)),
+  );
+
 cli.help((sections) => {
   sections.push(exitSection);
   return sections;

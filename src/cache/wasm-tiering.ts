@@ -1,0 +1,28 @@
+/**
+ * Short CLI runs and WebAssembly tiering.
+ *
+ * Once any SQL ran, sql.js makes a process stall ~100–150 ms at exit while V8
+ * finishes optimising the SQLite module in the background. Compiling it with
+ * `--liftoff-only` (baseline code only) removes the stall without slowing our
+ * few queries — but the same flag makes BLAKE3 7–9× slower. V8 decides per
+ * module at compile time, so a short run first compiles BLAKE3 (normal
+ * tiering), then sets the flag, then lets sql.js compile.
+ *
+ * Only the CLI calls this, and only for commands that finish quickly; a
+ * long-lived process (the MCP server) keeps normal tiering.
+ * `NOMA_RECONCILE_WASM_TIERING=default` turns it off.
+ */
+import { setFlagsFromString } from "node:v8";
+import { loadBlake3 } from "./blake3.js";
+
+let applied = false;
+
+/** Prepare WASM compilation for a short run; `hashing` loads BLAKE3 first so it keeps full speed. */
+export async function prepareShortRunWasm(options: { hashing: boolean; env?: NodeJS.ProcessEnv }): Promise<boolean> {
+  const env = options.env ?? process.env;
+  if (applied || env["NOMA_RECONCILE_WASM_TIERING"] === "default") return false;
+  if (options.hashing) await loadBlake3();
+  setFlagsFromString("--liftoff-only");
+  applied = true;
+  return true;
+}

@@ -1,0 +1,27 @@
+/**
+ * `changed --spec PATH [--type CAT]` (get_changed_artifacts): artifact files
+ * of a spec whose content is not reconciled, one per line.
+ */
+import { getChangedArtifacts } from "../../reconcile/get-changed-artifacts.js";
+import { UsageError } from "../cli-error.js";
+import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
+import type { CliIO } from "../cli-io.js";
+import { callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
+
+export async function changedCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
+  const format = formatArg(options);
+  if (typeof options["spec"] !== "string" || options["spec"] === "") throw new UsageError("--spec <path> is required (a .notarai/**/*.spec.yaml file)");
+  const type = options["type"] !== undefined ? String(options["type"]) : undefined;
+  const ctx = requireRepo(io);
+  const specPath = specArg(options["spec"], ctx, io.cwd);
+  await prepareShortRunWasm({ hashing: true, env: io.env });
+  const { warnings, onWarning } = warningSink(io);
+  const input = type !== undefined ? { specPath, artifactType: type } : { specPath };
+  const r = await callTool(() => getChangedArtifacts(ctx.root, input, { onWarning }));
+  if (format === "json") io.stdout(envelope("changed", true, r, warnings));
+  else {
+    io.stdout(r.changed_artifacts.map((p) => `${p}\n`).join(""));
+    io.stderr(`${count(r.changed_artifacts.length, "changed artifact")} for ${specPath}${type !== undefined ? ` (${type})` : ""}.\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,41 @@
+/**
+ * `diff --spec PATH --base REF [--exclude GLOB]… [--bypass-cache]`
+ * (get_spec_diff): the unreconciled diff of one spec's governed files.
+ * Text: the unified diff on stdout, the lists on stderr. JSON: all eight keys.
+ */
+import { getSpecDiff } from "../../reconcile/get-spec-diff.js";
+import { UsageError } from "../cli-error.js";
+import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
+import type { CliIO } from "../cli-io.js";
+import { listOption } from "../repo-context.js";
+import { callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
+
+export async function diffCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
+  const format = formatArg(options);
+  if (typeof options["spec"] !== "string" || options["spec"] === "") throw new UsageError("--spec <path> is required (a .notarai/**/*.spec.yaml file)");
+  if (typeof options["base"] !== "string" || options["base"] === "") throw new UsageError("--base <ref> is required (the branch to compare with, e.g. main)");
+  const ctx = requireRepo(io);
+  const specPath = specArg(options["spec"], ctx, io.cwd);
+  await prepareShortRunWasm({ hashing: true, env: io.env });
+  const { warnings, onWarning } = warningSink(io);
+  const r = await callTool(() =>
+    getSpecDiff(
+      ctx.root,
+      { specPath, baseBranch: options["base"] as string, excludePatterns: listOption(options["exclude"]), bypassCache: options["bypassCache"] === true },
+      { onWarning, mergeBase: { onDeepen: (n) => io.stderr(`shallow clone: fetching ${n} more commits to find the merge-base…\n`) } },
+    ),
+  );
+  if (format === "json") io.stdout(envelope("diff", true, r, warnings));
+  else {
+    io.stdout(r.diff);
+    const lines = [
+      `${count(r.files.length, "file")} to reconcile${r.files.length > 0 ? `: ${r.files.join(", ")}` : ""}`,
+      `${count(r.skipped.length, "file")} already reconciled${r.skipped.length > 0 ? `: ${r.skipped.join(", ")}` : ""}`,
+    ];
+    if (r.binary_changes.length > 0) lines.push(`binary (not in the diff): ${r.binary_changes.join(", ")}`);
+    if (r.spec_changes.length > 0) lines.push(`changed specs (full text in --format json): ${r.spec_changes.map((s) => s.path).join(", ")}`);
+    if (r.excluded.length > 0) lines.push(`excluded patterns: ${r.excluded.join(", ")}`);
+    io.stderr(`${lines.join("\n")}\n`);
+  }
+  return 0;
+}

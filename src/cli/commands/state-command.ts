@@ -1,0 +1,55 @@
+/**
+ * `state snapshot`, `state show`, `state reset`: the committed snapshot
+ * `.notarai/reconciliation_state.json`.
+ */
+import { snapshotState } from "../../reconcile/snapshot-state.js";
+import { resetState, showState } from "../../reconcile/state.js";
+import { ancestryWarning } from "../../snapshot/read-snapshot.js";
+import { UsageError } from "../cli-error.js";
+import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
+import type { CliIO } from "../cli-io.js";
+import { choice } from "../repo-context.js";
+import { callTool, count, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
+
+export async function stateCommand(action: string, extra: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
+  const what = choice("action", action, ["snapshot", "show", "reset"] as const);
+  if (extra.length > 0) throw new UsageError(`\`state ${what}\` takes no further arguments`);
+  const format = formatArg(options);
+  const ctx = requireRepo(io);
+  const { warnings, onWarning } = warningSink(io);
+  if (what === "snapshot") {
+    await prepareShortRunWasm({ hashing: false, env: io.env });
+    const r = await callTool(() => snapshotState(ctx.root, { onWarning }));
+    if (format === "json") io.stdout(envelope("state-snapshot", true, r, warnings));
+    else io.stdout(`Wrote .notarai/reconciliation_state.json: ${count(r.files, "file fingerprint")}, ${count(r.specs, "spec fingerprint")}${r.git_hash !== "" ? ` at ${r.git_hash}` : ""}.\n`);
+    return 0;
+  }
+  if (what === "reset") {
+    const r = await callTool(() => resetState(ctx.root));
+    if (format === "json") io.stdout(envelope("state-reset", true, r));
+    else io.stdout(r.removed ? "Removed .notarai/reconciliation_state.json.\n" : "No snapshot to remove.\n");
+    return 0;
+  }
+  const r = await callTool(() => showState(ctx.root));
+  if (r.snapshot !== null && r.ancestry !== null) {
+    const w = ancestryWarning(r.snapshot, r.ancestry);
+    if (w !== null) onWarning(w);
+  }
+  if (r.problem !== null) onWarning(r.problem);
+  if (format === "json") io.stdout(envelope("state-show", r.problem === null, r, warnings));
+  else if (!r.exists) io.stdout("No snapshot (.notarai/reconciliation_state.json); `noma-reconcile state snapshot` writes one.\n");
+  else if (r.snapshot !== null) {
+    const l = r.snapshot.last_reconciliation;
+    io.stdout(
+      [
+        `snapshot: ${r.path}`,
+        `taken: ${r.timestamp ?? l.timestamp}${r.timestamp !== null && r.timestamp !== l.timestamp ? ` (written as ${l.timestamp})` : ""}`,
+        `commit: ${l.git_hash ?? "-"}${r.ancestry === "ancestor" ? " (an ancestor of HEAD)" : r.ancestry === "not-ancestor" ? " (NOT an ancestor of HEAD)" : r.ancestry === "unknown-commit" ? " (unknown here)" : ""}`,
+        `branch: ${l.branch ?? "-"}`,
+        `written by: ${r.snapshot.cli_version ?? "-"}`,
+        `fingerprints: ${count(r.files, "file")}, ${count(r.specs, "spec")}`,
+      ].join("\n") + "\n",
+    );
+  }
+  return r.problem !== null ? 2 : 0;
+}

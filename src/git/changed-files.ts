@@ -1,0 +1,54 @@
+/**
+ * What changed between a commit (the merge-base) and the work tree: tracked
+ * changes (staged or not) from `git diff --name-status`, plus every untracked
+ * file git does not ignore. Deleted files count, and a rename contributes both
+ * its old and its new path.
+ */
+import { execGit, splitNul } from "./exec-git.js";
+import { parseNameStatusZ, type ChangeStatus } from "./parse-name-status.js";
+
+export type ChangeKind = "added" | "modified" | "deleted" | "renamed" | "copied" | "type-changed" | "unmerged" | "untracked";
+
+export interface ChangedFile {
+  path: string;
+  kind: ChangeKind;
+  /** For the new side of a rename or copy: where it came from. */
+  from?: string;
+  /** For the old side of a rename: where it went. */
+  to?: string;
+}
+
+const KIND: Record<ChangeStatus, ChangeKind> = {
+  A: "added",
+  C: "copied",
+  D: "deleted",
+  M: "modified",
+  R: "renamed",
+  T: "type-changed",
+  U: "unmerged",
+  X: "modified",
+};
+
+/** Pure: fold name-status entries and untracked paths into a sorted, de-duplicated list (both sides of renames). */
+export function foldChanges(entries: ReturnType<typeof parseNameStatusZ>, untracked: readonly string[]): ChangedFile[] {
+  const byPath = new Map<string, ChangedFile>();
+  for (const e of entries) {
+    if (e.status === "R" && e.oldPath !== undefined) {
+      byPath.set(e.oldPath, { path: e.oldPath, kind: "deleted", to: e.path });
+      byPath.set(e.path, { path: e.path, kind: "renamed", from: e.oldPath });
+    } else if (e.status === "C" && e.oldPath !== undefined) {
+      byPath.set(e.path, { path: e.path, kind: "copied", from: e.oldPath });
+    } else {
+      byPath.set(e.path, { path: e.path, kind: KIND[e.status] });
+    }
+  }
+  for (const p of untracked) if (!byPath.has(p)) byPath.set(p, { path: p, kind: "untracked" });
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Files that differ between `commit` and the work tree, including untracked and deleted files and both sides of renames. */
+export function changedFiles(root: string, commit: string): ChangedFile[] {
+  const out = execGit(["diff", "--name-status", "-z", "--find-renames", "--no-ext-diff", "--no-textconv", "--ignore-submodules=none", commit, "--"], { cwd: root });
+  const untracked = splitNul(execGit(["ls-files", "-z", "--others", "--exclude-standard"], { cwd: root }));
+  return foldChanges(parseNameStatusZ(out), untracked);
+}

@@ -1,0 +1,113 @@
+/**
+ * Which spec governs which file (pure). A spec governs:
+ *  - its own file (category "spec", glob = its path), and
+ *  - every file one of its `artifacts` globs matches (category = the artifacts
+ *    key, glob = the glob as written; the first matching glob per spec wins),
+ *    minus its own `exclude` globs and the system spec's `exclude` globs.
+ * Several specs may govern one file; all are reported. The reconciliation
+ * snapshot and the cache directory are never governed.
+ */
+import type { SpecFile } from "../spec/validate-spec-text.js";
+import type { SpecSet } from "../spec/load-specs.js";
+import { compileGlob, type PathTest } from "./glob.js";
+
+/** The snapshot file (never governed). */
+export const SNAPSHOT_PATH = ".notarai/reconciliation_state.json";
+/** The cache directory (never governed). */
+export const CACHE_DIR = ".notarai/.cache";
+
+/** Category reported when a spec governs its own file. */
+export const SELF_CATEGORY = "spec";
+
+export interface Governor {
+  /** The governing spec's repository-relative path. */
+  spec_path: string;
+  /** The glob (as written in the spec) that matched, or the spec's own path. */
+  glob: string;
+  /** The artifact category (`artifacts` key), or "spec" for a spec's own file. */
+  category: string;
+}
+
+interface Rule {
+  category: string;
+  glob: string;
+  test: PathTest;
+}
+
+interface CompiledSpec {
+  path: string;
+  rules: Rule[];
+  excludes: PathTest[];
+  categories: string[];
+}
+
+export interface Governance {
+  /** Every spec file considered (valid or not), sorted. */
+  specPaths: readonly string[];
+  /** The system spec's path, if any. */
+  systemSpecPath: string | null;
+  /** Every spec governing `path`, in spec-path order. */
+  governorsOf(path: string): Governor[];
+  /** How `specPath` governs `path`, or null. */
+  governs(specPath: string, path: string): Governor | null;
+  /** Whether the system spec's `exclude` (or a built-in rule) takes `path` out of governance. */
+  isExcluded(path: string): boolean;
+  /** The artifact categories a spec declares (in declaration order). */
+  categoriesOf(specPath: string): string[];
+}
+
+/** Whether a path belongs to the tool's own state (snapshot, cache) and is never governed. */
+export function isInternalPath(path: string): boolean {
+  return path === SNAPSHOT_PATH || path === CACHE_DIR || path.startsWith(`${CACHE_DIR}/`);
+}
+
+function compileSpec(file: SpecFile): CompiledSpec {
+  const rules: Rule[] = [];
+  const categories: string[] = [];
+  const data = file.data;
+  if (data !== null) {
+    for (const [category, entries] of Object.entries(data.artifacts)) {
+      categories.push(category);
+      for (const entry of entries) rules.push({ category, glob: entry.path, test: compileGlob(entry.path) });
+    }
+  }
+  return { path: file.path, rules, excludes: (data?.exclude ?? []).map(compileGlob), categories };
+}
+
+export function buildGovernance(specs: SpecSet): Governance {
+  const compiled = specs.files.map(compileSpec);
+  const byPath = new Map(compiled.map((c) => [c.path, c]));
+  const systemExcludes = (specs.system?.data?.exclude ?? []).map(compileGlob);
+  const isExcluded = (path: string): boolean => isInternalPath(path) || systemExcludes.some((t) => t(path));
+  const governsCompiled = (c: CompiledSpec, path: string, excluded: boolean): Governor | null => {
+    if (path === c.path) return { spec_path: c.path, glob: c.path, category: SELF_CATEGORY };
+    if (excluded) return null;
+    for (const r of c.rules) {
+      if (r.test(path)) return c.excludes.some((t) => t(path)) ? null : { spec_path: c.path, glob: r.glob, category: r.category };
+    }
+    return null;
+  };
+  return {
+    specPaths: compiled.map((c) => c.path),
+    systemSpecPath: specs.system?.path ?? null,
+    governorsOf(path) {
+      if (isInternalPath(path)) return [];
+      const excluded = isExcluded(path);
+      const out: Governor[] = [];
+      for (const c of compiled) {
+        const g = governsCompiled(c, path, excluded);
+        if (g !== null) out.push(g);
+      }
+      return out;
+    },
+    governs(specPath, path) {
+      const c = byPath.get(specPath);
+      if (c === undefined || isInternalPath(path)) return null;
+      return governsCompiled(c, path, isExcluded(path));
+    },
+    isExcluded,
+    categoriesOf(specPath) {
+      return byPath.get(specPath)?.categories ?? [];
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * `governs <path…>`: which specs govern each path, and through which glob.
+ * Governance is over the files git knows: an ignored file is governed by no
+ * spec; a path that does not exist yet is answered hypothetically.
+ */
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { chunkPaths, literalPathspec } from "../git/chunk-paths.js";
+import { execGit, splitNul } from "../git/exec-git.js";
+import { loadSpecs } from "../spec/load-specs.js";
+import { buildGovernance, isInternalPath, type Governance, type Governor } from "./governance.js";
+
+export type PathState = "tracked" | "untracked" | "ignored" | "absent" | "internal";
+
+export interface PathGovernance {
+  path: string;
+  /** How git sees the path ("internal": the tool's own state, never governed). */
+  state: PathState;
+  /** Whether the system spec's exclude globs take it out of governance. */
+  excluded: boolean;
+  governed_by: Governor[];
+}
+
+export interface WhichSpecsGovernResult {
+  paths: PathGovernance[];
+}
+
+/** Pure: the answer for one path, given git's view of it. */
+export function pathGovernance(governance: Governance, path: string, state: PathState): PathGovernance {
+  const governedBy = state === "ignored" || state === "internal" ? [] : governance.governorsOf(path);
+  return { path, state, excluded: governance.isExcluded(path), governed_by: governedBy };
+}
+
+/** For repository-relative `paths`: their governing specs. */
+export function whichSpecsGovern(root: string, paths: readonly string[], governance: Governance = buildGovernance(loadSpecs(root))): WhichSpecsGovernResult {
+  const tracked = new Set<string>();
+  const untracked = new Set<string>();
+  for (const chunk of chunkPaths(paths.map(literalPathspec))) {
+    for (const p of splitNul(execGit(["ls-files", "-z", "--cached", "--", ...chunk], { cwd: root }))) tracked.add(p);
+    for (const p of splitNul(execGit(["ls-files", "-z", "--others", "--exclude-standard", "--", ...chunk], { cwd: root }))) untracked.add(p);
+  }
+  return {
+    paths: paths.map((p) => {
+      let state: PathState;
+      if (isInternalPath(p)) state = "internal";
+      else if (tracked.has(p)) state = "tracked";
+      else if (untracked.has(p)) state = "untracked";
+      else {
+        let exists = false;
+        try {
+          exists = statSync(join(root, p)).isFile();
+        } catch {
+          exists = false;
+        }
+        state = exists ? "ignored" : "absent";
+      }
+      return pathGovernance(governance, p, state);
+    }),
+  };
+}

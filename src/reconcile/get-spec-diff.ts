@@ -1,0 +1,158 @@
+/**
+ * `get_spec_diff`: the diff of the files one spec governs, against the
+ * merge-base of the base branch and HEAD, minus what is already reconciled.
+ *
+ * Always returns all eight keys. `files` are governed non-spec files changed
+ * versus the base and not reconciled at their current content (deleted files
+ * always count); `skipped` are changed but reconciled; `spec_changes` carry
+ * the full text of changed, unreconciled governed spec files; `system_spec` is
+ * the system spec's text whenever `spec_changes` is non-empty (only `{path}`
+ * when it is itself among them); binary files (git's detection for tracked
+ * changes, NUL bytes for new files) are listed in `binary_changes` and kept out
+ * of `diff`; `file_categories` gives each listed file's artifact category.
+ */
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { cleanBlobIds, currentHashes, statPaths } from "../cache/current-hashes.js";
+import { changedFiles } from "../git/changed-files.js";
+import { diffNumstat, diffPatch } from "../git/diff-patch.js";
+import { BINARY_SNIFF_BYTES, isBinaryContent } from "../git/is-binary-content.js";
+import { findMergeBase } from "../git/merge-base.js";
+import { newFileDiff } from "../git/new-file-diff.js";
+import { readWorktreeStatus } from "../git/read-worktree-status.js";
+import { compileExcludePattern, isSpecPath } from "../governance/glob.js";
+import type { GitToolOptions } from "./list-affected-specs.js";
+import { isReconciled, loadSpecContext, persistMemo, readReconciliation, requireSpec } from "./reconcile-context.js";
+
+export interface GetSpecDiffInput {
+  /** Repository-relative path of the spec file. */
+  specPath: string;
+  /** Branch (or commit-ish) to diff against. */
+  baseBranch: string;
+  /** Globs to leave out (a pattern without "/" matches file names at any depth: "*.lock"). */
+  excludePatterns?: readonly string[];
+  /** Diff every governed changed file regardless of the cache (the cache is left intact). */
+  bypassCache?: boolean;
+}
+
+export interface SpecChange {
+  path: string;
+  content: string;
+}
+
+export interface SpecDiffResult {
+  diff: string;
+  files: string[];
+  skipped: string[];
+  excluded: string[];
+  spec_changes: SpecChange[];
+  system_spec: { path: string; content?: string } | null;
+  binary_changes: string[];
+  file_categories: Record<string, string>;
+}
+
+/** The file's bytes, or only its first 8000 when those already show it is binary; null if unreadable. */
+function readForDiff(abs: string): { bytes: Uint8Array; binary: boolean } | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, "r");
+  } catch {
+    return null;
+  }
+  try {
+    const head = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const n = readSync(fd, head, 0, head.length, 0);
+    if (isBinaryContent(head.subarray(0, n))) return { bytes: head.subarray(0, n), binary: true };
+    return { bytes: readFileSync(abs), binary: false };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function getSpecDiff(root: string, input: GetSpecDiffInput, options: GitToolOptions = {}): Promise<SpecDiffResult> {
+  const ctx = loadSpecContext(root, options);
+  const spec = requireSpec(ctx, input.specPath, { requireData: true });
+  const mb = findMergeBase(root, input.baseBranch, options.mergeBase);
+  const changes = changedFiles(root, mb.mergeBase);
+  const excludedPatterns = [...(input.excludePatterns ?? [])];
+  const excludeTests = excludedPatterns.map(compileExcludePattern);
+  const bypass = input.bypassCache === true;
+
+  const categoryOf = new Map<string, string>();
+  const governed = changes.filter((c) => {
+    if (excludeTests.some((t) => t(c.path))) return false;
+    const g = ctx.governance.governs(spec.path, c.path);
+    if (g === null) return false;
+    categoryOf.set(c.path, g.category);
+    return true;
+  });
+  const paths = governed.map((c) => c.path);
+
+  const status = readWorktreeStatus(root, paths);
+  const rec = await readReconciliation(root, { specs: [spec.path], paths, blobs: cleanBlobIds(status, paths), stats: statPaths(status, paths) }, options);
+  const current = await currentHashes(root, paths, status, { blobHashes: rec.cache.blobHashes, statHashes: rec.cache.statHashes });
+
+  const files: string[] = [];
+  const skipped: string[] = [];
+  const specChanges: SpecChange[] = [];
+  for (const c of governed) {
+    const hash = current.hashes.get(c.path) ?? null;
+    const reconciled = !bypass && isReconciled(rec.cache, spec.path, c.path, hash);
+    if (isSpecPath(c.path)) {
+      if (hash === null || reconciled) continue;
+      const loaded = ctx.specs.byPath.get(c.path);
+      specChanges.push({ path: c.path, content: loaded?.text ?? readFileSync(join(root, c.path), "utf8") });
+    } else if (reconciled) {
+      skipped.push(c.path);
+    } else {
+      files.push(c.path);
+    }
+  }
+
+  const untracked = new Set(governed.filter((c) => c.kind === "untracked").map((c) => c.path));
+  const binary = new Set<string>();
+  for (const e of diffNumstat(root, mb.mergeBase, files.filter((f) => !untracked.has(f)))) {
+    if (!e.binary) continue;
+    binary.add(e.path);
+    if (e.oldPath !== undefined) binary.add(e.oldPath);
+  }
+  let newFiles = "";
+  for (const f of files) {
+    if (!untracked.has(f)) continue;
+    const read = readForDiff(join(root, f));
+    if (read === null) continue;
+    if (read.binary) {
+      binary.add(f);
+      continue;
+    }
+    let executable = false;
+    try {
+      executable = (statSync(join(root, f)).mode & 0o111) !== 0;
+    } catch {
+      /* gone meanwhile */
+    }
+    newFiles += newFileDiff(f, read.bytes, executable);
+  }
+  const trackedText = files.filter((f) => !untracked.has(f) && !binary.has(f));
+  const diff = diffPatch(root, mb.mergeBase, trackedText) + newFiles;
+
+  const system = ctx.specs.system;
+  let systemSpec: SpecDiffResult["system_spec"] = null;
+  if (specChanges.length > 0 && system !== null) {
+    systemSpec = specChanges.some((s) => s.path === system.path) ? { path: system.path } : { path: system.path, content: system.text };
+  }
+
+  await persistMemo(root, rec, { blobHashes: current.newBlobHashes, statHashes: current.newStatHashes }, options);
+  return {
+    diff,
+    files,
+    skipped,
+    excluded: excludedPatterns,
+    spec_changes: specChanges,
+    system_spec: systemSpec,
+    binary_changes: files.filter((f) => binary.has(f)),
+    file_categories: Object.fromEntries(files.map((f) => [f, categoryOf.get(f)!])),
+  };
+}

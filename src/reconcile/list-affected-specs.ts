@@ -1,0 +1,50 @@
+/**
+ * `list_affected_specs`: which specs govern files changed on this branch.
+ * Changed files = merge-base(base, HEAD) … work tree: committed, staged and
+ * unstaged changes, untracked files, deleted files and both sides of renames.
+ */
+import { changedFiles } from "../git/changed-files.js";
+import { findMergeBase, type MergeBaseOptions } from "../git/merge-base.js";
+import type { SpecBehavior } from "../spec/spec-schema.js";
+import { loadSpecContext, type ToolOptions } from "./reconcile-context.js";
+
+export interface ListAffectedSpecsInput {
+  /** Branch (or any commit-ish) to diff against, e.g. "main" or "origin/main". */
+  baseBranch: string;
+}
+
+export interface AffectedSpec {
+  spec_path: string;
+  behaviors: SpecBehavior[];
+  constraints: string[];
+  invariants: string[];
+}
+
+export interface ListAffectedSpecsResult {
+  changed_files: string[];
+  affected_specs: AffectedSpec[];
+}
+
+export interface GitToolOptions extends ToolOptions {
+  /** Shallow-clone deepening (see `findMergeBase`). */
+  mergeBase?: MergeBaseOptions;
+}
+
+export async function listAffectedSpecs(root: string, input: ListAffectedSpecsInput, options: GitToolOptions = {}): Promise<ListAffectedSpecsResult> {
+  const mb = findMergeBase(root, input.baseBranch, options.mergeBase);
+  const changes = changedFiles(root, mb.mergeBase);
+  const ctx = loadSpecContext(root, options);
+  const affected = new Set<string>();
+  for (const c of changes) for (const g of ctx.governance.governorsOf(c.path)) affected.add(g.spec_path);
+  return {
+    changed_files: changes.map((c) => c.path),
+    affected_specs: ctx.specs.files
+      .filter((f) => affected.has(f.path))
+      .map((f) => ({
+        spec_path: f.path,
+        behaviors: f.data?.behaviors ?? [],
+        constraints: f.data?.constraints ?? [],
+        invariants: f.data?.invariants ?? [],
+      })),
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * What every reconciliation tool starts from: the specs and their governance,
+ * and the reconciliation records (cache, seeded from the committed snapshot
+ * while the cache is cold). Internal to src/reconcile; the tools are the API.
+ */
+import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
+import { ANY_SPEC, readCache, writeCache, type CacheQuery, type CacheRead, type CacheWrite } from "../cache/cache-db.js";
+import { buildGovernance, type Governance } from "../governance/governance.js";
+import { loadSpecs, type SpecSet } from "../spec/load-specs.js";
+import { formatSpecProblem } from "../spec/spec-problem.js";
+import type { SpecFile } from "../spec/validate-spec-text.js";
+import { readSnapshot, snapshotAncestry, ancestryWarning } from "../snapshot/read-snapshot.js";
+import { snapshotFingerprints } from "../snapshot/snapshot-format.js";
+import { ReconcileError } from "./reconcile-error.js";
+
+export interface ToolOptions {
+  /** Called with each warning (cold or unreadable cache, invalid specs, foreign snapshot). The CLI prints them on stderr. */
+  onWarning?: (message: string) => void;
+  /** Never write the cache (the hash memo is otherwise persisted after reads). */
+  readOnly?: boolean;
+}
+
+export interface SpecContext {
+  root: string;
+  specs: SpecSet;
+  governance: Governance;
+}
+
+/** Load specs and governance; every invalid spec yields one warning (it still governs its own file). */
+export function loadSpecContext(root: string, options: ToolOptions = {}): SpecContext {
+  const specs = loadSpecs(root);
+  for (const f of specs.files) {
+    if (f.problems.length > 0) {
+      const first = f.problems[0]!;
+      options.onWarning?.(`invalid spec ${formatSpecProblem(first)}${f.problems.length > 1 ? ` (+${f.problems.length - 1} more; run \`noma-reconcile specs validate\`)` : ""}${f.data === null ? "; it governs only its own file" : ""}`);
+    }
+  }
+  return { root, specs, governance: buildGovernance(specs) };
+}
+
+/** A path argument as a repository-relative POSIX path; ReconcileError when it leaves the repository. */
+export function repoPath(root: string, given: string): string {
+  try {
+    return containPath(given, root, root);
+  } catch (e) {
+    if (e instanceof PathOutsideRepoError) throw new ReconcileError("path-outside-repo", `${given}: path is outside the repository`);
+    throw e;
+  }
+}
+
+/** The spec at `specPath` (repository-relative); errors name the known specs. */
+export function requireSpec(ctx: SpecContext, specPath: string, options: { requireData?: boolean } = {}): SpecFile {
+  const rel = repoPath(ctx.root, specPath);
+  const spec = ctx.specs.byPath.get(rel);
+  if (spec === undefined) {
+    const known = ctx.specs.files.map((f) => f.path);
+    throw new ReconcileError("unknown-spec", `${specPath}: not a spec file of this repository (known specs: ${known.length > 0 ? known.join(", ") : "none; specs live in .notarai/**/*.spec.yaml"})`);
+  }
+  if (options.requireData === true && spec.data === null) {
+    const first = spec.problems[0];
+    throw new ReconcileError("invalid-spec", `${rel} is invalid, so which files it governs is unknown: ${first !== undefined ? formatSpecProblem(first) : "unknown problem"} (run \`noma-reconcile specs validate\`)`);
+  }
+  return spec;
+}
+
+export interface Reconciliation {
+  cache: CacheRead;
+  /** Snapshot fingerprints used to seed a cold cache (to persist on the next write), or null. */
+  seed: Map<string, string> | null;
+}
+
+/**
+ * Read reconciliation records (and the hash memo) for a query. A cache that has
+ * never been seeded takes the committed snapshot's fingerprints as rows valid
+ * for every spec; they count only where the file's current hash matches.
+ */
+export async function readReconciliation(root: string, query: CacheQuery, options: ToolOptions): Promise<Reconciliation> {
+  const cache = await readCache(root, query);
+  if (cache.warning !== null) options.onWarning?.(cache.warning);
+  if (cache.seeded) return { cache, seed: null };
+  const snap = readSnapshot(root);
+  if (snap.problem !== null) options.onWarning?.(`${snap.problem}; not used`);
+  if (snap.snapshot === null) return { cache, seed: null };
+  const w = ancestryWarning(snap.snapshot, snapshotAncestry(root, snap.snapshot));
+  if (w !== null) options.onWarning?.(w);
+  const seed = snapshotFingerprints(snap.snapshot);
+  let any = cache.reconciled.get(ANY_SPEC);
+  if (any === undefined) cache.reconciled.set(ANY_SPEC, (any = new Map()));
+  const wanted = query.paths !== undefined ? new Set(query.paths) : null;
+  for (const [p, h] of seed) if (!any.has(p) && (wanted === null || wanted.has(p))) any.set(p, { hash: h, blob: null, updatedAt: 0 });
+  return { cache, seed };
+}
+
+/** Whether `hash` is a reconciled hash of `path` for `spec` (its own record, or a record valid for every spec). */
+export function isReconciled(cache: CacheRead, spec: string, path: string, hash: string | null): boolean {
+  if (hash === null) return false;
+  return cache.reconciled.get(spec)?.get(path)?.hash === hash || cache.reconciled.get(ANY_SPEC)?.get(path)?.hash === hash;
+}
+
+/** The index blob id recorded with `path`'s reconciliation for `spec` (own record first), or null. */
+export function reconciledBlob(cache: CacheRead, spec: string, path: string): string | null {
+  return cache.reconciled.get(spec)?.get(path)?.blob ?? cache.reconciled.get(ANY_SPEC)?.get(path)?.blob ?? null;
+}
+
+/** The hash `path` was reconciled at for `spec`, or null. */
+export function reconciledHash(cache: CacheRead, spec: string, path: string): string | null {
+  return cache.reconciled.get(spec)?.get(path)?.hash ?? cache.reconciled.get(ANY_SPEC)?.get(path)?.hash ?? null;
+}
+
+/** Persist what a read learnt (hash memo), unless read-only or nothing new. Failures become warnings. */
+export async function persistMemo(root: string, rec: Reconciliation, w: CacheWrite, options: ToolOptions): Promise<void> {
+  if (options.readOnly === true) return;
+  const nothing = (w.blobHashes?.size ?? 0) === 0 && (w.statHashes?.size ?? 0) === 0;
+  if (nothing) return;
+  try {
+    const r = await writeCache(root, { ...w, seed: rec.seed });
+    if (r.warning !== null) options.onWarning?.(r.warning);
+  } catch (e) {
+    options.onWarning?.(`could not update the hash cache (${(e as Error).message}); results are unaffected`);
+  }
+}

@@ -1,0 +1,305 @@
+/**
+ * Pure validation of one spec file's text: YAML 1.2 parse (duplicate keys and
+ * multiple documents are errors), schema chosen by `schema_version`, zod issues
+ * turned into problems with the YAML path, line and column of the offending
+ * node, what was expected and what was found.
+ */
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from "yaml";
+import type * as z from "zod/mini";
+import { isSpecVersion, SPEC_SCHEMAS, SPEC_VERSIONS, type SpecData, type SpecVersion } from "./spec-schema.js";
+import { describeFound, yamlPathString, type SpecProblem, type SpecProblemCode } from "./spec-problem.js";
+
+/** A `$ref` found in a spec (applies, dependencies, subsystems), with its position. */
+export interface SpecRef {
+  /** The field holding it. */
+  field: "applies" | "dependencies" | "subsystems";
+  index: number;
+  /** The target as written (relative to the spec file's directory). */
+  target: string;
+  line: number;
+  column: number;
+}
+
+/** One spec file, validated. `data` is null when the file has problems of its own. */
+export interface SpecFile {
+  /** Repository-relative POSIX path. */
+  path: string;
+  text: string;
+  version: SpecVersion | null;
+  data: SpecData | null;
+  problems: SpecProblem[];
+  refs: SpecRef[];
+}
+
+type Issue = z.core.$ZodIssue;
+
+interface Located {
+  line: number;
+  column: number;
+}
+
+function position(lc: LineCounter, offset: number): Located {
+  const p = lc.linePos(offset);
+  return { line: p.line, column: p.col };
+}
+
+/** The deepest node along `path`, and (for a last map step) the key node of that pair. */
+function locate(doc: Document, path: readonly PropertyKey[]): { node: YamlNode | null; keyNode: YamlNode | null; complete: boolean } {
+  let node = doc.contents as YamlNode | null;
+  let keyNode: YamlNode | null = null;
+  for (const seg of path) {
+    if (node === null) return { node, keyNode, complete: false };
+    if (isMap(node)) {
+      const pair = node.items.find((it) => isPair(it) && isScalar(it.key) && String(it.key.value) === String(seg));
+      if (pair === undefined) return { node, keyNode: null, complete: false };
+      keyNode = pair.key as YamlNode;
+      node = (pair.value as YamlNode | null) ?? keyNode;
+    } else if (isSeq(node) && typeof seg === "number" && seg < node.items.length) {
+      keyNode = null;
+      node = node.items[seg] as YamlNode;
+    } else {
+      return { node, keyNode: null, complete: false };
+    }
+  }
+  return { node, keyNode, complete: true };
+}
+
+function nodePos(lc: LineCounter, node: YamlNode | null): Located {
+  const offset = node?.range?.[0];
+  return offset !== undefined ? position(lc, offset) : { line: 1, column: 1 };
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let v = data;
+  for (const seg of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[seg as string];
+  }
+  return v;
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  int: "an integer",
+  boolean: "true or false",
+  array: "a list",
+  object: "a mapping",
+  record: "a mapping",
+  null: "null",
+};
+
+/** Walk a zod schema along a data path to find the object schema there (for known-key lists). */
+function schemaAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): z.core.$ZodType | null {
+  let s: z.core.$ZodType | null = schema;
+  const unwrap = (t: z.core.$ZodType): z.core.$ZodType => {
+    let cur = t;
+    for (;;) {
+      const def = cur._zod.def as unknown as { type: string; innerType?: z.core.$ZodType };
+      if ((def.type === "optional" || def.type === "nullable" || def.type === "default") && def.innerType !== undefined) cur = def.innerType;
+      else return cur;
+    }
+  };
+  for (const seg of path) {
+    if (s === null) return null;
+    const def = unwrap(s)._zod.def as unknown as { type: string; shape?: Record<string, z.core.$ZodType>; element?: z.core.$ZodType; valueType?: z.core.$ZodType };
+    if (def.type === "object" && def.shape !== undefined) s = def.shape[String(seg)] ?? null;
+    else if (def.type === "array" && def.element !== undefined) s = def.element;
+    else if (def.type === "record" && def.valueType !== undefined) s = def.valueType;
+    else return null;
+  }
+  return s === null ? null : unwrap(s);
+}
+
+function knownKeys(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
+  const s = schemaAt(schema, path);
+  const def = s?._zod.def as unknown as { type: string; shape?: Record<string, unknown> } | undefined;
+  return def?.type === "object" && def.shape !== undefined ? Object.keys(def.shape) : [];
+}
+
+function editDistance(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0]!;
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j]!;
+      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length]!;
+}
+
+function suggestion(key: string, known: readonly string[]): string {
+  let best: string | null = null;
+  let bestD = Infinity;
+  for (const k of known) {
+    const d = editDistance(key.toLowerCase(), k.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = k;
+    }
+  }
+  return best !== null && bestD <= Math.max(1, Math.floor(key.length / 3)) ? ` (did you mean "${best}"?)` : "";
+}
+
+function quoteList(values: readonly unknown[]): string {
+  return values.map((v) => JSON.stringify(v)).join(", ");
+}
+
+interface Described {
+  code: SpecProblemCode;
+  expected: string;
+  found: string;
+  message: string;
+  /** For an unknown key: the key, to point at it rather than at its mapping. */
+  key?: string;
+}
+
+function describeIssue(issue: Issue, data: unknown, schema: z.core.$ZodType): Described[] {
+  const found = valueAt(data, issue.path);
+  const f = describeFound(found);
+  switch (issue.code) {
+    case "invalid_type": {
+      const expected = TYPE_NAMES[issue.expected] ?? issue.expected;
+      if (found === undefined) {
+        const key = String(issue.path[issue.path.length - 1] ?? "");
+        return [{ code: "missing-key", expected: `key "${key}" (${expected})`, found: "no such key", message: `missing required key "${key}" (${expected})` }];
+      }
+      return [{ code: "wrong-type", expected, found: f, message: `expected ${expected}, found ${f}` }];
+    }
+    case "unrecognized_keys": {
+      const known = knownKeys(schema, issue.path);
+      return issue.keys.map((key) => ({
+        code: "unknown-key" as const,
+        expected: known.length > 0 ? `one of ${known.join(", ")}` : "no other keys",
+        found: `key "${key}"`,
+        message: `unknown key "${key}"${suggestion(key, known)}; allowed here: ${known.join(", ")}`,
+        key,
+      }));
+    }
+    case "invalid_value": {
+      const expected = issue.values.length === 1 ? JSON.stringify(issue.values[0]) : `one of ${quoteList(issue.values)}`;
+      return [{ code: "bad-value", expected, found: f, message: `expected ${expected}, found ${f}` }];
+    }
+    case "too_small": {
+      const expected = issue.origin === "array" ? (Number(issue.minimum) === 1 ? "a non-empty list" : `at least ${String(issue.minimum)} items`) : `a value >= ${String(issue.minimum)}`;
+      return [{ code: "out-of-range", expected, found: f, message: `expected ${expected}, found ${f}` }];
+    }
+    case "too_big": {
+      const expected = issue.origin === "array" ? `at most ${String(issue.maximum)} items` : `a value <= ${String(issue.maximum)}`;
+      return [{ code: "out-of-range", expected, found: f, message: `expected ${expected}, found ${f}` }];
+    }
+    case "invalid_format": {
+      const expected = issue.format === "date" ? "a real calendar date written YYYY-MM-DD" : `a string in ${issue.format} format`;
+      return [{ code: "bad-format", expected, found: f, message: `expected ${expected}, found ${f}` }];
+    }
+    case "invalid_union": {
+      const expected = "a string or a list of strings";
+      return [{ code: "wrong-type", expected, found: f, message: `expected ${expected}, found ${f}` }];
+    }
+    default:
+      return [{ code: "bad-value", expected: "a valid value", found: f, message: `${issue.message} (found ${f})` }];
+  }
+}
+
+function problem(file: string, path: readonly PropertyKey[], at: Located, d: Omit<Described, "key">): SpecProblem {
+  return { file, path: yamlPathString(path), line: at.line, column: at.column, code: d.code, expected: d.expected, found: d.found, message: d.message };
+}
+
+function collectRefs(doc: Document, lc: LineCounter, data: Record<string, unknown>): SpecRef[] {
+  const refs: SpecRef[] = [];
+  for (const field of ["applies", "dependencies", "subsystems"] as const) {
+    const list = data[field];
+    if (!Array.isArray(list)) continue;
+    list.forEach((item, index) => {
+      const target = (item as Record<string, unknown> | null)?.["$ref"];
+      if (typeof target !== "string") return;
+      const { node } = locate(doc, [field, index, "$ref"]);
+      refs.push({ field, index, target, ...nodePos(lc, node) });
+    });
+  }
+  return refs;
+}
+
+/** Validate the text of the spec file at repository-relative `path`. Never throws. */
+export function validateSpecText(path: string, text: string): SpecFile {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, version: "1.2" });
+  const result: SpecFile = { path, text, version: null, data: null, problems: [], refs: [] };
+  if (doc.errors.length > 0) {
+    for (const e of doc.errors) {
+      const at = position(lc, e.pos[0]);
+      const message = e.message.split("\n")[0]!;
+      result.problems.push({ file: path, path: "", line: at.line, column: at.column, code: "yaml-syntax", expected: "well-formed YAML", found: message, message: `YAML: ${message}` });
+    }
+    return result;
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    result.problems.push({ file: path, path: "", line: 1, column: 1, code: "yaml-syntax", expected: "well-formed YAML", found: (e as Error).message, message: `YAML: ${(e as Error).message}` });
+    return result;
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    const f = describeFound(data === null && (doc.contents === null || text.trim().length === 0) ? undefined : data);
+    result.problems.push(problem(path, [], nodePos(lc, doc.contents as YamlNode | null), { code: "not-a-mapping", expected: "a mapping with schema_version, intent and artifacts", found: f, message: `expected a mapping with schema_version, intent and artifacts, found ${f}` }));
+    return result;
+  }
+  const record = data as Record<string, unknown>;
+  const version = record["schema_version"];
+  if (!isSpecVersion(version)) {
+    const { node } = locate(doc, ["schema_version"]);
+    const f = describeFound(version);
+    const hint = typeof version === "number" ? ` (quote it: schema_version: "${String(version)}"; an unquoted ${String(version)} is a YAML number)` : "";
+    const expected = `a quoted version string, one of ${quoteList(SPEC_VERSIONS)}`;
+    result.problems.push(
+      problem(path, ["schema_version"], nodePos(lc, version === undefined ? (doc.contents as YamlNode) : node), {
+        code: version === undefined ? "missing-key" : "bad-schema-version",
+        expected,
+        found: version === undefined ? "no such key" : f,
+        message: version === undefined ? `missing required key "schema_version" (${expected})` : `expected ${expected}, found ${f}${hint}`,
+      }),
+    );
+    return result;
+  }
+  result.version = version;
+  const schema = SPEC_SCHEMAS[version];
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      for (const d of describeIssue(issue, data, schema)) {
+        if (d.key !== undefined) {
+          const { keyNode, node } = locate(doc, [...issue.path, d.key]);
+          result.problems.push(problem(path, [...issue.path, d.key], nodePos(lc, keyNode ?? node), d));
+        } else {
+          result.problems.push(problem(path, issue.path, nodePos(lc, locate(doc, issue.path).node), d));
+        }
+      }
+    }
+  }
+  {
+    const tier = record["tier"];
+    const behaviors = record["behaviors"];
+    if (tier !== "registered" && tier !== "derived" && (!Array.isArray(behaviors) || behaviors.length === 0)) {
+      const missing = behaviors === undefined;
+      const { node } = locate(doc, ["behaviors"]);
+      result.problems.push(
+        problem(path, ["behaviors"], nodePos(lc, missing ? (doc.contents as YamlNode) : node), {
+          code: missing ? "missing-key" : "out-of-range",
+          expected: "a non-empty list of behaviors (required unless tier is registered or derived)",
+          found: missing ? "no such key" : describeFound(behaviors),
+          message: missing
+            ? `missing required key "behaviors" (a non-empty list; only specs with tier registered or derived may omit it)`
+            : `expected a non-empty list of behaviors (required unless tier is registered or derived), found ${describeFound(behaviors)}`,
+        }),
+      );
+    }
+  }
+  result.refs = collectRefs(doc, lc, record);
+  result.problems.sort((a, b) => a.line - b.line || a.column - b.column || a.path.localeCompare(b.path));
+  if (result.problems.length === 0) result.data = parsed.data as SpecData;
+  return result;
+}
