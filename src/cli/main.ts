@@ -171,6 +171,42 @@ cli
     run(async () => (await import("./commands/state-command.js")).stateCommand(action, rest, options, io)),
   );
 
+cli
+  .command("patch <doc>", "Apply patch ops to a document atomically and record them in <doc>.patches")
+  .option("--op <json>", "One op, or a JSON array of ops")
+  .option("--ops <file>", "A file holding an op or an array of ops (- for stdin)")
+  .option("--strict", "Reject the list when the document already has validator errors")
+  .option("--expected-sha <sha>", "Reject unless the document's sha256 starts with this (8+ hex)")
+  .option("--base-sha256 <sha>", "The sha256 you prepared the patch against (drift is a warning)")
+  .option("--actor-kind <kind>", "human | agent | tool (default human)")
+  .option("--actor-name <name>", "Who is patching (default: git user.name)")
+  .option("--actor-model <model>", "The agent's model, for kind=agent")
+  .option("--reason <text>", "Why: stored in the transcript")
+  .option("--parent-op-id <id>", "op_id of a causally prior record")
+  .option("--dry-run", "Show what would happen; write nothing")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example(`  noma-reconcile patch docs/plan.noma --op '{"op":"update_attribute","id":"c1","key":"confidence","value":0.9}'`)
+  .example("  noma-reconcile patch docs/plan.noma --ops edits.json --actor-kind agent --actor-name planner --reason 'weekly refresh'")
+  .action((doc: string, options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/patch-command.js")).patchCommand(doc, options, io)),
+  );
+
+cli
+  .command("transcript <action> [doc]", "verify: check <doc>.patches (records, hash chain, states, the document)")
+  .option("--base <file>", "Replay every applied op from this base document and require a byte-exact result")
+  .option("--strict", "Treat edits made outside the protocol as errors")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile transcript verify docs/plan.noma")
+  .example("  noma-reconcile transcript verify docs/plan.noma --base plan.at-creation.noma")
+  .action((action: string, doc: string | undefined, options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/transcript-command.js")).transcriptCommand(action, doc, options, io)),
+  );
+
+cli
+  .command("schema <name>", "Print a JSON Schema: patch-op | transcript | capability")
+  .example("  noma-reconcile schema patch-op > patch-op.schema.json")
+  .action((name: string) => run(async () => (await import("./commands/schema-command.js")).schemaCommand(name, io)));
+
 cli.help((sections) => {
   sections.push(exitSection);
   return sections;

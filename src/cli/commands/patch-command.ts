@@ -1,0 +1,131 @@
+/**
+ * `noma-reconcile patch <doc> (--op JSON | --ops FILE)`: apply an op list
+ * atomically, record it in `<doc>.patches`, print the outcome.
+ * Exit 0 applied or noop, 1 rejected, 2 usage.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { execGit } from "../../git/exec-git.js";
+import { patchDocument, type PatchDocumentResult } from "../../patch/patch-document.js";
+import type { Actor } from "../../transcript/transcript-record.js";
+import { formatDiagnosticsText } from "../../report/format-text.js";
+import { TOOL_NAME } from "../../version.js";
+import { UsageError } from "../cli-error.js";
+import { useColor, type CliIO } from "../cli-io.js";
+import { choice, pathArg, repoContext } from "../repo-context.js";
+
+function parseOps(text: string, source: string): unknown[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${source} is not valid JSON: ${(e as Error).message}`);
+  }
+  const ops = Array.isArray(value) ? value : [value];
+  if (ops.length === 0) throw new UsageError(`${source} holds an empty op list; give at least one op.`);
+  return ops;
+}
+
+function defaultActorName(root: string, env: NodeJS.ProcessEnv): string {
+  try {
+    const name = execGit(["config", "user.name"], { cwd: root }).trim();
+    if (name.length > 0) return name;
+  } catch {
+    /* no git user configured */
+  }
+  return env["USER"] ?? env["USERNAME"] ?? "unknown";
+}
+
+function str(v: unknown): string | undefined {
+  return v === undefined || v === null || v === false ? undefined : String(v);
+}
+
+export async function patchCommand(doc: string, options: Record<string, unknown>, io: CliIO): Promise<number> {
+  const format = choice("format", options["format"], ["text", "json"] as const);
+  const op = str(options["op"]);
+  const opsFile = str(options["ops"]);
+  if ((op === undefined) === (opsFile === undefined)) throw new UsageError("give exactly one of --op '<json>' or --ops <file> (use --ops - for stdin)");
+  const ctx = repoContext(io.cwd);
+  const file = pathArg(doc, ctx, io.cwd);
+  let ops: unknown[];
+  if (op !== undefined) ops = parseOps(op, "--op");
+  else if (opsFile === "-") ops = parseOps(readFileSync(0, "utf8"), "stdin");
+  else {
+    let text: string;
+    try {
+      text = readFileSync(join(ctx.root, pathArg(opsFile!, ctx, io.cwd)), "utf8");
+    } catch (e) {
+      throw new UsageError(`--ops ${opsFile}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
+    }
+    ops = parseOps(text, opsFile!);
+  }
+  const kind = choice("actor-kind", options["actorKind"] ?? "human", ["human", "agent", "tool"] as const);
+  const actor: Actor = { kind, name: str(options["actorName"]) ?? defaultActorName(ctx.root, io.env) };
+  const model = str(options["actorModel"]);
+  if (model !== undefined) actor.model = model;
+  for (const [flag, value] of [["expected-sha", options["expectedSha"]], ["base-sha256", options["baseSha256"]]] as const) {
+    if (value !== undefined && !/^[0-9a-fA-F]{8,64}$/.test(String(value))) throw new UsageError(`--${flag} must be hex (8–64 characters); got "${String(value)}"`);
+  }
+  const result = patchDocument(join(ctx.root, file), ops, {
+    actor,
+    strict: options["strict"] === true,
+    dryRun: options["dryRun"] === true,
+    ...(str(options["expectedSha"]) !== undefined ? { expectedSha: str(options["expectedSha"])! } : {}),
+    ...(str(options["baseSha256"]) !== undefined ? { baseSha256: str(options["baseSha256"])! } : {}),
+    ...(str(options["reason"]) !== undefined ? { reason: str(options["reason"])! } : {}),
+    ...(str(options["parentOpId"]) !== undefined ? { parentOpId: str(options["parentOpId"])! } : {}),
+  });
+  if (format === "json") io.stdout(renderJson(file, result, options["dryRun"] === true));
+  else io.stdout(renderText(file, result, options["dryRun"] === true, useColor(options["color"], io.env, io.stdoutIsTTY)));
+  return result.outcome.result === "rejected" ? 1 : 0;
+}
+
+function opLabel(op: unknown): string {
+  if (op === null || typeof op !== "object") return JSON.stringify(op);
+  const o = op as Record<string, unknown>;
+  const target = o["id"] ?? o["from"] ?? o["parent"] ?? o["target"];
+  return `${String(o["op"])}${target !== undefined ? ` ${String(target)}` : ""}`;
+}
+
+function renderText(file: string, r: PatchDocumentResult, dryRun: boolean, color: boolean): string {
+  const o = r.outcome;
+  const lines: string[] = [];
+  const shas = `${o.preSha256.slice(0, 8)} → ${o.postSha256.slice(0, 8)}`;
+  const prefix = dryRun ? "dry run: " : "";
+  if (o.result === "applied") lines.push(`${prefix}applied ${o.ops.filter((x) => x.result === "applied").length} of ${o.ops.length} ops to ${file} (${shas}); validation: pre ${o.preValidation}, post ${o.postValidation}`);
+  else if (o.result === "noop") lines.push(`${prefix}noop: ${file} is unchanged (${o.preSha256.slice(0, 8)})`);
+  else lines.push(`${prefix}rejected: ${o.error!.code}: ${o.error!.message.replace(/\.$/, "")}${o.ops.length > 1 ? ` (op ${o.error!.opIndex + 1} of ${o.ops.length})` : ""}; nothing was written to ${file}`);
+  o.ops.forEach((x, i) => lines.push(`  ${i + 1}. ${opLabel(x.op)}: ${x.result}${x.error !== undefined ? ` (${x.error.code})` : ""}`));
+  const shown = [...o.warnings, ...o.ops.flatMap((x) => x.diagnostics.filter((d) => d.code !== x.error?.code && d.code !== "op_list_aborted"))];
+  // Without a sidecar every op gets the same advisory; say it once.
+  const advisories = shown.filter((d) => d.code === "capability-advisory");
+  for (const w of r.capabilities === "absent" ? shown.filter((d) => d.code !== "capability-advisory") : shown) lines.push(`  ${w.severity}: [${w.code}] ${w.message}`);
+  if (r.capabilities === "absent" && advisories.length > 0) lines.push(`  info: no capability sidecar (${file}.capabilities.yml): advisory only, nothing is enforced in v1.0`);
+  if (o.result === "applied" && o.postDiagnostics.length > 0) {
+    lines.push(`post-validation of ${file}:`);
+    lines.push(formatDiagnosticsText([{ file, diagnostics: o.postDiagnostics }], { color }).trimEnd().replace(/^/gm, "  "));
+  }
+  lines.push(dryRun ? `${TOOL_NAME}: dry run, nothing written` : `transcript: ${r.lines.length} record${r.lines.length === 1 ? "" : "s"} appended to ${file}.patches`);
+  return `${lines.join("\n")}\n`;
+}
+
+function renderJson(file: string, r: PatchDocumentResult, dryRun: boolean): string {
+  const o = r.outcome;
+  return `${JSON.stringify(
+    {
+      schema: "noma-reconcile/patch@1",
+      file,
+      dry_run: dryRun,
+      result: o.result,
+      pre_sha256: o.preSha256,
+      post_sha256: o.postSha256,
+      pre_validation: o.preValidation,
+      post_validation: o.postValidation,
+      ...(o.error !== undefined ? { error: { code: o.error.code, message: o.error.message, op_index: o.error.opIndex } } : {}),
+      diagnostics: o.postDiagnostics,
+      records: r.records,
+    },
+    null,
+    2,
+  )}\n`;
+}

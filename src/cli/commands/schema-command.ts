@@ -1,0 +1,31 @@
+/**
+ * `noma-reconcile schema patch-op|transcript|capability`: the JSON Schema of a
+ * wire shape, generated from the zod schema the code itself validates with.
+ */
+import * as z from "zod/mini";
+import { PatchOpSchema } from "../../patch/patch-op-schema.js";
+import { TranscriptRecordSchema } from "../../transcript/transcript-record.js";
+import { CapabilityDescriptorSchema } from "../../capability/capability-schema.js";
+import { TOOL_VERSION } from "../../version.js";
+import type { CliIO } from "../cli-io.js";
+import { choice } from "../repo-context.js";
+
+const SCHEMAS = {
+  "patch-op": { schema: PatchOpSchema, title: "Noma Agent Protocol v1.0 patch op (one of the 25)" },
+  transcript: { schema: TranscriptRecordSchema, title: "Noma Agent Protocol v1.0 transcript record" },
+  capability: { schema: CapabilityDescriptorSchema, title: "Noma Agent Protocol v1.0 capability descriptor (Annex A)" },
+} as const;
+
+export const SCHEMA_NAMES = Object.keys(SCHEMAS) as Array<keyof typeof SCHEMAS>;
+
+export function jsonSchemaFor(name: keyof typeof SCHEMAS): Record<string, unknown> {
+  const { schema, title } = SCHEMAS[name];
+  const generated = z.toJSONSchema(schema as z.ZodMiniType, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return { ...generated, $id: `https://noma-reconcile.dev/schema/${name}/${TOOL_VERSION}.json`, title };
+}
+
+export async function schemaCommand(name: string, io: CliIO): Promise<number> {
+  const which = choice("schema name", name, SCHEMA_NAMES);
+  io.stdout(`${JSON.stringify(jsonSchemaFor(which), null, 2)}\n`);
+  return 0;
+}

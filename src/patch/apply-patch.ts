@@ -1,0 +1,210 @@
+/**
+ * An op list against a document (§3.2, §3.4, §4.1): atomic, validated before
+ * and after, one outcome per attempted op. Pure: the caller reads and writes.
+ *
+ * - List-level rejections (book manifest, expected_sha, strict pre-validation)
+ *   reject every op of the list with the same code.
+ * - Ops apply in order, each to the state the previous one produced. When op k
+ *   fails, ops before it are rolled back (`op_list_aborted`) and ops after it
+ *   are not attempted.
+ * - A changed document is re-validated once, after the last op.
+ */
+import { createHash } from "node:crypto";
+import type { NomaDocument } from "../noma/ast.js";
+import { parseNoma } from "../noma/parse-noma.js";
+import type { Diagnostic } from "../validate/diagnostic.js";
+import { summarize, type ValidationSummary } from "../validate/diagnostic.js";
+import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
+import { applyOp, opTargetId, validateOp } from "./apply-op.js";
+import { isPatchError, PatchError, type PatchErrorCode } from "./patch-error.js";
+import type { PatchOp } from "./patch-op-schema.js";
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+export type PatchResult = "applied" | "rejected" | "noop";
+
+export interface OpOutcome {
+  /** The op as submitted (kept verbatim for the transcript). */
+  op: unknown;
+  result: PatchResult;
+  preSha256: string;
+  postSha256: string;
+  /** Engine diagnostics for this op (the rejection code, op_list_aborted, advisories); phase "pre". */
+  diagnostics: Diagnostic[];
+  error?: { code: PatchErrorCode; message: string };
+  elapsedMs: number;
+}
+
+export interface PatchOutcome {
+  result: PatchResult;
+  /** The final text (the input when nothing changed). */
+  text: string;
+  preSha256: string;
+  postSha256: string;
+  ops: OpOutcome[];
+  /** Validator diagnostics of the state before the list and after it (no phase). */
+  preDiagnostics: Diagnostic[];
+  postDiagnostics: Diagnostic[];
+  preValidation: ValidationSummary;
+  postValidation: ValidationSummary;
+  /** List-level warnings (base_sha_drift). */
+  warnings: Diagnostic[];
+  /** The rejection that stopped the list. */
+  error?: { code: PatchErrorCode; message: string; opIndex: number };
+}
+
+/** Advisory hook (Annex A.4): return advisory diagnostics for an op, never blocking. */
+export type AdvisoryCheck = (doc: NomaDocument, op: PatchOp) => Diagnostic[];
+
+export interface ApplyPatchOptions {
+  strict?: boolean;
+  /** Phase-0 whole-file precondition: the first 8+ hex chars of the document's sha256. */
+  expectedSha?: string;
+  /** The sha256 the caller prepared the patch against (drift is a warning). */
+  baseSha256?: string;
+  /** The target is a book manifest: every op is unsupported. */
+  bookManifest?: boolean;
+  validate?: ValidateOptions;
+  advisory?: AdvisoryCheck;
+  /** Reject the whole list up front (e.g. a document that is not valid UTF-8). */
+  rejectAll?: { code: PatchErrorCode; message: string };
+  /** sha256 of the document's bytes when they are not exactly `text` encoded as UTF-8. */
+  preSha256?: string;
+  /** Parse of `text`, when the caller already has it. */
+  parsed?: NomaDocument;
+  /** Clock for elapsed_ms (tests). */
+  now?: () => number;
+}
+
+function engineDiagnostic(code: string, message: string, severity: Diagnostic["severity"] = "error", nodeId?: string): Diagnostic {
+  const d: Diagnostic = { severity, code, message, phase: "pre" };
+  if (nodeId !== undefined) d.nodeId = nodeId;
+  return d;
+}
+
+export function applyPatch(text: string, ops: readonly unknown[], options: ApplyPatchOptions = {}): PatchOutcome {
+  const clock = options.now ?? (() => performance.now());
+  const preSha256 = options.preSha256 ?? sha256Hex(text);
+  const doc0 = options.parsed ?? parseNoma(text);
+  const preDiagnostics = validateNoma(doc0, options.validate);
+  const preValidation = summarize(preDiagnostics);
+  const warnings: Diagnostic[] = [];
+  if (options.baseSha256 !== undefined && options.baseSha256.toLowerCase() !== preSha256) {
+    warnings.push(engineDiagnostic("base_sha_drift", `The document changed since the caller read it: base_sha256 ${options.baseSha256.slice(0, 12)}… ≠ pre_sha256 ${preSha256.slice(0, 12)}…; the patch was applied to the current state.`, "warning"));
+  }
+  const rejectAll = (code: PatchErrorCode, message: string): PatchOutcome => ({
+    result: "rejected",
+    text,
+    preSha256,
+    postSha256: preSha256,
+    ops: ops.map((op) => ({ op, result: "rejected", preSha256, postSha256: preSha256, diagnostics: [engineDiagnostic(code, message)], error: { code, message }, elapsedMs: 0 })),
+    preDiagnostics,
+    postDiagnostics: preDiagnostics,
+    preValidation,
+    postValidation: preValidation,
+    warnings,
+    error: { code, message, opIndex: 0 },
+  });
+
+  if (options.rejectAll !== undefined) return rejectAll(options.rejectAll.code, options.rejectAll.message);
+  if (options.bookManifest === true) {
+    return rejectAll("unsupported_op", "Book manifests (.noma.yml) are not patch targets in v1.0; patch the chapter's .noma file with its unscoped ids (§2.3).");
+  }
+  if (options.expectedSha !== undefined && !preSha256.startsWith(options.expectedSha.toLowerCase())) {
+    return rejectAll("sha_mismatch", `expected_sha ${options.expectedSha} does not match the document's current sha ${preSha256.slice(0, 8)}; re-read the document and rebuild the patch.`);
+  }
+  if (options.strict === true && preValidation === "error") {
+    const first = preDiagnostics.find((d) => d.severity === "error")!;
+    return rejectAll("pre_validation_blocked", `Strict mode: the document already has validator errors (first: [${first.code}] ${first.message}); fix them first or patch without --strict.`);
+  }
+
+  const outcomes: OpOutcome[] = [];
+  let current = text;
+  let doc = doc0;
+  let currentSha = preSha256;
+  for (let k = 0; k < ops.length; k++) {
+    const started = clock();
+    const raw = ops[k];
+    let parsedOp: PatchOp | undefined;
+    try {
+      parsedOp = validateOp(raw);
+      const advisories = options.advisory?.(doc, parsedOp) ?? [];
+      const next = applyOp(doc, parsedOp);
+      const nextSha = next === current ? currentSha : sha256Hex(next);
+      outcomes.push({
+        op: raw,
+        result: next === current ? "noop" : "applied",
+        preSha256: currentSha,
+        postSha256: nextSha,
+        diagnostics: advisories,
+        elapsedMs: clock() - started,
+      });
+      if (next !== current) {
+        current = next;
+        currentSha = nextSha;
+        doc = parseNoma(current);
+      }
+    } catch (e) {
+      if (!isPatchError(e)) throw e;
+      const failed: OpOutcome = {
+        op: raw,
+        result: "rejected",
+        preSha256: currentSha,
+        postSha256: currentSha,
+        diagnostics: [engineDiagnostic(e.code, e.message, "error", parsedOp !== undefined ? safeTarget(parsedOp) : undefined)],
+        error: { code: e.code, message: e.message },
+        elapsedMs: clock() - started,
+      };
+      // Roll back: earlier ops become op_list_aborted, every record now has post = pre = the original state.
+      const aborted = outcomes.map((o, i) => ({
+        ...o,
+        result: "rejected" as const,
+        preSha256,
+        postSha256: preSha256,
+        diagnostics: [...o.diagnostics, engineDiagnostic("op_list_aborted", `Rolled back: op ${k + 1} of the list was rejected (${e.code}); no bytes were written.`, "info")],
+        error: { code: "op_list_aborted" as const, message: `op ${i + 1} was rolled back because op ${k + 1} was rejected` },
+      }));
+      failed.preSha256 = preSha256;
+      failed.postSha256 = preSha256;
+      return {
+        result: "rejected",
+        text,
+        preSha256,
+        postSha256: preSha256,
+        ops: [...aborted, failed],
+        preDiagnostics,
+        postDiagnostics: preDiagnostics,
+        preValidation,
+        postValidation: preValidation,
+        warnings,
+        error: { code: e.code, message: e.message, opIndex: k },
+      };
+    }
+  }
+  const changed = current !== text;
+  const postDiagnostics = changed ? validateNoma(doc, options.validate) : preDiagnostics;
+  return {
+    result: changed ? "applied" : "noop",
+    text: current,
+    preSha256,
+    postSha256: currentSha,
+    ops: outcomes,
+    preDiagnostics,
+    postDiagnostics,
+    preValidation,
+    postValidation: summarize(postDiagnostics),
+    warnings,
+  };
+}
+
+function safeTarget(op: PatchOp): string | undefined {
+  try {
+    return opTargetId(op);
+  } catch {
+    return undefined;
+  }
+}
+
+export { PatchError };

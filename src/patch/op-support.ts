@@ -1,0 +1,290 @@
+/**
+ * Shared machinery for the patch ops: target lookup with the right error
+ * codes, block hashes, fragment parsing and re-fencing, attribute rewriting on
+ * an opening line, blank-line-aware insertion and deletion of blocks.
+ */
+import { createHash } from "node:crypto";
+import type { AttrValue, BlockNode, DirectiveNode, NomaDocument, SectionNode } from "../noma/ast.js";
+import { coerceAttrValue, formatAttr, parseAttributes } from "../noma/attributes.js";
+import { classifyColonLine, lineText, MAX_COLONS, parseNoma } from "../noma/parse-noma.js";
+import { rawLinesForHash } from "../noma/split-lines.js";
+import { PatchError } from "./patch-error.js";
+import { deleteLines, insertLines, type TextEdit } from "./text-edit.js";
+
+export type IdNode = SectionNode | DirectiveNode;
+
+/** sha256 hex of a block's source lines (raw, `\r` kept) joined with `\n` (the `baseHash` / `read_doc` hash). */
+export function blockHash(doc: NomaDocument, node: { pos: { line: number }; endLine: number }): string {
+  return createHash("sha256").update(rawLinesForHash(doc.source, doc.lineStarts, node.pos.line, node.endLine), "utf8").digest("hex");
+}
+
+/** The node carrying canonical id `id`, or a PatchError with `missingCode` explaining why not. */
+export function findById(doc: NomaDocument, id: string, missingCode: "target_missing" | "parent_missing", role: string): IdNode {
+  const node = doc.nodeById.get(id);
+  if (node === undefined) {
+    const canonical = doc.aliasMap.get(id);
+    if (canonical !== undefined) {
+      throw new PatchError(missingCode, `${role} "${id}" is an alias of "${canonical}"; patches address blocks by canonical id only (§2.2).`);
+    }
+    throw new PatchError(missingCode, `${role} "${id}" does not exist in the document.`);
+  }
+  const dups = doc.duplicateIds.get(id);
+  if (dups !== undefined) {
+    throw new PatchError("id_conflict", `${role} "${id}" is carried by ${dups.length} blocks (lines ${dups.map((n) => n.pos.line).join(", ")}); block identity is ambiguous until the duplicate-id error is fixed.`);
+  }
+  return node;
+}
+
+/** Like findById, but the node must be a directive block. */
+export function findDirective(doc: NomaDocument, id: string, missingCode: "target_missing" | "parent_missing" = "target_missing", role = "Target"): DirectiveNode {
+  const node = findById(doc, id, missingCode, role);
+  if (node.type !== "directive") {
+    throw new PatchError(missingCode, `${role} "${id}" is a heading section (line ${node.pos.line}), not a directive block; this op works on directive blocks only.`);
+  }
+  return node;
+}
+
+/** Check an op's `baseHash` precondition against a block. */
+export function checkBaseHash(doc: NomaDocument, node: { pos: { line: number }; endLine: number }, baseHash: string | undefined, role: string): void {
+  if (baseHash === undefined) return;
+  const actual = blockHash(doc, node);
+  if (!actual.startsWith(baseHash.toLowerCase())) {
+    throw new PatchError("sha_mismatch", `baseHash ${baseHash} does not match the current hash of ${role} (${actual.slice(0, 12)}…): the block changed since it was read.`);
+  }
+}
+
+export interface Parented {
+  parent: DirectiveNode | SectionNode | null;
+  siblings: BlockNode[];
+  index: number;
+  /** Colons of the nearest enclosing directive (0 at the top level). */
+  enclosingColons: number;
+}
+
+/** Where a node sits in the tree. */
+export function locate(doc: NomaDocument, target: BlockNode): Parented {
+  let found: Parented | null = null;
+  const visit = (nodes: BlockNode[], parent: DirectiveNode | SectionNode | null, colons: number): boolean => {
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i]!;
+      if (n === target) {
+        found = { parent, siblings: nodes, index: i, enclosingColons: colons };
+        return true;
+      }
+      if (n.pos.line <= target.pos.line && n.endLine >= target.endLine) {
+        if (n.type === "directive" && visit(n.children, n, n.colons)) return true;
+        if (n.type === "section" && visit(n.children, n, colons)) return true;
+      }
+    }
+    return false;
+  };
+  visit(doc.children, null, 0);
+  if (found === null) throw new Error("internal: node not found in its own document");
+  return found;
+}
+
+/** Every directive in a subtree (including the root), in order. */
+export function directivesIn(node: DirectiveNode): DirectiveNode[] {
+  const out: DirectiveNode[] = [];
+  const go = (n: DirectiveNode): void => {
+    out.push(n);
+    for (const c of n.children) if (c.type === "directive") go(c);
+  };
+  go(node);
+  return out;
+}
+
+/** Ids declared in a subtree (sections included). */
+export function idsIn(nodes: readonly BlockNode[]): string[] {
+  const out: string[] = [];
+  const go = (list: readonly BlockNode[]): void => {
+    for (const n of list) {
+      if ((n.type === "directive" || n.type === "section") && n.id !== undefined) out.push(n.id);
+      if (n.type === "directive" || n.type === "section") go(n.children);
+    }
+  };
+  go(nodes);
+  return out;
+}
+
+/** Shift every fence line (opener and close) of `block` (lines relative to `firstLine`) by `shift` colons, at least 2. */
+export function refence(lines: string[], firstLine: number, block: DirectiveNode, shift: number): string[] {
+  if (shift === 0) return lines;
+  const out = [...lines];
+  for (const d of directivesIn(block)) {
+    const idxs = [d.pos.line - firstLine];
+    if (d.closed) idxs.push(d.endLine - firstLine);
+    for (const i of idxs) {
+      const line = out[i]!;
+      let m = 0;
+      while (line.charCodeAt(m) === 58) m++;
+      const next = Math.max(2, m + shift);
+      if (next > MAX_COLONS) throw new PatchError("invalid_content", `Re-fencing would nest "${d.name}" deeper than ${MAX_COLONS} colons.`);
+      out[i] = ":".repeat(next) + line.slice(m);
+    }
+  }
+  return out;
+}
+
+export interface Fragment {
+  lines: string[];
+  node: DirectiveNode;
+  ids: string[];
+}
+
+/** A `replace_block`/`add_block` fragment: trailing newlines stripped; exactly one closed top-level directive. */
+export function parseFragment(content: string, field = "content"): Fragment {
+  const text = content.replace(/(?:\r\n|\r|\n)+$/, "");
+  if (text.trim().length === 0) throw new PatchError("invalid_content", `${field} is empty; it must be exactly one directive block (e.g. "::note{id=\\"n1\\"}\\ntext\\n::").`);
+  const doc = parseNoma(text);
+  if (doc.frontmatter !== undefined) throw new PatchError("invalid_content", `${field} starts with frontmatter; it must be exactly one directive block.`);
+  const problem = doc.problems.find((p) => p.severity === "error");
+  if (problem !== undefined) throw new PatchError("invalid_content", `${field} does not parse cleanly: ${problem.message}`);
+  if (doc.children.length !== 1 || doc.children[0]!.type !== "directive") {
+    const kinds = doc.children.map((c) => (c.type === "directive" ? `::${c.name}` : c.type)).join(", ");
+    throw new PatchError("invalid_content", `${field} must parse to exactly one top-level directive block; found ${doc.children.length === 0 ? "nothing" : kinds}.`);
+  }
+  const ids = idsIn(doc.children);
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) throw new PatchError("id_conflict", `${field} declares the id "${id}" twice.`);
+    seen.add(id);
+  }
+  return { lines: text.split(/\r\n|\r|\n/), node: doc.children[0] as DirectiveNode, ids };
+}
+
+/** The fence a new child at `position` of `parent` should use: that of the sibling it lands next to, else one more than the parent's. */
+export function childFence(doc: NomaDocument, parent: DirectiveNode, position: number): number {
+  const sibling = parent.children[position] ?? parent.children[parent.children.length - 1];
+  if (sibling !== undefined) {
+    const cl = classifyColonLine(lineText(doc, sibling.pos.line - 1));
+    if (cl !== null && cl.kind === "open") return cl.colons;
+  }
+  return parent.colons + 1;
+}
+
+/** Insert block lines as child `position` of `parent` (blank-line rules of the reference). */
+export function insertChild(doc: NomaDocument, parent: DirectiveNode, position: number, block: readonly string[]): TextEdit {
+  const kids = parent.children;
+  if (kids.length === 0) return insertLines(doc, parent.pos.line, block);
+  if (position < kids.length) return insertLines(doc, kids[position]!.pos.line - 1, [...block, ""]);
+  return insertLines(doc, kids[kids.length - 1]!.endLine, ["", ...block]);
+}
+
+function isBlankLine(doc: NomaDocument, i: number): boolean {
+  return i >= 0 && i < doc.lineStarts.length - 1 && lineText(doc, i).trim().length === 0;
+}
+
+function isCloseLine(doc: NomaDocument, i: number): boolean {
+  if (i < 0 || i >= doc.lineStarts.length - 1) return false;
+  const cl = classifyColonLine(lineText(doc, i));
+  return cl !== null && cl.kind === "close";
+}
+
+/** Remove a block's lines; also one adjacent blank line so no double blank (or dangling blank) is left. */
+export function removeBlock(doc: NomaDocument, node: BlockNode, parent: DirectiveNode | SectionNode | null): TextEdit {
+  let a = node.pos.line - 1;
+  let b = node.endLine; // exclusive
+  const count = doc.lineStarts.length - 1;
+  const containerStart = parent !== null && parent.type === "directive" ? parent.pos.line : 0;
+  const before = a - 1 >= containerStart && isBlankLine(doc, a - 1);
+  const after = isBlankLine(doc, b);
+  const atContainerStart = a === containerStart || (parent !== null && parent.type === "section" && a === parent.pos.line);
+  const atContainerEnd = b >= count || isCloseLine(doc, b);
+  if (after && (before || atContainerStart)) b++;
+  else if (before && atContainerEnd) a--;
+  return deleteLines(doc, a, b);
+}
+
+/** Insert block lines right after another block (or a heading line), blank-separated on both sides. */
+export function insertAfter(doc: NomaDocument, lastLine: number, block: readonly string[]): TextEdit {
+  const count = doc.lineStarts.length - 1;
+  const next = lastLine; // 0-based index of the line after
+  const needTrailingBlank = next < count && !isBlankLine(doc, next) && !isCloseLine(doc, next);
+  return insertLines(doc, next, ["", ...block, ...(needTrailingBlank ? [""] : [])]);
+}
+
+export interface OpenerEdit {
+  line: string;
+  changed: boolean;
+}
+
+const KEY = /^[A-Za-z_][\w-]*$/;
+
+export function checkAttrKey(key: string): void {
+  if (!KEY.test(key)) throw new PatchError("invalid_content", `"${key}" is not a valid attribute name (a letter or _, then letters, digits, _ or -).`);
+}
+
+export function formatAttrOrThrow(key: string, value: AttrValue): string {
+  const written = formatAttr(key, value);
+  if (written === "newline") throw new PatchError("invalid_content", `The value of ${key} contains a line break; attribute values must be one line.`);
+  if (written === "both-quotes") throw new PatchError("invalid_content", `The value of ${key} contains both ' and "; it could not be read back.`);
+  return written;
+}
+
+/**
+ * Set (or with `value === null`, remove) one attribute on a directive's opening line.
+ * An existing token is replaced in place; a new key is appended after one space;
+ * without braces `{k=v}` is added; removal re-joins the kept tokens with single spaces.
+ */
+export function setOpenerAttr(line: string, key: string, value: AttrValue | null): OpenerEdit {
+  const cl = classifyColonLine(line);
+  if (cl === null || cl.kind !== "open") throw new Error("internal: not a directive opening line");
+  const tokens = cl.inner !== undefined ? parseAttributes(cl.inner, cl.innerOffset).tokens : [];
+  const mine = tokens.filter((t) => t.key === key);
+  if (value === null) {
+    if (mine.length === 0) return { line, changed: false };
+    const kept = tokens.filter((t) => t.key !== key).map((t) => line.slice(t.start, t.end));
+    const open = cl.innerOffset! - 1;
+    const close = line.lastIndexOf("}");
+    const head = line.slice(0, open).trimEnd();
+    const out = kept.length > 0 ? `${line.slice(0, open)}{${kept.join(" ")}}${line.slice(close + 1)}` : head;
+    return { line: out.trimEnd(), changed: true };
+  }
+  const last = mine[mine.length - 1];
+  if (last !== undefined && last.value === value) return { line, changed: false };
+  const token = formatAttrOrThrow(key, value);
+  let out: string;
+  if (last !== undefined) {
+    out = line.slice(0, last.start) + token + line.slice(last.end);
+  } else if (cl.inner !== undefined) {
+    const close = line.lastIndexOf("}");
+    const inner = line.slice(cl.innerOffset, close).trimEnd();
+    out = `${line.slice(0, cl.innerOffset)}${inner.length > 0 ? `${inner} ` : ""}${token}${line.slice(close)}`;
+  } else {
+    out = `${line.trimEnd()}{${token}}`;
+  }
+  return { line: out.trimEnd(), changed: out.trimEnd() !== line };
+}
+
+/** An id value must read back as a non-empty string id. */
+export function checkNewId(id: string, field: string): void {
+  if (/[\r\n]/.test(id)) throw new PatchError("invalid_content", `${field} "${id}" contains a line break.`);
+  if (typeof coerceAttrValue(id) !== "string") throw new PatchError("invalid_content", `${field} "${id}" would be read back as a ${typeof coerceAttrValue(id)}, not an id; ids must not look like numbers or booleans.`);
+  if (id.includes('"') && id.includes("'")) throw new PatchError("invalid_content", `${field} "${id}" contains both quote kinds and could not be written.`);
+}
+
+/** Body text lines for a generated block; rejects content that would break out of the block. */
+export function bodyLines(content: string | undefined): string[] {
+  if (content === undefined) return [];
+  const text = content.replace(/(?:\r\n|\r|\n)+$/, "");
+  return text.length === 0 ? [] : text.split(/\r\n|\r|\n/);
+}
+
+/** Build a block and check it parses back as exactly one closed directive. */
+export function buildBlock(colons: number, name: string, attrs: Array<[string, AttrValue | undefined]>, body: readonly string[]): string[] {
+  const tokens = attrs.filter((a): a is [string, AttrValue] => a[1] !== undefined).map(([k, v]) => formatAttrOrThrow(k, v));
+  const fence = ":".repeat(colons);
+  const lines = [`${fence}${name}${tokens.length > 0 ? `{${tokens.join(" ")}}` : ""}`, ...body, fence];
+  const check = parseNoma(lines.join("\n"));
+  const only = check.children[0];
+  if (check.children.length !== 1 || only === undefined || only.type !== "directive" || !only.closed || only.endLine !== lines.length || check.problems.some((p) => p.severity === "error")) {
+    throw new PatchError("invalid_content", `The content would not stay inside the new ::${name} block (a line of colons or an unclosed code fence breaks out of it).`);
+  }
+  return lines;
+}
+
+/** Is `inner` inside `outer`'s subtree (or the same node)? */
+export function contains(outer: DirectiveNode, inner: BlockNode): boolean {
+  return inner.pos.line >= outer.pos.line && inner.endLine <= outer.endLine;
+}

@@ -1,0 +1,110 @@
+/**
+ * Block ops: replace_block, add_block, delete_block, move_block, replace_body.
+ * Each takes the parsed current state and returns the new text (or throws a PatchError).
+ */
+import type { NomaDocument } from "../../noma/ast.js";
+import { parseNoma } from "../../noma/parse-noma.js";
+import { PatchError } from "../patch-error.js";
+import type { PatchOpOf } from "../patch-op-schema.js";
+import {
+  checkBaseHash,
+  childFence,
+  contains,
+  findDirective,
+  idsIn,
+  insertChild,
+  locate,
+  parseFragment,
+  refence,
+  removeBlock,
+} from "../op-support.js";
+import { applyEdits, replaceLines } from "../text-edit.js";
+
+function lineRange(doc: NomaDocument, first: number, last: number): string[] {
+  const out: string[] = [];
+  for (let i = first; i <= last; i++) {
+    const start = doc.lineStarts[i - 1]!;
+    let end = doc.lineStarts[i]!;
+    if (end > start && doc.source.charCodeAt(end - 1) === 10) end--;
+    if (end > start && doc.source.charCodeAt(end - 1) === 13) end--;
+    out.push(doc.source.slice(start, end));
+  }
+  return out;
+}
+
+function conflictingIds(doc: NomaDocument, ids: readonly string[], except: ReadonlySet<string> = new Set()): string | undefined {
+  return ids.find((id) => !except.has(id) && (doc.nodeById.has(id) || doc.aliasMap.has(id)));
+}
+
+export function replaceBlock(doc: NomaDocument, op: PatchOpOf<"replace_block">): string {
+  const fragment = parseFragment(op.content);
+  const target = findDirective(doc, op.id);
+  checkBaseHash(doc, target, op.baseHash, `block "${op.id}"`);
+  const own = new Set(idsIn([target]));
+  const clash = conflictingIds(doc, fragment.ids, own);
+  if (clash !== undefined) throw new PatchError("id_conflict", `The replacement declares the id "${clash}", which another block already uses.`);
+  const lines = refence(fragment.lines, 1, fragment.node, target.colons - fragment.node.colons);
+  return applyEdits(doc.source, [replaceLines(doc, target.pos.line - 1, target.endLine, lines)]);
+}
+
+export function addBlock(doc: NomaDocument, op: PatchOpOf<"add_block">): string {
+  const fragment = parseFragment(op.content);
+  const parent = findDirective(doc, op.parent, "parent_missing", "Parent");
+  checkBaseHash(doc, parent, op.baseHash, `parent "${op.parent}"`);
+  const count = parent.children.length;
+  const position = op.position ?? count;
+  if (position < 0 || position > count) {
+    throw new PatchError("parent_missing", `position ${position} is out of range for parent "${op.parent}", which has ${count} children (valid: 0–${count}).`);
+  }
+  const clash = conflictingIds(doc, fragment.ids);
+  if (clash !== undefined) throw new PatchError("id_conflict", `The new block declares the id "${clash}", which is already taken.`);
+  const lines = refence(fragment.lines, 1, fragment.node, childFence(doc, parent, position) - fragment.node.colons);
+  return applyEdits(doc.source, [insertChild(doc, parent, position, lines)]);
+}
+
+export function deleteBlock(doc: NomaDocument, op: PatchOpOf<"delete_block">): string {
+  const target = findDirective(doc, op.id);
+  checkBaseHash(doc, target, op.baseHash, `block "${op.id}"`);
+  return applyEdits(doc.source, [removeBlock(doc, target, locate(doc, target).parent)]);
+}
+
+export function moveBlock(doc: NomaDocument, op: PatchOpOf<"move_block">): string {
+  const block = findDirective(doc, op.id);
+  checkBaseHash(doc, block, op.baseHash, `block "${op.id}"`);
+  const parent = findDirective(doc, op.parent, "parent_missing", "Parent");
+  if (contains(block, parent)) {
+    throw new PatchError("parent_missing", `Cannot move "${op.id}" under "${op.parent}": the destination is inside the block being moved.`);
+  }
+  const blockLines = lineRange(doc, block.pos.line, block.endLine);
+  const removed = applyEdits(doc.source, [removeBlock(doc, block, locate(doc, block).parent)]);
+  const after = parseNoma(removed);
+  const dest = findDirective(after, op.parent, "parent_missing", "Parent");
+  const count = dest.children.length;
+  const position = op.position ?? count;
+  if (position < 0 || position > count) {
+    throw new PatchError("parent_missing", `position ${position} is out of range for parent "${op.parent}", which has ${count} children once "${op.id}" is removed (valid: 0–${count}).`);
+  }
+  const lines = refence(blockLines, block.pos.line, block, childFence(after, dest, position) - block.colons);
+  return applyEdits(removed, [insertChild(after, dest, position, lines)]);
+}
+
+export function replaceBody(doc: NomaDocument, op: PatchOpOf<"replace_body">): string {
+  const target = findDirective(doc, op.id);
+  checkBaseHash(doc, target, op.baseHash, `block "${op.id}"`);
+  if (!target.closed) throw new PatchError("invalid_content", `Block "${op.id}" is never closed; fix its closing fence before replacing its body.`);
+  const nested = target.children.find((c) => c.type === "directive");
+  if (nested !== undefined) {
+    throw new PatchError("invalid_content", `Block "${op.id}" has child blocks (line ${nested.pos.line}); replace_body only replaces the body of a body-only block. Use replace_block.`);
+  }
+  const text = op.content.replace(/(?:\r\n|\r|\n)+$/, "");
+  const body = text.length === 0 ? [] : text.split(/\r\n|\r|\n/);
+  const opener = lineRange(doc, target.pos.line, target.pos.line)[0]!;
+  // Re-parse the rebuilt block: the body must not close it early or leave a fence open.
+  const rebuilt = [opener, ...body, ":".repeat(target.colons)];
+  const check = parseNoma(rebuilt.join("\n"));
+  const only = check.children[0];
+  if (check.children.length !== 1 || only === undefined || only.type !== "directive" || only.endLine !== rebuilt.length || check.problems.some((p) => p.severity === "error")) {
+    throw new PatchError("invalid_content", `The new body of "${op.id}" would not stay inside the block (a line of ${target.colons} colons or an unclosed code fence breaks out of it).`);
+  }
+  return applyEdits(doc.source, [replaceLines(doc, target.pos.line, target.endLine - 1, body)]);
+}

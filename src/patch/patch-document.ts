@@ -1,0 +1,144 @@
+/**
+ * Patch a document on disk (the I/O edge of the patch engine): under a
+ * per-document lock, read the bytes, apply the op list, append one transcript
+ * record per attempted op to `<doc>.patches`, then write the document.
+ *
+ * Both writes are atomic (temp file, fsync, rename). The transcript is written
+ * first, so a process killed between the two leaves a transcript whose last
+ * applied records start from the document's state: `transcript verify` reports
+ * it as an interrupted patch rather than an edit outside the protocol. If the
+ * document write fails, the transcript is restored.
+ */
+import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { withFileLockSync } from "../fsx/with-file-lock.js";
+import { writeFileAtomic } from "../fsx/write-file-atomic.js";
+import { parseNoma } from "../noma/parse-noma.js";
+import type { ValidateOptions } from "../validate/validate-noma.js";
+import { capabilityAdvisories } from "../capability/capability-advisory.js";
+import { readCapabilities, sidecarPath } from "../capability/read-capabilities.js";
+import { buildRecords, chainLines, type Actor } from "../transcript/transcript-record.js";
+import { transcriptLines } from "../transcript/verify-transcript.js";
+import { applyPatch, sha256Hex, type PatchOutcome } from "./apply-patch.js";
+
+export interface PatchDocumentOptions {
+  strict?: boolean;
+  expectedSha?: string;
+  baseSha256?: string;
+  actor: Actor;
+  reason?: string;
+  parentOpId?: string;
+  /** Compute and report, write nothing (no transcript either). */
+  dryRun?: boolean;
+  validate?: ValidateOptions;
+  /** Lock wait before giving up (ms). */
+  lockTimeoutMs?: number;
+  now?: Date;
+}
+
+export interface PatchDocumentResult {
+  outcome: PatchOutcome;
+  /** The transcript lines written (or that would be written, in a dry run). */
+  lines: string[];
+  records: Record<string, unknown>[];
+  /** Whether the document's bytes were rewritten. */
+  written: boolean;
+  transcriptPath: string;
+  /** Whether a capability sidecar exists and is valid (advisories are about it). */
+  capabilities: "absent" | "valid" | "invalid";
+}
+
+export class DocumentMissingError extends Error {
+  readonly exitCode = 2;
+  constructor(readonly path: string) {
+    super(`${path}: no such document`);
+  }
+}
+
+/** `<doc>.patches` (the conventional transcript path, §5.1). */
+export function transcriptPath(docPath: string): string {
+  return `${docPath}.patches`;
+}
+
+export function lockPathFor(docPath: string): string {
+  return join(dirname(docPath), `.${basename(docPath)}.lock`);
+}
+
+export function isBookManifestPath(p: string): boolean {
+  return /\.noma\.ya?ml$/i.test(p);
+}
+
+/** Append records to a transcript atomically; returns the lines and what the file held before. */
+function appendTranscript(path: string, records: Record<string, unknown>[], dryRun: boolean): { lines: string[]; previous: Buffer | null } {
+  const previous = existsSync(path) ? readFileSync(path) : null;
+  let before = previous?.toString("utf8") ?? "";
+  let last: string | null = null;
+  if (before.length > 0) {
+    const existing = transcriptLines(before);
+    last = existing[existing.length - 1]!;
+    if (!last.endsWith("\n")) {
+      before += "\n";
+      last += "\n";
+    }
+  }
+  const lines = chainLines(records, last);
+  if (!dryRun) writeFileAtomic(path, before + lines.join(""));
+  return { lines, previous };
+}
+
+/** Patch `absPath` (already contained in the repository by the caller). */
+export function patchDocument(absPath: string, ops: readonly unknown[], options: PatchDocumentOptions): PatchDocumentResult {
+  if (!existsSync(absPath) || !statSync(absPath).isFile()) throw new DocumentMissingError(absPath);
+  const run = (): PatchDocumentResult => {
+    const bytes = readFileSync(absPath);
+    const text = bytes.toString("utf8");
+    const validUtf8 = Buffer.from(text, "utf8").equals(bytes);
+    const sidecar = sidecarPath(absPath);
+    const hasSidecar = existsSync(sidecar);
+    const capabilities = hasSidecar ? readCapabilities(readFileSync(sidecar, "utf8")).descriptor : null;
+    const sidecarName = basename(sidecar);
+    const outcome = applyPatch(text, ops, {
+      ...(options.strict !== undefined ? { strict: options.strict } : {}),
+      ...(options.expectedSha !== undefined ? { expectedSha: options.expectedSha } : {}),
+      ...(options.baseSha256 !== undefined ? { baseSha256: options.baseSha256 } : {}),
+      ...(options.validate !== undefined ? { validate: options.validate } : {}),
+      bookManifest: isBookManifestPath(absPath),
+      ...(validUtf8
+        ? { parsed: parseNoma(text) }
+        : { rejectAll: { code: "invalid_content" as const, message: "The document is not valid UTF-8; it cannot be patched without losing bytes." }, preSha256: sha256Hex(bytes) }),
+      advisory: (doc, op) => capabilityAdvisories(capabilities, sidecarName, doc, op),
+    });
+    const records = buildRecords(outcome, {
+      docUri: pathToFileURL(absPath).href,
+      actor: options.actor,
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+      ...(options.parentOpId !== undefined ? { parentOpId: options.parentOpId } : {}),
+      ...(options.baseSha256 !== undefined ? { baseSha256: options.baseSha256 } : {}),
+      ...(options.now !== undefined ? { now: options.now } : {}),
+    });
+    const tPath = transcriptPath(absPath);
+    const dryRun = options.dryRun === true;
+    const { lines, previous } = appendTranscript(tPath, records, dryRun);
+    let written = false;
+    if (!dryRun && outcome.result === "applied") {
+      try {
+        writeFileAtomic(absPath, outcome.text);
+        written = true;
+      } catch (e) {
+        if (previous !== null) writeFileAtomic(tPath, previous);
+        else if (existsSync(tPath)) unlinkSync(tPath);
+        throw e;
+      }
+    }
+    return {
+      outcome,
+      lines,
+      records: lines.map((l) => JSON.parse(l) as Record<string, unknown>),
+      written,
+      transcriptPath: tPath,
+      capabilities: !hasSidecar ? "absent" : capabilities === null ? "invalid" : "valid",
+    };
+  };
+  return options.dryRun === true ? run() : withFileLockSync(lockPathFor(absPath), run, { timeoutMs: options.lockTimeoutMs ?? 30_000 });
+}

@@ -1,0 +1,31 @@
+/**
+ * The v1.0 PatchError set (§3.5). A PatchError is a user-facing rejection:
+ * callers branch on `code`; `message` says what was wrong and how to fix it.
+ */
+export const PATCH_ERROR_CODES = [
+  "target_missing",
+  "parent_missing",
+  "id_conflict",
+  "invalid_content",
+  "id_attribute_protected",
+  "sha_mismatch",
+  "pre_validation_blocked",
+  "op_list_aborted",
+  "unsupported_op",
+] as const;
+
+export type PatchErrorCode = (typeof PATCH_ERROR_CODES)[number];
+
+export class PatchError extends Error {
+  constructor(
+    readonly code: PatchErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "PatchError";
+  }
+}
+
+export function isPatchError(e: unknown): e is PatchError {
+  return e instanceof PatchError;
+}

@@ -1,0 +1,99 @@
+/**
+ * Wire shapes of the 25 patch ops (§3.1 core, §1.5 extended) as zod schemas —
+ * the single source for validation and for `noma-reconcile schema patch-op`.
+ * zod/mini keeps the patch path's start-up small.
+ *
+ * Every op may carry `baseHash` (§3.4): a sha256 hex prefix (≥ 8 chars) of
+ * the target block's source lines. Unknown extra fields are accepted and kept.
+ */
+import * as z from "zod/mini";
+
+const id = z.string().check(z.minLength(1));
+const baseHash = z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{8,64}$/, "baseHash must be 8–64 hex characters")));
+const index = z.number().check(z.int(), z.minimum(0));
+const column = z.union([index, z.string().check(z.minLength(1))]);
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+const cells = z.array(z.union([z.string(), z.number(), z.boolean()]));
+
+function op<T extends string, S extends Record<string, z.core.SomeType>>(name: T, shape: S) {
+  return z.looseObject({ op: z.literal(name), ...shape, baseHash });
+}
+
+export const OP_SCHEMAS = {
+  replace_block: op("replace_block", { id, content: z.string() }),
+  add_block: op("add_block", { parent: id, content: z.string(), position: z.optional(z.number().check(z.int())) }),
+  delete_block: op("delete_block", { id }),
+  update_attribute: op("update_attribute", { id, key: z.string().check(z.minLength(1)), value: z.union([scalar, z.null()]) }),
+  rename_id: op("rename_id", { from: id, to: id }),
+  replace_body: op("replace_body", { id, content: z.string() }),
+  update_heading: op("update_heading", { id, title: z.string() }),
+  add_comment: op("add_comment", {
+    id,
+    target: id,
+    content: z.optional(z.string()),
+    author: z.optional(z.string()),
+    initials: z.optional(z.string()),
+    date: z.optional(z.string()),
+    reply_to: z.optional(id),
+  }),
+  resolve_comment: op("resolve_comment", { id, resolved_by: z.optional(z.string()), resolved_at: z.optional(z.string()) }),
+  remove_attribute: op("remove_attribute", { id, key: z.string().check(z.minLength(1)) }),
+  add_footnote: op("add_footnote", { id, target: id, content: z.string(), label: z.optional(z.string()) }),
+  add_endnote: op("add_endnote", { id, target: id, content: z.string(), label: z.optional(z.string()) }),
+  add_change_request: op("add_change_request", {
+    id,
+    target: id,
+    action: z.enum(["insert", "delete", "replace"]),
+    from: z.optional(z.string()),
+    to: z.optional(z.string()),
+    text: z.optional(z.string()),
+    author: z.optional(z.string()),
+    date: z.optional(z.string()),
+  }),
+  update_table_cell: op("update_table_cell", { id, row: index, column, value: scalar }),
+  update_table_header_cell: op("update_table_header_cell", { id, column, value: scalar }),
+  insert_table_row: op("insert_table_row", { id, row: index, cells }),
+  delete_table_row: op("delete_table_row", { id, row: index }),
+  insert_table_column: op("insert_table_column", { id, column: index, header: z.optional(scalar), cells: z.optional(cells) }),
+  delete_table_column: op("delete_table_column", { id, column }),
+  update_dataset_cell: op("update_dataset_cell", { id, row: index, column, value: z.union([scalar, z.null()]) }),
+  insert_dataset_row: op("insert_dataset_row", { id, row: index, cells }),
+  delete_dataset_row: op("delete_dataset_row", { id, row: index }),
+  insert_dataset_column: op("insert_dataset_column", {
+    id,
+    column: index,
+    header: z.string().check(z.minLength(1)),
+    cells: z.optional(cells),
+    type: z.optional(z.string()),
+  }),
+  delete_dataset_column: op("delete_dataset_column", { id, column }),
+  move_block: op("move_block", { id, parent: id, position: z.optional(z.number().check(z.int())) }),
+};
+
+export type OpName = keyof typeof OP_SCHEMAS;
+export const OP_NAMES = Object.keys(OP_SCHEMAS) as OpName[];
+export const CORE_OPS: readonly OpName[] = ["replace_block", "add_block", "delete_block", "update_attribute", "rename_id"];
+
+export type PatchOpOf<N extends OpName> = z.infer<(typeof OP_SCHEMAS)[N]>;
+export type PatchOp = { [N in OpName]: PatchOpOf<N> }[OpName];
+
+/** The whole union, for JSON Schema output. */
+export const PatchOpSchema = z.union(Object.values(OP_SCHEMAS) as unknown as [z.ZodMiniType, z.ZodMiniType, ...z.ZodMiniType[]]);
+
+export function isOpName(name: unknown): name is OpName {
+  return typeof name === "string" && Object.prototype.hasOwnProperty.call(OP_SCHEMAS, name);
+}
+
+/** Describe zod issues as one sentence: field, expected, found. */
+export function describeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; code?: string }>, value: unknown): string {
+  return issues
+    .slice(0, 3)
+    .map((i) => {
+      const path = i.path.map(String).join(".");
+      let found: unknown = value;
+      for (const k of i.path) found = found !== null && typeof found === "object" ? (found as Record<PropertyKey, unknown>)[k] : undefined;
+      const shown = found === undefined ? "nothing" : JSON.stringify(found);
+      return `${path.length > 0 ? path : "op"}: ${i.message} (found ${shown && shown.length > 60 ? `${shown.slice(0, 57)}...` : shown})`;
+    })
+    .join("; ");
+}

@@ -1,0 +1,194 @@
+/**
+ * Transcript verification (§5): every record, the hash chain, the state chain,
+ * and the document on disk; optionally a byte-exact replay from a base
+ * document (§5.5). Pure: the caller supplies the texts.
+ *
+ * Detects any single edited line (the seal, or the next line's chain link),
+ * deleted, inserted or reordered line (chain links), records whose
+ * rejected/noop post state differs from the pre state, summaries that do not
+ * follow from their diagnostics, and documents changed outside the protocol.
+ * Truncation of the newest records leaves no trace inside the file itself;
+ * anchor it to history (the PR check compares the transcript with its base version).
+ */
+import { createHash } from "node:crypto";
+import type { Diagnostic } from "../validate/diagnostic.js";
+import { summarize } from "../validate/diagnostic.js";
+import { applyPatch } from "../patch/apply-patch.js";
+import { describeIssues } from "../patch/patch-op-schema.js";
+import { expectedSeal, TranscriptRecordSchema, type TranscriptRecord } from "./transcript-record.js";
+
+export interface TranscriptFinding {
+  severity: "error" | "warning" | "info";
+  code: string;
+  message: string;
+  /** 1-based line of the transcript (absent for findings about the document). */
+  line?: number;
+}
+
+export interface VerifyTranscriptOptions {
+  /** Treat changes made outside the protocol as errors (config `transcripts: strict`). */
+  strict?: boolean;
+  /** Base document text to replay every applied op from. */
+  base?: string;
+}
+
+export interface TranscriptReport {
+  records: number;
+  applied: number;
+  findings: TranscriptFinding[];
+  /** sha256 of the state the transcript ends in (null when it has no usable record). */
+  finalSha256: string | null;
+  ok: boolean;
+}
+
+function sha(data: string): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+/** Split a transcript into raw lines, each with its "\n" (the last may lack it). */
+export function transcriptLines(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", start)) {
+    out.push(text.slice(start, i + 1));
+    start = i + 1;
+  }
+  if (start < text.length) out.push(text.slice(start));
+  return out;
+}
+
+export function verifyTranscript(transcript: string, documentText: string | null, options: VerifyTranscriptOptions = {}): TranscriptReport {
+  const findings: TranscriptFinding[] = [];
+  const outside = options.strict === true ? "error" : "warning";
+  const raw = transcriptLines(transcript);
+  const records: Array<{ line: number; record: TranscriptRecord; raw: string }> = [];
+  const seenIds = new Map<string, number>();
+  let chained = false;
+
+  raw.forEach((lineText, i) => {
+    const line = i + 1;
+    if (lineText.trim().length === 0) {
+      findings.push({ severity: "error", code: "transcript-blank-line", message: "Blank line in a JSONL transcript (lines are never removed or emptied).", line });
+      return;
+    }
+    if (!lineText.endsWith("\n")) findings.push({ severity: "error", code: "transcript-torn-line", message: "The last line has no line break: the transcript was cut off mid-write.", line });
+    let value: unknown;
+    try {
+      value = JSON.parse(lineText);
+    } catch (e) {
+      findings.push({ severity: "error", code: "transcript-invalid-json", message: `Not valid JSON: ${(e as Error).message}`, line });
+      return;
+    }
+    const parsed = TranscriptRecordSchema.safeParse(value);
+    if (!parsed.success) {
+      const v = value as Record<string, unknown> | null;
+      const legacy = v !== null && typeof v === "object" && v["protocol_version"] === undefined && v["v"] === 1;
+      findings.push({
+        severity: "error",
+        code: "transcript-invalid-record",
+        message: legacy ? "A Phase 0 record (v: 1) is not a v1.0 transcript record (§5.7)." : `Not a valid v1.0 record: ${describeIssues(parsed.error.issues, value)}.`,
+        line,
+      });
+      return;
+    }
+    const record = parsed.data;
+    const full = value as Record<string, unknown>;
+    // Chain link to the previous raw line.
+    const prevRaw = i > 0 ? raw[i - 1]! : null;
+    if (record.prev_entry_sha256 !== undefined) {
+      chained = true;
+      if (prevRaw === null) findings.push({ severity: "error", code: "transcript-chain-broken", message: "The first record links to a previous line that is not there (lines were removed from the start).", line });
+      else if (sha(prevRaw) !== record.prev_entry_sha256) findings.push({ severity: "error", code: "transcript-chain-broken", message: `prev_entry_sha256 does not match line ${line - 1}: a line was edited, removed, inserted or moved.`, line });
+    } else if (chained) {
+      findings.push({ severity: "error", code: "transcript-chain-broken", message: "This record has no prev_entry_sha256 although earlier records are chained.", line });
+    }
+    if (record.entry_sha256 !== undefined && expectedSeal(full) !== record.entry_sha256) {
+      findings.push({ severity: "error", code: "transcript-seal-broken", message: "entry_sha256 does not match the record's content: this line was edited.", line });
+    }
+    const first = seenIds.get(record.op_id);
+    if (first !== undefined) findings.push({ severity: "error", code: "transcript-duplicate-op-id", message: `op_id ${record.op_id} already appears on line ${first}.`, line });
+    else seenIds.set(record.op_id, line);
+    if (record.pre_sha !== record.pre_sha256.slice(0, 8) || record.post_sha !== record.post_sha256.slice(0, 8)) {
+      findings.push({ severity: "error", code: "transcript-display-sha-mismatch", message: "pre_sha/post_sha are not the first 8 characters of pre_sha256/post_sha256.", line });
+    }
+    if (record.patch_result !== "applied" && record.post_sha256 !== record.pre_sha256) {
+      findings.push({ severity: "error", code: "transcript-unchanged-state", message: `A ${record.patch_result} record must have post_sha256 equal to pre_sha256 (no bytes were written).`, line });
+    }
+    if (record.diagnostics !== undefined) {
+      for (const phase of ["pre", "post"] as const) {
+        const derived = summarize(record.diagnostics.filter((d) => d.phase === phase) as Diagnostic[]);
+        const stated = phase === "pre" ? record.pre_validation : record.post_validation;
+        if (derived !== stated) {
+          findings.push({ severity: "error", code: "transcript-summary-inconsistent", message: `${phase}_validation is "${stated}" but its diagnostics give "${derived}" (§4.2).`, line });
+        }
+      }
+      if (record.diagnostics.some((d) => d.phase === undefined)) {
+        findings.push({ severity: "error", code: "transcript-invalid-record", message: "Every diagnostic in a transcript record needs a phase (§4.3).", line });
+      }
+    }
+    records.push({ line, record, raw: lineText });
+  });
+
+  // State chain: applied records move the state; every record starts from the current state.
+  let state: string | null = null;
+  const trailingApplied: Array<{ line: number; pre: string }> = [];
+  let applied = 0;
+  for (const { line, record } of records) {
+    if (state !== null && record.pre_sha256 !== state) {
+      findings.push({ severity: outside, code: "transcript-state-gap", message: `The document changed outside the protocol before this record (it starts from ${record.pre_sha} but the previous state was ${state.slice(0, 8)}).`, line });
+    }
+    if (record.patch_result === "applied") {
+      applied++;
+      trailingApplied.push({ line, pre: record.pre_sha256 });
+      state = record.post_sha256;
+    } else {
+      trailingApplied.length = 0;
+      state = record.pre_sha256;
+    }
+  }
+
+  if (documentText !== null && state !== null) {
+    const docSha = sha(documentText);
+    if (docSha !== state) {
+      const interrupted = trailingApplied.find((t) => t.pre === docSha);
+      if (interrupted !== undefined) {
+        findings.push({ severity: "error", code: "transcript-interrupted", message: `The document is at the state before the patch recorded on line ${interrupted.line}: that patch was recorded but its write did not complete.` });
+      } else {
+        findings.push({ severity: outside, code: "transcript-document-mismatch", message: `The document (${docSha.slice(0, 8)}) is not the state the transcript ends in (${state.slice(0, 8)}): it was edited outside the patch protocol.` });
+      }
+    }
+  }
+
+  if (options.base !== undefined) replay(options.base, records, documentText, findings);
+
+  return { records: records.length, applied, findings, finalSha256: state, ok: !findings.some((f) => f.severity === "error") };
+}
+
+function replay(base: string, records: ReadonlyArray<{ line: number; record: TranscriptRecord }>, documentText: string | null, findings: TranscriptFinding[]): void {
+  const appliedRecords = records.filter((r) => r.record.patch_result === "applied");
+  let text = base;
+  const firstPre = appliedRecords[0]?.record.pre_sha256;
+  if (firstPre !== undefined && sha(base) !== firstPre) {
+    findings.push({ severity: "error", code: "transcript-replay-base-mismatch", message: `The base document (${sha(base).slice(0, 8)}) is not the state the first applied record starts from (${firstPre.slice(0, 8)}).` });
+    return;
+  }
+  for (const { line, record } of appliedRecords) {
+    if (sha(text) !== record.pre_sha256) {
+      findings.push({ severity: "error", code: "transcript-replay-mismatch", message: `Replay diverged before this record: the replayed state is ${sha(text).slice(0, 8)}, the record starts from ${record.pre_sha}.`, line });
+      return;
+    }
+    const outcome = applyPatch(text, [record.op]);
+    if (outcome.result !== "applied") {
+      findings.push({ severity: "error", code: "transcript-replay-mismatch", message: `Replaying this applied op gave ${outcome.result}${outcome.error !== undefined ? ` (${outcome.error.code}: ${outcome.error.message})` : ""}.`, line });
+      return;
+    }
+    text = outcome.text;
+    if (outcome.postSha256 !== record.post_sha256) {
+      findings.push({ severity: "error", code: "transcript-replay-mismatch", message: `Replaying this op produced ${outcome.postSha256.slice(0, 8)}, not the recorded post state ${record.post_sha}.`, line });
+      return;
+    }
+  }
+  if (documentText !== null && text !== documentText) {
+    findings.push({ severity: "error", code: "transcript-replay-mismatch", message: "Replaying every applied op from the base does not reproduce the document byte for byte." });
+  }
+}
