@@ -43,9 +43,9 @@ function sigMatches(s: BigIntStats, row: StatRow | undefined): boolean {
   return row !== undefined && Number(s.size) === row.size && String(s.mtimeNs) === row.mtimeNs && String(s.ctimeNs) === row.ctimeNs && String(s.ino) === row.ino;
 }
 
-function trustworthy(s: BigIntStats, nowMs: number): boolean {
+function trustworthy(s: BigIntStats, nowMs: number, windowMs: number): boolean {
   const changedMs = Number((s.ctimeNs > s.mtimeNs ? s.ctimeNs : s.mtimeNs) / 1_000_000n);
-  return nowMs - changedMs > RACY_WINDOW_MS;
+  return nowMs - changedMs > windowMs;
 }
 
 function cleanBlob(e: WorktreeEntry | undefined): string | null {
@@ -78,8 +78,15 @@ export function statPaths(status: ReadonlyMap<string, WorktreeEntry>, paths: Ite
  * Hashes of `paths` (repository-relative) in `root`. `status` is git's view
  * (`readWorktreeStatus`); paths it does not list are treated as untracked.
  */
-export async function currentHashes(root: string, paths: Iterable<string>, status: ReadonlyMap<string, WorktreeEntry>, memo: HashMemo): Promise<CurrentHashes> {
+export async function currentHashes(
+  root: string,
+  paths: Iterable<string>,
+  status: ReadonlyMap<string, WorktreeEntry>,
+  memo: HashMemo,
+  options: { racyWindowMs?: number } = {},
+): Promise<CurrentHashes> {
   const b3 = await loadBlake3();
+  const windowMs = options.racyWindowMs ?? RACY_WINDOW_MS;
   const out: CurrentHashes = { hashes: new Map(), blobs: new Map(), newBlobHashes: new Map(), newStatHashes: new Map(), filesRead: 0 };
   const now = Date.now();
   for (const path of paths) {
@@ -104,7 +111,7 @@ export async function currentHashes(root: string, paths: Iterable<string>, statu
       if (h !== null && h.blobId === blob) {
         out.newBlobHashes.set(blob, h.blake3);
         out.blobs.set(path, blob);
-      } else if (h !== null && trustworthy(h.stat, now)) {
+      } else if (h !== null && trustworthy(h.stat, now, windowMs)) {
         out.newStatHashes.set(path, { size: h.size, mtimeNs: String(h.stat.mtimeNs), ctimeNs: String(h.stat.ctimeNs), ino: String(h.stat.ino), hash: h.blake3 });
       }
       continue;
@@ -121,14 +128,14 @@ export async function currentHashes(root: string, paths: Iterable<string>, statu
       continue;
     }
     const row = memo.statHashes.get(path);
-    if (sigMatches(st, row) && trustworthy(st, now)) {
+    if (sigMatches(st, row) && trustworthy(st, now, windowMs)) {
       out.hashes.set(path, row!.hash);
       continue;
     }
     const h = hashFile(abs, b3);
     out.filesRead++;
     out.hashes.set(path, h?.blake3 ?? null);
-    if (h !== null && trustworthy(h.stat, now)) {
+    if (h !== null && trustworthy(h.stat, now, windowMs)) {
       out.newStatHashes.set(path, { size: h.size, mtimeNs: String(h.stat.mtimeNs), ctimeNs: String(h.stat.ctimeNs), ino: String(h.stat.ino), hash: h.blake3 });
     }
   }

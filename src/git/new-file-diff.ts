@@ -44,7 +44,9 @@ export function newFileDiff(path: string, bytes: Uint8Array, executable = false)
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   const endsWithNewline = text.endsWith("\n");
   const lines = (endsWithNewline ? text.slice(0, -1) : text).split("\n");
-  out += `--- /dev/null\n+++ ${b}\n@@ -0,0 +1${lines.length === 1 ? "" : `,${lines.length}`} @@\n`;
+  // Like git (and for GNU patch), a file name with a space is followed by a tab on the ---/+++ line.
+  const tab = path.includes(" ") ? "\t" : "";
+  out += `--- /dev/null\n+++ ${b}${tab}\n@@ -0,0 +1${lines.length === 1 ? "" : `,${lines.length}`} @@\n`;
   out += lines.map((l) => `+${l}\n`).join("");
   if (!endsWithNewline) out += "\\ No newline at end of file\n";
   return out;

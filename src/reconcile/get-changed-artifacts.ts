@@ -58,12 +58,20 @@ export async function getChangedArtifacts(root: string, input: GetChangedArtifac
   const changed = pending.filter((p) => !isReconciled(rec.cache, spec.path, p, current.hashes.get(p) ?? null));
 
   const liveBlobs = new Set<string>();
-  for (const e of status.values()) if (e.blob !== null) liveBlobs.add(e.blob);
+  const livePaths = new Set<string>();
+  for (const e of status.values()) {
+    if (e.blob !== null) liveBlobs.add(e.blob);
+    if (!e.deleted) livePaths.add(e.path);
+  }
+  // Rows of files git no longer lists are dead: write (and prune) even when the memo learnt nothing.
+  let dead = false;
+  for (const rows of rec.cache.reconciled.values()) for (const p of rows.keys()) if (!livePaths.has(p)) dead = true;
   await persistMemo(
     root,
     rec,
-    { blobHashes: current.newBlobHashes, statHashes: current.newStatHashes, prune: { livePaths: new Set(status.keys()), liveSpecs: new Set(ctx.specs.byPath.keys()), liveBlobs } },
+    { blobHashes: current.newBlobHashes, statHashes: current.newStatHashes, prune: { livePaths, liveSpecs: new Set(ctx.specs.byPath.keys()), liveBlobs } },
     options,
+    dead,
   );
   return { changed_artifacts: changed };
 }

@@ -107,11 +107,11 @@ export function reconciledHash(cache: CacheRead, spec: string, path: string): st
   return cache.reconciled.get(spec)?.get(path)?.hash ?? cache.reconciled.get(ANY_SPEC)?.get(path)?.hash ?? null;
 }
 
-/** Persist what a read learnt (hash memo), unless read-only or nothing new. Failures become warnings. */
-export async function persistMemo(root: string, rec: Reconciliation, w: CacheWrite, options: ToolOptions): Promise<void> {
+/** Persist what a read learnt (hash memo), unless read-only or nothing new (`force`: write anyway, e.g. to prune). Failures become warnings. */
+export async function persistMemo(root: string, rec: Reconciliation, w: CacheWrite, options: ToolOptions, force = false): Promise<void> {
   if (options.readOnly === true) return;
   const nothing = (w.blobHashes?.size ?? 0) === 0 && (w.statHashes?.size ?? 0) === 0;
-  if (nothing) return;
+  if (nothing && !force) return;
   try {
     const r = await writeCache(root, { ...w, seed: rec.seed });
     if (r.warning !== null) options.onWarning?.(r.warning);
