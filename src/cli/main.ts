@@ -215,7 +215,9 @@ cli.version(TOOL_VERSION);
 
 async function main(): Promise<number> {
   try {
-    cli.parse(process.argv, { run: false });
+    // mri does not take a lone "-" (stdin) as an option value; "--ops -" → "--ops=-".
+    const argv = process.argv.flatMap((a, i, all) => (a === "-" && i > 0 && /^--[a-z]/.test(all[i - 1]!) && !all[i - 1]!.includes("=") ? [] : a.startsWith("--") && all[i + 1] === "-" && !a.includes("=") ? [`${a}=-`] : [a]));
+    cli.parse(argv, { run: false });
     if (cli.options["help"] === true || cli.options["version"] === true) return 0;
     if (cli.matchedCommand === undefined) {
       const name = cli.args[0];

@@ -1,0 +1,194 @@
+/**
+ * The reconciliation commands as users run them (the built CLI, spawned):
+ * exit codes (0 clean, 1 findings, 2 usage/config/runtime), the versioned
+ * JSON envelope, text output, --help with examples, any subdirectory, and
+ * results identical with and without the short-run WASM tiering.
+ */
+import { describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { runCli } from "../helpers/run-cli.js";
+import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
+import { specYaml } from "./helpers/specs.js";
+import { branch, commitAll, envelopeResult, read, write } from "./helpers/repo-ops.js";
+
+const SYSTEM = ".notarai/system.spec.yaml";
+const CLI_SPEC = ".notarai/cli.spec.yaml";
+
+function project(policy: "warn" | "strict" = "warn"): string {
+  const root = tempRepo({
+    [SYSTEM]: specYaml({ subsystems: ["./cli.spec.yaml"], artifacts: { docs: ["docs/**"] }, coverage: { policy, message: "Every file needs a spec." } }),
+    [CLI_SPEC]: specYaml({ constraints: ["c1"], artifacts: { code: ["src/**"], docs: ["docs/cli.md"] } }),
+    "src/a.ts": "a\n",
+    "src/sub/b.ts": "b\n",
+    "docs/cli.md": "# cli\n",
+    "README.md": "r\n",
+  });
+  branch(root, "feature");
+  return root;
+}
+
+function json(stdout: string): { schema: string; tool: { name: string; version: string }; ok: boolean; result: Record<string, unknown>; warnings: string[] } {
+  return JSON.parse(stdout);
+}
+
+describe("specs", () => {
+  it("validate: exit 0 when valid, 1 with problems (file:line:col: path: message), JSON envelope", () => {
+    const root = project();
+    let r = runCli(["specs", "validate"], { cwd: root });
+    expect(r).toMatchObject({ code: 0, stdout: "" });
+    expect(r.stderr).toContain("2 spec files checked");
+    write(root, ".notarai/bad.spec.yaml", 'schema_version: "0.7"\nintent: x\nbehaviors: []\nartifacts: {}\nextra: 1\n');
+    r = runCli(["specs", "validate"], { cwd: join(root, "src") });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(".notarai/bad.spec.yaml:3:12: behaviors: expected a non-empty list of behaviors (required unless tier is registered or derived), found an empty list [out-of-range]\n.notarai/bad.spec.yaml:5:1: extra: unknown key \"extra\"; allowed here: schema_version, intent, behaviors, constraints, invariants, open_questions, decisions, subsystems, applies, dependencies, exclude, coverage, notes, tier, artifacts, output, content, states, audience, variants, domain, design, pipeline, feedback, variants_resolved, compliance [unknown-key]\n");
+    r = runCli(["specs", "validate", ".notarai/cli.spec.yaml", "--format", "json"], { cwd: root });
+    expect(r.code).toBe(0);
+    const env = json(r.stdout);
+    expect(env).toMatchObject({ schema: "noma-reconcile/specs-validate@1", ok: true, tool: { name: "noma-reconcile" } });
+    expect(env.result["files"]).toEqual([{ path: CLI_SPEC, schema_version: "0.7", valid: true, problems: [] }]);
+    expect(runCli(["specs", "validate", "README.md"], { cwd: root }).code).toBe(2);
+    expect(runCli(["specs", "validate", "../x.spec.yaml"], { cwd: root }).code).toBe(2);
+    expect(runCli(["specs", "frobnicate"], { cwd: root }).code).toBe(2);
+  });
+
+  it("schema: prints the JSON Schema generated from zod", () => {
+    const root = project();
+    const r = runCli(["specs", "schema"], { cwd: root });
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout) as { $schema: string; anyOf: unknown[] };
+    expect(s.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    expect(s.anyOf).toHaveLength(3);
+    expect(JSON.parse(runCli(["specs", "schema", "--schema-version", "0.5"], { cwd: root }).stdout).$ref).toBe("#/$defs/spec-0.5");
+  });
+});
+
+describe("governs and coverage", () => {
+  it("governs: one line per (path, spec) with category and glob; exit 1 when a path has none", () => {
+    const root = project();
+    let r = runCli(["governs", "a.ts", "sub/b.ts"], { cwd: join(root, "src") });
+    expect(r).toMatchObject({ code: 0, stdout: `src/a.ts: ${CLI_SPEC} (code, via src/**)\nsrc/sub/b.ts: ${CLI_SPEC} (code, via src/**)\n` });
+    r = runCli(["governs", "docs/cli.md", "README.md", "--format", "json"], { cwd: root });
+    expect(r.code).toBe(1);
+    const res = json(r.stdout).result as { paths: Array<{ path: string; governed_by: unknown[] }> };
+    expect(res.paths.map((p) => [p.path, p.governed_by.length])).toEqual([["docs/cli.md", 2], ["README.md", 0]]);
+    expect(runCli(["governs"], { cwd: root }).code).toBe(2);
+  });
+
+  it("coverage: lists uncovered tracked files; exit 1 only under a strict policy", () => {
+    const warn = project("warn");
+    let r = runCli(["coverage"], { cwd: warn });
+    expect(r).toMatchObject({ code: 0, stdout: "README.md\n" });
+    expect(r.stderr).toContain("Every file needs a spec.");
+    const strict = project("strict");
+    r = runCli(["coverage", "--format", "json"], { cwd: strict });
+    expect(r.code).toBe(1);
+    expect(json(r.stdout).result).toMatchObject({ policy: "strict", uncovered: ["README.md"], failing: true });
+  });
+});
+
+describe("affected, diff, changed, mark-reconciled", () => {
+  it("run from a subdirectory with repo-relative POSIX output, text and JSON", () => {
+    const root = project();
+    write(root, "src/a.ts", "a2\n");
+    commitAll(root, "change");
+    write(root, "src/sub/new.ts", "new\n");
+    const sub = join(root, "src", "sub");
+    let r = runCli(["affected", "--base", "main"], { cwd: sub });
+    expect(r).toMatchObject({ code: 0, stdout: `${CLI_SPEC}  (1 behavior, 1 constraint, 0 invariants)\n` });
+    r = runCli(["affected", "--base", "main", "--format", "json"], { cwd: sub });
+    expect(json(r.stdout)).toMatchObject({ schema: "noma-reconcile/affected@1", ok: true, result: { changed_files: ["src/a.ts", "src/sub/new.ts"] } });
+
+    r = runCli(["diff", "--spec", ".notarai/cli.spec.yaml", "--base", "main", "--format", "json"], { cwd: sub });
+    expect(r.code).toBe(0);
+    const d = envelopeResult<Record<string, unknown>>(r.stdout);
+    expect(Object.keys(d).sort()).toEqual(["binary_changes", "diff", "excluded", "file_categories", "files", "skipped", "spec_changes", "system_spec"]);
+    expect(d["files"]).toEqual(["src/a.ts", "src/sub/new.ts"]);
+    r = runCli(["diff", "--spec", "../../.notarai/cli.spec.yaml", "--base", "main"], { cwd: sub });
+    expect(r.stdout).toContain("+a2");
+    expect(r.stderr).toContain("2 files to reconcile: src/a.ts, src/sub/new.ts");
+
+    r = runCli(["mark-reconciled", "new.ts", "../a.ts"], { cwd: sub });
+    expect(r).toMatchObject({ code: 0, stdout: "Marked 2 files as reconciled.\n" });
+    r = runCli(["diff", "--spec", CLI_SPEC, "--base", "main", "--exclude", "*.md", "--format", "json"], { cwd: root });
+    expect(envelopeResult(r.stdout)).toMatchObject({ files: [], skipped: ["src/a.ts", "src/sub/new.ts"], excluded: ["*.md"] });
+
+    r = runCli(["changed", "--spec", CLI_SPEC], { cwd: root });
+    expect(r).toMatchObject({ code: 0, stdout: "docs/cli.md\nsrc/sub/b.ts\n" });
+    r = runCli(["changed", "--spec", CLI_SPEC, "--type", "docs", "--format", "json"], { cwd: root });
+    expect(json(r.stdout)).toMatchObject({ schema: "noma-reconcile/changed@1", result: { changed_artifacts: ["docs/cli.md"] } });
+    expect(runCli(["changed", "--spec", CLI_SPEC, "--type", "slides"], { cwd: root }).code).toBe(2);
+  });
+
+  it("usage and runtime errors exit 2 with a message on stderr and nothing on stdout", () => {
+    const root = project();
+    const cases: string[][] = [
+      ["affected"],
+      ["affected", "--base", "-x"],
+      ["affected", "--base", "no-such-ref"],
+      ["diff", "--base", "main"],
+      ["diff", "--spec", CLI_SPEC],
+      ["diff", "--spec", ".notarai/none.spec.yaml", "--base", "main"],
+      ["changed"],
+      ["mark-reconciled"],
+      ["mark-reconciled", "/etc/passwd"],
+      ["affected", "--base", "main", "--format", "yaml"],
+      ["cache", "explode"],
+      ["state", "launch"],
+    ];
+    for (const args of cases) {
+      const r = runCli(args, { cwd: root });
+      expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 2, stdout: "" });
+      expect(r.stderr.length).toBeGreaterThan(0);
+    }
+    const outside = tempDir();
+    expect(runCli(["affected", "--base", "main"], { cwd: outside }).stderr).toContain("not inside a git repository");
+  });
+});
+
+describe("cache and state", () => {
+  it("cache status / clear, state snapshot / show / reset", () => {
+    const root = project();
+    let r = runCli(["cache", "status", "--format", "json"], { cwd: root });
+    expect(json(r.stdout).result).toMatchObject({ status: "absent", rows: { reconciled: 0 } });
+    runCli(["mark-reconciled", "src/a.ts", "docs/cli.md"], { cwd: root });
+    r = runCli(["cache", "status"], { cwd: root });
+    expect(r.stdout).toContain("status: ok");
+    expect(r.stdout).toContain(`  ${CLI_SPEC}: 2`);
+    r = runCli(["state", "snapshot", "--format", "json"], { cwd: join(root, "docs") });
+    expect(json(r.stdout).result).toMatchObject({ state_path: join(root, ".notarai/reconciliation_state.json"), files: 2, specs: 0, git_hash: git(root, ["rev-parse", "HEAD"]).trim() });
+    expect(read(root, ".notarai/reconciliation_state.json")).toContain('"src/a.ts"');
+    r = runCli(["state", "show"], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("fingerprints: 2 files, 0 specs");
+    expect(r.stdout).toContain("(an ancestor of HEAD)");
+    expect(runCli(["cache", "clear"], { cwd: root }).stdout).toContain("Cleared");
+    expect(runCli(["changed", "--spec", CLI_SPEC], { cwd: root }).stdout).toBe("docs/cli.md\nsrc/a.ts\nsrc/sub/b.ts\n");
+    expect(runCli(["state", "reset"], { cwd: root }).stdout).toBe("Removed .notarai/reconciliation_state.json.\n");
+    expect(runCli(["state", "show", "--format", "json"], { cwd: root }).stdout).toContain('"exists": false');
+  });
+
+  it("gives the same answers with the short-run WASM tiering turned off", () => {
+    const root = project();
+    write(root, "src/a.ts", "a2\n");
+    const plain = { NOMA_RECONCILE_WASM_TIERING: "default" };
+    const a = runCli(["changed", "--spec", CLI_SPEC, "--format", "json"], { cwd: root });
+    const b = runCli(["changed", "--spec", CLI_SPEC, "--format", "json"], { cwd: root, env: plain });
+    expect(a.stdout).toBe(b.stdout);
+    expect(runCli(["mark-reconciled", "src/a.ts"], { cwd: root, env: plain }).code).toBe(0);
+    const c = runCli(["changed", "--spec", CLI_SPEC, "--format", "json"], { cwd: root });
+    expect(envelopeResult<{ changed_artifacts: string[] }>(c.stdout).changed_artifacts).not.toContain("src/a.ts");
+  });
+});
+
+describe("--help", () => {
+  it("documents every reconciliation command with examples and exit codes", () => {
+    const root = tempRepo();
+    for (const cmd of ["specs", "governs", "coverage", "affected", "diff", "changed", "mark-reconciled", "cache", "state"]) {
+      const r = runCli([cmd, "--help"], { cwd: root });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("Examples:");
+      expect(r.stdout).toContain(`noma-reconcile ${cmd}`);
+      expect(r.stdout).toContain("Exit codes");
+    }
+  });
+});
