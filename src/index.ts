@@ -68,3 +68,15 @@ export { ReconcileError, type ReconcileErrorCode } from "./reconcile/reconcile-e
 export type { ToolOptions } from "./reconcile/reconcile-context.js";
 export { readSnapshot, snapshotAncestry, ancestryWarning, type SnapshotRead, type SnapshotAncestry } from "./snapshot/read-snapshot.js";
 export { parseSnapshot, formatSnapshot, snapshotFingerprints, snapshotTimestampToIso, SNAPSHOT_SCHEMA_VERSION, type Snapshot } from "./snapshot/snapshot-format.js";
+// Patch engine, transcripts, capability sidecars (Noma Agent Protocol §3, §5, Annex A)
+export { applyPatch, sha256Hex, type ApplyPatchOptions, type PatchOutcome, type OpOutcome, type PatchResult } from "./patch/apply-patch.js";
+export { validateOp, applyOp } from "./patch/apply-op.js";
+export { PatchError, PATCH_ERROR_CODES, type PatchErrorCode } from "./patch/patch-error.js";
+export { OP_NAMES, CORE_OPS, OP_SCHEMAS, PatchOpSchema, type PatchOp, type OpName } from "./patch/patch-op-schema.js";
+export { blockHash } from "./patch/op-support.js";
+export { patchDocument, transcriptPath, type PatchDocumentOptions, type PatchDocumentResult } from "./patch/patch-document.js";
+export { buildRecords, chainLines, TranscriptRecordSchema, type TranscriptRecord, type Actor } from "./transcript/transcript-record.js";
+export { verifyTranscript, transcriptLines, type TranscriptReport, type TranscriptFinding } from "./transcript/verify-transcript.js";
+export { readCapabilities, sidecarPath } from "./capability/read-capabilities.js";
+export { CapabilityDescriptorSchema, type CapabilityDescriptor } from "./capability/capability-schema.js";
+export { capabilityAdvisories } from "./capability/capability-advisory.js";

@@ -5,6 +5,7 @@
  */
 import { parseNoma } from "../noma/parse-noma.js";
 import { parseBookManifest } from "../noma/parse-book.js";
+import { readCapabilities } from "../capability/read-capabilities.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
@@ -20,13 +21,28 @@ export function isBookManifest(file: string): boolean {
   return /\.noma\.ya?ml$/i.test(file);
 }
 
+export function isCapabilitySidecar(file: string): boolean {
+  return /\.capabilities\.yml$/i.test(file);
+}
+
 export function checkDocument(file: string, text: string, options: CheckOptions = {}): FileDiagnostics {
+  if (isCapabilitySidecar(file)) return { file, diagnostics: checkSidecar(text, options) };
   if (isBookManifest(file)) return { file, diagnostics: checkBookManifest(file, text, options) };
   const { datasetSrcExists, chapterExists: _unused, ...rest } = options;
   const validateOptions: ValidateOptions = rest;
   if (datasetSrcExists !== undefined) validateOptions.datasetSrcExists = (src) => datasetSrcExists(file, src);
   const doc = parseNoma(text);
   return { file, diagnostics: validateNoma(doc, validateOptions) };
+}
+
+function checkSidecar(text: string, options: CheckOptions): Diagnostic[] {
+  return readCapabilities(text)
+    .problems.map((p) => {
+      const d: Diagnostic = { severity: p.severity, code: p.code, message: p.message };
+      if (p.line !== undefined) d.pos = { line: p.line, column: 1 };
+      return d;
+    })
+    .filter((d) => !(options.ignoreRules ?? []).includes(d.code));
 }
 
 function checkBookManifest(file: string, text: string, options: CheckOptions): Diagnostic[] {

@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { execGit, splitNul } from "../git/exec-git.js";
 import { containPath } from "../fsx/contain-path.js";
 
-export const NOMA_PATHSPECS = ["*.noma", "*.noma.yml", "*.noma.yaml"];
+export const NOMA_PATHSPECS = ["*.noma", "*.noma.yml", "*.noma.yaml", "*.noma.capabilities.yml"];
 
 export function isNomaPath(p: string): boolean {
-  return /\.noma$/i.test(p) || /\.noma\.ya?ml$/i.test(p);
+  return /\.noma$/i.test(p) || /\.noma\.ya?ml$/i.test(p) || /\.noma\.capabilities\.yml$/i.test(p);
 }
 
 export class MissingPathError extends Error {

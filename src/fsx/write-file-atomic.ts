@@ -7,7 +7,12 @@ import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync, stat
 import { dirname, basename, join } from "node:path";
 import { randomBytes } from "node:crypto";
 
-export function writeFileAtomic(target: string, data: string | Uint8Array): void {
+export interface WriteFileAtomicOptions {
+  /** Called after the temp file is complete and fsynced, just before the rename (fault injection in tests). */
+  beforeRename?: () => void;
+}
+
+export function writeFileAtomic(target: string, data: string | Uint8Array, options: WriteFileAtomicOptions = {}): void {
   const dir = dirname(target);
   const tmp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   let mode: number | undefined;
@@ -32,6 +37,7 @@ export function writeFileAtomic(target: string, data: string | Uint8Array): void
     throw e;
   }
   closeSync(fd);
+  options.beforeRename?.();
   try {
     if (mode !== undefined) chmodSync(tmp, mode);
     renameSync(tmp, target);

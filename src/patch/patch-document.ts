@@ -49,6 +49,14 @@ export interface PatchDocumentResult {
   capabilities: "absent" | "valid" | "invalid";
 }
 
+/**
+ * Fault injection for the crash tests: NOMA_RECONCILE_TEST_CRASH_AT=<point> kills
+ * this process (SIGKILL, no cleanup) at that point of a patch write.
+ */
+function crashPoint(point: "after-transcript" | "before-document-rename"): void {
+  if (process.env["NOMA_RECONCILE_TEST_CRASH_AT"] === point) process.kill(process.pid, "SIGKILL");
+}
+
 export class DocumentMissingError extends Error {
   readonly exitCode = 2;
   constructor(readonly path: string) {
@@ -122,8 +130,9 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
     const { lines, previous } = appendTranscript(tPath, records, dryRun);
     let written = false;
     if (!dryRun && outcome.result === "applied") {
+      crashPoint("after-transcript");
       try {
-        writeFileAtomic(absPath, outcome.text);
+        writeFileAtomic(absPath, outcome.text, { beforeRename: () => crashPoint("before-document-rename") });
         written = true;
       } catch (e) {
         if (previous !== null) writeFileAtomic(tPath, previous);

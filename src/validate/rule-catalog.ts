@@ -17,6 +17,8 @@ export const RULES = {
   "frontmatter-aliases-unattached": { severity: "warning", description: "Frontmatter `aliases:` have no top-level `# ` heading to attach to and are ignored." },
   "book-manifest-invalid": { severity: "error", description: "A book manifest (*.noma.yml) is not a mapping with a `chapters:` list of paths." },
   "book-chapter-missing": { severity: "error", description: "A book manifest lists a chapter file that does not exist." },
+  "capability-invalid": { severity: "error", description: "A capability sidecar (<doc>.capabilities.yml) does not match the Annex A descriptor schema." },
+  "capability-unknown-version": { severity: "warning", description: "A capability sidecar declares a nomaAgent.version this tool does not read; it grants nothing." },
   // Document integrity (§4.4)
   "duplicate-id": { severity: "error", description: "Two or more nodes carry the same canonical id." },
   "broken-reference": { severity: "error", description: "A for=, parent=, dataset= or [[wikilink]] points at an id (or alias) that does not exist." },

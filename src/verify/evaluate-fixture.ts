@@ -4,6 +4,11 @@
  *
  * Checks, in order, every expected file present: ids, diagnostics, roundtrip
  * (bytes, then re-parse structure), spans, patch → post bytes, patch → error code.
+ *
+ * Two optional files extend Annex C.3 for our own corpus (other harnesses
+ * ignore them): `patch.options.json` ({strict, expected_sha, base_sha256},
+ * list-level policies) and `expected.outcomes.json` (the per-op results,
+ * e.g. op_list_aborted for ops rolled back by a later failure).
  */
 import { isDeepStrictEqual } from "node:util";
 import { parseNoma } from "../noma/parse-noma.js";
@@ -12,8 +17,22 @@ import { documentStructure } from "../noma/structure.js";
 import { idSummary, walkBlocks } from "../noma/walk.js";
 import { validateNoma } from "../validate/validate-noma.js";
 
+/** Per-op results of an op list, as a transcript would record them. */
+export type FixtureOpOutcome = { patch_result: "applied" | "rejected" | "noop"; code?: string };
+
+/** Options a fixture may pass (our extension: `patch.options.json`). */
+export interface FixturePatchOptions {
+  strict?: boolean;
+  expected_sha?: string;
+  base_sha256?: string;
+}
+
 /** What the harness needs from a patch engine: apply ops to a text, or say which PatchError code rejected them. */
-export type FixturePatchEngine = (input: string, ops: unknown[]) => { ok: true; output: string } | { ok: false; code: string; message: string };
+export type FixturePatchEngine = (
+  input: string,
+  ops: unknown[],
+  options?: FixturePatchOptions,
+) => ({ ok: true; output: string } | { ok: false; code: string; message: string }) & { outcomes?: FixtureOpOutcome[] };
 
 export type FixtureOutcome = { ok: true } | { ok: false; reason: string };
 
@@ -120,9 +139,15 @@ export function evaluateFixture(files: FixtureFiles, engine?: FixturePatchEngine
     const parsed = parseJson(files, "patch.json");
     if (!parsed.ok) return fail(parsed.reason);
     const ops = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+    let options: FixturePatchOptions | undefined;
+    if (files.get("patch.options.json") !== undefined) {
+      const o = parseJson(files, "patch.options.json");
+      if (!o.ok) return fail(o.reason);
+      options = o.value as FixturePatchOptions;
+    }
     let result: ReturnType<FixturePatchEngine>;
     try {
-      result = engine(input, ops);
+      result = engine(input, ops, options);
     } catch (e) {
       return fail(`the patch engine threw instead of rejecting with a PatchError: ${(e as Error).message}`);
     }
@@ -135,6 +160,12 @@ export function evaluateFixture(files: FixtureFiles, engine?: FixturePatchEngine
       const code = String((want.value as { code?: unknown }).code);
       if (result.ok) return fail(`expected rejection with ${code}, but the patch applied`);
       if (result.code !== code) return fail(`expected rejection with ${code}, got ${result.code}: ${result.message}`);
+    }
+    if (files.get("expected.outcomes.json") !== undefined) {
+      const want = parseJson(files, "expected.outcomes.json");
+      if (!want.ok) return fail(want.reason);
+      const got = result.outcomes ?? [];
+      if (!isDeepStrictEqual(got, want.value)) return fail(`per-op outcomes mismatch: got ${show(got)}, expected ${show(want.value)}`);
     }
   } else if (post !== undefined || error !== undefined) {
     return fail("expected.post.noma / expected.error.json present without patch.json");

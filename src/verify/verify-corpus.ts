@@ -31,7 +31,7 @@ export interface CorpusReport {
   exitCode: 0 | 1;
 }
 
-const FIXTURE_FILES = /^(?:expected\..+|patch\.json)$/;
+const FIXTURE_FILES = /^(?:expected\..+|patch\.json|patch\.options\.json)$/;
 
 function discover(root: string, rel: string, found: Array<{ rel: string; hasInput: boolean }>): void {
   const abs = rel.length > 0 ? join(root, rel) : root;

@@ -73,6 +73,25 @@ describe("check: which files", () => {
   });
 });
 
+describe("check: capability sidecars (Annex A)", () => {
+  it("validates <doc>.capabilities.yml: schema errors name the line; an unknown version grants nothing", () => {
+    const repo = tempRepo({
+      "a.noma": VALID,
+      "a.noma.capabilities.yml": "nomaAgent:\n  version: 1\n  blocks:\n    claim:\n      ops: [replace_block, teleport]\n",
+      "b.noma": VALID,
+      "b.noma.capabilities.yml": "nomaAgent:\n  version: 2\n",
+      "c.noma": VALID,
+      "c.noma.capabilities.yml": "nomaAgent:\n  version: 1\n  blocks:\n    claim:\n      ops: [update_attribute]\n  ids:\n    rename: false\n",
+    });
+    const r = runCli(["check"], { cwd: repo });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^ERROR \[capability-invalid\] a\.noma\.capabilities\.yml:5:1: nomaAgent\.blocks\.claim\.ops\.1: /);
+    expect(lines[1]).toBe("WARNING [capability-unknown-version] b.noma.capabilities.yml:2:1: nomaAgent.version 2 is not understood (this tool reads version 1); the descriptor grants nothing.");
+  });
+});
+
 describe("check: exit code 2", () => {
   it("for a path outside the repository, naming it", () => {
     const repo = tempRepo({ "a.noma": VALID });

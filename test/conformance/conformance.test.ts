@@ -5,11 +5,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { evaluateFixture } from "../../src/index.js";
+import { evaluateFixture, OP_NAMES, PATCH_ERROR_CODES } from "../../src/index.js";
 import { fixturePatchEngine } from "../../src/verify/fixture-patch-engine.js";
 import { fixtureNames, OURS, UPSTREAM, upstreamPresent } from "./corpus.js";
 
-const DOCUMENT_TRACKS = ["valid", "invalid"];
+const TRACKS = ["valid", "invalid", "patch", "patch-error"];
 
 function evaluate(root: string, fixture: string) {
   const dir = join(root, fixture);
@@ -20,9 +20,9 @@ function evaluate(root: string, fixture: string) {
 }
 
 describe.skipIf(!upstreamPresent)("upstream corpus (../shared/conformance, read in place)", () => {
-  const names = upstreamPresent ? fixtureNames(UPSTREAM, DOCUMENT_TRACKS) : [];
-  it("has the 8 valid/invalid fixtures of the v1.0 minimum corpus", () => {
-    expect(names).toHaveLength(8);
+  const names = upstreamPresent ? fixtureNames(UPSTREAM, TRACKS) : [];
+  it("has the 40 fixtures of the v1.0 minimum corpus", () => {
+    expect(names).toHaveLength(40);
   });
   it.each(names)("%s", (fixture) => {
     expect(evaluate(UPSTREAM, fixture)).toEqual({ ok: true });
@@ -30,9 +30,21 @@ describe.skipIf(!upstreamPresent)("upstream corpus (../shared/conformance, read 
 });
 
 describe("our corpus (fixtures/conformance)", () => {
-  const names = fixtureNames(OURS, DOCUMENT_TRACKS);
-  it("exists", () => {
-    expect(names.length).toBeGreaterThanOrEqual(15);
+  const names = fixtureNames(OURS, TRACKS);
+  it("covers every op and every PatchError code", () => {
+    const ops = new Set<string>();
+    const codes = new Set<string>();
+    for (const n of names) {
+      const dir = join(OURS, n);
+      if (existsSync(join(dir, "patch.json"))) {
+        const p = JSON.parse(readFileSync(join(dir, "patch.json"), "utf8")) as unknown;
+        for (const op of Array.isArray(p) ? p : [p]) ops.add(String((op as { op: unknown }).op));
+      }
+      if (existsSync(join(dir, "expected.error.json"))) codes.add(String(JSON.parse(readFileSync(join(dir, "expected.error.json"), "utf8")).code));
+      if (existsSync(join(dir, "expected.outcomes.json"))) for (const o of JSON.parse(readFileSync(join(dir, "expected.outcomes.json"), "utf8")) as Array<{ code?: string }>) if (o.code) codes.add(o.code);
+    }
+    expect([...OP_NAMES].filter((o) => !ops.has(o))).toEqual([]);
+    expect([...PATCH_ERROR_CODES].filter((c) => !codes.has(c))).toEqual([]);
   });
   it.each(names)("%s", (fixture) => {
     expect(evaluate(OURS, fixture)).toEqual({ ok: true });

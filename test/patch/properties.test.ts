@@ -1,0 +1,129 @@
+/**
+ * Property tests (fast-check) of the patch engine on random documents and
+ * random valid ops:
+ * - lines outside the op's block are byte-identical (line endings included);
+ * - a Tier-1 document stays Tier 1 (no op breaks the structure);
+ * - the transcript of a random session verifies, and replaying its applied
+ *   ops from the base reproduces the final sha256 (§5.5).
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseNoma, type NomaDocument } from "../../src/index.js";
+import { applyPatch } from "../../src/patch/apply-patch.js";
+import { buildRecords, chainLines } from "../../src/transcript/transcript-record.js";
+import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
+
+const WORDS = ["alpha", "beta", "gamma", "delta", "pipe | inside", "`code [[x]]`", "[[c0]]", "see [[k1|label]]"];
+
+/** A random Tier-1 document: top-level claims/notes, a section with children, headings, tables, datasets. */
+const documentArb = fc
+  .record({
+    blocks: fc.array(fc.tuple(fc.constantFrom("claim", "note", "risk", "evidence"), fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 3 }), fc.boolean()), { minLength: 1, maxLength: 6 }),
+    kids: fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 3 }),
+    heading: fc.boolean(),
+    table: fc.boolean(),
+    eol: fc.constantFrom("\n", "\r\n"),
+    finalEol: fc.boolean(),
+  })
+  .map(({ blocks, kids, heading, table, eol, finalEol }) => {
+    const lines: string[] = [];
+    if (heading) lines.push("# Doc Title", "");
+    blocks.forEach(([name, body, withFor], i) => {
+      lines.push(`::${name}{id="k${i}"${withFor && i > 0 ? ` for="k${i - 1}"` : ""}}`, ...body, "::", "");
+    });
+    lines.push('::section{id="sec"}');
+    kids.forEach((w, i) => lines.push(`:::note{id="n${i}"}`, w, ":::", ""));
+    if (lines[lines.length - 1] === "") lines.pop();
+    lines.push("::", "");
+    if (table) lines.push('::table{id="tb" header}', "Name | Score", "Ana | 1", "::", "");
+    lines.push('::dataset{id="ds"}', "schema:", "  name: string", "  n: number", "rows:", "  - [ana, 1]", "::");
+    return lines.join(eol) + (finalEol ? eol : "");
+  });
+
+function ids(doc: NomaDocument, prefix: string): string[] {
+  return doc.ids.filter((i) => i.startsWith(prefix));
+}
+
+/** Random ops that are valid against `doc` (they may still be rejected, e.g. id conflicts). */
+function opArb(doc: NomaDocument): fc.Arbitrary<Record<string, unknown>> {
+  const blocks = [...ids(doc, "k"), ...ids(doc, "n")];
+  const any = fc.constantFrom(...(blocks.length > 0 ? blocks : ["k0"]));
+  const word = fc.constantFrom("x", "y", "ok", "fine words");
+  return fc.oneof(
+    fc.record({ op: fc.constant("update_attribute"), id: any, key: fc.constantFrom("owner", "confidence", "flag"), value: fc.oneof(word, fc.integer({ min: 0, max: 9 }), fc.boolean(), fc.constant(null)) }),
+    fc.record({ op: fc.constant("remove_attribute"), id: any, key: fc.constantFrom("owner", "for") }),
+    fc.record({ op: fc.constant("replace_body"), id: any, content: fc.array(word, { maxLength: 3 }).map((w) => w.join("\n")) }),
+    fc.record({ op: fc.constant("delete_block"), id: any }),
+    fc.record({ op: fc.constant("add_block"), parent: fc.constant("sec"), position: fc.integer({ min: 0, max: 3 }), content: fc.integer({ min: 100, max: 999 }).map((n) => `::note{id="new${n}"}\nadded\n::`) }),
+    fc.record({ op: fc.constant("add_comment"), id: fc.integer({ min: 100, max: 999 }).map((n) => `cm${n}`), target: any, content: word }),
+    fc.record({ op: fc.constant("rename_id"), from: any, to: fc.integer({ min: 100, max: 999 }).map((n) => `r${n}`) }),
+    fc.record({ op: fc.constant("move_block"), id: any, parent: fc.constant("sec"), position: fc.integer({ min: 0, max: 2 }) }),
+    fc.record({ op: fc.constant("update_table_cell"), id: fc.constant("tb"), row: fc.constant(0), column: fc.constant(1), value: fc.integer({ min: 0, max: 99 }) }),
+    fc.record({ op: fc.constant("insert_dataset_row"), id: fc.constant("ds"), row: fc.constant(0), cells: fc.tuple(fc.constantFrom("bo", "cy"), fc.integer({ min: 0, max: 9 })) }),
+  );
+}
+
+/** Raw lines (each with its own line break). */
+function rawLines(text: string): string[] {
+  return text.match(/[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
+}
+
+const LOCAL = new Set(["update_attribute", "remove_attribute", "replace_body", "delete_block"]);
+
+describe("patch engine properties", () => {
+  it("lines outside a block-local op's block are byte-identical; Tier 1 stays Tier 1", () => {
+    const seen = { applied: 0, local: 0 };
+    fc.assert(
+      fc.property(documentArb.chain((src) => fc.tuple(fc.constant(src), opArb(parseNoma(src)))), ([src, op]) => {
+        const doc = parseNoma(src);
+        expect(doc.problems.filter((p) => p.severity === "error")).toEqual([]);
+        const out = applyPatch(src, [op], { parsed: doc });
+        if (out.result !== "applied") return;
+        seen.applied++;
+        const after = parseNoma(out.text);
+        expect(after.problems.filter((p) => p.severity === "error"), `${JSON.stringify(op)} broke the document:\n${out.text}`).toEqual([]);
+        if (!LOCAL.has(String(op["op"]))) return;
+        seen.local++;
+        const target = doc.nodeById.get(String(op["id"]))!;
+        const a = Math.max(0, target.pos.line - 2); // one blank line before may go with a deleted block
+        const b = target.endLine + 1; // and one after
+        const before = rawLines(src);
+        const now = rawLines(out.text);
+        expect(now.slice(0, a)).toEqual(before.slice(0, a));
+        const tail = before.slice(b);
+        expect(now.slice(now.length - tail.length)).toEqual(tail);
+      }),
+      { numRuns: 300 },
+    );
+    // Not vacuous: most generated ops apply, many of them block-local.
+    expect(seen.applied).toBeGreaterThan(150);
+    expect(seen.local).toBeGreaterThan(50);
+  });
+
+  it("a random session's transcript verifies, and replay from the base reproduces the final sha256", () => {
+    fc.assert(
+      fc.property(
+        documentArb.chain((src) => fc.tuple(fc.constant(src), fc.array(opArb(parseNoma(src)), { minLength: 1, maxLength: 6 }), fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 6, maxLength: 6 }))),
+        ([base, ops, split]) => {
+          let text = base;
+          let transcript = "";
+          let last: string | null = null;
+          // Submit the ops as several op lists of random sizes, as agents do.
+          for (let i = 0, k = 0; i < ops.length; k++) {
+            const list = ops.slice(i, i + split[k % split.length]!);
+            i += list.length;
+            const out = applyPatch(text, list);
+            const lines = chainLines(buildRecords(out, { docUri: "file:///d.noma", actor: { kind: "agent", name: "prop" }, now: new Date(0) }), last);
+            transcript += lines.join("");
+            last = lines[lines.length - 1] ?? last;
+            text = out.text;
+          }
+          const report = verifyTranscript(transcript, text, { base });
+          expect(report.findings).toEqual([]);
+          expect(report.ok).toBe(true);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
