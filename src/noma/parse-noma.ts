@@ -210,10 +210,12 @@ class Parser {
     private readonly starts: Int32Array,
     private readonly ends: Int32Array,
     bodyStart: number,
+    /** Index fences and close lines only up to here (a region re-parse); default: every line. */
+    scanEnd: number = ends.length,
   ) {
     this.plain = src.indexOf("\r") === -1;
-    const n = ends.length;
-    this.fenceEnd = new Int32Array(n).fill(-1);
+    const n = scanEnd;
+    this.fenceEnd = new Int32Array(ends.length).fill(-1);
     let openAt = -1;
     for (let i = bodyStart; i < n; i++) {
       const c = src.charCodeAt(starts[i]!);
@@ -742,22 +744,21 @@ function indexIds(doc: NomaDocument, extraRootAliases: string[]): void {
   }
 }
 
-/** Parse Noma source text. Never throws; problems found on the way are in `doc.problems`. */
-export function parseNoma(source: string, options: ParseOptions = {}): NomaDocument {
-  const index = indexLines(source);
-  const lineCount = index.ends.length;
-  const problems: ParseProblem[] = [];
-  const frontmatter = parseFrontmatter(source, index, problems);
-  const bodyStart = frontmatter !== undefined ? frontmatter.endLine : 0;
-  const parser = new Parser(source, index.starts, index.ends, bodyStart);
-  const lastLine = Math.max(lineCount, 1);
-  const flat = parser.parseBlocks(bodyStart, lineCount, 0);
+function makeDocument(
+  source: string,
+  index: LineIndex,
+  frontmatter: FrontmatterNode | undefined,
+  flat: BlockNode[],
+  problems: ParseProblem[],
+  options: ParseOptions,
+): NomaDocument {
+  const lastLine = Math.max(index.ends.length, 1);
   const doc = {
     type: "document",
     source,
     lineStarts: index.starts,
     children: foldSections(flat, lastLine),
-    problems: [...problems, ...parser.problems],
+    problems,
     ids: [],
     aliasesById: new Map(),
     aliasMap: new Map(),
@@ -777,10 +778,133 @@ export function parseNoma(source: string, options: ParseOptions = {}): NomaDocum
       return lines;
     },
   });
+  Object.defineProperty(doc, FLAT, { value: { index, bodyStart: frontmatter !== undefined ? frontmatter.endLine : 0, options }, enumerable: false, writable: true });
   if (frontmatter !== undefined) doc.frontmatter = frontmatter;
   indexIds(doc, options.rootAliases ?? []);
   doc.problems.sort((a, b) => a.line - b.line);
   return doc;
+}
+
+/** Hidden per-document data for incremental re-parsing. */
+const FLAT = Symbol("noma.parse");
+
+interface ParseMemo {
+  index: LineIndex;
+  bodyStart: number;
+  options: ParseOptions;
+}
+
+/** Parse Noma source text. Never throws; problems found on the way are in `doc.problems`. */
+export function parseNoma(source: string, options: ParseOptions = {}): NomaDocument {
+  const index = indexLines(source);
+  const problems: ParseProblem[] = [];
+  const frontmatter = parseFrontmatter(source, index, problems);
+  const bodyStart = frontmatter !== undefined ? frontmatter.endLine : 0;
+  const parser = new Parser(source, index.starts, index.ends, bodyStart);
+  const flat = parser.parseBlocks(bodyStart, index.ends.length, 0);
+  return makeDocument(source, index, frontmatter, flat, [...problems, ...parser.problems], options);
+}
+
+/** Top-level blocks in order, before sections fold; each heading section is taken apart (its children follow it). */
+function unfold(nodes: readonly BlockNode[], out: BlockNode[]): BlockNode[] {
+  for (const n of nodes) {
+    if (n.type === "section" && !n.nested) {
+      const children = n.children;
+      n.children = [];
+      n.endLine = n.pos.line;
+      out.push(n);
+      unfold(children, out);
+    } else out.push(n);
+  }
+  return out;
+}
+
+function shiftNode(n: BlockNode | ListItemNode, delta: number): void {
+  n.pos.line += delta;
+  n.endLine += delta;
+  if (n.type === "section" || n.type === "directive" || n.type === "list") for (const c of n.children) shiftNode(c, delta);
+}
+
+/** Length of the common prefix and suffix of two strings (non-overlapping). */
+function commonEnds(a: string, b: string): [number, number] {
+  const max = Math.min(a.length, b.length);
+  let p = 0;
+  const CHUNK = 4096;
+  while (p + CHUNK <= max && a.slice(p, p + CHUNK) === b.slice(p, p + CHUNK)) p += CHUNK;
+  while (p < max && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+  let s = 0;
+  const room = max - p;
+  while (s + CHUNK <= room && a.slice(a.length - s - CHUNK, a.length - s) === b.slice(b.length - s - CHUNK, b.length - s)) s += CHUNK;
+  while (s < room && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
+  return [p, s];
+}
+
+/** 0-based index of the line holding character `offset`. */
+function lineOf(starts: Int32Array, offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return Math.min(lo, Math.max(starts.length - 2, 0));
+}
+
+/**
+ * Parse `text`, which is `old.source` with some edits, re-parsing only the
+ * top-level blocks around the change (padded by a block on each side) and
+ * shifting the rest. Falls back to a full parse whenever the change could
+ * reach beyond that region (frontmatter, anything unclosed). The result is
+ * the same tree `parseNoma(text)` gives. Consumes `old`: its nodes are reused.
+ */
+export function reparseEdited(old: NomaDocument, text: string): NomaDocument {
+  const memo = (old as unknown as Record<symbol, ParseMemo | undefined>)[FLAT];
+  if (memo === undefined) return parseNoma(text);
+  if (text === old.source) return old;
+  const [p, s] = commonEnds(old.source, text);
+  const oldIndex = memo.index;
+  const bodyStartOffset = memo.bodyStart > 0 ? oldIndex.starts[memo.bodyStart]! : 0;
+  if (p <= bodyStartOffset) return parseNoma(text, memo.options);
+  // Without frontmatter, a first line of "---" becomes frontmatter as soon as any later "---" line appears.
+  if (old.frontmatter === undefined) {
+    const nl = text.search(/\r\n|\r|\n/);
+    if (FRONTMATTER_FENCE.test(nl === -1 ? text : text.slice(0, nl))) return parseNoma(text, memo.options);
+  }
+  const firstChanged = lineOf(oldIndex.starts, p);
+  const lastChanged = lineOf(oldIndex.starts, Math.max(p, old.source.length - s));
+  const flat = unfold(old.children, []);
+  // Blocks touching the changed lines (with a line of margin), plus one neighbour on each side.
+  let i0 = flat.findIndex((b) => b.endLine - 1 >= firstChanged - 1);
+  if (i0 === -1) i0 = flat.length;
+  let i1 = i0;
+  while (i1 < flat.length && flat[i1]!.pos.line - 1 <= lastChanged + 1) i1++;
+  i0 = Math.max(0, i0 - 1);
+  i1 = Math.min(flat.length, i1 + 1);
+  const regionStart = i0 < flat.length ? Math.min(flat[i0]!.pos.line - 1, firstChanged) : firstChanged;
+  const oldRegionEnd = i1 > 0 && i1 - 1 >= i0 ? Math.max(flat[i1 - 1]!.endLine, lastChanged + 1) : lastChanged + 1;
+  const index = indexLines(text);
+  const delta = index.ends.length - oldIndex.ends.length;
+  // Up to where the old region ended (shifted), or to the end when no block follows it.
+  const regionEnd = i1 < flat.length ? oldRegionEnd + delta : index.ends.length;
+  if (regionStart < memo.bodyStart || regionEnd < regionStart) return parseNoma(text, memo.options);
+  const parser = new Parser(text, index.starts, index.ends, regionStart, regionEnd);
+  const region = parser.parseBlocks(regionStart, regionEnd, 0);
+  if (parser.problems.length > 0) return parseNoma(text, memo.options);
+  const after = flat.slice(i1);
+  for (const b of after) shiftNode(b, delta);
+  const merged = [...flat.slice(0, i0), ...region, ...after];
+  // Problems before the region stay, those in it were re-derived (none), those after shift.
+  const kept: ParseProblem[] = [];
+  for (const pr of old.problems) {
+    if (pr.code === "frontmatter-aliases-unattached") continue;
+    const at = pr.line - 1;
+    if (at < regionStart) {
+      if (pr.endLine !== undefined && pr.endLine - 1 >= regionStart) return parseNoma(text, memo.options);
+      kept.push(pr);
+    } else if (at >= oldRegionEnd) kept.push({ ...pr, line: pr.line + delta, ...(pr.endLine !== undefined ? { endLine: pr.endLine + delta } : {}) });
+  }
+  return makeDocument(text, index, old.frontmatter, merged, kept, memo.options);
 }
 
 /** Text of line `index` (0-based) without its line break, without materialising `doc.lines`. */

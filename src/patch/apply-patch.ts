@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import type { NomaDocument } from "../noma/ast.js";
-import { parseNoma } from "../noma/parse-noma.js";
+import { parseNoma, reparseEdited } from "../noma/parse-noma.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { summarize, type ValidationSummary } from "../validate/diagnostic.js";
 import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
@@ -72,7 +72,7 @@ export interface ApplyPatchOptions {
   rejectAll?: { code: PatchErrorCode; message: string };
   /** sha256 of the document's bytes when they are not exactly `text` encoded as UTF-8. */
   preSha256?: string;
-  /** Parse of `text`, when the caller already has it. */
+  /** Parse of `text`, when the caller already has it. It is consumed: the engine reuses its nodes. */
   parsed?: NomaDocument;
   /** Clock for elapsed_ms (tests). */
   now?: () => number;
@@ -144,7 +144,8 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
       if (next !== current) {
         current = next;
         currentSha = nextSha;
-        doc = parseNoma(current);
+        // Re-parse only around the edit (the result equals a full parse; see reparseEdited).
+        doc = reparseEdited(doc, current);
       }
     } catch (e) {
       if (!isPatchError(e)) throw e;

@@ -1,0 +1,61 @@
+/**
+ * Incremental re-parsing: for any edit of a document, reparseEdited(parse(old), new)
+ * gives exactly the tree parse(new) gives — nodes, spans, ids, aliases, problems.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { astToJson, parseNoma } from "../../src/index.js";
+import { reparseEdited } from "../../src/noma/parse-noma.js";
+import { applyPatch } from "../../src/patch/apply-patch.js";
+
+const LINES = [
+  "# Title", "## Sub {id=\"sub\"}", "", "", "para line", "more [[k0]] prose", "::claim{id=\"k0\"}", "::note{id=\"k1\" for=\"k0\"}", ":::inner{id=\"k2\"}", ":::", "::",
+  "```", "```js", "| a | b |", "|---|---|", "| 1 | 2 |", "- item", "1. one", "> quote", "---", "::section{id=\"s\"}",
+];
+const lineArb = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...LINES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+const docArb = fc.tuple(fc.array(lineArb, { maxLength: 40 }), fc.boolean(), fc.boolean()).map(([lines, fm, trailing]) => (fm ? "---\ntitle: t\n---\n" : "") + lines.join("\n") + (trailing ? "\n" : ""));
+
+function canonical(text: string): unknown {
+  const doc = parseNoma(text);
+  return { ast: astToJson(doc), ids: doc.ids };
+}
+
+describe("reparseEdited", () => {
+  it("equals a full parse after any line-level edit", () => {
+    fc.assert(
+      fc.property(docArb, fc.nat(), fc.nat(3), fc.array(lineArb, { maxLength: 4 }), (src, at, remove, insert) => {
+        const lines = src.split("\n");
+        const i = lines.length === 0 ? 0 : at % lines.length;
+        const edited = [...lines];
+        edited.splice(i, remove, ...insert);
+        const next = edited.join("\n");
+        const incremental = reparseEdited(parseNoma(src), next);
+        expect({ ast: astToJson(incremental), ids: incremental.ids }).toEqual(canonical(next));
+        expect(incremental.source).toBe(next);
+        expect([...incremental.lineStarts]).toEqual([...parseNoma(next).lineStarts]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("equals a full parse after any character-level edit, CRLF included", () => {
+    fc.assert(
+      fc.property(docArb, fc.constantFrom("\n", "\r\n"), fc.nat(), fc.nat(6), fc.constantFrom("", "x", "\n", "::", "```\n", "# H\n", "\n\n", "[[k1]]", "}"), (src0, eol, at, remove, insert) => {
+        const src = src0.replace(/\n/g, eol);
+        const i = src.length === 0 ? 0 : at % (src.length + 1);
+        const next = src.slice(0, i) + insert + src.slice(i + remove);
+        const incremental = reparseEdited(parseNoma(src), next);
+        expect({ ast: astToJson(incremental), ids: incremental.ids }).toEqual(canonical(next));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("is what the patch engine uses between ops: results equal the op-by-op full-parse results", () => {
+    const src = Array.from({ length: 50 }, (_, i) => `::claim{id="c${i}"}\nClaim ${i}.\n::\n`).join("\n");
+    const ops = Array.from({ length: 30 }, (_, k) => (k % 3 === 0 ? { op: "delete_block", id: `c${k}` } : k % 3 === 1 ? { op: "update_attribute", id: `c${k}`, key: "n", value: k } : { op: "add_comment", id: `cm${k}`, target: `c${k}`, content: "ok" }));
+    let sequential = src;
+    for (const op of ops) sequential = applyPatch(sequential, [op]).text;
+    expect(applyPatch(src, ops).text).toBe(sequential);
+  });
+});
