@@ -3,7 +3,7 @@
  * Each takes the parsed current state and returns the new text (or throws a PatchError).
  */
 import type { NomaDocument } from "../../noma/ast.js";
-import { parseNoma } from "../../noma/parse-noma.js";
+import { lineText, parseNoma } from "../../noma/parse-noma.js";
 import { PatchError } from "../patch-error.js";
 import type { PatchOpOf } from "../patch-op-schema.js";
 import {
@@ -20,15 +20,10 @@ import {
 } from "../op-support.js";
 import { applyEdits, replaceLines } from "../text-edit.js";
 
+/** Lines first..last (1-based, inclusive), without line breaks. */
 function lineRange(doc: NomaDocument, first: number, last: number): string[] {
   const out: string[] = [];
-  for (let i = first; i <= last; i++) {
-    const start = doc.lineStarts[i - 1]!;
-    let end = doc.lineStarts[i]!;
-    if (end > start && doc.source.charCodeAt(end - 1) === 10) end--;
-    if (end > start && doc.source.charCodeAt(end - 1) === 13) end--;
-    out.push(doc.source.slice(start, end));
-  }
+  for (let i = first; i <= last; i++) out.push(lineText(doc, i - 1));
   return out;
 }
 
