@@ -43,6 +43,10 @@ function sigMatches(s: BigIntStats, row: StatRow | undefined): boolean {
   return row !== undefined && Number(s.size) === row.size && String(s.mtimeNs) === row.mtimeNs && String(s.ctimeNs) === row.ctimeNs && String(s.ino) === row.ino;
 }
 
+function statRow(st: BigIntStats, hash: string): StatRow {
+  return { size: Number(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), ino: String(st.ino), hash };
+}
+
 function trustworthy(s: BigIntStats, nowMs: number, windowMs: number): boolean {
   const changedMs = Number((s.ctimeNs > s.mtimeNs ? s.ctimeNs : s.mtimeNs) / 1_000_000n);
   return nowMs - changedMs > windowMs;
@@ -111,8 +115,14 @@ export async function currentHashes(
       if (h !== null && h.blobId === blob) {
         out.newBlobHashes.set(blob, h.blake3);
         out.blobs.set(path, blob);
-      } else if (h !== null && trustworthy(h.stat, now, windowMs)) {
-        out.newStatHashes.set(path, { size: h.size, mtimeNs: String(h.stat.mtimeNs), ctimeNs: String(h.stat.ctimeNs), ino: String(h.stat.ino), hash: h.blake3 });
+      } else if (h !== null) {
+        // Filtered (clean/smudge, eol) or changed meanwhile: remember by stat signature instead.
+        try {
+          const st = statSync(abs, { bigint: true });
+          if (trustworthy(st, now, windowMs)) out.newStatHashes.set(path, statRow(st, h.blake3));
+        } catch {
+          /* gone meanwhile */
+        }
       }
       continue;
     }
@@ -135,9 +145,8 @@ export async function currentHashes(
     const h = hashFile(abs, b3);
     out.filesRead++;
     out.hashes.set(path, h?.blake3 ?? null);
-    if (h !== null && trustworthy(h.stat, now, windowMs)) {
-      out.newStatHashes.set(path, { size: h.size, mtimeNs: String(h.stat.mtimeNs), ctimeNs: String(h.stat.ctimeNs), ino: String(h.stat.ino), hash: h.blake3 });
-    }
+    // The signature taken before reading: if the file changes during the read, its next signature differs.
+    if (h !== null && trustworthy(st, now, windowMs)) out.newStatHashes.set(path, statRow(st, h.blake3));
   }
   return out;
 }

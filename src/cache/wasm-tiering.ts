@@ -21,7 +21,14 @@ let applied = false;
 export async function prepareShortRunWasm(options: { hashing: boolean; env?: NodeJS.ProcessEnv }): Promise<boolean> {
   const env = options.env ?? process.env;
   if (applied || env["NOMA_RECONCILE_WASM_TIERING"] === "default") return false;
-  if (options.hashing) await loadBlake3();
+  if (options.hashing) {
+    // Compile (by calling) both hashing paths before the flag, so they keep optimised code.
+    const b3 = await loadBlake3();
+    b3.hashHex(new Uint8Array(64));
+    const h = b3.createHasher();
+    h.update(new Uint8Array(64));
+    h.digestHex();
+  }
   setFlagsFromString("--liftoff-only");
   applied = true;
   return true;

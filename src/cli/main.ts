@@ -38,7 +38,9 @@ const run = (load: () => Promise<number>): void => {
 
 formatOption(
   cli
-    .command("check [...paths]", "Validate .noma documents (default: every .noma file git tracks)")
+    .command("check [...paths]", "Validate .noma documents, transcripts, sidecars and specs (default: every such file git tracks)")
+    .option("--staged", "Judge the index (what will be committed) instead of the work tree: the pre-commit hook")
+    .option("--config <path>", "Configuration file (default: .notarai/config.yaml at the top level)")
     .option("--profile <name>", "Validate against this profile, overriding the documents' frontmatter")
     .option("--ignore-rule <code>", "Silence a diagnostic code (repeatable)")
     .option("--stale-days <days>", "Default stale window for ::citation accessed= dates (default 365)")
@@ -48,6 +50,7 @@ formatOption(
   .example("  noma-reconcile check")
   .example("  noma-reconcile check docs/ README.noma --format json")
   .example("  noma-reconcile check thesis.noma --profile research --ignore-rule claim-without-evidence")
+  .example("  noma-reconcile check --staged            # in .git/hooks/pre-commit; NOMA_RECONCILE_SKIP=1 skips it")
   .action((paths: string[], options: Record<string, unknown>) =>
     run(async () => (await import("./commands/check-command.js")).checkCommand(paths, options, io)),
   );
@@ -206,6 +209,11 @@ cli
   .command("schema <name>", "Print a JSON Schema: patch-op | transcript | capability")
   .example("  noma-reconcile schema patch-op > patch-op.schema.json")
   .action((name: string) => run(async () => (await import("./commands/schema-command.js")).schemaCommand(name, io)));
+
+cli
+  .command("mcp", "Run the MCP server on stdio (newline-delimited JSON-RPC 2.0) for coding agents")
+  .example("  noma-reconcile mcp            # what .mcp.json runs (see `noma-reconcile init`)")
+  .action(() => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io)));
 
 cli.help((sections) => {
   sections.push(exitSection);

@@ -29,31 +29,34 @@ export interface WorktreeEntry {
 
 export function parseLsFilesTagged(out: string): Map<string, WorktreeEntry> {
   const map = new Map<string, WorktreeEntry>();
-  const parts = out.split("\0");
-  if (parts[parts.length - 1] === "") parts.pop();
-  const get = (path: string): WorktreeEntry => {
-    let e = map.get(path);
-    if (e === undefined) {
-      e = { path, tracked: false, blob: null, mode: null, modified: false, deleted: false, unmerged: false, skipWorktree: false };
-      map.set(path, e);
-    }
-    return e;
-  };
-  for (const line of parts) {
-    const tag = line.charAt(0);
-    if (line.charAt(1) !== " ") throw new GitOutputError(`bad ls-files line ${JSON.stringify(line)}`);
-    const rest = line.slice(2);
+  const len = out.length;
+  let start = 0;
+  while (start < len) {
+    let end = out.indexOf("\0", start);
+    if (end < 0) end = len;
+    const tag = out.charAt(start);
+    if (out.charAt(start + 1) !== " ") throw new GitOutputError(`bad ls-files line ${JSON.stringify(out.slice(start, end))}`);
     if (tag === "?") {
-      get(rest);
+      const path = out.slice(start + 2, end);
+      if (!map.has(path)) map.set(path, { path, tracked: false, blob: null, mode: null, modified: false, deleted: false, unmerged: false, skipWorktree: false });
+      start = end + 1;
       continue;
     }
-    const tab = rest.indexOf("\t");
-    if (tab < 0) throw new GitOutputError(`bad ls-files line ${JSON.stringify(line)}`);
-    const meta = rest.slice(0, tab).split(" ");
-    const path = rest.slice(tab + 1);
-    if (meta.length !== 3) throw new GitOutputError(`bad ls-files stage data ${JSON.stringify(line)}`);
-    const [mode, object, stage] = meta as [string, string, string];
-    const e = get(path);
+    // "<tag> <mode> <object> <stage>\t<path>"
+    const tab = out.indexOf("\t", start);
+    const s1 = out.indexOf(" ", start + 2);
+    const s2 = s1 < 0 ? -1 : out.indexOf(" ", s1 + 1);
+    if (tab < 0 || tab > end || s1 < 0 || s2 < 0 || s2 > tab) throw new GitOutputError(`bad ls-files line ${JSON.stringify(out.slice(start, end))}`);
+    const mode = out.slice(start + 2, s1);
+    const object = out.slice(s1 + 1, s2);
+    const stage = out.slice(s2 + 1, tab);
+    const path = out.slice(tab + 1, end);
+    start = end + 1;
+    let e = map.get(path);
+    if (e === undefined) {
+      e = { path, tracked: true, blob: null, mode: null, modified: false, deleted: false, unmerged: false, skipWorktree: false };
+      map.set(path, e);
+    }
     e.tracked = true;
     if (stage === "0") {
       e.blob = object;
@@ -62,6 +65,8 @@ export function parseLsFilesTagged(out: string): Map<string, WorktreeEntry> {
       e.unmerged = true;
     }
     switch (tag.toUpperCase()) {
+      case "H":
+        break;
       case "C":
         e.modified = true;
         break;
@@ -74,7 +79,6 @@ export function parseLsFilesTagged(out: string): Map<string, WorktreeEntry> {
       case "M":
         e.unmerged = true;
         break;
-      case "H":
       case "U":
       case "K":
         break;

@@ -1,36 +1,86 @@
 /**
- * Git as the change oracle for the work tree, in one process:
- * `git ls-files -z -t -s -c -o -m -d --exclude-standard` lists every index
- * entry with its blob id, marks the ones whose work-tree file differs
- * (`-m`: git compares content when stat data differ) or is gone (`-d`), and
- * lists untracked files that are not ignored (`-o`).
+ * Git as the change oracle for the work tree. Three cheap git processes, run
+ * concurrently in the async form:
+ *
+ *   git ls-files -z -t -s -c            every index entry: mode, blob id, stage, skip-worktree
+ *   git diff-files -z --name-status     index entries whose work-tree file differs (M, T),
+ *                                       is gone (D) or is unmerged (U)
+ *   git ls-files -z -o --exclude-standard   untracked files git does not ignore
+ *
+ * `diff-files` compares stat data with the index (in parallel threads, as
+ * `git status` does) without refreshing it, so a file whose timestamps changed
+ * but whose content did not can be reported as modified: callers then hash it
+ * (a stat signature makes that cheap the next time). A file reported clean has
+ * exactly its index blob's content (git checks racily-clean entries by content).
+ * Nothing here writes the index.
  */
 import { execGitBuffer } from "./exec-git.js";
 import { execGitAsync } from "./exec-git-async.js";
 import { chunkPaths, literalPathspec } from "./chunk-paths.js";
 import { parseLsFilesTagged, type WorktreeEntry } from "./parse-ls-files.js";
+import { parseNameStatusZ } from "./parse-name-status.js";
 
 export type { WorktreeEntry } from "./parse-ls-files.js";
 
-const ARGS = ["ls-files", "-z", "-t", "-s", "-c", "-o", "-m", "-d", "--exclude-standard"];
+const INDEX = ["ls-files", "-z", "-t", "-s", "-c"];
+const DIRTY = ["diff-files", "-z", "--name-status", "--no-renames", "--ignore-submodules=none"];
+const OTHERS = ["ls-files", "-z", "-o", "--exclude-standard"];
+
+/** Above this many chunks, one full listing (filtered) beats one git call per chunk (each scans the whole index). */
+const MAX_CHUNKS = 4;
+
+/** Pure: fold the three outputs into one record per path. */
+export function foldWorktreeStatus(indexOut: string, dirtyOut: string, othersOut: string): Map<string, WorktreeEntry> {
+  const map = parseLsFilesTagged(indexOut);
+  for (const d of parseNameStatusZ(dirtyOut)) {
+    const e = map.get(d.path);
+    if (e === undefined) continue;
+    if (d.status === "D") e.deleted = true;
+    else if (d.status === "U") e.unmerged = true;
+    e.modified = true;
+  }
+  let start = 0;
+  while (start < othersOut.length) {
+    let end = othersOut.indexOf("\0", start);
+    if (end < 0) end = othersOut.length;
+    const path = othersOut.slice(start, end);
+    if (!map.has(path)) map.set(path, { path, tracked: false, blob: null, mode: null, modified: false, deleted: false, unmerged: false, skipWorktree: false });
+    start = end + 1;
+  }
+  return map;
+}
+
+function only(map: Map<string, WorktreeEntry>, paths: readonly string[]): Map<string, WorktreeEntry> {
+  const out = new Map<string, WorktreeEntry>();
+  for (const p of paths) {
+    const e = map.get(p);
+    if (e !== undefined) out.set(p, e);
+  }
+  return out;
+}
 
 /** Status of every file git knows (tracked or untracked-not-ignored), or only of `paths` when given. */
 export function readWorktreeStatus(root: string, paths?: readonly string[]): Map<string, WorktreeEntry> {
-  if (paths === undefined) return parseLsFilesTagged(execGitBuffer([...ARGS, "--"], { cwd: root }).toString("utf8"));
+  const run = (args: string[], spec: readonly string[]): string => execGitBuffer([...args, "--", ...spec], { cwd: root }).toString("utf8");
+  if (paths === undefined) return foldWorktreeStatus(run(INDEX, []), run(DIRTY, []), run(OTHERS, []));
+  const chunks = chunkPaths(paths.map(literalPathspec));
+  if (chunks.length > MAX_CHUNKS) return only(readWorktreeStatus(root), paths);
   const map = new Map<string, WorktreeEntry>();
-  for (const chunk of chunkPaths(paths.map(literalPathspec))) {
-    for (const [k, v] of parseLsFilesTagged(execGitBuffer([...ARGS, "--", ...chunk], { cwd: root }).toString("utf8"))) map.set(k, v);
-  }
+  for (const chunk of chunks) for (const [k, v] of foldWorktreeStatus(run(INDEX, chunk), run(DIRTY, chunk), run(OTHERS, chunk))) map.set(k, v);
   return map;
 }
 
-/** The same, without blocking the thread (git runs on another core while the caller loads the cache). */
+/** The same, without blocking the thread: the three git processes run concurrently (and beside the caller's work). */
 export async function readWorktreeStatusAsync(root: string, paths?: readonly string[]): Promise<Map<string, WorktreeEntry>> {
-  if (paths === undefined) return parseLsFilesTagged((await execGitAsync([...ARGS, "--"], { cwd: root })).toString("utf8"));
+  const run = async (args: string[], spec: readonly string[]): Promise<string> => (await execGitAsync([...args, "--", ...spec], { cwd: root })).toString("utf8");
+  const fold = async (spec: readonly string[]) => {
+    const [a, b, c] = await Promise.all([run(INDEX, spec), run(DIRTY, spec), run(OTHERS, spec)]);
+    return foldWorktreeStatus(a, b, c);
+  };
+  if (paths === undefined) return fold([]);
+  const chunks = chunkPaths(paths.map(literalPathspec));
+  if (chunks.length > MAX_CHUNKS) return only(await fold([]), paths);
   const map = new Map<string, WorktreeEntry>();
-  for (const chunk of chunkPaths(paths.map(literalPathspec))) {
-    for (const [k, v] of parseLsFilesTagged((await execGitAsync([...ARGS, "--", ...chunk], { cwd: root })).toString("utf8"))) map.set(k, v);
-  }
+  for (const chunk of chunks) for (const [k, v] of await fold(chunk)) map.set(k, v);
   return map;
 }
-

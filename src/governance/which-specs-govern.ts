@@ -5,6 +5,7 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { containPath } from "../fsx/contain-path.js";
 import { chunkPaths, literalPathspec } from "../git/chunk-paths.js";
 import { execGit, splitNul } from "../git/exec-git.js";
 import { loadSpecs } from "../spec/load-specs.js";
@@ -31,8 +32,12 @@ export function pathGovernance(governance: Governance, path: string, state: Path
   return { path, state, excluded: governance.isExcluded(path), governed_by: governedBy };
 }
 
-/** For repository-relative `paths`: their governing specs. */
-export function whichSpecsGovern(root: string, paths: readonly string[], governance: Governance = buildGovernance(loadSpecs(root))): WhichSpecsGovernResult {
+/**
+ * For `paths` (repository-relative, or absolute inside the repository): their
+ * governing specs. A path outside the repository throws PathOutsideRepoError.
+ */
+export function whichSpecsGovern(root: string, given: readonly string[], governance: Governance = buildGovernance(loadSpecs(root))): WhichSpecsGovernResult {
+  const paths = given.map((p) => containPath(p, root, root));
   const tracked = new Set<string>();
   const untracked = new Set<string>();
   for (const chunk of chunkPaths(paths.map(literalPathspec))) {

@@ -26,9 +26,9 @@ export interface SpecContext {
   governance: Governance;
 }
 
-/** Load specs and governance; every invalid spec yields one warning (it still governs its own file). */
-export function loadSpecContext(root: string, options: ToolOptions = {}): SpecContext {
-  const specs = loadSpecs(root);
+/** Load specs and governance (`known`: git's file list, if at hand); every invalid spec yields one warning (it still governs its own file). */
+export function loadSpecContext(root: string, options: ToolOptions = {}, known?: Iterable<string>): SpecContext {
+  const specs = loadSpecs(root, known);
   for (const f of specs.files) {
     if (f.problems.length > 0) {
       const first = f.problems[0]!;

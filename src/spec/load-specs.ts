@@ -26,12 +26,15 @@ export interface SpecSet {
   problems: SpecProblem[];
 }
 
-/** Repository-relative paths of the spec files git knows under `.notarai/` that exist on disk. */
-export function listSpecPaths(root: string): string[] {
-  const listed = splitNul(execGit(["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".notarai"], { cwd: root }));
+/**
+ * Repository-relative paths of the spec files git knows under `.notarai/` that
+ * exist on disk. `known`: git's file list when the caller already has it.
+ */
+export function listSpecPaths(root: string, known?: Iterable<string>): string[] {
+  const listed = known ?? splitNul(execGit(["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".notarai"], { cwd: root }));
   const out = new Set<string>();
   for (const p of listed) {
-    if (!isSpecPath(p)) continue;
+    if (!p.startsWith(".notarai/") || !isSpecPath(p)) continue;
     try {
       if (statSync(join(root, p)).isFile()) out.add(p);
     } catch {
@@ -66,8 +69,8 @@ export function buildSpecSet(files: readonly SpecFile[]): SpecSet {
   return { files: sorted, byPath: new Map(sorted.map((f) => [f.path, f])), system, problems: sorted.flatMap((f) => f.problems) };
 }
 
-/** Load and validate every spec file of the repository at `root`. */
-export function loadSpecs(root: string): SpecSet {
-  return buildSpecSet(listSpecPaths(root).map((p) => validateSpecFile(root, p)));
+/** Load and validate every spec file of the repository at `root` (`known`: git's file list, if at hand). */
+export function loadSpecs(root: string, known?: Iterable<string>): SpecSet {
+  return buildSpecSet(listSpecPaths(root, known).map((p) => validateSpecFile(root, p)));
 }
 

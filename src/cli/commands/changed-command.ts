@@ -4,6 +4,9 @@
  */
 import { getChangedArtifacts } from "../../reconcile/get-changed-artifacts.js";
 import { UsageError } from "../cli-error.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { CACHE_DB_PATH } from "../../cache/cache-db.js";
 import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
 import type { CliIO } from "../cli-io.js";
 import { callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
@@ -14,7 +17,8 @@ export async function changedCommand(options: Record<string, unknown>, io: CliIO
   const type = options["type"] !== undefined ? String(options["type"]) : undefined;
   const ctx = requireRepo(io);
   const specPath = specArg(options["spec"], ctx, io.cwd);
-  await prepareShortRunWasm({ hashing: true, env: io.env });
+  // Short-run tiering only when warm: a cold run hashes and inserts every file, where optimised WASM wins.
+  if (existsSync(join(ctx.root, CACHE_DB_PATH))) await prepareShortRunWasm({ hashing: true, env: io.env });
   const { warnings, onWarning } = warningSink(io);
   const input = type !== undefined ? { specPath, artifactType: type } : { specPath };
   const r = await callTool(() => getChangedArtifacts(ctx.root, input, { onWarning }));
