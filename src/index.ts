@@ -80,6 +80,7 @@ export { verifyTranscript, transcriptLines, type TranscriptReport, type Transcri
 export { readCapabilities, sidecarPath } from "./capability/read-capabilities.js";
 export { CapabilityDescriptorSchema, type CapabilityDescriptor } from "./capability/capability-schema.js";
 export { capabilityAdvisories } from "./capability/capability-advisory.js";
+export { execGit, execGitBuffer, splitNul, GitError, type ExecGitOptions } from "./git/exec-git.js";
 // Hooks and the PR check (issue 6)
 export { installHooks, gitHooksDir, type InstallHooksOptions, type InstallHooksResult } from "./hooks/install-hooks.js";
 export { PRE_COMMIT_SCRIPT, HOOK_COMMAND, HOOK_MARKER, SKIP_ENV, isOwnHook } from "./hooks/hook-script.js";
