@@ -1,17 +1,23 @@
 /**
- * Which files `check` looks at: with no paths, every `.noma` document and
- * `.noma.yml` book manifest git tracks; with paths, those files, and for a
- * directory the documents git knows under it (tracked or untracked, not ignored).
+ * Which files `check` looks at: with no paths, every `.noma` document,
+ * `.noma.yml` book manifest, capability sidecar, `.noma.patches` transcript
+ * and `.notarai/**\/*.spec.yaml` spec git tracks; with paths, those files,
+ * and for a directory the same kinds git knows under it (tracked or
+ * untracked, not ignored).
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { execGit, splitNul } from "../git/exec-git.js";
 import { containPath } from "../fsx/contain-path.js";
+import { checkedPathKind } from "./checked-path.js";
 
-export const NOMA_PATHSPECS = ["*.noma", "*.noma.yml", "*.noma.yaml", "*.noma.capabilities.yml"];
+/** git pathspecs of every kind `check` judges (`*` crosses directories in git pathspecs). */
+export const NOMA_PATHSPECS = ["*.noma", "*.noma.yml", "*.noma.yaml", "*.noma.capabilities.yml", "*.noma.patches", ".notarai/*.spec.yaml"];
 
+/** Whether `check` judges a file at `p` (the configuration file is read, not listed). */
 export function isNomaPath(p: string): boolean {
-  return /\.noma$/i.test(p) || /\.noma\.ya?ml$/i.test(p) || /\.noma\.capabilities\.yml$/i.test(p);
+  const kind = checkedPathKind(p);
+  return kind !== null && kind !== "config";
 }
 
 export class MissingPathError extends Error {
@@ -26,7 +32,7 @@ function walk(root: string, rel: string, out: string[]): void {
     if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
     const child = rel.length > 0 ? `${rel}/${entry.name}` : entry.name;
     if (entry.isDirectory()) walk(root, child, out);
-    else if (entry.isFile() && isNomaPath(entry.name)) out.push(child);
+    else if (entry.isFile() && isNomaPath(child)) out.push(child);
   }
 }
 
@@ -38,7 +44,7 @@ export function listNomaFiles(root: string, inRepo: boolean, paths: readonly str
   const found = new Set<string>();
   if (paths.length === 0) {
     if (inRepo) {
-      for (const f of splitNul(execGit(["ls-files", "-z", "--", ...NOMA_PATHSPECS], { cwd: root }))) found.add(f);
+      for (const f of splitNul(execGit(["ls-files", "-z", "--", ...NOMA_PATHSPECS], { cwd: root }))) if (isNomaPath(f)) found.add(f);
     } else {
       const out: string[] = [];
       walk(root, "", out);

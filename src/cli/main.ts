@@ -215,6 +215,19 @@ cli
   .example("  noma-reconcile mcp            # what .mcp.json runs (see `noma-reconcile init`)")
   .action(() => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io)));
 
+cli
+  .command("ci", "The PR check: validate what the branch changes since the merge-base with its base, and report spec drift")
+  .option("--base <ref>", "Base to compare with (default: the GitHub event's base, else origin/HEAD, origin/main, main, …)")
+  .option("--format <format>", "Output format: text | json | github | sarif", { default: "text" })
+  .option("--fail-on <level>", "Exit 1 on: error | warning | never", { default: "error" })
+  .option("--sarif-file <path>", "Also write the SARIF log to this file")
+  .option("--config <path>", "Configuration file (default: .notarai/config.yaml as committed at HEAD)")
+  .option("--ignore-rule <code>", "Silence a validator diagnostic code (repeatable)")
+  .option("--color", "Colour the text output (--no-color to disable)")
+  .example("  noma-reconcile ci --base origin/main")
+  .example("  noma-reconcile ci --format github --sarif-file noma.sarif   # in GitHub Actions (base from the event)")
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/ci-command.js")).ciCommand(options, io)));
+
 cli.help((sections) => {
   sections.push(exitSection);
   return sections;

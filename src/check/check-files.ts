@@ -1,0 +1,67 @@
+/**
+ * The one judgement behind `check`, the pre-commit hook and the PR check:
+ * given the paths to judge and a reader over ONE source (the index, a commit
+ * or the work tree), return diagnostics per file. Pure: every read is injected.
+ *
+ * - documents, book manifests, capability sidecars: the validator;
+ * - transcripts (`<doc>.patches`): records, hash chain, state chain, and that
+ *   the state they end in is the document's in the same source; a judged
+ *   document's transcript is judged with it;
+ * - specs: schema and `$ref`s, resolved against the same source.
+ */
+import type { NomaConfig } from "../config/config-schema.js";
+import type { FileDiagnostics } from "../report/file-diagnostics.js";
+import { checkDocument, type CheckOptions } from "./check-document.js";
+import { checkedPathKind, documentTranscript, transcriptDocument } from "./checked-path.js";
+import { specDiagnostics } from "./spec-diagnostics.js";
+import { transcriptDiagnostics } from "./transcript-diagnostics.js";
+
+export interface CheckFilesInput {
+  /** Repository-relative paths to judge (paths of other kinds are ignored; absent ones are skipped). */
+  targets: readonly string[];
+  /** A path's text in the judged source, or null when it has none. */
+  read: (path: string) => string | null;
+  /** Every spec path in the judged source (consulted only when a spec is judged). */
+  specPaths: () => readonly string[];
+  config: Pick<NomaConfig, "transcripts">;
+  document?: CheckOptions;
+}
+
+/** Paths whose text `checkFiles` may read for `targets` besides the specs (for prefetching). */
+export function relatedPaths(targets: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const t of targets) {
+    const kind = checkedPathKind(t);
+    if (kind === null) continue;
+    out.add(t);
+    if (kind === "document") out.add(documentTranscript(t));
+    if (kind === "transcript") out.add(transcriptDocument(t));
+  }
+  return [...out];
+}
+
+export function checkFiles(input: CheckFilesInput): FileDiagnostics[] {
+  const results = new Map<string, FileDiagnostics>();
+  const specs: string[] = [];
+  const transcripts = new Set<string>();
+  for (const file of input.targets) {
+    const kind = checkedPathKind(file);
+    if (kind === "spec") specs.push(file);
+    else if (kind === "transcript") transcripts.add(file);
+    else if (kind === "document" || kind === "book" || kind === "sidecar") {
+      const text = input.read(file);
+      if (text === null) continue;
+      results.set(file, checkDocument(file, text, input.document ?? {}));
+      if (kind === "document") transcripts.add(documentTranscript(file));
+    }
+  }
+  const strict = input.config.transcripts === "strict";
+  for (const file of transcripts) {
+    const text = input.read(file);
+    if (text === null) continue;
+    const doc = transcriptDocument(file);
+    results.set(file, { file, diagnostics: transcriptDiagnostics(text, input.read(doc), doc, strict) });
+  }
+  if (specs.length > 0) for (const r of specDiagnostics(specs, input.specPaths(), input.read)) results.set(r.file, r);
+  return [...results.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}

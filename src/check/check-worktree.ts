@@ -1,0 +1,83 @@
+/**
+ * `check` on the work tree (the I/O edge of `checkFiles`): the files to judge
+ * (every tracked kind `check` knows, or the paths given), read from disk;
+ * specs resolve `$ref`s against the work tree's spec files; the configuration
+ * is the work tree's `.notarai/config.yaml` (or `--config`). Read-only.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { containPath } from "../fsx/contain-path.js";
+import { listSpecPaths } from "../spec/load-specs.js";
+import { loadConfig } from "../config/load-config.js";
+import type { NomaConfig } from "../config/config-schema.js";
+import type { FileDiagnostics } from "../report/file-diagnostics.js";
+import type { CheckOptions } from "./check-document.js";
+import { applyExclude } from "./apply-exclude.js";
+import { checkFiles } from "./check-files.js";
+import { listNomaFiles } from "./list-noma-files.js";
+
+export interface CheckWorktreeOptions {
+  root: string;
+  inRepo: boolean;
+  cwd: string;
+  /** Paths as given (files or directories); empty: every tracked file of a checked kind. */
+  paths: readonly string[];
+  configPath?: string;
+  document?: Omit<CheckOptions, "datasetSrcExists" | "chapterExists">;
+  onWarning?: (message: string) => void;
+}
+
+export interface CheckRun {
+  /** The paths judged (before transcripts of judged documents were added). */
+  targets: string[];
+  results: FileDiagnostics[];
+  config: NomaConfig;
+}
+
+function readOrNull(abs: string): string | null {
+  try {
+    return statSync(abs).isFile() ? readFileSync(abs, "utf8") : null;
+  } catch {
+    return null;
+  }
+}
+
+export function checkWorktree(options: CheckWorktreeOptions): CheckRun {
+  const { root } = options;
+  const read = (p: string): string | null => readOrNull(join(root, p));
+  const config = loadConfig({ cwd: options.cwd, read: options.inRepo ? read : () => null, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
+  const listed = listNomaFiles(root, options.inRepo, options.paths, options.cwd);
+  const explicit = new Set<string>();
+  for (const given of options.paths) {
+    const rel = containPath(given, root, options.cwd);
+    if (existsSync(join(root, rel)) && statSync(join(root, rel)).isFile()) explicit.add(rel);
+  }
+  const targets = applyExclude(listed, config.exclude, explicit);
+  const isFileAt = (rel: string | null): boolean => {
+    if (rel === null) return false;
+    try {
+      return statSync(join(root, rel)).isFile();
+    } catch {
+      return false;
+    }
+  };
+  const contained = (fromFile: string, target: string): string | null => {
+    try {
+      return containPath(join(dirname(join(root, fromFile)), target), root, root);
+    } catch {
+      return null;
+    }
+  };
+  const results = checkFiles({
+    targets,
+    read,
+    specPaths: () => (options.inRepo ? listSpecPaths(root) : []),
+    config,
+    document: {
+      ...options.document,
+      datasetSrcExists: (from, src) => /^[a-z][a-z0-9+.-]*:\/\//i.test(src) || isFileAt(contained(from, src)),
+      chapterExists: (from, chapter) => isFileAt(contained(from, chapter)),
+    },
+  });
+  return { targets, results, config };
+}

@@ -1,0 +1,155 @@
+/**
+ * The PR check (`noma-reconcile ci`), as a library function: resolve the base,
+ * diff merge-base(base, HEAD)…HEAD (deepening a shallow clone if needed), judge
+ * every changed document, transcript, sidecar and spec as committed at HEAD
+ * (transcripts against their documents at HEAD, and append-only relative to
+ * the merge-base), and report drift: for every affected spec, the governed
+ * changed files the committed snapshot does not vouch for. Read-only.
+ */
+import { readBlobs } from "../git/cat-file-batch.js";
+import { execGit, splitNul } from "../git/exec-git.js";
+import { findMergeBase } from "../git/merge-base.js";
+import { isSpecPath } from "../governance/glob.js";
+import { reconciliationDrift, type DriftSpec, type ReconciliationDrift } from "../reconcile/reconciliation-drift.js";
+import { checkFiles, relatedPaths } from "../check/check-files.js";
+import { checkedPathKind, CONFIG_PATH, transcriptDocument } from "../check/checked-path.js";
+import type { CheckOptions } from "../check/check-document.js";
+import { applyExclude } from "../check/apply-exclude.js";
+import { resolveBeside } from "../check/resolve-beside.js";
+import { loadConfig } from "../config/load-config.js";
+import type { NomaConfig } from "../config/config-schema.js";
+import type { FileDiagnostics } from "../report/file-diagnostics.js";
+import type { Diagnostic } from "../validate/diagnostic.js";
+import { resolveCiBase, type BaseSource } from "./resolve-ci-base.js";
+import { appendOnlyDiagnostics } from "./transcript-append-only.js";
+
+export interface CiCheckOptions {
+  /** The repository's top level. */
+  root: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** `--base <ref>`; default: the GitHub event, else the default branch. */
+  base?: string;
+  configPath?: string;
+  document?: Omit<CheckOptions, "datasetSrcExists" | "chapterExists">;
+  /** Shallow-clone deepening steps (default: findMergeBase's). */
+  deepenSteps?: readonly number[];
+  onWarning?: (message: string) => void;
+  onProgress?: (message: string) => void;
+}
+
+export interface CiDrift {
+  /** `warning` (default) or `error` (config `drift: error`). */
+  severity: "warning" | "error";
+  snapshot: ReconciliationDrift["snapshot"];
+  specs: DriftSpec[];
+  /** Unreconciled (spec, file) pairs. */
+  unreconciled: number;
+}
+
+export interface CiReport {
+  base: { ref: string; source: BaseSource; commit: string; merge_base: string };
+  head: string;
+  /** Files changed merge-base…HEAD. */
+  changed_files: string[];
+  /** Changed files judged (documents, transcripts, sidecars, specs). */
+  checked: string[];
+  /** Diagnostics per file: validation, transcripts (incl. append-only), specs, drift. */
+  results: FileDiagnostics[];
+  affected_specs: string[];
+  drift: CiDrift;
+  config: NomaConfig;
+}
+
+const REASON = { "not-in-snapshot": "not in the snapshot", "hash-differs": "changed since the snapshot", deleted: "deleted, not recorded in the snapshot" } as const;
+
+/** Pure: drift as diagnostics on each unreconciled file. */
+export function driftDiagnostics(specs: readonly DriftSpec[], severity: "warning" | "error"): FileDiagnostics[] {
+  const byFile = new Map<string, Diagnostic[]>();
+  for (const s of specs) {
+    for (const f of s.unreconciled) {
+      const list = byFile.get(f.path) ?? [];
+      list.push({ severity, code: "drift-unreconciled", message: `Governed by ${s.spec_path} (through "${f.glob}", ${f.category}) and not reconciled: ${REASON[f.reason]}.` });
+      byFile.set(f.path, list);
+    }
+  }
+  return [...byFile].map(([file, diagnostics]) => ({ file, diagnostics }));
+}
+
+export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
+  const { root } = options;
+  const base = resolveCiBase(root, { ...(options.base !== undefined ? { base: options.base } : {}), env: options.env });
+  options.onProgress?.(`base: ${base.ref} (${base.source})`);
+  const mb = findMergeBase(root, base.ref, { ...(options.deepenSteps !== undefined ? { deepenSteps: options.deepenSteps } : {}), onDeepen: (by) => options.onProgress?.(`shallow clone without the merge-base: git fetch --deepen=${by}`) });
+  const changed = splitNul(execGit(["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--diff-filter=ACMRTD", mb.mergeBase, mb.headCommit, "--"], { cwd: root }));
+
+  const texts = new Map<string, string | null>();
+  const fetch = (rev: string, paths: readonly string[]): void => {
+    const wanted = paths.filter((p) => !texts.has(`${rev}:${p}`));
+    if (wanted.length === 0) return;
+    const blobs = readBlobs(root, wanted.map((p) => `${rev}:${p}`));
+    for (const p of wanted) {
+      const b = blobs.get(`${rev}:${p}`);
+      texts.set(`${rev}:${p}`, b === undefined || b === null ? null : b.toString("utf8"));
+    }
+  };
+  const readAt = (rev: string) => (p: string): string | null => {
+    if (!texts.has(`${rev}:${p}`)) fetch(rev, [p]);
+    return texts.get(`${rev}:${p}`) ?? null;
+  };
+  const atHead = readAt(mb.headCommit);
+  const relevant = changed.filter((p) => checkedPathKind(p) !== null);
+  fetch(mb.headCommit, [...relatedPaths(relevant), CONFIG_PATH]);
+  const config = loadConfig({ cwd: options.cwd, read: atHead, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
+  const checked = applyExclude(relevant, config.exclude);
+  const inTree = (rel: string | null): boolean => rel !== null && atHead(rel) !== null;
+  const results = new Map<string, FileDiagnostics>();
+  const add = (r: FileDiagnostics): void => {
+    const have = results.get(r.file);
+    if (have === undefined) results.set(r.file, { file: r.file, diagnostics: [...r.diagnostics] });
+    else have.diagnostics.push(...r.diagnostics);
+  };
+  const check = checkFiles({
+    targets: checked,
+    read: atHead,
+    specPaths: () => {
+      const paths = splitNul(execGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", mb.headCommit, "--", ".notarai"], { cwd: root })).filter(isSpecPath);
+      fetch(mb.headCommit, paths);
+      return paths;
+    },
+    config,
+    document: {
+      ...options.document,
+      datasetSrcExists: (from, src) => /^[a-z][a-z0-9+.-]*:\/\//i.test(src) || inTree(resolveBeside(from, src)),
+      chapterExists: (from, chapter) => inTree(resolveBeside(from, chapter)),
+    },
+  });
+  for (const r of check) add(r);
+
+  // Append-only: every changed transcript that existed at the merge-base.
+  const transcripts = checked.filter((p) => checkedPathKind(p) === "transcript");
+  fetch(mb.mergeBase, transcripts);
+  const atBase = readAt(mb.mergeBase);
+  for (const t of transcripts) {
+    const before = atBase(t);
+    if (before === null) continue;
+    const after = atHead(t);
+    if (after === null && atHead(transcriptDocument(t)) === null) continue; // document and transcript removed together
+    add({ file: t, diagnostics: appendOnlyDiagnostics(before, after, `the merge-base ${mb.mergeBase.slice(0, 12)}`) });
+  }
+
+  const drift = await reconciliationDrift(root, { baseBranch: mb.mergeBase }, { ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}), readOnly: true });
+  const severity = config.drift === "error" ? "error" : "warning";
+  for (const r of driftDiagnostics(drift.specs, severity)) add(r);
+
+  return {
+    base: { ref: base.ref, source: base.source, commit: mb.baseCommit, merge_base: mb.mergeBase },
+    head: mb.headCommit,
+    changed_files: changed,
+    checked,
+    results: [...results.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
+    affected_specs: drift.specs.map((s) => s.spec_path),
+    drift: { severity, snapshot: drift.snapshot, specs: drift.specs, unreconciled: drift.unreconciled },
+    config,
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The effective configuration: `--config <path>` when given, else the root
+ * `.notarai/config.yaml` as the judged source holds it (the index for the
+ * hook, HEAD for the PR check, the work tree for `check`), else defaults.
+ * Invalid settings are a configuration error (exit 2) naming file and line;
+ * unknown keys are warnings.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { CONFIG_PATH } from "../check/checked-path.js";
+import { DEFAULT_CONFIG, type NomaConfig } from "./config-schema.js";
+import { formatConfigProblem, parseConfig } from "./parse-config.js";
+
+export class ConfigError extends Error {
+  readonly exitCode = 2;
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+export interface LoadConfigOptions {
+  /** `--config <path>` (relative to `cwd`). */
+  override?: string;
+  cwd: string;
+  /** Reads a repository path from the judged source (null when absent). */
+  read: (path: string) => string | null;
+  onWarning?: (message: string) => void;
+}
+
+export function loadConfig(options: LoadConfigOptions): NomaConfig {
+  let text: string | null;
+  let file: string;
+  if (options.override !== undefined) {
+    file = options.override;
+    try {
+      text = readFileSync(resolve(options.cwd, options.override), "utf8");
+    } catch (e) {
+      throw new ConfigError(`cannot read the configuration file ${options.override} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+  } else {
+    file = CONFIG_PATH;
+    text = options.read(CONFIG_PATH);
+    if (text === null) return { ...DEFAULT_CONFIG, exclude: [] };
+  }
+  const { config, problems } = parseConfig(text, file);
+  const errors = problems.filter((p) => p.severity === "error");
+  for (const p of problems) if (p.severity === "warning") options.onWarning?.(formatConfigProblem(p));
+  if (errors.length > 0) throw new ConfigError(`invalid configuration:\n${errors.map(formatConfigProblem).join("\n")}`);
+  return config;
+}
