@@ -12,6 +12,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const started = Date.now();
 
+// The MCP tools' JSON Schemas, generated from their zod schemas here once rather than at
+// every server start (tens of ms); the bundle carries them as a JSON string constant
+// (src/mcp/tool-json-schemas.ts; a string, because esbuild injects an object define into every module).
+async function generateToolSchemas() {
+  const out = await build({ absWorkingDir: root, entryPoints: ["src/mcp/tool-schemas.ts"], bundle: true, format: "esm", platform: "node", target: "node20", write: false, logLevel: "warning" });
+  const mod = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
+  return mod.toolJsonSchemas();
+}
+const toolSchemas = await generateToolSchemas();
+
 rmSync(join(root, "dist"), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -27,7 +37,7 @@ await build({
     // Some bundled CommonJS code calls require(); give ESM chunks a real one.
     js: "import { createRequire as __nrCreateRequire } from 'node:module'; const require = __nrCreateRequire(import.meta.url);",
   },
-  define: { __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version) },
+  define: { __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version), __NOMA_RECONCILE_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)) },
   // Loaded lazily at run time from node_modules (WASM files beside them).
   external: ["sql.js", "blake3-wasm"],
   legalComments: "none",

@@ -228,6 +228,16 @@ cli
   .example("  noma-reconcile ci --format github --sarif-file noma.sarif   # in GitHub Actions (base from the event)")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/ci-command.js")).ciCommand(options, io)));
 
+cli
+  .command("init", "Set up this repository: .notarai/ (README, spec schema, example spec), .gitignore, the MCP server in .mcp.json")
+  .option("--hooks", "Also install the git pre-commit hook")
+  .option("--force", "Replace files (and hooks) written by another tool or a newer version, and a different noma-reconcile entry in .mcp.json")
+  .option("--dry-run", "Print the plan; write nothing")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile init")
+  .example("  noma-reconcile init --hooks --dry-run")
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/init-command.js")).initCommand(options, io)));
+
 cli.help((sections) => {
   sections.push(exitSection);
   return sections;

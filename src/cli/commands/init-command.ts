@@ -1,0 +1,67 @@
+/**
+ * `noma-reconcile init [--dry-run] [--hooks] [--force] [--format text|json]`:
+ * set a repository up (`.notarai/`, `.gitignore`, `.mcp.json`; with `--hooks`
+ * the git pre-commit hook). Idempotent. Exit 0 done (or nothing to do), 2 when
+ * something could not be done (an unparseable `.mcp.json`, which is never
+ * touched; a foreign hook in the way without `--force`; not a repository).
+ */
+import { initProject, type InitFile, type InitResult } from "../../init/init-project.js";
+import { McpJsonError } from "../../init/merge-mcp-json.js";
+import { TOOL_NAME } from "../../version.js";
+import { RuntimeError } from "../cli-error.js";
+import type { CliIO } from "../cli-io.js";
+import { envelope, formatArg, requireRepo } from "./reconcile-command.js";
+
+interface HooksOutcome {
+  hooksDir: string;
+  installed: string[];
+  unchanged: string[];
+  refused: Array<{ hook: string; reason: string }>;
+}
+
+const VERB: Record<InitFile["action"], [string, string]> = {
+  create: ["created", "would create"],
+  update: ["updated", "would update"],
+  unchanged: ["unchanged", "unchanged"],
+  keep: ["kept", "would keep"],
+};
+
+export async function initCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
+  const format = formatArg(options);
+  const dryRun = options["dryRun"] === true;
+  const force = options["force"] === true;
+  const ctx = requireRepo(io);
+  let result: InitResult;
+  try {
+    result = await initProject(ctx.root, { dryRun, force });
+  } catch (e) {
+    if (e instanceof McpJsonError) throw new RuntimeError(e.message, { cause: e });
+    throw e;
+  }
+  let hooks: HooksOutcome | null = null;
+  if (options["hooks"] === true) {
+    const { installHooks } = await import("../../hooks/install-hooks.js");
+    hooks = installHooks(ctx.root, { force, dryRun });
+  }
+  const refused = hooks?.refused ?? [];
+  const code = refused.length > 0 ? 2 : 0;
+
+  if (format === "json") {
+    io.stdout(envelope("init", code === 0, { root: ctx.root, dry_run: dryRun, files: result.files, ...(hooks !== null ? { hooks } : {}) }));
+    return code;
+  }
+  const lines: string[] = [];
+  for (const f of result.files) lines.push(`${VERB[f.action][dryRun ? 1 : 0].padEnd(dryRun ? 13 : 9)} ${f.path}  (${f.detail})`);
+  if (hooks !== null) {
+    const dir = hooks.hooksDir;
+    for (const h of hooks.installed) lines.push(`${(dryRun ? "would install" : "installed").padEnd(dryRun ? 13 : 9)} ${h} hook  (${dir})`);
+    for (const h of hooks.unchanged) lines.push(`${"unchanged".padEnd(dryRun ? 13 : 9)} ${h} hook  (${dir})`);
+    for (const r of hooks.refused) lines.push(`${(dryRun ? "would refuse" : "refused").padEnd(dryRun ? 13 : 9)} ${r.hook} hook  (${r.reason})`);
+  }
+  io.stdout(`${lines.join("\n")}\n`);
+  const changed = result.files.filter((f) => f.action === "create" || f.action === "update").length + (hooks?.installed.length ?? 0);
+  const kept = result.files.filter((f) => f.action === "keep").length;
+  if (dryRun) io.stderr(`${TOOL_NAME}: dry run: ${changed} change${changed === 1 ? "" : "s"} planned, nothing written\n`);
+  else io.stderr(`${TOOL_NAME}: ${changed === 0 ? "already initialized, nothing to do" : `${changed} file${changed === 1 ? "" : "s"} written`}${kept > 0 ? `; ${kept} kept (--force replaces)` : ""}${refused.length > 0 ? `; ${refused.length} hook${refused.length === 1 ? "" : "s"} refused (--force keeps the existing one as <hook>.local.bak)` : ""}\n`);
+  return code;
+}

@@ -1,0 +1,27 @@
+/**
+ * `.notarai/README.md` as `init` writes it. Its first line records the
+ * version that wrote it; the MCP server compares it with its own.
+ */
+import { TOOL_NAME, TOOL_URL } from "../version.js";
+import { readmeVersionLine } from "./notarai-files.js";
+
+export function notaraiReadme(version: string): string {
+  return `${readmeVersionLine(version)}
+
+This directory is managed by [${TOOL_NAME}](${TOOL_URL}). \`npx ${TOOL_NAME} init\` wrote this file;
+the line above records its version, and re-running \`init\` after an upgrade refreshes what it wrote.
+
+- \`**/*.spec.yaml\` — the specs: the intent of this repository, its behaviors, constraints and
+  invariants, and the files (artifacts) each spec governs. Check them with
+  \`npx ${TOOL_NAME} specs validate\`; editors validate them against \`notarai.spec.json\`.
+- \`notarai.spec.json\` — the JSON Schema of spec files (generated; \`init\` refreshes it).
+- \`reconciliation_state.json\` — the reconciliation snapshot (\`npx ${TOOL_NAME} state snapshot\`,
+  or the MCP tool \`snapshot_state\`). Commit it: clones and CI start from it.
+- \`.cache/\` — the local hash cache (git-ignored; \`npx ${TOOL_NAME} cache clear\` resets it).
+
+Coding agents use all of it through the MCP server registered in \`.mcp.json\`
+(\`npx --no ${TOOL_NAME} mcp\`): list_affected_specs, get_spec_diff, get_changed_artifacts,
+mark_reconciled, clear_cache, snapshot_state for reconciliation, and read_doc, list_ids,
+validate_doc, patch_block for \`.noma\` documents.
+`;
+}

@@ -1,0 +1,100 @@
+/**
+ * `tools/call` for one known tool: validate the arguments against the tool's
+ * zod schema, keep every path argument (`file`, `spec_path`, `files`) inside
+ * the repository before anything is read, run the handler (loaded lazily, so
+ * a call pays only for what its tool imports), and turn the outcome into an
+ * MCP result. Every failure inside a tool is an `isError` result the model can
+ * read — bad arguments, a path outside the repository, an unknown spec or
+ * ref, a missing file, a git or file-system fault; an unexpected exception is
+ * logged with its stack and reported as an internal error.
+ */
+import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
+import type { ToolName } from "./tool-catalog.js";
+import type { ToolContext } from "./tool-context.js";
+import { ToolFailure, toolFailure, toolSuccess, type ToolResult } from "./tool-result.js";
+
+// Arguments are validated against the tool's schema before its handler sees them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Handler = (args: any, ctx: ToolContext) => Promise<object>;
+
+const HANDLERS: Record<ToolName, () => Promise<Handler>> = {
+  list_affected_specs: async () => (await import("./tools/list-affected-specs-tool.js")).listAffectedSpecsTool,
+  get_spec_diff: async () => (await import("./tools/get-spec-diff-tool.js")).getSpecDiffTool,
+  get_changed_artifacts: async () => (await import("./tools/get-changed-artifacts-tool.js")).getChangedArtifactsTool,
+  mark_reconciled: async () => (await import("./tools/mark-reconciled-tool.js")).markReconciledTool,
+  clear_cache: async () => (await import("./tools/clear-cache-tool.js")).clearCacheTool,
+  snapshot_state: async () => (await import("./tools/snapshot-state-tool.js")).snapshotStateTool,
+  read_doc: async () => (await import("./tools/read-doc-tool.js")).readDocTool,
+  list_ids: async () => (await import("./tools/list-ids-tool.js")).listIdsTool,
+  validate_doc: async () => (await import("./tools/validate-doc-tool.js")).validateDocTool,
+  patch_block: async () => (await import("./tools/patch-block-tool.js")).patchBlockTool,
+};
+
+/** Argument names that hold repository paths. */
+const PATH_ARGS = ["file", "spec_path"] as const;
+const PATH_LIST_ARGS = ["files"] as const;
+
+interface Issue {
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+  code?: string;
+  keys?: string[];
+}
+
+function describeArgumentIssues(issues: readonly Issue[]): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => {
+      const at = i.path.map(String).join(".");
+      if (i.code === "unrecognized_keys" && i.keys !== undefined) return `unknown argument${i.keys.length > 1 ? "s" : ""} ${i.keys.map((k) => JSON.stringify(k)).join(", ")}${at.length > 0 ? ` in ${at}` : ""}`;
+      return `${at.length > 0 ? at : "arguments"}: ${i.message}`;
+    })
+    .join("; ");
+}
+
+/** Paths among the arguments that leave the repository (symlinks resolved). */
+export function escapingPaths(args: Record<string, unknown>, root: string): string[] {
+  const given: string[] = [];
+  for (const k of PATH_ARGS) if (typeof args[k] === "string") given.push(args[k] as string);
+  for (const k of PATH_LIST_ARGS) if (Array.isArray(args[k])) for (const p of args[k] as unknown[]) if (typeof p === "string") given.push(p);
+  const out: string[] = [];
+  for (const p of given) {
+    try {
+      containPath(p, root, root);
+    } catch (e) {
+      if (e instanceof PathOutsideRepoError) out.push(p);
+      else throw e;
+    }
+  }
+  return out;
+}
+
+function failureMessage(e: unknown, name: ToolName, log: (line: string) => void): string {
+  if (e instanceof ToolFailure) return e.message;
+  const err = e instanceof Error ? e : new Error(String(e));
+  // Our user-facing errors carry an exit code (ReconcileError, GitRefError, DocumentMissingError, …);
+  // git, lock and file-system failures name what failed.
+  const known = typeof (err as { exitCode?: unknown }).exitCode === "number" || ["GitError", "GitOutputError", "LockTimeoutError", "PathOutsideRepoError", "CacheWriteError"].includes(err.name);
+  const errno = (err as NodeJS.ErrnoException).code;
+  if (known || typeof errno === "string") return err.message;
+  log(`internal error in ${name}: ${err.stack ?? err.message}`);
+  return `internal error in ${name}: ${err.message}`;
+}
+
+export async function callTool(name: ToolName, rawArgs: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const { TOOL_SCHEMAS } = await import("./tool-schemas.js");
+  const schemas = TOOL_SCHEMAS[name];
+  const parsed = (schemas.args ?? schemas.input).safeParse(rawArgs);
+  if (!parsed.success) return toolFailure(`invalid arguments for ${name}: ${describeArgumentIssues(parsed.error.issues as unknown as Issue[])}`);
+  const args = parsed.data as Record<string, unknown>;
+  const escaping = escapingPaths(args, ctx.root);
+  if (escaping.length > 0) {
+    return toolFailure(`${escaping.map((p) => JSON.stringify(p)).join(", ")}: path${escaping.length > 1 ? "s are" : " is"} outside the repository (${ctx.root}); nothing was read or written`);
+  }
+  try {
+    const handler = await HANDLERS[name]();
+    return toolSuccess(await handler(args, ctx));
+  } catch (e) {
+    return toolFailure(failureMessage(e, name, ctx.log));
+  }
+}

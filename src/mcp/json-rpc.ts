@@ -1,0 +1,91 @@
+/**
+ * JSON-RPC 2.0 as MCP uses it: message classification and the error codes.
+ * Pure: a line of text in, a classified message (or the error to answer) out.
+ */
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+
+/** A request id: MCP allows strings and integers (never null). */
+export type RpcId = string | number;
+
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export type RpcResponse = { jsonrpc: "2.0"; id: RpcId | null; result: unknown } | { jsonrpc: "2.0"; id: RpcId | null; error: RpcErrorObject };
+
+/** What one JSON value sent by the client is. */
+export type RpcMessage =
+  | { kind: "request"; id: RpcId; method: string; params: Record<string, unknown> | unknown[] | undefined }
+  | { kind: "notification"; method: string }
+  /** A response to a request of ours (we send none): ignored. */
+  | { kind: "response" }
+  /** Not a valid message: answer with this error (id null when it could not be read). */
+  | { kind: "invalid"; id: RpcId | null; error: RpcErrorObject };
+
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "RpcError";
+  }
+}
+
+export function rpcResult(id: RpcId | null, result: unknown): RpcResponse {
+  return { jsonrpc: "2.0", id, result };
+}
+
+export function rpcError(id: RpcId | null, code: number, message: string, data?: unknown): RpcResponse {
+  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function validId(v: unknown): v is RpcId {
+  return typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
+}
+
+/** Classify one parsed JSON value (one element of a batch, or a whole message). */
+export function classifyMessage(value: unknown): RpcMessage {
+  if (!isRecord(value)) return { kind: "invalid", id: null, error: { code: INVALID_REQUEST, message: "Invalid Request: a JSON-RPC message must be a JSON object" } };
+  const hasId = Object.prototype.hasOwnProperty.call(value, "id");
+  const id = hasId && validId(value["id"]) ? value["id"] : null;
+  const invalid = (message: string): RpcMessage => ({ kind: "invalid", id, error: { code: INVALID_REQUEST, message: `Invalid Request: ${message}` } });
+  if (value["jsonrpc"] !== "2.0") return invalid('"jsonrpc" must be "2.0"');
+  const method = value["method"];
+  if (method === undefined && hasId && ("result" in value || "error" in value)) return { kind: "response" };
+  if (typeof method !== "string") return invalid('"method" must be a string');
+  if (!hasId) return { kind: "notification", method };
+  if (!validId(value["id"])) return invalid('"id" must be a string or a number');
+  const params = value["params"];
+  if (params !== undefined && !isRecord(params) && !Array.isArray(params)) return invalid('"params" must be an object or an array');
+  return { kind: "request", id: value["id"], method, params: params as Record<string, unknown> | unknown[] | undefined };
+}
+
+/** Parse one line: a single message or a batch (array). `null` means a parse error. */
+export function parseLine(line: string): { ok: true; value: unknown } | { ok: false; error: RpcErrorObject } {
+  try {
+    return { ok: true, value: JSON.parse(line) as unknown };
+  } catch (e) {
+    return { ok: false, error: { code: PARSE_ERROR, message: `Parse error: ${(e as Error).message}` } };
+  }
+}
+
+/**
+ * Serialize a response as one line. JSON.stringify never emits a raw newline;
+ * U+2028/U+2029 are escaped too, for clients that split on Unicode line breaks.
+ */
+export function serializeMessage(message: unknown): string {
+  return JSON.stringify(message).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+}

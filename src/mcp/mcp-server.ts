@@ -1,0 +1,181 @@
+/**
+ * The MCP server's protocol core: one line of JSON-RPC in, at most one line
+ * out. Transport-free (run-mcp-stdio.ts feeds it stdin lines) and stateless:
+ * every method can be called in any order, with or without `initialize`.
+ *
+ * Methods: `initialize` (protocol version negotiation; `schemaNote` /
+ * `projectNote` when the project's `.notarai/` copies are older than this CLI),
+ * `ping`, `tools/list`, `tools/call`, and `server/discover` (newer clients
+ * probe it before falling back to `initialize`). Notifications and responses
+ * are ignored; batches (JSON arrays) are answered with an array.
+ */
+import { TOOL_NAME, TOOL_VERSION } from "../version.js";
+import {
+  classifyMessage,
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  parseLine,
+  RpcError,
+  rpcError,
+  rpcResult,
+  serializeMessage,
+  type RpcId,
+  type RpcResponse,
+} from "./json-rpc.js";
+import { projectNotes } from "./project-notes.js";
+import { negotiateProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "./protocol-version.js";
+import { TOOL_CATALOG, TOOL_NAMES, type ToolName } from "./tool-catalog.js";
+import type { ToolContext } from "./tool-context.js";
+import { loadToolJsonSchemas } from "./tool-json-schemas.js";
+
+export interface RepoRoot {
+  root: string;
+  inRepo: boolean;
+}
+
+export interface McpServerOptions {
+  /** The repository the tools work on (resolved once, possibly while the first message is read). */
+  root: Promise<RepoRoot> | RepoRoot;
+  /** Log a line on stderr. */
+  log: (line: string) => void;
+  /** Override the version compared with the project's copies (tests). */
+  version?: string;
+}
+
+export const SERVER_INSTRUCTIONS = `${TOOL_NAME} keeps this repository's specs (.notarai/**/*.spec.yaml), its .noma documents and their edit transcripts in step with the code.
+Reconcile: list_affected_specs {base_branch} → for each affected spec get_spec_diff {spec_path, base_branch} (and get_changed_artifacts) → update code/docs/specs → mark_reconciled {files} → snapshot_state.
+Edit .noma documents only through patch_block: read_doc (or list_ids) first, address blocks by canonical id, pass a block's hash as baseHash; a rejected patch returns {ok:false, code}. validate_doc checks a document.`;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+export class McpServer {
+  private readonly options: McpServerOptions;
+
+  constructor(options: McpServerOptions) {
+    this.options = options;
+  }
+
+  /** Handle one line of input; returns the line to write (without newline), or null when nothing is to be answered. */
+  async handleLine(line: string): Promise<string | null> {
+    const parsed = parseLine(line);
+    if (!parsed.ok) return serializeMessage(rpcError(null, parsed.error.code, parsed.error.message));
+    if (Array.isArray(parsed.value)) {
+      if (parsed.value.length === 0) return serializeMessage(rpcError(null, INVALID_REQUEST, "Invalid Request: empty batch"));
+      const out: RpcResponse[] = [];
+      for (const item of parsed.value) {
+        const r = await this.handleValue(item);
+        if (r !== null) out.push(r);
+      }
+      return out.length > 0 ? serializeMessage(out) : null;
+    }
+    const r = await this.handleValue(parsed.value);
+    return r !== null ? serializeMessage(r) : null;
+  }
+
+  /** Handle one parsed message; returns the response, or null for notifications and responses. */
+  async handleValue(value: unknown): Promise<RpcResponse | null> {
+    const msg = classifyMessage(value);
+    switch (msg.kind) {
+      case "notification":
+      case "response":
+        return null;
+      case "invalid":
+        return rpcError(msg.id, msg.error.code, msg.error.message);
+      case "request":
+        try {
+          return rpcResult(msg.id, await this.dispatch(msg.method, msg.params));
+        } catch (e) {
+          return this.errorResponse(msg.id, msg.method, e);
+        }
+    }
+  }
+
+  private errorResponse(id: RpcId, method: string, e: unknown): RpcResponse {
+    if (e instanceof RpcError) return rpcError(id, e.code, e.message, e.data);
+    const err = e instanceof Error ? e : new Error(String(e));
+    this.options.log(`internal error in ${method}: ${err.stack ?? err.message}`);
+    return rpcError(id, INTERNAL_ERROR, `Internal error: ${err.message}`);
+  }
+
+  private async dispatch(method: string, params: Record<string, unknown> | unknown[] | undefined): Promise<unknown> {
+    switch (method) {
+      case "initialize":
+        return this.initialize(params);
+      case "ping":
+        return {};
+      case "tools/list":
+        return this.listTools();
+      case "tools/call":
+        return this.callTool(params);
+      case "server/discover":
+        return this.discover();
+      default:
+        throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
+    }
+  }
+
+  private serverInfo(): Record<string, string> {
+    return { name: TOOL_NAME, title: TOOL_NAME, version: TOOL_VERSION };
+  }
+
+  private async initialize(params: Record<string, unknown> | unknown[] | undefined): Promise<Record<string, unknown>> {
+    if (!isRecord(params) || typeof params["protocolVersion"] !== "string") {
+      throw new RpcError(INVALID_PARAMS, 'Invalid params: initialize needs params.protocolVersion (a string such as "2025-06-18")');
+    }
+    const { root } = await this.options.root;
+    let notes = {};
+    try {
+      notes = projectNotes(root, this.options.version ?? TOOL_VERSION);
+    } catch (e) {
+      this.options.log(`could not compare the project's .notarai/ copies with this CLI: ${(e as Error).message}`);
+    }
+    return {
+      protocolVersion: negotiateProtocolVersion(params["protocolVersion"]),
+      capabilities: { tools: { listChanged: false } },
+      serverInfo: this.serverInfo(),
+      instructions: SERVER_INSTRUCTIONS,
+      ...notes,
+    };
+  }
+
+  private discover(): Record<string, unknown> {
+    return {
+      resultType: "complete",
+      supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      capabilities: { tools: { listChanged: false } },
+      serverInfo: this.serverInfo(),
+      instructions: SERVER_INSTRUCTIONS,
+    };
+  }
+
+  private async listTools(): Promise<Record<string, unknown>> {
+    const schemas = await loadToolJsonSchemas();
+    return {
+      tools: TOOL_CATALOG.map((t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: schemas[t.name].inputSchema,
+        outputSchema: schemas[t.name].outputSchema,
+        annotations: { title: t.title, ...t.annotations },
+      })),
+    };
+  }
+
+  private async callTool(params: Record<string, unknown> | unknown[] | undefined): Promise<unknown> {
+    if (!isRecord(params)) throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call needs params {name, arguments}");
+    const name = params["name"];
+    if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call needs params.name (a string)");
+    if (!(TOOL_NAMES as readonly string[]).includes(name)) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name} (tools: ${TOOL_NAMES.join(", ")})`);
+    const args = params["arguments"] ?? {};
+    if (!isRecord(args)) throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call params.arguments must be an object");
+    const { root, inRepo } = await this.options.root;
+    const ctx: ToolContext = { root, inRepo, log: this.options.log };
+    const { callTool } = await import("./call-tool.js");
+    return callTool(name as ToolName, args, ctx);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The MCP stdio transport: newline-delimited JSON-RPC on stdin/stdout. Only
+ * protocol messages go to stdout; logs go to stderr. Messages are handled one
+ * at a time, in arrival order (a patch never races another patch). Resolves
+ * once stdin has ended and every message received has been answered.
+ */
+import { execFile } from "node:child_process";
+import { LineFramer } from "./line-framer.js";
+import { McpServer, type RepoRoot } from "./mcp-server.js";
+
+export interface McpStdioOptions {
+  input: NodeJS.ReadableStream;
+  /** Writes one chunk of protocol output. */
+  write: (text: string) => void;
+  /** Writes one chunk of log output (stderr). */
+  log: (text: string) => void;
+  cwd: string;
+  /** Print a hint on stderr (stdin is a terminal). */
+  interactive?: boolean;
+}
+
+/** The git top level of `cwd` (asynchronously, so it overlaps reading the first message); outside a repository, `cwd`. */
+export function findRepoRootAsync(cwd: string): Promise<RepoRoot> {
+  return new Promise((resolve) => {
+    execFile("git", ["rev-parse", "--show-toplevel"], { cwd, windowsHide: true }, (err, stdout) => {
+      const root = err === null ? String(stdout).trim() : "";
+      resolve(root.length > 0 ? { root, inRepo: true } : { root: cwd, inRepo: false });
+    });
+  });
+}
+
+export function runMcpStdio(options: McpStdioOptions): Promise<void> {
+  const log = (line: string): void => options.log(`noma-reconcile mcp: ${line}\n`);
+  const server = new McpServer({ root: findRepoRootAsync(options.cwd), log });
+  const framer = new LineFramer();
+  let queue: Promise<void> = Promise.resolve();
+  const enqueue = (line: string): void => {
+    queue = queue.then(async () => {
+      try {
+        const out = await server.handleLine(line);
+        if (out !== null) options.write(`${out}\n`);
+      } catch (e) {
+        log(`could not answer a message: ${(e as Error).stack ?? String(e)}`);
+      }
+    });
+  };
+  if (options.interactive === true) log("MCP server on stdio: send newline-delimited JSON-RPC 2.0 messages; end input (Ctrl-D) to stop.");
+  return new Promise((resolve) => {
+    let ended = false;
+    const finish = (): void => {
+      if (ended) return;
+      ended = true;
+      for (const line of framer.end()) enqueue(line);
+      void queue.then(() => resolve());
+    };
+    options.input.on("data", (chunk: Buffer | string) => {
+      for (const line of framer.push(chunk)) enqueue(line);
+    });
+    options.input.on("end", finish);
+    options.input.on("close", finish);
+    options.input.on("error", (e: Error) => {
+      log(`stdin: ${e.message}`);
+      finish();
+    });
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * The MCP tools, in the order `tools/list` gives them: the six reconciliation
+ * tools (NotarAI's MCP server) and the four Noma tools (Noma Agent Protocol
+ * Annex B). Names, titles, descriptions and annotations only — no zod here, so
+ * the server starts without loading any schema; the input/output schemas are
+ * in `tool-schemas.ts`, the handlers in `tools/`.
+ */
+export const TOOL_NAMES = [
+  "list_affected_specs",
+  "get_spec_diff",
+  "get_changed_artifacts",
+  "mark_reconciled",
+  "clear_cache",
+  "snapshot_state",
+  "read_doc",
+  "list_ids",
+  "validate_doc",
+  "patch_block",
+] as const;
+
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolMeta {
+  name: ToolName;
+  title: string;
+  description: string;
+  annotations: ToolAnnotations;
+}
+
+const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+export const TOOL_CATALOG: readonly ToolMeta[] = [
+  {
+    name: "list_affected_specs",
+    title: "List affected specs",
+    description:
+      "Which specs govern files that changed on this branch: files changed since the merge-base of base_branch and HEAD (committed, staged, unstaged, untracked, deleted, both sides of renames), and for each affected spec its behaviors, constraints and invariants. Start a reconciliation pass here.",
+    annotations: READ,
+  },
+  {
+    name: "get_spec_diff",
+    title: "Get a spec's diff",
+    description:
+      "The unified diff (against the merge-base with base_branch) of the files one spec governs that are not yet reconciled; `skipped` lists changed files already reconciled at their current content. Changed governed spec files come whole in `spec_changes`, with the system spec beside them; binary files are listed in `binary_changes`, not diffed. bypass_cache diffs every changed governed file without touching the cache.",
+    annotations: READ,
+  },
+  {
+    name: "get_changed_artifacts",
+    title: "Get changed artifacts",
+    description:
+      "Artifact files governed by a spec whose current content is not reconciled for it (versus the hash cache, not versus a branch), optionally of one artifact category (e.g. docs, code).",
+    annotations: READ,
+  },
+  {
+    name: "mark_reconciled",
+    title: "Mark files reconciled",
+    description:
+      "Record files as reconciled at their current content (BLAKE3 in the cache), for spec_path only or for every spec that governs each file. Call at the end of a reconciliation pass. Files that do not exist are skipped; ungoverned files are not marked; `updated` counts files recorded.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: "clear_cache",
+    title: "Clear the reconciliation cache",
+    description: "Forget every reconciliation (delete the hash cache), so the next get_spec_diff lists every changed governed file. `cleared` is false when there was no cache.",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: "snapshot_state",
+    title: "Snapshot reconciliation state",
+    description:
+      "Write the reconciliation state to .notarai/reconciliation_state.json (commit it: collaborators and CI start from it). Call after a successful reconciliation pass. Returns the absolute path, the numbers of file and spec fingerprints, and HEAD.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: "read_doc",
+    title: "Read a Noma document",
+    description:
+      "Parse a .noma file and list its blocks in document order (nested children included): type, canonical id, directive name and attributes, section title and level, aliases, child count, 1-based inclusive lines, whether it is patchable (has a canonical id) and, for patchable blocks, `hash` (pass it as an op's baseHash to make a patch_block conditional on the block being unchanged). `sha256` is the whole document's hash (patch_block's base_sha256). Read a document before patching it.",
+    annotations: READ,
+  },
+  {
+    name: "list_ids",
+    title: "List a document's ids",
+    description: "The canonical ids of a .noma file, in document order, and its alias map (alias → canonical id). Patches address blocks by canonical id only: resolve an alias here first.",
+    annotations: READ,
+  },
+  {
+    name: "validate_doc",
+    title: "Validate a Noma document",
+    description: "Run the Noma validator on a .noma file (profile from its frontmatter). `ok` is true when no diagnostic has severity error; inspect warnings too.",
+    annotations: READ,
+  },
+  {
+    name: "patch_block",
+    title: "Patch a Noma document",
+    description:
+      "Apply a block-level patch to a .noma file: `op` (one op) or `ops` (a list, applied atomically: all or nothing). Ops address blocks by canonical id; any op may carry baseHash (from read_doc). One transcript record per attempted op is appended to <file>.patches whatever the outcome. A rejected patch is a normal result {ok:false, error, code} with a machine-readable code (target_missing, sha_mismatch, id_conflict, invalid_content, …); nothing is written to the document then.",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  },
+];

@@ -1,0 +1,33 @@
+/**
+ * MCP `tools/call` results. A success carries `structuredContent` and the same
+ * JSON as a text block; a failure the caller must see (bad arguments, a path
+ * outside the repository, a missing file, a system fault) is `isError: true`
+ * with the message as text and no `structuredContent` (it would not match the
+ * tool's outputSchema, which clients validate).
+ */
+export interface TextContent {
+  type: "text";
+  text: string;
+}
+
+export interface ToolResult {
+  content: TextContent[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export function toolSuccess(value: object): ToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+}
+
+export function toolFailure(message: string): ToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/** Thrown by a tool handler for an `isError` result with this message. */
+export class ToolFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolFailure";
+  }
+}

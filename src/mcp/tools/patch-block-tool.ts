@@ -1,0 +1,57 @@
+/**
+ * MCP `patch_block` (Annex B.6) over the library's `patchDocument`: one op
+ * (`op`) or an atomic list (`ops`); one transcript record per attempted op in
+ * `<file>.patches`, whatever the outcome.
+ *
+ * A rejection (any §3.5 PatchError) is a normal result `{ok: false, error,
+ * code}`; a system fault (the document cannot be read or written, the
+ * transcript cannot be written, a lock times out) is thrown and becomes an
+ * `isError` result. A transcript that cannot be written aborts the patch: the
+ * document is never written without its record (a deliberate deviation from
+ * B.6, which swallows transcript failures).
+ */
+import { patchDocument } from "../../patch/patch-document.js";
+import type { Diagnostic, ValidationSummary } from "../../validate/diagnostic.js";
+import type { ToolContext } from "../tool-context.js";
+import { ToolFailure } from "../tool-result.js";
+import { documentArg } from "./document-arg.js";
+
+export interface PatchBlockArgs {
+  file: string;
+  op?: unknown;
+  ops?: unknown[];
+  reason?: string;
+  expected_sha?: string;
+  actor?: { kind: "human" | "agent" | "tool"; name: string; model?: string; version?: string };
+  base_sha256?: string;
+  parent_op_id?: string;
+  strict?: boolean;
+}
+
+export type PatchBlockResult =
+  | { ok: true; post_validation: ValidationSummary; transcript_entry: Record<string, unknown>; diagnostics: Diagnostic[]; transcript_entries: Record<string, unknown>[] }
+  | { ok: false; error: string; code: string; transcript_entries: Record<string, unknown>[] };
+
+export const DEFAULT_ACTOR = { kind: "agent", name: "unknown" } as const;
+
+export async function patchBlockTool(args: PatchBlockArgs, ctx: ToolContext): Promise<PatchBlockResult> {
+  const hasOp = args.op !== undefined;
+  const hasOps = args.ops !== undefined;
+  if (hasOp === hasOps) throw new ToolFailure("give exactly one of `op` (one patch op) or `ops` (a list of ops applied atomically)");
+  const { abs } = documentArg(args.file, ctx);
+  const ops = hasOps ? args.ops! : [args.op];
+  const r = patchDocument(abs, ops, {
+    actor: args.actor !== undefined ? { ...args.actor } : { ...DEFAULT_ACTOR },
+    ...(args.reason !== undefined ? { reason: args.reason } : {}),
+    ...(args.parent_op_id !== undefined ? { parentOpId: args.parent_op_id } : {}),
+    ...(args.expected_sha !== undefined ? { expectedSha: args.expected_sha.toLowerCase() } : {}),
+    ...(args.base_sha256 !== undefined ? { baseSha256: args.base_sha256.toLowerCase() } : {}),
+    ...(args.strict !== undefined ? { strict: args.strict } : {}),
+  });
+  const o = r.outcome;
+  if (o.result === "rejected") {
+    const error = o.error ?? { code: "unsupported_op", message: "the patch was rejected" };
+    return { ok: false, error: error.message, code: error.code, transcript_entries: r.records };
+  }
+  return { ok: true, post_validation: o.postValidation, transcript_entry: r.records[r.records.length - 1]!, diagnostics: o.postDiagnostics, transcript_entries: r.records };
+}
