@@ -84,3 +84,20 @@ export { execGit, execGitBuffer, splitNul, GitError, type ExecGitOptions } from 
 // Hooks and the PR check (issue 6)
 export { installHooks, gitHooksDir, type InstallHooksOptions, type InstallHooksResult } from "./hooks/install-hooks.js";
 export { PRE_COMMIT_SCRIPT, HOOK_COMMAND, HOOK_MARKER, SKIP_ENV, isOwnHook } from "./hooks/hook-script.js";
+export { parseCatFileBatch, readBlobs, type BatchObject } from "./git/cat-file-batch.js";
+export { listStagedFiles } from "./staged/list-staged-files.js";
+export { checkStaged, type CheckStagedOptions } from "./staged/check-staged.js";
+export { checkWorktree, type CheckWorktreeOptions, type CheckRun } from "./check/check-worktree.js";
+export { checkFiles, relatedPaths, type CheckFilesInput } from "./check/check-files.js";
+export { checkedPathKind, CONFIG_PATH, type CheckedKind } from "./check/checked-path.js";
+export { applyExclude } from "./check/apply-exclude.js";
+export { renderCheckReport, CHECK_FORMATS, type CheckFormat } from "./check/render-check-report.js";
+export { CHECK_CODES, describeCheckCode } from "./check/check-codes.js";
+export { parseConfig, formatConfigProblem, type ConfigProblem, type ConfigResult } from "./config/parse-config.js";
+export { loadConfig, ConfigError, type LoadConfigOptions } from "./config/load-config.js";
+export { ConfigSchema, DEFAULT_CONFIG, CONFIG_KEYS, type NomaConfig } from "./config/config-schema.js";
+export { runCiCheck, driftDiagnostics, type CiCheckOptions, type CiReport, type CiDrift } from "./ci/run-ci-check.js";
+export { resolveCiBase, defaultBranchRef, CiBaseError, type CiBase, type BaseSource } from "./ci/resolve-ci-base.js";
+export { baseFromGithubEvent, parseGithubEvent, type EventBase } from "./ci/github-event-base.js";
+export { appendOnlyDiagnostics } from "./ci/transcript-append-only.js";
+export { renderCiText, renderCiJson, renderCiAnnotations, renderCiSummary, renderCiOutputs, renderCiSarif, ciCounts, ciFails, CI_JSON_SCHEMA, STEP_SUMMARY_LIMIT, type CiCounts, type FailOn } from "./ci/render-ci-report.js";
