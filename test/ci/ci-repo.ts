@@ -1,0 +1,33 @@
+/**
+ * Repositories for the PR-check tests: a spec governing src/** and docs/**,
+ * everything reconciled and snapshotted on main, then a feature branch.
+ */
+import { markReconciled, snapshotState } from "../../src/index.js";
+import { git, tempRepo, writeTree, type Tree } from "../helpers/temp-repo.js";
+import { CLAIM, SPEC } from "../staged/fixtures.js";
+
+export const SPEC_PATH = ".notarai/api.spec.yaml";
+
+export function commitAll(repo: string, message: string): string {
+  git(repo, ["add", "-A"]);
+  git(repo, ["commit", "-qm", message]);
+  return git(repo, ["rev-parse", "HEAD"]).trim();
+}
+
+/** main: spec, src/a.ts, src/b.ts, docs/plan.noma (+ extra), all reconciled in a committed snapshot; then `git checkout -b feature`. */
+export async function ciRepo(extra: Tree = {}): Promise<string> {
+  const repo = tempRepo({ [SPEC_PATH]: SPEC, "src/a.ts": "a\n", "src/b.ts": "b\n", "docs/plan.noma": CLAIM, "README.md": "ungoverned\n", ...extra });
+  await reconcileAll(repo);
+  commitAll(repo, "snapshot");
+  git(repo, ["checkout", "-qb", "feature"]);
+  return repo;
+}
+
+/** Mark every governed file reconciled at its current content and write the snapshot (not committed). */
+export async function reconcileAll(repo: string): Promise<void> {
+  const files = git(repo, ["ls-files", "-co", "--exclude-standard", "src", "docs"]).split("\n").filter((f) => f.length > 0);
+  await markReconciled(repo, { files });
+  await snapshotState(repo);
+}
+
+export { writeTree };

@@ -1,0 +1,87 @@
+/**
+ * .notarai/config.yaml:
+ * - any valid configuration, written as YAML in any key order and style, reads back (defaults filled in);
+ * - an invalid value is an error naming file, line and column, what was expected and what was found;
+ * - unknown keys are warnings at their line, with a suggestion; the rest still applies;
+ * - YAML syntax errors, a non-mapping root and an empty file;
+ * - loadConfig: --config overrides the repository's file; errors are exit-2 ConfigErrors.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { stringify } from "yaml";
+import { ConfigError, DEFAULT_CONFIG, loadConfig, parseConfig } from "../../src/index.js";
+import { tempDir } from "../helpers/temp-repo.js";
+
+const glob = fc.string({ minLength: 1, maxLength: 10, unit: fc.constantFrom("a", "*", "/", ".", "-", "{", "}", ",", " ", "#", ":") });
+const config = fc.record(
+  { transcripts: fc.constantFrom("warn", "strict"), drift: fc.constantFrom("warning", "error"), exclude: fc.array(glob, { maxLength: 4 }) },
+  { requiredKeys: [] },
+);
+
+describe("parseConfig", () => {
+  it("reads back any valid configuration, whatever the YAML style", () => {
+    fc.assert(
+      fc.property(config, fc.constantFrom("PLAIN", "QUOTE_DOUBLE", "QUOTE_SINGLE"), fc.boolean(), (c, style, flow) => {
+        const text = stringify(c, { defaultStringType: style as "PLAIN", collectionStyle: flow ? "flow" : "block" });
+        const r = parseConfig(text, ".notarai/config.yaml");
+        expect(r.problems).toEqual([]);
+        expect(r.config).toEqual({ ...DEFAULT_CONFIG, ...c });
+      }),
+    );
+  });
+
+  it("reports unknown keys as warnings at their line, and still applies the known ones", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 5 }), fc.stringMatching(/^x[a-z_]{2,8}$/), (blank, key) => {
+        const text = `${"\n".repeat(blank)}drift: error\n${key}: 1\n`;
+        const r = parseConfig(text, "c.yaml");
+        expect(r.config.drift).toBe("error");
+        expect(r.problems).toEqual([{ severity: "warning", file: "c.yaml", line: blank + 2, column: 1, message: expect.stringContaining(`unknown key "${key}"`) }]);
+      }),
+    );
+    expect(parseConfig("transcript: strict\n", "c.yaml").problems[0]!.message).toContain('(did you mean "transcripts"?)');
+  });
+
+  it("an invalid value is an error naming the line and column, expected and found", () => {
+    const r = parseConfig("# settings\ntranscripts: warn\ndrift: fatal\nexclude: docs/**\n", ".notarai/config.yaml");
+    expect(r.problems).toEqual([
+      { severity: "error", file: ".notarai/config.yaml", line: 3, column: 8, message: 'drift: expected one of "warning", "error", found "fatal"' },
+      { severity: "error", file: ".notarai/config.yaml", line: 4, column: 10, message: 'exclude: expected a list, found "docs/**"' },
+    ]);
+  });
+
+  it("YAML errors, non-mapping roots and empty files", () => {
+    expect(parseConfig("drift: [\n", "c.yaml").problems[0]).toMatchObject({ severity: "error", line: expect.any(Number), message: expect.stringContaining("not valid YAML") });
+    expect(parseConfig("drift: a\ndrift: b\n", "c.yaml").problems[0]).toMatchObject({ severity: "error", line: 2 });
+    expect(parseConfig("- a\n", "c.yaml").problems[0]).toMatchObject({ severity: "error", line: 1, message: expect.stringContaining("expected a mapping") });
+    expect(parseConfig("", "c.yaml")).toEqual({ config: DEFAULT_CONFIG, problems: [] });
+    expect(parseConfig("# only a comment\n", "c.yaml")).toEqual({ config: DEFAULT_CONFIG, problems: [] });
+  });
+});
+
+describe("loadConfig", () => {
+  it("--config overrides the repository's file; errors are ConfigErrors (exit 2); warnings go to onWarning", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "mine.yaml"), "transcripts: strict\nextra: 1\n");
+    const warnings: string[] = [];
+    const c = loadConfig({ cwd: dir, override: "mine.yaml", read: () => "transcripts: warn\n", onWarning: (m) => warnings.push(m) });
+    expect(c.transcripts).toBe("strict");
+    expect(warnings).toEqual([expect.stringMatching(/^mine\.yaml:2:1: warning: unknown key "extra"/)]);
+    expect(loadConfig({ cwd: dir, read: () => null })).toEqual(DEFAULT_CONFIG);
+    expect(loadConfig({ cwd: dir, read: (p) => (p === ".notarai/config.yaml" ? "drift: error\n" : null) }).drift).toBe("error");
+    const bad = (() => {
+      try {
+        loadConfig({ cwd: dir, read: () => "drift: 3\n" });
+        return null;
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(bad).toBeInstanceOf(ConfigError);
+    expect((bad as ConfigError).exitCode).toBe(2);
+    expect((bad as ConfigError).message).toContain(".notarai/config.yaml:1:8: error: drift:");
+    expect(() => loadConfig({ cwd: dir, override: "missing.yaml", read: () => null })).toThrow(/cannot read the configuration file missing\.yaml/);
+  });
+});
