@@ -81,7 +81,7 @@ describe("governs and coverage", () => {
     expect(r.stderr).toContain("Every file needs a spec.");
     const strict = project("strict");
     r = runCli(["coverage", "--format", "json"], { cwd: strict });
-    expect(r.code).toBe(1);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 1, stderr: "" });
     expect(json(r.stdout).result).toMatchObject({ policy: "strict", uncovered: ["README.md"], failing: true });
   });
 });
