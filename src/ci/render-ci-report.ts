@@ -41,16 +41,17 @@ export function ciFails(report: CiReport, failOn: FailOn): boolean {
 }
 
 const short = (sha: string): string => sha.slice(0, 12);
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function baseLine(r: CiReport): string {
-  return `base ${r.base.ref} (${r.base.source}), merge-base ${short(r.base.merge_base)}, head ${short(r.head)}: ${r.changed_files.length} changed files, ${r.checked.length} checked`;
+  return `base ${r.base.ref} (${r.base.source}), merge-base ${short(r.base.merge_base)}, head ${short(r.head)}: ${plural(r.changed_files.length, "changed file")}, ${r.checked.length} checked`;
 }
 
 function driftLines(r: CiReport): string[] {
   const lines: string[] = [];
   const how = r.drift.severity === "error" ? "errors (drift: error)" : "warnings; `drift: error` in .notarai/config.yaml makes them fail";
   if (r.affected_specs.length === 0) return ["Drift: no spec is affected by this change."];
-  lines.push(`Drift: ${r.drift.unreconciled} unreconciled governed files across ${r.affected_specs.length} affected specs (${how}).`);
+  lines.push(`Drift: ${plural(r.drift.unreconciled, "unreconciled governed file")} across ${plural(r.affected_specs.length, "affected spec")} (${how}).`);
   for (const s of r.drift.specs) {
     lines.push(`  ${s.spec_path}: ${s.unreconciled.length} unreconciled, ${s.reconciled.length} reconciled`);
     for (const f of s.unreconciled) lines.push(`    ${f.path}  via "${f.glob}" (${f.category}; ${f.change}; ${f.reason})`);
@@ -62,7 +63,7 @@ function driftLines(r: CiReport): string[] {
 export function renderCiText(r: CiReport, color = false): string {
   const findings = r.results.map((f) => ({ file: f.file, diagnostics: f.diagnostics.filter((d) => d.code !== "drift-unreconciled") })).filter((f) => f.diagnostics.length > 0);
   const c = ciCounts(r);
-  return [baseLine(r), "", formatDiagnosticsText(findings, { color }).trimEnd(), "", ...driftLines(r), "", `${c.errors} errors, ${c.warnings} warnings.`].join("\n") + "\n";
+  return [baseLine(r), "", formatDiagnosticsText(findings, { color }).trimEnd(), "", ...driftLines(r), "", `${plural(c.errors, "error")}, ${plural(c.warnings, "warning")}.`].join("\n") + "\n";
 }
 
 export function renderCiJson(r: CiReport, failOn: FailOn): string {
@@ -94,11 +95,11 @@ function md(s: string): string {
 /** The Markdown step summary, never longer than `limit` bytes. */
 export function renderCiSummary(r: CiReport, limit = STEP_SUMMARY_LIMIT): string {
   const findings = r.results.filter((f) => f.diagnostics.some((d) => d.code !== "drift-unreconciled")).map((f) => ({ file: f.file, diagnostics: f.diagnostics.filter((d) => d.code !== "drift-unreconciled") }));
-  const head = [`## ${TOOL_NAME} ci`, "", `Base \`${md(r.base.ref)}\` (${r.base.source}), merge-base \`${short(r.base.merge_base)}\`, head \`${short(r.head)}\`: ${r.changed_files.length} changed files, ${r.checked.length} checked.`, ""].join("\n");
+  const head = [`## ${TOOL_NAME} ci`, "", `Base \`${md(r.base.ref)}\` (${r.base.source}), merge-base \`${short(r.base.merge_base)}\`, head \`${short(r.head)}\`: ${plural(r.changed_files.length, "changed file")}, ${r.checked.length} checked.`, ""].join("\n");
   let drift = `### Drift\n\n`;
   if (r.affected_specs.length === 0) drift += "No spec is affected by this change.\n";
   else {
-    drift += `${r.drift.unreconciled} unreconciled governed files across ${r.affected_specs.length} affected specs (${r.drift.severity === "error" ? "errors" : "warnings"}).\n\n| spec | file | governed through | category | change | why |\n| --- | --- | --- | --- | --- | --- |\n`;
+    drift += `${plural(r.drift.unreconciled, "unreconciled governed file")} across ${plural(r.affected_specs.length, "affected spec")} (${r.drift.severity === "error" ? "errors" : "warnings"}).\n\n| spec | file | governed through | category | change | why |\n| --- | --- | --- | --- | --- | --- |\n`;
     const rows: string[] = [];
     for (const s of r.drift.specs) for (const f of s.unreconciled) rows.push(`| \`${md(s.spec_path)}\` | \`${md(f.path)}\` | \`${md(f.glob)}\` | ${md(f.category)} | ${f.change} | ${f.reason} |`);
     const clean = r.drift.specs.filter((s) => s.unreconciled.length === 0).map((s) => `\`${md(s.spec_path)}\``);

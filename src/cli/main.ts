@@ -238,6 +238,15 @@ cli
   .example("  noma-reconcile init --hooks --dry-run")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/init-command.js")).initCommand(options, io)));
 
+cli
+  .command("demo", "Build an example repository (specs, a document, a transcript, one deliberate drift), run the PR check on it, print the report")
+  .option("--keep", "Keep the example repository instead of removing it")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .option("--color", "Colour the text output (--no-color to disable)")
+  .example("  noma-reconcile demo")
+  .example("  noma-reconcile demo --keep")
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/demo-command.js")).demoCommand(options, io)));
+
 cli.help((sections) => {
   sections.push(exitSection);
   return sections;

@@ -1,0 +1,51 @@
+/**
+ * Build the demo repository in `dir` (see fixtures/demo/README.md): main with
+ * specs, code and a handbook, reconciled and snapshotted; a feature branch on
+ * which an agent patches the handbook through the patch engine (leaving a
+ * transcript) and changes reconciled code, then a hotfix changes code without
+ * reconciling it — the one deliberate drift.
+ */
+import { cpSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { execGit } from "../git/exec-git.js";
+import { patchDocument } from "../patch/patch-document.js";
+import { markReconciled } from "../reconcile/mark-reconciled.js";
+import { snapshotState } from "../reconcile/snapshot-state.js";
+
+export const DEMO_DOCUMENT = "docs/billing.noma";
+
+function git(dir: string, args: string[]): string {
+  return execGit(args, { cwd: dir, env: { GIT_AUTHOR_DATE: "2026-01-05T09:00:00Z", GIT_COMMITTER_DATE: "2026-01-05T09:00:00Z" } });
+}
+
+function commitAll(dir: string, message: string): void {
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-q", "--no-verify", "-m", message]);
+}
+
+/** Governed files git knows (tracked or not ignored), for mark-reconciled. */
+function governedCandidates(dir: string): string[] {
+  return git(dir, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "src", "docs", "README.md"]).split("\0").filter((p) => p.length > 0);
+}
+
+export async function buildDemoRepo(dir: string, files: string): Promise<void> {
+  git(dir, ["init", "-q", "-b", "main"]);
+  for (const [k, v] of [["user.name", "noma-reconcile demo"], ["user.email", "demo@example.invalid"], ["commit.gpgsign", "false"], ["core.hooksPath", ".git/no-hooks"]] as const) git(dir, ["config", k, v]);
+  cpSync(join(files, "base"), dir, { recursive: true });
+  commitAll(dir, "Billing service: specs, code and handbook");
+  await markReconciled(dir, { files: governedCandidates(dir) });
+  await snapshotState(dir);
+  commitAll(dir, "Reconcile everything (snapshot)");
+
+  git(dir, ["checkout", "-q", "-b", "feature"]);
+  const ops = JSON.parse(readFileSync(join(files, "branch", "ops.json"), "utf8")) as unknown[];
+  const patched = patchDocument(join(dir, DEMO_DOCUMENT), ops, { actor: { kind: "agent", name: "billing-agent", model: "demo" }, reason: "Document the retry policy", now: new Date("2026-01-05T10:00:00Z") });
+  if (patched.outcome.result !== "applied") throw new Error(`demo patch was ${patched.outcome.result}: ${patched.outcome.error?.message ?? ""}`);
+  cpSync(join(files, "branch", "src", "billing", "charge.ts"), join(dir, "src", "billing", "charge.ts"));
+  await markReconciled(dir, { files: [DEMO_DOCUMENT, `${DEMO_DOCUMENT}.patches`, "src/billing/charge.ts"] });
+  await snapshotState(dir);
+  commitAll(dir, "Retry failed charges; handbook patched by the billing agent (reconciled)");
+
+  cpSync(join(files, "branch", "src", "billing", "refund.ts"), join(dir, "src", "billing", "refund.ts"));
+  commitAll(dir, "Hotfix: refund fee (not reconciled)");
+}
