@@ -130,7 +130,7 @@ function planMcpJson(root: string, force: boolean): Planned {
     case "create":
       return { path, action: "create", detail: `registers the ${MCP_SERVER_NAME} MCP server`, content: merged.text };
     case "add":
-      return { path, action: "update", detail: `+ the ${MCP_SERVER_NAME} MCP server (other servers kept)`, content: merged.text };
+      return { path, action: "update", detail: `+ the ${MCP_SERVER_NAME} server; other servers kept`, content: merged.text };
     case "replace":
       return { path, action: "update", detail: `the ${MCP_SERVER_NAME} entry replaced (--force)`, content: merged.text };
     case "unchanged":

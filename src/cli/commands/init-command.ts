@@ -5,6 +5,7 @@
  * something could not be done (an unparseable `.mcp.json`, which is never
  * touched; a foreign hook in the way without `--force`; not a repository).
  */
+import { relative, sep } from "node:path";
 import { initProject, type InitFile, type InitResult } from "../../init/init-project.js";
 import { McpJsonError } from "../../init/merge-mcp-json.js";
 import { TOOL_NAME } from "../../version.js";
@@ -53,15 +54,22 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
   const lines: string[] = [];
   for (const f of result.files) lines.push(`${VERB[f.action][dryRun ? 1 : 0].padEnd(dryRun ? 13 : 9)} ${f.path}  (${f.detail})`);
   if (hooks !== null) {
-    const dir = hooks.hooksDir;
+    const rel = relative(ctx.root, hooks.hooksDir).split(sep).join("/");
+    const dir = rel.length > 0 && !rel.startsWith("..") ? rel : hooks.hooksDir;
     for (const h of hooks.installed) lines.push(`${(dryRun ? "would install" : "installed").padEnd(dryRun ? 13 : 9)} ${h} hook  (${dir})`);
     for (const h of hooks.unchanged) lines.push(`${"unchanged".padEnd(dryRun ? 13 : 9)} ${h} hook  (${dir})`);
     for (const r of hooks.refused) lines.push(`${(dryRun ? "would refuse" : "refused").padEnd(dryRun ? 13 : 9)} ${r.hook} hook  (${r.reason})`);
   }
   io.stdout(`${lines.join("\n")}\n`);
-  const changed = result.files.filter((f) => f.action === "create" || f.action === "update").length + (hooks?.installed.length ?? 0);
+  const written = result.files.filter((f) => f.action === "create" || f.action === "update").length;
+  const installed = hooks?.installed.length ?? 0;
   const kept = result.files.filter((f) => f.action === "keep").length;
-  if (dryRun) io.stderr(`${TOOL_NAME}: dry run: ${changed} change${changed === 1 ? "" : "s"} planned, nothing written\n`);
-  else io.stderr(`${TOOL_NAME}: ${changed === 0 ? "already initialized, nothing to do" : `${changed} file${changed === 1 ? "" : "s"} written`}${kept > 0 ? `; ${kept} kept (--force replaces)` : ""}${refused.length > 0 ? `; ${refused.length} hook${refused.length === 1 ? "" : "s"} refused (--force keeps the existing one as <hook>.local.bak)` : ""}\n`);
+  const summary: string[] = [];
+  if (written + installed === 0) summary.push(dryRun ? "nothing to change" : "already initialized, nothing to do");
+  if (written > 0) summary.push(`${written} file${written === 1 ? "" : "s"} ${dryRun ? "to write" : "written"}`);
+  if (installed > 0) summary.push(`${installed} hook${installed === 1 ? "" : "s"} ${dryRun ? "to install" : "installed"}`);
+  if (kept > 0) summary.push(`${kept} kept (--force replaces)`);
+  if (refused.length > 0) summary.push(`${refused.length} hook${refused.length === 1 ? "" : "s"} refused (--force keeps the existing one as <hook>.local.bak)`);
+  io.stderr(`${TOOL_NAME}: ${dryRun ? "dry run, nothing written: " : ""}${summary.join("; ")}\n`);
   return code;
 }

@@ -1,0 +1,82 @@
+/**
+ * End to end, the way a client meets the server: `init` in a fresh repository,
+ * read the `.mcp.json` it wrote, spawn the server exactly as that entry says
+ * (with `npx --no noma-reconcile` replaced by `node <dist/cli.js>`, since the
+ * package is not installed in the temp repository), then list and call every
+ * tool and reconcile, edit and verify a document.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CLI, runCli } from "../helpers/run-cli.js";
+import { git, tempRepo } from "../helpers/temp-repo.js";
+import { McpClient, expectProtocolOnly } from "./helpers/mcp-client.js";
+
+describe("mcp: end to end through the .mcp.json init writes", () => {
+  it("lists and calls every tool", async () => {
+    const repo = tempRepo({
+      "src/app.ts": "export const app = 1;\n",
+      "README.md": "# App\n",
+      "docs/plan.noma": '# Plan\n\n::claim{id="c1" confidence=0.5}\nThe app works.\n::\n\n::evidence{id="e1" for="c1"}\nIt ran.\n::\n',
+    });
+    const init = runCli(["init"], { cwd: repo });
+    expect(init.code, init.stderr).toBe(0);
+    git(repo, ["add", "-A"]);
+    git(repo, ["commit", "-qm", "init"]);
+    git(repo, ["checkout", "-q", "-b", "feature"]);
+    writeFileSync(join(repo, "src/app.ts"), "export const app = 2;\n");
+
+    const config = JSON.parse(readFileSync(join(repo, ".mcp.json"), "utf8")) as { mcpServers: Record<string, { type: string; command: string; args: string[] }> };
+    const entry = config.mcpServers["noma-reconcile"]!;
+    expect(entry).toEqual({ type: "stdio", command: "npx", args: ["--no", "noma-reconcile", "mcp"] });
+    const [npxNo, pkg, ...rest] = entry.args;
+    expect([entry.command, npxNo, pkg]).toEqual(["npx", "--no", "noma-reconcile"]);
+    const c = new McpClient(repo, [process.execPath, CLI, ...rest]);
+
+    const hello = await c.initialize("2025-11-25");
+    expect(hello.protocolVersion).toBe("2025-11-25");
+    expect(hello.schemaNote).toBeUndefined();
+    expect(hello.projectNote).toBeUndefined();
+    const tools = ((await c.request("tools/list")).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+    expect(tools).toHaveLength(10);
+
+    const spec = ".notarai/system.spec.yaml";
+    const called = new Set<string>();
+    const call = async <T,>(name: string, args: Record<string, unknown> = {}): Promise<T> => {
+      called.add(name);
+      return c.ok<T>(name, args);
+    };
+
+    const affected = await call<{ changed_files: string[]; affected_specs: Array<{ spec_path: string }> }>("list_affected_specs", { base_branch: "main" });
+    expect(affected).toMatchObject({ changed_files: ["src/app.ts"], affected_specs: [{ spec_path: spec }] });
+    const diff = await call<{ files: string[]; diff: string }>("get_spec_diff", { spec_path: spec, base_branch: "main" });
+    expect(diff.files).toEqual(["src/app.ts"]);
+    expect(diff.diff).toContain("+export const app = 2;");
+    expect((await call<{ changed_artifacts: string[] }>("get_changed_artifacts", { spec_path: spec, artifact_type: "code" })).changed_artifacts).toEqual(["src/app.ts"]);
+    expect(await call("mark_reconciled", { files: ["src/app.ts"] })).toEqual({ updated: 1 });
+    expect((await call<{ skipped: string[] }>("get_spec_diff", { spec_path: spec, base_branch: "main" })).skipped).toEqual(["src/app.ts"]);
+    expect(await call("snapshot_state")).toMatchObject({ files: 1, state_path: join(repo, ".notarai/reconciliation_state.json") });
+    expect(await call("clear_cache")).toEqual({ cleared: true });
+
+    const doc = await call<{ sha256: string; blocks: Array<{ id?: string; hash?: string }> }>("read_doc", { file: "docs/plan.noma" });
+    expect(await call("list_ids", { file: "docs/plan.noma" })).toEqual({ ids: ["plan", "c1", "e1"], aliases: {} });
+    expect(await call("validate_doc", { file: "docs/plan.noma" })).toMatchObject({ ok: true });
+    const hash = doc.blocks.find((b) => b.id === "c1")!.hash!;
+    const patched = await call<{ ok: boolean; transcript_entry: { patch_result: string } }>("patch_block", {
+      file: join(repo, "docs/plan.noma"),
+      op: { op: "update_attribute", id: "c1", key: "confidence", value: 0.9, baseHash: hash },
+      base_sha256: doc.sha256,
+      actor: { kind: "agent", name: "e2e" },
+    });
+    expect(patched).toMatchObject({ ok: true, transcript_entry: { patch_result: "applied" } });
+
+    expect([...called].sort()).toEqual([...tools].sort());
+    const closed = await c.close();
+    expect(closed.code).toBe(0);
+    expectProtocolOnly(closed.lines);
+
+    // The transcript the server wrote verifies with the CLI.
+    const v = runCli(["transcript", "verify", "docs/plan.noma"], { cwd: repo });
+    expect(v.code, v.stdout + v.stderr).toBe(0);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * `tools/list`: every tool with title, description, a closed-object input
+ * schema and an output schema generated from its zod schemas (the build
+ * generates them; they must equal a fresh generation from source), the
+ * annotations, in a fixed order.
+ */
+import { describe, expect, it } from "vitest";
+import { toolJsonSchemas } from "../../src/mcp/tool-schemas.js";
+import { TOOL_CATALOG } from "../../src/mcp/tool-catalog.js";
+import { tempDir } from "../helpers/temp-repo.js";
+import { McpClient } from "./helpers/mcp-client.js";
+
+interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  annotations: Record<string, unknown>;
+}
+
+async function listTools(): Promise<Tool[]> {
+  const c = new McpClient(tempDir());
+  const r = await c.request("tools/list", {});
+  await c.close();
+  return (r.result as { tools: Tool[] }).tools;
+}
+
+describe("mcp: tools/list", () => {
+  it("describes every tool completely, with closed input objects", async () => {
+    const tools = await listTools();
+    expect(tools).toHaveLength(10);
+    for (const t of tools) {
+      expect(Object.keys(t)).toEqual(["name", "title", "description", "inputSchema", "outputSchema", "annotations"]);
+      expect(t.title.length).toBeGreaterThan(3);
+      expect(t.description.length).toBeGreaterThan(40);
+      expect(t.inputSchema["type"]).toBe("object");
+      expect(t.inputSchema["additionalProperties"]).toBe(false);
+      expect(t.inputSchema["$schema"]).toBeUndefined();
+      expect(t.outputSchema["type"]).toBe("object");
+      for (const k of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]) expect(typeof t.annotations[k], `${t.name}.${k}`).toBe("boolean");
+    }
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get("get_spec_diff")!.inputSchema["required"]).toEqual(["spec_path", "base_branch"]);
+    expect(byName.get("list_affected_specs")!.inputSchema["required"]).toEqual(["base_branch"]);
+    expect(byName.get("mark_reconciled")!.inputSchema["required"]).toEqual(["files"]);
+    expect(byName.get("read_doc")!.inputSchema["required"]).toEqual(["file"]);
+    expect(byName.get("clear_cache")!.inputSchema["properties"]).toEqual({});
+    expect(byName.get("get_spec_diff")!.outputSchema["required"]).toEqual(["diff", "files", "skipped", "excluded", "spec_changes", "system_spec", "binary_changes", "file_categories"]);
+    // patch_block advertises the op catalog once, by reference.
+    const patch = byName.get("patch_block")!.inputSchema as { properties: Record<string, unknown>; $defs: Record<string, { anyOf: Array<{ properties: { op: { const: string } } }> }> };
+    expect(patch.properties["op"]).toEqual({ $ref: "#/$defs/PatchOp" });
+    expect(patch.$defs["PatchOp"]!.anyOf.map((o) => o.properties.op.const)).toContain("move_block");
+    expect(patch.$defs["PatchOp"]!.anyOf).toHaveLength(25);
+    // Read-only tools say so; the destructive ones too.
+    for (const n of ["list_affected_specs", "get_spec_diff", "get_changed_artifacts", "read_doc", "list_ids", "validate_doc"]) expect(byName.get(n)!.annotations["readOnlyHint"]).toBe(true);
+    for (const n of ["clear_cache", "patch_block"]) expect(byName.get(n)!.annotations["destructiveHint"]).toBe(true);
+  });
+
+  it("serves exactly the JSON Schemas generated from the zod schemas, in the catalog's order, identically every time", async () => {
+    const first = await listTools();
+    const second = await listTools();
+    expect(second).toEqual(first);
+    expect(first.map((t) => t.name)).toEqual(TOOL_CATALOG.map((t) => t.name));
+    const generated = toolJsonSchemas();
+    for (const t of first) {
+      expect(t.inputSchema, t.name).toEqual(generated[t.name as keyof typeof generated].inputSchema);
+      expect(t.outputSchema, t.name).toEqual(generated[t.name as keyof typeof generated].outputSchema);
+    }
+  });
+});
