@@ -11,6 +11,34 @@ const NOT_SLUG = /[^a-z0-9\s-]/g;
  * leading and a trailing `-`. "Café Überblick" → `cafe-uberblick`; "日本語" → "".
  */
 export function slugify(title: string): string {
+  return ASCII.test(title) ? slugifyAscii(title) : slugifyUnicode(title);
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The same result for ASCII titles in one pass: runs of `a-z0-9` joined by a
+ * single `-` wherever whitespace or `-` separated them; other characters vanish.
+ */
+function slugifyAscii(title: string): string {
+  let out = "";
+  let sep = false;
+  for (let i = 0; i < title.length; i++) {
+    let c = title.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (sep && out.length > 0) out += "-";
+      sep = false;
+      out += String.fromCharCode(c);
+    } else if (c === 45 || c === 32 || (c >= 9 && c <= 13)) {
+      sep = true;
+    }
+  }
+  return out;
+}
+
+/** The reference pipeline, step by step (any title). */
+export function slugifyUnicode(title: string): string {
   let s = title.toLowerCase().normalize("NFKD").replace(COMBINING, "").replace(NOT_SLUG, "").trim();
   s = s.replace(/\s+/g, "-").replace(/-+/g, "-");
   if (s.startsWith("-")) s = s.slice(1);

@@ -159,3 +159,22 @@ describe("no input hangs the parser", () => {
     expect(doc.endLine).toBeGreaterThan(0);
   });
 });
+
+describe("slugify", () => {
+  it("the ASCII fast path gives what the full pipeline gives", async () => {
+    const { slugify } = await import("../../src/noma/slugify.js");
+    const { slugifyUnicode } = await import("../../src/noma/slugify.js");
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(..."aZ09 -_\t\n.&+é日\u00a0\u2003-".split("")), maxLength: 30 }), (s) => {
+        expect(slugify(s)).toBe(slugifyUnicode(s));
+      }),
+      { numRuns: 3000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: "binary-ascii", maxLength: 40 }), (s) => {
+        expect(slugify(s)).toBe(slugifyUnicode(s));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
