@@ -36,8 +36,10 @@ export interface RepoRoot {
 }
 
 export interface McpServerOptions {
-  /** The repository the tools work on (resolved once, possibly while the first message is read). */
-  root: Promise<RepoRoot> | RepoRoot;
+  /** The repository the tools work on (git's top level; asked for on the first tool call). */
+  root: () => Promise<RepoRoot> | RepoRoot;
+  /** Where `.notarai/` is looked for at `initialize` (default: the tools' root). */
+  projectRoot?: () => string;
   /** Log a line on stderr. */
   log: (line: string) => void;
   /** Override the version compared with the project's copies (tests). */
@@ -126,9 +128,9 @@ export class McpServer {
     if (!isRecord(params) || typeof params["protocolVersion"] !== "string") {
       throw new RpcError(INVALID_PARAMS, 'Invalid params: initialize needs params.protocolVersion (a string such as "2025-06-18")');
     }
-    const { root } = await this.options.root;
     let notes = {};
     try {
+      const root = this.options.projectRoot !== undefined ? this.options.projectRoot() : (await this.options.root()).root;
       notes = projectNotes(root, this.options.version ?? TOOL_VERSION);
     } catch (e) {
       this.options.log(`could not compare the project's .notarai/ copies with this CLI: ${(e as Error).message}`);
@@ -173,7 +175,7 @@ export class McpServer {
     if (!(TOOL_NAMES as readonly string[]).includes(name)) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name} (tools: ${TOOL_NAMES.join(", ")})`);
     const args = params["arguments"] ?? {};
     if (!isRecord(args)) throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call params.arguments must be an object");
-    const { root, inRepo } = await this.options.root;
+    const { root, inRepo } = await this.options.root();
     const ctx: ToolContext = { root, inRepo, log: this.options.log };
     const { callTool } = await import("./call-tool.js");
     return callTool(name as ToolName, args, ctx);

@@ -4,7 +4,8 @@
  * at a time, in arrival order (a patch never races another patch). Resolves
  * once stdin has ended and every message received has been answered.
  */
-import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { LineFramer } from "./line-framer.js";
 import { McpServer, type RepoRoot } from "./mcp-server.js";
 
@@ -19,8 +20,9 @@ export interface McpStdioOptions {
   interactive?: boolean;
 }
 
-/** The git top level of `cwd` (asynchronously, so it overlaps reading the first message); outside a repository, `cwd`. */
-export function findRepoRootAsync(cwd: string): Promise<RepoRoot> {
+/** The git top level of `cwd` (git is asked on first need: spawning it at start-up costs a client's handshake several ms); outside a repository, `cwd`. */
+export async function findRepoRootAsync(cwd: string): Promise<RepoRoot> {
+  const { execFile } = await import("node:child_process");
   return new Promise((resolve) => {
     execFile("git", ["rev-parse", "--show-toplevel"], { cwd, windowsHide: true }, (err, stdout) => {
       const root = err === null ? String(stdout).trim() : "";
@@ -29,9 +31,21 @@ export function findRepoRootAsync(cwd: string): Promise<RepoRoot> {
   });
 }
 
+/** The nearest directory at or above `cwd` holding `.git` (a directory, or a file in worktrees and submodules), else `cwd`: git's answer without spawning git. */
+export function findWorkTreeTop(cwd: string): string {
+  let dir = resolve(cwd);
+  for (;;) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return resolve(cwd);
+    dir = parent;
+  }
+}
+
 export function runMcpStdio(options: McpStdioOptions): Promise<void> {
   const log = (line: string): void => options.log(`noma-reconcile mcp: ${line}\n`);
-  const server = new McpServer({ root: findRepoRootAsync(options.cwd), log });
+  let root: Promise<RepoRoot> | undefined;
+  const server = new McpServer({ root: () => (root ??= findRepoRootAsync(options.cwd)), projectRoot: () => findWorkTreeTop(options.cwd), log });
   const framer = new LineFramer();
   let queue: Promise<void> = Promise.resolve();
   const enqueue = (line: string): void => {

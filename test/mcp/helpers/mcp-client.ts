@@ -39,7 +39,7 @@ export class McpClient {
   stderr = "";
   private nextId = 1;
   private partial = "";
-  private waiters: Array<{ match: (m: unknown) => boolean; resolve: (m: unknown) => void }> = [];
+  private waiters: Array<{ match: (m: unknown) => boolean; resolve: (m: unknown) => void; reject: (e: Error) => void }> = [];
   private readonly closed: Promise<Closed>;
 
   constructor(cwd: string, command: string[] = [process.execPath, CLI, "mcp"], env: NodeJS.ProcessEnv = {}) {
@@ -51,6 +51,8 @@ export class McpClient {
     this.closed = new Promise((resolve) => {
       this.child.on("close", (code, signal) => {
         if (this.partial.length > 0) this.lines.push(this.partial);
+        // A server that exits with requests unanswered fails them now rather than at the test timeout.
+        for (const w of this.waiters.splice(0)) w.reject(new Error(`the server exited (code ${code}, signal ${signal}) before answering; stderr:\n${this.stderr}`));
         resolve({ code, signal, stdout: this.stdout, stderr: this.stderr, lines: this.lines });
       });
     });
@@ -61,6 +63,10 @@ export class McpClient {
 
   private onStdout(d: string): void {
     this.stdout += d;
+    if (!d.includes("\n")) {
+      this.partial += d; // only the new chunk is scanned: big answers arrive in many chunks
+      return;
+    }
     const parts = (this.partial + d).split("\n");
     this.partial = parts.pop()!;
     for (const line of parts) {
@@ -83,9 +89,9 @@ export class McpClient {
 
   /** Wait for the next message with this id (register before writing the request). */
   waitFor(id: string | number | null): Promise<RpcMessage> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const match = (m: unknown): boolean => m !== null && typeof m === "object" && !Array.isArray(m) && (m as RpcMessage).id === id;
-      this.waiters.push({ match, resolve: (m) => resolve(m as RpcMessage) });
+      this.waiters.push({ match, resolve: (m) => resolve(m as RpcMessage), reject });
     });
   }
 
