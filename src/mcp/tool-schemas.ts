@@ -53,7 +53,8 @@ const transcriptRecord = z.looseObject({
   post_sha256: z.string(),
   pre_sha: z.string(),
   post_sha: z.string(),
-  op: z.unknown(),
+  // The op as submitted: an op object, or whatever malformed value was rejected as invalid_content.
+  op: z.union([z.looseObject({}), z.string(), z.number(), z.boolean(), z.null()]),
   patch_result: z.enum(["applied", "rejected", "noop"]),
   pre_validation: summary,
   post_validation: summary,
@@ -107,7 +108,7 @@ const block = z.strictObject({
   level: z.optional(z.number()),
   aliases: z.optional(stringList),
   childCount: z.number(),
-  lines: z.tuple([z.number(), z.number()]),
+  lines: z.array(z.number()).check(z.length(2), z.describe("[startLine, endLine], 1-based, inclusive")),
   patchable: z.boolean(),
   hash: z.optional(z.string()),
 });
@@ -194,9 +195,30 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
 
 export type JsonSchema = Record<string, unknown>;
 
+/**
+ * Spell a generated schema the way every client dialect reads it: no `$schema`
+ * (draft 2020-12 is MCP's default), no `additionalProperties: {}` (the default
+ * anyway), and `anyOf` of single types instead of a `type` array (clients that
+ * map tool schemas onto single-type dialects reject those).
+ */
+function portable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portable);
+  if (node === null || typeof node !== "object") return node;
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(node as JsonSchema)) {
+    if (k === "additionalProperties" && v !== null && typeof v === "object" && Object.keys(v).length === 0) continue;
+    if (k === "type" && Array.isArray(v)) {
+      out["anyOf"] = v.map((t) => ({ type: t }));
+      continue;
+    }
+    out[k] = k === "properties" || k === "$defs" ? Object.fromEntries(Object.entries(v as JsonSchema).map(([name, sub]) => [name, portable(sub)])) : portable(v);
+  }
+  return out;
+}
+
 function jsonSchema(schema: z.ZodMiniType, io: "input" | "output"): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
-  return rest;
+  return portable(rest) as JsonSchema;
 }
 
 /** JSON Schemas (draft 2020-12, without `$schema`) of every tool's input and output. */
