@@ -16,7 +16,7 @@ const started = Date.now();
 // every server start (tens of ms); the bundle carries them as a JSON string constant
 // (src/mcp/tool-json-schemas.ts; a string, because esbuild injects an object define into every module).
 async function generateToolSchemas() {
-  const out = await build({ absWorkingDir: root, entryPoints: ["src/mcp/tool-schemas.ts"], bundle: true, format: "esm", platform: "node", target: "node20", write: false, logLevel: "warning" });
+  const out = await build({ absWorkingDir: root, entryPoints: ["src/mcp/generate-tool-json-schemas.ts"], bundle: true, format: "esm", platform: "node", target: "node20", write: false, logLevel: "warning" });
   const mod = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
   return mod.toolJsonSchemas();
 }

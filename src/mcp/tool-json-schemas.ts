@@ -1,6 +1,6 @@
 /**
  * The tools' JSON Schemas for `tools/list`. The build generates them from the
- * zod schemas (`toolJsonSchemas`) and injects the result as JSON text, so the
+ * zod schemas (`toolJsonSchemas`, generate-tool-json-schemas.ts) and injects the result as JSON text, so the
  * shipped server answers without loading zod; from source they are generated
  * on first use.
  */
@@ -16,6 +16,6 @@ let cached: ToolJsonSchemas | undefined;
 
 export async function loadToolJsonSchemas(): Promise<ToolJsonSchemas> {
   if (cached !== undefined) return cached;
-  cached = typeof __NOMA_RECONCILE_TOOL_SCHEMAS__ === "string" ? (JSON.parse(__NOMA_RECONCILE_TOOL_SCHEMAS__) as ToolJsonSchemas) : (await import("./tool-schemas.js")).toolJsonSchemas();
+  cached = typeof __NOMA_RECONCILE_TOOL_SCHEMAS__ === "string" ? (JSON.parse(__NOMA_RECONCILE_TOOL_SCHEMAS__) as ToolJsonSchemas) : (await import("./generate-tool-json-schemas.js")).toolJsonSchemas();
   return cached;
 }

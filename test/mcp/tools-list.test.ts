@@ -5,7 +5,7 @@
  * annotations, in a fixed order.
  */
 import { describe, expect, it } from "vitest";
-import { toolJsonSchemas } from "../../src/mcp/tool-schemas.js";
+import { toolJsonSchemas } from "../../src/mcp/generate-tool-json-schemas.js";
 import { TOOL_CATALOG } from "../../src/mcp/tool-catalog.js";
 import { tempDir } from "../helpers/temp-repo.js";
 import { McpClient } from "./helpers/mcp-client.js";
