@@ -84,7 +84,7 @@ export { execGit, execGitBuffer, splitNul, GitError, type ExecGitOptions } from 
 // Hooks and the PR check (issue 6)
 export { installHooks, gitHooksDir, type InstallHooksOptions, type InstallHooksResult } from "./hooks/install-hooks.js";
 export { PRE_COMMIT_SCRIPT, HOOK_COMMAND, HOOK_MARKER, SKIP_ENV, isOwnHook } from "./hooks/hook-script.js";
-export { parseCatFileBatch, readBlobs, type BatchObject } from "./git/cat-file-batch.js";
+export { parseCatFileBatch, readBlobs, readBlobsAsync, type BatchObject } from "./git/cat-file-batch.js";
 export { listStagedFiles } from "./staged/list-staged-files.js";
 export { checkStaged, type CheckStagedOptions } from "./staged/check-staged.js";
 export { checkWorktree, type CheckWorktreeOptions, type CheckRun } from "./check/check-worktree.js";
@@ -101,3 +101,6 @@ export { resolveCiBase, defaultBranchRef, CiBaseError, type CiBase, type BaseSou
 export { baseFromGithubEvent, parseGithubEvent, type EventBase } from "./ci/github-event-base.js";
 export { appendOnlyDiagnostics } from "./ci/transcript-append-only.js";
 export { renderCiText, renderCiJson, renderCiAnnotations, renderCiSummary, renderCiOutputs, renderCiSarif, ciCounts, ciFails, CI_JSON_SCHEMA, STEP_SUMMARY_LIMIT, type CiCounts, type FailOn } from "./ci/render-ci-report.js";
+export { parseDiffRawZ, type RawDiffEntry } from "./staged/parse-diff-raw.js";
+export { listStagedEntries } from "./staged/list-staged-files.js";
+export { prefetchStaged, stagedObjectName, type StagedPrefetch } from "./staged/prefetch-staged.js";

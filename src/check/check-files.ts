@@ -12,8 +12,7 @@
 import type { NomaConfig } from "../config/config-schema.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import { checkDocument, type CheckOptions } from "./check-document.js";
-import { checkedPathKind, documentTranscript, transcriptDocument } from "./checked-path.js";
-import { specDiagnostics } from "./spec-diagnostics.js";
+import { checkedPathKind, documentTranscript, relatedPaths, transcriptDocument } from "./checked-path.js";
 import { transcriptDiagnostics } from "./transcript-diagnostics.js";
 
 export interface CheckFilesInput {
@@ -27,20 +26,9 @@ export interface CheckFilesInput {
   document?: CheckOptions;
 }
 
-/** Paths whose text `checkFiles` may read for `targets` besides the specs (for prefetching). */
-export function relatedPaths(targets: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const t of targets) {
-    const kind = checkedPathKind(t);
-    if (kind === null) continue;
-    out.add(t);
-    if (kind === "document") out.add(documentTranscript(t));
-    if (kind === "transcript") out.add(transcriptDocument(t));
-  }
-  return [...out];
-}
+export { relatedPaths };
 
-export function checkFiles(input: CheckFilesInput): FileDiagnostics[] {
+export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostics[]> {
   const results = new Map<string, FileDiagnostics>();
   const specs: string[] = [];
   const transcripts = new Set<string>();
@@ -62,6 +50,9 @@ export function checkFiles(input: CheckFilesInput): FileDiagnostics[] {
     const doc = transcriptDocument(file);
     results.set(file, { file, diagnostics: transcriptDiagnostics(text, input.read(doc), doc, strict) });
   }
-  if (specs.length > 0) for (const r of specDiagnostics(specs, input.specPaths(), input.read)) results.set(r.file, r);
+  if (specs.length > 0) {
+    const { specDiagnostics } = await import("./spec-diagnostics.js");
+    for (const r of specDiagnostics(specs, input.specPaths(), input.read)) results.set(r.file, r);
+  }
   return [...results.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }

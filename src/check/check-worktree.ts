@@ -12,7 +12,6 @@ import { loadConfig } from "../config/load-config.js";
 import type { NomaConfig } from "../config/config-schema.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import type { CheckOptions } from "./check-document.js";
-import { applyExclude } from "./apply-exclude.js";
 import { checkFiles } from "./check-files.js";
 import { listNomaFiles } from "./list-noma-files.js";
 
@@ -42,7 +41,7 @@ function readOrNull(abs: string): string | null {
   }
 }
 
-export function checkWorktree(options: CheckWorktreeOptions): CheckRun {
+export async function checkWorktree(options: CheckWorktreeOptions): Promise<CheckRun> {
   const { root } = options;
   const read = (p: string): string | null => readOrNull(join(root, p));
   const config = loadConfig({ cwd: options.cwd, read: options.inRepo ? read : () => null, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
@@ -52,7 +51,7 @@ export function checkWorktree(options: CheckWorktreeOptions): CheckRun {
     const rel = containPath(given, root, options.cwd);
     if (existsSync(join(root, rel)) && statSync(join(root, rel)).isFile()) explicit.add(rel);
   }
-  const targets = applyExclude(listed, config.exclude, explicit);
+  const targets = config.exclude.length > 0 ? (await import("./apply-exclude.js")).applyExclude(listed, config.exclude, explicit) : listed;
   const isFileAt = (rel: string | null): boolean => {
     if (rel === null) return false;
     try {
@@ -68,7 +67,7 @@ export function checkWorktree(options: CheckWorktreeOptions): CheckRun {
       return null;
     }
   };
-  const results = checkFiles({
+  const results = await checkFiles({
     targets,
     read,
     specPaths: () => (options.inRepo ? listSpecPaths(root) : []),

@@ -34,3 +34,16 @@ export function transcriptDocument(transcript: string): string {
 export function documentTranscript(document: string): string {
   return `${document}${TRANSCRIPT_SUFFIX}`;
 }
+
+/** Paths whose text judging `targets` may need besides the specs: each target, a document's transcript, a transcript's document. */
+export function relatedPaths(targets: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const t of targets) {
+    const kind = checkedPathKind(t);
+    if (kind === null) continue;
+    out.add(t);
+    if (kind === "document") out.add(documentTranscript(t));
+    if (kind === "transcript") out.add(transcriptDocument(t));
+  }
+  return [...out];
+}

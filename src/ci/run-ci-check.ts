@@ -9,12 +9,10 @@
 import { readBlobs } from "../git/cat-file-batch.js";
 import { execGit, splitNul } from "../git/exec-git.js";
 import { findMergeBase } from "../git/merge-base.js";
-import { isSpecPath } from "../governance/glob.js";
 import { reconciliationDrift, type DriftSpec, type ReconciliationDrift } from "../reconcile/reconciliation-drift.js";
 import { checkFiles, relatedPaths } from "../check/check-files.js";
 import { checkedPathKind, CONFIG_PATH, transcriptDocument } from "../check/checked-path.js";
 import type { CheckOptions } from "../check/check-document.js";
-import { applyExclude } from "../check/apply-exclude.js";
 import { resolveBeside } from "../check/resolve-beside.js";
 import { loadConfig } from "../config/load-config.js";
 import type { NomaConfig } from "../config/config-schema.js";
@@ -101,7 +99,7 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
   const relevant = changed.filter((p) => checkedPathKind(p) !== null);
   fetch(mb.headCommit, [...relatedPaths(relevant), CONFIG_PATH]);
   const config = loadConfig({ cwd: options.cwd, read: atHead, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
-  const checked = applyExclude(relevant, config.exclude);
+  const checked = config.exclude.length > 0 ? (await import("../check/apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
   const inTree = (rel: string | null): boolean => rel !== null && atHead(rel) !== null;
   const results = new Map<string, FileDiagnostics>();
   const add = (r: FileDiagnostics): void => {
@@ -109,11 +107,11 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
     if (have === undefined) results.set(r.file, { file: r.file, diagnostics: [...r.diagnostics] });
     else have.diagnostics.push(...r.diagnostics);
   };
-  const check = checkFiles({
+  const check = await checkFiles({
     targets: checked,
     read: atHead,
     specPaths: () => {
-      const paths = splitNul(execGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", mb.headCommit, "--", ".notarai"], { cwd: root })).filter(isSpecPath);
+      const paths = splitNul(execGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", mb.headCommit, "--", ".notarai"], { cwd: root })).filter((p) => checkedPathKind(p) === "spec");
       fetch(mb.headCommit, paths);
       return paths;
     },

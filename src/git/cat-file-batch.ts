@@ -11,6 +11,7 @@
  * @see https://git-scm.com/docs/git-cat-file#_batch_output
  */
 import { execGitBuffer, GitError } from "./exec-git.js";
+import { execGitAsync } from "./exec-git-async.js";
 import { GitOutputError } from "./parse-name-status.js";
 
 export interface BatchObject {
@@ -74,5 +75,15 @@ export function readBlobs(cwd: string, names: readonly string[]): Map<string, Bu
       out.set(name, null);
     }
   }
+  return out;
+}
+
+/** `readBlobs` without blocking: git reads while this process does other work (loading modules). */
+export async function readBlobsAsync(cwd: string, names: readonly string[]): Promise<Map<string, Buffer | null>> {
+  const batch = [...new Set(names.filter((n) => !needsOwnCall(n)))];
+  if (batch.length === 0 || batch.length !== new Set(names).size) return readBlobs(cwd, names);
+  const raw = await execGitAsync(["cat-file", "--batch"], { cwd, input: `${batch.join("\n")}\n` });
+  const out = new Map<string, Buffer | null>();
+  for (const o of parseCatFileBatch(raw, batch)) out.set(o.name, o.type === "blob" ? o.content : null);
   return out;
 }

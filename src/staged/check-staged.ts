@@ -1,83 +1,96 @@
 /**
  * `check --staged` (the pre-commit hook): judge what will be committed — the
- * index, read through git (one `git cat-file --batch` process), never the work
- * tree, so a partially staged file is judged by its staged content and a
- * hook's temporary GIT_INDEX_FILE is honoured. Read-only: no cache, no
- * snapshot, no work-tree or index writes.
+ * index, read through git, never the work tree — so a partially staged file
+ * is judged by its staged content and a hook's temporary GIT_INDEX_FILE is
+ * honoured. Read-only: no cache, no snapshot, no work-tree or index writes.
+ *
+ * Only the first git call (`git diff --cached --raw`) reads the index; it also
+ * names the staged blob of every staged path. Everything else is one
+ * `git cat-file --batch` by blob id — and, for paths not staged (a staged
+ * document's unchanged transcript, the configuration), by `HEAD:<path>`, which
+ * is what the index holds for them.
  */
 import { readBlobs } from "../git/cat-file-batch.js";
 import { execGit, GitError, splitNul } from "../git/exec-git.js";
-import { isSpecPath } from "../governance/glob.js";
 import { loadConfig } from "../config/load-config.js";
-import { checkedPathKind, CONFIG_PATH } from "../check/checked-path.js";
-import { checkFiles, relatedPaths } from "../check/check-files.js";
-import { applyExclude } from "../check/apply-exclude.js";
+import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../check/checked-path.js";
+import { checkFiles } from "../check/check-files.js";
 import type { CheckRun } from "../check/check-worktree.js";
-import { resolveBeside } from "../check/resolve-beside.js";
 import type { CheckOptions } from "../check/check-document.js";
-import { listStagedFiles } from "./list-staged-files.js";
+import { resolveBeside } from "../check/resolve-beside.js";
+import type { RawDiffEntry } from "./parse-diff-raw.js";
+import { listStagedEntries } from "./list-staged-files.js";
+import { stagedObjectName, type StagedPrefetch } from "./prefetch-staged.js";
 
 export interface CheckStagedOptions {
-  /** The repository's top level. */
-  root: string;
+  /** Any directory of the work tree (git finds the repository). */
   cwd: string;
-  /** The staged paths, when the caller already listed them. */
-  staged?: readonly string[];
+  /** The staged entries, when the caller already listed them. */
+  staged?: readonly RawDiffEntry[];
+  /** Reads the caller already started (`prefetchStaged` on the same entries). */
+  prefetch?: StagedPrefetch;
   configPath?: string;
   document?: Omit<CheckOptions, "datasetSrcExists" | "chapterExists">;
   onWarning?: (message: string) => void;
 }
 
-export function checkStaged(options: CheckStagedOptions): CheckRun {
-  const { root } = options;
-  const staged = options.staged ?? listStagedFiles(root);
-  const relevant = staged.filter((p) => checkedPathKind(p) !== null);
+export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun> {
+  const { cwd } = options;
+  const staged = new Map((options.staged ?? listStagedEntries(cwd)).map((e) => [e.path, e]));
+  const objectFor = (path: string): string | null => stagedObjectName(staged, path);
   const texts = new Map<string, string | null>();
-  const fetch = (paths: readonly string[]): void => {
-    const missing = paths.filter((p) => !texts.has(p));
-    if (missing.length === 0) return;
-    const blobs = readBlobs(root, missing.map((p) => `:${p}`));
-    for (const p of missing) {
-      const b = blobs.get(`:${p}`);
-      texts.set(p, b === undefined || b === null ? null : b.toString("utf8"));
+  if (options.prefetch !== undefined) {
+    const blobs = await options.prefetch.blobs;
+    for (const p of options.prefetch.paths) {
+      const name = objectFor(p);
+      const b = name === null ? null : blobs.get(name);
+      if (b !== undefined) texts.set(p, b === null ? null : b.toString("utf8"));
     }
+  }
+  const fetch = (paths: readonly string[]): void => {
+    const wanted = paths.filter((p) => !texts.has(p));
+    if (wanted.length === 0) return;
+    const names = wanted.map(objectFor);
+    const blobs = readBlobs(cwd, names.filter((n): n is string => n !== null));
+    wanted.forEach((p, i) => {
+      const name = names[i]!;
+      const b = name === null ? null : blobs.get(name);
+      texts.set(p, b === undefined || b === null ? null : b.toString("utf8"));
+    });
   };
+  const relevant = [...staged.keys()].filter((p) => checkedPathKind(p) !== null);
   fetch([...relatedPaths(relevant), CONFIG_PATH]);
   const read = (p: string): string | null => {
     if (!texts.has(p)) fetch([p]);
     return texts.get(p) ?? null;
   };
-  const config = loadConfig({ cwd: options.cwd, read, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
-  const targets = applyExclude(relevant, config.exclude);
-  const inIndex = new Map<string, boolean>();
-  const indexHas = (rel: string | null): boolean => {
-    if (rel === null) return false;
-    let known = inIndex.get(rel);
-    if (known === undefined) {
-      try {
-        execGit(["cat-file", "-e", `:${rel}`], { cwd: root });
-        known = true;
-      } catch (e) {
-        if (!(e instanceof GitError) || e.exitCode === null) throw e;
-        known = false;
-      }
-      inIndex.set(rel, known);
-    }
-    return known;
-  };
-  const results = checkFiles({
+  const config = loadConfig({ cwd, read, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
+  const targets = config.exclude.length > 0 ? (await import("../check/apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
+  const inIndex = (rel: string | null): boolean => rel !== null && read(rel) !== null;
+  const results = await checkFiles({
     targets,
     read,
     specPaths: () => {
-      const paths = splitNul(execGit(["ls-files", "-z", "--cached", "--", ".notarai"], { cwd: root })).filter(isSpecPath);
-      fetch(paths);
-      return paths;
+      const paths = new Set<string>();
+      try {
+        for (const p of splitNul(execGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", ".notarai"], { cwd }))) if (checkedPathKind(p) === "spec") paths.add(p);
+      } catch (e) {
+        if (!(e instanceof GitError) || e.exitCode === null) throw e; // no commit yet: every spec is staged
+      }
+      for (const [p, e] of staged) {
+        if (checkedPathKind(p) !== "spec") continue;
+        if (e.oid === null) paths.delete(p);
+        else paths.add(p);
+      }
+      const list = [...paths].sort();
+      fetch(list);
+      return list;
     },
     config,
     document: {
       ...options.document,
-      datasetSrcExists: (from, src) => /^[a-z][a-z0-9+.-]*:\/\//i.test(src) || indexHas(resolveBeside(from, src)),
-      chapterExists: (from, chapter) => indexHas(resolveBeside(from, chapter)),
+      datasetSrcExists: (from, src) => /^[a-z][a-z0-9+.-]*:\/\//i.test(src) || inIndex(resolveBeside(from, src)),
+      chapterExists: (from, chapter) => inIndex(resolveBeside(from, chapter)),
     },
   });
   return { targets, results, config };

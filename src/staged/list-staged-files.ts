@@ -1,12 +1,19 @@
 /**
- * What a commit will change: the staged paths, from the index git is using
- * (a hook's temporary GIT_INDEX_FILE included), relative to the top level
- * whatever the working directory. Added, copied, modified, renamed (new side)
- * and deleted paths.
+ * What a commit will change: the staged entries, from the index git is using
+ * (a hook's temporary GIT_INDEX_FILE included), with the staged blob of each,
+ * relative to the top level whatever the working directory. Added, copied,
+ * modified, renamed (as delete + add) and deleted paths. One git call, and the
+ * only one that reads the index: every other staged read goes by blob id.
  * @see https://git-scm.com/docs/git-diff#Documentation/git-diff.txt---diff-filterACDMRTUXB82308203
  */
-import { execGit, splitNul } from "../git/exec-git.js";
+import { execGit } from "../git/exec-git.js";
+import { parseDiffRawZ, type RawDiffEntry } from "./parse-diff-raw.js";
 
+export function listStagedEntries(cwd: string): RawDiffEntry[] {
+  return parseDiffRawZ(execGit(["diff", "--cached", "--raw", "-z", "--no-abbrev", "--no-renames", "--diff-filter=ACMRD"], { cwd }));
+}
+
+/** The staged paths. */
 export function listStagedFiles(cwd: string): string[] {
-  return splitNul(execGit(["diff", "--cached", "--name-only", "-z", "--diff-filter=ACMRD", "--no-renames"], { cwd }));
+  return listStagedEntries(cwd).map((e) => e.path);
 }

@@ -191,6 +191,15 @@ describe("check --staged is read-only", () => {
     for (const format of ["text", "json", "sarif", "github"]) {
       const r = runCli(["check", "--staged", "--format", format], { cwd: join(repo, "docs") });
       expect(r.code).toBe(1);
+      if (format === "json") {
+        const files = (JSON.parse(r.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string }> }> }).files;
+        expect(Object.fromEntries(files.map((f) => [f.file, f.diagnostics.map((d) => d.code)]))).toEqual({
+          ".notarai/bad.spec.yaml": ["spec-missing-key", "spec-unknown-key"],
+          "docs/b.noma": ["broken-reference"],
+          "docs/plan.noma": [],
+          "docs/plan.noma.patches": [],
+        });
+      }
     }
     expect(snapshotDisk(repo)).toEqual(before);
     expect(existsSync(join(repo, ".notarai/.cache"))).toBe(false);

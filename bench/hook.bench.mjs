@@ -1,0 +1,178 @@
+// The pre-commit check (`noma-reconcile check --staged`), each figure beside a floor measured
+// in the same run:
+//   (a) nothing governed staged (one source file)          vs node -e 0                       target ≤ 1.5×
+//       — in a small repository and in the 100,000-file one
+//   (b) a 5-file commit in a 100,000-file repository: 3 source files and 2 .noma documents
+//       patched through the patch engine (so their transcripts are staged too and verified
+//       against the staged documents)                      vs node -e 0 + git diff --cached --name-only   target ≤ 2×
+//   and, for information, the installed hook script itself (sh + node_modules/.bin) on (b).
+// The big repository is generated once per run with `git fast-import` (no work tree for the
+// 100,000 files: the check reads only the index) and removed at the end. Figures are medians
+// of 21 rounds in which every command of a row group runs once (round-robin), so a figure and
+// its floor share the machine's load.
+// Figures only; no assertions. NR_BENCH_FILES=<n> changes the size.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { installHooks, patchDocument } from "../dist/index.js";
+import { fmt, git, ratio, report } from "./lib/measure.mjs";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const CLI = join(HERE, "../dist/cli.js");
+const N = Number(process.env.NR_BENCH_FILES ?? 100_000);
+const log = (s) => process.stderr.write(`${s}\n`);
+const RUNS = 21;
+
+/**
+ * Median wall time of each command, the commands run round-robin (one run of each per round)
+ * so that a figure and its floor see the same machine load; this machine is shared and noisy.
+ */
+function interleaved(commands, rounds = RUNS, warmup = 3) {
+  const samples = commands.map(() => []);
+  for (let r = 0; r < rounds + warmup; r++) {
+    commands.forEach(([cmd, args, cwd], i) => {
+      globalThis.gc?.();
+      const t0 = process.hrtime.bigint();
+      const res = spawnSync(cmd, args, { cwd, stdio: ["ignore", "ignore", "ignore"] });
+      if (res.error) throw res.error;
+      if (r >= warmup) samples[i].push(Number(process.hrtime.bigint() - t0) / 1e6);
+    });
+  }
+  return samples.map((s) => s.sort((a, b) => a - b)[Math.floor(s.length / 2)]);
+}
+
+const DOC = '---\ntitle: Plan\n---\n\n# Plan\n\n::claim{id="c1" confidence=0.5}\nA claim.\n::\n\n::evidence{id="e1" for="c1"}\nSeen in production.\n::\n';
+
+function fileText(i) {
+  let s = `// file ${i}\n`;
+  let x = (i * 2654435761) >>> 0;
+  while (s.length < 1000) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    s += `line ${x.toString(36)} ${(x >>> 7).toString(16)} lorem ipsum dolor sit amet\n`;
+  }
+  return `${s.slice(0, 1000)}\n`;
+}
+
+function pathOf(i) {
+  return `src/d${Math.floor(i / 1000)}/e${Math.floor(i / 50) % 20}/f${i}.ts`;
+}
+
+function initRepo(dir) {
+  git(dir, ["init", "-q", "-b", "main"]);
+  for (const [k, v] of [["user.name", "Bench"], ["user.email", "bench@example.invalid"], ["commit.gpgsign", "false"]]) git(dir, ["config", k, v]);
+}
+
+function commitAll(dir, message) {
+  git(dir, ["add", "-A"]);
+  git(dir, ["commit", "-q", "--no-verify", "-m", message]);
+}
+
+function patch(dir, doc, value) {
+  const r = patchDocument(join(dir, doc), [{ op: "update_attribute", id: "c1", key: "confidence", value }], { actor: { kind: "agent", name: "bench" } });
+  if (r.outcome.result !== "applied") throw new Error(`patch ${r.outcome.result}`);
+}
+
+function write(dir, rel, text) {
+  mkdirSync(dirname(join(dir, rel)), { recursive: true });
+  writeFileSync(join(dir, rel), text);
+}
+
+/** N files committed through fast-import, the index read from HEAD (no work tree for them). */
+function bigRepo(dir) {
+  initRepo(dir);
+  const parts = ["commit refs/heads/main", "committer Bench <bench@example.invalid> 1767225600 +0000", "data 8", "100k set"];
+  for (let i = 0; i < N; i++) {
+    const text = fileText(i);
+    parts.push(`M 100644 inline ${pathOf(i)}`, `data ${Buffer.byteLength(text)}`, text);
+  }
+  const r = spawnSync("git", ["fast-import", "--quiet"], { cwd: dir, input: `${parts.join("\n")}\n`, maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`fast-import failed: ${r.stderr}`);
+  git(dir, ["read-tree", "HEAD"]);
+}
+
+function setUpHook(dir) {
+  mkdirSync(join(dir, "node_modules/.bin"), { recursive: true });
+  symlinkSync(CLI, join(dir, "node_modules/.bin/noma-reconcile"));
+  writeFileSync(join(dir, ".git/info/exclude"), "node_modules/\n");
+  installHooks(dir, {});
+}
+
+function staged(dir) {
+  return git(dir, ["diff", "--cached", "--name-only"]).trim().split("\n").filter(Boolean);
+}
+
+function checkOnce(dir, expectCode) {
+  const r = spawnSync(process.execPath, [CLI, "check", "--staged"], { cwd: dir, encoding: "utf8" });
+  if (r.status !== expectCode) throw new Error(`check --staged exited ${r.status}: ${r.stdout}${r.stderr}`);
+  return r;
+}
+
+const root = mkdtempSync(join(tmpdir(), "nr-hook-bench-"));
+try {
+  // (a) small repository, one source file staged.
+  const small = join(root, "small");
+  mkdirSync(small);
+  initRepo(small);
+  write(small, "docs/plan.noma", DOC);
+  write(small, "src/a.ts", "a\n");
+  commitAll(small, "init");
+  write(small, "src/a.ts", "a2\n");
+  git(small, ["add", "src/a.ts"]);
+  checkOnce(small, 0);
+
+  // The big repository.
+  log(`generating a ${N.toLocaleString("en-US")}-file repository with git fast-import…`);
+  const t0 = Date.now();
+  const big = join(root, "big");
+  mkdirSync(big);
+  bigRepo(big);
+  for (const doc of ["docs/a.noma", "docs/b.noma"]) {
+    write(big, doc, DOC);
+    patch(big, doc, 0.6);
+    patch(big, doc, 0.7);
+  }
+  git(big, ["add", "docs"]);
+  git(big, ["commit", "-q", "--no-verify", "-m", "documents with transcripts"]);
+  setUpHook(big);
+  log(`generated in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+  // (a) in the big repository: one source file staged.
+  write(big, pathOf(7), `${fileText(7)}// changed\n`);
+  git(big, ["add", pathOf(7)]);
+  checkOnce(big, 0);
+
+  const [floorNode, aSmall, aBig] = interleaved([
+    [process.execPath, ["-e", "0"], small],
+    [process.execPath, [CLI, "check", "--staged"], small],
+    [process.execPath, [CLI, "check", "--staged"], big],
+  ]);
+
+  // (b) 3 source files and 2 patched documents (with their transcripts) staged.
+  for (const i of [11, 22_222 % N, N - 1]) write(big, pathOf(i), `${fileText(i)}// changed\n`);
+  for (const doc of ["docs/a.noma", "docs/b.noma"]) patch(big, doc, 0.8);
+  git(big, ["add", pathOf(11), pathOf(22_222 % N), pathOf(N - 1), "docs"]);
+  const files = staged(big);
+  if (files.length !== 8) throw new Error(`expected 8 staged paths, got ${files.join(", ")}`);
+  const out = checkOnce(big, 0);
+  if (!out.stderr.includes("4 files checked (staged): 0 errors")) throw new Error(`unexpected check output: ${out.stderr}`);
+
+  const [floorNode2, diff, b, hookScript] = interleaved([
+    [process.execPath, ["-e", "0"], big],
+    ["git", ["diff", "--cached", "--name-only"], big],
+    [process.execPath, [CLI, "check", "--staged"], big],
+    ["sh", [join(big, ".git/hooks/pre-commit")], big],
+  ]);
+  const floorB = floorNode2 + diff;
+
+  report(`pre-commit check (${N.toLocaleString("en-US")}-file repository for the big-repo figures)`, [
+    ["figure", "time", "floor", "floor time", "× floor", "target"],
+    ["(a) nothing governed staged, small repo", fmt(aSmall), "node -e 0", fmt(floorNode), ratio(aSmall, floorNode), "≤ 1.5×"],
+    ["(a) nothing governed staged, big repo", fmt(aBig), "node -e 0", fmt(floorNode), ratio(aBig, floorNode), "≤ 1.5×"],
+    ["(b) 3 sources + 2 patched .noma (+ transcripts)", fmt(b), "node -e 0 + git diff --cached", `${fmt(floorNode2)} + ${fmt(diff)}`, ratio(b, floorB), "≤ 2×"],
+    ["    the installed hook script on (b)", fmt(hookScript), "node -e 0 + git diff --cached", fmt(floorB), ratio(hookScript, floorB), "(info)"],
+  ]);
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

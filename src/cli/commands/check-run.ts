@@ -1,0 +1,63 @@
+/**
+ * The body of `check` once there is something to judge: the work tree (or,
+ * given the staged entries, the index), rendered in the requested format.
+ * Loaded lazily by `check-command.ts`.
+ */
+import { appendFileSync } from "node:fs";
+import { GitError } from "../../git/exec-git.js";
+import { PathOutsideRepoError } from "../../fsx/contain-path.js";
+import { SKIP_ENV } from "../../hooks/hook-script.js";
+import type { RawDiffEntry } from "../../staged/parse-diff-raw.js";
+import type { StagedPrefetch } from "../../staged/prefetch-staged.js";
+import { countDiagnostics } from "../../report/file-diagnostics.js";
+import { renderCheckReport, CHECK_FORMATS } from "../../check/render-check-report.js";
+import type { CheckRun } from "../../check/check-worktree.js";
+import { RuntimeError, UsageError } from "../cli-error.js";
+import { useColor, type CliIO } from "../cli-io.js";
+import { choice, listOption, repoContext } from "../repo-context.js";
+
+export async function checkRun(paths: string[], options: Record<string, unknown>, io: CliIO, staged: RawDiffEntry[] | undefined, prefetch?: StagedPrefetch): Promise<number> {
+  const format = choice("format", options["format"], CHECK_FORMATS);
+  let staleDays: number | undefined;
+  if (options["staleDays"] !== undefined) {
+    staleDays = Number(options["staleDays"]);
+    if (!Number.isInteger(staleDays) || staleDays < 0) throw new UsageError(`--stale-days must be a whole number of days; got "${String(options["staleDays"])}"`);
+  }
+  const document: { ignoreRules: string[]; profile?: string; staleDays?: number } = { ignoreRules: listOption(options["ignoreRule"]) };
+  if (options["profile"] !== undefined) document.profile = String(options["profile"]);
+  if (staleDays !== undefined) document.staleDays = staleDays;
+  const onWarning = (m: string): void => io.stderr(`noma-reconcile: ${m}\n`);
+  const common = { cwd: io.cwd, document, onWarning, ...(options["config"] !== undefined ? { configPath: String(options["config"]) } : {}) };
+
+  let run: CheckRun;
+  try {
+    if (staged !== undefined) {
+      const { checkStaged } = await import("../../staged/check-staged.js");
+      run = await checkStaged({ staged, ...(prefetch !== undefined ? { prefetch } : {}), ...common });
+    } else {
+      const ctx = repoContext(io.cwd);
+      if (!ctx.inRepo && paths.length === 0) throw new UsageError("not inside a git repository: pass the .noma files or directories to check");
+      const { checkWorktree } = await import("../../check/check-worktree.js");
+      run = await checkWorktree({ root: ctx.root, inRepo: ctx.inRepo, paths, ...common });
+    }
+  } catch (e) {
+    if (e instanceof PathOutsideRepoError) throw new UsageError(e.message);
+    if ((e as Error).name === "MissingPathError") throw new UsageError((e as Error).message);
+    if (e instanceof GitError) throw new RuntimeError(e.message, { cause: e });
+    throw e;
+  }
+
+  const isStaged = staged !== undefined;
+  const title = isStaged ? "noma-reconcile check --staged" : "noma-reconcile check";
+  const out = renderCheckReport(run.results, format, { color: useColor(options["color"], io.env, io.stdoutIsTTY), title, json: isStaged ? { staged: true } : {} });
+  io.stdout(out.stdout);
+  const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
+  if (out.summary !== null && summaryFile !== undefined && summaryFile !== "") appendFileSync(summaryFile, out.summary);
+  const counts = countDiagnostics(run.results);
+  if (format === "text") {
+    if (run.results.length === 0) io.stderr(isStaged ? "Nothing staged to check.\n" : "No .noma documents found.\n");
+    else io.stderr(`${counts.files} ${counts.files === 1 ? "file" : "files"} checked${isStaged ? " (staged)" : ""}: ${counts.errors} errors, ${counts.warnings} warnings.\n`);
+    if (isStaged && counts.errors > 0) io.stderr(`Commit blocked. Fix the errors above and stage the fixes; to skip this check once: git commit --no-verify (or ${SKIP_ENV}=1).\n`);
+  }
+  return counts.errors > 0 ? 1 : 0;
+}
