@@ -104,3 +104,12 @@ export { renderCiText, renderCiJson, renderCiAnnotations, renderCiSummary, rende
 export { parseDiffRawZ, type RawDiffEntry } from "./staged/parse-diff-raw.js";
 export { listStagedEntries } from "./staged/list-staged-files.js";
 export { prefetchStaged, stagedObjectName, type StagedPrefetch } from "./staged/prefetch-staged.js";
+// MCP server and init (issue 5)
+export { McpServer, SERVER_INSTRUCTIONS, type McpServerOptions, type RepoRoot } from "./mcp/mcp-server.js";
+export { runMcpStdio, type McpStdioOptions } from "./mcp/run-mcp-stdio.js";
+export { TOOL_CATALOG, TOOL_NAMES, type ToolName, type ToolMeta, type ToolAnnotations } from "./mcp/tool-catalog.js";
+export { TOOL_SCHEMAS, type ToolSchemas } from "./mcp/tool-schemas.js";
+export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, negotiateProtocolVersion } from "./mcp/protocol-version.js";
+export { initProject, planInit, type InitResult, type InitFile, type InitOptions, type InitAction } from "./init/init-project.js";
+export { mergeMcpJson, McpJsonError, type McpJsonMerge } from "./init/merge-mcp-json.js";
+export { MCP_SERVER_ENTRY, readmeVersion, readmeVersionLine } from "./init/notarai-files.js";
