@@ -10,3 +10,8 @@ export function resolveBeside(fromFile: string, target: string): string | null {
   const joined = posix.normalize(posix.join(posix.dirname(fromFile), target));
   return joined === ".." || joined.startsWith("../") ? null : joined;
 }
+
+/** Whether a dataset `src=` names a remote resource (a URL) rather than a repository file. */
+export function isRemoteSource(src: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(src);
+}

@@ -6,14 +6,14 @@
  * the merge-base), and report drift: for every affected spec, the governed
  * changed files the committed snapshot does not vouch for. Read-only.
  */
-import { readBlobs } from "../git/cat-file-batch.js";
+import { blobTextReader, type BlobTextReader } from "../git/blob-text-reader.js";
 import { execGit, splitNul } from "../git/exec-git.js";
 import { findMergeBase } from "../git/merge-base.js";
 import { reconciliationDrift, type DriftSpec, type ReconciliationDrift } from "../reconcile/reconciliation-drift.js";
-import { checkFiles, relatedPaths } from "../check/check-files.js";
-import { checkedPathKind, CONFIG_PATH, transcriptDocument } from "../check/checked-path.js";
+import { checkFiles } from "../check/check-files.js";
+import { checkedPathKind, CONFIG_PATH, relatedPaths, transcriptDocument } from "../check/checked-path.js";
 import type { CheckOptions } from "../check/check-document.js";
-import { resolveBeside } from "../check/resolve-beside.js";
+import { isRemoteSource, resolveBeside } from "../check/resolve-beside.js";
 import { loadConfig } from "../config/load-config.js";
 import type { NomaConfig } from "../config/config-schema.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
@@ -81,23 +81,11 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
   const mb = findMergeBase(root, base.ref, { ...(options.deepenSteps !== undefined ? { deepenSteps: options.deepenSteps } : {}), onDeepen: (by) => options.onProgress?.(`shallow clone without the merge-base: git fetch --deepen=${by}`) });
   const changed = splitNul(execGit(["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--diff-filter=ACMRTD", mb.mergeBase, mb.headCommit, "--"], { cwd: root }));
 
-  const texts = new Map<string, string | null>();
-  const fetch = (rev: string, paths: readonly string[]): void => {
-    const wanted = paths.filter((p) => !texts.has(`${rev}:${p}`));
-    if (wanted.length === 0) return;
-    const blobs = readBlobs(root, wanted.map((p) => `${rev}:${p}`));
-    for (const p of wanted) {
-      const b = blobs.get(`${rev}:${p}`);
-      texts.set(`${rev}:${p}`, b === undefined || b === null ? null : b.toString("utf8"));
-    }
-  };
-  const readAt = (rev: string) => (p: string): string | null => {
-    if (!texts.has(`${rev}:${p}`)) fetch(rev, [p]);
-    return texts.get(`${rev}:${p}`) ?? null;
-  };
-  const atHead = readAt(mb.headCommit);
+  const readerAt = (rev: string): BlobTextReader => blobTextReader(root, (p) => `${rev}:${p}`);
+  const head = readerAt(mb.headCommit);
+  const atHead = head.read;
   const relevant = changed.filter((p) => checkedPathKind(p) !== null);
-  fetch(mb.headCommit, [...relatedPaths(relevant), CONFIG_PATH]);
+  head.prefetch([...relatedPaths(relevant), CONFIG_PATH]);
   const config = loadConfig({ cwd: options.cwd, read: atHead, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
   const checked = config.exclude.length > 0 ? (await import("../check/apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
   const inTree = (rel: string | null): boolean => rel !== null && atHead(rel) !== null;
@@ -112,13 +100,13 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
     read: atHead,
     specPaths: () => {
       const paths = splitNul(execGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", mb.headCommit, "--", ".notarai"], { cwd: root })).filter((p) => checkedPathKind(p) === "spec");
-      fetch(mb.headCommit, paths);
+      head.prefetch(paths);
       return paths;
     },
     config,
     document: {
       ...options.document,
-      datasetSrcExists: (from, src) => /^[a-z][a-z0-9+.-]*:\/\//i.test(src) || inTree(resolveBeside(from, src)),
+      datasetSrcExists: (from, src) => isRemoteSource(src) || inTree(resolveBeside(from, src)),
       chapterExists: (from, chapter) => inTree(resolveBeside(from, chapter)),
     },
   });
@@ -126,8 +114,9 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
 
   // Append-only: every changed transcript that existed at the merge-base.
   const transcripts = checked.filter((p) => checkedPathKind(p) === "transcript");
-  fetch(mb.mergeBase, transcripts);
-  const atBase = readAt(mb.mergeBase);
+  const atMergeBase = readerAt(mb.mergeBase);
+  atMergeBase.prefetch(transcripts);
+  const atBase = atMergeBase.read;
   for (const t of transcripts) {
     const before = atBase(t);
     if (before === null) continue;

@@ -10,14 +10,14 @@
  * document's unchanged transcript, the configuration), by `HEAD:<path>`, which
  * is what the index holds for them.
  */
-import { readBlobs } from "../git/cat-file-batch.js";
+import { blobTextReader } from "../git/blob-text-reader.js";
 import { execGit, GitError, splitNul } from "../git/exec-git.js";
 import { loadConfig } from "../config/load-config.js";
 import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../check/checked-path.js";
 import { checkFiles } from "../check/check-files.js";
 import type { CheckRun } from "../check/check-worktree.js";
 import type { CheckOptions } from "../check/check-document.js";
-import { resolveBeside } from "../check/resolve-beside.js";
+import { isRemoteSource, resolveBeside } from "../check/resolve-beside.js";
 import type { RawDiffEntry } from "./parse-diff-raw.js";
 import { listStagedEntries } from "./list-staged-files.js";
 import { stagedObjectName, type StagedPrefetch } from "./prefetch-staged.js";
@@ -37,33 +37,11 @@ export interface CheckStagedOptions {
 export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun> {
   const { cwd } = options;
   const staged = new Map((options.staged ?? listStagedEntries(cwd)).map((e) => [e.path, e]));
-  const objectFor = (path: string): string | null => stagedObjectName(staged, path);
-  const texts = new Map<string, string | null>();
-  if (options.prefetch !== undefined) {
-    const blobs = await options.prefetch.blobs;
-    for (const p of options.prefetch.paths) {
-      const name = objectFor(p);
-      const b = name === null ? null : blobs.get(name);
-      if (b !== undefined) texts.set(p, b === null ? null : b.toString("utf8"));
-    }
-  }
-  const fetch = (paths: readonly string[]): void => {
-    const wanted = paths.filter((p) => !texts.has(p));
-    if (wanted.length === 0) return;
-    const names = wanted.map(objectFor);
-    const blobs = readBlobs(cwd, names.filter((n): n is string => n !== null));
-    wanted.forEach((p, i) => {
-      const name = names[i]!;
-      const b = name === null ? null : blobs.get(name);
-      texts.set(p, b === undefined || b === null ? null : b.toString("utf8"));
-    });
-  };
+  const texts = blobTextReader(cwd, (path) => stagedObjectName(staged, path));
+  if (options.prefetch !== undefined) texts.seed(options.prefetch.paths, await options.prefetch.blobs);
   const relevant = [...staged.keys()].filter((p) => checkedPathKind(p) !== null);
-  fetch([...relatedPaths(relevant), CONFIG_PATH]);
-  const read = (p: string): string | null => {
-    if (!texts.has(p)) fetch([p]);
-    return texts.get(p) ?? null;
-  };
+  texts.prefetch([...relatedPaths(relevant), CONFIG_PATH]);
+  const read = texts.read;
   const config = loadConfig({ cwd, read, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
   const targets = config.exclude.length > 0 ? (await import("../check/apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
   const inIndex = (rel: string | null): boolean => rel !== null && read(rel) !== null;
@@ -83,13 +61,13 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
         else paths.add(p);
       }
       const list = [...paths].sort();
-      fetch(list);
+      texts.prefetch(list);
       return list;
     },
     config,
     document: {
       ...options.document,
-      datasetSrcExists: (from, src) => /^[a-z][a-z0-9+.-]*:\/\//i.test(src) || inIndex(resolveBeside(from, src)),
+      datasetSrcExists: (from, src) => isRemoteSource(src) || inIndex(resolveBeside(from, src)),
       chapterExists: (from, chapter) => inIndex(resolveBeside(from, chapter)),
     },
   });
