@@ -13,8 +13,7 @@ import type { ToolName } from "./tool-catalog.js";
 import type { ToolContext } from "./tool-context.js";
 import { ToolFailure, toolFailure, toolSuccess, type ToolResult } from "./tool-result.js";
 
-// Arguments are validated against the tool's schema before its handler sees them.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// Arguments are validated against the tool's schema before its handler sees them (hence `any`).
 type Handler = (args: any, ctx: ToolContext) => Promise<object>;
 
 const HANDLERS: Record<ToolName, () => Promise<Handler>> = {
