@@ -93,7 +93,7 @@ describe("ci: where the base comes from", () => {
     expect(ciJson(repo).out.base).toMatchObject({ source: "default-branch", ref: "main" });
   });
 
-  it("exit 2: refs that look like options, unknown refs, unreadable event files, no base at all", async () => {
+  it("exit 2: refs that look like options, unknown refs, unreadable event files, no base at all, no repository", async () => {
     const repo = await ciRepo();
     const dash = runCli(["ci", "--base=--output=/tmp/x"], { cwd: repo });
     expect(dash.code).toBe(2);
@@ -111,6 +111,9 @@ describe("ci: where the base comes from", () => {
     const none = runCli(["ci"], { cwd: lonely });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("pass --base");
+    const outside = runCli(["ci"], { cwd: tempDir() });
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain("not inside a git repository");
   });
 });
 

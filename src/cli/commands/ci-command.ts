@@ -8,7 +8,8 @@ import { appendFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { runCiCheck } from "../../ci/run-ci-check.js";
 import { ciFails, renderCiAnnotations, renderCiJson, renderCiOutputs, renderCiSarif, renderCiSummary, renderCiText, type FailOn } from "../../ci/render-ci-report.js";
-import { UsageError } from "../cli-error.js";
+import { GitError } from "../../git/exec-git.js";
+import { RuntimeError, UsageError } from "../cli-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
 import { choice, listOption, repoContext } from "../repo-context.js";
 
@@ -22,18 +23,24 @@ export async function ciCommand(options: Record<string, unknown>, io: CliIO): Pr
   const ctx = repoContext(io.cwd);
   if (!ctx.inRepo) throw new UsageError("not inside a git repository");
   const quiet = format !== "text" && format !== "github";
-  const report = await runCiCheck({
-    root: ctx.root,
-    cwd: io.cwd,
-    env: io.env,
-    ...(base !== undefined ? { base } : {}),
-    ...(options["config"] !== undefined ? { configPath: String(options["config"]) } : {}),
-    document: { ignoreRules: listOption(options["ignoreRule"]) },
-    onWarning: (m) => io.stderr(`noma-reconcile: warning: ${m}\n`),
-    onProgress: (m) => {
-      if (!quiet) io.stderr(`noma-reconcile: ${m}\n`);
-    },
-  });
+  let report;
+  try {
+    report = await runCiCheck({
+      root: ctx.root,
+      cwd: io.cwd,
+      env: io.env,
+      ...(base !== undefined ? { base } : {}),
+      ...(options["config"] !== undefined ? { configPath: String(options["config"]) } : {}),
+      document: { ignoreRules: listOption(options["ignoreRule"]) },
+      onWarning: (m) => io.stderr(`noma-reconcile: warning: ${m}\n`),
+      onProgress: (m) => {
+        if (!quiet) io.stderr(`noma-reconcile: ${m}\n`);
+      },
+    });
+  } catch (e) {
+    if (e instanceof GitError) throw new RuntimeError(e.message, { cause: e });
+    throw e;
+  }
   switch (format) {
     case "json":
       io.stdout(renderCiJson(report, failOn));
