@@ -88,8 +88,8 @@ export { parseCatFileBatch, readBlobs, readBlobsAsync, type BatchObject } from "
 export { listStagedFiles } from "./staged/list-staged-files.js";
 export { checkStaged, type CheckStagedOptions } from "./staged/check-staged.js";
 export { checkWorktree, type CheckWorktreeOptions, type CheckRun } from "./check/check-worktree.js";
-export { checkFiles, relatedPaths, type CheckFilesInput } from "./check/check-files.js";
-export { checkedPathKind, CONFIG_PATH, type CheckedKind } from "./check/checked-path.js";
+export { checkFiles, type CheckFilesInput } from "./check/check-files.js";
+export { checkedPathKind, relatedPaths, documentTranscript, transcriptDocument, CONFIG_PATH, type CheckedKind } from "./check/checked-path.js";
 export { applyExclude } from "./check/apply-exclude.js";
 export { renderCheckReport, CHECK_FORMATS, type CheckFormat } from "./check/render-check-report.js";
 export { CHECK_CODES, describeCheckCode } from "./check/check-codes.js";

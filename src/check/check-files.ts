@@ -12,7 +12,7 @@
 import type { NomaConfig } from "../config/config-schema.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import { checkDocument, type CheckOptions } from "./check-document.js";
-import { checkedPathKind, documentTranscript, relatedPaths, transcriptDocument } from "./checked-path.js";
+import { checkedPathKind, documentTranscript, transcriptDocument } from "./checked-path.js";
 import { transcriptDiagnostics } from "./transcript-diagnostics.js";
 
 export interface CheckFilesInput {
@@ -25,8 +25,6 @@ export interface CheckFilesInput {
   config: Pick<NomaConfig, "transcripts">;
   document?: CheckOptions;
 }
-
-export { relatedPaths };
 
 export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostics[]> {
   const results = new Map<string, FileDiagnostics>();
