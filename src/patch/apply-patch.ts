@@ -9,7 +9,6 @@
  *   are not attempted.
  * - A changed document is re-validated once, after the last op.
  */
-import { createHash } from "node:crypto";
 import type { NomaDocument } from "../noma/ast.js";
 import { parseNoma, reparseEdited } from "../noma/parse-noma.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
@@ -18,10 +17,9 @@ import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js
 import { applyOp, opTargetId, validateOp } from "./apply-op.js";
 import { isPatchError, PatchError, type PatchErrorCode } from "./patch-error.js";
 import type { PatchOp } from "./patch-op-schema.js";
+import { sha256Hex } from "./sha256-hex.js";
 
-export function sha256Hex(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
-}
+export { sha256Hex };
 
 export type PatchResult = "applied" | "rejected" | "noop";
 

@@ -12,7 +12,8 @@ import { randomUUID } from "node:crypto";
 import * as z from "zod/mini";
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { summarize } from "../validate/diagnostic.js";
-import { sha256Hex, type PatchOutcome } from "../patch/apply-patch.js";
+import type { PatchOutcome } from "../patch/apply-patch.js";
+import { sha256Hex } from "../patch/sha256-hex.js";
 import { TOOL_VERSION } from "../version.js";
 
 const hex64 = z.string().check(z.regex(/^[0-9a-f]{64}$/, "expected 64 lowercase hex characters"));

@@ -13,8 +13,7 @@
 import { createHash } from "node:crypto";
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { summarize } from "../validate/diagnostic.js";
-import { applyPatch } from "../patch/apply-patch.js";
-import { describeIssues } from "../patch/patch-op-schema.js";
+import { describeIssues } from "../patch/describe-issues.js";
 import { expectedSeal, TranscriptRecordSchema, type TranscriptRecord } from "./transcript-record.js";
 
 export interface TranscriptFinding {
@@ -25,11 +24,19 @@ export interface TranscriptFinding {
   line?: number;
 }
 
+/** The patch engine as replay needs it (injected, so verification alone never loads it). */
+export type ReplayEngine = (text: string, ops: unknown[]) => {
+  result: "applied" | "rejected" | "noop";
+  text: string;
+  postSha256: string;
+  error?: { code: string; message: string };
+};
+
 export interface VerifyTranscriptOptions {
   /** Treat changes made outside the protocol as errors (config `transcripts: strict`). */
   strict?: boolean;
-  /** Base document text to replay every applied op from. */
-  base?: string;
+  /** Replay every applied op from this base document text (§5.5) with `engine` (e.g. `applyPatch`). */
+  replay?: { base: string; engine: ReplayEngine };
 }
 
 export interface TranscriptReport {
@@ -159,12 +166,12 @@ export function verifyTranscript(transcript: string, documentText: string | null
     }
   }
 
-  if (options.base !== undefined) replay(options.base, records, documentText, findings);
+  if (options.replay !== undefined) replay(options.replay.base, options.replay.engine, records, documentText, findings);
 
   return { records: records.length, applied, findings, finalSha256: state, ok: !findings.some((f) => f.severity === "error") };
 }
 
-function replay(base: string, records: ReadonlyArray<{ line: number; record: TranscriptRecord }>, documentText: string | null, findings: TranscriptFinding[]): void {
+function replay(base: string, applyPatch: ReplayEngine, records: ReadonlyArray<{ line: number; record: TranscriptRecord }>, documentText: string | null, findings: TranscriptFinding[]): void {
   const appliedRecords = records.filter((r) => r.record.patch_result === "applied");
   let text = base;
   const firstPre = appliedRecords[0]?.record.pre_sha256;

@@ -118,7 +118,7 @@ describe("patch engine properties", () => {
             last = lines[lines.length - 1] ?? last;
             text = out.text;
           }
-          const report = verifyTranscript(transcript, text, { base });
+          const report = verifyTranscript(transcript, text, { replay: { base, engine: applyPatch } });
           expect(report.findings).toEqual([]);
           expect(report.ok).toBe(true);
         },

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { patchDocument } from "../../src/patch/patch-document.js";
 import { TranscriptRecordSchema } from "../../src/transcript/transcript-record.js";
 import { transcriptLines, verifyTranscript } from "../../src/transcript/verify-transcript.js";
-import { summarize } from "../../src/index.js";
+import { applyPatch, summarize } from "../../src/index.js";
 import { tempDir } from "../helpers/temp-repo.js";
 
 const DOC = '::claim{id="c1" confidence=0.5}\nBody.\n::\n\n::evidence{id="e1" for="c1"}\nProof.\n::\n';
@@ -156,8 +156,8 @@ describe("the document and the protocol", () => {
     const { doc, base } = setup();
     history(doc);
     const t = readFileSync(`${doc}.patches`, "utf8");
-    expect(verifyTranscript(t, readFileSync(doc, "utf8"), { base }).ok).toBe(true);
-    expect(verifyTranscript(t, readFileSync(doc, "utf8"), { base: `${base}x` }).findings.map((f) => f.code)).toEqual(["transcript-replay-base-mismatch"]);
+    expect(verifyTranscript(t, readFileSync(doc, "utf8"), { replay: { base, engine: applyPatch } }).ok).toBe(true);
+    expect(verifyTranscript(t, readFileSync(doc, "utf8"), { replay: { base: `${base}x`, engine: applyPatch } }).findings.map((f) => f.code)).toEqual(["transcript-replay-base-mismatch"]);
   });
 
   it("a dry run writes nothing", () => {

@@ -28,7 +28,8 @@ export async function transcriptCommand(action: string, doc: string | undefined,
     if (!existsSync(join(ctx.root, b))) throw new UsageError(`--base ${String(options["base"])}: no such file`);
     base = readFileSync(join(ctx.root, b), "utf8");
   }
-  const report = verifyTranscript(transcript, docText, { strict: options["strict"] === true, ...(base !== undefined ? { base } : {}) });
+  const engine = base !== undefined ? (await import("../../patch/apply-patch.js")).applyPatch : undefined;
+  const report = verifyTranscript(transcript, docText, { strict: options["strict"] === true, ...(base !== undefined && engine !== undefined ? { replay: { base, engine } } : {}) });
   if (docText === null) report.findings.push({ severity: "error", code: "transcript-document-missing", message: `${file} does not exist.` });
   const ok = !report.findings.some((f) => f.severity === "error");
   if (format === "json") {
