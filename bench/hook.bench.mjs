@@ -18,6 +18,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { installHooks, patchDocument } from "../dist/index.js";
 import { fmt, git, ratio, report } from "./lib/measure.mjs";
+import { fileText } from "./lib/gen-file-text.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, "../dist/cli.js");
@@ -45,15 +46,6 @@ function interleaved(commands, rounds = RUNS, warmup = 3) {
 
 const DOC = '---\ntitle: Plan\n---\n\n# Plan\n\n::claim{id="c1" confidence=0.5}\nA claim.\n::\n\n::evidence{id="e1" for="c1"}\nSeen in production.\n::\n';
 
-function fileText(i) {
-  let s = `// file ${i}\n`;
-  let x = (i * 2654435761) >>> 0;
-  while (s.length < 1000) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    s += `line ${x.toString(36)} ${(x >>> 7).toString(16)} lorem ipsum dolor sit amet\n`;
-  }
-  return `${s.slice(0, 1000)}\n`;
-}
 
 function pathOf(i) {
   return `src/d${Math.floor(i / 1000)}/e${Math.floor(i / 50) % 20}/f${i}.ts`;

@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { currentHashes, execGit, execGitAsync, hashFile, listRepoFiles, loadBlake3, markReconciled, readWorktreeStatus } from "../dist/index.js";
 import { fmt, git, nodeFloor, ratio, report, time, timeCommand } from "./lib/measure.mjs";
+import { fileText } from "./lib/gen-file-text.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, "../dist/cli.js");
@@ -48,16 +49,6 @@ function cli(args, cwd) {
   return r;
 }
 
-function fileText(i) {
-  // ~1 KB of deterministic, varied text.
-  let s = `// file ${i}\n`;
-  let x = (i * 2654435761) >>> 0;
-  while (s.length < 1000) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    s += `line ${x.toString(36)} ${(x >>> 7).toString(16)} lorem ipsum dolor sit amet\n`;
-  }
-  return s.slice(0, 1000) + "\n";
-}
 
 function pathOf(i) {
   return `src/m${i % 40}/p${Math.floor(i / 40) % 25}/q${Math.floor(i / 1000) % 10}/f${i}.txt`;
