@@ -13,7 +13,7 @@ import type { NomaConfig } from "../config/config-schema.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import type { CheckOptions } from "./check-document.js";
 import { checkFiles } from "./check-files.js";
-import { isRemoteSource } from "./resolve-beside.js";
+import { besideLookups } from "./resolve-beside.js";
 import { listNomaFiles } from "./list-noma-files.js";
 
 export interface CheckWorktreeOptions {
@@ -75,8 +75,7 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
     config,
     document: {
       ...options.document,
-      datasetSrcExists: (from, src) => isRemoteSource(src) || isFileAt(contained(from, src)),
-      chapterExists: (from, chapter) => isFileAt(contained(from, chapter)),
+      ...besideLookups(contained, isFileAt),
     },
   });
   return { targets, results, config };

@@ -15,3 +15,18 @@ export function resolveBeside(fromFile: string, target: string): string | null {
 export function isRemoteSource(src: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(src);
 }
+
+/**
+ * The two lookups documents need (a dataset's `src=`, a book's chapters), given how a
+ * written path resolves and whether the resolved path exists where `check` is looking
+ * (the work tree, the index, or a commit).
+ */
+export function besideLookups(
+  resolve: (fromFile: string, target: string) => string | null,
+  exists: (rel: string | null) => boolean,
+): { datasetSrcExists: (from: string, src: string) => boolean; chapterExists: (from: string, chapter: string) => boolean } {
+  return {
+    datasetSrcExists: (from, src) => isRemoteSource(src) || exists(resolve(from, src)),
+    chapterExists: (from, chapter) => exists(resolve(from, chapter)),
+  };
+}

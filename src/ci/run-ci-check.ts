@@ -13,7 +13,7 @@ import { reconciliationDrift, type DriftSpec, type ReconciliationDrift } from ".
 import { checkFiles } from "../check/check-files.js";
 import { checkedPathKind, CONFIG_PATH, relatedPaths, transcriptDocument } from "../check/checked-path.js";
 import type { CheckOptions } from "../check/check-document.js";
-import { isRemoteSource, resolveBeside } from "../check/resolve-beside.js";
+import { besideLookups, resolveBeside } from "../check/resolve-beside.js";
 import { loadConfig } from "../config/load-config.js";
 import type { NomaConfig } from "../config/config-schema.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
@@ -106,8 +106,7 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
     config,
     document: {
       ...options.document,
-      datasetSrcExists: (from, src) => isRemoteSource(src) || inTree(resolveBeside(from, src)),
-      chapterExists: (from, chapter) => inTree(resolveBeside(from, chapter)),
+      ...besideLookups(resolveBeside, inTree),
     },
   });
   for (const r of check) add(r);

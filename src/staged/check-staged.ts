@@ -17,7 +17,7 @@ import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../check/checked-pat
 import { checkFiles } from "../check/check-files.js";
 import type { CheckRun } from "../check/check-worktree.js";
 import type { CheckOptions } from "../check/check-document.js";
-import { isRemoteSource, resolveBeside } from "../check/resolve-beside.js";
+import { besideLookups, resolveBeside } from "../check/resolve-beside.js";
 import type { RawDiffEntry } from "./parse-diff-raw.js";
 import { listStagedEntries } from "./list-staged-files.js";
 import { stagedObjectName, type StagedPrefetch } from "./prefetch-staged.js";
@@ -67,8 +67,7 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
     config,
     document: {
       ...options.document,
-      datasetSrcExists: (from, src) => isRemoteSource(src) || inIndex(resolveBeside(from, src)),
-      chapterExists: (from, chapter) => inIndex(resolveBeside(from, chapter)),
+      ...besideLookups(resolveBeside, inIndex),
     },
   });
   return { targets, results, config };
