@@ -52,3 +52,16 @@ export function ratio(a, b) {
 export function git(cwd, args, input) {
   return execFileSync("git", args, { cwd, input, stdio: ["pipe", "pipe", "pipe"], maxBuffer: 1 << 30 }).toString();
 }
+
+/** `node -e 0` on the machines the performance guide's reference figures were taken on (ms). */
+export const GUIDE_NODE_MS = 90;
+
+/**
+ * How much slower (> 1) or faster this machine is than the guide's, from `node -e 0` measured
+ * now: reference times quoted in the guide are multiplied by it before comparing, so a slow
+ * or busy run is not mistaken for a slow implementation (nor a fast machine for a fast one).
+ */
+export function machineScale(runs = 9) {
+  const nodeMs = nodeFloor(runs);
+  return { nodeMs, scale: nodeMs / GUIDE_NODE_MS };
+}

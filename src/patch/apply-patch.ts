@@ -17,6 +17,7 @@ import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js
 import { applyOp, opTargetId, validateOp } from "./apply-op.js";
 import { isPatchError, PatchError, type PatchErrorCode } from "./patch-error.js";
 import type { PatchOp } from "./patch-op-schema.js";
+import { DocumentMemo } from "./document-memo.js";
 import { sha256Hex } from "./sha256-hex.js";
 
 export { sha256Hex };
@@ -74,6 +75,20 @@ export interface ApplyPatchOptions {
   parsed?: NomaDocument;
   /** Clock for elapsed_ms (tests). */
   now?: () => number;
+  /**
+   * Start from the remembered state when `text` is what an earlier patch in this process
+   * produced (its parse and sha256, see DocumentMemo), and remember this patch's result.
+   * Default true; false measures or forces the cold path. The outcome is the same either way.
+   */
+  reuse?: boolean;
+}
+
+/** Document states earlier patches produced in this process. */
+const MEMO = new DocumentMemo();
+
+/** Forget every remembered document state (tests, benchmarks, memory pressure). */
+export function clearPatchMemo(): void {
+  MEMO.clear();
 }
 
 function engineDiagnostic(code: string, message: string, severity: Diagnostic["severity"] = "error", nodeId?: string): Diagnostic {
@@ -84,15 +99,27 @@ function engineDiagnostic(code: string, message: string, severity: Diagnostic["s
 
 export function applyPatch(text: string, ops: readonly unknown[], options: ApplyPatchOptions = {}): PatchOutcome {
   const clock = options.now ?? (() => performance.now());
-  const preSha256 = options.preSha256 ?? sha256Hex(text);
-  const doc0 = options.parsed ?? parseNoma(text);
-  const preDiagnostics = validateNoma(doc0, options.validate);
+  // A state is remembered only under its own text's sha256 (not a caller's sha of other bytes).
+  const remember = options.reuse !== false && options.preSha256 === undefined;
+  const hit = remember && options.parsed === undefined ? MEMO.take(text) : undefined;
+  const preSha256 = options.preSha256 ?? hit?.sha256 ?? sha256Hex(text);
+  const doc0 = options.parsed ?? hit?.doc ?? parseNoma(text);
+  const keep = (t: string, doc: NomaDocument, sha256: string): void => {
+    if (remember) MEMO.put(t, { doc, sha256 });
+  };
+  // Facts per block are remembered: the post-state shares every untouched block with this one,
+  // and a remembered state (its facts kept from the patch that produced it) validates without
+  // reading its blocks again.
+  const validateOptions: ValidateOptions = { ...options.validate, cacheBlockFacts: true };
+  const preDiagnostics = validateNoma(doc0, { ...validateOptions, previous: doc0 });
   const preValidation = summarize(preDiagnostics);
   const warnings: Diagnostic[] = [];
   if (options.baseSha256 !== undefined && options.baseSha256.toLowerCase() !== preSha256) {
     warnings.push(engineDiagnostic("base_sha_drift", `The document changed since the caller read it: base_sha256 ${options.baseSha256.slice(0, 12)}… ≠ pre_sha256 ${preSha256.slice(0, 12)}…; the patch was applied to the current state.`, "warning"));
   }
-  const rejectAll = (code: PatchErrorCode, message: string): PatchOutcome => ({
+  const rejectAll = (code: PatchErrorCode, message: string): PatchOutcome => {
+    keep(text, doc0, preSha256);
+    return {
     result: "rejected",
     text,
     preSha256,
@@ -104,7 +131,8 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
     postValidation: preValidation,
     warnings,
     error: { code, message, opIndex: 0 },
-  });
+    };
+  };
 
   if (options.rejectAll !== undefined) return rejectAll(options.rejectAll.code, options.rejectAll.message);
   if (options.bookManifest === true) {
@@ -167,6 +195,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
       }));
       failed.preSha256 = preSha256;
       failed.postSha256 = preSha256;
+      if (doc === doc0) keep(text, doc0, preSha256);
       return {
         result: "rejected",
         text,
@@ -183,7 +212,8 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
     }
   }
   const changed = current !== text;
-  const postDiagnostics = changed ? validateNoma(doc, options.validate) : preDiagnostics;
+  const postDiagnostics = changed ? validateNoma(doc, { ...validateOptions, previous: doc0 }) : preDiagnostics;
+  keep(current, doc, currentSha);
   return {
     result: changed ? "applied" : "noop",
     text: current,

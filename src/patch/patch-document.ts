@@ -14,7 +14,6 @@ import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { withFileLockSync } from "../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
-import { parseNoma } from "../noma/parse-noma.js";
 import type { ValidateOptions } from "../validate/validate-noma.js";
 import { capabilityAdvisories } from "../capability/capability-advisory.js";
 import { readCapabilities, sidecarPath } from "../capability/read-capabilities.js";
@@ -113,7 +112,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       ...(options.validate !== undefined ? { validate: options.validate } : {}),
       bookManifest: isBookManifestPath(absPath),
       ...(validUtf8
-        ? { parsed: parseNoma(text) }
+        ? {}
         : { rejectAll: { code: "invalid_content" as const, message: "The document is not valid UTF-8; it cannot be patched without losing bytes." }, preSha256: sha256Hex(bytes) }),
       advisory: (doc, op) => capabilityAdvisories(capabilities, sidecarName, doc, op),
     });

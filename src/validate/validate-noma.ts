@@ -32,6 +32,18 @@ export interface ValidateOptions {
   requireEvidenceForClaims?: boolean;
   /** Whether a ::dataset's src= can be loaded; when absent, dataset-src-missing is not checked. */
   datasetSrcExists?: (src: string) => boolean;
+  /**
+   * Remember what this document's blocks contribute (directives, references, wikilinks), so
+   * a later validation with `previous: <this document>` takes them over. Costs a little;
+   * the diagnostics are the same either way.
+   */
+  cacheBlockFacts?: boolean;
+  /**
+   * An earlier state of this document, validated with `cacheBlockFacts`, that shares nodes
+   * with it (an incremental re-parse, as the patch engine does): facts of the shared head and
+   * tail of the walk are taken over, only the blocks between them are read again.
+   */
+  previous?: NomaDocument;
 }
 
 const NUMERIC_CONTROLS = new Set(["slider", "range", "number", "checkbox", "toggle"]);
@@ -43,9 +55,16 @@ const WIKILINK = /\[\[([^\]|\n]+)(?:\|[^\]\n]*)?\]\]/g;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const DAY_MS = 86_400_000;
 
+/** A node whose first line a wikilink's line is counted from (nodes of reused blocks move). */
+interface Anchor {
+  pos: { line: number };
+}
+
 interface Wikilink {
   target: string;
-  line: number;
+  /** The wikilink is on line `anchor.pos.line + rel`. */
+  anchor: Anchor;
+  rel: number;
   column: number;
   /** Nearest enclosing directive (for noverify and memory rules). */
   owner: DirectiveNode | null;
@@ -87,12 +106,145 @@ function maskInlineCode(line: string): string {
   return line.replace(/`[^`]*`/g, (m) => " ".repeat(m.length));
 }
 
+/** Directives, references and wikilinks, in document-walk order. */
+interface Facts {
+  directives: DirectiveNode[];
+  refs: Reference[];
+  wikilinks: Wikilink[];
+}
+
+/** Wikilinks in `text`, the text of `anchor` starting `rel` lines below the anchor's first line. */
+function collectLinks(sink: Facts, text: string, anchor: Anchor, rel: number, owner: DirectiveNode | null): void {
+  if (!text.includes("[[")) return;
+  const lines = text.split("\n");
+  for (let k = 0; k < lines.length; k++) {
+    const raw = lines[k]!;
+    if (!raw.includes("[[")) continue;
+    const masked = maskInlineCode(raw);
+    WIKILINK.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = WIKILINK.exec(masked)) !== null) {
+      const target = m[1]!;
+      if (WIKILINK_TARGET.test(target)) sink.wikilinks.push({ target, anchor, rel: rel + k, column: m.index + 1, owner });
+    }
+  }
+}
+
+const REF_ATTRS = ["for", "parent", "dataset"] as const;
+
+/**
+ * What `node` contributes, without the blocks a top-level section folds (they are
+ * blocks of their own in the document walk): a section its title's wikilinks, any
+ * other block its whole subtree.
+ */
+function collectBlock(sink: Facts, node: BlockNode, owner: DirectiveNode | null): void {
+  switch (node.type) {
+    case "directive": {
+      sink.directives.push(node);
+      for (const attr of REF_ATTRS) {
+        const target = str(getAttr(node.attrs, attr));
+        if (target !== undefined && target.length > 0) sink.refs.push({ attr, target, node });
+      }
+      for (const child of node.children) collectBlock(sink, child, node);
+      break;
+    }
+    case "section":
+      collectLinks(sink, node.title, node, 0, owner);
+      // Inside a directive a section is childless; at the top level its children are walked by the caller.
+      break;
+    case "paragraph":
+    case "quote":
+      collectLinks(sink, node.text, node, 0, owner);
+      break;
+    case "list":
+      for (const item of node.children) collectLinks(sink, item.text, item, 0, owner);
+      break;
+    case "table":
+      collectLinks(sink, node.header.join(" | "), node, 0, owner);
+      for (let i = 0; i < node.rows.length; i++) collectLinks(sink, node.rows[i]!.join(" | "), node, 2 + i, owner);
+      break;
+    default:
+      break;
+  }
+}
+
+/** The document's blocks in walk order, top-level sections taken apart (each followed by what it folds). */
+function walkOrder(nodes: readonly BlockNode[], out: BlockNode[]): BlockNode[] {
+  for (const n of nodes) {
+    out.push(n);
+    if (n.type === "section") walkOrder(n.children, out);
+  }
+  return out;
+}
+
+/**
+ * The facts of a validated document, with where each block's facts start, so a later
+ * document that shares blocks with it (same node objects: an incremental re-parse) takes
+ * them over and collects only from the blocks in between.
+ */
+interface FactsIndex extends Facts {
+  blocks: BlockNode[];
+  /** For block i, the index of its first directive / reference / wikilink (one extra entry: the totals). */
+  dirAt: Int32Array;
+  refAt: Int32Array;
+  linkAt: Int32Array;
+}
+
+const FACTS = new WeakMap<NomaDocument, FactsIndex>();
+
+function indexFacts(doc: NomaDocument, previous: FactsIndex | undefined): FactsIndex {
+  const blocks = walkOrder(doc.children, []);
+  const n = blocks.length;
+  // Shared head and tail (node identity), when there is an earlier index.
+  let head = 0;
+  let tail = 0;
+  if (previous !== undefined) {
+    const old = previous.blocks;
+    const max = Math.min(n, old.length);
+    while (head < max && blocks[head] === old[head]) head++;
+    while (tail < max - head && blocks[n - 1 - tail] === old[old.length - 1 - tail]) tail++;
+  }
+  const out: FactsIndex = { blocks, directives: [], refs: [], wikilinks: [], dirAt: new Int32Array(n + 1), refAt: new Int32Array(n + 1), linkAt: new Int32Array(n + 1) };
+  if (previous !== undefined && head > 0) {
+    out.directives = previous.directives.slice(0, previous.dirAt[head]);
+    out.refs = previous.refs.slice(0, previous.refAt[head]);
+    out.wikilinks = previous.wikilinks.slice(0, previous.linkAt[head]);
+    out.dirAt.set(previous.dirAt.subarray(0, head));
+    out.refAt.set(previous.refAt.subarray(0, head));
+    out.linkAt.set(previous.linkAt.subarray(0, head));
+  }
+  for (let i = head; i < n - tail; i++) {
+    out.dirAt[i] = out.directives.length;
+    out.refAt[i] = out.refs.length;
+    out.linkAt[i] = out.wikilinks.length;
+    collectBlock(out, blocks[i]!, null);
+  }
+  if (previous !== undefined && tail > 0) {
+    const from = previous.blocks.length - tail;
+    const dd = out.directives.length - previous.dirAt[from]!;
+    const dr = out.refs.length - previous.refAt[from]!;
+    const dl = out.wikilinks.length - previous.linkAt[from]!;
+    for (let k = 0; k < tail; k++) {
+      out.dirAt[n - tail + k] = previous.dirAt[from + k]! + dd;
+      out.refAt[n - tail + k] = previous.refAt[from + k]! + dr;
+      out.linkAt[n - tail + k] = previous.linkAt[from + k]! + dl;
+    }
+    for (let k = previous.dirAt[from]!; k < previous.directives.length; k++) out.directives.push(previous.directives[k]!);
+    for (let k = previous.refAt[from]!; k < previous.refs.length; k++) out.refs.push(previous.refs[k]!);
+    for (let k = previous.linkAt[from]!; k < previous.wikilinks.length; k++) out.wikilinks.push(previous.wikilinks[k]!);
+  }
+  out.dirAt[n] = out.directives.length;
+  out.refAt[n] = out.refs.length;
+  out.linkAt[n] = out.wikilinks.length;
+  return out;
+}
+
 class Validation {
   readonly out: Diagnostic[] = [];
-  readonly directives: DirectiveNode[] = [];
+  directives: DirectiveNode[] = [];
   readonly byName = new Map<string, DirectiveNode[]>();
-  readonly refs: Reference[] = [];
-  readonly wikilinks: Wikilink[] = [];
+  refs: Reference[] = [];
+  wikilinks: Wikilink[] = [];
   private readonly ignored: Set<string>;
 
   constructor(
@@ -128,63 +280,21 @@ class Validation {
   }
 
   collect(): void {
-    const scanText = (text: string, firstLine: number, owner: DirectiveNode | null): void => {
-      if (!text.includes("[[")) return;
-      const lines = text.split("\n");
-      for (let k = 0; k < lines.length; k++) {
-        const raw = lines[k]!;
-        if (!raw.includes("[[")) continue;
-        const masked = maskInlineCode(raw);
-        WIKILINK.lastIndex = 0;
-        let m: RegExpExecArray | null;
-        while ((m = WIKILINK.exec(masked)) !== null) {
-          const target = m[1]!;
-          if (WIKILINK_TARGET.test(target)) {
-            this.wikilinks.push({ target, line: firstLine + k, column: m.index + 1, owner });
-          }
-        }
-      }
-    };
-    const ownerStack: DirectiveNode[] = [];
-    const visit = (nodes: BlockNode[]): void => {
-      for (const node of nodes) {
-        const owner = ownerStack.length > 0 ? ownerStack[ownerStack.length - 1]! : null;
-        switch (node.type) {
-          case "directive": {
-            this.directives.push(node);
-            const list = this.byName.get(node.name);
-            if (list === undefined) this.byName.set(node.name, [node]);
-            else list.push(node);
-            for (const attr of ["for", "parent", "dataset"] as const) {
-              const target = str(getAttr(node.attrs, attr));
-              if (target !== undefined && target.length > 0) this.refs.push({ attr, target, node });
-            }
-            ownerStack.push(node);
-            visit(node.children);
-            ownerStack.pop();
-            break;
-          }
-          case "section":
-            scanText(node.title, node.pos.line, owner);
-            visit(node.children);
-            break;
-          case "paragraph":
-          case "quote":
-            scanText(node.text, node.pos.line, owner);
-            break;
-          case "list":
-            for (const item of node.children) scanText(item.text, item.pos.line, owner);
-            break;
-          case "table":
-            scanText(node.header.join(" | "), node.pos.line, owner);
-            node.rows.forEach((r, i) => scanText(r.join(" | "), node.pos.line + 2 + i, owner));
-            break;
-          default:
-            break;
-        }
-      }
-    };
-    visit(this.doc.children);
+    const from = this.options.previous;
+    if (this.options.cacheBlockFacts === true || from !== undefined) {
+      const facts = indexFacts(this.doc, from !== undefined ? FACTS.get(from) : undefined);
+      if (this.options.cacheBlockFacts === true) FACTS.set(this.doc, facts);
+      this.directives = facts.directives;
+      this.refs = facts.refs;
+      this.wikilinks = facts.wikilinks;
+    } else {
+      for (const node of walkOrder(this.doc.children, [])) collectBlock(this, node, null);
+    }
+    for (const node of this.directives) {
+      const list = this.byName.get(node.name);
+      if (list === undefined) this.byName.set(node.name, [node]);
+      else list.push(node);
+    }
   }
 
   named(name: string): DirectiveNode[] {
@@ -218,7 +328,7 @@ function integrity(v: Validation): void {
   for (const link of v.wikilinks) {
     if (v.resolves(link.target) || reported.has(link.target) || isNoverify(link.owner)) continue;
     reported.add(link.target);
-    v.report("broken-reference", `[[${link.target}]] points at an id that does not exist.`, null, link.owner, link.line, link.column);
+    v.report("broken-reference", `[[${link.target}]] points at an id that does not exist.`, null, link.owner, link.anchor.pos.line + link.rel, link.column);
   }
 }
 
@@ -532,7 +642,7 @@ function memory(v: Validation): void {
     if (link.owner === null || link.owner.name !== "memory") continue;
     const target = v.resolve(link.target);
     if (target !== undefined && !(target.type === "directive" && target.name === "memory")) {
-      v.report("memory-wikilink-non-memory-target", `[[${link.target}]] inside a ::memory block points at a ${target.type === "directive" ? `::${target.name}` : "section"}, not a ::memory block.`, null, link.owner, link.line, link.column);
+      v.report("memory-wikilink-non-memory-target", `[[${link.target}]] inside a ::memory block points at a ${target.type === "directive" ? `::${target.name}` : "section"}, not a ::memory block.`, null, link.owner, link.anchor.pos.line + link.rel, link.column);
     }
   }
 }

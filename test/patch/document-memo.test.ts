@@ -1,0 +1,118 @@
+/**
+ * The engine's memory of document states (DocumentMemo): bounded, take-on-use, and
+ * invisible in results — a chain of patches where each starts from the state the
+ * previous one produced gives exactly the outcomes of the same chain computed cold.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseNoma } from "../../src/index.js";
+import { applyPatch, clearPatchMemo, type PatchOutcome } from "../../src/patch/apply-patch.js";
+import { DocumentMemo } from "../../src/patch/document-memo.js";
+
+function state(text: string): { doc: ReturnType<typeof parseNoma>; sha256: string } {
+  return { doc: parseNoma(text), sha256: `sha-of-${text}` };
+}
+
+describe("DocumentMemo", () => {
+  it("hands a state out once", () => {
+    const memo = new DocumentMemo();
+    const s = state("# A\n");
+    memo.put("# A\n", s);
+    expect(memo.take("# A\n")).toBe(s);
+    expect(memo.take("# A\n")).toBeUndefined();
+    expect(memo.size).toBe(0);
+  });
+
+  it("keeps at most maxEntries, dropping the oldest", () => {
+    const memo = new DocumentMemo(2, 1000);
+    memo.put("a", state("a"));
+    memo.put("b", state("b"));
+    memo.put("c", state("c"));
+    expect(memo.size).toBe(2);
+    expect(memo.take("a")).toBeUndefined();
+    expect(memo.take("b")?.sha256).toBe("sha-of-b");
+    expect(memo.take("c")?.sha256).toBe("sha-of-c");
+  });
+
+  it("keeps at most maxChars of text, and never a text larger than that", () => {
+    const memo = new DocumentMemo(10, 10);
+    memo.put("x".repeat(11), state("x"));
+    expect(memo.size).toBe(0);
+    memo.put("aaaaaa", state("a"));
+    memo.put("bbbbbb", state("b"));
+    expect(memo.size).toBe(1);
+    expect(memo.take("bbbbbb")?.sha256).toBe("sha-of-b");
+  });
+
+  it("replaces the state of a text stored twice", () => {
+    const memo = new DocumentMemo();
+    memo.put("t", state("1"));
+    memo.put("t", state("2"));
+    expect(memo.size).toBe(1);
+    expect(memo.take("t")?.sha256).toBe("sha-of-2");
+  });
+});
+
+const LINES = [
+  "# Title",
+  "## Part {id=\"part\"}",
+  "",
+  "prose with [[k0]] and [[gone]]",
+  "::claim{id=\"k0\" confidence=0.5}",
+  "::claim{id=\"k1\"}",
+  "::evidence{id=\"e1\" for=\"k0\"}",
+  "text",
+  "::",
+  "::",
+  "- item [[k1]]",
+];
+const docArb = fc.array(fc.constantFrom(...LINES), { maxLength: 30 }).map((lines) => `${lines.join("\n")}\n`);
+const idArb = fc.constantFrom("k0", "k1", "e1", "part", "nope");
+const opArb = fc.oneof(
+  fc.record({ op: fc.constant("update_attribute"), id: idArb, key: fc.constantFrom("owner", "confidence"), value: fc.oneof(fc.constantFrom("x", "y"), fc.integer({ min: 0, max: 3 })) }),
+  fc.record({ op: fc.constant("remove_attribute"), id: idArb, key: fc.constant("owner") }),
+  fc.record({ op: fc.constant("delete_block"), id: idArb }),
+  fc.record({ op: fc.constant("replace_body"), id: idArb, content: fc.constantFrom("new [[k0]]", "plain", "see [[missing]]") }),
+  fc.record({ op: fc.constant("add_comment"), id: fc.integer({ min: 0, max: 99 }).map((n) => `cm${n}`), target: idArb, content: fc.constant("ok") }),
+  fc.record({ op: fc.constant("rename_id"), from: idArb, to: fc.constantFrom("k0", "k9", "z1") }),
+);
+
+/** Outcomes without timings. */
+function comparable(o: PatchOutcome): unknown {
+  return { ...o, ops: o.ops.map(({ elapsedMs: _e, ...rest }) => rest) };
+}
+
+describe("applyPatch with remembered states", () => {
+  it("a warm chain of patches gives the cold chain's outcomes", () => {
+    fc.assert(
+      fc.property(docArb, fc.array(fc.array(opArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 }), (src, lists) => {
+        clearPatchMemo();
+        let warm = src;
+        let cold = src;
+        for (const ops of lists) {
+          const w = applyPatch(warm, ops, { strict: false });
+          const c = applyPatch(cold, ops, { reuse: false });
+          expect(comparable(w)).toEqual(comparable(c));
+          warm = w.text;
+          cold = c.text;
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("starts from the remembered state: a strict patch sees the validation of the text it is given", () => {
+    clearPatchMemo();
+    const src = '::claim{id="c"}\nSee [[nowhere]].\n::\n';
+    const first = applyPatch(src, [{ op: "update_attribute", id: "c", key: "owner", value: "ana" }]);
+    expect(first.result).toBe("applied");
+    // The produced text still has a broken wikilink (an error):
+    const strict = applyPatch(first.text, [{ op: "update_attribute", id: "c", key: "owner", value: "bo" }], { strict: true });
+    expect(strict.error?.code).toBe("pre_validation_blocked");
+    expect(strict.preSha256).toBe(first.postSha256);
+    // A rejected list leaves the state remembered, so the same text can be patched again.
+    const again = applyPatch(first.text, [{ op: "update_attribute", id: "c", key: "owner", value: "cy" }]);
+    expect(again.result).toBe("applied");
+    expect(again.text).toContain('owner="cy"');
+  });
+});
