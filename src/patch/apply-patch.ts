@@ -14,6 +14,7 @@ import { parseNoma, reparseEdited } from "../noma/parse-noma.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { summarize, type ValidationSummary } from "../validate/diagnostic.js";
 import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
+import { validationCacheKey } from "../validate/validation-cache-key.js";
 import { applyOp, opTargetId, validateOp } from "./apply-op.js";
 import { isPatchError, PatchError, type PatchErrorCode } from "./patch-error.js";
 import type { PatchOp } from "./patch-op-schema.js";
@@ -104,21 +105,25 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   const hit = remember && options.parsed === undefined ? MEMO.take(text) : undefined;
   const preSha256 = options.preSha256 ?? hit?.sha256 ?? sha256Hex(text);
   const doc0 = options.parsed ?? hit?.doc ?? parseNoma(text);
-  const keep = (t: string, doc: NomaDocument, sha256: string): void => {
-    if (remember) MEMO.put(t, { doc, sha256 });
+  const keep = (t: string, doc: NomaDocument, sha256: string, diagnostics: readonly Diagnostic[]): void => {
+    if (!remember) return;
+    const key = validationCacheKey(doc, options.validate);
+    MEMO.put(t, key === null ? { doc, sha256 } : { doc, sha256, validation: { key, diagnostics: diagnostics.map(copyDiagnostic) } });
   };
   // Facts per block are remembered: the post-state shares every untouched block with this one,
   // and a remembered state (its facts kept from the patch that produced it) validates without
-  // reading its blocks again.
+  // reading its blocks again, or not at all when its diagnostics cannot have changed.
   const validateOptions: ValidateOptions = { ...options.validate, cacheBlockFacts: true };
-  const preDiagnostics = validateNoma(doc0, { ...validateOptions, previous: doc0 });
+  const known = hit?.validation;
+  const preDiagnostics =
+    known !== undefined && known.key === validationCacheKey(doc0, options.validate) ? known.diagnostics.map(copyDiagnostic) : validateNoma(doc0, { ...validateOptions, previous: doc0 });
   const preValidation = summarize(preDiagnostics);
   const warnings: Diagnostic[] = [];
   if (options.baseSha256 !== undefined && options.baseSha256.toLowerCase() !== preSha256) {
     warnings.push(engineDiagnostic("base_sha_drift", `The document changed since the caller read it: base_sha256 ${options.baseSha256.slice(0, 12)}… ≠ pre_sha256 ${preSha256.slice(0, 12)}…; the patch was applied to the current state.`, "warning"));
   }
   const rejectAll = (code: PatchErrorCode, message: string): PatchOutcome => {
-    keep(text, doc0, preSha256);
+    keep(text, doc0, preSha256, preDiagnostics);
     return {
     result: "rejected",
     text,
@@ -195,7 +200,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
       }));
       failed.preSha256 = preSha256;
       failed.postSha256 = preSha256;
-      if (doc === doc0) keep(text, doc0, preSha256);
+      if (doc === doc0) keep(text, doc0, preSha256, preDiagnostics);
       return {
         result: "rejected",
         text,
@@ -213,7 +218,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   }
   const changed = current !== text;
   const postDiagnostics = changed ? validateNoma(doc, { ...validateOptions, previous: doc0 }) : preDiagnostics;
-  keep(current, doc, currentSha);
+  keep(current, doc, currentSha, postDiagnostics);
   return {
     result: changed ? "applied" : "noop",
     text: current,
@@ -226,6 +231,10 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
     postValidation: summarize(postDiagnostics),
     warnings,
   };
+}
+
+function copyDiagnostic(d: Diagnostic): Diagnostic {
+  return d.pos !== undefined ? { ...d, pos: { ...d.pos } } : { ...d };
 }
 
 function safeTarget(op: PatchOp): string | undefined {

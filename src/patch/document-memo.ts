@@ -11,11 +11,14 @@
  * Bounded: a few entries and a total size, least recently stored first out.
  */
 import type { NomaDocument } from "../noma/ast.js";
+import type { Diagnostic } from "../validate/diagnostic.js";
 
 export interface DocumentState {
   doc: NomaDocument;
   /** sha256 (hex) of the text's UTF-8 bytes. */
   sha256: string;
+  /** The state's diagnostics, for validations with this `validationCacheKey`. */
+  validation?: { key: string; diagnostics: readonly Diagnostic[] };
 }
 
 export class DocumentMemo {

@@ -188,6 +188,8 @@ interface FactsIndex extends Facts {
   dirAt: Int32Array;
   refAt: Int32Array;
   linkAt: Int32Array;
+  /** Directives by name, once a validation built it. */
+  byName?: Map<string, DirectiveNode[]>;
 }
 
 const FACTS = new WeakMap<NomaDocument, FactsIndex>();
@@ -242,7 +244,7 @@ function indexFacts(doc: NomaDocument, previous: FactsIndex | undefined): FactsI
 class Validation {
   readonly out: Diagnostic[] = [];
   directives: DirectiveNode[] = [];
-  readonly byName = new Map<string, DirectiveNode[]>();
+  byName = new Map<string, DirectiveNode[]>();
   refs: Reference[] = [];
   wikilinks: Wikilink[] = [];
   private readonly ignored: Set<string>;
@@ -281,14 +283,26 @@ class Validation {
 
   collect(): void {
     const from = this.options.previous;
-    if (this.options.cacheBlockFacts === true || from !== undefined) {
-      const facts = indexFacts(this.doc, from !== undefined ? FACTS.get(from) : undefined);
+    let facts: FactsIndex | undefined;
+    if (from !== undefined && from === this.doc) {
+      // The same document again: everything it holds is as collected.
+      facts = FACTS.get(from);
+    }
+    if (facts === undefined && (this.options.cacheBlockFacts === true || from !== undefined)) {
+      facts = indexFacts(this.doc, from !== undefined ? FACTS.get(from) : undefined);
       if (this.options.cacheBlockFacts === true) FACTS.set(this.doc, facts);
+    }
+    if (facts === undefined) {
+      for (const node of walkOrder(this.doc.children, [])) collectBlock(this, node, null);
+    } else {
       this.directives = facts.directives;
       this.refs = facts.refs;
       this.wikilinks = facts.wikilinks;
-    } else {
-      for (const node of walkOrder(this.doc.children, [])) collectBlock(this, node, null);
+      if (facts.byName !== undefined) {
+        this.byName = facts.byName;
+        return;
+      }
+      facts.byName = this.byName;
     }
     for (const node of this.directives) {
       const list = this.byName.get(node.name);
@@ -680,4 +694,19 @@ export function validateNoma(doc: NomaDocument, options: ValidateOptions = {}): 
     }
   }
   return out;
+}
+
+/**
+ * Whether validating `doc` reads the clock: only stale-citation does, for a ::citation
+ * with an accessed= date. When false, the diagnostics depend on the document and the
+ * (clock-free) options alone.
+ */
+export function validationReadsClock(doc: NomaDocument): boolean {
+  const facts = FACTS.get(doc);
+  const directives = facts !== undefined ? facts.directives : (() => {
+    const sink: Facts = { directives: [], refs: [], wikilinks: [] };
+    for (const node of walkOrder(doc.children, [])) collectBlock(sink, node, null);
+    return sink.directives;
+  })();
+  return directives.some((d) => d.name === "citation" && getAttr(d.attrs, "accessed") !== undefined);
 }

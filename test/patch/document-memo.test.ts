@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { parseNoma } from "../../src/index.js";
 import { applyPatch, clearPatchMemo, type PatchOutcome } from "../../src/patch/apply-patch.js";
 import { DocumentMemo } from "../../src/patch/document-memo.js";
+import { validationCacheKey } from "../../src/validate/validation-cache-key.js";
 
 function state(text: string): { doc: ReturnType<typeof parseNoma>; sha256: string } {
   return { doc: parseNoma(text), sha256: `sha-of-${text}` };
@@ -114,5 +115,43 @@ describe("applyPatch with remembered states", () => {
     const again = applyPatch(first.text, [{ op: "update_attribute", id: "c", key: "owner", value: "cy" }]);
     expect(again.result).toBe("applied");
     expect(again.text).toContain('owner="cy"');
+  });
+});
+
+describe("remembered diagnostics", () => {
+  const dated = '::citation{id="c1" source="s" accessed="2026-01-01"}\nQuoted.\n::\n';
+
+  it("are keyed by the options that shape them, and never kept when the result may vary", () => {
+    const plain = parseNoma('::note{id="n"}\nx\n::\n');
+    expect(validationCacheKey(plain, {})).toBe(validationCacheKey(plain, { now: new Date(0) }));
+    expect(validationCacheKey(plain, { profile: "research" })).not.toBe(validationCacheKey(plain, {}));
+    expect(validationCacheKey(plain, { ignoreRules: ["x"] })).not.toBe(validationCacheKey(plain, {}));
+    expect(validationCacheKey(plain, { datasetSrcExists: () => true })).toBeNull();
+    const citation = parseNoma(dated);
+    expect(validationCacheKey(citation, {})).toBeNull();
+    expect(validationCacheKey(citation, { now: new Date(0) })).not.toBe(validationCacheKey(citation, { now: new Date(1e12) }));
+  });
+
+  it("a later clock re-validates a remembered state that has a dated citation", () => {
+    clearPatchMemo();
+    const early = new Date("2026-01-02T00:00:00Z");
+    const late = new Date("2028-01-02T00:00:00Z");
+    const first = applyPatch(dated, [{ op: "update_attribute", id: "c1", key: "note", value: "a" }], { validate: { now: early } });
+    expect(first.postDiagnostics.map((d) => d.code)).not.toContain("stale-citation");
+    const second = applyPatch(first.text, [{ op: "update_attribute", id: "c1", key: "note", value: "b" }], { validate: { now: late } });
+    expect(second.preDiagnostics.map((d) => d.code)).toContain("stale-citation");
+  });
+
+  it("handed out are copies: changing one patch's diagnostics does not change the next patch's", () => {
+    clearPatchMemo();
+    const src = '::claim{id="c"}\nSee [[nowhere]].\n::\n';
+    const first = applyPatch(src, [{ op: "update_attribute", id: "c", key: "owner", value: "ana" }]);
+    const broken = first.postDiagnostics.find((d) => d.code === "broken-reference")!;
+    broken.message = "changed";
+    broken.pos!.line = 99;
+    const second = applyPatch(first.text, [{ op: "update_attribute", id: "c", key: "owner", value: "bo" }]);
+    const pre = second.preDiagnostics.find((d) => d.code === "broken-reference")!;
+    expect(pre.message).not.toBe("changed");
+    expect(pre.pos!.line).toBe(2);
   });
 });
