@@ -19,6 +19,7 @@ import { applyOp, opTargetId, validateOp } from "./apply-op.js";
 import { isPatchError, PatchError, type PatchErrorCode } from "./patch-error.js";
 import type { PatchOp } from "./patch-op-schema.js";
 import { DocumentMemo } from "./document-memo.js";
+import { ResumableSha256 } from "./resumable-sha256.js";
 import { sha256Hex } from "./sha256-hex.js";
 
 export { sha256Hex };
@@ -103,12 +104,15 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   // A state is remembered only under its own text's sha256 (not a caller's sha of other bytes).
   const remember = options.reuse !== false && options.preSha256 === undefined;
   const hit = remember && options.parsed === undefined ? MEMO.take(text) : undefined;
-  const preSha256 = options.preSha256 ?? hit?.sha256 ?? sha256Hex(text);
+  // sha256 states that later texts resume (an op near the end hashes only the tail).
+  let hash0: ResumableSha256 | undefined = hit?.hash;
+  const hashOf0 = (): ResumableSha256 => (hash0 ??= ResumableSha256.of(text));
+  const preSha256 = options.preSha256 ?? hashOf0().hex;
   const doc0 = options.parsed ?? hit?.doc ?? parseNoma(text);
-  const keep = (t: string, doc: NomaDocument, sha256: string, diagnostics: readonly Diagnostic[]): void => {
+  const keep = (t: string, doc: NomaDocument, hash: ResumableSha256, diagnostics: readonly Diagnostic[]): void => {
     if (!remember) return;
     const key = validationCacheKey(doc, options.validate);
-    MEMO.put(t, key === null ? { doc, sha256 } : { doc, sha256, validation: { key, diagnostics: diagnostics.map(copyDiagnostic) } });
+    MEMO.put(t, key === null ? { doc, hash } : { doc, hash, validation: { key, diagnostics: diagnostics.map(copyDiagnostic) } });
   };
   // Facts per block are remembered: the post-state shares every untouched block with this one,
   // and a remembered state (its facts kept from the patch that produced it) validates without
@@ -123,7 +127,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
     warnings.push(engineDiagnostic("base_sha_drift", `The document changed since the caller read it: base_sha256 ${options.baseSha256.slice(0, 12)}… ≠ pre_sha256 ${preSha256.slice(0, 12)}…; the patch was applied to the current state.`, "warning"));
   }
   const rejectAll = (code: PatchErrorCode, message: string): PatchOutcome => {
-    keep(text, doc0, preSha256, preDiagnostics);
+    keep(text, doc0, hashOf0(), preDiagnostics);
     return {
     result: "rejected",
     text,
@@ -155,6 +159,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   let current = text;
   let doc = doc0;
   let currentSha = preSha256;
+  let currentHash: ResumableSha256 | undefined;
   for (let k = 0; k < ops.length; k++) {
     const started = clock();
     const raw = ops[k];
@@ -163,7 +168,9 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
       parsedOp = validateOp(raw);
       const advisories = options.advisory?.(doc, parsedOp) ?? [];
       const next = applyOp(doc, parsedOp);
-      const nextSha = next === current ? currentSha : sha256Hex(next);
+      let nextHash: ResumableSha256 | undefined;
+      if (next !== current) nextHash = (currentHash ?? hashOf0()).resume(next);
+      const nextSha = nextHash !== undefined ? nextHash.hex : currentSha;
       outcomes.push({
         op: raw,
         result: next === current ? "noop" : "applied",
@@ -175,6 +182,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
       if (next !== current) {
         current = next;
         currentSha = nextSha;
+        currentHash = nextHash;
         // Re-parse only around the edit (the result equals a full parse; see reparseEdited).
         doc = reparseEdited(doc, current);
       }
@@ -200,7 +208,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
       }));
       failed.preSha256 = preSha256;
       failed.postSha256 = preSha256;
-      if (doc === doc0) keep(text, doc0, preSha256, preDiagnostics);
+      if (doc === doc0) keep(text, doc0, hashOf0(), preDiagnostics);
       return {
         result: "rejected",
         text,
@@ -218,7 +226,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   }
   const changed = current !== text;
   const postDiagnostics = changed ? validateNoma(doc, { ...validateOptions, previous: doc0 }) : preDiagnostics;
-  keep(current, doc, currentSha, postDiagnostics);
+  keep(current, doc, currentHash ?? hashOf0(), postDiagnostics);
   return {
     result: changed ? "applied" : "noop",
     text: current,

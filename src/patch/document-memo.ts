@@ -12,11 +12,12 @@
  */
 import type { NomaDocument } from "../noma/ast.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
+import type { ResumableSha256 } from "./resumable-sha256.js";
 
 export interface DocumentState {
   doc: NomaDocument;
-  /** sha256 (hex) of the text's UTF-8 bytes. */
-  sha256: string;
+  /** sha256 of the text's UTF-8 bytes (`.hex`), resumable by a later text. */
+  hash: ResumableSha256;
   /** The state's diagnostics, for validations with this `validationCacheKey`. */
   validation?: { key: string; diagnostics: readonly Diagnostic[] };
 }

@@ -8,10 +8,11 @@ import { describe, expect, it } from "vitest";
 import { parseNoma } from "../../src/index.js";
 import { applyPatch, clearPatchMemo, type PatchOutcome } from "../../src/patch/apply-patch.js";
 import { DocumentMemo } from "../../src/patch/document-memo.js";
+import { ResumableSha256 } from "../../src/patch/resumable-sha256.js";
 import { validationCacheKey } from "../../src/validate/validation-cache-key.js";
 
-function state(text: string): { doc: ReturnType<typeof parseNoma>; sha256: string } {
-  return { doc: parseNoma(text), sha256: `sha-of-${text}` };
+function state(text: string): { doc: ReturnType<typeof parseNoma>; hash: ResumableSha256 } {
+  return { doc: parseNoma(text), hash: ResumableSha256.of(text) };
 }
 
 describe("DocumentMemo", () => {
@@ -31,8 +32,8 @@ describe("DocumentMemo", () => {
     memo.put("c", state("c"));
     expect(memo.size).toBe(2);
     expect(memo.take("a")).toBeUndefined();
-    expect(memo.take("b")?.sha256).toBe("sha-of-b");
-    expect(memo.take("c")?.sha256).toBe("sha-of-c");
+    expect(memo.take("b")?.hash.text).toBe(state("b").hash.text);
+    expect(memo.take("c")?.hash.text).toBe(state("c").hash.text);
   });
 
   it("keeps at most maxChars of text, and never a text larger than that", () => {
@@ -42,7 +43,7 @@ describe("DocumentMemo", () => {
     memo.put("aaaaaa", state("a"));
     memo.put("bbbbbb", state("b"));
     expect(memo.size).toBe(1);
-    expect(memo.take("bbbbbb")?.sha256).toBe("sha-of-b");
+    expect(memo.take("bbbbbb")?.hash.text).toBe(state("b").hash.text);
   });
 
   it("replaces the state of a text stored twice", () => {
@@ -50,7 +51,7 @@ describe("DocumentMemo", () => {
     memo.put("t", state("1"));
     memo.put("t", state("2"));
     expect(memo.size).toBe(1);
-    expect(memo.take("t")?.sha256).toBe("sha-of-2");
+    expect(memo.take("t")?.hash.text).toBe(state("2").hash.text);
   });
 });
 
