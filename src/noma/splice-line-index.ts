@@ -1,0 +1,79 @@
+/**
+ * The line index of an edited text from the index of the text before the edit:
+ * lines before the change are kept, the changed lines are scanned again, lines
+ * after it are shifted. The result equals `indexLines(text)`; it costs a scan of
+ * the changed lines and a copy of two typed arrays, not a scan of the document.
+ */
+import type { LineIndex } from "./parse-noma.js";
+
+/** 0-based index of the line holding character `offset` (the last line for offsets at the end). */
+export function lineAt(starts: Int32Array, offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return Math.min(lo, Math.max(starts.length - 2, 0));
+}
+
+/**
+ * `old` indexes `oldText`; `text` equals `oldText` in its first `prefix` and its last
+ * `suffix` characters (non-overlapping in both texts).
+ */
+export function spliceLineIndex(old: LineIndex, oldText: string, text: string, prefix: number, suffix: number): LineIndex {
+  const lines = old.ends.length;
+  const delta = text.length - oldText.length;
+  // From the line before the one the change starts in: its start lies strictly inside the
+  // unchanged prefix, so a "\r" before it is followed by the same character in both texts.
+  const first = lines === 0 ? 0 : Math.max(0, lineAt(old.starts, prefix) - 1);
+  const from = lines === 0 ? 0 : old.starts[first]!;
+  // Up to the first line whose start and the line break before it lie inside the unchanged suffix.
+  const tailFrom = oldText.length - suffix + 1;
+  let keep = lines;
+  if (suffix > 0) {
+    let lo = first;
+    let hi = lines;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (old.starts[mid]! >= tailFrom) hi = mid;
+      else lo = mid + 1;
+    }
+    keep = lo;
+  }
+  const to = keep < lines ? old.starts[keep]! + delta : text.length;
+  // Scan [from, to) of the new text.
+  const midStarts: number[] = [];
+  const midEnds: number[] = [];
+  let s = from;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
+      midStarts.push(s);
+      midEnds.push(i);
+      if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+      s = i + 1;
+    }
+  }
+  if (keep === lines && s < text.length) {
+    midStarts.push(s);
+    midEnds.push(text.length);
+  }
+  const total = first + midStarts.length + (lines - keep);
+  const starts = new Int32Array(total + 1);
+  const ends = new Int32Array(total);
+  starts.set(old.starts.subarray(0, first));
+  ends.set(old.ends.subarray(0, first));
+  for (let k = 0; k < midStarts.length; k++) {
+    starts[first + k] = midStarts[k]!;
+    ends[first + k] = midEnds[k]!;
+  }
+  const at = first + midStarts.length;
+  for (let k = keep; k < lines; k++) {
+    starts[at + k - keep] = old.starts[k]! + delta;
+    ends[at + k - keep] = old.ends[k]! + delta;
+  }
+  starts[total] = text.length;
+  return { starts, ends };
+}
