@@ -34,6 +34,8 @@ import type {
 import { getAttr, parseAttributes, parseAttributeValues, splitAliases } from "./attributes.js";
 import { slugify, SlugSuffixer } from "./slugify.js";
 import { splitTableRow, separatorAlign } from "./table-row.js";
+import { carryIdIndex } from "./carry-id-index.js";
+import { spliceLineIndex } from "./splice-line-index.js";
 
 /** Directive fences longer than this are paragraphs. */
 export const MAX_COLONS = 64;
@@ -751,6 +753,8 @@ function makeDocument(
   flat: BlockNode[],
   problems: ParseProblem[],
   options: ParseOptions,
+  /** A document whose id index holds for this one as is (see carryIdIndex); default: index the ids. */
+  carried?: NomaDocument,
 ): NomaDocument {
   const lastLine = Math.max(index.ends.length, 1);
   const doc = {
@@ -759,11 +763,11 @@ function makeDocument(
     lineStarts: index.starts,
     children: foldSections(flat, lastLine),
     problems,
-    ids: [],
-    aliasesById: new Map(),
-    aliasMap: new Map(),
-    nodeById: new Map(),
-    duplicateIds: new Map(),
+    ids: carried?.ids ?? [],
+    aliasesById: carried?.aliasesById ?? new Map(),
+    aliasMap: carried?.aliasMap ?? new Map(),
+    nodeById: carried?.nodeById ?? new Map(),
+    duplicateIds: carried?.duplicateIds ?? new Map(),
     pos: { line: 1, column: 1 },
     endLine: lastLine,
   } as unknown as NomaDocument;
@@ -780,7 +784,7 @@ function makeDocument(
   });
   Object.defineProperty(doc, FLAT, { value: { index, bodyStart: frontmatter !== undefined ? frontmatter.endLine : 0, options }, enumerable: false, writable: true });
   if (frontmatter !== undefined) doc.frontmatter = frontmatter;
-  indexIds(doc, options.rootAliases ?? []);
+  if (carried === undefined) indexIds(doc, options.rootAliases ?? []);
   doc.problems.sort((a, b) => a.line - b.line);
   return doc;
 }
@@ -856,7 +860,8 @@ function lineOf(starts: Int32Array, offset: number): number {
  * top-level blocks around the change (padded by a block on each side) and
  * shifting the rest. Falls back to a full parse whenever the change could
  * reach beyond that region (frontmatter, anything unclosed). The result is
- * the same tree `parseNoma(text)` gives. Consumes `old`: its nodes are reused.
+ * the same tree `parseNoma(text)` gives. Consumes `old`: its nodes (and, when the edit
+ * leaves every id as it was, its id index) are reused.
  */
 export function reparseEdited(old: NomaDocument, text: string): NomaDocument {
   const memo = (old as unknown as Record<symbol, ParseMemo | undefined>)[FLAT];
@@ -883,7 +888,7 @@ export function reparseEdited(old: NomaDocument, text: string): NomaDocument {
   i1 = Math.min(flat.length, i1 + 1);
   const regionStart = i0 < flat.length ? Math.min(flat[i0]!.pos.line - 1, firstChanged) : firstChanged;
   const oldRegionEnd = i1 > 0 && i1 - 1 >= i0 ? Math.max(flat[i1 - 1]!.endLine, lastChanged + 1) : lastChanged + 1;
-  const index = indexLines(text);
+  const index = spliceLineIndex(oldIndex, old.source, text, p, s);
   const delta = index.ends.length - oldIndex.ends.length;
   // Up to where the old region ended (shifted), or to the end when no block follows it.
   const regionEnd = i1 < flat.length ? oldRegionEnd + delta : index.ends.length;
@@ -892,8 +897,11 @@ export function reparseEdited(old: NomaDocument, text: string): NomaDocument {
   const region = parser.parseBlocks(regionStart, regionEnd, 0);
   if (parser.problems.length > 0) return parseNoma(text, memo.options);
   const after = flat.slice(i1);
-  for (const b of after) shiftNode(b, delta);
+  if (delta !== 0) for (const b of after) shiftNode(b, delta);
   const merged = [...flat.slice(0, i0), ...region, ...after];
+  // When the re-parsed blocks register the same ids as the blocks they replace, the old id
+  // index holds (with the new nodes in it). Root-alias warnings are re-derived by indexing.
+  const carried = !old.problems.some((pr) => pr.code === "frontmatter-aliases-unattached") && carryIdIndex(old, flat.slice(i0, i1), region);
   // Problems before the region stay, those in it were re-derived (none), those after shift.
   const kept: ParseProblem[] = [];
   for (const pr of old.problems) {
@@ -904,7 +912,7 @@ export function reparseEdited(old: NomaDocument, text: string): NomaDocument {
       kept.push(pr);
     } else if (at >= oldRegionEnd) kept.push({ ...pr, line: pr.line + delta, ...(pr.endLine !== undefined ? { endLine: pr.endLine + delta } : {}) });
   }
-  return makeDocument(text, index, old.frontmatter, merged, kept, memo.options);
+  return makeDocument(text, index, old.frontmatter, merged, kept, memo.options, carried ? old : undefined);
 }
 
 /** Text of line `index` (0-based) without its line break, without materialising `doc.lines`. */

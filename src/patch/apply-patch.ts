@@ -73,7 +73,7 @@ export interface ApplyPatchOptions {
   rejectAll?: { code: PatchErrorCode; message: string };
   /** sha256 of the document's bytes when they are not exactly `text` encoded as UTF-8. */
   preSha256?: string;
-  /** Parse of `text`, when the caller already has it. It is consumed: the engine reuses its nodes. */
+  /** Parse of `text`, when the caller already has it. It is consumed: the engine reuses its nodes and id index (read what you need from it first). */
   parsed?: NomaDocument;
   /** Clock for elapsed_ms (tests). */
   now?: () => number;
@@ -101,9 +101,10 @@ function engineDiagnostic(code: string, message: string, severity: Diagnostic["s
 
 export function applyPatch(text: string, ops: readonly unknown[], options: ApplyPatchOptions = {}): PatchOutcome {
   const clock = options.now ?? (() => performance.now());
-  // A state is remembered only under its own text's sha256 (not a caller's sha of other bytes).
-  const remember = options.reuse !== false && options.preSha256 === undefined;
-  const hit = remember && options.parsed === undefined ? MEMO.take(text) : undefined;
+  // Only states the engine owns are remembered (never a caller's parse, which it may still
+  // read, nor nodes shared with it), and only under their own text's sha256.
+  const remember = options.reuse !== false && options.preSha256 === undefined && options.parsed === undefined;
+  const hit = remember ? MEMO.take(text) : undefined;
   // sha256 states that later texts resume (an op near the end hashes only the tail).
   let hash0: ResumableSha256 | undefined = hit?.hash;
   const hashOf0 = (): ResumableSha256 => (hash0 ??= ResumableSha256.of(text));

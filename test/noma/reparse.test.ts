@@ -4,20 +4,34 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { astToJson, parseNoma } from "../../src/index.js";
+import { astToJson, parseNoma, type NomaDocument } from "../../src/index.js";
 import { reparseEdited } from "../../src/noma/parse-noma.js";
 import { applyPatch } from "../../src/patch/apply-patch.js";
 
 const LINES = [
   "# Title", "## Sub {id=\"sub\"}", "", "", "para line", "more [[k0]] prose", "::claim{id=\"k0\"}", "::note{id=\"k1\" for=\"k0\"}", ":::inner{id=\"k2\"}", ":::", "::",
   "```", "```js", "| a | b |", "|---|---|", "| 1 | 2 |", "- item", "1. one", "> quote", "---", "::section{id=\"s\"}",
+  "## Same", "### Same", "## Same {aliases=\"al1\"}", "::note{id=\"k1\" aliases=\"a1,a2\"}", "::note{aliases=\"a1\"}", "#### Inner heading", "## [[k0]] linked",
 ];
 const lineArb = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...LINES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
-const docArb = fc.tuple(fc.array(lineArb, { maxLength: 40 }), fc.boolean(), fc.boolean()).map(([lines, fm, trailing]) => (fm ? "---\ntitle: t\n---\n" : "") + lines.join("\n") + (trailing ? "\n" : ""));
+const docArb = fc.tuple(fc.array(lineArb, { maxLength: 40 }), fc.boolean(), fc.boolean()).map(([lines, fm, trailing]) => (fm ? "---\ntitle: t\naliases: [fm1]\n---\n" : "") + lines.join("\n") + (trailing ? "\n" : ""));
+
+/** Everything the parse gives, nodes named by type and line (the id index included). */
+function snapshot(doc: NomaDocument): unknown {
+  const at = (n: { type: string; pos: { line: number } }): string => `${n.type}@${n.pos.line}`;
+  return {
+    ast: astToJson(doc),
+    ids: doc.ids,
+    nodeById: [...doc.nodeById].map(([id, n]) => [id, at(n)]),
+    duplicateIds: [...doc.duplicateIds].map(([id, ns]) => [id, ns.map(at)]),
+    aliasesById: [...doc.aliasesById],
+    aliasMap: [...doc.aliasMap],
+    problems: doc.problems,
+  };
+}
 
 function canonical(text: string): unknown {
-  const doc = parseNoma(text);
-  return { ast: astToJson(doc), ids: doc.ids };
+  return snapshot(parseNoma(text));
 }
 
 describe("reparseEdited", () => {
@@ -30,7 +44,7 @@ describe("reparseEdited", () => {
         edited.splice(i, remove, ...insert);
         const next = edited.join("\n");
         const incremental = reparseEdited(parseNoma(src), next);
-        expect({ ast: astToJson(incremental), ids: incremental.ids }).toEqual(canonical(next));
+        expect(snapshot(incremental)).toEqual(canonical(next));
         expect(incremental.source).toBe(next);
         expect([...incremental.lineStarts]).toEqual([...parseNoma(next).lineStarts]);
       }),
@@ -45,7 +59,7 @@ describe("reparseEdited", () => {
         const i = src.length === 0 ? 0 : at % (src.length + 1);
         const next = src.slice(0, i) + insert + src.slice(i + remove);
         const incremental = reparseEdited(parseNoma(src), next);
-        expect({ ast: astToJson(incremental), ids: incremental.ids }).toEqual(canonical(next));
+        expect(snapshot(incremental)).toEqual(canonical(next));
       }),
       { numRuns: 2000 },
     );

@@ -77,6 +77,9 @@ describe("patch engine properties", () => {
       fc.property(documentArb.chain((src) => fc.tuple(fc.constant(src), opArb(parseNoma(src)))), ([src, op]) => {
         const doc = parseNoma(src);
         expect(doc.problems.filter((p) => p.severity === "error")).toEqual([]);
+        // `parsed` is consumed by the engine (its nodes and index are reused): read it first.
+        const target = doc.nodeById.get(String(op["id"]));
+        const span = target !== undefined ? { line: target.pos.line, endLine: target.endLine } : undefined;
         const out = applyPatch(src, [op], { parsed: doc });
         if (out.result !== "applied") return;
         seen.applied++;
@@ -84,9 +87,8 @@ describe("patch engine properties", () => {
         expect(after.problems.filter((p) => p.severity === "error"), `${JSON.stringify(op)} broke the document:\n${out.text}`).toEqual([]);
         if (!LOCAL.has(String(op["op"]))) return;
         seen.local++;
-        const target = doc.nodeById.get(String(op["id"]))!;
-        const a = Math.max(0, target.pos.line - 2); // one blank line before may go with a deleted block
-        const b = target.endLine + 1; // and one after
+        const a = Math.max(0, span!.line - 2); // one blank line before may go with a deleted block
+        const b = span!.endLine + 1; // and one after
         const before = rawLines(src);
         const now = rawLines(out.text);
         expect(now.slice(0, a)).toEqual(before.slice(0, a));
