@@ -782,7 +782,7 @@ function makeDocument(
       return lines;
     },
   });
-  Object.defineProperty(doc, FLAT, { value: { index, bodyStart: frontmatter !== undefined ? frontmatter.endLine : 0, options }, enumerable: false, writable: true });
+  Object.defineProperty(doc, FLAT, { value: { index, bodyStart: frontmatter !== undefined ? frontmatter.endLine : 0, options, blocks: flat }, enumerable: false, writable: true });
   if (frontmatter !== undefined) doc.frontmatter = frontmatter;
   if (carried === undefined) indexIds(doc, options.rootAliases ?? []);
   doc.problems.sort((a, b) => a.line - b.line);
@@ -796,6 +796,17 @@ interface ParseMemo {
   index: LineIndex;
   bodyStart: number;
   options: ParseOptions;
+  /** Top-level blocks in walk order (each top-level section followed by what it folds). */
+  blocks: readonly BlockNode[];
+}
+
+/**
+ * The document's blocks in walk order, top-level sections followed by the blocks they
+ * fold (what a recursive walk of `children` visits at the top level), when the parse
+ * kept them; undefined for documents not made by this parser.
+ */
+export function walkBlocks(doc: NomaDocument): readonly BlockNode[] | undefined {
+  return (doc as unknown as Record<symbol, ParseMemo | undefined>)[FLAT]?.blocks;
 }
 
 /** Parse Noma source text. Never throws; problems found on the way are in `doc.problems`. */
@@ -809,18 +820,15 @@ export function parseNoma(source: string, options: ParseOptions = {}): NomaDocum
   return makeDocument(source, index, frontmatter, flat, [...problems, ...parser.problems], options);
 }
 
-/** Top-level blocks in order, before sections fold; each heading section is taken apart (its children follow it). */
-function unfold(nodes: readonly BlockNode[], out: BlockNode[]): BlockNode[] {
-  for (const n of nodes) {
-    if (n.type === "section" && !n.nested) {
-      const children = n.children;
+/** The kept walk order, its sections taken apart again (childless, one line) so they can fold anew. */
+function takeApart(blocks: readonly BlockNode[]): BlockNode[] {
+  for (const n of blocks) {
+    if (n.type === "section") {
       n.children = [];
       n.endLine = n.pos.line;
-      out.push(n);
-      unfold(children, out);
-    } else out.push(n);
+    }
   }
-  return out;
+  return blocks as BlockNode[];
 }
 
 function shiftNode(n: BlockNode | ListItemNode, delta: number): void {
@@ -878,7 +886,7 @@ export function reparseEdited(old: NomaDocument, text: string): NomaDocument {
   }
   const firstChanged = lineOf(oldIndex.starts, p);
   const lastChanged = lineOf(oldIndex.starts, Math.max(p, old.source.length - s));
-  const flat = unfold(old.children, []);
+  const flat = takeApart(memo.blocks);
   // Blocks touching the changed lines (with a line of margin), plus one neighbour on each side.
   let i0 = flat.findIndex((b) => b.endLine - 1 >= firstChanged - 1);
   if (i0 === -1) i0 = flat.length;
@@ -898,10 +906,15 @@ export function reparseEdited(old: NomaDocument, text: string): NomaDocument {
   if (parser.problems.length > 0) return parseNoma(text, memo.options);
   const after = flat.slice(i1);
   if (delta !== 0) for (const b of after) shiftNode(b, delta);
-  const merged = [...flat.slice(0, i0), ...region, ...after];
+  const merged = flat.slice(0, i0).concat(region, after);
   // When the re-parsed blocks register the same ids as the blocks they replace, the old id
   // index holds (with the new nodes in it). Root-alias warnings are re-derived by indexing.
   const carried = !old.problems.some((pr) => pr.code === "frontmatter-aliases-unattached") && carryIdIndex(old, flat.slice(i0, i1), region);
+  if (!carried) {
+    // Indexing gives the root section (the first top-level H1) the root aliases: a reused H1
+    // may have been the root before the edit, so it starts again from its own aliases.
+    for (const b of merged) if (b.type === "section" && b.depth === 1) b.aliases = splitAliases(getAttr(b.attrs, "aliases"));
+  }
   // Problems before the region stay, those in it were re-derived (none), those after shift.
   const kept: ParseProblem[] = [];
   for (const pr of old.problems) {

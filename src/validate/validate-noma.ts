@@ -13,6 +13,7 @@
 import type { AttrValue, BlockNode, DirectiveNode, NomaDocument, SectionNode } from "../noma/ast.js";
 import { getAttr } from "../noma/attributes.js";
 import { directiveInterior } from "../noma/directive-interior.js";
+import { walkBlocks } from "../noma/parse-noma.js";
 import { datasetColumns } from "../noma/dataset-columns.js";
 import { compareDiagnostics, type Diagnostic, type Severity } from "./diagnostic.js";
 import { parseFormula } from "./parse-formula.js";
@@ -183,19 +184,31 @@ function walkOrder(nodes: readonly BlockNode[], out: BlockNode[]): BlockNode[] {
  * them over and collects only from the blocks in between.
  */
 interface FactsIndex extends Facts {
-  blocks: BlockNode[];
+  blocks: readonly BlockNode[];
   /** For block i, the index of its first directive / reference / wikilink (one extra entry: the totals). */
   dirAt: Int32Array;
   refAt: Int32Array;
   linkAt: Int32Array;
   /** Directives by name, once a validation built it. */
   byName?: Map<string, DirectiveNode[]>;
+  /** How many blocks at the start and at the end were taken over from the earlier index. */
+  head: number;
+  tail: number;
+  /** Indexes of the references and wikilinks that do not resolve against these id maps. */
+  unresolved?: Unresolved;
+}
+
+interface Unresolved {
+  nodeById: ReadonlyMap<string, unknown>;
+  aliasMap: ReadonlyMap<string, string>;
+  refs: number[];
+  links: number[];
 }
 
 const FACTS = new WeakMap<NomaDocument, FactsIndex>();
 
 function indexFacts(doc: NomaDocument, previous: FactsIndex | undefined): FactsIndex {
-  const blocks = walkOrder(doc.children, []);
+  const blocks = walkBlocks(doc) ?? walkOrder(doc.children, []);
   const n = blocks.length;
   // Shared head and tail (node identity), when there is an earlier index.
   let head = 0;
@@ -206,7 +219,7 @@ function indexFacts(doc: NomaDocument, previous: FactsIndex | undefined): FactsI
     while (head < max && blocks[head] === old[head]) head++;
     while (tail < max - head && blocks[n - 1 - tail] === old[old.length - 1 - tail]) tail++;
   }
-  const out: FactsIndex = { blocks, directives: [], refs: [], wikilinks: [], dirAt: new Int32Array(n + 1), refAt: new Int32Array(n + 1), linkAt: new Int32Array(n + 1) };
+  const out: FactsIndex = { blocks, directives: [], refs: [], wikilinks: [], dirAt: new Int32Array(n + 1), refAt: new Int32Array(n + 1), linkAt: new Int32Array(n + 1), head, tail };
   if (previous !== undefined && head > 0) {
     out.directives = previous.directives.slice(0, previous.dirAt[head]);
     out.refs = previous.refs.slice(0, previous.refAt[head]);
@@ -231,20 +244,62 @@ function indexFacts(doc: NomaDocument, previous: FactsIndex | undefined): FactsI
       out.refAt[n - tail + k] = previous.refAt[from + k]! + dr;
       out.linkAt[n - tail + k] = previous.linkAt[from + k]! + dl;
     }
-    for (let k = previous.dirAt[from]!; k < previous.directives.length; k++) out.directives.push(previous.directives[k]!);
-    for (let k = previous.refAt[from]!; k < previous.refs.length; k++) out.refs.push(previous.refs[k]!);
-    for (let k = previous.linkAt[from]!; k < previous.wikilinks.length; k++) out.wikilinks.push(previous.wikilinks[k]!);
+    out.directives = out.directives.concat(previous.directives.slice(previous.dirAt[from]));
+    out.refs = out.refs.concat(previous.refs.slice(previous.refAt[from]));
+    out.wikilinks = out.wikilinks.concat(previous.wikilinks.slice(previous.linkAt[from]));
   }
   out.dirAt[n] = out.directives.length;
   out.refAt[n] = out.refs.length;
   out.linkAt[n] = out.wikilinks.length;
+  if (previous?.byName !== undefined && head + tail > 0) out.byName = spliceByName(previous, out, head, tail);
   return out;
+}
+
+/**
+ * `previous.byName` with the directives of the changed blocks replaced: the lists of names
+ * that occur there are rebuilt from the shared head, the new directives and the shared tail;
+ * every other list is unchanged. Head directives are those starting above the first changed
+ * line (head nodes never move); everything after them starts at or below it.
+ */
+function spliceByName(previous: FactsIndex, out: FactsIndex, head: number, tail: number): Map<string, DirectiveNode[]> {
+  const from = previous.blocks.length - tail;
+  const n = out.blocks.length;
+  const gone = previous.directives.slice(previous.dirAt[head], previous.dirAt[from]);
+  const added = out.directives.slice(out.dirAt[head], out.dirAt[n - tail]);
+  const byName = new Map(previous.byName);
+  if (gone.length === 0 && added.length === 0) return byName;
+  const firstChanged = head < from ? previous.blocks[head]!.pos.line : head < n - tail ? out.blocks[head]!.pos.line : Number.POSITIVE_INFINITY;
+  const names = new Set<string>();
+  for (const d of gone) names.add(d.name);
+  for (const d of added) names.add(d.name);
+  for (const name of names) {
+    const old = previous.byName!.get(name) ?? [];
+    let lo = 0;
+    let hi = old.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (old[mid]!.pos.line < firstChanged) lo = mid + 1;
+      else hi = mid;
+    }
+    let removed = 0;
+    for (const d of gone) if (d.name === name) removed++;
+    const keepTail = old.length - lo - removed;
+    const list = old.slice(0, lo);
+    for (const d of added) if (d.name === name) list.push(d);
+    for (let k = old.length - keepTail; k < old.length; k++) list.push(old[k]!);
+    if (list.length > 0) byName.set(name, list);
+    else byName.delete(name);
+  }
+  return byName;
 }
 
 class Validation {
   readonly out: Diagnostic[] = [];
   directives: DirectiveNode[] = [];
   byName = new Map<string, DirectiveNode[]>();
+  /** The facts index this validation reads (remembered facts only), and the one it took over from. */
+  facts: FactsIndex | undefined;
+  earlier: FactsIndex | undefined;
   refs: Reference[] = [];
   wikilinks: Wikilink[] = [];
   private readonly ignored: Set<string>;
@@ -289,9 +344,11 @@ class Validation {
       facts = FACTS.get(from);
     }
     if (facts === undefined && (this.options.cacheBlockFacts === true || from !== undefined)) {
-      facts = indexFacts(this.doc, from !== undefined ? FACTS.get(from) : undefined);
+      this.earlier = from !== undefined ? FACTS.get(from) : undefined;
+      facts = indexFacts(this.doc, this.earlier);
       if (this.options.cacheBlockFacts === true) FACTS.set(this.doc, facts);
     }
+    this.facts = facts;
     if (facts === undefined) {
       for (const node of walkOrder(this.doc.children, [])) collectBlock(this, node, null);
     } else {
@@ -326,6 +383,40 @@ function parseProblems(v: Validation): void {
   }
 }
 
+/**
+ * Which references and wikilinks do not resolve, in order. Resolution depends on the
+ * targets and on the id maps alone: when this document kept the id maps of the state its
+ * facts were taken over from (an incremental re-parse that left every id as it was), the
+ * shared head and tail keep their answers and only the blocks between are looked up.
+ */
+function unresolvedIndexes(v: Validation): Unresolved {
+  const { nodeById, aliasMap } = v.doc;
+  const facts = v.facts;
+  if (facts?.unresolved !== undefined && facts.unresolved.nodeById === nodeById && facts.unresolved.aliasMap === aliasMap) return facts.unresolved;
+  const out: Unresolved = { nodeById, aliasMap, refs: [], links: [] };
+  const prev = v.earlier?.unresolved;
+  if (facts !== undefined && v.earlier !== undefined && prev !== undefined && prev.nodeById === nodeById && prev.aliasMap === aliasMap) {
+    const earlier = v.earlier;
+    const from = earlier.blocks.length - facts.tail;
+    const n = facts.blocks.length;
+    const splice = (old: number[], oldAt: Int32Array, newAt: Int32Array, targets: ReadonlyArray<{ target: string }>, into: number[]): void => {
+      const headEnd = oldAt[facts.head]!;
+      const tailStart = oldAt[from]!;
+      const shift = newAt[n - facts.tail]! - tailStart;
+      for (const k of old) if (k < headEnd) into.push(k);
+      for (let k = newAt[facts.head]!; k < newAt[n - facts.tail]!; k++) if (!v.resolves(targets[k]!.target)) into.push(k);
+      for (const k of old) if (k >= tailStart) into.push(k + shift);
+    };
+    splice(prev.refs, earlier.refAt, facts.refAt, v.refs, out.refs);
+    splice(prev.links, earlier.linkAt, facts.linkAt, v.wikilinks, out.links);
+  } else {
+    for (let k = 0; k < v.refs.length; k++) if (!v.resolves(v.refs[k]!.target)) out.refs.push(k);
+    for (let k = 0; k < v.wikilinks.length; k++) if (!v.resolves(v.wikilinks[k]!.target)) out.links.push(k);
+  }
+  if (facts !== undefined) facts.unresolved = out;
+  return out;
+}
+
 function integrity(v: Validation): void {
   for (const [id, nodes] of v.doc.duplicateIds) {
     const second = nodes[1]!;
@@ -333,14 +424,17 @@ function integrity(v: Validation): void {
     v.report("duplicate-id", `Two or more nodes carry the same canonical id "${id}" (lines ${lines}).`, second);
   }
   const reported = new Set<string>();
-  for (const ref of v.refs) {
-    if (v.resolves(ref.target) || reported.has(ref.target)) continue;
+  const unresolved = unresolvedIndexes(v);
+  for (const k of unresolved.refs) {
+    const ref = v.refs[k]!;
+    if (reported.has(ref.target)) continue;
     if (isNoverify(ref.node) || (v.options.ignoreRules ?? []).includes("broken-reference")) continue;
     reported.add(ref.target);
     v.report("broken-reference", `${ref.attr}="${ref.target}" on ::${ref.node.name} points at an id that does not exist.`, ref.node);
   }
-  for (const link of v.wikilinks) {
-    if (v.resolves(link.target) || reported.has(link.target) || isNoverify(link.owner)) continue;
+  for (const k of unresolved.links) {
+    const link = v.wikilinks[k]!;
+    if (reported.has(link.target) || isNoverify(link.owner)) continue;
     reported.add(link.target);
     v.report("broken-reference", `[[${link.target}]] points at an id that does not exist.`, null, link.owner, link.anchor.pos.line + link.rel, link.column);
   }
@@ -356,10 +450,9 @@ function profiles(v: Validation, declared: string[]): void {
   if (known.length === 0) return;
   const allowed = new Set<string>();
   for (const p of known) for (const name of PROFILE_ALLOWLISTS[p]!) allowed.add(name);
-  for (const d of v.directives) {
-    if (!allowed.has(d.name)) {
-      v.report("out-of-profile-directive", `::${d.name} is not part of the ${known.join("/")} profile.`, d);
-    }
+  for (const [name, list] of v.byName) {
+    if (allowed.has(name)) continue;
+    for (const d of list) v.report("out-of-profile-directive", `::${d.name} is not part of the ${known.join("/")} profile.`, d);
   }
 }
 

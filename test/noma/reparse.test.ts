@@ -48,7 +48,7 @@ describe("reparseEdited", () => {
         expect(incremental.source).toBe(next);
         expect([...incremental.lineStarts]).toEqual([...parseNoma(next).lineStarts]);
       }),
-      { numRuns: 2000 },
+      { numRuns: Number(process.env.NR_RUNS ?? 2000) },
     );
   });
 
@@ -61,7 +61,7 @@ describe("reparseEdited", () => {
         const incremental = reparseEdited(parseNoma(src), next);
         expect(snapshot(incremental)).toEqual(canonical(next));
       }),
-      { numRuns: 2000 },
+      { numRuns: Number(process.env.NR_RUNS ?? 2000) },
     );
   });
 
