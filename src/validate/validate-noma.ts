@@ -796,7 +796,7 @@ export function validateNoma(doc: NomaDocument, options: ValidateOptions = {}): 
  */
 export function validationReadsClock(doc: NomaDocument): boolean {
   const facts = FACTS.get(doc);
-  const directives = facts !== undefined ? facts.directives : (() => {
+  const directives = facts?.byName !== undefined ? (facts.byName.get("citation") ?? []) : facts !== undefined ? facts.directives : (() => {
     const sink: Facts = { directives: [], refs: [], wikilinks: [] };
     for (const node of walkOrder(doc.children, [])) collectBlock(sink, node, null);
     return sink.directives;
