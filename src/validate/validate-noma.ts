@@ -116,19 +116,34 @@ interface Facts {
 
 /** Wikilinks in `text`, the text of `anchor` starting `rel` lines below the anchor's first line. */
 function collectLinks(sink: Facts, text: string, anchor: Anchor, rel: number, owner: DirectiveNode | null): void {
-  if (!text.includes("[[")) return;
-  const lines = text.split("\n");
-  for (let k = 0; k < lines.length; k++) {
-    const raw = lines[k]!;
-    if (!raw.includes("[[")) continue;
-    const masked = maskInlineCode(raw);
-    WIKILINK.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = WIKILINK.exec(masked)) !== null) {
-      const target = m[1]!;
-      if (WIKILINK_TARGET.test(target)) sink.wikilinks.push({ target, anchor, rel: rel + k, column: m.index + 1, owner });
+  const first = text.indexOf("[[");
+  if (first === -1) return;
+  // From the line holding the first "[[" (most texts have none, most links sit on a text's first line).
+  let start = text.lastIndexOf("\n", first) + 1;
+  let k = 0;
+  for (let p = text.indexOf("\n"); p !== -1 && p < start; p = text.indexOf("\n", p + 1)) k++;
+  while (start <= text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    const raw = start === 0 && end === text.length ? text : text.slice(start, end);
+    if (raw.includes("[[")) {
+      const masked = maskInlineCode(raw);
+      WIKILINK.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = WIKILINK.exec(masked)) !== null) {
+        const target = m[1]!;
+        if (WIKILINK_TARGET.test(target)) sink.wikilinks.push({ target, anchor, rel: rel + k, column: m.index + 1, owner });
+      }
     }
+    start = end + 1;
+    k++;
   }
+}
+
+/** Whether any cell may hold a wikilink (rows are joined only then). */
+function anyLink(cells: readonly string[]): boolean {
+  for (const c of cells) if (c.includes("[[")) return true;
+  return false;
 }
 
 const REF_ATTRS = ["for", "parent", "dataset"] as const;
@@ -161,8 +176,8 @@ function collectBlock(sink: Facts, node: BlockNode, owner: DirectiveNode | null)
       for (const item of node.children) collectLinks(sink, item.text, item, 0, owner);
       break;
     case "table":
-      collectLinks(sink, node.header.join(" | "), node, 0, owner);
-      for (let i = 0; i < node.rows.length; i++) collectLinks(sink, node.rows[i]!.join(" | "), node, 2 + i, owner);
+      if (anyLink(node.header)) collectLinks(sink, node.header.join(" | "), node, 0, owner);
+      for (let i = 0; i < node.rows.length; i++) if (anyLink(node.rows[i]!)) collectLinks(sink, node.rows[i]!.join(" | "), node, 2 + i, owner);
       break;
     default:
       break;
@@ -350,7 +365,7 @@ class Validation {
     }
     this.facts = facts;
     if (facts === undefined) {
-      for (const node of walkOrder(this.doc.children, [])) collectBlock(this, node, null);
+      for (const node of walkBlocks(this.doc) ?? walkOrder(this.doc.children, [])) collectBlock(this, node, null);
     } else {
       this.directives = facts.directives;
       this.refs = facts.refs;
