@@ -157,11 +157,16 @@ function collectBlock(sink: Facts, node: BlockNode, owner: DirectiveNode | null)
   switch (node.type) {
     case "directive": {
       sink.directives.push(node);
-      for (const attr of REF_ATTRS) {
-        const target = str(getAttr(node.attrs, attr));
-        if (target !== undefined && target.length > 0) sink.refs.push({ attr, target, node });
+      const attrs = node.attrs;
+      for (let r = 0; r < REF_ATTRS.length; r++) {
+        const attr = REF_ATTRS[r]!;
+        const v = getAttr(attrs, attr);
+        if (v === undefined || typeof v === "boolean") continue;
+        const target = String(v);
+        if (target.length > 0) sink.refs.push({ attr, target, node });
       }
-      for (const child of node.children) collectBlock(sink, child, node);
+      const children = node.children;
+      for (let c = 0; c < children.length; c++) collectBlock(sink, children[c]!, node);
       break;
     }
     case "section":
