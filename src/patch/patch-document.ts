@@ -9,6 +9,7 @@
  * it as an interrupted patch rather than an edit outside the protocol. If the
  * document write fails, the transcript is restored.
  */
+import { isUtf8 } from "node:buffer";
 import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -100,7 +101,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
   const run = (): PatchDocumentResult => {
     const bytes = readFileSync(absPath);
     const text = bytes.toString("utf8");
-    const validUtf8 = Buffer.from(text, "utf8").equals(bytes);
+    const validUtf8 = isUtf8(bytes);
     const sidecar = sidecarPath(absPath);
     const hasSidecar = existsSync(sidecar);
     const capabilities = hasSidecar ? readCapabilities(readFileSync(sidecar, "utf8")).descriptor : null;
