@@ -102,9 +102,20 @@ function parseDate(value: string): number | null {
 }
 
 /** Blank out `code spans` so wikilinks inside them are not seen (columns are kept). */
-function maskInlineCode(line: string): string {
-  if (!line.includes("`")) return line;
-  return line.replace(/`[^`]*`/g, (m) => " ".repeat(m.length));
+export function maskInlineCode(line: string): string {
+  let open = line.indexOf("`");
+  if (open === -1) return line;
+  // Each backtick pairs with the next one (what /`[^`]*`/g matches), left to right.
+  let out = "";
+  let last = 0;
+  while (open !== -1) {
+    const close = line.indexOf("`", open + 1);
+    if (close === -1) break;
+    out += line.slice(last, open) + " ".repeat(close - open + 1);
+    last = close + 1;
+    open = line.indexOf("`", last);
+  }
+  return last === 0 ? line : out + line.slice(last);
 }
 
 /** Directives, references and wikilinks, in document-walk order. */
