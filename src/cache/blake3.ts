@@ -3,6 +3,7 @@
  * bundle and costs ~20 ms to load). Hashes are lowercase hex of the 32-byte
  * digest, identical to NotarAI's for the same bytes.
  */
+import { createRequire } from "node:module";
 
 export interface Blake3 {
   /** Hex digest of `bytes`. */
@@ -21,8 +22,8 @@ let loaded: Promise<Blake3> | undefined;
 /** Load blake3-wasm (once per process). */
 export function loadBlake3(): Promise<Blake3> {
   loaded ??= (async () => {
-    const mod = (await import("blake3-wasm")) as unknown as Blake3Module & { default?: Blake3Module };
-    const b3 = mod.default ?? mod;
+    // Through require: the ESM loader would scan the CommonJS module for its exports first (~10 ms).
+    const b3 = createRequire(import.meta.url)("blake3-wasm") as Blake3Module;
     return {
       hashHex: (bytes) => b3.hash(bytes).toString("hex"),
       createHasher: () => {

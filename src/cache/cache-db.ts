@@ -1,60 +1,40 @@
 /**
  * The hash cache `.notarai/.cache/notarai.db` (SQLite through sql.js, loaded
- * lazily). Tables:
+ * lazily). Its tables and their packed chunks are described in
+ * `cache-tables.ts`: NotarAI's `file_cache` as NotarAI defines it, beside our
+ * reconciliation records and hash memos stored as chunks of up to 4096 rows.
  *
- *   file_cache(path, blake3_hash, updated_at)   NotarAI's table, kept as is: the
- *                                                last hash marked reconciled per path
- *   nr_meta(key, value)                          schema_version, seeded
- *   nr_reconciled(spec, path, blake3_hash, blob, updated_at)
- *                                                reconciliation per (spec, path);
- *                                                spec "*" = every spec (NotarAI
- *                                                rows, snapshot seeds)
- *   nr_blob_hash(blob, blake3_hash)              git blob id → BLAKE3 of its bytes
- *   nr_stat_hash(path, size, mtime_ns, ctime_ns, ino, blake3_hash)
- *                                                stat signature → BLAKE3, for files
- *                                                git does not vouch for
- *
- * Reads are bulk (one SELECT per table, or IN-batches for short path lists),
- * never one query per path. A missing, unreadable, corrupt or newer-schema DB
- * reads as a cold cache with a warning. Writes take the lock, re-read the file,
- * apply, export, and replace the file atomically, so concurrent writers never
- * lose each other's rows.
+ * Reads are bulk (whole chunks, only the chunks that can hold the keys asked
+ * for), never one query per path. A missing, unreadable, corrupt or
+ * newer-schema DB reads as a cold cache with a warning; NotarAI's own DB and
+ * our schema-1 DB are read as they are and migrated by the next write. Writes
+ * take the lock, re-read the file, apply, export, and replace the file
+ * atomically, so concurrent writers never lose each other's rows.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Database, SqlJsStatic } from "sql.js";
 import { withFileLock } from "../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
+import { BLOB_HASH_CHUNKS, CACHE_SCHEMA_VERSION, RECONCILED_CHUNKS, SCHEMA_DDL, STAT_HASH_CHUNKS, type ReconciledRow, type StatRow } from "./cache-tables.js";
+import { chunksHolding, countRows, decodeChunks, deleteScope, readChunks, sqlJsChunks, updateChunks, type ChunkCodec, type ChunkReader } from "./chunk-table.js";
+import { fileChunks, fileMetaValue, hasCurrentTables } from "./file-chunks.js";
+import { SqliteFile, SqliteFormatError } from "./sqlite-file.js";
+import { asBuffer, unpackPaths } from "./packed-paths.js";
+import { readFileCacheRows, readV1BlobHashes, readV1Reconciled, readV1StatHashes, V1_TABLES } from "./read-older-schemas.js";
+import { RecordTable } from "./record-table.js";
+import { batches, metaValue, selectRows, tableNames } from "./select-rows.js";
+
+export { CACHE_SCHEMA_VERSION, type ReconciledRow, type StatRow } from "./cache-tables.js";
 
 export const CACHE_DB_PATH = ".notarai/.cache/notarai.db";
 export const CACHE_LOCK_PATH = ".notarai/.cache/notarai.db.lock";
-export const CACHE_SCHEMA_VERSION = 1;
 /** The spec key of rows that hold for every spec (NotarAI's global rows, snapshot seeds). */
 export const ANY_SPEC = "*";
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS file_cache(path TEXT PRIMARY KEY, blake3_hash TEXT NOT NULL, updated_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS nr_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS nr_reconciled(spec TEXT NOT NULL, path TEXT NOT NULL, blake3_hash TEXT NOT NULL, blob TEXT, updated_at INTEGER NOT NULL, PRIMARY KEY(spec, path)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS nr_blob_hash(blob TEXT PRIMARY KEY, blake3_hash TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS nr_stat_hash(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns TEXT NOT NULL, ctime_ns TEXT NOT NULL, ino TEXT NOT NULL, blake3_hash TEXT NOT NULL) WITHOUT ROWID;
-`;
-
 export type CacheStatus = "absent" | "ok" | "legacy" | "unreadable" | "newer";
-
-export interface ReconciledRow {
-  hash: string;
-  blob: string | null;
-  updatedAt: number;
-}
-
-export interface StatRow {
-  size: number;
-  mtimeNs: string;
-  ctimeNs: string;
-  ino: string;
-  hash: string;
-}
 
 export interface CacheRead {
   status: CacheStatus;
@@ -62,20 +42,17 @@ export interface CacheRead {
   warning: string | null;
   /** Whether the DB already took (or declined) its snapshot seed. */
   seeded: boolean;
+  /** The DB predates the current schema: the next write migrates it. */
+  outdated: boolean;
   /** spec → path → row (spec "*" for rows valid for every spec). */
   reconciled: Map<string, Map<string, ReconciledRow>>;
-  /** spec → path → blob id recorded with the reconciliation, "" when none (query `reconciled: "blobs"`). */
-  reconciledBlobs: Map<string, Map<string, string>>;
   blobHashes: Map<string, string>;
   statHashes: Map<string, StatRow>;
 }
 
 export interface CacheQuery {
-  /**
-   * Read reconciliation rows: true (default: full rows into `reconciled`), false, or
-   * "blobs" (only path → blob id into `reconciledBlobs`: the cheap warm-path read).
-   */
-  reconciled?: boolean | "blobs";
+  /** Read reconciliation rows (default true). */
+  reconciled?: boolean;
   /** Only reconciliation rows of these specs ("*" rows are always read). Default: all specs. */
   specs?: readonly string[];
   /** Only rows for these paths. Default: all paths. */
@@ -88,143 +65,29 @@ export interface CacheQuery {
 
 let sqlPromise: Promise<SqlJsStatic> | undefined;
 
-/** Load sql.js (once per process, lazily). */
+/**
+ * Load sql.js (once per process, lazily; through require, which skips the ESM
+ * loader's CommonJS export scan). SQLite's first statement costs ~15 ms
+ * whatever the database; it is paid here, on an empty one, so that it overlaps
+ * reading the cache file rather than following it.
+ */
 export function loadSqlJs(): Promise<SqlJsStatic> {
   sqlPromise ??= (async () => {
-    const mod = (await import("sql.js")) as unknown as { default: (cfg?: object) => Promise<SqlJsStatic> };
-    return mod.default();
+    const init = createRequire(import.meta.url)("sql.js") as (cfg?: object) => Promise<SqlJsStatic>;
+    const SQL = await init();
+    const warm = new SQL.Database();
+    try {
+      warm.exec("SELECT 1");
+    } finally {
+      warm.close();
+    }
+    return SQL;
   })();
   return sqlPromise;
 }
 
 function emptyRead(status: CacheStatus, warning: string | null): CacheRead {
-  return { status, warning, seeded: false, reconciled: new Map(), reconciledBlobs: new Map(), blobHashes: new Map(), statHashes: new Map() };
-}
-
-function tableNames(db: Database): Set<string> {
-  const res = db.exec("SELECT name FROM sqlite_master WHERE type = 'table'");
-  return new Set((res[0]?.values ?? []).map((r) => String(r[0])));
-}
-
-function meta(db: Database, key: string): string | null {
-  const res = db.exec("SELECT value FROM nr_meta WHERE key = ?", [key]);
-  const v = res[0]?.values[0]?.[0];
-  return v === undefined || v === null ? null : String(v);
-}
-
-const FS = "\x1f";
-const RS = "\x1e";
-
-/**
- * Run `SELECT <cols> FROM … WHERE …` and return rows of strings, in bulk: one
- * group_concat round trip; falls back to JSON when a value holds a separator.
- */
-function selectRows(db: Database, cols: readonly string[], from: string, params: (string | number)[] = []): string[][] {
-  const joined = cols.map((c) => `coalesce(${c}, '')`).join(` || char(31) || `);
-  const res = db.exec(`SELECT count(*), group_concat(${joined}, char(30)) FROM ${from}`, params);
-  const count = Number(res[0]?.values[0]?.[0] ?? 0);
-  if (count === 0) return [];
-  const text = String(res[0]!.values[0]![1]);
-  const rows = text.split(RS).map((r) => r.split(FS));
-  if (rows.length === count && rows.every((r) => r.length === cols.length)) return rows;
-  const json = db.exec(`SELECT json_group_array(json_array(${cols.map((c) => `coalesce(${c}, '')`).join(", ")})) FROM ${from}`, params);
-  return JSON.parse(String(json[0]!.values[0]![0])) as string[][];
-}
-
-/** Batches of at most `size` for IN (…) lists. */
-function batches<T>(items: readonly T[], size = 500): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-const IN_LIMIT = 2_000;
-
-function readReconciled(db: Database, q: CacheQuery, into: Map<string, Map<string, ReconciledRow>>): void {
-  const put = (r: string[]): void => {
-    const [spec, path, hash, blob, updated] = r as [string, string, string, string, string];
-    let m = into.get(spec);
-    if (m === undefined) into.set(spec, (m = new Map()));
-    m.set(path, { hash, blob: blob === "" ? null : blob, updatedAt: Number(updated) });
-  };
-  const cols = ["spec", "path", "blake3_hash", "blob", "updated_at"];
-  const specFilter = q.specs !== undefined ? [...q.specs, ANY_SPEC] : null;
-  const specClause = specFilter !== null ? `spec IN (${specFilter.map(() => "?").join(",")})` : "1";
-  if (q.paths !== undefined && q.paths.length <= IN_LIMIT) {
-    for (const b of batches(q.paths)) {
-      for (const r of selectRows(db, cols, `nr_reconciled WHERE ${specClause} AND path IN (${b.map(() => "?").join(",")})`, [...(specFilter ?? []), ...b])) put(r);
-    }
-  } else {
-    const wanted = q.paths !== undefined ? new Set(q.paths) : null;
-    for (const r of selectRows(db, cols, `nr_reconciled WHERE ${specClause}`, specFilter ?? [])) if (wanted === null || wanted.has(r[1]!)) put(r);
-  }
-}
-
-/** path → blob of reconciliation rows of the given specs, parsed straight from one group_concat string. */
-function readReconciledBlobs(db: Database, specs: readonly string[] | undefined, into: Map<string, Map<string, string>>): void {
-  const filter = specs !== undefined ? [...specs, ANY_SPEC] : null;
-  const where = filter !== null ? `spec IN (${filter.map(() => "?").join(",")}) AND ` : "";
-  const res = db.exec(`SELECT spec, group_concat(path || char(31) || coalesce(blob, ''), char(30)) FROM nr_reconciled ${where.length > 0 ? `WHERE ${where.slice(0, -5)}` : ""} GROUP BY spec`, filter ?? []);
-  for (const row of res[0]?.values ?? []) {
-    const spec = String(row[0]);
-    const text = String(row[1] ?? "");
-    const m = new Map<string, string>();
-    let start = 0;
-    while (start < text.length) {
-      let end = text.indexOf(RS, start);
-      if (end < 0) end = text.length;
-      const sep = text.lastIndexOf(FS, end);
-      if (sep < start) throw new Error("cache row holds a separator character");
-      m.set(text.slice(start, sep), text.slice(sep + 1, end));
-      start = end + 1;
-    }
-    into.set(spec, m);
-  }
-}
-
-function readLegacy(db: Database, q: CacheQuery, into: Map<string, Map<string, ReconciledRow>>): void {
-  const m = new Map<string, ReconciledRow>();
-  const wanted = q.paths !== undefined ? new Set(q.paths) : null;
-  for (const [path, hash, updated] of selectRows(db, ["path", "blake3_hash", "updated_at"], "file_cache") as [string, string, string][]) {
-    if (wanted === null || wanted.has(path)) m.set(path, { hash: hash.toLowerCase(), blob: null, updatedAt: Number(updated) });
-  }
-  if (m.size > 0) into.set(ANY_SPEC, m);
-}
-
-function readBlobs(db: Database, which: "all" | readonly string[], into: Map<string, string>): void {
-  if (which === "all" || which.length > IN_LIMIT) {
-    const wanted = which === "all" ? null : new Set(which);
-    for (const [blob, hash] of selectRows(db, ["blob", "blake3_hash"], "nr_blob_hash") as [string, string][]) if (wanted === null || wanted.has(blob)) into.set(blob, hash);
-    return;
-  }
-  for (const b of batches(which)) {
-    for (const [blob, hash] of selectRows(db, ["blob", "blake3_hash"], `nr_blob_hash WHERE blob IN (${b.map(() => "?").join(",")})`, b) as [string, string][]) into.set(blob, hash);
-  }
-}
-
-function readStats(db: Database, which: "all" | readonly string[], into: Map<string, StatRow>): void {
-  const cols = ["path", "size", "mtime_ns", "ctime_ns", "ino", "blake3_hash"];
-  const put = (r: string[]): void => {
-    const [path, size, mtimeNs, ctimeNs, ino, hash] = r as [string, string, string, string, string, string];
-    into.set(path, { size: Number(size), mtimeNs, ctimeNs, ino, hash });
-  };
-  if (which === "all" || which.length > IN_LIMIT) {
-    const wanted = which === "all" ? null : new Set(which);
-    for (const r of selectRows(db, cols, "nr_stat_hash")) if (wanted === null || wanted.has(r[0]!)) put(r);
-    return;
-  }
-  for (const b of batches(which)) for (const r of selectRows(db, cols, `nr_stat_hash WHERE path IN (${b.map(() => "?").join(",")})`, b)) put(r);
-}
-
-/** Open DB bytes; throws when they are not a usable SQLite database. */
-function openBytes(SQL: SqlJsStatic, bytes: Uint8Array): { db: Database; tables: Set<string> } {
-  const db = new SQL.Database(bytes);
-  try {
-    return { db, tables: tableNames(db) };
-  } catch (e) {
-    db.close();
-    throw e;
-  }
+  return { status, warning, seeded: false, outdated: false, reconciled: new Map(), blobHashes: new Map(), statHashes: new Map() };
 }
 
 function describeError(e: unknown): string {
@@ -232,83 +95,300 @@ function describeError(e: unknown): string {
   return err.code !== undefined ? `${err.code}: ${err.message}` : String(err.message ?? e);
 }
 
-interface OpenRead {
-  key: string;
-  db: Database;
-  tables: Set<string>;
+const cold = "treating it as cold: every governed file counts as changed";
+
+/** What a DB holds: our current schema, our schema 1, or NotarAI's `file_cache` alone. */
+type DbKind = "current" | "v1" | "legacy";
+
+type Classified = { ok: true; kind: DbKind; seeded: boolean } | { ok: false; status: CacheStatus; warning: string; version?: string };
+
+/** Which kind of DB this is (through sql.js), or why it cannot be used. */
+function classify(db: Database): Classified {
+  const tables = tableNames(db);
+  if (!tables.has("nr_meta")) {
+    if (tables.has("file_cache")) return { ok: true, kind: "legacy", seeded: false };
+    return { ok: false, status: "unreadable", warning: `cache ${CACHE_DB_PATH} has no file_cache table; treating it as cold` };
+  }
+  const raw = metaValue(db, "schema_version");
+  const version = Number(raw);
+  if (!Number.isInteger(version) || version > CACHE_SCHEMA_VERSION) {
+    return { ok: false, status: "newer", version: raw ?? "?", warning: `cache ${CACHE_DB_PATH} has schema version ${raw ?? "?"}, newer than this tool's ${CACHE_SCHEMA_VERSION}; treating it as cold` };
+  }
+  return { ok: true, kind: version < CACHE_SCHEMA_VERSION || tables.has(V1_TABLES[0]) ? "v1" : "current", seeded: metaValue(db, "seeded") === "1" };
 }
 
-/** The DB last opened for reading in this process, reused while the file is unchanged (same size, mtime, inode). */
-let lastRead: OpenRead | null = null;
+/** An open DB shared by the reads of this process while the file is unchanged (same size, mtime, inode). */
+interface SharedDb {
+  key: string;
+  kind: DbKind;
+  seeded: boolean;
+  /** Chunk reads: from the file itself (current schema), else through sql.js. */
+  chunks: ChunkReader;
+  /** The sql.js handle, when the file was opened through SQLite (older schemas, or a file the reader declined). */
+  db: Database | null;
+  users: number;
+  stale: boolean;
+}
+
+let lastRead: SharedDb | null = null;
+
+function release(s: SharedDb): void {
+  s.users--;
+  if (s.stale && s.users === 0) s.db?.close();
+}
 
 function dropLastRead(): void {
-  lastRead?.db.close();
+  if (lastRead === null) return;
+  lastRead.stale = true;
+  if (lastRead.users === 0) lastRead.db?.close();
   lastRead = null;
 }
 
-type Opened = { ok: true; db: Database; tables: Set<string> } | { ok: false; read: CacheRead };
+type Opened = { ok: true; open: SharedDb } | { ok: false; read: CacheRead };
 
-async function openForRead(file: string): Promise<Opened> {
+/** A file of exactly our current schema, read without SQLite; null when the reader declines it. */
+function openFile(bytes: Buffer): { seeded: boolean; chunks: ChunkReader } | null {
+  try {
+    const file = SqliteFile.open(bytes);
+    if (!hasCurrentTables(file) || fileMetaValue(file, "schema_version") !== String(CACHE_SCHEMA_VERSION)) return null;
+    return { seeded: fileMetaValue(file, "seeded") === "1", chunks: fileChunks(file) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Open the DB for reading (shared and counted: call `release`), or say why it
+ * reads as cold. A file of our current schema is read directly; anything else,
+ * or with `viaSqlJs`, through SQLite.
+ */
+async function openForRead(file: string, viaSqlJs = false): Promise<Opened> {
+  const unreadable = (e: unknown): Opened => {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ok: false, read: emptyRead("absent", null) };
+    return { ok: false, read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is unreadable (${describeError(e)}); ${cold}`) };
+  };
+  let bytes: Buffer;
   let key: string;
+  let handle;
   try {
-    const st = statSync(file, { bigint: true });
+    handle = await open(file, "r");
+  } catch (e) {
+    return unreadable(e);
+  }
+  try {
+    const st = await handle.stat({ bigint: true });
     key = `${file}\0${st.size}\0${st.mtimeNs}\0${st.ino}`;
+    if (lastRead !== null && lastRead.key === key && (!viaSqlJs || lastRead.db !== null)) {
+      lastRead.users++;
+      return { ok: true, open: lastRead };
+    }
+    // One read of the whole file, off the main thread.
+    bytes = Buffer.allocUnsafe(Number(st.size));
+    let off = 0;
+    while (off < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, off, bytes.length - off, off);
+      if (bytesRead === 0) break;
+      off += bytesRead;
+    }
+    bytes = bytes.subarray(0, off);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ok: false, read: emptyRead("absent", null) };
-    return { ok: false, read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is unreadable (${describeError(e)}); treating it as cold: every governed file counts as changed`) };
+    return unreadable(e);
+  } finally {
+    await handle.close();
   }
-  if (lastRead !== null && lastRead.key === key) return { ok: true, db: lastRead.db, tables: lastRead.tables };
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ok: false, read: emptyRead("absent", null) };
-    return { ok: false, read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is unreadable (${describeError(e)}); treating it as cold: every governed file counts as changed`) };
-  }
-  if (bytes.length === 0) return { ok: false, read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is empty; treating it as cold: every governed file counts as changed`) };
-  const SQL = await loadSqlJs();
-  try {
-    const opened = openBytes(SQL, bytes);
+  if (bytes.length === 0) return { ok: false, read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is empty; ${cold}`) };
+  const direct = viaSqlJs ? null : openFile(bytes);
+  if (direct !== null) {
     dropLastRead();
-    lastRead = { key, ...opened };
-    return { ok: true, ...opened };
-  } catch (e) {
-    return { ok: false, read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is not a readable database (${describeError(e)}); treating it as cold: every governed file counts as changed (\`cache clear\` removes it)`) };
+    lastRead = { key, kind: "current", seeded: direct.seeded, chunks: direct.chunks, db: null, users: 1, stale: false };
+    return { ok: true, open: lastRead };
   }
+  const SQL = await loadSqlJs();
+  let db: Database;
+  let c: Classified;
+  try {
+    db = new SQL.Database(bytes);
+  } catch (e) {
+    return { ok: false, read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is not a readable database (${describeError(e)}); ${cold} (\`cache clear\` removes it)`) };
+  }
+  try {
+    c = classify(db);
+  } catch (e) {
+    db.close();
+    return { ok: false, read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is not a readable database (${describeError(e)}); ${cold} (\`cache clear\` removes it)`) };
+  }
+  if (!c.ok) {
+    db.close();
+    return { ok: false, read: emptyRead(c.status, c.warning) };
+  }
+  dropLastRead();
+  lastRead = { key, kind: c.kind, seeded: c.seeded, chunks: sqlJsChunks(db), db, users: 1, stale: false };
+  return { ok: true, open: lastRead };
+}
+
+function unusable(s: SharedDb, e: unknown): CacheRead {
+  if (lastRead === s) dropLastRead();
+  return emptyRead("unreadable", `cache ${CACHE_DB_PATH} could not be read (${describeError(e)}); ${cold}`);
+}
+
+/** Rows of `codec` (one scope, or all scopes with `scope` null) for `wanted` keys, or all; decoded whole chunks. */
+function readKeyed<Row>(chunks: ChunkReader, codec: ChunkCodec<Row>, scope: string | null, wanted: "all" | readonly string[], into: Map<string, Row>): void {
+  if (wanted === "all") {
+    decodeChunks(codec, chunks.readChunks(codec, scope, codec.columns.length), into);
+    return;
+  }
+  if (wanted.length === 0) return;
+  const firsts = chunksHolding(chunks.readChunks(codec, scope, 0).map((c) => c.first), wanted);
+  const all = decodeChunks(codec, chunks.readChunks(codec, scope, codec.columns.length, firsts));
+  for (const k of wanted) {
+    const r = all.get(k);
+    if (r !== undefined) into.set(k, r);
+  }
+}
+
+function filterRows<Row>(rows: ReadonlyMap<string, Row>, wanted: "all" | readonly string[] | undefined, into: Map<string, Row>): void {
+  if (wanted === undefined) return;
+  if (wanted === "all") for (const [k, v] of rows) into.set(k, v);
+  else for (const k of wanted) {
+    const v = rows.get(k);
+    if (v !== undefined) into.set(k, v);
+  }
+}
+
+function readOpen(o: SharedDb, q: CacheQuery, out: CacheRead): void {
+  const specs = q.specs !== undefined ? [...new Set([...q.specs, ANY_SPEC])] : null;
+  if (o.kind !== "current") {
+    const db = o.db!;
+    if (o.kind === "legacy") {
+      if (q.reconciled !== false) {
+        const m = new Map<string, ReconciledRow>();
+        filterRows(readFileCacheRows(db), q.paths ?? "all", m);
+        if (m.size > 0) out.reconciled.set(ANY_SPEC, m);
+      }
+      return;
+    }
+    if (q.reconciled !== false) {
+      for (const [spec, rows] of readV1Reconciled(db, specs)) {
+        const m = new Map<string, ReconciledRow>();
+        filterRows(rows, q.paths ?? "all", m);
+        if (m.size > 0) out.reconciled.set(spec, m);
+      }
+    }
+    if (q.blobs !== undefined) filterRows(readV1BlobHashes(db), q.blobs, out.blobHashes);
+    if (q.stats !== undefined) filterRows(readV1StatHashes(db), q.stats, out.statHashes);
+    return;
+  }
+  if (q.reconciled !== false) {
+    for (const spec of specs ?? [...new Set(o.chunks.readChunks(RECONCILED_CHUNKS, null, 0).map((c) => c.scope))]) {
+      const m = new Map<string, ReconciledRow>();
+      readKeyed(o.chunks, RECONCILED_CHUNKS, spec, q.paths ?? "all", m);
+      if (m.size > 0) out.reconciled.set(spec, m);
+    }
+  }
+  if (q.blobs !== undefined) readKeyed(o.chunks, BLOB_HASH_CHUNKS, null, q.blobs, out.blobHashes);
+  if (q.stats !== undefined) readKeyed(o.chunks, STAT_HASH_CHUNKS, null, q.stats, out.statHashes);
 }
 
 /** Read the cache (bulk). Never throws for a bad DB: it reads as cold, with a warning. */
 export async function readCache(root: string, q: CacheQuery = {}): Promise<CacheRead> {
-  const opened = await openForRead(join(root, CACHE_DB_PATH));
-  if (!opened.ok) return opened.read;
-  const { db, tables } = opened;
-  try {
-    const out = emptyRead("ok", null);
-    if (!tables.has("nr_meta")) {
-      if (!tables.has("file_cache")) return emptyRead("unreadable", `cache ${CACHE_DB_PATH} has no file_cache table; treating it as cold`);
-      out.status = "legacy";
-      if (q.reconciled !== false) readLegacy(db, q, out.reconciled);
+  const file = join(root, CACHE_DB_PATH);
+  for (const viaSqlJs of [false, true]) {
+    const opened = await openForRead(file, viaSqlJs);
+    if (!opened.ok) return opened.read;
+    const s = opened.open;
+    try {
+      const out = emptyRead(s.kind === "legacy" ? "legacy" : "ok", null);
+      out.seeded = s.seeded;
+      out.outdated = s.kind !== "current";
+      readOpen(s, q, out);
       return out;
+    } catch (e) {
+      // The file reader met something it does not expect: ask SQLite, which decides what is readable.
+      if (e instanceof SqliteFormatError && s.db === null) continue;
+      return unusable(s, e);
+    } finally {
+      release(s);
     }
-    const version = Number(meta(db, "schema_version"));
-    if (!Number.isInteger(version) || version > CACHE_SCHEMA_VERSION) {
-      return emptyRead("newer", `cache ${CACHE_DB_PATH} has schema version ${meta(db, "schema_version") ?? "?"}, newer than this tool's ${CACHE_SCHEMA_VERSION}; treating it as cold`);
-    }
-    out.seeded = meta(db, "seeded") === "1";
-    if (q.reconciled === "blobs") readReconciledBlobs(db, q.specs, out.reconciledBlobs);
-    else if (q.reconciled !== false) readReconciled(db, q, out.reconciled);
-    if (q.blobs !== undefined) readBlobs(db, q.blobs, out.blobHashes);
-    if (q.stats !== undefined) readStats(db, q.stats, out.statHashes);
-    return out;
-  } catch (e) {
-    dropLastRead();
-    return emptyRead("unreadable", `cache ${CACHE_DB_PATH} could not be read (${describeError(e)}); treating it as cold: every governed file counts as changed`);
   }
+  throw new Error("unreachable");
+}
+
+/** The warm path's read: records of some specs as sorted tables, memo rows on demand. */
+export interface RecordsRead {
+  /** The specs asked for. */
+  specs: readonly string[];
+  status: CacheStatus;
+  warning: string | null;
+  seeded: boolean;
+  /** The DB predates the current schema: the next write migrates it. */
+  outdated: boolean;
+  /** spec → its records, for the specs asked for and "*" (absent: none). */
+  tables: Map<string, RecordTable>;
+  /** Memo rows for these blob ids and these paths' stat signatures (from the same DB version as `tables`; none if unreadable). */
+  memo(blobs: readonly string[], paths: readonly string[]): { blobHashes: Map<string, string>; statHashes: Map<string, StatRow> };
+  /** Let go of the DB (tables read no more hashes afterwards). */
+  close(): void;
+}
+
+function coldRecords(specs: readonly string[], read: CacheRead): RecordsRead {
+  return { specs, status: read.status, warning: read.warning, seeded: false, outdated: false, tables: new Map(), memo: () => ({ blobHashes: new Map(), statHashes: new Map() }), close: () => undefined };
+}
+
+/**
+ * Records of `specs` (and "*") with only paths and blob ids decoded: what a
+ * clean file needs to be found reconciled. Never throws for a bad DB.
+ */
+export async function readRecords(root: string, specs: readonly string[]): Promise<RecordsRead> {
+  const file = join(root, CACHE_DB_PATH);
+  for (const viaSqlJs of [false, true]) {
+    const opened = await openForRead(file, viaSqlJs);
+    if (!opened.ok) return coldRecords(specs, opened.read);
+    const s = opened.open;
+    let released = false;
+    const close = (): void => {
+      if (!released) release(s);
+      released = true;
+    };
+    try {
+      const tables = new Map<string, RecordTable>();
+      const memo = (blobs: readonly string[], paths: readonly string[]) => {
+        const m = emptyRead("ok", null);
+        try {
+          readOpen(s, { reconciled: false, blobs, stats: paths }, m);
+        } catch {
+          /* an unreadable memo only costs hashing */
+        }
+        return { blobHashes: m.blobHashes, statHashes: m.statHashes };
+      };
+      if (s.kind !== "current") {
+        const read = emptyRead("ok", null);
+        readOpen(s, { specs }, read);
+        for (const [spec, rows] of read.reconciled) tables.set(spec, RecordTable.fromRows(rows));
+        return { specs, status: s.kind === "legacy" ? "legacy" : "ok", warning: null, seeded: s.seeded, outdated: true, tables, memo, close };
+      }
+      for (const spec of new Set([...specs, ANY_SPEC])) {
+        const chunks = s.chunks.readChunks(RECONCILED_CHUNKS, spec, 1);
+        if (chunks.length === 0) continue;
+        const load = (first: string) => {
+          const [c] = s.chunks.readChunks(RECONCILED_CHUNKS, spec, 3, [first]);
+          if (c === undefined) throw new Error(`chunk ${first} of ${spec} vanished`);
+          return { hashes: c.values[1]!, updated: c.values[2]! };
+        };
+        tables.set(spec, RecordTable.fromChunks(chunks.map((c) => ({ first: c.first, n: c.n, lines: asBuffer(c.values[0]!) })), load));
+      }
+      return { specs, status: "ok", warning: null, seeded: s.seeded, outdated: false, tables, memo, close };
+    } catch (e) {
+      close();
+      if (e instanceof SqliteFormatError && s.db === null) continue;
+      return coldRecords(specs, unusable(s, e));
+    }
+  }
+  throw new Error("unreachable");
 }
 
 export interface CacheWrite {
   /** Reconciliation rows to upsert (spec "*" allowed). */
-  reconciled?: ReadonlyArray<{ spec: string; path: string; hash: string; blob: string | null }>;
+  reconciled?: ReadonlyArray<{ spec: string; path: string; hash: string; blob: string | null; mode?: string | null }>;
   /** NotarAI `file_cache` rows to upsert. */
   fileCache?: ReadonlyArray<{ path: string; hash: string }>;
   blobHashes?: ReadonlyMap<string, string>;
@@ -332,26 +412,31 @@ export class CacheWriteError extends Error {
   }
 }
 
-/**
- * Run one prepared statement per row, rows sorted by their leading (string) key
- * columns: B-tree appends are ~2× faster than random inserts.
- */
-function run(db: Database, sql: string, rows: Iterable<(string | number | null)[]>, keyColumns: 1 | 2 = 1): void {
-  const sorted = [...rows].sort(
-    keyColumns === 1
-      ? (a, b) => ((a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0)
-      : (a, b) => ((a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : (a[1] as string) < (b[1] as string) ? -1 : (a[1] as string) > (b[1] as string) ? 1 : 0),
-  );
-  const st = db.prepare(sql);
+const HASH = /^[0-9a-f]{64}$/;
+const BLOB = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Upsert rows of NotarAI's table, sorted by path (B-tree appends are ~2× faster than random inserts). */
+function upsertFileCache(db: Database, rows: ReadonlyArray<{ path: string; hash: string }>, now: number): void {
+  const sorted = [...rows].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const st = db.prepare("INSERT OR REPLACE INTO file_cache(path, blake3_hash, updated_at) VALUES (?, ?, ?)");
   try {
-    for (const r of sorted) {
-      st.bind(r);
-      st.step();
-      st.reset();
-    }
+    for (const r of sorted) st.run([r.path, r.hash, now]);
   } finally {
     st.free();
   }
+}
+
+/** Rows of schema 1 moved into chunks; the old tables dropped. */
+function migrateV1(db: Database, tables: Set<string>): void {
+  if (tables.has("nr_reconciled")) {
+    for (const [spec, rows] of readV1Reconciled(db, null)) {
+      const valid = new Map([...rows].filter(([, r]) => HASH.test(r.hash)));
+      updateChunks(db, RECONCILED_CHUNKS, spec, { upserts: valid, onlyMissing: true });
+    }
+  }
+  if (tables.has("nr_blob_hash")) updateChunks(db, BLOB_HASH_CHUNKS, null, { upserts: new Map([...readV1BlobHashes(db)].filter(([b, h]) => BLOB.test(b) && HASH.test(h))), onlyMissing: true });
+  if (tables.has("nr_stat_hash")) updateChunks(db, STAT_HASH_CHUNKS, null, { upserts: new Map([...readV1StatHashes(db)].filter(([, s]) => HASH.test(s.hash))), onlyMissing: true });
+  for (const t of V1_TABLES) db.run(`DROP TABLE IF EXISTS ${t}`);
 }
 
 function prune(db: Database, root: string, p: NonNullable<CacheWrite["prune"]>): void {
@@ -362,25 +447,44 @@ function prune(db: Database, root: string, p: NonNullable<CacheWrite["prune"]>):
     if (g === undefined) gone.set(path, (g = !existsSync(join(root, path))));
     return g;
   };
-  const dead = (table: string, col = "path"): string[] => selectRows(db, [col], `(SELECT DISTINCT ${col} FROM ${table})`).map((r) => r[0]!).filter(isGone);
-  for (const table of ["nr_reconciled", "file_cache", "nr_stat_hash"]) {
-    const paths = dead(table);
-    for (const b of batches(paths)) db.run(`DELETE FROM ${table} WHERE path IN (${b.map(() => "?").join(",")})`, b);
-  }
-  const deadSpecs = selectRows(db, ["spec"], "(SELECT DISTINCT spec FROM nr_reconciled)")
-    .map((r) => r[0]!)
-    .filter((s) => s !== ANY_SPEC && !p.liveSpecs.has(s) && !existsSync(join(root, s)));
-  for (const b of batches(deadSpecs)) db.run(`DELETE FROM nr_reconciled WHERE spec IN (${b.map(() => "?").join(",")})`, b);
-  if (p.liveBlobs !== undefined) {
-    const count = Number(db.exec("SELECT count(*) FROM nr_blob_hash")[0]?.values[0]?.[0] ?? 0);
-    // Amortised: collect only when most memo rows are dead.
-    if (count > 2 * p.liveBlobs.size + 1_000) {
-      const deadBlobs = selectRows(db, ["blob"], "nr_blob_hash")
-        .map((r) => r[0]!)
-        .filter((b) => !p.liveBlobs!.has(b));
-      for (const b of batches(deadBlobs)) db.run(`DELETE FROM nr_blob_hash WHERE blob IN (${b.map(() => "?").join(",")})`, b);
+  const specs = new Set<string>();
+  const deadBySpec = new Map<string, string[]>();
+  for (const c of readChunks(db, RECONCILED_CHUNKS, null, 1)) {
+    specs.add(c.scope);
+    for (const path of RECONCILED_CHUNKS.decodeKeys(c.values[0]!, c.n)) {
+      if (!isGone(path)) continue;
+      let list = deadBySpec.get(c.scope);
+      if (list === undefined) deadBySpec.set(c.scope, (list = []));
+      list.push(path);
     }
   }
+  for (const spec of specs) {
+    if (spec !== ANY_SPEC && !p.liveSpecs.has(spec) && !existsSync(join(root, spec))) {
+      deleteScope(db, RECONCILED_CHUNKS, spec);
+      deadBySpec.delete(spec);
+    }
+  }
+  for (const [spec, paths] of deadBySpec) updateChunks(db, RECONCILED_CHUNKS, spec, { deletes: paths });
+  const deadFileCache = selectRows(db, ["path"], "file_cache").map((r) => r[0]!).filter(isGone);
+  for (const b of batches(deadFileCache)) db.run(`DELETE FROM file_cache WHERE path IN (${b.map(() => "?").join(",")})`, b);
+  const deadStats: string[] = [];
+  for (const c of readChunks(db, STAT_HASH_CHUNKS, null, 1)) for (const path of unpackPaths(c.values[0]!, c.n)) if (isGone(path)) deadStats.push(path);
+  updateChunks(db, STAT_HASH_CHUNKS, null, { deletes: deadStats });
+  if (p.liveBlobs !== undefined) {
+    // Amortised: collect only when most memo rows are dead.
+    if (countRows(db, BLOB_HASH_CHUNKS) > 2 * p.liveBlobs.size + 1_000) {
+      const dead: string[] = [];
+      for (const c of readChunks(db, BLOB_HASH_CHUNKS, null, 1)) for (const b of BLOB_HASH_CHUNKS.decodeKeys(c.values[0]!, c.n)) if (!p.liveBlobs.has(b)) dead.push(b);
+      updateChunks(db, BLOB_HASH_CHUNKS, null, { deletes: dead });
+    }
+  }
+}
+
+/** Rebuild the file when a quarter of it is free pages (chunks rewritten, an old schema dropped). */
+function vacuumIfSparse(db: Database): void {
+  const pages = Number(db.exec("PRAGMA page_count")[0]?.values[0]?.[0] ?? 0);
+  const free = Number(db.exec("PRAGMA freelist_count")[0]?.values[0]?.[0] ?? 0);
+  if (pages > 64 && free * 4 > pages) db.run("VACUUM");
 }
 
 /** Create `.notarai/.cache/` with a `.gitignore` of `*`, so its files never show up as untracked, even before `init`. */
@@ -395,10 +499,20 @@ export function ensureCacheDir(root: string): string {
   return dir;
 }
 
+function groupBySpec(rows: NonNullable<CacheWrite["reconciled"]>, now: number): Map<string, Map<string, ReconciledRow>> {
+  const out = new Map<string, Map<string, ReconciledRow>>();
+  for (const r of rows) {
+    let m = out.get(r.spec);
+    if (m === undefined) out.set(r.spec, (m = new Map()));
+    m.set(r.path, { hash: r.hash, blob: r.blob, updatedAt: now, mode: r.mode ?? null });
+  }
+  return out;
+}
+
 /**
  * Apply `w` to the cache: lock, re-read the DB file (a bad one is replaced, with
- * a warning), apply, export, write a temp file, fsync, rename, unlock.
- * Returns a warning when the previous DB had to be discarded.
+ * a warning; an older schema is migrated), apply, export, write a temp file,
+ * fsync, rename, unlock. Returns a warning when the previous DB had to be discarded.
  */
 export async function writeCache(root: string, w: CacheWrite): Promise<{ warning: string | null }> {
   const SQL = await loadSqlJs();
@@ -407,7 +521,8 @@ export async function writeCache(root: string, w: CacheWrite): Promise<{ warning
   return withFileLock(join(root, CACHE_LOCK_PATH), () => {
     let warning: string | null = null;
     let db: Database | null = null;
-    let legacy = false;
+    let kind: DbKind | null = null;
+    let tables = new Set<string>();
     let bytes: Uint8Array | null = null;
     try {
       if (w.reset !== true) bytes = readFileSync(file);
@@ -416,57 +531,46 @@ export async function writeCache(root: string, w: CacheWrite): Promise<{ warning
     }
     if (bytes !== null && bytes.length > 0) {
       try {
-        const opened = openBytes(SQL, bytes);
-        db = opened.db;
-        if (opened.tables.has("nr_meta")) {
-          const v = Number(meta(db, "schema_version"));
-          if (Number.isInteger(v) && v > CACHE_SCHEMA_VERSION) {
-            db.close();
-            throw new CacheWriteError(`cache ${CACHE_DB_PATH} has schema version ${v}, newer than this tool's ${CACHE_SCHEMA_VERSION}; upgrade noma-reconcile or run \`noma-reconcile cache clear\``);
-          }
-        } else {
-          legacy = opened.tables.has("file_cache");
+        db = new SQL.Database(bytes);
+        const c = classify(db);
+        if (!c.ok && c.status === "newer") {
+          db.close();
+          db = null;
+          throw new CacheWriteError(`cache ${CACHE_DB_PATH} has schema version ${c.version}, newer than this tool's ${CACHE_SCHEMA_VERSION}; upgrade noma-reconcile or run \`noma-reconcile cache clear\``);
         }
+        if (!c.ok) throw new Error(c.warning);
+        kind = c.kind;
+        tables = tableNames(db);
       } catch (e) {
         if (e instanceof CacheWriteError) throw e;
+        db?.close();
         warning = `cache ${CACHE_DB_PATH} was not a readable database (${describeError(e)}); starting a new one`;
         db = null;
+        kind = null;
       }
     }
     db ??= new SQL.Database();
     try {
       db.run("BEGIN");
-      db.run(SCHEMA);
+      db.run(SCHEMA_DDL);
+      if (kind === "v1") migrateV1(db, tables);
       db.run("INSERT OR REPLACE INTO nr_meta(key, value) VALUES ('schema_version', ?)", [String(CACHE_SCHEMA_VERSION)]);
       const now = Math.floor(Date.now() / 1000);
-      if (meta(db, "seeded") !== "1") {
-        if (legacy) {
-          // NotarAI's rows are global per path: they hold for every spec.
-          db.run(`INSERT OR IGNORE INTO nr_reconciled(spec, path, blake3_hash, blob, updated_at) SELECT '${ANY_SPEC}', path, lower(blake3_hash), NULL, updated_at FROM file_cache`);
-        }
-        if (w.seed != null && w.declineSeed !== true) {
-          run(db, "INSERT OR IGNORE INTO nr_reconciled(spec, path, blake3_hash, blob, updated_at) VALUES (?, ?, ?, NULL, ?)", [...w.seed].map(([p, h]) => [ANY_SPEC, p, h, now]), 2);
-        }
+      if (metaValue(db, "seeded") !== "1") {
+        const any = new Map<string, ReconciledRow>();
+        // NotarAI's rows are global per path: they hold for every spec.
+        if (kind === "legacy") for (const [p, r] of readFileCacheRows(db)) if (HASH.test(r.hash)) any.set(p, r);
+        if (w.seed != null && w.declineSeed !== true) for (const [p, h] of w.seed) if (!any.has(p) && HASH.test(h)) any.set(p, { hash: h, blob: null, updatedAt: now });
+        updateChunks(db, RECONCILED_CHUNKS, ANY_SPEC, { upserts: any, onlyMissing: true });
         db.run("INSERT OR REPLACE INTO nr_meta(key, value) VALUES ('seeded', '1')");
       }
-      if (w.reconciled !== undefined && w.reconciled.length > 0) {
-        run(db, "INSERT OR REPLACE INTO nr_reconciled(spec, path, blake3_hash, blob, updated_at) VALUES (?, ?, ?, ?, ?)", w.reconciled.map((r) => [r.spec, r.path, r.hash, r.blob, now]), 2);
-      }
-      if (w.fileCache !== undefined && w.fileCache.length > 0) {
-        run(db, "INSERT OR REPLACE INTO file_cache(path, blake3_hash, updated_at) VALUES (?, ?, ?)", w.fileCache.map((r) => [r.path, r.hash, now]));
-      }
-      if (w.blobHashes !== undefined && w.blobHashes.size > 0) {
-        run(db, "INSERT OR REPLACE INTO nr_blob_hash(blob, blake3_hash) VALUES (?, ?)", [...w.blobHashes]);
-      }
-      if (w.statHashes !== undefined && w.statHashes.size > 0) {
-        run(
-          db,
-          "INSERT OR REPLACE INTO nr_stat_hash(path, size, mtime_ns, ctime_ns, ino, blake3_hash) VALUES (?, ?, ?, ?, ?, ?)",
-          [...w.statHashes].map(([p, s]) => [p, s.size, s.mtimeNs, s.ctimeNs, s.ino, s.hash]),
-        );
-      }
+      if (w.reconciled !== undefined) for (const [spec, rows] of groupBySpec(w.reconciled, now)) updateChunks(db, RECONCILED_CHUNKS, spec, { upserts: rows });
+      if (w.fileCache !== undefined && w.fileCache.length > 0) upsertFileCache(db, w.fileCache, now);
+      if (w.blobHashes !== undefined && w.blobHashes.size > 0) updateChunks(db, BLOB_HASH_CHUNKS, null, { upserts: new Map([...w.blobHashes].filter(([b, h]) => BLOB.test(b) && HASH.test(h))) });
+      if (w.statHashes !== undefined && w.statHashes.size > 0) updateChunks(db, STAT_HASH_CHUNKS, null, { upserts: w.statHashes });
       if (w.prune !== undefined) prune(db, root, w.prune);
       db.run("COMMIT");
+      vacuumIfSparse(db);
       const out = db.export();
       try {
         dropLastRead();
@@ -517,25 +621,33 @@ export async function cacheStats(root: string): Promise<CacheStats> {
   }
   base.bytes = bytes.length;
   const SQL = await loadSqlJs();
-  let opened: { db: Database; tables: Set<string> };
+  let db: Database;
+  let tables: Set<string>;
   try {
-    opened = openBytes(SQL, bytes);
+    db = new SQL.Database(bytes);
+    tables = tableNames(db);
   } catch (e) {
     return { ...base, status: "unreadable", warning: `${CACHE_DB_PATH} is not a readable database (${describeError(e)})` };
   }
-  const { db, tables } = opened;
   try {
     const count = (t: string): number => (tables.has(t) ? Number(db.exec(`SELECT count(*) FROM ${t}`)[0]?.values[0]?.[0] ?? 0) : 0);
-    base.rows = { file_cache: count("file_cache"), reconciled: count("nr_reconciled"), blob_hashes: count("nr_blob_hash"), stat_hashes: count("nr_stat_hash") };
+    const chunked = (codec: ChunkCodec<unknown>): number => (tables.has(codec.table) ? countRows(db, codec) : 0);
+    base.rows = {
+      file_cache: count("file_cache"),
+      reconciled: count("nr_reconciled") + chunked(RECONCILED_CHUNKS),
+      blob_hashes: count("nr_blob_hash") + chunked(BLOB_HASH_CHUNKS),
+      stat_hashes: count("nr_stat_hash") + chunked(STAT_HASH_CHUNKS),
+    };
     if (!tables.has("nr_meta")) {
       base.status = tables.has("file_cache") ? "legacy" : "unreadable";
       return base;
     }
-    const v = Number(meta(db, "schema_version"));
+    const v = Number(metaValue(db, "schema_version"));
     base.schema_version = Number.isInteger(v) ? v : null;
     base.status = Number.isInteger(v) && v <= CACHE_SCHEMA_VERSION ? "ok" : "newer";
-    base.seeded = meta(db, "seeded") === "1";
-    for (const [spec, n] of selectRows(db, ["spec", "n"], "(SELECT spec, count(*) AS n FROM nr_reconciled GROUP BY spec ORDER BY spec)")) base.specs[spec!] = Number(n);
+    base.seeded = metaValue(db, "seeded") === "1";
+    const perSpec = tables.has("nr_reconciled") ? "SELECT spec, count(*) AS n FROM nr_reconciled GROUP BY spec" : tables.has(RECONCILED_CHUNKS.table) ? `SELECT spec, sum(n) AS n FROM ${RECONCILED_CHUNKS.table} GROUP BY spec` : null;
+    if (perSpec !== null) for (const [spec, n] of selectRows(db, ["spec", "n"], `(${perSpec} ORDER BY spec)`)) base.specs[spec!] = Number(n);
     return base;
   } catch (e) {
     return { ...base, status: "unreadable", warning: `${CACHE_DB_PATH} could not be read (${describeError(e)})` };

@@ -17,8 +17,8 @@
 import { execGitBuffer } from "./exec-git.js";
 import { execGitAsync } from "./exec-git-async.js";
 import { chunkPaths, literalPathspec } from "./chunk-paths.js";
-import { parseLsFilesTagged, type WorktreeEntry } from "./parse-ls-files.js";
-import { parseNameStatusZ } from "./parse-name-status.js";
+import type { WorktreeEntry } from "./parse-ls-files.js";
+import { listingStatus, parseWorktreeListing } from "./worktree-listing.js";
 
 export type { WorktreeEntry } from "./parse-ls-files.js";
 
@@ -30,24 +30,8 @@ const OTHERS = ["ls-files", "-z", "-o", "--exclude-standard"];
 const MAX_CHUNKS = 4;
 
 /** Pure: fold the three outputs into one record per path. */
-export function foldWorktreeStatus(indexOut: string, dirtyOut: string, othersOut: string): Map<string, WorktreeEntry> {
-  const map = parseLsFilesTagged(indexOut);
-  for (const d of parseNameStatusZ(dirtyOut)) {
-    const e = map.get(d.path);
-    if (e === undefined) continue;
-    if (d.status === "D") e.deleted = true;
-    else if (d.status === "U") e.unmerged = true;
-    e.modified = true;
-  }
-  let start = 0;
-  while (start < othersOut.length) {
-    let end = othersOut.indexOf("\0", start);
-    if (end < 0) end = othersOut.length;
-    const path = othersOut.slice(start, end);
-    if (!map.has(path)) map.set(path, { path, tracked: false, blob: null, mode: null, modified: false, deleted: false, unmerged: false, skipWorktree: false });
-    start = end + 1;
-  }
-  return map;
+export function foldWorktreeStatus(indexOut: string | Buffer, dirtyOut: string, othersOut: string): Map<string, WorktreeEntry> {
+  return listingStatus(parseWorktreeListing(indexOut, dirtyOut, othersOut));
 }
 
 function only(map: Map<string, WorktreeEntry>, paths: readonly string[]): Map<string, WorktreeEntry> {
@@ -61,21 +45,42 @@ function only(map: Map<string, WorktreeEntry>, paths: readonly string[]): Map<st
 
 /** Status of every file git knows (tracked or untracked-not-ignored), or only of `paths` when given. */
 export function readWorktreeStatus(root: string, paths?: readonly string[]): Map<string, WorktreeEntry> {
-  const run = (args: string[], spec: readonly string[]): string => execGitBuffer([...args, "--", ...spec], { cwd: root }).toString("utf8");
-  if (paths === undefined) return foldWorktreeStatus(run(INDEX, []), run(DIRTY, []), run(OTHERS, []));
+  const run = (args: string[], spec: readonly string[]): Buffer => execGitBuffer([...args, "--", ...spec], { cwd: root });
+  const fold = (spec: readonly string[]) => foldWorktreeStatus(run(INDEX, spec), run(DIRTY, spec).toString("utf8"), run(OTHERS, spec).toString("utf8"));
+  if (paths === undefined) return fold([]);
   const chunks = chunkPaths(paths.map(literalPathspec));
   if (chunks.length > MAX_CHUNKS) return only(readWorktreeStatus(root), paths);
   const map = new Map<string, WorktreeEntry>();
-  for (const chunk of chunks) for (const [k, v] of foldWorktreeStatus(run(INDEX, chunk), run(DIRTY, chunk), run(OTHERS, chunk))) map.set(k, v);
+  for (const chunk of chunks) for (const [k, v] of fold(chunk)) map.set(k, v);
   return map;
 }
 
-/** The same, without blocking the thread: the three git processes run concurrently (and beside the caller's work). */
+/** Git's three outputs, each as soon as its process is done. */
+export interface WorktreeListingJob {
+  /** `ls-files -z -t -s -c`: every index entry (the big output, and the quickest). */
+  indexOut: Promise<Buffer>;
+  /** `diff-files -z --name-status`: entries whose work-tree file differs. */
+  dirtyOut: Promise<string>;
+  /** `ls-files -z -o --exclude-standard`: untracked files. */
+  othersOut: Promise<string>;
+}
+
+/** Start the three git processes at once, without blocking: they run beside the caller's work. */
+export function startWorktreeListing(root: string): WorktreeListingJob {
+  const run = (args: string[]): Promise<Buffer> => execGitAsync([...args, "--"], { cwd: root });
+  const indexOut = run(INDEX);
+  const dirtyOut = run(DIRTY).then((b) => b.toString("utf8"));
+  const othersOut = run(OTHERS).then((b) => b.toString("utf8"));
+  for (const p of [indexOut, dirtyOut, othersOut]) p.catch(() => undefined); // awaited by the caller
+  return { indexOut, dirtyOut, othersOut };
+}
+
+/** The same as `readWorktreeStatus`, without blocking the thread: the three git processes run concurrently (and beside the caller's work). */
 export async function readWorktreeStatusAsync(root: string, paths?: readonly string[]): Promise<Map<string, WorktreeEntry>> {
-  const run = async (args: string[], spec: readonly string[]): Promise<string> => (await execGitAsync([...args, "--", ...spec], { cwd: root })).toString("utf8");
+  const run = async (args: string[], spec: readonly string[]): Promise<Buffer> => execGitAsync([...args, "--", ...spec], { cwd: root });
   const fold = async (spec: readonly string[]) => {
     const [a, b, c] = await Promise.all([run(INDEX, spec), run(DIRTY, spec), run(OTHERS, spec)]);
-    return foldWorktreeStatus(a, b, c);
+    return foldWorktreeStatus(a, b.toString("utf8"), c.toString("utf8"));
   };
   if (paths === undefined) return fold([]);
   const chunks = chunkPaths(paths.map(literalPathspec));

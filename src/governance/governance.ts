@@ -50,15 +50,23 @@ export interface Governance {
   governorsOf(path: string): Governor[];
   /** How `specPath` governs `path`, or null. */
   governs(specPath: string, path: string): Governor | null;
+  /**
+   * For walking many paths against one spec: a test giving the category under
+   * which `specPath` governs a path ("spec" for its own file), or null —
+   * `governs(specPath, path)?.category` without building a Governor per path.
+   */
+  categoryTest(specPath: string): (path: string) => string | null;
   /** Whether the system spec's `exclude` (or a built-in rule) takes `path` out of governance. */
   isExcluded(path: string): boolean;
   /** The artifact categories a spec declares (in declaration order). */
   categoriesOf(specPath: string): string[];
 }
 
+const CACHE_DIR_PREFIX = `${CACHE_DIR}/`;
+
 /** Whether a path belongs to the tool's own state (snapshot, cache) and is never governed. */
 export function isInternalPath(path: string): boolean {
-  return path === SNAPSHOT_PATH || path === CACHE_DIR || path.startsWith(`${CACHE_DIR}/`);
+  return path === SNAPSHOT_PATH || path === CACHE_DIR || path.startsWith(CACHE_DIR_PREFIX);
 }
 
 function compileSpec(file: SpecFile): CompiledSpec {
@@ -104,6 +112,19 @@ export function buildGovernance(specs: SpecSet): Governance {
       const c = byPath.get(specPath);
       if (c === undefined || isInternalPath(path)) return null;
       return governsCompiled(c, path, isExcluded(path));
+    },
+    categoryTest(specPath) {
+      const c = byPath.get(specPath);
+      if (c === undefined) return () => null;
+      const rules = c.rules;
+      const excludes = c.excludes;
+      return (path) => {
+        if (isInternalPath(path)) return null;
+        if (path === c.path) return SELF_CATEGORY;
+        if (systemExcludes.length > 0 && isExcluded(path)) return null;
+        for (const r of rules) if (r.test(path)) return excludes.length > 0 && excludes.some((t) => t(path)) ? null : r.category;
+        return null;
+      };
     },
     isExcluded,
     categoriesOf(specPath) {

@@ -144,7 +144,8 @@ export async function getSpecDiff(root: string, input: GetSpecDiffInput, options
     systemSpec = specChanges.some((s) => s.path === system.path) ? { path: system.path } : { path: system.path, content: system.text };
   }
 
-  await persistMemo(root, rec, { blobHashes: current.newBlobHashes, statHashes: current.newStatHashes }, options);
+  // An older schema is migrated by this write even when the memo learnt nothing.
+  await persistMemo(root, rec.seed, { blobHashes: current.newBlobHashes, statHashes: current.newStatHashes }, options, rec.cache.outdated);
   return {
     diff,
     files,

@@ -41,13 +41,14 @@ export async function markReconciled(root: string, input: MarkReconciledInput, o
     else governorsOf.set(p, specs);
   }
   const current = await currentHashes(root, governorsOf.keys(), status, { blobHashes: rec.cache.blobHashes, statHashes: rec.cache.statHashes });
-  const reconciled: Array<{ spec: string; path: string; hash: string; blob: string | null }> = [];
+  const reconciled: Array<{ spec: string; path: string; hash: string; blob: string | null; mode: string | null }> = [];
   const fileCache: Array<{ path: string; hash: string }> = [];
   for (const [p, specs] of governorsOf) {
     const hash = current.hashes.get(p) ?? null;
     if (hash === null) continue; // does not exist: skipped silently
     const blob = current.blobs.get(p) ?? null;
-    for (const spec of specs) reconciled.push({ spec, path: p, hash, blob });
+    const mode = blob !== null ? (status.get(p)?.mode ?? null) : null;
+    for (const spec of specs) reconciled.push({ spec, path: p, hash, blob, mode });
     fileCache.push({ path: p, hash });
   }
   const notMarked = ungoverned.filter((p) => existsSync(join(root, p)));
@@ -59,7 +60,7 @@ export async function markReconciled(root: string, input: MarkReconciledInput, o
     const w = await writeCache(root, { reconciled, fileCache, blobHashes: current.newBlobHashes, statHashes: current.newStatHashes, seed: rec.seed });
     if (w.warning !== null) options.onWarning?.(w.warning);
   } else {
-    await persistMemo(root, rec, { blobHashes: current.newBlobHashes, statHashes: current.newStatHashes }, options);
+    await persistMemo(root, rec.seed, { blobHashes: current.newBlobHashes, statHashes: current.newStatHashes }, options);
   }
   return { updated: fileCache.length };
 }

@@ -70,6 +70,19 @@ export interface Reconciliation {
 }
 
 /**
+ * The committed snapshot's fingerprints, to seed a cache that has never been
+ * seeded (problems and a foreign `git_hash` become warnings), or null.
+ */
+export function snapshotSeed(root: string, options: ToolOptions): Map<string, string> | null {
+  const snap = readSnapshot(root);
+  if (snap.problem !== null) options.onWarning?.(`${snap.problem}; not used`);
+  if (snap.snapshot === null) return null;
+  const w = ancestryWarning(snap.snapshot, snapshotAncestry(root, snap.snapshot));
+  if (w !== null) options.onWarning?.(w);
+  return snapshotFingerprints(snap.snapshot);
+}
+
+/**
  * Read reconciliation records (and the hash memo) for a query. A cache that has
  * never been seeded takes the committed snapshot's fingerprints as rows valid
  * for every spec; they count only where the file's current hash matches.
@@ -78,12 +91,8 @@ export async function readReconciliation(root: string, query: CacheQuery, option
   const cache = await readCache(root, query);
   if (cache.warning !== null) options.onWarning?.(cache.warning);
   if (cache.seeded) return { cache, seed: null };
-  const snap = readSnapshot(root);
-  if (snap.problem !== null) options.onWarning?.(`${snap.problem}; not used`);
-  if (snap.snapshot === null) return { cache, seed: null };
-  const w = ancestryWarning(snap.snapshot, snapshotAncestry(root, snap.snapshot));
-  if (w !== null) options.onWarning?.(w);
-  const seed = snapshotFingerprints(snap.snapshot);
+  const seed = snapshotSeed(root, options);
+  if (seed === null) return { cache, seed: null };
   let any = cache.reconciled.get(ANY_SPEC);
   if (any === undefined) cache.reconciled.set(ANY_SPEC, (any = new Map()));
   const wanted = query.paths !== undefined ? new Set(query.paths) : null;
@@ -107,13 +116,17 @@ export function reconciledHash(cache: CacheRead, spec: string, path: string): st
   return cache.reconciled.get(spec)?.get(path)?.hash ?? cache.reconciled.get(ANY_SPEC)?.get(path)?.hash ?? null;
 }
 
-/** Persist what a read learnt (hash memo), unless read-only or nothing new (`force`: write anyway, e.g. to prune). Failures become warnings. */
-export async function persistMemo(root: string, rec: Reconciliation, w: CacheWrite, options: ToolOptions, force = false): Promise<void> {
+/**
+ * Persist what a read learnt (hash memo), with the snapshot seed the read used
+ * (`seed`), unless read-only or nothing new (`force`: write anyway, e.g. to
+ * prune or to migrate an older schema). Failures become warnings.
+ */
+export async function persistMemo(root: string, seed: ReadonlyMap<string, string> | null, w: CacheWrite, options: ToolOptions, force = false): Promise<void> {
   if (options.readOnly === true) return;
   const nothing = (w.blobHashes?.size ?? 0) === 0 && (w.statHashes?.size ?? 0) === 0;
   if (nothing && !force) return;
   try {
-    const r = await writeCache(root, { ...w, seed: rec.seed });
+    const r = await writeCache(root, { ...w, seed });
     if (r.warning !== null) options.onWarning?.(r.warning);
   } catch (e) {
     options.onWarning?.(`could not update the hash cache (${(e as Error).message}); results are unaffected`);

@@ -72,8 +72,11 @@ describe("the database", () => {
     ]);
     const hash = await blake3Hex(Buffer.from("a\n"));
     expect(rows(db, "SELECT path, blake3_hash FROM file_cache")).toEqual([["src/a.ts", hash]]);
-    expect(rows(db, "SELECT value FROM nr_meta WHERE key = 'schema_version'")).toEqual([["1"]]);
-    expect(rows(db, "SELECT spec, path, blake3_hash, blob FROM nr_reconciled")).toEqual([[SPEC, "src/a.ts", hash, git(root, ["rev-parse", "HEAD:src/a.ts"]).trim()]]);
+    expect(rows(db, "SELECT value FROM nr_meta WHERE key = 'schema_version'")).toEqual([["2"]]);
+    // Our records: one chunk per spec here, its rows packed (see the cache-format tests).
+    expect(rows(db, "SELECT spec, first_path, n FROM nr_reconciled_chunk")).toEqual([[SPEC, "src/a.ts", 1]]);
+    const blob = git(root, ["rev-parse", "HEAD:src/a.ts"]).trim();
+    expect((await readCache(root)).reconciled.get(SPEC)?.get("src/a.ts")).toMatchObject({ hash, blob });
     const updated = Number(rows(db, "SELECT updated_at FROM file_cache")[0]![0]);
     expect(Math.abs(updated - Date.now() / 1000)).toBeLessThan(3600);
     // The cache directory ignores itself.
@@ -236,9 +239,10 @@ describe("dead rows", () => {
     remove(root, ".notarai/old.spec.yaml");
     write(root, "src/c.ts", "c");
     await getChangedArtifacts(root, { specPath: SPEC });
+    const cache = await readCache(root);
+    expect([...cache.reconciled.keys()]).toEqual([SPEC]);
+    expect([...cache.reconciled.get(SPEC)!.keys()]).toEqual(["src/a.ts"]);
     const db = await openDb(root);
-    expect(rows(db, "SELECT DISTINCT path FROM nr_reconciled ORDER BY path")).toEqual([["src/a.ts"]]);
-    expect(rows(db, "SELECT DISTINCT spec FROM nr_reconciled")).toEqual([[SPEC]]);
     expect(rows(db, "SELECT path FROM file_cache")).toEqual([["src/a.ts"]]);
   });
 
@@ -247,7 +251,6 @@ describe("dead rows", () => {
     // A row for a file this process has not listed, but which exists on disk.
     write(root, "src/late.ts", "late");
     await writeCache(root, { reconciled: [{ spec: SPEC, path: "src/late.ts", hash: "0".repeat(64), blob: null }], prune: { livePaths: new Set(["src/a.ts"]), liveSpecs: new Set([SPEC]) } });
-    const db = await openDb(root);
-    expect(rows(db, "SELECT path FROM nr_reconciled")).toEqual([["src/late.ts"]]);
+    expect([...(await readCache(root)).reconciled.get(SPEC)!.keys()]).toEqual(["src/late.ts"]);
   });
 });

@@ -100,4 +100,24 @@ describe("two processes marking at once", () => {
     expect((await getChangedArtifacts(root, { specPath: ".notarai/a.spec.yaml" })).changed_artifacts).toEqual([]);
     expect(existsSync(join(root, ".notarai/.cache/notarai.db.lock"))).toBe(false);
   });
+
+  it("never lose rows when markers and readers that learn hashes (and prune) write the same chunks at once", async () => {
+    const tree: Record<string, string> = { ".notarai/a.spec.yaml": specYaml({ artifacts: { code: ["src/**"] } }) };
+    for (let i = 0; i < 30; i++) tree[`src/f${String(i).padStart(2, "0")}.ts`] = `file ${i}\n`;
+    const root = tempRepo(tree);
+    const files = Object.keys(tree).filter((p) => p.startsWith("src/")).sort();
+    // Every `changed` hashes what it finds unreconciled and writes the blob ids it learnt (and prunes), while the markers write records.
+    for (let i = 0; i < 6; i++) writeFileSync(join(root, `src/u${i}.ts`), `untracked ${i}\n`);
+    const marks = [0, 1, 2].map((k) => runCliAsync(["mark-reconciled", ...files.filter((_, i) => i % 3 === k)], root));
+    const reads = [0, 1, 2].map(() => runCliAsync(["changed", "--spec", ".notarai/a.spec.yaml"], root));
+    for (const r of await Promise.all([...marks, ...reads])) {
+      expect(r.stderr.replace(/^\d+ changed artifacts? for .*\n$/m, "")).toBe("");
+      expect(r.code).toBe(0);
+    }
+    const cache = await readCache(root);
+    expect([...cache.reconciled.get(".notarai/a.spec.yaml")!.keys()].sort()).toEqual(files);
+    const left = (await getChangedArtifacts(root, { specPath: ".notarai/a.spec.yaml" })).changed_artifacts;
+    expect(left).toEqual(Array.from({ length: 6 }, (_, i) => `src/u${i}.ts`));
+  });
 });
+

@@ -7,6 +7,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { chunkPaths, foldChanges, parseLsFilesTagged, parseNameStatusZ, parseNumstatZ } from "../../src/index.js";
+import { foldWorktreeStatus } from "../../src/git/read-worktree-status.js";
+import { indexLineEntry, indexOidLength, parseIndexListing, readIndexLine, UNMERGED } from "../../src/git/worktree-listing.js";
 
 // Paths as git prints them with -z: any bytes but NUL (tabs, spaces, newlines, quotes, non-ASCII).
 const segment = fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom("a", "b", "Z", ".", "-", " ", "\t", "\n", '"', "\\", "é", "日", "*", "[", ":") });
@@ -88,6 +90,56 @@ describe("parseLsFilesTagged", () => {
     const id = "a".repeat(40);
     const map = parseLsFilesTagged(`M 100644 ${id} 1\tc.txt\0M 100644 ${id} 2\tc.txt\0M 100644 ${id} 3\tc.txt\0`);
     expect(map.get("c.txt")).toMatchObject({ unmerged: true, blob: null, tracked: true });
+  });
+});
+
+describe("the index listing (flat, and read line by line in place)", () => {
+  // Index order: sorted by the paths' UTF-8 bytes, conflict stages of one path together.
+  const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+  const entry = fc.record({
+    path,
+    blob: hexId,
+    mode: fc.constantFrom("100644", "100755", "120000", "160000"),
+    tag: fc.constantFrom("H", "S", "h"),
+    conflict: fc.boolean(),
+  });
+
+  it("folds to the records parseLsFilesTagged gives, and readIndexLine walks the same lines", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(entry, { selector: (e) => e.path, maxLength: 20 }), fc.uniqueArray(path, { maxLength: 4 }), (raw, others) => {
+        const entries = [...raw].sort((a, b) => byBytes(a.path, b.path));
+        let out = "";
+        for (const e of entries) {
+          if (e.conflict) for (const st of [1, 2, 3]) out += `M ${e.mode} ${e.blob} ${st}\t${e.path}\0`;
+          else out += `${e.tag} ${e.mode} ${e.blob} 0\t${e.path}\0`;
+        }
+        const untracked = others.filter((o) => !entries.some((e) => e.path === o));
+        const folded = foldWorktreeStatus(Buffer.from(out), "", untracked.map((p) => `${p}\0`).join(""));
+        const reference = parseLsFilesTagged(out + untracked.map((p) => `? ${p}\0`).join(""));
+        expect(new Map([...folded].sort(([a], [b]) => byBytes(a, b)))).toEqual(new Map([...reference].sort(([a], [b]) => byBytes(a, b))));
+        // Line by line, in place (the warm path's reading): the same paths and bits, the object ids where they are.
+        const bytes = Buffer.from(out);
+        const listing = parseIndexListing(bytes);
+        const seen: string[] = [];
+        for (let pos = 0; pos < bytes.length; ) {
+          const line = readIndexLine(bytes, pos, indexOidLength(bytes), true);
+          pos = line.next;
+          if (seen[seen.length - 1] === line.path) continue;
+          seen.push(line.path);
+          const k = listing.paths.indexOf(line.path);
+          expect(line.flags & ~UNMERGED).toBe(listing.flags[k]! & ~UNMERGED);
+          expect(indexLineEntry(bytes, line, 40)).toEqual(reference.get(line.path));
+        }
+        expect(seen).toEqual(listing.paths);
+      }),
+    );
+  });
+
+  it("rejects lines it cannot read instead of guessing", () => {
+    const id = "b".repeat(40);
+    expect(() => parseIndexListing(Buffer.from(`Q 100644 ${id} 0\tx\0`))).toThrow(/tag/);
+    expect(() => parseIndexListing(Buffer.from(`H 10064 ${id} 0\tx\0`))).toThrow();
+    expect(() => readIndexLine(Buffer.from(`H 100644 ${id} 0 x\0`), 0, 40, false)).toThrow();
   });
 });
 

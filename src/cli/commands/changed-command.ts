@@ -2,12 +2,10 @@
  * `changed --spec PATH [--type CAT]` (get_changed_artifacts): artifact files
  * of a spec whose content is not reconciled, one per line.
  */
-import { getChangedArtifacts } from "../../reconcile/get-changed-artifacts.js";
 import { UsageError } from "../cli-error.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { CACHE_DB_PATH } from "../../cache/cache-db.js";
-import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
+import { startWorktreeListing } from "../../git/read-worktree-status.js";
 import type { CliIO } from "../cli-io.js";
 import { callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
 
@@ -17,11 +15,17 @@ export async function changedCommand(options: Record<string, unknown>, io: CliIO
   const type = options["type"] !== undefined ? String(options["type"]) : undefined;
   const ctx = requireRepo(io);
   const specPath = specArg(options["spec"], ctx, io.cwd);
+  // Git first: its processes run while this one loads the rest, reads the cache and parses the specs.
+  const listing = startWorktreeListing(ctx.root);
+  const { CACHE_DB_PATH, readRecords } = await import("../../cache/cache-db.js");
   // Short-run tiering only when warm: a cold run hashes and inserts every file, where optimised WASM wins.
-  if (existsSync(join(ctx.root, CACHE_DB_PATH))) await prepareShortRunWasm({ hashing: true, env: io.env });
+  if (existsSync(join(ctx.root, CACHE_DB_PATH))) await (await import("../../cache/wasm-tiering.js")).prepareShortRunWasm({ hashing: true, env: io.env });
+  const records = readRecords(ctx.root, [specPath]);
+  records.catch(() => undefined); // awaited by the tool
+  const { getChangedArtifacts } = await import("../../reconcile/get-changed-artifacts.js");
   const { warnings, onWarning } = warningSink(io);
   const input = type !== undefined ? { specPath, artifactType: type } : { specPath };
-  const r = await callTool(() => getChangedArtifacts(ctx.root, input, { onWarning }));
+  const r = await callTool(() => getChangedArtifacts(ctx.root, input, { onWarning, listing, records }));
   if (format === "json") io.stdout(envelope("changed", true, r, warnings));
   else {
     io.stdout(r.changed_artifacts.map((p) => `${p}\n`).join(""));

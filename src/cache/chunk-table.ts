@@ -1,0 +1,206 @@
+/**
+ * Rows kept as packed chunks in SQLite: a table of many small rows (one per
+ * path or blob id) is stored as chunks of up to CHUNK_ROWS rows sorted by key,
+ * one SQLite row per chunk with the chunk's first key and a BLOB per column.
+ * Reading 100,000 rows is then a few dozen statement steps and one native
+ * decode per column, not 100,000 steps through sql.js; a write decodes and
+ * re-encodes only the chunks whose key range it touches.
+ *
+ * Keys sort by UTF-8 bytes (SQLite's BINARY collation, git's index order), so
+ * a chunk's key range is [its first key, the next chunk's first key).
+ */
+import type { Database, SqlValue } from "sql.js";
+import { compareUtf8, sortUtf8 } from "../git/compare-utf8.js";
+
+/** Rows per chunk written; a chunk that grows past it is split. */
+export const CHUNK_ROWS = 4096;
+
+export interface ChunkCodec<Row> {
+  /** SQLite table. */
+  table: string;
+  /** Column that partitions rows (chunks never mix its values), or null. */
+  scope: string | null;
+  /** Column holding the chunk's first key. */
+  first: string;
+  /** BLOB columns of a chunk, in storage order; the first one alone yields the keys. */
+  columns: readonly string[];
+  /** Encode rows (sorted by key) into one value per column. */
+  encode(keys: readonly string[], rows: readonly Row[]): Uint8Array[];
+  /** Decode a chunk's columns; throws when they do not hold `n` rows. */
+  decode(values: readonly Uint8Array[], n: number): Row[];
+  /** The keys of a chunk from its first column alone. */
+  decodeKeys(firstColumn: Uint8Array, n: number): string[];
+}
+
+export interface StoredChunk {
+  /** The scope value ("" when the table has none). */
+  scope: string;
+  first: string;
+  n: number;
+  /** Values of the columns asked for, in order. */
+  values: Uint8Array[];
+}
+
+function scopeWhere(codec: ChunkCodec<unknown>, scope: string | null): { sql: string; params: SqlValue[] } {
+  if (codec.scope === null || scope === null) return { sql: "1", params: [] };
+  return { sql: `${codec.scope} = ?`, params: [scope] };
+}
+
+/**
+ * Chunks of one scope (or every scope, `scope` null), ordered by scope then
+ * first key, with the first `columns` data columns (0: none, only the
+ * directory). `firsts` limits the read to chunks with those first keys.
+ */
+export function readChunks(db: Database, codec: ChunkCodec<unknown>, scope: string | null, columns: number, firsts?: readonly string[]): StoredChunk[] {
+  const where = scopeWhere(codec, scope);
+  const cols = codec.columns.slice(0, columns);
+  const scopeCol = codec.scope ?? "''";
+  const out: StoredChunk[] = [];
+  const run = (extra: string, params: SqlValue[]): void => {
+    const st = db.prepare(`SELECT ${scopeCol}, ${codec.first}, n${cols.map((c) => `, ${c}`).join("")} FROM ${codec.table} WHERE ${where.sql}${extra} ORDER BY ${scopeCol}, ${codec.first}`);
+    try {
+      st.bind([...where.params, ...params]);
+      while (st.step()) {
+        const row = st.get();
+        const values: Uint8Array[] = [];
+        for (let i = 0; i < cols.length; i++) {
+          const v = row[3 + i];
+          if (!(v instanceof Uint8Array)) throw new Error(`${codec.table}.${cols[i]} is not a BLOB`);
+          values.push(v);
+        }
+        const n = Number(row[2]);
+        if (!Number.isInteger(n) || n < 0) throw new Error(`${codec.table} has a chunk with a bad row count`);
+        out.push({ scope: String(row[0]), first: String(row[1]), n, values });
+      }
+    } finally {
+      st.free();
+    }
+  };
+  if (firsts === undefined) run("", []);
+  else for (let i = 0; i < firsts.length; i += 500) {
+    const b = firsts.slice(i, i + 500);
+    run(` AND ${codec.first} IN (${b.map(() => "?").join(",")})`, b);
+  }
+  return out;
+}
+
+/** Reads chunks, from sql.js or from the file itself (`file-chunks.ts`); the same answers either way. */
+export interface ChunkReader {
+  /** As `readChunks`. */
+  readChunks(codec: ChunkCodec<unknown>, scope: string | null, columns: number, firsts?: readonly string[]): StoredChunk[];
+}
+
+/** A ChunkReader over an open sql.js database. */
+export function sqlJsChunks(db: Database): ChunkReader {
+  return { readChunks: (codec, scope, columns, firsts) => readChunks(db, codec, scope, columns, firsts) };
+}
+
+/** Index of the chunk whose key range holds `key` in a sorted list of first keys: -1 when `key` sorts before them all. */
+export function chunkOf(firsts: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = firsts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareUtf8(firsts[mid]!, key) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** First keys of the chunks (of one scope) that may hold any of `keys`. */
+export function chunksHolding(firsts: readonly string[], keys: Iterable<string>): string[] {
+  const hit = new Set<number>();
+  for (const k of keys) {
+    const i = chunkOf(firsts, k);
+    if (i >= 0) hit.add(i);
+  }
+  return [...hit].sort((a, b) => a - b).map((i) => firsts[i]!);
+}
+
+/** Decoded rows of chunks, keyed. */
+export function decodeChunks<Row>(codec: ChunkCodec<Row>, chunks: readonly StoredChunk[], into: Map<string, Row> = new Map()): Map<string, Row> {
+  for (const c of chunks) {
+    const keys = codec.decodeKeys(c.values[0]!, c.n);
+    const rows = codec.decode(c.values, c.n);
+    for (let i = 0; i < c.n; i++) into.set(keys[i]!, rows[i]!);
+  }
+  return into;
+}
+
+function insertChunks<Row>(db: Database, codec: ChunkCodec<Row>, scope: string | null, keys: readonly string[], rows: ReadonlyMap<string, Row>, chunkRows: number): void {
+  if (keys.length === 0) return;
+  const pieces = Math.ceil(keys.length / chunkRows);
+  const size = Math.ceil(keys.length / pieces);
+  const cols = [...(codec.scope !== null ? [codec.scope] : []), codec.first, "n", ...codec.columns];
+  const st = db.prepare(`INSERT INTO ${codec.table}(${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`);
+  try {
+    for (let start = 0; start < keys.length; start += size) {
+      const k = keys.slice(start, start + size);
+      const values = codec.encode(k, k.map((key) => rows.get(key)!));
+      st.run([...(codec.scope !== null ? [scope ?? ""] : []), k[0]!, k.length, ...values]);
+    }
+  } finally {
+    st.free();
+  }
+}
+
+function deleteChunk(db: Database, codec: ChunkCodec<unknown>, scope: string | null, first: string): void {
+  const where = scopeWhere(codec, scope);
+  db.run(`DELETE FROM ${codec.table} WHERE ${where.sql} AND ${codec.first} = ?`, [...where.params, first]);
+}
+
+export interface ChunkUpdate<Row> {
+  /** Rows to write (replacing a row of the same key). */
+  upserts?: ReadonlyMap<string, Row>;
+  /** Keys to remove (applied before the upserts). */
+  deletes?: Iterable<string>;
+  /** Write an upsert only where its key has no row yet (INSERT OR IGNORE). */
+  onlyMissing?: boolean;
+  /** Rows per chunk written (default CHUNK_ROWS; tests use small ones). */
+  chunkRows?: number;
+}
+
+/** Apply an update to one scope, rewriting only the chunks whose key ranges it touches. */
+export function updateChunks<Row>(db: Database, codec: ChunkCodec<Row>, scope: string | null, update: ChunkUpdate<Row>): void {
+  const upserts = update.upserts ?? new Map<string, Row>();
+  const deletes = new Set(update.deletes ?? []);
+  if (upserts.size === 0 && deletes.size === 0) return;
+  const firsts = readChunks(db, codec, scope, 0).map((c) => c.first);
+  const touched = new Map<number, string[]>();
+  const assign = (key: string): void => {
+    const i = firsts.length === 0 ? -1 : Math.max(0, chunkOf(firsts, key));
+    let list = touched.get(i);
+    if (list === undefined) touched.set(i, (list = []));
+    list.push(key);
+  };
+  for (const k of deletes) if (firsts.length > 0) assign(k);
+  for (const k of upserts.keys()) if (!deletes.has(k)) assign(k);
+  for (const [i, keys] of touched) {
+    let rows = new Map<string, Row>();
+    if (i >= 0) {
+      const first = firsts[i]!;
+      const [chunk] = readChunks(db, codec, scope, codec.columns.length, [first]);
+      if (chunk !== undefined) rows = decodeChunks(codec, [chunk]);
+      deleteChunk(db, codec, scope, first);
+    }
+    for (const k of keys) {
+      if (deletes.has(k)) rows.delete(k);
+      const r = upserts.get(k);
+      if (r !== undefined && (update.onlyMissing !== true || !rows.has(k))) rows.set(k, r);
+    }
+    insertChunks(db, codec, scope, sortUtf8([...rows.keys()]), rows, update.chunkRows ?? CHUNK_ROWS);
+  }
+}
+
+/** Remove every chunk of a scope. */
+export function deleteScope(db: Database, codec: ChunkCodec<unknown>, scope: string): void {
+  if (codec.scope === null) throw new Error(`${codec.table} has no scope column`);
+  db.run(`DELETE FROM ${codec.table} WHERE ${codec.scope} = ?`, [scope]);
+}
+
+/** Rows stored (of one scope, or all). */
+export function countRows(db: Database, codec: ChunkCodec<unknown>, scope: string | null = null): number {
+  const where = scopeWhere(codec, scope);
+  const res = db.exec(`SELECT coalesce(sum(n), 0) FROM ${codec.table} WHERE ${where.sql}`, where.params);
+  return Number(res[0]?.values[0]?.[0] ?? 0);
+}
