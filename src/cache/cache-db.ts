@@ -19,7 +19,7 @@ import type { Database, SqlJsStatic } from "sql.js";
 import { withFileLock } from "../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { BLOB_HASH_CHUNKS, CACHE_SCHEMA_VERSION, RECONCILED_CHUNKS, SCHEMA_DDL, STAT_HASH_CHUNKS, type ReconciledRow, type StatRow } from "./cache-tables.js";
-import { chunksHolding, countRows, decodeChunks, deleteScope, readChunks, sqlJsChunks, updateChunks, type ChunkCodec, type ChunkReader } from "./chunk-table.js";
+import { countRows, keysByChunk, decodeChunks, deleteScope, readChunks, sqlJsChunks, updateChunks, type ChunkCodec, type ChunkReader } from "./chunk-table.js";
 import { fileChunks, fileMetaValue, hasCurrentTables } from "./file-chunks.js";
 import { SqliteFile, SqliteFormatError } from "./sqlite-file.js";
 import { asBuffer, unpackPaths } from "./packed-paths.js";
@@ -238,11 +238,13 @@ function readKeyed<Row>(chunks: ChunkReader, codec: ChunkCodec<Row>, scope: stri
     return;
   }
   if (wanted.length === 0) return;
-  const firsts = chunksHolding(chunks.readChunks(codec, scope, 0).map((c) => c.first), wanted);
-  const all = decodeChunks(codec, chunks.readChunks(codec, scope, codec.columns.length, firsts));
-  for (const k of wanted) {
-    const r = all.get(k);
-    if (r !== undefined) into.set(k, r);
+  const byChunk = keysByChunk(chunks.readChunks(codec, scope, 0).map((c) => c.first), wanted);
+  const stored = chunks.readChunks(codec, scope, codec.columns.length, [...byChunk.keys()]);
+  for (const c of stored) {
+    const keys = byChunk.get(c.first) ?? [];
+    // A few keys of a big chunk: look them up in place rather than decoding every key.
+    if (codec.find !== undefined && keys.length * 16 < c.n) for (const [k, r] of codec.find(c.values, c.n, keys)) into.set(k, r);
+    else decodeChunks(codec, [c], into, new Set(keys));
   }
 }
 

@@ -26,7 +26,8 @@
  * git's own listing, so the warm path checks thousands of files with one
  * comparison (`get-changed-artifacts.ts`).
   */
-import { listingBlob, parseIndexListing } from "../git/worktree-listing.js";
+import { isAscii } from "node:buffer";
+import { listingBlob, parseIndexListing, readIndexLine, type WorktreeListing } from "../git/worktree-listing.js";
 import type { ChunkCodec } from "./chunk-table.js";
 import { asBuffer, packPaths, unpackPaths } from "./packed-paths.js";
 
@@ -95,6 +96,23 @@ export function storedBlobWidth(bytes: Uint8Array, n: number): number {
 
 const REGULAR_MODES = new Set(["100644", "100755"]);
 
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+/** A `lines` column parsed (once per buffer: keys and rows are often decoded from the same chunk). */
+const parsedLines = new WeakMap<Uint8Array, WorktreeListing>();
+
+function linesOf(bytes: Uint8Array, n: number): WorktreeListing {
+  let l = parsedLines.get(bytes);
+  if (l === undefined) {
+    l = parseIndexListing(asBuffer(bytes));
+    parsedLines.set(bytes, l);
+  }
+  if (l.paths.length !== n) throw new Error(`reconciled chunk holds ${l.paths.length} lines, expected ${n}`);
+  return l;
+}
+
 /** Each record as git's index line for it (see above); `width`: object id bytes. */
 export function recordLines(keys: readonly string[], rows: readonly ReconciledRow[], width: number): Buffer {
   const zero = "0".repeat(width * 2);
@@ -121,27 +139,64 @@ export const RECONCILED_CHUNKS: ChunkCodec<ReconciledRow> = {
     rows.forEach((r, i) => updated.writeUInt32LE(Math.min(Math.max(Math.floor(r.updatedAt), 0), 0xffffffff), i * 4));
     return [recordLines(keys, rows, blobWidth(rows.map((r) => r.blob))), packHex(rows.map((r) => r.hash), HASH_BYTES, "hash"), updated];
   },
-  decode(values, n) {
+  decode(values, n, only) {
     const [lineBytes, hashBytes, updatedBytes] = values;
     if (lineBytes === undefined || hashBytes === undefined || updatedBytes === undefined) throw new Error("reconciled chunk lacks columns");
-    const lines = parseIndexListing(asBuffer(lineBytes));
-    if (lines.paths.length !== n) throw new Error(`reconciled chunk holds ${lines.paths.length} lines, expected ${n}`);
-    const hashes = unpackHex(hashBytes, n, HASH_BYTES, "hashes");
+    const lines = linesOf(lineBytes, n);
+    if (hashBytes.length !== n * HASH_BYTES) throw new Error(`hashes column holds ${hashBytes.length} bytes, expected ${n * HASH_BYTES}`);
     if (updatedBytes.length !== n * 4) throw new Error("updated column has the wrong length");
+    const hashes = asBuffer(hashBytes);
     const updated = asBuffer(updatedBytes);
-    const out = new Array<ReconciledRow>(n);
-    for (let i = 0; i < n; i++) {
+    return (only ?? range(n)).map((i) => {
       const mode = lines.modes[i]!;
-      out[i] = { hash: hashes[i]!, blob: mode === 0 ? null : listingBlob(lines, i), updatedAt: updated.readUInt32LE(i * 4), mode: mode === 0 ? null : mode.toString(8) };
+      return { hash: hashes.toString("hex", i * HASH_BYTES, (i + 1) * HASH_BYTES), blob: mode === 0 ? null : listingBlob(lines, i), updatedAt: updated.readUInt32LE(i * 4), mode: mode === 0 ? null : mode.toString(8) };
+    });
+  },
+  decodeKeys(first, n) {
+    return linesOf(first, n).paths;
+  },
+  find(values, n, keys) {
+    const [lineBytes, hashBytes, updatedBytes] = values;
+    if (lineBytes === undefined || hashBytes === undefined || updatedBytes === undefined) throw new Error("reconciled chunk lacks columns");
+    if (hashBytes.length !== n * HASH_BYTES || updatedBytes.length !== n * 4) throw new Error("reconciled chunk columns have the wrong length");
+    const lines = asBuffer(lineBytes);
+    const hashes = asBuffer(hashBytes);
+    const updated = asBuffer(updatedBytes);
+    // Line starts, once; every line is `H <mode> <id> 0\t<path>\0`, its tab at one offset from its start.
+    const starts = [0];
+    for (let p = lines.indexOf(0); p >= 0 && p + 1 < lines.length; p = lines.indexOf(0, p + 1)) starts.push(p + 1);
+    if (starts.length !== n) throw new Error(`reconciled chunk holds ${starts.length} lines, expected ${n}`);
+    const tabAt = lines.indexOf(9);
+    const oidLength = tabAt - 11;
+    const utf8 = !isAscii(lines);
+    const out: Array<[string, ReconciledRow]> = [];
+    for (const key of keys) {
+      const needle = Buffer.from(`\t${key}\0`, "utf8");
+      for (let at = lines.indexOf(needle); at >= 0; at = lines.indexOf(needle, at + 1)) {
+        const start = at - tabAt;
+        const row = sortedIndexOf(starts, start);
+        if (row < 0) continue;
+        const line = readIndexLine(lines, start, oidLength, utf8);
+        const mode = line.mode;
+        out.push([key, { hash: hashes.toString("hex", row * HASH_BYTES, (row + 1) * HASH_BYTES), blob: mode === 0 ? null : lines.toString("latin1", line.oidAt, line.oidAt + oidLength), updatedAt: updated.readUInt32LE(row * 4), mode: mode === 0 ? null : mode.toString(8) }]);
+        break;
+      }
     }
     return out;
   },
-  decodeKeys(first, n) {
-    const paths = parseIndexListing(asBuffer(first)).paths;
-    if (paths.length !== n) throw new Error(`reconciled chunk holds ${paths.length} lines, expected ${n}`);
-    return paths;
-  },
 };
+
+/** Position of `v` in an ascending array, or -1. */
+function sortedIndexOf(a: readonly number[], v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return a[lo] === v ? lo : -1;
+}
 
 export const BLOB_HASH_CHUNKS: ChunkCodec<string> = {
   table: "nr_blob_hash_chunk",
@@ -151,10 +206,12 @@ export const BLOB_HASH_CHUNKS: ChunkCodec<string> = {
   encode(keys, rows) {
     return [packHex(keys, keys[0]?.length === 64 ? 32 : 20, "blob id"), packHex(rows, HASH_BYTES, "hash")];
   },
-  decode(values, n) {
+  decode(values, n, only) {
     const hashes = values[1];
     if (hashes === undefined) throw new Error("blob-hash chunk lacks columns");
-    return unpackHex(hashes, n, HASH_BYTES, "hashes");
+    if (hashes.length !== n * HASH_BYTES) throw new Error(`hashes column holds ${hashes.length} bytes, expected ${n * HASH_BYTES}`);
+    const b = asBuffer(hashes);
+    return (only ?? range(n)).map((i) => b.toString("hex", i * HASH_BYTES, (i + 1) * HASH_BYTES));
   },
   decodeKeys(first, n) {
     return unpackHex(first, n, storedBlobWidth(first, n), "blobs");
@@ -179,24 +236,23 @@ export const STAT_HASH_CHUNKS: ChunkCodec<StatRow> = {
     });
     return [packPaths(keys), stats, packHex(rows.map((r) => r.hash), HASH_BYTES, "hash")];
   },
-  decode(values, n) {
+  decode(values, n, only) {
     const [, statBytes, hashBytes] = values;
     if (statBytes === undefined || hashBytes === undefined) throw new Error("stat-hash chunk lacks columns");
     if (statBytes.length !== n * STAT_BYTES) throw new Error("stats column has the wrong length");
+    if (hashBytes.length !== n * HASH_BYTES) throw new Error("hashes column has the wrong length");
     const stats = asBuffer(statBytes);
-    const hashes = unpackHex(hashBytes, n, HASH_BYTES, "hashes");
-    const out = new Array<StatRow>(n);
-    for (let i = 0; i < n; i++) {
+    const hashes = asBuffer(hashBytes);
+    return (only ?? range(n)).map((i) => {
       const o = i * STAT_BYTES;
-      out[i] = {
+      return {
         size: Number(stats.readBigUInt64LE(o)),
         mtimeNs: String(stats.readBigInt64LE(o + 8)),
         ctimeNs: String(stats.readBigInt64LE(o + 16)),
         ino: String(stats.readBigUInt64LE(o + 24)),
-        hash: hashes[i]!,
+        hash: hashes.toString("hex", i * HASH_BYTES, (i + 1) * HASH_BYTES),
       };
-    }
-    return out;
+    });
   },
   decodeKeys: unpackPaths,
 };

@@ -26,10 +26,12 @@ export interface ChunkCodec<Row> {
   columns: readonly string[];
   /** Encode rows (sorted by key) into one value per column. */
   encode(keys: readonly string[], rows: readonly Row[]): Uint8Array[];
-  /** Decode a chunk's columns; throws when they do not hold `n` rows. */
-  decode(values: readonly Uint8Array[], n: number): Row[];
+  /** Decode a chunk's rows (those at `only`, or all); throws when its columns do not hold `n` rows. */
+  decode(values: readonly Uint8Array[], n: number, only?: readonly number[]): Row[];
   /** The keys of a chunk from its first column alone. */
   decodeKeys(firstColumn: Uint8Array, n: number): string[];
+  /** Optionally, the rows of a few keys without decoding the chunk's other keys. */
+  find?(values: readonly Uint8Array[], n: number, keys: readonly string[]): Array<[string, Row]>;
 }
 
 export interface StoredChunk {
@@ -107,22 +109,32 @@ export function chunkOf(firsts: readonly string[], key: string): number {
   return lo - 1;
 }
 
-/** First keys of the chunks (of one scope) that may hold any of `keys`. */
-export function chunksHolding(firsts: readonly string[], keys: Iterable<string>): string[] {
-  const hit = new Set<number>();
+/** `keys` grouped by the first key of the chunk whose range may hold them (in chunk order). */
+export function keysByChunk(firsts: readonly string[], keys: Iterable<string>): Map<string, string[]> {
+  const hit = new Map<number, string[]>();
   for (const k of keys) {
     const i = chunkOf(firsts, k);
-    if (i >= 0) hit.add(i);
+    if (i < 0) continue;
+    let list = hit.get(i);
+    if (list === undefined) hit.set(i, (list = []));
+    list.push(k);
   }
-  return [...hit].sort((a, b) => a - b).map((i) => firsts[i]!);
+  return new Map([...hit].sort(([a], [b]) => a - b).map(([i, list]) => [firsts[i]!, list]));
 }
 
-/** Decoded rows of chunks, keyed. */
-export function decodeChunks<Row>(codec: ChunkCodec<Row>, chunks: readonly StoredChunk[], into: Map<string, Row> = new Map()): Map<string, Row> {
+/** Decoded rows of chunks, keyed (only the keys in `wanted`, when given: the other rows are not decoded). */
+export function decodeChunks<Row>(codec: ChunkCodec<Row>, chunks: readonly StoredChunk[], into: Map<string, Row> = new Map(), wanted?: ReadonlySet<string>): Map<string, Row> {
   for (const c of chunks) {
     const keys = codec.decodeKeys(c.values[0]!, c.n);
-    const rows = codec.decode(c.values, c.n);
-    for (let i = 0; i < c.n; i++) into.set(keys[i]!, rows[i]!);
+    if (wanted === undefined) {
+      const rows = codec.decode(c.values, c.n);
+      for (let i = 0; i < c.n; i++) into.set(keys[i]!, rows[i]!);
+      continue;
+    }
+    const at: number[] = [];
+    for (let i = 0; i < c.n; i++) if (wanted.has(keys[i]!)) at.push(i);
+    const rows = codec.decode(c.values, c.n, at);
+    at.forEach((i, j) => into.set(keys[i]!, rows[j]!));
   }
   return into;
 }

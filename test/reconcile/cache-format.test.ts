@@ -196,6 +196,13 @@ describe("record tables (the warm path's read)", () => {
         expect(table.pathAt(i)).toBe(p);
       }
       expect(table.indexOf("missing")).toBe(-1);
+      // A few paths out of big chunks: found in place, the same rows as a full decode.
+      const few = [...paths, "bulk/00007", "bulk/04321", "missing"];
+      const some = (await readCache(root, { specs: [SPEC], paths: few })).reconciled.get(SPEC)!;
+      const all = (await readCache(root, { specs: [SPEC] })).reconciled.get(SPEC)!;
+      expect([...some.keys()].sort()).toEqual(few.filter((p) => p !== "missing").sort());
+      for (const p of some.keys()) expect(some.get(p)).toMatchObject({ hash: rows.get(p)!.hash, blob: rows.get(p)!.blob, mode: rows.get(p)!.blob === null ? null : "100644" });
+      for (const p of some.keys()) expect(all.get(p)).toEqual(some.get(p));
       const memo = read.memo([], []);
       expect(memo.blobHashes.size + memo.statHashes.size).toBe(0);
     } finally {
