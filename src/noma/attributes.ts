@@ -8,23 +8,41 @@
  */
 import type { AttrToken, AttrValue } from "./ast.js";
 
-const INT = /^-?\d+$/;
-const DECIMAL = /^-?\d+\.\d+$/;
+/** `-?\d+` or `-?\d+\.\d+`, over `raw[from, to)`. */
+function isNumeral(raw: string): boolean {
+  const n = raw.length;
+  let i = raw.charCodeAt(0) === 45 ? 1 : 0;
+  const digits = i;
+  while (i < n && raw.charCodeAt(i) >= 48 && raw.charCodeAt(i) <= 57) i++;
+  if (i === digits) return false;
+  if (i === n) return true;
+  if (raw.charCodeAt(i) !== 46) return false;
+  const fraction = ++i;
+  while (i < n && raw.charCodeAt(i) >= 48 && raw.charCodeAt(i) <= 57) i++;
+  return i === n && i > fraction;
+}
 
 /** `true`/`false` → boolean; `-?\d+` → integer; `-?\d+\.\d+` → number; anything else stays a string. */
 export function coerceAttrValue(raw: string): AttrValue {
   if (raw === "true") return true;
   if (raw === "false") return false;
-  if (INT.test(raw) || DECIMAL.test(raw)) return Number(raw);
+  if (isNumeral(raw)) return Number(raw);
   return raw;
 }
 
+/** Character classes of ASCII codes: 1 starts a key (`[A-Za-z_]`), 2 continues one (also `[0-9-]`). */
+const KEY_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const start = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  KEY_CLASS[c] = start ? 3 : (c >= 48 && c <= 57) || c === 45 ? 2 : 0;
+}
+
 function isKeyStart(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  return c < 128 && (KEY_CLASS[c]! & 1) !== 0;
 }
 
 function isKeyChar(c: number): boolean {
-  return isKeyStart(c) || (c >= 48 && c <= 57) || c === 45;
+  return c < 128 && KEY_CLASS[c]! !== 0;
 }
 
 function isSpace(c: number): boolean {
@@ -53,56 +71,116 @@ export interface ParsedAttrs {
 }
 
 /**
+ * One `key`, `key=value`, `key="…"` or `key='…'` token, as offsets into the text
+ * scanned. `valueStart` is -1 for a bare key (value `true`).
+ */
+interface AttrTokenScan {
+  keyStart: number;
+  keyEnd: number;
+  valueStart: number;
+  valueEnd: number;
+  /** Offset just past the token (past the closing quote for quoted values). */
+  end: number;
+}
+
+/**
+ * The next token of `text` in `[i, to)`, into `tok`; false when none is left. Tokens
+ * are scanned left to right; text between tokens is skipped; an unclosed quote runs
+ * to the end.
+ */
+function nextAttrToken(text: string, i: number, to: number, tok: AttrTokenScan): boolean {
+  while (i < to && !isKeyStart(text.charCodeAt(i))) i++;
+  if (i >= to) return false;
+  tok.keyStart = i;
+  while (i < to && isKeyChar(text.charCodeAt(i))) i++;
+  tok.keyEnd = i;
+  tok.valueStart = -1;
+  if (i < to && text.charCodeAt(i) === 61 /* = */) {
+    i++;
+    const q = i < to ? text.charCodeAt(i) : -1;
+    if (q === 34 /* " */ || q === 39 /* ' */) {
+      const close = text.indexOf(q === 34 ? '"' : "'", i + 1);
+      tok.valueStart = i + 1;
+      if (close === -1 || close >= to) {
+        tok.valueEnd = to;
+        i = to;
+      } else {
+        tok.valueEnd = close;
+        i = close + 1;
+      }
+    } else {
+      tok.valueStart = i;
+      while (i < to && !isSpace(text.charCodeAt(i))) i++;
+      tok.valueEnd = i;
+    }
+  }
+  tok.end = i;
+  return true;
+}
+
+function tokenValue(text: string, tok: AttrTokenScan): AttrValue {
+  return tok.valueStart === -1 ? true : coerceAttrValue(text.slice(tok.valueStart, tok.valueEnd));
+}
+
+function newTokenScan(): AttrTokenScan {
+  return { keyStart: 0, keyEnd: 0, valueStart: -1, valueEnd: -1, end: 0 };
+}
+
+/** attrValuesOf's token (it never calls out while scanning). */
+const SCRATCH = newTokenScan();
+
+/**
  * Scan the text between the braces of an attribute block.
  * `offset` is added to every token position (the index of the character after `{` on its line).
  */
 export function parseAttributes(inner: string, offset = 0): ParsedAttrs {
   const tokens: AttrToken[] = [];
-  const attrs = scanAttributes(inner, offset, tokens);
+  const attrs = scanAttributes(inner, 0, inner.length, offset, tokens);
   return { attrs, tokens };
 }
 
-/** Attribute values only (the parser's hot path: no token objects). */
+/** Attribute values only (no token objects). */
 export function parseAttributeValues(inner: string): Record<string, AttrValue> {
-  return scanAttributes(inner, 0, null);
+  return scanAttributes(inner, 0, inner.length, 0, null);
 }
 
-function scanAttributes(inner: string, offset: number, tokens: AttrToken[] | null): Record<string, AttrValue> {
+/** Attribute values of the block `text[from, to)` (the text between the braces), without slicing it out. */
+export function parseAttributeRange(text: string, from: number, to: number): Record<string, AttrValue> {
+  return scanAttributes(text, from, to, 0, null);
+}
+
+/** A later duplicate key wins; a bare key is `true`; every value is coerced (`coerceAttrValue`). */
+function scanAttributes(text: string, from: number, to: number, offset: number, tokens: AttrToken[] | null): Record<string, AttrValue> {
   const attrs: Record<string, AttrValue> = {};
-  const n = inner.length;
-  let i = 0;
-  while (i < n) {
-    const c = inner.charCodeAt(i);
-    if (!isKeyStart(c)) {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (i < n && isKeyChar(inner.charCodeAt(i))) i++;
-    const key = inner.slice(start, i);
-    let value: AttrValue = true;
-    if (i < n && inner.charCodeAt(i) === 61 /* = */) {
-      i++;
-      const q = inner.charCodeAt(i);
-      if (q === 34 /* " */ || q === 39 /* ' */) {
-        const close = inner.indexOf(q === 34 ? '"' : "'", i + 1);
-        if (close === -1) {
-          value = coerceAttrValue(inner.slice(i + 1));
-          i = n;
-        } else {
-          value = coerceAttrValue(inner.slice(i + 1, close));
-          i = close + 1;
-        }
-      } else {
-        const vStart = i;
-        while (i < n && !isSpace(inner.charCodeAt(i))) i++;
-        value = coerceAttrValue(inner.slice(vStart, i));
-      }
-    }
+  const tok = newTokenScan();
+  let i = from;
+  while (nextAttrToken(text, i, to, tok)) {
+    const key = text.slice(tok.keyStart, tok.keyEnd);
+    const value = tokenValue(text, tok);
     setAttr(attrs, key, value);
-    if (tokens !== null) tokens.push({ key, value, start: start + offset, end: i + offset });
+    if (tokens !== null) tokens.push({ key, value, start: tok.keyStart - from + offset, end: tok.end - from + offset });
+    i = tok.end;
   }
   return attrs;
+}
+
+/**
+ * The values of `keys` in the attribute block `text[from, to)` (the last occurrence of
+ * each wins; undefined when absent), into `out` — without building the attribute object.
+ */
+export function attrValuesOf(text: string, from: number, to: number, keys: readonly string[], out: Array<AttrValue | undefined>): void {
+  for (let k = 0; k < keys.length; k++) out[k] = undefined;
+  const tok = SCRATCH;
+  let i = from;
+  while (nextAttrToken(text, i, to, tok)) {
+    const len = tok.keyEnd - tok.keyStart;
+    const first = text.charCodeAt(tok.keyStart);
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k]!;
+      if (key.length === len && key.charCodeAt(0) === first && text.startsWith(key, tok.keyStart)) out[k] = tokenValue(text, tok);
+    }
+    i = tok.end;
+  }
 }
 
 /** Why an attribute value cannot be written so that it reads back the same. */

@@ -10,15 +10,20 @@
  * `ignoreRules` silences codes for the whole run (unknown codes produce one
  * `unknown-ignore-rule` info each).
  */
-import type { AttrValue, BlockNode, DirectiveNode, NomaDocument, SectionNode } from "../noma/ast.js";
-import { getAttr } from "../noma/attributes.js";
+import type { AttrValue, BlockNode, NomaDocument, SectionNode } from "../noma/ast.js";
 import { directiveInterior } from "../noma/directive-interior.js";
-import { walkBlocks } from "../noma/parse-noma.js";
+import { compactParse, walkBlocks } from "../noma/parse-noma.js";
 import { datasetColumns } from "../noma/dataset-columns.js";
 import { compareDiagnostics, type Diagnostic, type Severity } from "./diagnostic.js";
 import { parseFormula } from "./parse-formula.js";
 import { CONFIDENCE_PROFILES, declaredProfiles, KNOWN_PROFILES, PROFILE_ALLOWLISTS } from "./profiles.js";
 import { isRuleCode, RULES, type RuleCode } from "./rule-catalog.js";
+import { attrOf, type DirectiveFact } from "./directive-fact.js";
+import { collectBlock, type Facts, type Reference, type Wikilink } from "./collect-facts.js";
+import { RowView } from "./row-view.js";
+import { keepShape } from "../noma/keep-shape.js";
+import { parseNoma } from "../noma/parse-noma.js";
+
 
 export interface ValidateOptions {
   /** Profile to validate against; overrides the frontmatter's `profile:`/`profiles:`. */
@@ -51,44 +56,21 @@ const NUMERIC_CONTROLS = new Set(["slider", "range", "number", "checkbox", "togg
 const LOCK_MODES = new Set(["control", "content", "all", "unlocked", "none"]);
 const CHANGE_ACTIONS = new Set(["insert", "delete", "replace"]);
 const MEMORY_TYPES = new Set(["fact", "preference", "episode", "procedure", "decision", "observation", "entity", "relation", "goal", "project", "person"]);
-const WIKILINK_TARGET = /^[A-Za-z_][\w\-./:]*$/;
-const WIKILINK = /\[\[([^\]|\n]+)(?:\|[^\]\n]*)?\]\]/g;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const DAY_MS = 86_400_000;
-
-/** A node whose first line a wikilink's line is counted from (nodes of reused blocks move). */
-interface Anchor {
-  pos: { line: number };
-}
-
-interface Wikilink {
-  target: string;
-  /** The wikilink is on line `anchor.pos.line + rel`. */
-  anchor: Anchor;
-  rel: number;
-  column: number;
-  /** Nearest enclosing directive (for noverify and memory rules). */
-  owner: DirectiveNode | null;
-}
-
-interface Reference {
-  attr: "for" | "parent" | "dataset";
-  target: string;
-  node: DirectiveNode;
-}
 
 function str(v: AttrValue | undefined): string | undefined {
   if (v === undefined || typeof v === "boolean") return undefined;
   return String(v);
 }
 
-function has(node: DirectiveNode, key: string): boolean {
-  const v = getAttr(node.attrs, key);
+function has(node: DirectiveFact, key: string): boolean {
+  const v = attrOf(node, key);
   return v !== undefined && v !== "" && v !== false;
 }
 
-function isNoverify(node: DirectiveNode | null): boolean {
-  return node !== null && getAttr(node.attrs, "noverify") !== undefined && getAttr(node.attrs, "noverify") !== false;
+function isNoverify(node: DirectiveFact | null): boolean {
+  return node !== null && attrOf(node, "noverify") !== undefined && attrOf(node, "noverify") !== false;
 }
 
 function parseDate(value: string): number | null {
@@ -99,105 +81,6 @@ function parseDate(value: string): number | null {
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
   if (d.getUTCMonth() !== Number(m[2]) - 1 || d.getUTCDate() !== Number(m[3])) return null;
   return t;
-}
-
-/** Blank out `code spans` so wikilinks inside them are not seen (columns are kept). */
-export function maskInlineCode(line: string): string {
-  let open = line.indexOf("`");
-  if (open === -1) return line;
-  // Each backtick pairs with the next one (what /`[^`]*`/g matches), left to right.
-  let out = "";
-  let last = 0;
-  while (open !== -1) {
-    const close = line.indexOf("`", open + 1);
-    if (close === -1) break;
-    out += line.slice(last, open) + " ".repeat(close - open + 1);
-    last = close + 1;
-    open = line.indexOf("`", last);
-  }
-  return last === 0 ? line : out + line.slice(last);
-}
-
-/** Directives, references and wikilinks, in document-walk order. */
-interface Facts {
-  directives: DirectiveNode[];
-  refs: Reference[];
-  wikilinks: Wikilink[];
-}
-
-/** Wikilinks in `text`, the text of `anchor` starting `rel` lines below the anchor's first line. */
-function collectLinks(sink: Facts, text: string, anchor: Anchor, rel: number, owner: DirectiveNode | null): void {
-  const first = text.indexOf("[[");
-  if (first === -1) return;
-  // From the line holding the first "[[" (most texts have none, most links sit on a text's first line).
-  let start = text.lastIndexOf("\n", first) + 1;
-  let k = 0;
-  for (let p = text.indexOf("\n"); p !== -1 && p < start; p = text.indexOf("\n", p + 1)) k++;
-  while (start <= text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    const raw = start === 0 && end === text.length ? text : text.slice(start, end);
-    if (raw.includes("[[")) {
-      const masked = maskInlineCode(raw);
-      WIKILINK.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      while ((m = WIKILINK.exec(masked)) !== null) {
-        const target = m[1]!;
-        if (WIKILINK_TARGET.test(target)) sink.wikilinks.push({ target, anchor, rel: rel + k, column: m.index + 1, owner });
-      }
-    }
-    start = end + 1;
-    k++;
-  }
-}
-
-/** Whether any cell may hold a wikilink (rows are joined only then). */
-function anyLink(cells: readonly string[]): boolean {
-  for (const c of cells) if (c.includes("[[")) return true;
-  return false;
-}
-
-const REF_ATTRS = ["for", "parent", "dataset"] as const;
-
-/**
- * What `node` contributes, without the blocks a top-level section folds (they are
- * blocks of their own in the document walk): a section its title's wikilinks, any
- * other block its whole subtree.
- */
-function collectBlock(sink: Facts, node: BlockNode, owner: DirectiveNode | null): void {
-  switch (node.type) {
-    case "directive": {
-      sink.directives.push(node);
-      const attrs = node.attrs;
-      for (let r = 0; r < REF_ATTRS.length; r++) {
-        const attr = REF_ATTRS[r]!;
-        const v = getAttr(attrs, attr);
-        if (v === undefined || typeof v === "boolean") continue;
-        const target = String(v);
-        if (target.length > 0) sink.refs.push({ attr, target, node });
-      }
-      const children = node.children;
-      for (let c = 0; c < children.length; c++) collectBlock(sink, children[c]!, node);
-      break;
-    }
-    case "section":
-      collectLinks(sink, node.title, node, 0, owner);
-      // Inside a directive a section is childless; at the top level its children are walked by the caller.
-      break;
-    case "paragraph":
-    case "quote":
-      collectLinks(sink, node.text, node, 0, owner);
-      break;
-    case "list":
-      for (const item of node.children) collectLinks(sink, item.text, item, 0, owner);
-      break;
-    case "table":
-      if (anyLink(node.header)) collectLinks(sink, node.header.join(" | "), node, 0, owner);
-      for (let i = 0; i < node.rows.length; i++) if (anyLink(node.rows[i]!)) collectLinks(sink, node.rows[i]!.join(" | "), node, 2 + i, owner);
-      break;
-    default:
-      break;
-  }
 }
 
 /** The document's blocks in walk order, top-level sections taken apart (each followed by what it folds). */
@@ -221,7 +104,7 @@ interface FactsIndex extends Facts {
   refAt: Int32Array;
   linkAt: Int32Array;
   /** Directives by name, once a validation built it. */
-  byName?: Map<string, DirectiveNode[]>;
+  byName?: Map<string, DirectiveFact[]>;
   /** How many blocks at the start and at the end were taken over from the earlier index. */
   head: number;
   tail: number;
@@ -292,7 +175,7 @@ function indexFacts(doc: NomaDocument, previous: FactsIndex | undefined): FactsI
  * every other list is unchanged. Head directives are those starting above the first changed
  * line (head nodes never move); everything after them starts at or below it.
  */
-function spliceByName(previous: FactsIndex, out: FactsIndex, head: number, tail: number): Map<string, DirectiveNode[]> {
+function spliceByName(previous: FactsIndex, out: FactsIndex, head: number, tail: number): Map<string, DirectiveFact[]> {
   const from = previous.blocks.length - tail;
   const n = out.blocks.length;
   const gone = previous.directives.slice(previous.dirAt[head], previous.dirAt[from]);
@@ -326,13 +209,15 @@ function spliceByName(previous: FactsIndex, out: FactsIndex, head: number, tail:
 
 class Validation {
   readonly out: Diagnostic[] = [];
-  directives: DirectiveNode[] = [];
-  byName = new Map<string, DirectiveNode[]>();
+  directives: DirectiveFact[] = [];
+  byName = new Map<string, DirectiveFact[]>();
   /** The facts index this validation reads (remembered facts only), and the one it took over from. */
   facts: FactsIndex | undefined;
   earlier: FactsIndex | undefined;
   refs: Reference[] = [];
   wikilinks: Wikilink[] = [];
+  /** Reading the block table in place (a fresh parse, no tree built, no facts to remember). */
+  readonly rows: RowView | undefined;
   private readonly ignored: Set<string>;
 
   constructor(
@@ -340,9 +225,11 @@ class Validation {
     readonly options: ValidateOptions,
   ) {
     this.ignored = new Set(options.ignoreRules ?? []);
+    const compact = options.previous === undefined && options.cacheBlockFacts !== true ? compactParse(doc) : undefined;
+    this.rows = compact !== undefined ? new RowView(doc, compact) : undefined;
   }
 
-  report(code: RuleCode, message: string, node: DirectiveNode | SectionNode | null, owner: DirectiveNode | null = node?.type === "directive" ? node : null, line?: number, column?: number): void {
+  report(code: RuleCode, message: string, node: DirectiveFact | SectionNode | null, owner: DirectiveFact | null = node?.type === "directive" ? node : null, line?: number, column?: number): void {
     if (this.ignored.has(code) || isNoverify(owner)) return;
     const d: Diagnostic = { severity: RULES[code].severity as Severity, code, message };
     const l = line ?? node?.pos.line;
@@ -356,11 +243,13 @@ class Validation {
 
   /** Is `target` a canonical id or an alias? */
   resolves(target: string): boolean {
+    if (this.rows !== undefined) return this.rows.resolves(target);
     return this.doc.nodeById.has(target) || this.doc.aliasMap.has(target);
   }
 
   /** The node `target` names (canonical id first, then alias). */
-  resolve(target: string): SectionNode | DirectiveNode | undefined {
+  resolve(target: string): SectionNode | DirectiveFact | undefined {
+    if (this.rows !== undefined) return this.rows.resolve(target);
     const direct = this.doc.nodeById.get(target);
     if (direct !== undefined) return direct;
     const canonical = this.doc.aliasMap.get(target);
@@ -380,6 +269,10 @@ class Validation {
       if (this.options.cacheBlockFacts === true) FACTS.set(this.doc, facts);
     }
     this.facts = facts;
+    if (facts === undefined && this.rows !== undefined) {
+      this.rows.collect(this);
+      return;
+    }
     if (facts === undefined) {
       for (const node of walkBlocks(this.doc) ?? walkOrder(this.doc.children, [])) collectBlock(this, node, null);
     } else {
@@ -399,7 +292,18 @@ class Validation {
     }
   }
 
-  named(name: string): DirectiveNode[] {
+  /** Ids carried by more than one block, with every such block in order. */
+  duplicates(): Iterable<[string, ReadonlyArray<DirectiveFact | SectionNode>]> {
+    return this.rows !== undefined ? this.rows.duplicates() : this.doc.duplicateIds;
+  }
+
+  /** The names of the document's directives. */
+  names(): Iterable<string> {
+    return this.rows !== undefined ? this.rows.names() : this.byName.keys();
+  }
+
+  named(name: string): DirectiveFact[] {
+    if (this.rows !== undefined) return this.rows.named(name);
     return this.byName.get(name) ?? [];
   }
 }
@@ -420,7 +324,18 @@ function parseProblems(v: Validation): void {
  * facts were taken over from (an incremental re-parse that left every id as it was), the
  * shared head and tail keep their answers and only the blocks between are looked up.
  */
-function unresolvedIndexes(v: Validation): Unresolved {
+/** Indexes of the references and wikilinks in [refFrom, refTo) and [linkFrom, linkTo) that do not resolve, appended. */
+function lookUp(v: Validation, out: Pick<Unresolved, "refs" | "links">, refFrom: number, refTo: number, linkFrom: number, linkTo: number): void {
+  for (let k = refFrom; k < refTo; k++) if (!v.resolves(v.refs[k]!.target)) out.refs.push(k);
+  for (let k = linkFrom; k < linkTo; k++) if (!v.resolves(v.wikilinks[k]!.target)) out.links.push(k);
+}
+
+function unresolvedIndexes(v: Validation): Pick<Unresolved, "refs" | "links"> {
+  if (v.rows !== undefined) {
+    const out = { refs: [], links: [] };
+    lookUp(v, out, 0, v.refs.length, 0, v.wikilinks.length);
+    return out;
+  }
   const { nodeById, aliasMap } = v.doc;
   const facts = v.facts;
   if (facts?.unresolved !== undefined && facts.unresolved.nodeById === nodeById && facts.unresolved.aliasMap === aliasMap) return facts.unresolved;
@@ -430,26 +345,29 @@ function unresolvedIndexes(v: Validation): Unresolved {
     const earlier = v.earlier;
     const from = earlier.blocks.length - facts.tail;
     const n = facts.blocks.length;
-    const splice = (old: number[], oldAt: Int32Array, newAt: Int32Array, targets: ReadonlyArray<{ target: string }>, into: number[]): void => {
+    const keep = (old: number[], oldAt: Int32Array, newAt: Int32Array, into: number[], head: boolean): void => {
       const headEnd = oldAt[facts.head]!;
       const tailStart = oldAt[from]!;
       const shift = newAt[n - facts.tail]! - tailStart;
-      for (const k of old) if (k < headEnd) into.push(k);
-      for (let k = newAt[facts.head]!; k < newAt[n - facts.tail]!; k++) if (!v.resolves(targets[k]!.target)) into.push(k);
-      for (const k of old) if (k >= tailStart) into.push(k + shift);
+      for (const k of old) {
+        if (head && k < headEnd) into.push(k);
+        else if (!head && k >= tailStart) into.push(k + shift);
+      }
     };
-    splice(prev.refs, earlier.refAt, facts.refAt, v.refs, out.refs);
-    splice(prev.links, earlier.linkAt, facts.linkAt, v.wikilinks, out.links);
+    keep(prev.refs, earlier.refAt, facts.refAt, out.refs, true);
+    keep(prev.links, earlier.linkAt, facts.linkAt, out.links, true);
+    lookUp(v, out, facts.refAt[facts.head]!, facts.refAt[n - facts.tail]!, facts.linkAt[facts.head]!, facts.linkAt[n - facts.tail]!);
+    keep(prev.refs, earlier.refAt, facts.refAt, out.refs, false);
+    keep(prev.links, earlier.linkAt, facts.linkAt, out.links, false);
   } else {
-    for (let k = 0; k < v.refs.length; k++) if (!v.resolves(v.refs[k]!.target)) out.refs.push(k);
-    for (let k = 0; k < v.wikilinks.length; k++) if (!v.resolves(v.wikilinks[k]!.target)) out.links.push(k);
+    lookUp(v, out, 0, v.refs.length, 0, v.wikilinks.length);
   }
   if (facts !== undefined) facts.unresolved = out;
   return out;
 }
 
 function integrity(v: Validation): void {
-  for (const [id, nodes] of v.doc.duplicateIds) {
+  for (const [id, nodes] of v.duplicates()) {
     const second = nodes[1]!;
     const lines = nodes.map((n) => n.pos.line).join(", ");
     v.report("duplicate-id", `Two or more nodes carry the same canonical id "${id}" (lines ${lines}).`, second);
@@ -481,9 +399,9 @@ function profiles(v: Validation, declared: string[]): void {
   if (known.length === 0) return;
   const allowed = new Set<string>();
   for (const p of known) for (const name of PROFILE_ALLOWLISTS[p]!) allowed.add(name);
-  for (const [name, list] of v.byName) {
+  for (const name of v.names()) {
     if (allowed.has(name)) continue;
-    for (const d of list) v.report("out-of-profile-directive", `::${d.name} is not part of the ${known.join("/")} profile.`, d);
+    for (const d of v.named(name)) v.report("out-of-profile-directive", `::${d.name} is not part of the ${known.join("/")} profile.`, d);
   }
 }
 
@@ -495,7 +413,7 @@ function research(v: Validation, declared: string[]): void {
   const targeted = new Set<string>();
   for (const name of ["evidence", "counterevidence"]) {
     for (const e of v.named(name)) {
-      const target = str(getAttr(e.attrs, "for"));
+      const target = str(attrOf(e, "for"));
       if (target === undefined || target.length === 0) {
         v.report("evidence-missing-for", `::${name} has no for= attribute naming the claim it supports.`, e);
         continue;
@@ -511,7 +429,7 @@ function research(v: Validation, declared: string[]): void {
       const hit = c.id !== undefined && (targeted.has(c.id) || c.aliases.some((a) => targeted.has(a)));
       if (!hit) v.report("claim-without-evidence", `::claim${c.id !== undefined ? ` "${c.id}"` : ""} has no ::evidence or ::counterevidence pointing at it with for=.`, c);
     }
-    const conf = getAttr(c.attrs, "confidence");
+    const conf = attrOf(c, "confidence");
     if (conf !== undefined && !confidenceOk(conf)) {
       v.report("claim-invalid-confidence", `::claim confidence=${JSON.stringify(conf)} is not a number between 0 and 1.`, c);
     } else if (conf === undefined && needConfidence) {
@@ -532,7 +450,7 @@ function research(v: Validation, declared: string[]): void {
     }
   }
   for (const cr of v.named("change_request")) {
-    const action = str(getAttr(cr.attrs, "action"));
+    const action = str(attrOf(cr, "action"));
     if (action === undefined || !CHANGE_ACTIONS.has(action)) {
       v.report("change-request-invalid-action", `::change_request action=${action === undefined ? "(missing)" : JSON.stringify(action)} is not insert, delete or replace.`, cr);
       continue;
@@ -552,11 +470,11 @@ function staleCitations(v: Validation): void {
   const fmDays = fm !== null && typeof fm === "object" && !Array.isArray(fm) ? (fm as Record<string, unknown>)["stale_citation_days"] : undefined;
   const docDays = typeof fmDays === "number" ? fmDays : (v.options.staleDays ?? 365);
   for (const c of v.named("citation")) {
-    const accessed = str(getAttr(c.attrs, "accessed"));
+    const accessed = str(attrOf(c, "accessed"));
     if (accessed === undefined) continue;
     const t = parseDate(accessed);
     if (t === null) continue;
-    const own = getAttr(c.attrs, "stale_after_days");
+    const own = attrOf(c, "stale_after_days");
     const days = typeof own === "number" ? own : docDays;
     const age = Math.floor((now - t) / DAY_MS);
     if (age > days) {
@@ -577,21 +495,21 @@ function agentTasks(v: Validation): void {
 
 function controls(v: Validation): void {
   for (const c of v.named("control")) {
-    const kind = str(getAttr(c.attrs, "type")) ?? str(getAttr(c.attrs, "kind"));
-    const lock = getAttr(c.attrs, "lock");
+    const kind = str(attrOf(c, "type")) ?? str(attrOf(c, "kind"));
+    const lock = attrOf(c, "lock");
     if (lock !== undefined && (typeof lock !== "string" || !LOCK_MODES.has(lock))) {
       v.report("control-invalid-lock", `::control lock=${JSON.stringify(lock)} is not one of ${[...LOCK_MODES].join(", ")}.`, c);
     }
     if (kind === undefined || !NUMERIC_CONTROLS.has(kind)) continue;
-    const def = getAttr(c.attrs, "default");
+    const def = attrOf(c, "default");
     const boolOk = (kind === "checkbox" || kind === "toggle") && typeof def === "boolean";
     if (typeof def !== "number" && !boolOk) {
       v.report("control-missing-default", `::control (${kind}) has no numeric default= value.`, c);
       continue;
     }
     if (typeof def === "number") {
-      const min = getAttr(c.attrs, "min");
-      const max = getAttr(c.attrs, "max");
+      const min = attrOf(c, "min");
+      const max = attrOf(c, "max");
       if ((typeof min === "number" && def < min) || (typeof max === "number" && def > max)) {
         v.report("control-out-of-range-default", `::control default=${def} is outside its range [${typeof min === "number" ? min : "-∞"}, ${typeof max === "number" ? max : "∞"}].`, c);
       }
@@ -599,8 +517,8 @@ function controls(v: Validation): void {
   }
 }
 
-function formulaOf(v: Validation, node: DirectiveNode): string | undefined {
-  const attr = getAttr(node.attrs, "formula");
+function formulaOf(v: Validation, node: DirectiveFact): string | undefined {
+  const attr = attrOf(node, "formula");
   if (attr !== undefined && typeof attr !== "boolean") return String(attr);
   for (const line of directiveInterior(v.doc, node)) {
     const m = /^\s*formula:\s*(.*)$/.exec(line);
@@ -614,9 +532,9 @@ function computed(v: Validation): void {
   if (computedNodes.length === 0) return;
   const controlIds = new Set<string>();
   for (const c of v.named("control")) if (c.id !== undefined) controlIds.add(c.id);
-  const computedIds = new Map<string, DirectiveNode>();
+  const computedIds = new Map<string, DirectiveFact>();
   for (const c of computedNodes) if (c.id !== undefined) computedIds.set(c.id, c);
-  const deps = new Map<DirectiveNode, DirectiveNode[]>();
+  const deps = new Map<DirectiveFact, DirectiveFact[]>();
   for (const node of computedNodes) {
     const formula = formulaOf(v, node);
     if (formula === undefined) {
@@ -630,10 +548,10 @@ function computed(v: Validation): void {
     }
     const domain = new Set<string>();
     if (node.name === "computed_plot") {
-      const declared = str(getAttr(node.attrs, "var")) ?? str(getAttr(node.attrs, "domain_var")) ?? "x";
+      const declared = str(attrOf(node, "var")) ?? str(attrOf(node, "domain_var")) ?? "x";
       for (const d of declared.split(/[\s,]+/)) if (d.length > 0) domain.add(d);
     }
-    const mine: DirectiveNode[] = [];
+    const mine: DirectiveFact[] = [];
     for (const name of parsed.names) {
       if (controlIds.has(name) || domain.has(name)) continue;
       const other = computedIds.get(name);
@@ -646,13 +564,13 @@ function computed(v: Validation): void {
     deps.set(node, mine);
   }
   // Chain depth over computed dependencies, with cycle detection (iterative, no recursion limits).
-  const depth = new Map<DirectiveNode, number>();
-  const inCycle = new Set<DirectiveNode>();
-  const state = new Map<DirectiveNode, 1 | 2>();
+  const depth = new Map<DirectiveFact, number>();
+  const inCycle = new Set<DirectiveFact>();
+  const state = new Map<DirectiveFact, 1 | 2>();
   for (const start of deps.keys()) {
     if (state.has(start)) continue;
-    const stack: Array<{ node: DirectiveNode; i: number }> = [{ node: start, i: 0 }];
-    const path: DirectiveNode[] = [start];
+    const stack: Array<{ node: DirectiveFact; i: number }> = [{ node: start, i: 0 }];
+    const path: DirectiveFact[] = [start];
     state.set(start, 1);
     while (stack.length > 0) {
       const top = stack[stack.length - 1]!;
@@ -693,7 +611,7 @@ function stateChanges(v: Validation): void {
   }
 }
 
-function hasSource(v: Validation, node: DirectiveNode): boolean {
+function hasSource(v: Validation, node: DirectiveFact): boolean {
   return directiveInterior(v.doc, node).some((l) => l.trim().length > 0);
 }
 
@@ -703,7 +621,7 @@ function visuals(v: Validation): void {
     if (!hasSource(v, d)) v.report("diagram-missing-source", "::diagram has no source body.", d);
   }
   for (const p of v.named("plot")) {
-    const dataset = str(getAttr(p.attrs, "dataset"));
+    const dataset = str(attrOf(p, "dataset"));
     if (!has(p, "data") && dataset === undefined) {
       v.report("plot-missing-data", "::plot has neither data= nor dataset=.", p);
     }
@@ -712,17 +630,17 @@ function visuals(v: Validation): void {
       if (target === undefined || target.type !== "directive" || target.name !== "dataset") {
         v.report("plot-unknown-dataset", `::plot dataset="${dataset}" does not name a ::dataset block.`, p);
       } else {
-        const column = str(getAttr(p.attrs, "column"));
+        const column = str(attrOf(p, "column"));
         if (column !== undefined) {
-          const columns = datasetColumns(directiveInterior(v.doc, target), str(getAttr(target.attrs, "format")));
+          const columns = datasetColumns(directiveInterior(v.doc, target), str(attrOf(target, "format")));
           if (columns !== null && !columns.includes(column)) {
             v.report("plot-unknown-column", `::plot column="${column}" is not a column of dataset "${dataset}" (columns: ${columns.join(", ")}).`, p);
           }
         }
       }
     }
-    const data = str(getAttr(p.attrs, "data"));
-    const labels = str(getAttr(p.attrs, "xlabels"));
+    const data = str(attrOf(p, "data"));
+    const labels = str(attrOf(p, "xlabels"));
     if (data !== undefined && labels !== undefined) {
       const style = (s: string): "comma" | "space" | null => (s.includes(",") ? "comma" : /\S\s+\S/.test(s.trim()) ? "space" : null);
       const a = style(data);
@@ -750,7 +668,7 @@ function visuals(v: Validation): void {
   const exists = v.options.datasetSrcExists;
   if (exists !== undefined) {
     for (const d of v.named("dataset")) {
-      const src = str(getAttr(d.attrs, "src"));
+      const src = str(attrOf(d, "src"));
       if (src !== undefined && !exists(src)) v.report("dataset-src-missing", `::dataset src="${src}" cannot be loaded.`, d);
     }
   }
@@ -766,12 +684,12 @@ function memory(v: Validation): void {
   if (memories.length === 0) return;
   for (const m of memories) {
     if (m.id === undefined) v.report("memory-missing-id", "::memory has no id=.", m);
-    const type = str(getAttr(m.attrs, "type"));
+    const type = str(attrOf(m, "type"));
     if (type === undefined) v.report("memory-missing-type", "::memory has no type=.", m);
     else if (!MEMORY_TYPES.has(type)) v.report("memory-invalid-type", `::memory type="${type}" is not one of ${[...MEMORY_TYPES].join(", ")}.`, m);
-    const conf = getAttr(m.attrs, "confidence");
+    const conf = attrOf(m, "confidence");
     if (conf !== undefined && !confidenceOk(conf)) v.report("memory-invalid-confidence", `::memory confidence=${JSON.stringify(conf)} is not a number between 0 and 1.`, m);
-    const seen = getAttr(m.attrs, "last_seen");
+    const seen = attrOf(m, "last_seen");
     if (seen !== undefined && (typeof seen !== "string" || parseDate(seen) === null)) {
       v.report("memory-invalid-last-seen", `::memory last_seen=${JSON.stringify(seen)} is not a date (YYYY-MM-DD or ISO 8601).`, m);
     }
@@ -793,6 +711,8 @@ function adrs(v: Validation): void {
     if (!decided) v.report("adr-missing-decision", "::adr states no decision (a decision= attribute or a ::decision child).", a);
   }
 }
+
+keepShape(new Validation(parseNoma("::a\n::"), {}));
 
 /** Validate a parsed document. Diagnostics come back sorted by position. */
 export function validateNoma(doc: NomaDocument, options: ValidateOptions = {}): Diagnostic[] {
@@ -827,10 +747,12 @@ export function validateNoma(doc: NomaDocument, options: ValidateOptions = {}): 
  */
 export function validationReadsClock(doc: NomaDocument): boolean {
   const facts = FACTS.get(doc);
+  const compact = facts === undefined ? compactParse(doc) : undefined;
+  if (compact !== undefined) return new RowView(doc, compact).anyWithAttr("citation", "accessed");
   const directives = facts?.byName !== undefined ? (facts.byName.get("citation") ?? []) : facts !== undefined ? facts.directives : (() => {
     const sink: Facts = { directives: [], refs: [], wikilinks: [] };
     for (const node of walkOrder(doc.children, [])) collectBlock(sink, node, null);
     return sink.directives;
   })();
-  return directives.some((d) => d.name === "citation" && getAttr(d.attrs, "accessed") !== undefined);
+  return directives.some((d) => d.name === "citation" && attrOf(d, "accessed") !== undefined);
 }

@@ -151,6 +151,9 @@ describe("no input hangs the parser", () => {
     ["directive line with many braces", (n) => `::a{${"}{".repeat(n * 4)}\n::\n`],
     ["stray closes", (n) => "::\n:::\n".repeat(n)],
     ["wikilinks", (n) => "[[a]] [[b|c]] `[[d]]` ".repeat(n)],
+    ["unclosed wikilinks", (n) => "[[a ".repeat(n * 4)],
+    ["unclosed wikilink labels", (n) => "[[a|b ".repeat(n * 3)],
+    ["wikilinks across code spans", (n) => "[[a` ]] `x".repeat(n * 2)],
   ];
   it.each(families)("%s (≈1 MB) parses and validates", (_, make) => {
     const src = make(60_000);

@@ -1,0 +1,70 @@
+/**
+ * The line index of a text: where each line starts and where its content ends (before
+ * the line break: `\r\n`, `\n` or `\r`), in typed arrays.
+ */
+
+/** Offsets of every line: `starts` (plus one final entry, the source length) and content `ends` (before the line break). */
+export interface LineIndex {
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+/** Index the lines of `text` without creating a string per line (typed arrays: nothing for the GC to trace). */
+export function indexLines(text: string): LineIndex {
+  return text.indexOf("\r") === -1 ? indexLfLines(text) : indexAnyLines(text);
+}
+
+/** Only "\n" breaks: one pass collects line starts; each line ends one before the next starts. */
+function indexLfLines(text: string): LineIndex {
+  const n = text.length;
+  let starts: Int32Array<ArrayBuffer> = new Int32Array((n >> 5) + 16);
+  let k = 0;
+  if (n > 0) starts[k++] = 0;
+  for (let p = text.indexOf("\n"); p !== -1; p = text.indexOf("\n", p + 1)) {
+    if (k === starts.length) starts = grow(starts);
+    starts[k++] = p + 1;
+  }
+  // A final "\n" ends the last line; it does not start an empty one.
+  const trailing = k > 0 && starts[k - 1] === n;
+  const total = trailing ? k - 1 : k;
+  if (total + 1 > starts.length) starts = grow(starts);
+  starts[total] = n;
+  const ends = new Int32Array(total);
+  for (let i = 0; i + 1 < total; i++) ends[i] = starts[i + 1]! - 1;
+  if (total > 0) ends[total - 1] = trailing ? n - 1 : n;
+  return { starts: starts.subarray(0, total + 1), ends };
+}
+
+function grow(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+function indexAnyLines(text: string): LineIndex {
+  const n = text.length;
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) count++;
+  }
+  const starts = new Int32Array(count + 2);
+  const ends = new Int32Array(count + 1);
+  let k = 0;
+  let s = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
+      starts[k] = s;
+      ends[k++] = i;
+      if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+      s = i + 1;
+    }
+  }
+  if (s < n) {
+    starts[k] = s;
+    ends[k++] = n;
+  }
+  starts[k] = n;
+  return { starts: starts.subarray(0, k + 1), ends: ends.subarray(0, k) };
+}
