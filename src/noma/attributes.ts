@@ -99,15 +99,12 @@ function nextAttrToken(text: string, i: number, to: number, tok: AttrTokenScan):
     i++;
     const q = i < to ? text.charCodeAt(i) : -1;
     if (q === 34 /* " */ || q === 39 /* ' */) {
-      const close = text.indexOf(q === 34 ? '"' : "'", i + 1);
+      // Values are short: a loop costs less than calling indexOf.
+      let close = i + 1;
+      while (close < to && text.charCodeAt(close) !== q) close++;
       tok.valueStart = i + 1;
-      if (close === -1 || close >= to) {
-        tok.valueEnd = to;
-        i = to;
-      } else {
-        tok.valueEnd = close;
-        i = close + 1;
-      }
+      tok.valueEnd = close;
+      i = close < to ? close + 1 : to;
     } else {
       tok.valueStart = i;
       while (i < to && !isSpace(text.charCodeAt(i))) i++;
@@ -169,17 +166,26 @@ function scanAttributes(text: string, from: number, to: number, offset: number, 
  * each wins; undefined when absent), into `out` — without building the attribute object.
  */
 export function attrValuesOf(text: string, from: number, to: number, keys: readonly string[], out: Array<AttrValue | undefined>): void {
-  for (let k = 0; k < keys.length; k++) out[k] = undefined;
+  // Bit n set: some key is n characters long (n ≥ 31 shares bit 31), so most tokens are dismissed at once.
+  let lengths = 0;
+  for (let k = 0; k < keys.length; k++) {
+    out[k] = undefined;
+    lengths |= 1 << Math.min(keys[k]!.length, 31);
+  }
   const tok = SCRATCH;
   let i = from;
   while (nextAttrToken(text, i, to, tok)) {
-    const len = tok.keyEnd - tok.keyStart;
-    const first = text.charCodeAt(tok.keyStart);
+    const start = tok.keyStart;
+    const len = tok.keyEnd - start;
+    i = tok.end;
+    if ((lengths & (1 << Math.min(len, 31))) === 0) continue;
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k]!;
-      if (key.length === len && key.charCodeAt(0) === first && text.startsWith(key, tok.keyStart)) out[k] = tokenValue(text, tok);
+      if (key.length !== len) continue;
+      let c = 0;
+      while (c < len && key.charCodeAt(c) === text.charCodeAt(start + c)) c++;
+      if (c === len) out[k] = tokenValue(text, tok);
     }
-    i = tok.end;
   }
 }
 

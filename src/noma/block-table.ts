@@ -102,7 +102,10 @@ export class BlockTable {
     if (this.nameIndex === undefined) {
       for (let k = 0; k < names.length; k++) {
         const name = names[k]!;
-        if (name.length === len && src.startsWith(name, start)) return k;
+        if (name.length !== len) continue;
+        let c = 0;
+        while (c < len && name.charCodeAt(c) === src.charCodeAt(start + c)) c++;
+        if (c === len) return k;
       }
       names.push(src.slice(start, end));
       if (names.length > SCAN_NAMES) this.nameIndex = new Map(names.map((n, k) => [n, k]));

@@ -32,6 +32,12 @@ export function isJsSpace(c: number): boolean {
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
+/** Index of the last `}` in `src[from, to)`, or -1 (a bounded `lastIndexOf`: that one would search on before `from`). */
+function lastBrace(src: string, from: number, to: number): number {
+  for (let k = to - 1; k >= from; k--) if (src.charCodeAt(k) === 125) return k;
+  return -1;
+}
+
 /** Offsets of a directive fence line, filled by `scanColonLine` (-1 where absent). */
 export interface ColonScan {
   colons: number;
@@ -77,8 +83,8 @@ export function scanColonLine(src: string, s: number, e: number, out: ColonScan)
   while (i < e && (src.charCodeAt(i) === 32 || src.charCodeAt(i) === 9)) i++;
   if (i === e) return OPEN_LINE;
   if (src.charCodeAt(i) !== 123 /* { */) return NOT_COLON_LINE;
-  const close = src.lastIndexOf("}", e - 1);
-  if (close < i) return NOT_COLON_LINE;
+  const close = lastBrace(src, i, e);
+  if (close === -1) return NOT_COLON_LINE;
   for (let j = close + 1; j < e; j++) {
     const c = src.charCodeAt(j);
     if (c !== 32 && c !== 9) return NOT_COLON_LINE;
@@ -141,8 +147,8 @@ export function scanHeading(src: string, s: number, e: number, out: HeadingScan)
   out.innerStart = out.innerEnd = -1;
   if (restEnd > start && src.charCodeAt(restEnd - 1) === 125 /* } */) {
     const bodyEnd = restEnd - 1;
-    const lastClose = bodyEnd > start ? src.lastIndexOf("}", bodyEnd - 1) : -1;
-    const from = lastClose >= start ? lastClose + 1 : start;
+    const lastClose = lastBrace(src, start, bodyEnd);
+    const from = lastClose !== -1 ? lastClose + 1 : start;
     const open = src.indexOf("{", from);
     if (open !== -1 && open < bodyEnd) {
       let titleEnd = open;

@@ -230,8 +230,9 @@ export class RowView {
 }
 
 keepShape((() => {
-  const doc = parseNoma("::a\n::");
+  const doc = parseNoma("::a{id=x for=x}\n[[x]]\n::");
   const view = new RowView(doc, compactParse(doc)!);
   view.collect({ directives: [], refs: [], wikilinks: [] });
+  for (const d of view.named("a")) void (d.attr!("id"), d.attrs, d.aliases);
   return view;
 })());

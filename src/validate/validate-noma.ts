@@ -23,6 +23,7 @@ import { collectBlock, type Facts, type Reference, type Wikilink } from "./colle
 import { RowView } from "./row-view.js";
 import { keepShape } from "../noma/keep-shape.js";
 import { parseNoma } from "../noma/parse-noma.js";
+import { IdTable } from "../noma/id-table.js";
 
 
 export interface ValidateOptions {
@@ -410,7 +411,9 @@ function confidenceOk(value: AttrValue | undefined): boolean {
 }
 
 function research(v: Validation, declared: string[]): void {
-  const targeted = new Set<string>();
+  // Ids are fresh strings: an IdTable hashes them without V8's runtime call (see id-table.ts).
+  const targeted = new IdTable<true>();
+  const aliasMap = v.doc.aliasMap;
   for (const name of ["evidence", "counterevidence"]) {
     for (const e of v.named(name)) {
       const target = str(attrOf(e, "for"));
@@ -418,9 +421,9 @@ function research(v: Validation, declared: string[]): void {
         v.report("evidence-missing-for", `::${name} has no for= attribute naming the claim it supports.`, e);
         continue;
       }
-      targeted.add(target);
-      const canonical = v.doc.aliasMap.get(target);
-      if (canonical !== undefined) targeted.add(canonical);
+      targeted.add(target, true);
+      const canonical = aliasMap.size > 0 ? aliasMap.get(target) : undefined;
+      if (canonical !== undefined) targeted.add(canonical, true);
     }
   }
   const needConfidence = declared.some((p) => CONFIDENCE_PROFILES.has(p));
