@@ -119,3 +119,19 @@ export class BlockTable {
     return names.length - 1;
   }
 }
+
+/** Top-level sections end where the next heading of the same or shallower depth starts (row ends updated). */
+export function foldSectionEnds(table: BlockTable, lastLine: number): void {
+  const d = table.data;
+  const stack: number[] = [];
+  for (let b = 0; b < table.count; b = d[b * STRIDE + F_NEXT]!) {
+    const word = d[b * STRIDE]!;
+    if ((word & KIND_MASK) !== K_SECTION) continue;
+    const depth = level(word);
+    while (stack.length > 0 && level(d[stack[stack.length - 1]! * STRIDE]!) >= depth) {
+      d[stack.pop()! * STRIDE + F_END] = d[b * STRIDE + F_LINE]!;
+    }
+    stack.push(b);
+  }
+  for (const b of stack) d[b * STRIDE + F_END] = lastLine;
+}

@@ -11,19 +11,21 @@
  * nodes plus `problems`.
  */
 import { parseDocument as parseYamlDocument } from "yaml";
-import type { AttrToken, AttrValue, BlockNode, DirectiveNode, FrontmatterNode, ListItemNode, NomaDocument, ParseProblem, SectionNode } from "./ast.js";
-import { attrValuesOf, getAttr, NO_ALIASES, parseAttributes, splitAliases } from "./attributes.js";
-import { type BlockTable, EXPLICIT_ID, F_A, F_B, F_C, F_D, F_END, F_LINE, F_NEXT, K_DIRECTIVE, K_SECTION, KIND_MASK, level, NESTED, STRIDE } from "./block-table.js";
+import type { AttrToken, BlockNode, DirectiveNode, FrontmatterNode, ListItemNode, NomaDocument, ParseProblem, SectionNode } from "./ast.js";
+import { getAttr, parseAttributes, splitAliases } from "./attributes.js";
+import { type BlockTable, F_LINE, foldSectionEnds, STRIDE } from "./block-table.js";
 import { carryIdIndex } from "./carry-id-index.js";
 import { IdIndexBuilder } from "./id-index-builder.js";
 import type { IdTable } from "./id-table.js";
 import { indexLines, type LineIndex } from "./index-lines.js";
+import { indexRowIds, type RowRef } from "./index-row-ids.js";
 import { classifyColonLine } from "./line-syntax.js";
 import { materializeBlocks } from "./materialize-blocks.js";
 import { BlockScanner } from "./scan-blocks.js";
 import { spliceLineIndex } from "./splice-line-index.js";
 
 export { indexLines, type LineIndex } from "./index-lines.js";
+export { REF_ATTRS, type RowRef } from "./index-row-ids.js";
 export { classifyColonLine, parseHeadingLine, MAX_COLONS, type ColonLine, type HeadingLine } from "./line-syntax.js";
 
 export interface ParseOptions {
@@ -273,72 +275,6 @@ export interface CompactParse {
  */
 export function compactParse(doc: NomaDocument): CompactParse | undefined {
   return (doc as unknown as Record<symbol, CompactParse | undefined>)[COMPACT];
-}
-
-/** The attributes by which a directive points at another block. */
-export const REF_ATTRS = ["for", "parent", "dataset"] as const;
-
-/** A directive row's `for=`, `parent=` or `dataset=` (a non-empty value, as a string). */
-export interface RowRef {
-  row: number;
-  attr: (typeof REF_ATTRS)[number];
-  target: string;
-}
-
-/**
- * Ids from a block table (rows in walk order), into `builder`; fills `idSlot`, marks
- * explicit section ids, and collects the directives' references into `refs`.
- */
-function indexRowIds(table: BlockTable, src: string, builder: IdIndexBuilder<number>, idSlot: Int32Array, refs: RowRef[]): readonly string[] {
-  const d = table.data;
-  const keys = ["id", "aliases", "for", "parent", "dataset"];
-  const values: Array<AttrValue | undefined> = [undefined, undefined, undefined, undefined, undefined];
-  let rootAliases: readonly string[] = NO_ALIASES;
-  for (let b = 0; b < table.count; b++) {
-    const o = b * STRIDE;
-    const word = d[o]!;
-    const kind = word & KIND_MASK;
-    if (kind !== K_SECTION && kind !== K_DIRECTIVE) continue;
-    if (d[o + F_A]! !== -1) attrValuesOf(src, d[o + F_A]!, d[o + F_B]!, keys, values);
-    else values.fill(undefined);
-    let aliases = values[1] === undefined ? NO_ALIASES : splitAliases(values[1]);
-    let id: string | undefined;
-    if (kind === K_SECTION) {
-      const nested = (word & NESTED) !== 0;
-      id = IdIndexBuilder.explicitId(values[0]);
-      if (id !== undefined) d[o] = word | EXPLICIT_ID;
-      else id = builder.slugId(src.slice(d[o + F_C]!, d[o + F_D]!), nested);
-      if (builder.claimsRoot(b, level(word), nested, id)) rootAliases = aliases = builder.withRootAliases(aliases);
-    } else {
-      const v = values[0];
-      if (typeof v === "string" && v.length > 0) id = v;
-      for (let r = 0; r < REF_ATTRS.length; r++) {
-        const ref = values[2 + r];
-        if (ref === undefined || typeof ref === "boolean") continue;
-        const target = String(ref);
-        if (target.length > 0) refs.push({ row: b, attr: REF_ATTRS[r]!, target });
-      }
-    }
-    if (id !== undefined) idSlot[b] = builder.ids.length;
-    builder.register(b, id, aliases);
-  }
-  return rootAliases;
-}
-
-/** Top-level sections end where the next heading of the same or shallower depth starts (row ends updated). */
-function foldSectionEnds(table: BlockTable, lastLine: number): void {
-  const d = table.data;
-  const stack: number[] = [];
-  for (let b = 0; b < table.count; b = d[b * STRIDE + F_NEXT]!) {
-    const word = d[b * STRIDE]!;
-    if ((word & KIND_MASK) !== K_SECTION) continue;
-    const depth = level(word);
-    while (stack.length > 0 && level(d[stack[stack.length - 1]! * STRIDE]!) >= depth) {
-      d[stack.pop()! * STRIDE + F_END] = d[b * STRIDE + F_LINE]!;
-    }
-    stack.push(b);
-  }
-  for (const b of stack) d[b * STRIDE + F_END] = lastLine;
 }
 
 /** Build the node tree of a compact document (once): children, nodeById, duplicateIds, the walk order. */

@@ -5,7 +5,7 @@
  */
 import type { BlockNode } from "../noma/ast.js";
 import type { AttrValue } from "../noma/ast.js";
-import { REF_ATTRS } from "../noma/parse-noma.js";
+import { REF_ATTRS } from "../noma/index-row-ids.js";
 import { attrValues, type DirectiveFact } from "./directive-fact.js";
 
 /** A node whose first line a wikilink's line is counted from (nodes of reused blocks move). */

@@ -14,10 +14,10 @@ import { keepShape } from "../noma/keep-shape.js";
 import { collectLineLinks, collectProse, type Facts } from "./collect-facts.js";
 import type { DirectiveFact } from "./directive-fact.js";
 
-/** Directives nest at most this deep (one colon more per level). */
-const MAX_DEPTH = MAX_COLONS;
 const ONE_KEY: string[] = [""];
 const ONE_VALUE: Array<AttrValue | undefined> = [undefined];
+/** Directives nest at most this deep (one colon more per level). */
+const MAX_DEPTH = MAX_COLONS;
 /** Wikilinks of paragraph lines are counted from line 0: their `rel` is their line number. */
 const LINE_ZERO = { pos: { line: 0 } };
 
@@ -46,15 +46,11 @@ export class RowDirective implements DirectiveFact {
   }
 
   attr(key: string): AttrValue | undefined {
-    if (this.parsedAttrs !== undefined) return getAttr(this.parsedAttrs, key);
-    ONE_KEY[0] = key;
-    this.view.attrValues(this.row, ONE_KEY, ONE_VALUE);
-    return ONE_VALUE[0];
+    return this.parsedAttrs !== undefined ? getAttr(this.parsedAttrs, key) : this.view.attrValue(this.row, key);
   }
 
   attrValues(keys: readonly string[], out: Array<AttrValue | undefined>): void {
-    if (this.parsedAttrs === undefined) this.view.attrValues(this.row, keys, out);
-    else for (let k = 0; k < keys.length; k++) out[k] = getAttr(this.parsedAttrs, keys[k]!);
+    for (let k = 0; k < keys.length; k++) out[k] = this.attr(keys[k]!);
   }
 
   get aliases(): readonly string[] {
@@ -90,11 +86,14 @@ export class RowView {
     return rowAttrs(this.c.table, this.doc.source, row);
   }
 
-  attrValues(row: number, keys: readonly string[], out: Array<AttrValue | undefined>): void {
-    const d = this.c.table.data;
-    const from = d[row * STRIDE + F_A]!;
-    if (from !== -1) attrValuesOf(this.doc.source, from, d[row * STRIDE + F_B]!, keys, out);
-    else for (let k = 0; k < keys.length; k++) out[k] = undefined;
+  /** Attribute `key` of directive row `row`, read off its attribute block. */
+  attrValue(row: number, key: string): AttrValue | undefined {
+    const o = row * STRIDE;
+    const from = this.c.table.data[o + F_A]!;
+    if (from === -1) return undefined;
+    ONE_KEY[0] = key;
+    attrValuesOf(this.doc.source, from, this.c.table.data[o + F_B]!, ONE_KEY, ONE_VALUE);
+    return ONE_VALUE[0];
   }
 
   /** The node of `row` (and its subtree), made once. */
