@@ -25,7 +25,8 @@ import { startWorktreeListing, type WorktreeListingJob } from "../git/read-workt
 import { DELETED, indexLineEntry, indexOidLength, listingBlob, MODIFIED, parseIndexListing, readIndexLine, REGULAR, SKIP_WORKTREE, UNMERGED, untrackedEntry } from "../git/worktree-listing.js";
 import { SELF_CATEGORY } from "../governance/governance.js";
 import { ReconcileError } from "./reconcile-error.js";
-import { loadSpecContext, persistMemo, repoPath, requireSpec, snapshotSeed, type ToolOptions } from "./reconcile-context.js";
+import { loadSpecContextCached } from "./load-spec-context-cached.js";
+import { persistMemo, repoPath, requireSpec, type ToolOptions } from "./reconcile-context.js";
 
 export interface GetChangedArtifactsInput {
   specPath: string;
@@ -216,7 +217,7 @@ export async function getChangedArtifacts(root: string, input: GetChangedArtifac
   try {
     const indexOut = await job.indexOut;
     const oidLength = indexOidLength(indexOut);
-    const ctx = loadSpecContext(root, options, [...trackedUnderNotarai(indexOut, oidLength, !isAscii(indexOut)), ...(await specsUntracked)]);
+    const ctx = await loadSpecContextCached(root, options, [...trackedUnderNotarai(indexOut, oidLength, !isAscii(indexOut)), ...(await specsUntracked)]);
     const spec = requireSpec(ctx, specPath, { requireData: true });
     const categories = ctx.governance.categoriesOf(spec.path);
     if (input.artifactType !== undefined && !categories.includes(input.artifactType)) {
@@ -242,7 +243,7 @@ export async function getChangedArtifacts(root: string, input: GetChangedArtifac
     // What is left: memo rows, hashes, and the records' hashes (or the snapshot's, while never seeded).
     const paths = [...walk.doubts.keys()].sort();
     const entries = new Map<string, WorktreeEntry>(paths.map((p) => [p, walk.doubts.get(p)!.entry]));
-    const seed = records.seeded ? null : snapshotSeed(root, options);
+    const seed = records.seeded ? null : (await import("./snapshot-seed.js")).snapshotSeed(root, options);
     const memo = records.memo(cleanBlobIds(entries, paths), statPaths(entries, paths));
     const current = await currentHashes(root, paths, entries, memo);
     const changed = paths.filter((p) => {

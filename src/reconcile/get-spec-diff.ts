@@ -22,7 +22,9 @@ import { newFileDiff } from "../git/new-file-diff.js";
 import { readWorktreeStatus } from "../git/read-worktree-status.js";
 import { compileExcludePattern, isSpecPath } from "../governance/glob.js";
 import type { GitToolOptions } from "./list-affected-specs.js";
-import { isReconciled, loadSpecContext, persistMemo, readReconciliation, requireSpec } from "./reconcile-context.js";
+import { loadSpecContext } from "./load-spec-context.js";
+import { readReconciliation } from "./read-reconciliation.js";
+import { isReconciled, persistMemo, requireSpec } from "./reconcile-context.js";
 
 export interface GetSpecDiffInput {
   /** Repository-relative path of the spec file. */

@@ -6,7 +6,8 @@
 import { changedFiles } from "../git/changed-files.js";
 import { findMergeBase, type MergeBaseOptions } from "../git/merge-base.js";
 import type { SpecBehavior } from "../spec/spec-schema.js";
-import { loadSpecContext, type ToolOptions } from "./reconcile-context.js";
+import { loadSpecContext } from "./load-spec-context.js";
+import type { ToolOptions } from "./reconcile-context.js";
 
 export interface ListAffectedSpecsInput {
   /** Branch (or any commit-ish) to diff against, e.g. "main" or "origin/main". */

@@ -11,7 +11,9 @@ import { join } from "node:path";
 import { writeCache } from "../cache/cache-db.js";
 import { cleanBlobIds, currentHashes, statPaths } from "../cache/current-hashes.js";
 import { readWorktreeStatus } from "../git/read-worktree-status.js";
-import { loadSpecContext, persistMemo, readReconciliation, repoPath, requireSpec, type ToolOptions } from "./reconcile-context.js";
+import { loadSpecContext } from "./load-spec-context.js";
+import { readReconciliation } from "./read-reconciliation.js";
+import { persistMemo, repoPath, requireSpec, type ToolOptions } from "./reconcile-context.js";
 
 export interface MarkReconciledInput {
   /** Repository-relative (or absolute, inside the repository) file paths. */

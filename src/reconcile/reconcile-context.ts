@@ -1,16 +1,17 @@
 /**
- * What every reconciliation tool starts from: the specs and their governance,
- * and the reconciliation records (cache, seeded from the committed snapshot
- * while the cache is cold). Internal to src/reconcile; the tools are the API.
+ * What every reconciliation tool shares: options, path arguments, the spec
+ * context's checks, reconciliation lookups and persisting what a read learnt.
+ * Light on purpose (no YAML, no schemas): loading specs is
+ * `load-spec-context.ts` (or its cached twin), reading records with the
+ * snapshot's seed is `read-reconciliation.ts`. Internal to src/reconcile; the
+ * tools are the API.
  */
 import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
-import { ANY_SPEC, readCache, writeCache, type CacheQuery, type CacheRead, type CacheWrite } from "../cache/cache-db.js";
-import { buildGovernance, type Governance } from "../governance/governance.js";
-import { loadSpecs, type SpecSet } from "../spec/load-specs.js";
+import { ANY_SPEC, writeCache, type CacheRead, type CacheWrite } from "../cache/cache-db.js";
+import type { Governance } from "../governance/governance.js";
+import type { SpecSet } from "../spec/load-specs.js";
 import { formatSpecProblem } from "../spec/spec-problem.js";
 import type { SpecFile } from "../spec/validate-spec-text.js";
-import { readSnapshot, snapshotAncestry, ancestryWarning } from "../snapshot/read-snapshot.js";
-import { snapshotFingerprints } from "../snapshot/snapshot-format.js";
 import { ReconcileError } from "./reconcile-error.js";
 
 export interface ToolOptions {
@@ -26,16 +27,14 @@ export interface SpecContext {
   governance: Governance;
 }
 
-/** Load specs and governance (`known`: git's file list, if at hand); every invalid spec yields one warning (it still governs its own file). */
-export function loadSpecContext(root: string, options: ToolOptions = {}, known?: Iterable<string>): SpecContext {
-  const specs = loadSpecs(root, known);
+/** One warning per invalid spec (it still governs its own file). */
+export function warnSpecProblems(specs: SpecSet, options: ToolOptions): void {
   for (const f of specs.files) {
     if (f.problems.length > 0) {
       const first = f.problems[0]!;
       options.onWarning?.(`invalid spec ${formatSpecProblem(first)}${f.problems.length > 1 ? ` (+${f.problems.length - 1} more; run \`noma-reconcile specs validate\`)` : ""}${f.data === null ? "; it governs only its own file" : ""}`);
     }
   }
-  return { root, specs, governance: buildGovernance(specs) };
 }
 
 /** A path argument as a repository-relative POSIX path; ReconcileError when it leaves the repository. */
@@ -61,43 +60,6 @@ export function requireSpec(ctx: SpecContext, specPath: string, options: { requi
     throw new ReconcileError("invalid-spec", `${rel} is invalid, so which files it governs is unknown: ${first !== undefined ? formatSpecProblem(first) : "unknown problem"} (run \`noma-reconcile specs validate\`)`);
   }
   return spec;
-}
-
-export interface Reconciliation {
-  cache: CacheRead;
-  /** Snapshot fingerprints used to seed a cold cache (to persist on the next write), or null. */
-  seed: Map<string, string> | null;
-}
-
-/**
- * The committed snapshot's fingerprints, to seed a cache that has never been
- * seeded (problems and a foreign `git_hash` become warnings), or null.
- */
-export function snapshotSeed(root: string, options: ToolOptions): Map<string, string> | null {
-  const snap = readSnapshot(root);
-  if (snap.problem !== null) options.onWarning?.(`${snap.problem}; not used`);
-  if (snap.snapshot === null) return null;
-  const w = ancestryWarning(snap.snapshot, snapshotAncestry(root, snap.snapshot));
-  if (w !== null) options.onWarning?.(w);
-  return snapshotFingerprints(snap.snapshot);
-}
-
-/**
- * Read reconciliation records (and the hash memo) for a query. A cache that has
- * never been seeded takes the committed snapshot's fingerprints as rows valid
- * for every spec; they count only where the file's current hash matches.
- */
-export async function readReconciliation(root: string, query: CacheQuery, options: ToolOptions): Promise<Reconciliation> {
-  const cache = await readCache(root, query);
-  if (cache.warning !== null) options.onWarning?.(cache.warning);
-  if (cache.seeded) return { cache, seed: null };
-  const seed = snapshotSeed(root, options);
-  if (seed === null) return { cache, seed: null };
-  let any = cache.reconciled.get(ANY_SPEC);
-  if (any === undefined) cache.reconciled.set(ANY_SPEC, (any = new Map()));
-  const wanted = query.paths !== undefined ? new Set(query.paths) : null;
-  for (const [p, h] of seed) if (!any.has(p) && (wanted === null || wanted.has(p))) any.set(p, { hash: h, blob: null, updatedAt: 0 });
-  return { cache, seed };
 }
 
 /** Whether `hash` is a reconciled hash of `path` for `spec` (its own record, or a record valid for every spec). */

@@ -18,7 +18,7 @@ import { readWorktreeStatus } from "../git/read-worktree-status.js";
 import { readSnapshot, snapshotAncestry, ancestryWarning, type SnapshotAncestry } from "../snapshot/read-snapshot.js";
 import { snapshotFingerprints, type Snapshot } from "../snapshot/snapshot-format.js";
 import type { GitToolOptions } from "./list-affected-specs.js";
-import { loadSpecContext } from "./reconcile-context.js";
+import { loadSpecContext } from "./load-spec-context.js";
 
 export interface ReconciliationDriftInput {
   baseBranch: string;

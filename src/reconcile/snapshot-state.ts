@@ -17,7 +17,9 @@ import { isSpecPath } from "../governance/glob.js";
 import { SNAPSHOT_PATH } from "../governance/governance.js";
 import { formatSnapshot, SNAPSHOT_SCHEMA_VERSION, type Snapshot } from "../snapshot/snapshot-format.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
-import { loadSpecContext, readReconciliation, reconciledHash, type ToolOptions } from "./reconcile-context.js";
+import { loadSpecContext } from "./load-spec-context.js";
+import { readReconciliation } from "./read-reconciliation.js";
+import { reconciledHash, type ToolOptions } from "./reconcile-context.js";
 import { ensureCacheDir } from "../cache/cache-db.js";
 
 export const SNAPSHOT_LOCK_PATH = ".notarai/.cache/reconciliation_state.json.lock";

@@ -1,0 +1,114 @@
+/**
+ * The spec context of the warm path, remembered by content: validating specs
+ * needs the YAML parser and the schemas (the largest modules `changed` would
+ * load, ~40 ms with their parse), yet the specs rarely change between runs.
+ * The validated set is kept in `.notarai/.cache/specs.json` under a key
+ * naming the tool version and every spec file's path and SHA-256; while the
+ * files are byte for byte those, the set is taken from there and the
+ * validator is not even loaded. Anything else (a changed, added or removed
+ * spec, another version, an unreadable or foreign file) loads and validates as
+ * usual, and remembers the result when it survives JSON unchanged.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { ensureCacheDir } from "../cache/cache-db.js";
+import { writeFileAtomic } from "../fsx/write-file-atomic.js";
+import { buildGovernance } from "../governance/governance.js";
+import { isSpecPath } from "../governance/glob.js";
+import type { SpecSet } from "../spec/load-specs.js";
+import type { SpecFile } from "../spec/validate-spec-text.js";
+import { TOOL_NAME, TOOL_VERSION } from "../version.js";
+import { warnSpecProblems, type SpecContext, type ToolOptions } from "./reconcile-context.js";
+
+export const SPEC_CACHE_PATH = ".notarai/.cache/specs.json";
+
+interface Stored {
+  key: string;
+  files: SpecFile[];
+  system: string | null;
+}
+
+/**
+ * The spec files among `known` that exist, sorted, with their text — the list
+ * `loadSpecs(root, known)` validates (`listSpecPaths`), so the key names
+ * exactly its input.
+ */
+function specTexts(root: string, known: Iterable<string>): Map<string, string> | null {
+  const paths = new Set<string>();
+  for (const p of known) {
+    if (!p.startsWith(".notarai/") || !isSpecPath(p)) continue;
+    try {
+      if (statSync(join(root, p)).isFile()) paths.add(p);
+    } catch {
+      /* tracked but deleted in the work tree */
+    }
+  }
+  const texts = new Map<string, string>();
+  for (const p of [...paths].sort()) {
+    try {
+      texts.set(p, readFileSync(join(root, p), "utf8"));
+    } catch {
+      return null; // unreadable: let the validator report it
+    }
+  }
+  return texts;
+}
+
+function keyOf(texts: ReadonlyMap<string, string>): string {
+  const h = createHash("sha256").update(`${TOOL_NAME} ${TOOL_VERSION}\0`);
+  for (const [p, t] of texts) h.update(`${p}\0${createHash("sha256").update(t).digest("hex")}\0`);
+  return h.digest("hex");
+}
+
+function fromStored(s: Stored): SpecSet {
+  const files = s.files;
+  return { files, byPath: new Map(files.map((f) => [f.path, f])), system: files.find((f) => f.path === s.system) ?? null, problems: files.flatMap((f) => f.problems) };
+}
+
+function readStored(root: string, key: string, texts: ReadonlyMap<string, string>): SpecSet | null {
+  let s: Stored;
+  try {
+    s = JSON.parse(readFileSync(join(root, SPEC_CACHE_PATH), "utf8")) as Stored;
+  } catch {
+    return null;
+  }
+  if (s === null || typeof s !== "object" || s.key !== key || !Array.isArray(s.files) || s.files.length !== texts.size) return null;
+  // The key proves the texts; the stored files must also be those texts, in that order.
+  let i = 0;
+  for (const [p, t] of texts) {
+    const f = s.files[i++];
+    if (f === undefined || f.path !== p || f.text !== t || !Array.isArray(f.problems) || !Array.isArray(f.refs)) return null;
+  }
+  return fromStored(s);
+}
+
+/** Load specs and governance as `loadSpecContext` does, from the remembered set when the spec files are unchanged. */
+export async function loadSpecContextCached(root: string, options: ToolOptions, known: Iterable<string>): Promise<SpecContext> {
+  const list = [...known];
+  const texts = specTexts(root, list);
+  const key = texts !== null ? keyOf(texts) : null;
+  let specs = key !== null ? readStored(root, key, texts!) : null;
+  if (specs === null) {
+    const { loadSpecs } = await import("../spec/load-specs.js");
+    specs = loadSpecs(root, list);
+    if (key !== null && options.readOnly !== true) remember(root, key, texts!, specs);
+  }
+  warnSpecProblems(specs, options);
+  return { root, specs, governance: buildGovernance(specs) };
+}
+
+/** Keep a validated set, if it is of exactly the texts the key names and JSON carries it unchanged. */
+function remember(root: string, key: string, texts: ReadonlyMap<string, string>, specs: SpecSet): void {
+  if (specs.files.length !== texts.size || specs.files.some((f) => texts.get(f.path) !== f.text)) return;
+  const stored: Stored = { key, files: specs.files, system: specs.system?.path ?? null };
+  const json = JSON.stringify(stored);
+  try {
+    if (!isDeepStrictEqual(JSON.parse(json), stored)) return;
+    ensureCacheDir(root);
+    writeFileAtomic(join(root, SPEC_CACHE_PATH), json);
+  } catch {
+    /* a cache that cannot be written only costs the next run a validation */
+  }
+}
