@@ -46,6 +46,12 @@ export class IdTable<V> {
     }
   }
 
+  /** The entry index of `key` (its position in `keys` and `values`), or -1. */
+  indexOf(key: string): number {
+    const k = this.find(key);
+    return k >= 0 ? k : -1;
+  }
+
   has(key: string): boolean {
     return this.find(key) >= 0;
   }

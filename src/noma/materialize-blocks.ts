@@ -42,8 +42,8 @@ export function rowAttrs(table: BlockTable, src: string, b: number): Record<stri
 export class RowMaterializer {
   /** The nodes made so far, by row. */
   readonly nodes: RowMap<BlockNode | ListItemNode>;
-  /** True when no line ends in "\r": a range of lines is then one slice of the source. */
-  private readonly plain: boolean;
+  /** True when no line ends in "\r": a range of lines is then one slice of the source (found out on first need). */
+  private plain: boolean | undefined;
 
   constructor(
     private readonly table: BlockTable,
@@ -53,7 +53,6 @@ export class RowMaterializer {
     private readonly ids?: RowIds,
   ) {
     this.nodes = new RowMap<BlockNode | ListItemNode>(table.count);
-    this.plain = src.indexOf("\r") === -1;
   }
 
   private line(i: number): string {
@@ -63,7 +62,7 @@ export class RowMaterializer {
   /** Lines [from, to) joined with "\n". */
   private text(from: number, to: number): string {
     if (to <= from) return "";
-    if (to === from + 1 || this.plain) return this.src.slice(this.starts[from], this.ends[to - 1]);
+    if (to === from + 1 || (this.plain ??= this.src.indexOf("\r") === -1)) return this.src.slice(this.starts[from], this.ends[to - 1]);
     const parts: string[] = [];
     for (let i = from; i < to; i++) parts.push(this.line(i));
     return parts.join("\n");

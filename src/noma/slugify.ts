@@ -2,6 +2,8 @@
  * Heading slugs (implicit section ids) and their collision suffixes (§2.1, §6.5).
  */
 
+import { IdTable } from "./id-table.js";
+
 const COMBINING = /[\u0300-\u036f]/g;
 const NOT_SLUG = /[^a-z0-9\s-]/g;
 
@@ -48,29 +50,30 @@ export function slugifyUnicode(title: string): string {
 
 /**
  * Hands out implicit ids in document order: the first `a`, then `a-2`, `a-3`, …
- * skipping any value already taken. Amortised constant time per call.
+ * skipping any value already taken. Amortised constant time per call. (Ids are fresh
+ * strings: an IdTable hashes them without V8's runtime call, see id-table.ts.)
  */
 export class SlugSuffixer {
-  private readonly taken = new Set<string>();
-  private readonly nextSuffix = new Map<string, number>();
+  /** Every id handed out → the next suffix to try when it comes again as a slug. */
+  private readonly taken = new IdTable<number>();
 
   assign(slug: string): string {
-    if (!this.taken.has(slug)) {
-      this.taken.add(slug);
-      return slug;
-    }
-    let n = this.nextSuffix.get(slug) ?? 2;
-    while (this.taken.has(`${slug}-${n}`)) n++;
-    const id = `${slug}-${n}`;
-    this.nextSuffix.set(slug, n + 1);
-    this.taken.add(id);
+    if (this.taken.add(slug, 2) === undefined) return slug;
+    const k = this.taken.indexOf(slug);
+    const id = this.next(slug, this.taken.values[k]!);
+    this.taken.values[k] = Number(id.slice(slug.length + 1)) + 1;
+    this.taken.add(id, 2);
     return id;
   }
 
   /** What `assign` would return, without taking it. */
   peek(slug: string): string {
-    if (!this.taken.has(slug)) return slug;
-    let n = this.nextSuffix.get(slug) ?? 2;
+    const k = this.taken.indexOf(slug);
+    return k === -1 ? slug : this.next(slug, this.taken.values[k]!);
+  }
+
+  private next(slug: string, from: number): string {
+    let n = from;
     while (this.taken.has(`${slug}-${n}`)) n++;
     return `${slug}-${n}`;
   }

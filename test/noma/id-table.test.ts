@@ -49,3 +49,40 @@ describe("RowMap", () => {
     );
   });
 });
+
+describe("SlugSuffixer", () => {
+  /** The rule, with a Set and a Map: the first `a`, then `a-2`, `a-3`, … skipping ids already handed out. */
+  class Model {
+    private readonly taken = new Set<string>();
+    private readonly nextSuffix = new Map<string, number>();
+    assign(slug: string): string {
+      if (!this.taken.has(slug)) {
+        this.taken.add(slug);
+        return slug;
+      }
+      let n = this.nextSuffix.get(slug) ?? 2;
+      while (this.taken.has(`${slug}-${n}`)) n++;
+      this.nextSuffix.set(slug, n + 1);
+      this.taken.add(`${slug}-${n}`);
+      return `${slug}-${n}`;
+    }
+  }
+
+  it("hands out what the Set-and-Map rule hands out, peek included", async () => {
+    const { SlugSuffixer } = await import("../../src/noma/slugify.js");
+    const slug = fc.constantFrom("a", "a-2", "a-3", "a-2-2", "b", "b-1", "a-10");
+    fc.assert(
+      fc.property(fc.array(slug, { maxLength: 40 }), (slugs) => {
+        const s = new SlugSuffixer();
+        const m = new Model();
+        for (const x of slugs) {
+          const peeked = s.peek(x);
+          const got = s.assign(x);
+          expect(got).toBe(peeked);
+          expect(got).toBe(m.assign(x));
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
