@@ -72,7 +72,7 @@ const spans: number[] = [];
 
 /** The character at i as the wikilink pattern sees it: a space inside one of the first `spanEnd / 2` code spans. */
 function charAt(raw: string, i: number, spanEnd: number): number {
-  if (spanEnd > 0) {
+  if (spanEnd > 0 && i >= spans[0]! && i <= spans[spanEnd - 1]!) {
     // The last span opening at or before i (binary search: spans are sorted and disjoint).
     let lo = 0;
     let hi = spanEnd >> 1;
