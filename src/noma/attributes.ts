@@ -74,7 +74,7 @@ export interface ParsedAttrs {
  * One `key`, `key=value`, `key="…"` or `key='…'` token, as offsets into the text
  * scanned. `valueStart` is -1 for a bare key (value `true`).
  */
-interface AttrTokenScan {
+export interface AttrTokenScan {
   keyStart: number;
   keyEnd: number;
   valueStart: number;
@@ -88,7 +88,7 @@ interface AttrTokenScan {
  * are scanned left to right; text between tokens is skipped; an unclosed quote runs
  * to the end.
  */
-function nextAttrToken(text: string, i: number, to: number, tok: AttrTokenScan): boolean {
+export function nextAttrToken(text: string, i: number, to: number, tok: AttrTokenScan): boolean {
   while (i < to && !isKeyStart(text.charCodeAt(i))) i++;
   if (i >= to) return false;
   tok.keyStart = i;
@@ -115,11 +115,11 @@ function nextAttrToken(text: string, i: number, to: number, tok: AttrTokenScan):
   return true;
 }
 
-function tokenValue(text: string, tok: AttrTokenScan): AttrValue {
+export function tokenValue(text: string, tok: AttrTokenScan): AttrValue {
   return tok.valueStart === -1 ? true : coerceAttrValue(text.slice(tok.valueStart, tok.valueEnd));
 }
 
-function newTokenScan(): AttrTokenScan {
+export function newTokenScan(): AttrTokenScan {
   return { keyStart: 0, keyEnd: 0, valueStart: -1, valueEnd: -1, end: 0 };
 }
 

@@ -17,6 +17,8 @@
  *   F_A/F_B section, directive: offsets of the attribute text between `{` and `}`
  *           (-1 when there is none); code: the language; list item: marker length (F_A)
  *   F_C/F_D section: offsets of the title; directive: index of its name in `names` (F_C)
+ *           and, once ids are indexed, where its attribute tokens start in the parse's
+ *           AttrTokenIndex (F_D; -1 without an attribute block)
  */
 
 export const STRIDE = 8;
@@ -133,5 +135,5 @@ export function foldSectionEnds(table: BlockTable, lastLine: number): void {
     }
     stack.push(b);
   }
-  for (const b of stack) d[b * STRIDE + F_END] = lastLine;
+  for (let k = 0; k < stack.length; k++) d[stack[k]! * STRIDE + F_END] = lastLine;
 }

@@ -17,22 +17,44 @@ export function indexLines(text: string): LineIndex {
 /** Only "\n" breaks: one pass collects line starts; each line ends one before the next starts. */
 function indexLfLines(text: string): LineIndex {
   const n = text.length;
-  let starts: Int32Array<ArrayBuffer> = new Int32Array((n >> 5) + 16);
-  let k = 0;
-  if (n > 0) starts[k++] = 0;
-  for (let p = text.indexOf("\n"); p !== -1; p = text.indexOf("\n", p + 1)) {
-    if (k === starts.length) starts = grow(starts);
-    starts[k++] = p + 1;
+  // Room for lines of 16 characters on average; denser text grows the array.
+  let starts: Int32Array<ArrayBuffer> = new Int32Array((n >> 4) + 16);
+  let k = n > 0 ? 1 : 0;
+  for (;;) {
+    k = collectStarts(text, starts, k);
+    if (k >= 0) break;
+    k = -k;
+    starts = grow(starts);
   }
   // A final "\n" ends the last line; it does not start an empty one.
   const trailing = k > 0 && starts[k - 1] === n;
   const total = trailing ? k - 1 : k;
   if (total + 1 > starts.length) starts = grow(starts);
   starts[total] = n;
+  const ends = lfEnds(starts, total, trailing ? n - 1 : n);
+  return { starts: starts.subarray(0, total + 1), ends };
+}
+
+/** Each line ends one before the next starts; the last one at `lastEnd`. */
+function lfEnds(starts: Int32Array, total: number, lastEnd: number): Int32Array {
   const ends = new Int32Array(total);
   for (let i = 0; i + 1 < total; i++) ends[i] = starts[i + 1]! - 1;
-  if (total > 0) ends[total - 1] = trailing ? n - 1 : n;
-  return { starts: starts.subarray(0, total + 1), ends };
+  if (total > 0) ends[total - 1] = lastEnd;
+  return ends;
+}
+
+/**
+ * Line starts after `starts[k - 1]` into `starts` from index k; the new count, or
+ * -(count) when `starts` filled up first (grow it and call again). Its own function, so
+ * the hot loop is optimized on its own.
+ */
+function collectStarts(text: string, starts: Int32Array, k: number): number {
+  const cap = starts.length;
+  for (let p = text.indexOf("\n", k > 0 ? starts[k - 1]! : 0); p !== -1; p = text.indexOf("\n", p + 1)) {
+    if (k === cap) return -k;
+    starts[k++] = p + 1;
+  }
+  return k;
 }
 
 function grow(a: Int32Array): Int32Array<ArrayBuffer> {

@@ -1,9 +1,11 @@
 /**
  * The id index of a block table: canonical ids and aliases (§2.1, §2.2), the id of
  * each row, and the references directives make — all read in one pass over the rows'
- * attribute blocks.
+ * attribute blocks; each directive's attribute tokens are kept (AttrTokenIndex), so
+ * later lookups compare keys instead of scanning the text again.
  */
 import type { AttrValue } from "./ast.js";
+import type { AttrTokenIndex } from "./attr-token-index.js";
 import { attrValuesOf, NO_ALIASES, splitAliases } from "./attributes.js";
 import { type BlockTable, EXPLICIT_ID, F_A, F_B, F_C, F_D, K_DIRECTIVE, K_SECTION, KIND_MASK, level, NESTED, STRIDE } from "./block-table.js";
 import { IdIndexBuilder } from "./id-index-builder.js";
@@ -26,7 +28,7 @@ export interface RowRef {
  * Ids from a block table (rows in walk order), into `builder`; fills `idSlot`, marks
  * explicit section ids, and collects the directives' references into `refs`.
  */
-export function indexRowIds(table: BlockTable, src: string, builder: IdIndexBuilder<number>, idSlot: Int32Array, refs: RowRef[]): readonly string[] {
+export function indexRowIds(table: BlockTable, src: string, builder: IdIndexBuilder<number>, idSlot: Int32Array, refs: RowRef[], tokens: AttrTokenIndex): readonly string[] {
   const d = table.data;
   const values: Array<AttrValue | undefined> = [undefined, undefined, undefined, undefined, undefined];
   let rootAliases: readonly string[] = NO_ALIASES;
@@ -35,8 +37,10 @@ export function indexRowIds(table: BlockTable, src: string, builder: IdIndexBuil
     const word = d[o]!;
     const kind = word & KIND_MASK;
     if (kind !== K_SECTION && kind !== K_DIRECTIVE) continue;
-    if (d[o + F_A]! !== -1) attrValuesOf(src, d[o + F_A]!, d[o + F_B]!, kind === K_SECTION ? SECTION_KEYS : DIRECTIVE_KEYS, values);
-    else values.fill(undefined);
+    if (d[o + F_A]! === -1) values.fill(undefined);
+    else if (kind === K_SECTION) attrValuesOf(src, d[o + F_A]!, d[o + F_B]!, SECTION_KEYS, values);
+    // A directive's tokens are kept: the validator reads its other attributes from them.
+    else d[o + F_D] = tokens.scan(src, d[o + F_A]!, d[o + F_B]!, DIRECTIVE_KEYS, values);
     let aliases = values[1] === undefined ? NO_ALIASES : splitAliases(values[1]);
     let id: string | undefined;
     if (kind === K_SECTION) {

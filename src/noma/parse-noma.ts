@@ -12,6 +12,7 @@
  */
 import { parseDocument as parseYamlDocument } from "yaml";
 import type { AttrToken, BlockNode, DirectiveNode, FrontmatterNode, ListItemNode, NomaDocument, ParseProblem, SectionNode } from "./ast.js";
+import { AttrTokenIndex } from "./attr-token-index.js";
 import { getAttr, parseAttributes, splitAliases } from "./attributes.js";
 import { type BlockTable, F_LINE, foldSectionEnds, STRIDE } from "./block-table.js";
 import { carryIdIndex } from "./carry-id-index.js";
@@ -267,6 +268,8 @@ export interface CompactParse {
   rootAliases: readonly string[];
   /** The directives' references, in walk order. */
   refs: RowRef[];
+  /** The directives' attribute tokens (a directive row's F_D says where its run starts; -1: no attribute block). */
+  tokens: AttrTokenIndex;
 }
 
 /**
@@ -311,7 +314,8 @@ export function parseNoma(source: string, options: ParseOptions = {}): NomaDocum
   const builder = idIndexBuilder<number>(frontmatter, options.rootAliases ?? [], table.count >> 1);
   const idSlot = new Int32Array(table.count).fill(-1);
   const refs: RowRef[] = [];
-  const rootAliases = indexRowIds(table, source, builder, idSlot, refs);
+  const tokens = new AttrTokenIndex();
+  const rootAliases = indexRowIds(table, source, builder, idSlot, refs, tokens);
   doc.ids = builder.ids;
   doc.aliasesById = builder.aliasesById;
   doc.aliasMap = builder.aliasMap;
@@ -319,7 +323,7 @@ export function parseNoma(source: string, options: ParseOptions = {}): NomaDocum
   const warning = builder.unattached(rootRow !== -1 ? table.data[rootRow * STRIDE + F_LINE]! + 1 : undefined);
   if (warning !== undefined) problems.push(warning);
   problems.sort((a, b) => a.line - b.line);
-  const compact: CompactParse = { table, index, bodyStart, options, rowById: builder.byId, duplicateRows: builder.duplicates, idSlot, rootRow, rootAliases, refs };
+  const compact: CompactParse = { table, index, bodyStart, options, rowById: builder.byId, duplicateRows: builder.duplicates, idSlot, rootRow, rootAliases, refs, tokens };
   Object.defineProperty(doc, COMPACT, { value: compact, enumerable: false, writable: true, configurable: true });
   // The node tree is built on first read.
   for (const key of ["children", "nodeById", "duplicateIds"] as const) {

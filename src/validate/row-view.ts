@@ -5,8 +5,8 @@
  * directive whose children a rule reads, the target of a resolved reference).
  */
 import type { AttrValue, BlockNode, NomaDocument, SectionNode } from "../noma/ast.js";
-import { attrValuesOf, getAttr, NO_ALIASES, splitAliases } from "../noma/attributes.js";
-import { CLOSED, F_A, F_B, F_C, F_END, F_LINE, F_NEXT, K_CODE, K_DIRECTIVE, K_LIST_ITEM, K_PARAGRAPH, K_SECTION, K_THEMATIC_BREAK, KIND_MASK, STRIDE } from "../noma/block-table.js";
+import { getAttr, NO_ALIASES, splitAliases } from "../noma/attributes.js";
+import { CLOSED, F_C, F_D, F_END, F_LINE, F_NEXT, K_CODE, K_DIRECTIVE, K_LIST_ITEM, K_PARAGRAPH, K_SECTION, K_THEMATIC_BREAK, KIND_MASK, STRIDE } from "../noma/block-table.js";
 import { rowAttrs, RowMaterializer } from "../noma/materialize-blocks.js";
 import { RowMap } from "../noma/row-map.js";
 import { compactParse, MAX_COLONS, parseNoma, type CompactParse } from "../noma/parse-noma.js";
@@ -14,8 +14,6 @@ import { keepShape } from "../noma/keep-shape.js";
 import { collectLineLinks, collectProse, type Facts } from "./collect-facts.js";
 import type { DirectiveFact } from "./directive-fact.js";
 
-const ONE_KEY: string[] = [""];
-const ONE_VALUE: Array<AttrValue | undefined> = [undefined];
 /** Directives nest at most this deep (one colon more per level). */
 const MAX_DEPTH = MAX_COLONS;
 /** Wikilinks of paragraph lines are counted from line 0: their `rel` is their line number. */
@@ -86,14 +84,10 @@ export class RowView {
     return rowAttrs(this.c.table, this.doc.source, row);
   }
 
-  /** Attribute `key` of directive row `row`, read off its attribute block. */
+  /** Attribute `key` of directive row `row`, from the tokens the parse kept. */
   attrValue(row: number, key: string): AttrValue | undefined {
-    const o = row * STRIDE;
-    const from = this.c.table.data[o + F_A]!;
-    if (from === -1) return undefined;
-    ONE_KEY[0] = key;
-    attrValuesOf(this.doc.source, from, this.c.table.data[o + F_B]!, ONE_KEY, ONE_VALUE);
-    return ONE_VALUE[0];
+    const first = this.c.table.data[row * STRIDE + F_D]!;
+    return first === -1 ? undefined : this.c.tokens.value(this.doc.source, first, key);
   }
 
   /** The node of `row` (and its subtree), made once. */

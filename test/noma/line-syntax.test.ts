@@ -9,6 +9,7 @@ import { indexLines } from "../../src/noma/index-lines.js";
 import { classifyColonLine, parseHeadingLine } from "../../src/noma/line-syntax.js";
 import { separatorAlign, separatorCellCount, splitTableRow } from "../../src/noma/table-row.js";
 import { attrValuesOf, getAttr, parseAttributeValues } from "../../src/noma/attributes.js";
+import { AttrTokenIndex } from "../../src/noma/attr-token-index.js";
 
 const BREAKS = /\r\n|\r|\n/g;
 
@@ -121,7 +122,7 @@ describe("line rules", () => {
     );
   });
 
-  it("attrValuesOf reads what the attribute object holds", () => {
+  it("attrValuesOf and the token index read what the attribute object holds", () => {
     const tok = fc.constantFrom("id=\"a\"", "id='b c'", "for=x", "n=12", "f=0.5", "t=true", "flag", " ", "=", "\"", "id=", "for=\"unclosed", "-", "z-9=q");
     const keys = ["id", "for", "n", "f", "t", "flag", "z-9", "absent"];
     fc.assert(
@@ -131,8 +132,33 @@ describe("line rules", () => {
         const out: unknown[] = [];
         attrValuesOf(`{${inner}}`, 1, 1 + inner.length, keys, out as never);
         expect(out).toEqual(keys.map((k) => getAttr(attrs, k)));
+        // The token index: a run recorded while reading two keys answers every key later.
+        const index = new AttrTokenIndex();
+        const before = index.scan("{}", 1, 1, ["id"], [] as never);
+        const scanned: unknown[] = [];
+        const run = index.scan(`{${inner}}`, 1, 1 + inner.length, ["for", "t"], scanned as never);
+        expect(scanned).toEqual([getAttr(attrs, "for"), getAttr(attrs, "t")]);
+        for (const k of keys) expect(index.value(`{${inner}}`, run, k)).toEqual(getAttr(attrs, k));
+        expect(index.value("{}", before, "id")).toBeUndefined();
       }),
       { numRuns: 5000 },
     );
+  });
+
+  it("the token index keeps every run as it grows", () => {
+    const index = new AttrTokenIndex();
+    const text = Array.from({ length: 3000 }, (_, i) => `{id="x${i}" n=${i} flag}`).join("");
+    const runs: number[] = [];
+    let at = 0;
+    for (let i = 0; i < 3000; i++) {
+      const from = text.indexOf("{", at) + 1;
+      at = text.indexOf("}", from);
+      runs.push(index.scan(text, from, at, ["id"], [] as never));
+    }
+    for (let i = 0; i < 3000; i += 7) {
+      expect(index.value(text, runs[i]!, "id")).toBe(`x${i}`);
+      expect(index.value(text, runs[i]!, "n")).toBe(i);
+      expect(index.value(text, runs[i]!, "flag")).toBe(true);
+    }
   });
 });
