@@ -18,15 +18,16 @@ import { ANY_SPEC, readRecords, type RecordsRead } from "../cache/cache-db.js";
 import { cleanBlobIds, currentHashes, statPaths } from "../cache/current-hashes.js";
 import type { RecordTable } from "../cache/record-table.js";
 import { compareUtf8 } from "../git/compare-utf8.js";
-import { execGitAsync } from "../git/exec-git-async.js";
 import { parseNameStatusZ } from "../git/parse-name-status.js";
 import type { WorktreeEntry } from "../git/parse-ls-files.js";
 import { startWorktreeListing, type WorktreeListingJob } from "../git/read-worktree-status.js";
 import { DELETED, indexLineEntry, indexOidLength, listingBlob, MODIFIED, parseIndexListing, readIndexLine, REGULAR, SKIP_WORKTREE, UNMERGED, untrackedEntry } from "../git/worktree-listing.js";
 import { SELF_CATEGORY } from "../governance/governance.js";
+import { isSpecPath } from "../governance/glob.js";
+import type { SpecFile } from "../spec/validate-spec-text.js";
 import { ReconcileError } from "./reconcile-error.js";
 import { loadSpecContextCached } from "./load-spec-context-cached.js";
-import { persistMemo, repoPath, requireSpec, type ToolOptions } from "./reconcile-context.js";
+import { persistMemo, repoPath, requireSpec, type SpecContext, type ToolOptions } from "./reconcile-context.js";
 
 export interface GetChangedArtifactsInput {
   specPath: string;
@@ -46,11 +47,6 @@ export interface ChangedArtifactsOptions extends ToolOptions {
 }
 
 const SPEC_DIR = ".notarai/";
-
-/** Untracked spec candidates (`.notarai/`), listed apart: the full untracked listing is git's slowest. */
-function untrackedUnderNotarai(root: string): Promise<string[]> {
-  return execGitAsync(["ls-files", "-z", "-o", "--exclude-standard", "--", ".notarai"], { cwd: root }).then((out) => out.toString("utf8").split("\0").filter((p) => p.length > 0));
-}
 
 /** Tracked spec candidates: the `.notarai/` lines of the index listing (contiguous: git lists paths sorted). */
 function trackedUnderNotarai(out: Buffer, oidLength: number, utf8: boolean): string[] {
@@ -206,38 +202,57 @@ function addWorktreeChanges(w: Walk, dirtyOut: string, untracked: readonly strin
   }
 }
 
+/** The spec context and the index walk, from the spec files git lists (`known`). */
+interface Pass {
+  ctx: SpecContext;
+  /** The spec's own loaded file, or null when `known` does not hold it. */
+  spec: SpecFile | null;
+  walk: Walk | null;
+  warnings: string[];
+}
+
 export async function getChangedArtifacts(root: string, input: GetChangedArtifactsInput, options: ChangedArtifactsOptions = {}): Promise<ChangedArtifactsResult> {
   const specPath = repoPath(root, input.specPath);
-  // Concurrently: git's view of every file, the untracked spec files, and the spec's records.
+  // Concurrently: git's view of every file, and the spec's records.
   const job = options.listing ?? startWorktreeListing(root);
-  const specsUntracked = untrackedUnderNotarai(root);
-  specsUntracked.catch(() => undefined); // awaited below
   let recordsPromise = options.records ?? readRecords(root, [specPath]);
   let records: RecordsRead | null = null;
   try {
     const indexOut = await job.indexOut;
     const oidLength = indexOidLength(indexOut);
-    const ctx = await loadSpecContextCached(root, options, [...trackedUnderNotarai(indexOut, oidLength, !isAscii(indexOut)), ...(await specsUntracked)]);
+    const tracked = trackedUnderNotarai(indexOut, oidLength, !isAscii(indexOut));
+    records = await recordsPromise;
+    if (!records.specs.includes(specPath)) {
+      records.close();
+      records = null;
+      recordsPromise = readRecords(root, [specPath]);
+      records = await recordsPromise;
+    }
+    const own = records.tables.get(specPath);
+    const any = records.tables.get(ANY_SPEC);
+    // Specs and the index walk from the tracked spec files, while git still compares the work tree;
+    // the full untracked list comes last, and only an untracked spec file there means doing them again.
+    const pass = async (known: readonly string[]): Promise<Pass> => {
+      const warnings: string[] = [];
+      const ctx = await loadSpecContextCached(root, { ...options, onWarning: (m) => warnings.push(m) }, known);
+      const spec = ctx.specs.byPath.get(specPath) ?? null;
+      const walk = spec !== null && spec.data !== null ? walkIndex(indexOut, own, any, ctx.governance.categoryTest(spec.path), input.artifactType) : null;
+      return { ctx, spec, walk, warnings };
+    };
+    let p = await pass(tracked);
+    const untracked = (await job.othersOut).split("\0").filter((f) => f.length > 0);
+    const untrackedSpecs = untracked.filter((f) => f.startsWith(".notarai/") && isSpecPath(f));
+    if (untrackedSpecs.length > 0) p = await pass([...tracked, ...untrackedSpecs]);
+    for (const m of p.warnings) options.onWarning?.(m);
+    const ctx = p.ctx;
     const spec = requireSpec(ctx, specPath, { requireData: true });
     const categories = ctx.governance.categoriesOf(spec.path);
     if (input.artifactType !== undefined && !categories.includes(input.artifactType)) {
       throw new ReconcileError("unknown-category", `${spec.path} has no artifact category "${input.artifactType}" (its categories: ${categories.join(", ") || "none"})`);
     }
-    records = await recordsPromise;
-    if (!records.specs.includes(spec.path)) {
-      records.close();
-      records = null;
-      recordsPromise = readRecords(root, [spec.path]);
-      records = await recordsPromise;
-    }
     if (records.warning !== null) options.onWarning?.(records.warning);
-
-    const own = records.tables.get(spec.path);
-    const any = records.tables.get(ANY_SPEC);
+    const walk = p.walk!;
     const categoryOf = ctx.governance.categoryTest(spec.path);
-    // The index walk runs while git still compares the work tree; its differences come after.
-    const walk = walkIndex(indexOut, own, any, categoryOf, input.artifactType);
-    const untracked = (await job.othersOut).split("\0").filter((p) => p.length > 0);
     addWorktreeChanges(walk, await job.dirtyOut, untracked, own, any, categoryOf, input.artifactType);
 
     // What is left: memo rows, hashes, and the records' hashes (or the snapshot's, while never seeded).

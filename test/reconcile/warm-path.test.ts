@@ -18,7 +18,7 @@ import { blake3Hex, getChangedArtifacts, markReconciled } from "../../src/index.
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";
-import { commitAll, remove, write } from "./helpers/repo-ops.js";
+import { commitAll, remove, warnings, write } from "./helpers/repo-ops.js";
 
 const SPEC = ".notarai/app.spec.yaml";
 
@@ -114,6 +114,18 @@ describe("changed, warm", () => {
     expect((await getChangedArtifacts(root, { specPath: SPEC })).changed_artifacts).toEqual([]);
     write(root, files[10]!, "changed\n");
     expect((await getChangedArtifacts(root, { specPath: SPEC })).changed_artifacts).toEqual([files[10]!]);
+  });
+
+  it("counts spec files git does not track yet: the spec itself, a system spec's exclude, an invalid one's warning (once)", async () => {
+    const root = tempRepo({ "src/a.txt": "a\n", "src/gen/b.txt": "b\n", "README.md": "r\n" });
+    write(root, SPEC, specYaml());
+    expect((await getChangedArtifacts(root, { specPath: SPEC })).changed_artifacts).toEqual(["src/a.txt", "src/gen/b.txt"]);
+    write(root, ".notarai/system.spec.yaml", specYaml({ subsystems: ["./app.spec.yaml"], exclude: ["src/gen/**"], artifacts: { docs: ["README.md"] } }));
+    write(root, ".notarai/broken.spec.yaml", "schema_version: 0.7\n");
+    const w = warnings();
+    expect((await getChangedArtifacts(root, { specPath: SPEC }, { onWarning: w.onWarning })).changed_artifacts).toEqual(["src/a.txt"]);
+    expect(w.list.filter((m) => m.includes("broken.spec.yaml"))).toHaveLength(1);
+    await expect(getChangedArtifacts(root, { specPath: ".notarai/none.spec.yaml" })).rejects.toThrow(/not a spec file/);
   });
 
   it("the CLI gives the library's answer (the listing and the records started before the tool loads)", async () => {
