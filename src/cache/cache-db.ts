@@ -11,8 +11,7 @@
  * take the lock, re-read the file, apply, export, and replace the file
  * atomically, so concurrent writers never lose each other's rows.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Database, SqlJsStatic } from "sql.js";
@@ -21,7 +20,7 @@ import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { BLOB_HASH_CHUNKS, CACHE_SCHEMA_VERSION, RECONCILED_CHUNKS, SCHEMA_DDL, STAT_HASH_CHUNKS, type ReconciledRow, type StatRow } from "./cache-tables.js";
 import { countRows, keysByChunk, decodeChunks, deleteScope, readChunks, sqlJsChunks, updateChunks, type ChunkCodec, type ChunkReader } from "./chunk-table.js";
 import { fileChunks, fileMetaValue, hasCurrentTables } from "./file-chunks.js";
-import { SqliteFile, SqliteFormatError } from "./sqlite-file.js";
+import { fileSource, SqliteFile, SqliteFormatError } from "./sqlite-file.js";
 import { asBuffer, unpackPaths } from "./packed-paths.js";
 import { readFileCacheRows, readV1BlobHashes, readV1Reconciled, readV1StatHashes, V1_TABLES } from "./read-older-schemas.js";
 import { RecordTable } from "./record-table.js";
@@ -126,6 +125,8 @@ interface SharedDb {
   chunks: ChunkReader;
   /** The sql.js handle, when the file was opened through SQLite (older schemas, or a file the reader declined). */
   db: Database | null;
+  /** Let go of what it holds (the sql.js handle, or the file the reader reads on demand). */
+  dispose(): void;
   users: number;
   stale: boolean;
 }
@@ -134,22 +135,22 @@ let lastRead: SharedDb | null = null;
 
 function release(s: SharedDb): void {
   s.users--;
-  if (s.stale && s.users === 0) s.db?.close();
+  if (s.stale && s.users === 0) s.dispose();
 }
 
 function dropLastRead(): void {
   if (lastRead === null) return;
   lastRead.stale = true;
-  if (lastRead.users === 0) lastRead.db?.close();
+  if (lastRead.users === 0) lastRead.dispose();
   lastRead = null;
 }
 
 type Opened = { ok: true; open: SharedDb } | { ok: false; read: CacheRead };
 
-/** A file of exactly our current schema, read without SQLite; null when the reader declines it. */
-function openFile(bytes: Buffer): { seeded: boolean; chunks: ChunkReader } | null {
+/** A file of exactly our current schema, read without SQLite (pages on demand); null when the reader declines it. */
+function openFile(fd: number, size: number): { seeded: boolean; chunks: ChunkReader } | null {
   try {
-    const file = SqliteFile.open(bytes);
+    const file = SqliteFile.open(fileSource(fd, size));
     if (!hasCurrentTables(file) || fileMetaValue(file, "schema_version") !== String(CACHE_SCHEMA_VERSION)) return null;
     return { seeded: fileMetaValue(file, "seeded") === "1", chunks: fileChunks(file) };
   } catch {
@@ -157,51 +158,65 @@ function openFile(bytes: Buffer): { seeded: boolean; chunks: ChunkReader } | nul
   }
 }
 
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    /* already closed */
+  }
+}
+
 /**
  * Open the DB for reading (shared and counted: call `release`), or say why it
- * reads as cold. A file of our current schema is read directly; anything else,
- * or with `viaSqlJs`, through SQLite.
+ * reads as cold. A file of our current schema is read directly, only the
+ * pages the reads touch; anything else, or with `viaSqlJs`, whole through
+ * SQLite. The file stays open while the DB is in use, so later reads (hashes,
+ * memo rows) see the same version even if a writer replaces it meanwhile.
  */
 async function openForRead(file: string, viaSqlJs = false): Promise<Opened> {
   const unreadable = (e: unknown): Opened => {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ok: false, read: emptyRead("absent", null) };
     return { ok: false, read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is unreadable (${describeError(e)}); ${cold}`) };
   };
-  let bytes: Buffer;
+  let fd: number;
   let key: string;
-  let handle;
+  let size: number;
   try {
-    handle = await open(file, "r");
+    fd = openSync(file, "r");
   } catch (e) {
     return unreadable(e);
   }
   try {
-    const st = await handle.stat({ bigint: true });
+    const st = fstatSync(fd, { bigint: true });
+    if (st.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
     key = `${file}\0${st.size}\0${st.mtimeNs}\0${st.ino}`;
-    if (lastRead !== null && lastRead.key === key && (!viaSqlJs || lastRead.db !== null)) {
-      lastRead.users++;
-      return { ok: true, open: lastRead };
-    }
-    // One read of the whole file, off the main thread.
-    bytes = Buffer.allocUnsafe(Number(st.size));
-    let off = 0;
-    while (off < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, off, bytes.length - off, off);
-      if (bytesRead === 0) break;
-      off += bytesRead;
-    }
-    bytes = bytes.subarray(0, off);
+    size = Number(st.size);
+  } catch (e) {
+    closeQuietly(fd);
+    return unreadable(e);
+  }
+  if (lastRead !== null && lastRead.key === key && (!viaSqlJs || lastRead.db !== null)) {
+    closeQuietly(fd);
+    lastRead.users++;
+    return { ok: true, open: lastRead };
+  }
+  if (size === 0) {
+    closeQuietly(fd);
+    return { ok: false, read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is empty; ${cold}`) };
+  }
+  const direct = viaSqlJs ? null : openFile(fd, size);
+  if (direct !== null) {
+    dropLastRead();
+    lastRead = { key, kind: "current", seeded: direct.seeded, chunks: direct.chunks, db: null, dispose: () => closeQuietly(fd), users: 1, stale: false };
+    return { ok: true, open: lastRead };
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(fd);
   } catch (e) {
     return unreadable(e);
   } finally {
-    await handle.close();
-  }
-  if (bytes.length === 0) return { ok: false, read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is empty; ${cold}`) };
-  const direct = viaSqlJs ? null : openFile(bytes);
-  if (direct !== null) {
-    dropLastRead();
-    lastRead = { key, kind: "current", seeded: direct.seeded, chunks: direct.chunks, db: null, users: 1, stale: false };
-    return { ok: true, open: lastRead };
+    closeQuietly(fd);
   }
   const SQL = await loadSqlJs();
   let db: Database;
@@ -222,7 +237,7 @@ async function openForRead(file: string, viaSqlJs = false): Promise<Opened> {
     return { ok: false, read: emptyRead(c.status, c.warning) };
   }
   dropLastRead();
-  lastRead = { key, kind: c.kind, seeded: c.seeded, chunks: sqlJsChunks(db), db, users: 1, stale: false };
+  lastRead = { key, kind: c.kind, seeded: c.seeded, chunks: sqlJsChunks(db), db, dispose: () => db.close(), users: 1, stale: false };
   return { ok: true, open: lastRead };
 }
 
