@@ -18,12 +18,15 @@ import { slugify } from "./slugify.js";
 
 type Registrant = SectionNode | DirectiveNode;
 
-/** Sections and directives of `blocks` in walk order (top-level sections come unfolded: childless). */
+/**
+ * Sections and directives of `blocks` (top-level blocks in walk order) in walk order. A
+ * section's children are not visited: at the top level they follow it in `blocks`, inside
+ * a directive it has none.
+ */
 function registrants(blocks: readonly BlockNode[], out: Registrant[]): Registrant[] {
   for (const b of blocks) {
     if (b.type === "section") {
       out.push(b);
-      registrants(b.children, out);
     } else if (b.type === "directive") {
       out.push(b);
       registrants(b.children, out);

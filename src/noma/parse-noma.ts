@@ -23,6 +23,8 @@ import { indexRowIds, type RowRef } from "./index-row-ids.js";
 import { classifyColonLine } from "./line-syntax.js";
 import { materializeBlocks } from "./materialize-blocks.js";
 import { BlockScanner } from "./scan-blocks.js";
+import { spliceArray } from "./splice-array.js";
+import { spliceFold } from "./splice-fold.js";
 import { spliceLineIndex } from "./splice-line-index.js";
 
 export { indexLines, type LineIndex } from "./index-lines.js";
@@ -192,20 +194,22 @@ function newDocument(source: string, index: LineIndex, frontmatter: FrontmatterN
   return doc;
 }
 
-/** A document from its top-level blocks (node objects; sections unfolded). */
+/** A document from its top-level blocks in walk order (`flat`) and their fold (`children`). */
 function makeDocument(
   source: string,
   index: LineIndex,
   frontmatter: FrontmatterNode | undefined,
   flat: BlockNode[],
+  children: BlockNode[],
   problems: ParseProblem[],
   options: ParseOptions,
   /** A document whose id index holds for this one as is (see carryIdIndex); default: index the ids. */
-  carried?: NomaDocument,
+  carried: NomaDocument | undefined,
+  lineage: Lineage,
 ): NomaDocument {
   const doc = newDocument(source, index, frontmatter, problems);
-  doc.children = foldSections(flat, doc.endLine);
-  setMemo(doc, { index, bodyStart: frontmatter !== undefined ? frontmatter.endLine : 0, options, blocks: flat });
+  doc.children = children;
+  setMemo(doc, { index, bodyStart: frontmatter !== undefined ? frontmatter.endLine : 0, options, blocks: flat, lineage });
   if (carried !== undefined) {
     doc.ids = carried.ids;
     doc.aliasesById = carried.aliasesById;
@@ -215,7 +219,7 @@ function makeDocument(
   } else {
     indexIds(doc, options.rootAliases ?? []);
   }
-  doc.problems.sort((a, b) => a.line - b.line);
+  if (doc.problems.length > 1) doc.problems.sort((a, b) => a.line - b.line);
   return doc;
 }
 
@@ -228,16 +232,59 @@ interface ParseMemo {
   options: ParseOptions;
   /** Top-level blocks in walk order (each top-level section followed by what it folds). */
   blocks: readonly BlockNode[];
+  /** This document's number (see Lineage). */
+  serial: number;
+  /** How its walk order came from an earlier document's, when it was re-parsed from one. */
+  lineage?: Lineage;
 }
 
-function setMemo(doc: NomaDocument, memo: ParseMemo): void {
-  Object.defineProperty(doc, FLAT, { value: memo, enumerable: false, writable: true, configurable: true });
+/**
+ * A re-parse step: the first `head` blocks of this walk order are the very nodes of the
+ * first `head` of document `from`'s, and the last `tail` those of its last `tail` (moved
+ * by whole lines). Steps chain back through earlier re-parses (by serial number, so no
+ * earlier document is kept alive), to a bounded depth.
+ */
+interface Lineage {
+  from: number;
+  head: number;
+  tail: number;
+  prev: Lineage | undefined;
+  depth: number;
+}
+
+/** Steps of lineage kept (an op list of more ops validates from scratch). */
+const MAX_LINEAGE = 1024;
+let serials = 0;
+
+function setMemo(doc: NomaDocument, memo: Omit<ParseMemo, "serial">): void {
+  Object.defineProperty(doc, FLAT, { value: { ...memo, serial: ++serials }, enumerable: false, writable: true, configurable: true });
 }
 
 function memoOf(doc: NomaDocument): ParseMemo | undefined {
   const own = doc as unknown as Record<symbol, ParseMemo | undefined>;
   if (own[FLAT] === undefined && own[COMPACT] !== undefined) materialize(doc);
   return own[FLAT];
+}
+
+/**
+ * Which blocks of its walk order (`walkBlocks`) `doc` shares with `earlier`'s as it is now:
+ * the first `head` and the last `tail` are the same node objects (tail nodes moved by whole
+ * lines), when `doc` came from `earlier` through incremental re-parses; else undefined.
+ * `earlier`'s walk order itself may since have been reused for `doc`'s: read only counts
+ * from it, never its blocks.
+ */
+export function sharedWalk(doc: NomaDocument, earlier: NomaDocument): { head: number; tail: number } | undefined {
+  const mine = (doc as unknown as Record<symbol, ParseMemo | undefined>)[FLAT];
+  const theirs = (earlier as unknown as Record<symbol, ParseMemo | undefined>)[FLAT];
+  if (mine === undefined || theirs === undefined) return undefined;
+  let head = Number.POSITIVE_INFINITY;
+  let tail = Number.POSITIVE_INFINITY;
+  for (let l = mine.lineage; l !== undefined; l = l.prev) {
+    head = Math.min(head, l.head);
+    tail = Math.min(tail, l.tail);
+    if (l.from === theirs.serial) return { head, tail };
+  }
+  return undefined;
 }
 
 /**
@@ -343,21 +390,22 @@ export function parseNoma(source: string, options: ParseOptions = {}): NomaDocum
   return doc;
 }
 
-/** The kept walk order, its sections taken apart again (childless, one line) so they can fold anew. */
+/** The kept walk order, its sections taken apart again (childless) so they can fold anew. */
 function takeApart(blocks: readonly BlockNode[]): BlockNode[] {
-  for (const n of blocks) {
-    if (n.type === "section") {
-      n.children = [];
-      n.endLine = n.pos.line;
-    }
-  }
+  for (const n of blocks) if (n.type === "section") n.children = [];
   return blocks as BlockNode[];
 }
 
+/** Move a block `delta` lines. A section's children are never moved with it: they are top-level blocks of their own (or none). */
 function shiftNode(n: BlockNode | ListItemNode, delta: number): void {
   n.pos.line += delta;
   n.endLine += delta;
-  if (n.type === "section" || n.type === "directive" || n.type === "list") for (const c of n.children) shiftNode(c, delta);
+  if (n.type === "directive" || n.type === "list") for (const c of n.children) shiftNode(c, delta);
+}
+
+/** The last line of a top-level block itself (1-based): a section's heading line, not what it folds. */
+function ownEnd(b: BlockNode): number {
+  return b.type === "section" ? b.pos.line : b.endLine;
 }
 
 /** Length of the common prefix and suffix of two strings (non-overlapping). */
@@ -386,19 +434,26 @@ function lineOf(starts: Int32Array, offset: number): number {
   return Math.min(lo, Math.max(starts.length - 2, 0));
 }
 
+/** What the caller knows of an edit: `text` equals the old text in its first `prefix` and last `suffix` characters (non-overlapping). */
+export interface EditSpan {
+  prefix: number;
+  suffix: number;
+}
+
 /**
  * Parse `text`, which is `old.source` with some edits, re-parsing only the
  * top-level blocks around the change (padded by a block on each side) and
  * shifting the rest. Falls back to a full parse whenever the change could
  * reach beyond that region (frontmatter, anything unclosed). The result is
  * the same tree `parseNoma(text)` gives. Consumes `old`: its nodes (and, when the edit
- * leaves every id as it was, its id index) are reused.
+ * leaves every id as it was, its id index) are reused. `span` (optional) bounds the
+ * change, so the texts need not be compared.
  */
-export function reparseEdited(old: NomaDocument, text: string): NomaDocument {
+export function reparseEdited(old: NomaDocument, text: string, span?: EditSpan): NomaDocument {
   const memo = memoOf(old);
   if (memo === undefined) return parseNoma(text);
-  if (text === old.source) return old;
-  const [p, s] = commonEnds(old.source, text);
+  if (span === undefined && text === old.source) return old;
+  const [p, s] = span !== undefined ? [span.prefix, span.suffix] : commonEnds(old.source, text);
   const oldIndex = memo.index;
   const bodyStartOffset = memo.bodyStart > 0 ? oldIndex.starts[memo.bodyStart]! : 0;
   if (p <= bodyStartOffset) return parseNoma(text, memo.options);
@@ -409,36 +464,34 @@ export function reparseEdited(old: NomaDocument, text: string): NomaDocument {
   }
   const firstChanged = lineOf(oldIndex.starts, p);
   const lastChanged = lineOf(oldIndex.starts, Math.max(p, old.source.length - s));
-  const flat = takeApart(memo.blocks);
+  const flat = memo.blocks;
+  const n = flat.length;
   // Blocks touching the changed lines (with a line of margin), plus one neighbour on each side.
-  let i0 = flat.findIndex((b) => b.endLine - 1 >= firstChanged - 1);
-  if (i0 === -1) i0 = flat.length;
-  let i1 = i0;
-  while (i1 < flat.length && flat[i1]!.pos.line - 1 <= lastChanged + 1) i1++;
+  // Blocks are in line order and their own extents do not overlap: binary searches.
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ownEnd(flat[mid]!) - 1 >= firstChanged - 1) hi = mid;
+    else lo = mid + 1;
+  }
+  let i0 = lo;
+  hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (flat[mid]!.pos.line - 1 <= lastChanged + 1) lo = mid + 1;
+    else hi = mid;
+  }
+  let i1 = lo;
   i0 = Math.max(0, i0 - 1);
-  i1 = Math.min(flat.length, i1 + 1);
-  const regionStart = i0 < flat.length ? Math.min(flat[i0]!.pos.line - 1, firstChanged) : firstChanged;
-  const oldRegionEnd = i1 > 0 && i1 - 1 >= i0 ? Math.max(flat[i1 - 1]!.endLine, lastChanged + 1) : lastChanged + 1;
+  i1 = Math.min(n, i1 + 1);
+  const regionStart = i0 < n ? Math.min(flat[i0]!.pos.line - 1, firstChanged) : firstChanged;
+  const oldRegionEnd = i1 > 0 && i1 - 1 >= i0 ? Math.max(ownEnd(flat[i1 - 1]!), lastChanged + 1) : lastChanged + 1;
   const index = spliceLineIndex(oldIndex, old.source, text, p, s);
   const delta = index.ends.length - oldIndex.ends.length;
   // Up to where the old region ended (shifted), or to the end when no block follows it.
-  const regionEnd = i1 < flat.length ? oldRegionEnd + delta : index.ends.length;
+  const regionEnd = i1 < n ? oldRegionEnd + delta : index.ends.length;
   if (regionStart < memo.bodyStart || regionEnd < regionStart) return parseNoma(text, memo.options);
-  const scanner = new BlockScanner(text, index.starts, index.ends, regionStart, regionEnd);
-  scanner.scan(regionStart, regionEnd, 0);
-  if (scanner.problems.length > 0) return parseNoma(text, memo.options);
-  const region = materializeBlocks(scanner.table, text, index.starts, index.ends).flat;
-  const after = flat.slice(i1);
-  if (delta !== 0) for (const b of after) shiftNode(b, delta);
-  const merged = flat.slice(0, i0).concat(region, after);
-  // When the re-parsed blocks register the same ids as the blocks they replace, the old id
-  // index holds (with the new nodes in it). Root-alias warnings are re-derived by indexing.
-  const carried = !old.problems.some((pr) => pr.code === "frontmatter-aliases-unattached") && carryIdIndex(old, flat.slice(i0, i1), region);
-  if (!carried) {
-    // Indexing gives the root section (the first top-level H1) the root aliases: a reused H1
-    // may have been the root before the edit, so it starts again from its own aliases.
-    for (const b of merged) if (b.type === "section" && b.depth === 1) b.aliases = splitAliases(getAttr(b.attrs, "aliases"));
-  }
   // Problems before the region stay, those in it were re-derived (none), those after shift.
   const kept: ParseProblem[] = [];
   for (const pr of old.problems) {
@@ -449,7 +502,31 @@ export function reparseEdited(old: NomaDocument, text: string): NomaDocument {
       kept.push(pr);
     } else if (at >= oldRegionEnd) kept.push({ ...pr, line: pr.line + delta, ...(pr.endLine !== undefined ? { endLine: pr.endLine + delta } : {}) });
   }
-  return makeDocument(text, index, old.frontmatter, merged, kept, memo.options, carried ? old : undefined);
+  const scanner = new BlockScanner(text, index.starts, index.ends, regionStart, regionEnd);
+  scanner.scan(regionStart, regionEnd, 0);
+  if (scanner.problems.length > 0) return parseNoma(text, memo.options);
+  const region = materializeBlocks(scanner.table, text, index.starts, index.ends).flat;
+  const replaced = flat.slice(i0, i1);
+  // When the re-parsed blocks register the same ids as the blocks they replace, the old id
+  // index holds (with the new nodes in it). Root-alias warnings are re-derived by indexing.
+  const carried = !old.problems.some((pr) => pr.code === "frontmatter-aliases-unattached") && carryIdIndex(old, replaced, region);
+  // The fold is spliced where it can be (old lines: before shifting), else made again.
+  const spliced = spliceFold(old.children, flat, i0, i1, region, delta);
+  if (delta !== 0) for (let i = i1; i < n; i++) shiftNode(flat[i]!, delta);
+  // The walk order: the old array with the region replaced (in place when that is cheap:
+  // `old` is consumed, and nothing else holds its walk order but earlier facts, which read
+  // only counts from it; see sharedWalk).
+  const merged = spliceArray(flat as BlockNode[], i0, i1, region);
+  const lastLine = Math.max(index.ends.length, 1);
+  const children = spliced ? old.children : foldSections(takeApart(merged), lastLine);
+  if (!carried) {
+    // Indexing gives the root section (the first top-level H1) the root aliases: a reused H1
+    // may have been the root before the edit, so it starts again from its own aliases.
+    for (const b of merged) if (b.type === "section" && b.depth === 1) b.aliases = splitAliases(getAttr(b.attrs, "aliases"));
+  }
+  const before = memo.lineage;
+  const lineage: Lineage = { from: memo.serial, head: i0, tail: n - i1, prev: before !== undefined && before.depth < MAX_LINEAGE ? before : undefined, depth: before !== undefined && before.depth < MAX_LINEAGE ? before.depth + 1 : 1 };
+  return makeDocument(text, index, old.frontmatter, merged, children, kept, memo.options, carried ? old : undefined, lineage);
 }
 
 /** Text of line `index` (0-based) without its line break, without materialising `doc.lines`. */

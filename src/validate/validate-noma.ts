@@ -12,7 +12,8 @@
  */
 import type { AttrValue, BlockNode, NomaDocument, SectionNode } from "../noma/ast.js";
 import { directiveInterior } from "../noma/directive-interior.js";
-import { compactParse, walkBlocks } from "../noma/parse-noma.js";
+import { compactParse, sharedWalk, walkBlocks } from "../noma/parse-noma.js";
+import { spliceArray } from "../noma/splice-array.js";
 import { datasetColumns } from "../noma/dataset-columns.js";
 import { compareDiagnostics, type Diagnostic, type Severity } from "./diagnostic.js";
 import { parseFormula } from "./parse-formula.js";
@@ -95,22 +96,42 @@ function walkOrder(nodes: readonly BlockNode[], out: BlockNode[]): BlockNode[] {
 
 /**
  * The facts of a validated document, with where each block's facts start, so a later
- * document that shares blocks with it (same node objects: an incremental re-parse) takes
- * them over and collects only from the blocks in between.
+ * document re-parsed from it (sharing a head and a tail of its walk order: `sharedWalk`)
+ * takes them over and collects only from the blocks in between.
  */
 interface FactsIndex extends Facts {
-  blocks: readonly BlockNode[];
+  /** Blocks in the walk order. */
+  count: number;
   /** For block i, the index of its first directive / reference / wikilink (one extra entry: the totals). */
   dirAt: Int32Array;
   refAt: Int32Array;
   linkAt: Int32Array;
   /** Directives by name, once a validation built it. */
   byName?: Map<string, DirectiveFact[]>;
-  /** How many blocks at the start and at the end were taken over from the earlier index. */
-  head: number;
-  tail: number;
   /** Indexes of the references and wikilinks that do not resolve against these id maps. */
   unresolved?: Unresolved;
+  /** How this index was taken over from an earlier one, when it was. */
+  splice?: FactsSplice;
+  /** A later index took this one over and may have reused its arrays: nothing in it holds any more. */
+  spent: boolean;
+}
+
+/** One run of a facts list replaced: [from, oldTo) of the earlier list became [from, newTo). */
+interface Run {
+  from: number;
+  oldTo: number;
+  newTo: number;
+}
+
+/** What changed between an earlier index and the one taken over from it. */
+interface FactsSplice {
+  dirs: Run;
+  refs: Run;
+  links: Run;
+  /** The earlier directives of the replaced run. */
+  gone: DirectiveFact[];
+  /** The earlier index's unresolved references. */
+  unresolved: Unresolved | undefined;
 }
 
 interface Unresolved {
@@ -122,86 +143,115 @@ interface Unresolved {
 
 const FACTS = new WeakMap<NomaDocument, FactsIndex>();
 
-function indexFacts(doc: NomaDocument, previous: FactsIndex | undefined): FactsIndex {
-  const blocks = walkBlocks(doc) ?? walkOrder(doc.children, []);
-  const n = blocks.length;
-  // Shared head and tail (node identity), when there is an earlier index.
-  let head = 0;
-  let tail = 0;
-  if (previous !== undefined) {
-    const old = previous.blocks;
-    const max = Math.min(n, old.length);
-    while (head < max && blocks[head] === old[head]) head++;
-    while (tail < max - head && blocks[n - 1 - tail] === old[old.length - 1 - tail]) tail++;
+/** The facts remembered for `doc`, unless a later index took them over. */
+function factsOf(doc: NomaDocument): FactsIndex | undefined {
+  const f = FACTS.get(doc);
+  return f !== undefined && !f.spent ? f : undefined;
+}
+
+/** Offsets of `count` blocks: the earlier ones of the shared head and tail (shifted by `shift`), `mid` between. */
+function spliceOffsets(at: Int32Array, count: number, head: number, tail: number, mid: readonly number[], shift: number, reuse: boolean): Int32Array {
+  const n = head + mid.length + tail;
+  const from = count - tail;
+  if (reuse && n === count) {
+    for (let k = 0; k < mid.length; k++) at[head + k] = mid[k]!;
+    if (shift !== 0) for (let i = from; i <= n; i++) at[i]! += shift;
+    return at;
   }
-  const out: FactsIndex = { blocks, directives: [], refs: [], wikilinks: [], dirAt: new Int32Array(n + 1), refAt: new Int32Array(n + 1), linkAt: new Int32Array(n + 1), head, tail };
-  if (previous !== undefined && head > 0) {
-    out.directives = previous.directives.slice(0, previous.dirAt[head]);
-    out.refs = previous.refs.slice(0, previous.refAt[head]);
-    out.wikilinks = previous.wikilinks.slice(0, previous.linkAt[head]);
-    out.dirAt.set(previous.dirAt.subarray(0, head));
-    out.refAt.set(previous.refAt.subarray(0, head));
-    out.linkAt.set(previous.linkAt.subarray(0, head));
-  }
-  for (let i = head; i < n - tail; i++) {
-    out.dirAt[i] = out.directives.length;
-    out.refAt[i] = out.refs.length;
-    out.linkAt[i] = out.wikilinks.length;
-    collectBlock(out, blocks[i]!, null);
-  }
-  if (previous !== undefined && tail > 0) {
-    const from = previous.blocks.length - tail;
-    const dd = out.directives.length - previous.dirAt[from]!;
-    const dr = out.refs.length - previous.refAt[from]!;
-    const dl = out.wikilinks.length - previous.linkAt[from]!;
-    for (let k = 0; k < tail; k++) {
-      out.dirAt[n - tail + k] = previous.dirAt[from + k]! + dd;
-      out.refAt[n - tail + k] = previous.refAt[from + k]! + dr;
-      out.linkAt[n - tail + k] = previous.linkAt[from + k]! + dl;
-    }
-    out.directives = out.directives.concat(previous.directives.slice(previous.dirAt[from]));
-    out.refs = out.refs.concat(previous.refs.slice(previous.refAt[from]));
-    out.wikilinks = out.wikilinks.concat(previous.wikilinks.slice(previous.linkAt[from]));
-  }
-  out.dirAt[n] = out.directives.length;
-  out.refAt[n] = out.refs.length;
-  out.linkAt[n] = out.wikilinks.length;
-  if (previous?.byName !== undefined && head + tail > 0) out.byName = spliceByName(previous, out, head, tail);
+  const out = new Int32Array(n + 1);
+  out.set(at.subarray(0, head));
+  for (let k = 0; k < mid.length; k++) out[head + k] = mid[k]!;
+  for (let k = 0; k <= tail; k++) out[n - tail + k] = at[from + k]! + shift;
   return out;
 }
 
 /**
- * `previous.byName` with the directives of the changed blocks replaced: the lists of names
- * that occur there are rebuilt from the shared head, the new directives and the shared tail;
- * every other list is unchanged. Head directives are those starting above the first changed
- * line (head nodes never move); everything after them starts at or below it.
+ * The facts of `doc`: those of `previous` for the blocks `doc` shares with it (`shared`),
+ * collected anew for the blocks between. With `reuse`, `previous`'s arrays are changed in
+ * place where that is cheap (it is spent afterwards).
  */
-function spliceByName(previous: FactsIndex, out: FactsIndex, head: number, tail: number): Map<string, DirectiveFact[]> {
-  const from = previous.blocks.length - tail;
-  const n = out.blocks.length;
-  const gone = previous.directives.slice(previous.dirAt[head], previous.dirAt[from]);
-  const added = out.directives.slice(out.dirAt[head], out.dirAt[n - tail]);
-  const byName = new Map(previous.byName);
+function indexFacts(doc: NomaDocument, previous: FactsIndex | undefined, shared: { head: number; tail: number } | undefined, reuse: boolean): FactsIndex {
+  const blocks = walkBlocks(doc) ?? walkOrder(doc.children, []);
+  const n = blocks.length;
+  if (previous === undefined || shared === undefined || shared.head + shared.tail > Math.min(n, previous.count)) {
+    const out: FactsIndex = { count: n, directives: [], refs: [], wikilinks: [], dirAt: new Int32Array(n + 1), refAt: new Int32Array(n + 1), linkAt: new Int32Array(n + 1), spent: false };
+    for (let i = 0; i < n; i++) {
+      out.dirAt[i] = out.directives.length;
+      out.refAt[i] = out.refs.length;
+      out.linkAt[i] = out.wikilinks.length;
+      collectBlock(out, blocks[i]!, null);
+    }
+    out.dirAt[n] = out.directives.length;
+    out.refAt[n] = out.refs.length;
+    out.linkAt[n] = out.wikilinks.length;
+    return out;
+  }
+  const { head, tail } = shared;
+  const from = previous.count - tail;
+  const d0 = previous.dirAt[head]!;
+  const r0 = previous.refAt[head]!;
+  const l0 = previous.linkAt[head]!;
+  // The blocks between, collected with absolute offsets.
+  const mid: Facts = { directives: [], refs: [], wikilinks: [] };
+  const dirMid: number[] = [];
+  const refMid: number[] = [];
+  const linkMid: number[] = [];
+  for (let i = head; i < n - tail; i++) {
+    dirMid.push(d0 + mid.directives.length);
+    refMid.push(r0 + mid.refs.length);
+    linkMid.push(l0 + mid.wikilinks.length);
+    collectBlock(mid, blocks[i]!, null);
+  }
+  const dirs: Run = { from: d0, oldTo: previous.dirAt[from]!, newTo: d0 + mid.directives.length };
+  const refs: Run = { from: r0, oldTo: previous.refAt[from]!, newTo: r0 + mid.refs.length };
+  const links: Run = { from: l0, oldTo: previous.linkAt[from]!, newTo: l0 + mid.wikilinks.length };
+  const gone = previous.directives.slice(dirs.from, dirs.oldTo);
+  const take = <T>(list: T[]): T[] => (reuse ? list : list.slice());
+  const out: FactsIndex = {
+    count: n,
+    directives: spliceArray(take(previous.directives), dirs.from, dirs.oldTo, mid.directives),
+    refs: spliceArray(take(previous.refs), refs.from, refs.oldTo, mid.refs),
+    wikilinks: spliceArray(take(previous.wikilinks), links.from, links.oldTo, mid.wikilinks),
+    dirAt: spliceOffsets(previous.dirAt, previous.count, head, tail, dirMid, dirs.newTo - dirs.oldTo, reuse),
+    refAt: spliceOffsets(previous.refAt, previous.count, head, tail, refMid, refs.newTo - refs.oldTo, reuse),
+    linkAt: spliceOffsets(previous.linkAt, previous.count, head, tail, linkMid, links.newTo - links.oldTo, reuse),
+    splice: { dirs, refs, links, gone, unresolved: previous.unresolved },
+    spent: false,
+  };
+  if (previous.byName !== undefined) out.byName = spliceByName(previous.byName, gone, mid.directives, out.directives, dirs.from, reuse);
+  if (reuse) previous.spent = true;
+  return out;
+}
+
+/**
+ * The earlier name lists with the directives of the changed blocks replaced: the lists of
+ * names that occur there (`gone`, `added`) are spliced, every other list is unchanged.
+ * In a list, the directives of the shared head come first (`directives[0, head)`: the
+ * head's directives, whose lines lie above every other directive's), then the replaced
+ * ones, then the shared tail's.
+ */
+function spliceByName(earlier: Map<string, DirectiveFact[]>, gone: readonly DirectiveFact[], added: readonly DirectiveFact[], directives: readonly DirectiveFact[], head: number, reuse: boolean): Map<string, DirectiveFact[]> {
+  const byName = reuse ? earlier : new Map(earlier);
   if (gone.length === 0 && added.length === 0) return byName;
-  const firstChanged = head < from ? previous.blocks[head]!.pos.line : head < n - tail ? out.blocks[head]!.pos.line : Number.POSITIVE_INFINITY;
+  // Lines at or below this one belong to the head.
+  const lastHeadLine = head > 0 ? directives[head - 1]!.pos.line : 0;
   const names = new Set<string>();
   for (const d of gone) names.add(d.name);
   for (const d of added) names.add(d.name);
   for (const name of names) {
-    const old = previous.byName!.get(name) ?? [];
+    const old = byName.get(name) ?? [];
     let lo = 0;
     let hi = old.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (old[mid]!.pos.line < firstChanged) lo = mid + 1;
+      if (old[mid]!.pos.line <= lastHeadLine) lo = mid + 1;
       else hi = mid;
     }
     let removed = 0;
     for (const d of gone) if (d.name === name) removed++;
-    const keepTail = old.length - lo - removed;
-    const list = old.slice(0, lo);
-    for (const d of added) if (d.name === name) list.push(d);
-    for (let k = old.length - keepTail; k < old.length; k++) list.push(old[k]!);
+    const mine: DirectiveFact[] = [];
+    for (const d of added) if (d.name === name) mine.push(d);
+    const list = spliceArray(reuse ? old : old.slice(), lo, lo + removed, mine);
     if (list.length > 0) byName.set(name, list);
     else byName.delete(name);
   }
@@ -212,9 +262,8 @@ class Validation {
   readonly out: Diagnostic[] = [];
   directives: DirectiveFact[] = [];
   byName = new Map<string, DirectiveFact[]>();
-  /** The facts index this validation reads (remembered facts only), and the one it took over from. */
+  /** The facts index this validation reads (remembered facts only). */
   facts: FactsIndex | undefined;
-  earlier: FactsIndex | undefined;
   refs: Reference[] = [];
   wikilinks: Wikilink[] = [];
   /** Reading the block table in place (a fresh parse, no tree built, no facts to remember). */
@@ -262,11 +311,13 @@ class Validation {
     let facts: FactsIndex | undefined;
     if (from !== undefined && from === this.doc) {
       // The same document again: everything it holds is as collected.
-      facts = FACTS.get(from);
+      facts = factsOf(from);
     }
     if (facts === undefined && (this.options.cacheBlockFacts === true || from !== undefined)) {
-      this.earlier = from !== undefined ? FACTS.get(from) : undefined;
-      facts = indexFacts(this.doc, this.earlier);
+      const earlier = from !== undefined && from !== this.doc ? factsOf(from) : undefined;
+      const shared = earlier !== undefined ? sharedWalk(this.doc, from!) : undefined;
+      // The earlier facts are taken over in place only when these are remembered instead.
+      facts = indexFacts(this.doc, earlier, shared, this.options.cacheBlockFacts === true);
       if (this.options.cacheBlockFacts === true) FACTS.set(this.doc, facts);
     }
     this.facts = facts;
@@ -341,25 +392,22 @@ function unresolvedIndexes(v: Validation): Pick<Unresolved, "refs" | "links"> {
   const facts = v.facts;
   if (facts?.unresolved !== undefined && facts.unresolved.nodeById === nodeById && facts.unresolved.aliasMap === aliasMap) return facts.unresolved;
   const out: Unresolved = { nodeById, aliasMap, refs: [], links: [] };
-  const prev = v.earlier?.unresolved;
-  if (facts !== undefined && v.earlier !== undefined && prev !== undefined && prev.nodeById === nodeById && prev.aliasMap === aliasMap) {
-    const earlier = v.earlier;
-    const from = earlier.blocks.length - facts.tail;
-    const n = facts.blocks.length;
-    const keep = (old: number[], oldAt: Int32Array, newAt: Int32Array, into: number[], head: boolean): void => {
-      const headEnd = oldAt[facts.head]!;
-      const tailStart = oldAt[from]!;
-      const shift = newAt[n - facts.tail]! - tailStart;
+  const splice = facts?.splice;
+  const prev = splice?.unresolved;
+  if (splice !== undefined && prev !== undefined && prev.nodeById === nodeById && prev.aliasMap === aliasMap) {
+    // Indexes before the replaced run keep their answers, those after it move with it.
+    const keep = (old: readonly number[], run: Run, into: number[], head: boolean): void => {
+      const shift = run.newTo - run.oldTo;
       for (const k of old) {
-        if (head && k < headEnd) into.push(k);
-        else if (!head && k >= tailStart) into.push(k + shift);
+        if (head && k < run.from) into.push(k);
+        else if (!head && k >= run.oldTo) into.push(k + shift);
       }
     };
-    keep(prev.refs, earlier.refAt, facts.refAt, out.refs, true);
-    keep(prev.links, earlier.linkAt, facts.linkAt, out.links, true);
-    lookUp(v, out, facts.refAt[facts.head]!, facts.refAt[n - facts.tail]!, facts.linkAt[facts.head]!, facts.linkAt[n - facts.tail]!);
-    keep(prev.refs, earlier.refAt, facts.refAt, out.refs, false);
-    keep(prev.links, earlier.linkAt, facts.linkAt, out.links, false);
+    keep(prev.refs, splice.refs, out.refs, true);
+    keep(prev.links, splice.links, out.links, true);
+    lookUp(v, out, splice.refs.from, splice.refs.newTo, splice.links.from, splice.links.newTo);
+    keep(prev.refs, splice.refs, out.refs, false);
+    keep(prev.links, splice.links, out.links, false);
   } else {
     lookUp(v, out, 0, v.refs.length, 0, v.wikilinks.length);
   }
@@ -749,7 +797,7 @@ export function validateNoma(doc: NomaDocument, options: ValidateOptions = {}): 
  * (clock-free) options alone.
  */
 export function validationReadsClock(doc: NomaDocument): boolean {
-  const facts = FACTS.get(doc);
+  const facts = factsOf(doc);
   const compact = facts === undefined ? compactParse(doc) : undefined;
   if (compact !== undefined) return new RowView(doc, compact).anyWithAttr("citation", "accessed");
   const directives = facts?.byName !== undefined ? (facts.byName.get("citation") ?? []) : facts !== undefined ? facts.directives : (() => {

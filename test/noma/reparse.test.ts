@@ -5,7 +5,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { astToJson, parseNoma, type NomaDocument } from "../../src/index.js";
-import { reparseEdited } from "../../src/noma/parse-noma.js";
+import type { BlockNode } from "../../src/noma/ast.js";
+import { reparseEdited, walkBlocks } from "../../src/noma/parse-noma.js";
 import { applyPatch } from "../../src/patch/apply-patch.js";
 
 const LINES = [
@@ -16,9 +17,23 @@ const LINES = [
 const lineArb = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...LINES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
 const docArb = fc.tuple(fc.array(lineArb, { maxLength: 40 }), fc.boolean(), fc.boolean()).map(([lines, fm, trailing]) => (fm ? "---\ntitle: t\naliases: [fm1]\n---\n" : "") + lines.join("\n") + (trailing ? "\n" : ""));
 
+/** The top-level blocks in walk order, from the tree (each top-level section followed by what it folds). */
+function walkOrder(nodes: readonly BlockNode[], out: BlockNode[] = []): BlockNode[] {
+  for (const n of nodes) {
+    out.push(n);
+    if (n.type === "section") walkOrder(n.children, out);
+  }
+  return out;
+}
+
 /** Everything the parse gives, nodes named by type and line (the id index included). */
 function snapshot(doc: NomaDocument): unknown {
   const at = (n: { type: string; pos: { line: number } }): string => `${n.type}@${n.pos.line}`;
+  // The kept walk order is the tree's, node for node.
+  const kept = walkBlocks(doc)!;
+  const tree = walkOrder(doc.children);
+  expect(kept.length).toBe(tree.length);
+  for (let i = 0; i < tree.length; i++) expect(kept[i]).toBe(tree[i]);
   return {
     ast: astToJson(doc),
     ids: doc.ids,
@@ -62,6 +77,28 @@ describe("reparseEdited", () => {
         expect(snapshot(incremental)).toEqual(canonical(next));
       }),
       { numRuns: Number(process.env.NR_RUNS ?? 2000) },
+    );
+  });
+
+  it("equals a full parse after every edit of a chain (the tree it splices is itself spliced)", () => {
+    const HEADINGS = ["# One", "# Two {aliases=\"t2\"}", "## Sub", "## Sub", "### Deep", "#### Deeper", "## [[k0]] linked", "### Deep {id=\"dd\"}"];
+    const chainLine = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...LINES) }, { weight: 2, arbitrary: fc.constantFrom(...HEADINGS) }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) });
+    const chainDoc = fc.tuple(fc.array(chainLine, { maxLength: 50 }), fc.boolean()).map(([lines, fm]) => (fm ? "---\ntitle: t\naliases: [fm1]\n---\n" : "") + lines.join("\n") + "\n");
+    const edit = fc.tuple(fc.nat(), fc.nat(3), fc.array(chainLine, { maxLength: 3 }));
+    fc.assert(
+      fc.property(chainDoc, fc.array(edit, { minLength: 1, maxLength: 8 }), (src, edits) => {
+        let doc = parseNoma(src);
+        let text = src;
+        for (const [at, remove, insert] of edits) {
+          const lines = text.split("\n");
+          const i = at % lines.length;
+          lines.splice(i, remove, ...insert);
+          text = lines.join("\n");
+          doc = reparseEdited(doc, text);
+          expect(snapshot(doc)).toEqual(canonical(text));
+        }
+      }),
+      { numRuns: Number(process.env.NR_RUNS ?? 1500) },
     );
   });
 
