@@ -21,6 +21,9 @@ import { CONFIDENCE_PROFILES, declaredProfiles, KNOWN_PROFILES, PROFILE_ALLOWLIS
 import { isRuleCode, RULES, type RuleCode } from "./rule-catalog.js";
 import { attrOf, type DirectiveFact } from "./directive-fact.js";
 import { collectBlock, type Facts, type Reference, type Wikilink } from "./collect-facts.js";
+import { checkDirective, isCheckedDirective } from "./check-directive.js";
+import { EvidenceIndex } from "./evidence-index.js";
+import { has, isNoverify, parseDate, str } from "./rule-values.js";
 import { RowView } from "./row-view.js";
 import { keepShape } from "../noma/keep-shape.js";
 import { parseNoma } from "../noma/parse-noma.js";
@@ -54,36 +57,7 @@ export interface ValidateOptions {
   previous?: NomaDocument;
 }
 
-const NUMERIC_CONTROLS = new Set(["slider", "range", "number", "checkbox", "toggle"]);
-const LOCK_MODES = new Set(["control", "content", "all", "unlocked", "none"]);
-const CHANGE_ACTIONS = new Set(["insert", "delete", "replace"]);
-const MEMORY_TYPES = new Set(["fact", "preference", "episode", "procedure", "decision", "observation", "entity", "relation", "goal", "project", "person"]);
-const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const DAY_MS = 86_400_000;
-
-function str(v: AttrValue | undefined): string | undefined {
-  if (v === undefined || typeof v === "boolean") return undefined;
-  return String(v);
-}
-
-function has(node: DirectiveFact, key: string): boolean {
-  const v = attrOf(node, key);
-  return v !== undefined && v !== "" && v !== false;
-}
-
-function isNoverify(node: DirectiveFact | null): boolean {
-  return node !== null && attrOf(node, "noverify") !== undefined && attrOf(node, "noverify") !== false;
-}
-
-function parseDate(value: string): number | null {
-  const m = DATE.exec(value.trim());
-  if (m === null) return null;
-  const t = Date.parse(value.trim().length === 10 ? `${value.trim()}T00:00:00Z` : value.trim());
-  if (Number.isNaN(t)) return null;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  if (d.getUTCMonth() !== Number(m[2]) - 1 || d.getUTCDate() !== Number(m[3])) return null;
-  return t;
-}
 
 /** The document's blocks in walk order, top-level sections taken apart (each followed by what it folds). */
 function walkOrder(nodes: readonly BlockNode[], out: BlockNode[]): BlockNode[] {
@@ -112,6 +86,10 @@ interface FactsIndex extends Facts {
   unresolved?: Unresolved;
   /** How this index was taken over from an earlier one, when it was. */
   splice?: FactsSplice;
+  /** Directives with findings of their own (indexes into `directives`), for the options in `key` (see directiveChecks). */
+  local?: { key: string; flagged: number[] };
+  /** Claims and what targets them (see research). */
+  evidence?: EvidenceIndex;
   /** A later index took this one over and may have reused its arrays: nothing in it holds any more. */
   spent: boolean;
 }
@@ -130,8 +108,12 @@ interface FactsSplice {
   links: Run;
   /** The earlier directives of the replaced run. */
   gone: DirectiveFact[];
-  /** The earlier index's unresolved references. */
+  /** Whether the earlier index is spent, its state handed over to this one (else it is only read). */
+  reused: boolean;
+  /** The earlier index's unresolved references, findings of single directives, and evidence index. */
   unresolved: Unresolved | undefined;
+  local: FactsIndex["local"];
+  evidence: EvidenceIndex | undefined;
 }
 
 interface Unresolved {
@@ -215,7 +197,7 @@ function indexFacts(doc: NomaDocument, previous: FactsIndex | undefined, shared:
     dirAt: spliceOffsets(previous.dirAt, previous.count, head, tail, dirMid, dirs.newTo - dirs.oldTo, reuse),
     refAt: spliceOffsets(previous.refAt, previous.count, head, tail, refMid, refs.newTo - refs.oldTo, reuse),
     linkAt: spliceOffsets(previous.linkAt, previous.count, head, tail, linkMid, links.newTo - links.oldTo, reuse),
-    splice: { dirs, refs, links, gone, unresolved: previous.unresolved },
+    splice: { dirs, refs, links, gone, reused: reuse, unresolved: previous.unresolved, local: previous.local, evidence: previous.evidence },
     spent: false,
   };
   if (previous.byName !== undefined) out.byName = spliceByName(previous.byName, gone, mid.directives, out.directives, dirs.from, reuse);
@@ -454,65 +436,85 @@ function profiles(v: Validation, declared: string[]): void {
   }
 }
 
-function confidenceOk(value: AttrValue | undefined): boolean {
-  return typeof value === "number" && value >= 0 && value <= 1;
+
+/**
+ * The one-directive rules (check-directive.ts). With a facts index, the directives that had
+ * findings are remembered (as indexes into its directives); a validation that took the
+ * facts over from an earlier one checks again only those and the directives it collected
+ * anew: every other directive is the same node, and its findings (none) the same.
+ */
+function directiveChecks(v: Validation, declared: readonly string[]): void {
+  const needConfidence = declared.some((p) => CONFIDENCE_PROFILES.has(p));
+  const facts = v.facts;
+  if (facts === undefined) {
+    for (const name of v.names()) if (isCheckedDirective(name)) for (const d of v.named(name)) checkDirective(v, d, needConfidence);
+    return;
+  }
+  const key = JSON.stringify([needConfidence, [...new Set(v.options.ignoreRules ?? [])].sort()]);
+  const dirs = facts.directives;
+  const flagged: number[] = [];
+  const check = (k: number): void => {
+    const before = v.out.length;
+    checkDirective(v, dirs[k]!, needConfidence);
+    if (v.out.length > before) flagged.push(k);
+  };
+  const splice = facts.splice;
+  if (facts.local !== undefined && facts.local.key === key) {
+    for (const k of facts.local.flagged) check(k);
+  } else if (splice !== undefined && splice.local !== undefined && splice.local.key === key) {
+    const { from, oldTo, newTo } = splice.dirs;
+    const shift = newTo - oldTo;
+    const earlier = splice.local.flagged;
+    for (const k of earlier) if (k < from) check(k);
+    for (let k = from; k < newTo; k++) check(k);
+    for (const k of earlier) if (k >= oldTo) check(k + shift);
+  } else {
+    for (let k = 0; k < dirs.length; k++) check(k);
+  }
+  facts.local = { key, flagged };
 }
 
-function research(v: Validation, declared: string[]): void {
-  // Ids are fresh strings: an IdTable hashes them without V8's runtime call (see id-table.ts).
-  const targeted = new IdTable<true>();
+/**
+ * claim-without-evidence. With a facts index the answer is an EvidenceIndex kept with the
+ * facts and updated from the earlier one's when the facts were taken over (and the ids
+ * with them); without, the targets are gathered from every evidence block.
+ */
+function research(v: Validation): void {
+  if (v.options.requireEvidenceForClaims === false) return;
+  const report = (c: DirectiveFact): void => v.report("claim-without-evidence", `::claim${c.id !== undefined ? ` "${c.id}"` : ""} has no ::evidence or ::counterevidence pointing at it with for=.`, c);
   const aliasMap = v.doc.aliasMap;
-  for (const name of ["evidence", "counterevidence"]) {
-    for (const e of v.named(name)) {
-      const target = str(attrOf(e, "for"));
-      if (target === undefined || target.length === 0) {
-        v.report("evidence-missing-for", `::${name} has no for= attribute naming the claim it supports.`, e);
-        continue;
+  const facts = v.facts;
+  if (facts === undefined) {
+    // Ids are fresh strings: an IdTable hashes them without V8's runtime call (see id-table.ts).
+    const targeted = new IdTable<true>();
+    for (const name of ["evidence", "counterevidence"]) {
+      for (const e of v.named(name)) {
+        const target = str(attrOf(e, "for"));
+        if (target === undefined || target.length === 0) continue;
+        targeted.add(target, true);
+        const canonical = aliasMap.size > 0 ? aliasMap.get(target) : undefined;
+        if (canonical !== undefined) targeted.add(canonical, true);
       }
-      targeted.add(target, true);
-      const canonical = aliasMap.size > 0 ? aliasMap.get(target) : undefined;
-      if (canonical !== undefined) targeted.add(canonical, true);
     }
-  }
-  const needConfidence = declared.some((p) => CONFIDENCE_PROFILES.has(p));
-  for (const c of v.named("claim")) {
-    if (v.options.requireEvidenceForClaims !== false) {
+    for (const c of v.named("claim")) {
       const hit = c.id !== undefined && (targeted.has(c.id) || c.aliases.some((a) => targeted.has(a)));
-      if (!hit) v.report("claim-without-evidence", `::claim${c.id !== undefined ? ` "${c.id}"` : ""} has no ::evidence or ::counterevidence pointing at it with for=.`, c);
+      if (!hit) report(c);
     }
-    const conf = attrOf(c, "confidence");
-    if (conf !== undefined && !confidenceOk(conf)) {
-      v.report("claim-invalid-confidence", `::claim confidence=${JSON.stringify(conf)} is not a number between 0 and 1.`, c);
-    } else if (conf === undefined && needConfidence) {
-      v.report("claim-missing-confidence", "::claim has no confidence= attribute (required by the research profiles).", c);
-    }
+    return;
   }
-  for (const r of v.named("risk")) {
-    if (!has(r, "owner")) v.report("risk-without-owner", "::risk has no owner= attribute.", r);
-  }
-  for (const name of ["decision", "adr"]) {
-    for (const d of v.named(name)) {
-      if (!has(d, "status")) v.report("decision-without-status", `::${name} has no status= attribute.`, d);
+  let index = facts.evidence;
+  if (index === undefined || index.aliasMap !== aliasMap) {
+    const splice = facts.splice;
+    const earlier = splice?.evidence;
+    if (splice !== undefined && splice.reused && earlier !== undefined && earlier.aliasMap === aliasMap) {
+      earlier.update(splice.gone, facts.directives.slice(splice.dirs.from, splice.dirs.newTo));
+      index = earlier;
+    } else {
+      index = EvidenceIndex.build(aliasMap, [...v.named("evidence"), ...v.named("counterevidence")], v.named("claim"));
     }
+    facts.evidence = index;
   }
-  for (const c of v.named("citation")) {
-    if (!["source", "url", "doi", "href", "isbn"].some((k) => has(c, k))) {
-      v.report("citation-missing-source", "::citation has no source=, url=, doi=, href= or isbn=.", c);
-    }
-  }
-  for (const cr of v.named("change_request")) {
-    const action = str(attrOf(cr, "action"));
-    if (action === undefined || !CHANGE_ACTIONS.has(action)) {
-      v.report("change-request-invalid-action", `::change_request action=${action === undefined ? "(missing)" : JSON.stringify(action)} is not insert, delete or replace.`, cr);
-      continue;
-    }
-    const missing =
-      action === "insert" ? !has(cr, "to") && !has(cr, "text") : action === "delete" ? !has(cr, "from") && !has(cr, "text") : !has(cr, "from") || !has(cr, "to");
-    if (missing) {
-      const need = action === "insert" ? "to= or text=" : action === "delete" ? "from= or text=" : "from= and to=";
-      v.report("change-request-missing-revision-text", `::change_request action="${action}" needs ${need}.`, cr);
-    }
-  }
+  for (const c of index.unsupported) report(c);
 }
 
 function staleCitations(v: Validation): void {
@@ -530,40 +532,6 @@ function staleCitations(v: Validation): void {
     const age = Math.floor((now - t) / DAY_MS);
     if (age > days) {
       v.report("stale-citation", `::citation accessed=${accessed} is ${age} days old (stale after ${days} days).`, c);
-    }
-  }
-}
-
-function agentTasks(v: Validation): void {
-  for (const name of ["agent_task", "todo"]) {
-    for (const t of v.named(name)) {
-      if (!has(t, "scope") && t.children.length === 0) {
-        v.report("agent-task-without-scope", `::${name} has no scope= attribute, no body and no children.`, t);
-      }
-    }
-  }
-}
-
-function controls(v: Validation): void {
-  for (const c of v.named("control")) {
-    const kind = str(attrOf(c, "type")) ?? str(attrOf(c, "kind"));
-    const lock = attrOf(c, "lock");
-    if (lock !== undefined && (typeof lock !== "string" || !LOCK_MODES.has(lock))) {
-      v.report("control-invalid-lock", `::control lock=${JSON.stringify(lock)} is not one of ${[...LOCK_MODES].join(", ")}.`, c);
-    }
-    if (kind === undefined || !NUMERIC_CONTROLS.has(kind)) continue;
-    const def = attrOf(c, "default");
-    const boolOk = (kind === "checkbox" || kind === "toggle") && typeof def === "boolean";
-    if (typeof def !== "number" && !boolOk) {
-      v.report("control-missing-default", `::control (${kind}) has no numeric default= value.`, c);
-      continue;
-    }
-    if (typeof def === "number") {
-      const min = attrOf(c, "min");
-      const max = attrOf(c, "max");
-      if ((typeof min === "number" && def < min) || (typeof max === "number" && def > max)) {
-        v.report("control-out-of-range-default", `::control default=${def} is outside its range [${typeof min === "number" ? min : "-∞"}, ${typeof max === "number" ? max : "∞"}].`, c);
-      }
     }
   }
 }
@@ -655,22 +623,8 @@ function computed(v: Validation): void {
   }
 }
 
-function stateChanges(v: Validation): void {
-  for (const s of v.named("state_change")) {
-    if (!has(s, "block")) v.report("state-change-missing-block", "::state_change has no block= attribute naming the changed block.", s);
-    if (!has(s, "from") || !has(s, "to")) v.report("state-change-missing-from-to", "::state_change needs both from= and to=.", s);
-  }
-}
-
-function hasSource(v: Validation, node: DirectiveFact): boolean {
-  return directiveInterior(v.doc, node).some((l) => l.trim().length > 0);
-}
-
-function visuals(v: Validation): void {
-  for (const d of v.named("diagram")) {
-    if (!has(d, "kind")) v.report("diagram-missing-kind", "::diagram has no kind= (mermaid, graphviz or drawio).", d);
-    if (!hasSource(v, d)) v.report("diagram-missing-source", "::diagram has no source body.", d);
-  }
+/** Plots (their datasets are other blocks) and dataset files (read through a callback). */
+function plots(v: Validation): void {
   for (const p of v.named("plot")) {
     const dataset = str(attrOf(p, "dataset"));
     if (!has(p, "data") && dataset === undefined) {
@@ -701,21 +655,6 @@ function visuals(v: Validation): void {
       }
     }
   }
-  for (const p of v.named("plotly")) {
-    const body = directiveInterior(v.doc, p).join("\n").trim();
-    if (body.length === 0) {
-      v.report("plotly-missing-spec", "::plotly has no JSON spec body.", p);
-    } else {
-      try {
-        JSON.parse(body);
-      } catch (e) {
-        v.report("plotly-invalid-json", `::plotly body is not valid JSON: ${(e as Error).message}.`, p);
-      }
-    }
-  }
-  for (const f of v.named("figure")) {
-    if (!has(f, "alt") && !has(f, "caption")) v.report("figure-missing-alt", "::figure has neither alt= nor caption=.", f);
-  }
   const exists = v.options.datasetSrcExists;
   if (exists !== undefined) {
     for (const d of v.named("dataset")) {
@@ -723,43 +662,17 @@ function visuals(v: Validation): void {
       if (src !== undefined && !exists(src)) v.report("dataset-src-missing", `::dataset src="${src}" cannot be loaded.`, d);
     }
   }
-  for (const name of ["html", "svg", "script"]) {
-    for (const d of v.named(name)) {
-      if (!has(d, "trusted")) v.report("escape-hatch-untrusted", `::${name} is an escape hatch; add the \`trusted\` flag to acknowledge it (or noverify).`, d);
-    }
-  }
 }
 
-function memory(v: Validation): void {
-  const memories = v.named("memory");
-  if (memories.length === 0) return;
-  for (const m of memories) {
-    if (m.id === undefined) v.report("memory-missing-id", "::memory has no id=.", m);
-    const type = str(attrOf(m, "type"));
-    if (type === undefined) v.report("memory-missing-type", "::memory has no type=.", m);
-    else if (!MEMORY_TYPES.has(type)) v.report("memory-invalid-type", `::memory type="${type}" is not one of ${[...MEMORY_TYPES].join(", ")}.`, m);
-    const conf = attrOf(m, "confidence");
-    if (conf !== undefined && !confidenceOk(conf)) v.report("memory-invalid-confidence", `::memory confidence=${JSON.stringify(conf)} is not a number between 0 and 1.`, m);
-    const seen = attrOf(m, "last_seen");
-    if (seen !== undefined && (typeof seen !== "string" || parseDate(seen) === null)) {
-      v.report("memory-invalid-last-seen", `::memory last_seen=${JSON.stringify(seen)} is not a date (YYYY-MM-DD or ISO 8601).`, m);
-    }
-  }
+/** Wikilinks inside a ::memory block must point at ::memory blocks. */
+function memoryLinks(v: Validation): void {
+  if (v.named("memory").length === 0) return;
   for (const link of v.wikilinks) {
     if (link.owner === null || link.owner.name !== "memory") continue;
     const target = v.resolve(link.target);
     if (target !== undefined && !(target.type === "directive" && target.name === "memory")) {
       v.report("memory-wikilink-non-memory-target", `[[${link.target}]] inside a ::memory block points at a ${target.type === "directive" ? `::${target.name}` : "section"}, not a ::memory block.`, null, link.owner, link.anchor.pos.line + link.rel, link.column);
     }
-  }
-}
-
-function adrs(v: Validation): void {
-  for (const a of v.named("adr")) {
-    if (!has(a, "owner")) v.report("adr-missing-owner", "::adr has no owner=.", a);
-    if (!has(a, "date")) v.report("adr-missing-date", "::adr has no date=.", a);
-    const decided = has(a, "decision") || a.children.some((c) => (c.type === "directive" && c.name === "decision") || (c.type === "section" && /^decision\b/i.test(c.title)));
-    if (!decided) v.report("adr-missing-decision", "::adr states no decision (a decision= attribute or a ::decision child).", a);
   }
 }
 
@@ -773,15 +686,12 @@ export function validateNoma(doc: NomaDocument, options: ValidateOptions = {}): 
   parseProblems(v);
   integrity(v);
   profiles(v, declared);
-  research(v, declared);
+  directiveChecks(v, declared);
+  research(v);
   staleCitations(v);
-  agentTasks(v);
-  controls(v);
   computed(v);
-  stateChanges(v);
-  visuals(v);
-  memory(v);
-  adrs(v);
+  plots(v);
+  memoryLinks(v);
   const out = v.out.sort(compareDiagnostics);
   for (const code of new Set(options.ignoreRules ?? [])) {
     if (!isRuleCode(code)) {
