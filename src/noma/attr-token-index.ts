@@ -8,7 +8,7 @@
  * end); a block's run of tokens ends with a token whose key start is -1.
  */
 import type { AttrValue } from "./ast.js";
-import { coerceAttrValue, newTokenScan, nextAttrToken } from "./attributes.js";
+import { coerceAttrValue, newTokenScan, nextAttrToken, readTokenKey, startKeyLookup } from "./attributes.js";
 
 const TOKEN = newTokenScan();
 
@@ -22,34 +22,20 @@ export class AttrTokenIndex {
    * Returns where the run starts.
    */
   scan(text: string, from: number, to: number, keys: readonly string[], out: Array<AttrValue | undefined>): number {
-    // Bit n set: some key is n characters long (n ≥ 31 shares bit 31); most tokens are dismissed at once.
-    let lengths = 0;
-    for (let k = 0; k < keys.length; k++) {
-      out[k] = undefined;
-      lengths |= 1 << Math.min(keys[k]!.length, 31);
-    }
+    const lengths = startKeyLookup(keys, out);
     const first = this.used;
     let d = this.data;
     let o = first;
     let i = from;
     while (nextAttrToken(text, i, to, TOKEN)) {
       if (o + 8 > d.length) d = this.grow(o);
-      const start = TOKEN.keyStart;
-      d[o] = start;
+      d[o] = TOKEN.keyStart;
       d[o + 1] = TOKEN.keyEnd;
       d[o + 2] = TOKEN.valueStart;
       d[o + 3] = TOKEN.valueEnd;
       o += 4;
+      readTokenKey(text, TOKEN, keys, lengths, out);
       i = TOKEN.end;
-      const len = TOKEN.keyEnd - start;
-      if ((lengths & (1 << Math.min(len, 31))) === 0) continue;
-      for (let k = 0; k < keys.length; k++) {
-        const key = keys[k]!;
-        if (key.length !== len) continue;
-        let c = 0;
-        while (c < len && key.charCodeAt(c) === text.charCodeAt(start + c)) c++;
-        if (c === len) out[k] = TOKEN.valueStart === -1 ? true : coerceAttrValue(text.slice(TOKEN.valueStart, TOKEN.valueEnd));
-      }
     }
     if (o + 4 > d.length) d = this.grow(o);
     d[o] = -1;

@@ -115,7 +115,7 @@ export function nextAttrToken(text: string, i: number, to: number, tok: AttrToke
   return true;
 }
 
-export function tokenValue(text: string, tok: AttrTokenScan): AttrValue {
+function tokenValue(text: string, tok: AttrTokenScan): AttrValue {
   return tok.valueStart === -1 ? true : coerceAttrValue(text.slice(tok.valueStart, tok.valueEnd));
 }
 
@@ -166,26 +166,40 @@ function scanAttributes(text: string, from: number, to: number, offset: number, 
  * each wins; undefined when absent), into `out` — without building the attribute object.
  */
 export function attrValuesOf(text: string, from: number, to: number, keys: readonly string[], out: Array<AttrValue | undefined>): void {
-  // Bit n set: some key is n characters long (n ≥ 31 shares bit 31), so most tokens are dismissed at once.
+  const lengths = startKeyLookup(keys, out);
+  const tok = SCRATCH;
+  let i = from;
+  while (nextAttrToken(text, i, to, tok)) {
+    readTokenKey(text, tok, keys, lengths, out);
+    i = tok.end;
+  }
+}
+
+/**
+ * Start reading `keys` from tokens: clear `out`, and return a mask of the keys' lengths
+ * (bit n: some key is n characters long; n ≥ 31 shares bit 31), so that most tokens are
+ * dismissed by one test in `readTokenKey`.
+ */
+export function startKeyLookup(keys: readonly string[], out: Array<AttrValue | undefined>): number {
   let lengths = 0;
   for (let k = 0; k < keys.length; k++) {
     out[k] = undefined;
     lengths |= 1 << Math.min(keys[k]!.length, 31);
   }
-  const tok = SCRATCH;
-  let i = from;
-  while (nextAttrToken(text, i, to, tok)) {
-    const start = tok.keyStart;
-    const len = tok.keyEnd - start;
-    i = tok.end;
-    if ((lengths & (1 << Math.min(len, 31))) === 0) continue;
-    for (let k = 0; k < keys.length; k++) {
-      const key = keys[k]!;
-      if (key.length !== len) continue;
-      let c = 0;
-      while (c < len && key.charCodeAt(c) === text.charCodeAt(start + c)) c++;
-      if (c === len) out[k] = tokenValue(text, tok);
-    }
+  return lengths;
+}
+
+/** When the key of `tok` is one of `keys`, its coerced value into `out` (a later token overwrites). */
+export function readTokenKey(text: string, tok: AttrTokenScan, keys: readonly string[], lengths: number, out: Array<AttrValue | undefined>): void {
+  const start = tok.keyStart;
+  const len = tok.keyEnd - start;
+  if ((lengths & (1 << Math.min(len, 31))) === 0) return;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
+    if (key.length !== len) continue;
+    let c = 0;
+    while (c < len && key.charCodeAt(c) === text.charCodeAt(start + c)) c++;
+    if (c === len) out[k] = tokenValue(text, tok);
   }
 }
 
