@@ -2,8 +2,8 @@
  * Path containment: every path argument must resolve (symlinks included)
  * inside the repository root. Returns the repo-relative POSIX path.
  */
-import { realpathSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep, basename } from "node:path";
+import { lstatSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 export class PathOutsideRepoError extends Error {
   constructor(
@@ -28,10 +28,46 @@ function realpathLenient(p: string): string {
 
 /** Resolve `given` (relative to `cwd`) and require it inside `root`; return it relative to root, POSIX style ("" for the root). */
 export function containPath(given: string, root: string, cwd: string = process.cwd()): string {
-  const abs = isAbsolute(given) ? given : resolve(cwd, given);
-  const realRoot = realpathLenient(root);
-  const real = realpathLenient(abs);
-  const rel = relative(realRoot, real);
-  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new PathOutsideRepoError(given, root);
-  return rel.split(sep).join("/");
+  return new PathContainment(root).contain(given, cwd);
+}
+
+/**
+ * Containment of many paths in one root: the root's and each directory's real path are
+ * resolved once (a realpath walks every component of its path), and each path itself
+ * costs one lstat — it is resolved further only when it is a symbolic link. The answers
+ * are those of `containPath`; make a new instance when the file system may have changed.
+ */
+export class PathContainment {
+  private readonly realRoot: string;
+  private readonly realDirs = new Map<string, string>();
+
+  constructor(private readonly root: string) {
+    this.realRoot = realpathLenient(root);
+  }
+
+  contain(given: string, cwd: string = process.cwd()): string {
+    const real = this.real(isAbsolute(given) ? given : resolve(cwd, given));
+    const rel = relative(this.realRoot, real);
+    if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new PathOutsideRepoError(given, this.root);
+    return rel.split(sep).join("/");
+  }
+
+  /** realpathLenient(abs), from the cached real path of its directory. */
+  private real(abs: string): string {
+    const dir = dirname(abs);
+    if (dir === abs) return realpathLenient(abs);
+    let realDir = this.realDirs.get(dir);
+    if (realDir === undefined) {
+      realDir = realpathLenient(dir);
+      this.realDirs.set(dir, realDir);
+    }
+    const joined = join(realDir, basename(abs));
+    let link: boolean;
+    try {
+      link = lstatSync(joined).isSymbolicLink();
+    } catch {
+      return joined; // not there (yet): the real path of its directory, then its name
+    }
+    return link ? realpathLenient(joined) : joined;
+  }
 }

@@ -6,6 +6,7 @@
  * marked; files that do not exist are skipped silently; a path outside the
  * repository is an error. NotarAI's `file_cache` row is updated too.
  */
+import { PathContainment } from "../fsx/contain-path.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { writeCache } from "../cache/cache-db.js";
@@ -27,7 +28,8 @@ export interface MarkReconciledResult {
 }
 
 export async function markReconciled(root: string, input: MarkReconciledInput, options: ToolOptions = {}): Promise<MarkReconciledResult> {
-  const paths = [...new Set(input.files.map((f) => repoPath(root, f)))].filter((p) => p.length > 0).sort();
+  const contained = new PathContainment(root);
+  const paths = [...new Set(input.files.map((f) => repoPath(root, f, contained)))].filter((p) => p.length > 0).sort();
   const ctx = loadSpecContext(root, options);
   const only = input.specPath !== undefined ? requireSpec(ctx, input.specPath).path : null;
   const status = readWorktreeStatus(root, paths);

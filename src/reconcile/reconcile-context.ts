@@ -6,7 +6,7 @@
  * snapshot's seed is `read-reconciliation.ts`. Internal to src/reconcile; the
  * tools are the API.
  */
-import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
+import { containPath, PathOutsideRepoError, type PathContainment } from "../fsx/contain-path.js";
 import { ANY_SPEC, writeCache, type CacheRead, type CacheWrite } from "../cache/cache-db.js";
 import type { Governance } from "../governance/governance.js";
 import type { SpecSet } from "../spec/load-specs.js";
@@ -38,9 +38,9 @@ export function warnSpecProblems(specs: SpecSet, options: ToolOptions): void {
 }
 
 /** A path argument as a repository-relative POSIX path; ReconcileError when it leaves the repository. */
-export function repoPath(root: string, given: string): string {
+export function repoPath(root: string, given: string, containment?: PathContainment): string {
   try {
-    return containPath(given, root, root);
+    return containment !== undefined ? containment.contain(given, root) : containPath(given, root, root);
   } catch (e) {
     if (e instanceof PathOutsideRepoError) throw new ReconcileError("path-outside-repo", `${given}: path is outside the repository`);
     throw e;
