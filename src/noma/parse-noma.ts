@@ -487,7 +487,8 @@ export function reparseEdited(old: NomaDocument, text: string, span?: EditSpan):
   i1 = Math.min(n, i1 + 1);
   const regionStart = i0 < n ? Math.min(flat[i0]!.pos.line - 1, firstChanged) : firstChanged;
   const oldRegionEnd = i1 > 0 && i1 - 1 >= i0 ? Math.max(ownEnd(flat[i1 - 1]!), lastChanged + 1) : lastChanged + 1;
-  const index = spliceLineIndex(oldIndex, old.source, text, p, s);
+  // In place: `old` is consumed (its index is read no more below, nor after a fallback to a full parse).
+  const index = spliceLineIndex(oldIndex, old.source, text, p, s, true);
   const delta = index.ends.length - oldIndex.ends.length;
   // Up to where the old region ended (shifted), or to the end when no block follows it.
   const regionEnd = i1 < n ? oldRegionEnd + delta : index.ends.length;

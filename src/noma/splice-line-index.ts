@@ -18,11 +18,21 @@ export function lineAt(starts: Int32Array, offset: number): number {
   return Math.min(lo, Math.max(starts.length - 2, 0));
 }
 
+/** Lines of room kept beyond the end of a spliced index, so later splices that add lines can stay in place. */
+const ROOM = 1024;
+
+/** How many int32s fit in `a`'s buffer from where `a` starts. */
+function capacity(a: Int32Array): number {
+  return (a.buffer.byteLength - a.byteOffset) >> 2;
+}
+
 /**
  * `old` indexes `oldText`; `text` equals `oldText` in its first `prefix` and its last
- * `suffix` characters (non-overlapping in both texts).
+ * `suffix` characters (non-overlapping in both texts). With `reuse`, the result is written
+ * into `old`'s buffers where they have room (`old` no longer holds afterwards): the lines
+ * before the change stay where they are, those after it are moved and shifted in place.
  */
-export function spliceLineIndex(old: LineIndex, oldText: string, text: string, prefix: number, suffix: number): LineIndex {
+export function spliceLineIndex(old: LineIndex, oldText: string, text: string, prefix: number, suffix: number, reuse = false): LineIndex {
   const lines = old.ends.length;
   const delta = text.length - oldText.length;
   // From the line before the one the change starts in: its start lies strictly inside the
@@ -61,18 +71,39 @@ export function spliceLineIndex(old: LineIndex, oldText: string, text: string, p
     midEnds.push(text.length);
   }
   const total = first + midStarts.length + (lines - keep);
-  const starts = new Int32Array(total + 1);
-  const ends = new Int32Array(total);
-  starts.set(old.starts.subarray(0, first));
-  ends.set(old.ends.subarray(0, first));
+  const at = first + midStarts.length;
+  let starts: Int32Array;
+  let ends: Int32Array;
+  if (reuse && capacity(old.starts) >= total + 1 && capacity(old.ends) >= total) {
+    // In place: move the tail (with its shift) first, then write the changed lines.
+    starts = new Int32Array(old.starts.buffer, old.starts.byteOffset, total + 1);
+    ends = new Int32Array(old.ends.buffer, old.ends.byteOffset, total);
+    const os = new Int32Array(old.starts.buffer, old.starts.byteOffset, Math.max(total + 1, lines + 1));
+    const oe = new Int32Array(old.ends.buffer, old.ends.byteOffset, Math.max(total, lines));
+    if (at > keep) {
+      for (let k = lines - 1; k >= keep; k--) {
+        os[at + k - keep] = os[k]! + delta;
+        oe[at + k - keep] = oe[k]! + delta;
+      }
+    } else if (at < keep || delta !== 0) {
+      for (let k = keep; k < lines; k++) {
+        os[at + k - keep] = os[k]! + delta;
+        oe[at + k - keep] = oe[k]! + delta;
+      }
+    }
+  } else {
+    starts = new Int32Array(new ArrayBuffer((total + 1 + ROOM) * 4), 0, total + 1);
+    ends = new Int32Array(new ArrayBuffer((total + ROOM) * 4), 0, total);
+    starts.set(old.starts.subarray(0, first));
+    ends.set(old.ends.subarray(0, first));
+    for (let k = keep; k < lines; k++) {
+      starts[at + k - keep] = old.starts[k]! + delta;
+      ends[at + k - keep] = old.ends[k]! + delta;
+    }
+  }
   for (let k = 0; k < midStarts.length; k++) {
     starts[first + k] = midStarts[k]!;
     ends[first + k] = midEnds[k]!;
-  }
-  const at = first + midStarts.length;
-  for (let k = keep; k < lines; k++) {
-    starts[at + k - keep] = old.starts[k]! + delta;
-    ends[at + k - keep] = old.ends[k]! + delta;
   }
   starts[total] = text.length;
   return { starts, ends };

@@ -10,7 +10,7 @@
  * - A changed document is re-validated once, after the last op.
  */
 import type { NomaDocument } from "../noma/ast.js";
-import { parseNoma, reparseEdited } from "../noma/parse-noma.js";
+import { type EditSpan, parseNoma, reparseEdited } from "../noma/parse-noma.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { summarize, type ValidationSummary } from "../validate/diagnostic.js";
 import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
@@ -21,6 +21,7 @@ import type { PatchOp } from "./patch-op-schema.js";
 import { DocumentMemo } from "./document-memo.js";
 import { ResumableSha256 } from "./resumable-sha256.js";
 import { sha256Hex } from "./sha256-hex.js";
+import { recordedEdit, recordEdits, releaseEditBuffer, type RecordedEdit } from "./text-edit.js";
 
 export { sha256Hex };
 
@@ -91,6 +92,7 @@ const MEMO = new DocumentMemo();
 /** Forget every remembered document state (tests, benchmarks, memory pressure). */
 export function clearPatchMemo(): void {
   MEMO.clear();
+  releaseEditBuffer();
 }
 
 function engineDiagnostic(code: string, message: string, severity: Diagnostic["severity"] = "error", nodeId?: string): Diagnostic {
@@ -161,6 +163,8 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   let doc = doc0;
   let currentSha = preSha256;
   let currentHash: ResumableSha256 | undefined;
+  // Where the text so far differs from `text` (null: nowhere yet; undefined: unknown).
+  let span: EditSpan | null | undefined = null;
   for (let k = 0; k < ops.length; k++) {
     const started = clock();
     const raw = ops[k];
@@ -168,24 +172,35 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
     try {
       parsedOp = validateOp(raw);
       const advisories = options.advisory?.(doc, parsedOp) ?? [];
-      const next = applyOp(doc, parsedOp);
+      // The op's edits are recorded, so the texts need not be compared to find what changed.
+      recordEdits(current);
+      let next: string;
+      let edit: RecordedEdit | null | undefined;
+      try {
+        next = applyOp(doc, parsedOp);
+      } finally {
+        edit = recordedEdit();
+      }
+      const known = edit !== undefined && edit !== null && edit.text === next ? edit : undefined;
+      const changed = known !== undefined ? !sameBetween(current, next, known) : next !== current;
       let nextHash: ResumableSha256 | undefined;
-      if (next !== current) nextHash = (currentHash ?? hashOf0()).resume(next);
+      if (changed) nextHash = (currentHash ?? hashOf0()).resume(next, known?.prefix);
       const nextSha = nextHash !== undefined ? nextHash.hex : currentSha;
       outcomes.push({
         op: raw,
-        result: next === current ? "noop" : "applied",
+        result: changed ? "applied" : "noop",
         preSha256: currentSha,
         postSha256: nextSha,
         diagnostics: advisories,
         elapsedMs: clock() - started,
       });
-      if (next !== current) {
+      if (changed) {
         current = next;
         currentSha = nextSha;
         currentHash = nextHash;
+        span = known === undefined || span === undefined ? undefined : span === null ? known : { prefix: Math.min(span.prefix, known.prefix), suffix: Math.min(span.suffix, known.suffix) };
         // Re-parse only around the edit (the result equals a full parse; see reparseEdited).
-        doc = reparseEdited(doc, current);
+        doc = reparseEdited(doc, current, known);
       }
     } catch (e) {
       if (!isPatchError(e)) throw e;
@@ -225,7 +240,8 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
       };
     }
   }
-  const changed = current !== text;
+  // Ops may undo each other: the list changed the text only if it differs in the end.
+  const changed = span === null ? false : span !== undefined ? !sameBetween(text, current, span) : current !== text;
   const postDiagnostics = changed ? validateNoma(doc, { ...validateOptions, previous: doc0 }) : preDiagnostics;
   keep(current, doc, currentHash ?? hashOf0(), postDiagnostics);
   return {
@@ -240,6 +256,11 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
     postValidation: summarize(postDiagnostics),
     warnings,
   };
+}
+
+/** Whether `a` and `b`, equal in their first `prefix` and last `suffix` characters, are equal. */
+function sameBetween(a: string, b: string, { prefix, suffix }: EditSpan): boolean {
+  return a.length === b.length && a.slice(prefix, a.length - suffix) === b.slice(prefix, b.length - suffix);
 }
 
 function copyDiagnostic(d: Diagnostic): Diagnostic {

@@ -38,10 +38,13 @@ export class ResumableSha256 {
     return ResumableSha256.from(text, [{ at: 0, state: createHash("sha256") }], Math.max(1, chunk));
   }
 
-  /** The digest of `next`, resuming from this text's state where both still agree. */
-  resume(next: string): ResumableSha256 {
-    if (next === this.text) return this;
-    const same = commonPrefixLength(this.text, next);
+  /**
+   * The digest of `next`, resuming from this text's state where both still agree.
+   * `samePrefix`: a length the caller knows both texts to share at the start (no comparing).
+   */
+  resume(next: string, samePrefix?: number): ResumableSha256 {
+    if (samePrefix === undefined && next === this.text) return this;
+    const same = samePrefix ?? commonPrefixLength(this.text, next);
     let keep = 1;
     while (keep < this.marks.length && this.marks[keep]!.at <= same) keep++;
     return ResumableSha256.from(next, this.marks.slice(0, keep), this.chunk);

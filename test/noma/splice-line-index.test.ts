@@ -39,6 +39,26 @@ describe("spliceLineIndex", () => {
     );
   });
 
+  it("equals indexLines after every edit of a chain spliced in place (reuse)", () => {
+    fc.assert(
+      fc.property(textArb, fc.array(fc.tuple(fc.nat(), fc.nat(6), textArb), { minLength: 1, maxLength: 10 }), (start, edits) => {
+        let text = start;
+        let index = indexLines(text);
+        for (const [at, remove, insert] of edits) {
+          const i = at % (text.length + 1);
+          const next = text.slice(0, i) + insert + text.slice(i + remove);
+          const [p, s] = commonEnds(text, next);
+          index = spliceLineIndex(index, text, next, p, s, true);
+          const want = indexLines(next);
+          expect([...index.starts]).toEqual([...want.starts]);
+          expect([...index.ends]).toEqual([...want.ends]);
+          text = next;
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it("lineAt finds the line of an offset", () => {
     const { starts } = indexLines("ab\ncd\n\nef");
     expect([0, 2, 3, 5, 6, 7, 9].map((o) => lineAt(starts, o))).toEqual([0, 0, 1, 1, 2, 3, 3]);

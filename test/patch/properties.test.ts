@@ -8,8 +8,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseNoma, type NomaDocument } from "../../src/index.js";
-import { applyPatch } from "../../src/patch/apply-patch.js";
+import { parseNoma, validateNoma, type NomaDocument } from "../../src/index.js";
+import { applyPatch, clearPatchMemo, sha256Hex } from "../../src/patch/apply-patch.js";
 import { buildRecords, chainLines } from "../../src/transcript/transcript-record.js";
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 
@@ -127,5 +127,69 @@ describe("patch engine properties", () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it("warm chains of op lists give the from-scratch answers: text op by op, sha256, pre- and post-diagnostics", () => {
+    const id = fc.constantFrom("k0", "k1", "k2", "k3", "n0", "n1", "sec", "tb", "ds", "nope");
+    const word = fc.constantFrom("x", "y", "see [[k1]]", "see [[gone]]");
+    const op = fc.oneof(
+      fc.record({ op: fc.constant("update_attribute"), id, key: fc.constantFrom("owner", "confidence", "for"), value: fc.oneof(word, fc.constantFrom("k0", "k2", 0.5, 7), fc.constant(null)) }),
+      fc.record({ op: fc.constant("remove_attribute"), id, key: fc.constantFrom("owner", "for") }),
+      fc.record({ op: fc.constant("replace_body"), id, content: fc.array(word, { maxLength: 2 }).map((w) => w.join("\n")) }),
+      fc.record({ op: fc.constant("delete_block"), id }),
+      fc.record({ op: fc.constant("add_block"), parent: fc.constant("sec"), position: fc.integer({ min: 0, max: 2 }), content: fc.constantFrom('::evidence{id="ev" for="k0"}\nok\n::', '::claim{id="c9"}\nnew\n::', "::risk\nr\n::") }),
+      fc.record({ op: fc.constant("add_comment"), id: fc.integer({ min: 100, max: 999 }).map((n) => `cm${n}`), target: id, content: word }),
+      fc.record({ op: fc.constant("rename_id"), from: id, to: fc.constantFrom("k0", "r1", "r2") }),
+      fc.record({ op: fc.constant("move_block"), id, parent: fc.constant("sec"), position: fc.integer({ min: 0, max: 2 }) }),
+      fc.record({ op: fc.constant("update_table_cell"), id: fc.constant("tb"), row: fc.constant(0), column: fc.constant(1), value: fc.integer({ min: 0, max: 99 }) }),
+    );
+    fc.assert(
+      fc.property(documentArb, fc.array(fc.array(op, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }), (src, lists) => {
+        clearPatchMemo();
+        let text = src;
+        for (const list of lists) {
+          const out = applyPatch(text, list);
+          expect(out.preDiagnostics).toEqual(validateNoma(parseNoma(text)));
+          // From scratch: each op alone on a fresh parse; the list applies only if every op does.
+          let expected = text;
+          let rejected = false;
+          for (const o of list) {
+            const one = applyPatch(expected, [o], { reuse: false });
+            if (one.result === "rejected") rejected = true;
+            expected = one.text;
+          }
+          if (rejected) {
+            expect(out.result).toBe("rejected");
+            expect(out.text).toBe(text);
+            continue;
+          }
+          expect(out.text).toBe(expected);
+          expect(out.result).toBe(expected === text ? "noop" : "applied");
+          expect(out.postSha256).toBe(sha256Hex(expected));
+          expect(out.postDiagnostics).toEqual(validateNoma(parseNoma(expected)));
+          text = out.text;
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("an op list that undoes itself is a noop (its ops applied), with the state it started from", () => {
+    clearPatchMemo();
+    const src = '::claim{id="k0" confidence=0.5}\nx\n::\n\n::note{id="n"}\ny\n::\n';
+    const undo = applyPatch(src, [
+      { op: "update_attribute", id: "k0", key: "owner", value: "z" },
+      { op: "replace_body", id: "n", content: "changed" },
+      { op: "replace_body", id: "n", content: "y" },
+      { op: "remove_attribute", id: "k0", key: "owner" },
+    ]);
+    expect(undo.ops.map((o) => o.result)).toEqual(["applied", "applied", "applied", "applied"]);
+    expect(undo.result).toBe("noop");
+    expect(undo.text).toBe(src);
+    expect(undo.postSha256).toBe(undo.preSha256);
+    expect(undo.postDiagnostics).toEqual(undo.preDiagnostics);
+    // An op whose edit writes back what was there is a noop too.
+    const same = applyPatch(src, [{ op: "replace_body", id: "n", content: "y" }]);
+    expect(same.ops[0]!.result).toBe("noop");
   });
 });

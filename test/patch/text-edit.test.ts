@@ -1,0 +1,60 @@
+/**
+ * applyEdits: long results are assembled in a byte buffer (Latin-1, or UTF-16 when a
+ * character does not fit a byte) instead of joined; the text is the same as the join's,
+ * for any edits of long texts — non-Latin-1 characters and lone surrogates in the source
+ * or in an insert, texts that become wide and narrow again, chained edits.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { applyEdits, recordedEdit, recordEdits, releaseEditBuffer, type TextEdit } from "../../src/patch/text-edit.js";
+
+const BIG = "::claim{id=\"c\"}\nprose line\n::\n".repeat(40_000); // ~1.2 M characters
+const insertArb = fc.constantFrom("", "x", "\n", "é", "—", "≥ ×", "😀", "\ud800", "\udc00z", "ÿ");
+
+function joined(source: string, edits: readonly TextEdit[]): string {
+  const sorted = [...edits].sort((a, b) => a.from - b.from);
+  let out = "";
+  let at = 0;
+  for (const e of sorted) {
+    out += source.slice(at, e.from) + e.insert;
+    at = e.to;
+  }
+  return out + source.slice(at);
+}
+
+describe("applyEdits", () => {
+  it("assembles long results to exactly the joined text, chained, wide or not", () => {
+    fc.assert(
+      fc.property(fc.constantFrom("", "—", "\ud83d"), fc.array(fc.tuple(fc.nat(), fc.nat(3), insertArb), { minLength: 1, maxLength: 6 }), (seed, steps) => {
+        releaseEditBuffer();
+        let text = seed + BIG;
+        for (const [at, remove, insert] of steps) {
+          const from = at % text.length;
+          const edit = { from, to: Math.min(text.length, from + remove), insert };
+          const want = joined(text, [edit]);
+          recordEdits(text);
+          const got = applyEdits(text, [edit]);
+          expect(recordedEdit()).toEqual({ text: got, prefix: edit.from, suffix: text.length - edit.to });
+          expect(got.length).toBe(want.length);
+          expect(got === want).toBe(true);
+          text = got;
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("records the span of several edits, and of edits applied to the text an earlier edit made", () => {
+    const src = "abcdefghij";
+    recordEdits(src);
+    const one = applyEdits(src, [{ from: 6, to: 7, insert: "G" }, { from: 2, to: 3, insert: "CC" }]);
+    const two = applyEdits(one, [{ from: 9, to: 10, insert: "" }]);
+    expect(two).toBe("abCCdefGhj");
+    expect(recordedEdit()).toEqual({ text: two, prefix: 2, suffix: 1 });
+    recordEdits(src);
+    applyEdits("other", [{ from: 0, to: 1, insert: "O" }]);
+    expect(recordedEdit()).toBeUndefined();
+    recordEdits(src);
+    expect(recordedEdit()).toBeNull();
+  });
+});
