@@ -21,7 +21,7 @@ import type { PatchOp } from "./patch-op-schema.js";
 import { DocumentMemo } from "./document-memo.js";
 import { ResumableSha256 } from "./resumable-sha256.js";
 import { sha256Hex } from "./sha256-hex.js";
-import { recordedEdit, recordEdits, releaseEditBuffer, type RecordedEdit } from "./text-edit.js";
+import { assembledUtf8, recordedEdit, recordEdits, releaseEditBuffer, type RecordedEdit } from "./text-edit.js";
 
 export { sha256Hex };
 
@@ -184,7 +184,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
       const known = edit !== undefined && edit !== null && edit.text === next ? edit : undefined;
       const changed = known !== undefined ? !sameBetween(current, next, known) : next !== current;
       let nextHash: ResumableSha256 | undefined;
-      if (changed) nextHash = (currentHash ?? hashOf0()).resume(next, known?.prefix);
+      if (changed) nextHash = (currentHash ?? hashOf0()).resume(next, known?.prefix, assembledUtf8(next));
       const nextSha = nextHash !== undefined ? nextHash.hex : currentSha;
       outcomes.push({
         op: raw,

@@ -40,18 +40,19 @@ export class ResumableSha256 {
 
   /**
    * The digest of `next`, resuming from this text's state where both still agree.
-   * `samePrefix`: a length the caller knows both texts to share at the start (no comparing).
+   * `samePrefix`: a length the caller knows both texts to share at the start (no comparing);
+   * `utf8`: `next`'s UTF-8 bytes when the caller has them (an ASCII text: byte = character).
    */
-  resume(next: string, samePrefix?: number): ResumableSha256 {
+  resume(next: string, samePrefix?: number, utf8?: Uint8Array): ResumableSha256 {
     if (samePrefix === undefined && next === this.text) return this;
     const same = samePrefix ?? commonPrefixLength(this.text, next);
     let keep = 1;
     while (keep < this.marks.length && this.marks[keep]!.at <= same) keep++;
-    return ResumableSha256.from(next, this.marks.slice(0, keep), this.chunk);
+    return ResumableSha256.from(next, this.marks.slice(0, keep), this.chunk, utf8 !== undefined && utf8.length === next.length ? utf8 : undefined);
   }
 
   /** Hash `text` on from the last of `marks` (whose states are never consumed: updates go to copies). */
-  private static from(text: string, marks: Mark[], chunk: number): ResumableSha256 {
+  private static from(text: string, marks: Mark[], chunk: number, ascii?: Uint8Array): ResumableSha256 {
     const head = marks[marks.length - 1]!;
     const h = head.state.copy();
     const out = marks;
@@ -60,7 +61,8 @@ export class ResumableSha256 {
       let j = Math.min(i + chunk, text.length);
       // A boundary never follows a high surrogate (in this text or any text sharing the prefix).
       while (j < text.length && isHighSurrogate(text.charCodeAt(j - 1))) j++;
-      h.update(text.slice(i, j), "utf8");
+      if (ascii !== undefined) h.update(ascii.subarray(i, j));
+      else h.update(text.slice(i, j), "utf8");
       i = j;
       if (i < text.length) out.push({ at: i, state: h.copy() });
     }

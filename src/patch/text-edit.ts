@@ -3,6 +3,7 @@
  * of the original text. Untouched bytes (line endings, BOM, trailing
  * whitespace of other lines) are copied verbatim.
  */
+import { isAscii } from "node:buffer";
 import type { NomaDocument } from "../noma/ast.js";
 
 export interface TextEdit {
@@ -74,6 +75,18 @@ function assemble(source: string, parts: readonly string[], length: number): str
   const text = scratch.toString(encoding, 0, at);
   lastLong = { text, wide };
   return text;
+}
+
+/**
+ * The UTF-8 bytes of `text` when it is the long result assembled last and all ASCII (its
+ * Latin-1 bytes are then its UTF-8 bytes), else undefined. A view of the reused buffer:
+ * valid until the next edit.
+ */
+export function assembledUtf8(text: string): Uint8Array | undefined {
+  const last = lastLong;
+  if (last === null || last.wide || scratch === null || last.text !== text) return undefined;
+  const bytes = scratch.subarray(0, text.length);
+  return isAscii(bytes) ? bytes : undefined;
 }
 
 /** Let go of the buffer long results are assembled in (it is made again when needed). */

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyEdits, recordedEdit, recordEdits, releaseEditBuffer, type TextEdit } from "../../src/patch/text-edit.js";
+import { applyEdits, assembledUtf8, recordedEdit, recordEdits, releaseEditBuffer, type TextEdit } from "../../src/patch/text-edit.js";
 
 const BIG = "::claim{id=\"c\"}\nprose line\n::\n".repeat(40_000); // ~1.2 M characters
 const insertArb = fc.constantFrom("", "x", "\n", "é", "—", "≥ ×", "😀", "\ud800", "\udc00z", "ÿ");
@@ -37,6 +37,10 @@ describe("applyEdits", () => {
           expect(recordedEdit()).toEqual({ text: got, prefix: edit.from, suffix: text.length - edit.to });
           expect(got.length).toBe(want.length);
           expect(got === want).toBe(true);
+          // Its UTF-8 bytes are at hand exactly when it is all ASCII.
+          const utf8 = assembledUtf8(got);
+          if (/[^\x00-\x7f]/.test(got)) expect(utf8).toBeUndefined();
+          else expect(Buffer.compare(Buffer.from(utf8!), Buffer.from(got, "utf8"))).toBe(0);
           text = got;
         }
       }),
