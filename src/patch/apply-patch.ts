@@ -18,6 +18,7 @@ import { validationCacheKey } from "../validate/validation-cache-key.js";
 import { applyOp, opTargetId, validateOp } from "./apply-op.js";
 import { isPatchError, PatchError, type PatchErrorCode } from "./patch-error.js";
 import type { PatchOp } from "./patch-op-schema.js";
+import { compactTargets, NeedsTree } from "./compact-targets.js";
 import { DocumentMemo } from "./document-memo.js";
 import { ResumableSha256 } from "./resumable-sha256.js";
 import { sha256Hex } from "./sha256-hex.js";
@@ -122,8 +123,17 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   // reading its blocks again, or not at all when its diagnostics cannot have changed.
   const validateOptions: ValidateOptions = { ...options.validate, cacheBlockFacts: true };
   const known = hit?.validation;
+  // A single op nothing will continue from (the result is not remembered) on a fresh parse:
+  // validated from the block table before and after, the op given only its targets (see
+  // compactTargets). The node tree and the facts the incremental path takes over, which
+  // cost more than parsing and validating twice, are never built.
+  const oneShot = !remember && ops.length === 1 ? compactTargets(doc0) : undefined;
   const preDiagnostics =
-    known !== undefined && known.key === validationCacheKey(doc0, options.validate) ? known.diagnostics.map(copyDiagnostic) : validateNoma(doc0, { ...validateOptions, previous: doc0 });
+    known !== undefined && known.key === validationCacheKey(doc0, options.validate)
+      ? known.diagnostics.map(copyDiagnostic)
+      : oneShot !== undefined
+        ? validateNoma(doc0, options.validate)
+        : validateNoma(doc0, { ...validateOptions, previous: doc0 });
   const preValidation = summarize(preDiagnostics);
   const warnings: Diagnostic[] = [];
   if (options.baseSha256 !== undefined && options.baseSha256.toLowerCase() !== preSha256) {
@@ -171,16 +181,28 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
     let parsedOp: PatchOp | undefined;
     try {
       parsedOp = validateOp(raw);
-      const advisories = options.advisory?.(doc, parsedOp) ?? [];
-      // The op's edits are recorded, so the texts need not be compared to find what changed.
-      recordEdits(current);
-      let next: string;
-      let edit: RecordedEdit | null | undefined;
+      const op = parsedOp;
+      const run = (on: NomaDocument): { advisories: Diagnostic[]; next: string; edit: RecordedEdit | null | undefined } => {
+        const advisories = options.advisory?.(on, op) ?? [];
+        // The op's edits are recorded, so the texts need not be compared to find what changed.
+        recordEdits(current);
+        let next: string;
+        try {
+          next = applyOp(on, op);
+        } catch (e) {
+          recordedEdit();
+          throw e;
+        }
+        return { advisories, next, edit: recordedEdit() };
+      };
+      let ran: ReturnType<typeof run>;
       try {
-        next = applyOp(doc, parsedOp);
-      } finally {
-        edit = recordedEdit();
+        ran = run(oneShot ?? doc);
+      } catch (e) {
+        if (!(e instanceof NeedsTree)) throw e;
+        ran = run(doc);
       }
+      const { advisories, next, edit } = ran;
       const known = edit !== undefined && edit !== null && edit.text === next ? edit : undefined;
       const changed = known !== undefined ? !sameBetween(current, next, known) : next !== current;
       let nextHash: ResumableSha256 | undefined;
@@ -200,7 +222,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
         currentHash = nextHash;
         span = known === undefined || span === undefined ? undefined : span === null ? known : { prefix: Math.min(span.prefix, known.prefix), suffix: Math.min(span.suffix, known.suffix) };
         // Re-parse only around the edit (the result equals a full parse; see reparseEdited).
-        doc = reparseEdited(doc, current, known);
+        if (oneShot === undefined) doc = reparseEdited(doc, current, known);
       }
     } catch (e) {
       if (!isPatchError(e)) throw e;
@@ -242,7 +264,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   }
   // Ops may undo each other: the list changed the text only if it differs in the end.
   const changed = span === null ? false : span !== undefined ? !sameBetween(text, current, span) : current !== text;
-  const postDiagnostics = changed ? validateNoma(doc, { ...validateOptions, previous: doc0 }) : preDiagnostics;
+  const postDiagnostics = !changed ? preDiagnostics : oneShot !== undefined ? validateNoma(parseNoma(current), options.validate) : validateNoma(doc, { ...validateOptions, previous: doc0 });
   keep(current, doc, currentHash ?? hashOf0(), postDiagnostics);
   return {
     result: changed ? "applied" : "noop",

@@ -192,4 +192,42 @@ describe("patch engine properties", () => {
     const same = applyPatch(src, [{ op: "replace_body", id: "n", content: "y" }]);
     expect(same.ops[0]!.result).toBe("noop");
   });
+
+  it("a one-shot patch (nothing remembered, the op given only its targets, validation from the block table) gives the incremental path's outcome", () => {
+    const extra = fc.constantFrom("", '\n# Head {aliases="hh"}\n\n## Dup\n\n## Dup\n\n::note{id="k0"}\nsecond k0\n::\n', '\n::claim{id="al" aliases="k9"}\nSee [[k9]] and [[nope]].\n::\n');
+    const id = fc.constantFrom("k0", "k1", "k2", "n0", "sec", "tb", "ds", "k9", "head", "dup", "dup-1", "nope");
+    const word = fc.constantFrom("x", "y", "see [[k1]]");
+    const op = fc.oneof(
+      fc.record({ op: fc.constant("update_attribute"), id, key: fc.constantFrom("owner", "confidence", "id"), value: fc.oneof(word, fc.constant(0.5), fc.constant(null)) }),
+      fc.record({ op: fc.constant("remove_attribute"), id, key: fc.constantFrom("owner", "for") }),
+      fc.record({ op: fc.constant("resolve_comment"), id }),
+      fc.record({ op: fc.constant("update_heading"), id, title: fc.constantFrom("New title", "Dup") }),
+      fc.record({ op: fc.constant("replace_body"), id, content: word }),
+      fc.record({ op: fc.constant("delete_block"), id }),
+      fc.record({ op: fc.constant("rename_id"), from: id, to: fc.constantFrom("r1", "k1") }),
+      fc.record({ op: fc.constant("add_comment"), id: fc.constant("cm1"), target: id, content: word }),
+      fc.record({ op: fc.constant("update_table_cell"), id, row: fc.constant(0), column: fc.constant(1), value: fc.integer({ min: 0, max: 99 }) }),
+      fc.record({ op: fc.constant("insert_dataset_row"), id, row: fc.constant(0), cells: fc.constant(["bo", 2]) }),
+      fc.record({ op: fc.constant("update_attribute"), id, key: fc.constant("owner"), value: word, baseHash: fc.constantFrom("00000000", "e3b0c442") }),
+    );
+    const advisories = [
+      undefined,
+      (doc: NomaDocument, o: { op: string }) => (doc.nodeById.has(String((o as { id?: string }).id)) ? [] : [{ severity: "info" as const, code: "capability-advisory", message: "no grant", phase: "pre" as const }]),
+      (doc: NomaDocument) => [{ severity: "info" as const, code: "capability-advisory", message: `${[...doc.nodeById.keys()].length} ids`, phase: "pre" as const }],
+    ];
+    fc.assert(
+      fc.property(documentArb, extra, op, fc.nat(advisories.length - 1), (base, more, o, a) => {
+        const src = base + more;
+        const advisory = advisories[a];
+        const options = advisory !== undefined ? { advisory } : {};
+        const tree = parseNoma(src);
+        void tree.children; // built: not one-shot
+        const oneShot = applyPatch(src, [o], { ...options, reuse: false });
+        const incremental = applyPatch(src, [o], { ...options, reuse: false, parsed: tree });
+        const strip = (x: typeof oneShot): unknown => ({ ...x, ops: x.ops.map(({ elapsedMs: _e, ...rest }) => rest) });
+        expect(strip(oneShot)).toEqual(strip(incremental));
+      }),
+      { numRuns: 400 },
+    );
+  });
 });
