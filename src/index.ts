@@ -69,7 +69,7 @@ export type { ToolOptions } from "./reconcile/reconcile-context.js";
 export { readSnapshot, snapshotAncestry, ancestryWarning, type SnapshotRead, type SnapshotAncestry } from "./snapshot/read-snapshot.js";
 export { parseSnapshot, formatSnapshot, snapshotFingerprints, snapshotTimestampToIso, SNAPSHOT_SCHEMA_VERSION, type Snapshot } from "./snapshot/snapshot-format.js";
 // Patch engine, transcripts, capability sidecars (Noma Agent Protocol §3, §5, Annex A)
-export { applyPatch, clearPatchMemo, sha256Hex, type ApplyPatchOptions, type PatchOutcome, type OpOutcome, type PatchResult } from "./patch/apply-patch.js";
+export { applyPatch, clearPatchMemo, preparePatchMemo, sha256Hex, type ApplyPatchOptions, type PatchOutcome, type OpOutcome, type PatchResult } from "./patch/apply-patch.js";
 export { DocumentMemo, type DocumentState } from "./patch/document-memo.js";
 export { validateOp, applyOp } from "./patch/apply-op.js";
 export { PatchError, PATCH_ERROR_CODES, type PatchErrorCode } from "./patch/patch-error.js";

@@ -10,7 +10,7 @@
  * - A changed document is re-validated once, after the last op.
  */
 import type { NomaDocument } from "../noma/ast.js";
-import { type EditSpan, parseNoma, reparseEdited } from "../noma/parse-noma.js";
+import { compactParse, type EditSpan, parseNoma, reparseEdited } from "../noma/parse-noma.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { summarize, type ValidationSummary } from "../validate/diagnostic.js";
 import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
@@ -19,7 +19,7 @@ import { applyOp, opTargetId, validateOp } from "./apply-op.js";
 import { isPatchError, PatchError, type PatchErrorCode } from "./patch-error.js";
 import type { PatchOp } from "./patch-op-schema.js";
 import { compactTargets, NeedsTree } from "./compact-targets.js";
-import { DocumentMemo } from "./document-memo.js";
+import { DocumentMemo, type DocumentState } from "./document-memo.js";
 import { ResumableSha256 } from "./resumable-sha256.js";
 import { sha256Hex } from "./sha256-hex.js";
 import { assembledUtf8, recordedEdit, recordEdits, releaseEditBuffer, type RecordedEdit } from "./text-edit.js";
@@ -85,10 +85,31 @@ export interface ApplyPatchOptions {
    * Default true; false measures or forces the cold path. The outcome is the same either way.
    */
   reuse?: boolean;
+  /**
+   * The caller calls preparePatchMemo() when idle (a long-lived server): a single op on a
+   * text no earlier patch produced then skips building the node tree, and the remembered
+   * result gets it from preparePatchMemo rather than now. Without preparation the next patch
+   * of that text builds it itself, which costs more than building it now. Same outcomes.
+   */
+  prepareLater?: boolean;
 }
 
 /** Document states earlier patches produced in this process. */
 const MEMO = new DocumentMemo();
+
+/**
+ * Build what the next patch of each remembered state needs and a one-shot patch left out
+ * (its node tree, and its facts validated with the options of the patch that produced it),
+ * so that patch starts warm. A long-lived process calls it when idle (the MCP server, after
+ * answering a patch); without it, the next patch builds them itself. The outcomes are the
+ * same either way.
+ */
+export function preparePatchMemo(): void {
+  for (const state of MEMO.states()) {
+    if (compactParse(state.doc) === undefined) continue;
+    validateNoma(state.doc, { ...state.validateOptions, cacheBlockFacts: true, previous: state.doc });
+  }
+}
 
 /** Forget every remembered document state (tests, benchmarks, memory pressure). */
 export function clearPatchMemo(): void {
@@ -116,18 +137,22 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   const keep = (t: string, doc: NomaDocument, hash: ResumableSha256, diagnostics: readonly Diagnostic[]): void => {
     if (!remember) return;
     const key = validationCacheKey(doc, options.validate);
-    MEMO.put(t, key === null ? { doc, hash } : { doc, hash, validation: { key, diagnostics: diagnostics.map(copyDiagnostic) } });
+    const state: DocumentState = { doc, hash };
+    if (key !== null) state.validation = { key, diagnostics: diagnostics.map(copyDiagnostic) };
+    if (options.validate !== undefined) state.validateOptions = options.validate;
+    MEMO.put(t, state);
   };
   // Facts per block are remembered: the post-state shares every untouched block with this one,
   // and a remembered state (its facts kept from the patch that produced it) validates without
   // reading its blocks again, or not at all when its diagnostics cannot have changed.
   const validateOptions: ValidateOptions = { ...options.validate, cacheBlockFacts: true };
   const known = hit?.validation;
-  // A single op nothing will continue from (the result is not remembered) on a fresh parse:
-  // validated from the block table before and after, the op given only its targets (see
-  // compactTargets). The node tree and the facts the incremental path takes over, which
-  // cost more than parsing and validating twice, are never built.
-  const oneShot = !remember && ops.length === 1 ? compactTargets(doc0) : undefined;
+  // A single op on a fresh parse whose result is not remembered, or remembered to be prepared
+  // later (see preparePatchMemo): validated from the block table before and after, the op
+  // given only its targets (see compactTargets). The node tree and the facts the incremental
+  // path takes over cost more than parsing and validating twice. A remembered state is
+  // always patched incrementally.
+  const oneShot = ops.length === 1 && hit === undefined && (!remember || options.prepareLater === true) ? compactTargets(doc0) : undefined;
   const preDiagnostics =
     known !== undefined && known.key === validationCacheKey(doc0, options.validate)
       ? known.diagnostics.map(copyDiagnostic)
@@ -264,7 +289,8 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   }
   // Ops may undo each other: the list changed the text only if it differs in the end.
   const changed = span === null ? false : span !== undefined ? !sameBetween(text, current, span) : current !== text;
-  const postDiagnostics = !changed ? preDiagnostics : oneShot !== undefined ? validateNoma(parseNoma(current), options.validate) : validateNoma(doc, { ...validateOptions, previous: doc0 });
+  if (changed && oneShot !== undefined) doc = parseNoma(current);
+  const postDiagnostics = !changed ? preDiagnostics : oneShot !== undefined ? validateNoma(doc, options.validate) : validateNoma(doc, { ...validateOptions, previous: doc0 });
   keep(current, doc, currentHash ?? hashOf0(), postDiagnostics);
   return {
     result: changed ? "applied" : "noop",

@@ -12,6 +12,7 @@
  */
 import type { NomaDocument } from "../noma/ast.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
+import type { ValidateOptions } from "../validate/validate-noma.js";
 import type { ResumableSha256 } from "./resumable-sha256.js";
 
 export interface DocumentState {
@@ -20,6 +21,8 @@ export interface DocumentState {
   hash: ResumableSha256;
   /** The state's diagnostics, for validations with this `validationCacheKey`. */
   validation?: { key: string; diagnostics: readonly Diagnostic[] };
+  /** The validation options of the patch that produced the state (see preparePatchMemo). */
+  validateOptions?: ValidateOptions;
 }
 
 export class DocumentMemo {
@@ -50,6 +53,11 @@ export class DocumentMemo {
       if (this.entries.size <= this.maxEntries && this.chars <= this.maxChars) break;
       this.take(key);
     }
+  }
+
+  /** The remembered states, least recently stored first (left in place). */
+  states(): IterableIterator<DocumentState> {
+    return this.entries.values();
   }
 
   get size(): number {

@@ -34,6 +34,14 @@ export interface PatchDocumentOptions {
   validate?: ValidateOptions;
   /** Lock wait before giving up (ms). */
   lockTimeoutMs?: number;
+  /**
+   * Remember the result for a next patch of the document in this process (default true, as
+   * a long-lived server wants). A process that patches once and exits (the CLI) says false:
+   * a single op then never builds the document tree (see applyPatch).
+   */
+  reuse?: boolean;
+  /** See ApplyPatchOptions.prepareLater (the MCP server, which prepares when idle). */
+  prepareLater?: boolean;
   now?: Date;
 }
 
@@ -111,6 +119,8 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       ...(options.expectedSha !== undefined ? { expectedSha: options.expectedSha } : {}),
       ...(options.baseSha256 !== undefined ? { baseSha256: options.baseSha256 } : {}),
       ...(options.validate !== undefined ? { validate: options.validate } : {}),
+      ...(options.reuse !== undefined ? { reuse: options.reuse } : {}),
+      ...(options.prepareLater !== undefined ? { prepareLater: options.prepareLater } : {}),
       bookManifest: isBookManifestPath(absPath),
       ...(validUtf8
         ? {}

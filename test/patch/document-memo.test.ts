@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseNoma } from "../../src/index.js";
-import { applyPatch, clearPatchMemo, type PatchOutcome } from "../../src/patch/apply-patch.js";
+import { applyPatch, clearPatchMemo, preparePatchMemo, type PatchOutcome } from "../../src/patch/apply-patch.js";
 import { DocumentMemo } from "../../src/patch/document-memo.js";
 import { ResumableSha256 } from "../../src/patch/resumable-sha256.js";
 import { validationCacheKey } from "../../src/validate/validation-cache-key.js";
@@ -85,14 +85,15 @@ function comparable(o: PatchOutcome): unknown {
 }
 
 describe("applyPatch with remembered states", () => {
-  it("a warm chain of patches gives the cold chain's outcomes", () => {
+  it("a warm chain of patches gives the cold chain's outcomes (first patches one-shot, states prepared ahead or not)", () => {
     fc.assert(
-      fc.property(docArb, fc.array(fc.array(opArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 }), (src, lists) => {
+      fc.property(docArb, fc.array(fc.tuple(fc.array(opArb, { minLength: 1, maxLength: 3 }), fc.boolean()), { minLength: 1, maxLength: 6 }), (src, lists) => {
         clearPatchMemo();
         let warm = src;
         let cold = src;
-        for (const ops of lists) {
-          const w = applyPatch(warm, ops, { strict: false });
+        for (const [ops, prepare] of lists) {
+          if (prepare) preparePatchMemo();
+          const w = applyPatch(warm, ops, { strict: false, prepareLater: prepare });
           const c = applyPatch(cold, ops, { reuse: false });
           expect(comparable(w)).toEqual(comparable(c));
           warm = w.text;

@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseNoma, validateNoma, type NomaDocument } from "../../src/index.js";
-import { applyPatch, clearPatchMemo, sha256Hex } from "../../src/patch/apply-patch.js";
+import { applyPatch, clearPatchMemo, preparePatchMemo, sha256Hex } from "../../src/patch/apply-patch.js";
 import { buildRecords, chainLines } from "../../src/transcript/transcript-record.js";
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 
@@ -144,12 +144,14 @@ describe("patch engine properties", () => {
       fc.record({ op: fc.constant("update_table_cell"), id: fc.constant("tb"), row: fc.constant(0), column: fc.constant(1), value: fc.integer({ min: 0, max: 99 }) }),
     );
     fc.assert(
-      fc.property(documentArb, fc.array(fc.array(op, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 }), (src, lists) => {
+      fc.property(documentArb, fc.array(fc.tuple(fc.array(op, { minLength: 1, maxLength: 4 }), fc.boolean()), { minLength: 1, maxLength: 5 }), fc.constantFrom({}, { profile: "research" }), (src, lists, validate) => {
         clearPatchMemo();
         let text = src;
-        for (const list of lists) {
-          const out = applyPatch(text, list);
-          expect(out.preDiagnostics).toEqual(validateNoma(parseNoma(text)));
+        for (const [list, prepare] of lists) {
+          // A long-lived process prepares remembered states when idle (or not).
+          if (prepare) preparePatchMemo();
+          const out = applyPatch(text, list, { validate, prepareLater: prepare });
+          expect(out.preDiagnostics).toEqual(validateNoma(parseNoma(text), validate));
           // From scratch: each op alone on a fresh parse; the list applies only if every op does.
           let expected = text;
           let rejected = false;
@@ -166,7 +168,7 @@ describe("patch engine properties", () => {
           expect(out.text).toBe(expected);
           expect(out.result).toBe(expected === text ? "noop" : "applied");
           expect(out.postSha256).toBe(sha256Hex(expected));
-          expect(out.postDiagnostics).toEqual(validateNoma(parseNoma(expected)));
+          expect(out.postDiagnostics).toEqual(validateNoma(parseNoma(expected), validate));
           text = out.text;
         }
       }),

@@ -68,6 +68,8 @@ export async function patchCommand(doc: string, options: Record<string, unknown>
   }
   const result = patchDocument(join(ctx.root, file), ops, {
     actor,
+    // One patch per process: nothing to remember it for.
+    reuse: false,
     strict: options["strict"] === true,
     dryRun: options["dryRun"] === true,
     ...(str(options["expectedSha"]) !== undefined ? { expectedSha: str(options["expectedSha"])! } : {}),

@@ -10,6 +10,7 @@
  * document is never written without its record (a deliberate deviation from
  * B.6, which swallows transcript failures).
  */
+import { preparePatchMemo } from "../../patch/apply-patch.js";
 import { patchDocument } from "../../patch/patch-document.js";
 import type { Diagnostic, ValidationSummary } from "../../validate/diagnostic.js";
 import type { ToolContext } from "../tool-context.js";
@@ -47,7 +48,12 @@ export async function patchBlockTool(args: PatchBlockArgs, ctx: ToolContext): Pr
     ...(args.expected_sha !== undefined ? { expectedSha: args.expected_sha.toLowerCase() } : {}),
     ...(args.base_sha256 !== undefined ? { baseSha256: args.base_sha256.toLowerCase() } : {}),
     ...(args.strict !== undefined ? { strict: args.strict } : {}),
+    prepareLater: true,
   });
+  // Once this answer is out and nothing else waits, build what the document's next patch
+  // needs (a first patch of a document skips it; see preparePatchMemo). Never keeps the
+  // server alive on its own.
+  setTimeout(preparePatchMemo, 0).unref();
   const o = r.outcome;
   if (o.result === "rejected") {
     const error = o.error ?? { code: "unsupported_op", message: "the patch was rejected" };
