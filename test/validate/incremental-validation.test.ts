@@ -216,4 +216,31 @@ describe("validateNoma with previous", () => {
     }
     expect(text).not.toContain("::evidence");
   });
+
+  it("is exact when the lineage runs out, when previous is unrelated, and when previous was already taken over", () => {
+    const src = Array.from({ length: 12 }, (_, i) => `::claim{id="c${i}"}\nSee [[c${i + 1}]].\n::\n\n::evidence{for="c${i}"}\nok\n::\n`).join("\n");
+    const first = parseNoma(src);
+    validateNoma(first, { cacheBlockFacts: true });
+    // More re-parses than the lineage keeps: previous is no longer known to share anything.
+    let doc = first;
+    let text = src;
+    for (let k = 0; k < 1100; k++) {
+      text = text.replace(/See \[\[c3\]\]( x)?/, (m, x: string | undefined) => (x === undefined ? "See [[c3]] x" : "See [[c3]]"));
+      doc = reparseEdited(doc, text);
+    }
+    const fresh = validateNoma(parseNoma(text));
+    expect(validateNoma(doc, { cacheBlockFacts: true, previous: first })).toEqual(fresh);
+    // An unrelated previous document with facts of its own.
+    const other = parseNoma(src.replace(/c/g, "q"));
+    validateNoma(other, { cacheBlockFacts: true });
+    const again = reparseEdited(doc, text.replace("[[c5]]", "[[gone]]"));
+    expect(validateNoma(again, { cacheBlockFacts: true, previous: other })).toEqual(validateNoma(parseNoma(text.replace("[[c5]]", "[[gone]]"))));
+    // A previous whose facts a later validation took over (spent): validated from scratch.
+    const a = parseNoma(src);
+    validateNoma(a, { cacheBlockFacts: true });
+    const b = reparseEdited(a, src.replace("[[c1]]", "[[c2]]"));
+    validateNoma(b, { cacheBlockFacts: true, previous: a });
+    const c = reparseEdited(b, src.replace("[[c1]]", "[[nope]]"));
+    expect(validateNoma(c, { cacheBlockFacts: true, previous: a })).toEqual(validateNoma(parseNoma(src.replace("[[c1]]", "[[nope]]"))));
+  });
 });
