@@ -42,8 +42,6 @@ export function rowAttrs(table: BlockTable, src: string, b: number): Record<stri
 export class RowMaterializer {
   /** The nodes made so far, by row. */
   readonly nodes: RowMap<BlockNode | ListItemNode>;
-  /** True when no line ends in "\r": a range of lines is then one slice of the source (found out on first need). */
-  private plain: boolean | undefined;
 
   constructor(
     private readonly table: BlockTable,
@@ -59,10 +57,19 @@ export class RowMaterializer {
     return this.src.slice(this.starts[i], this.ends[i]);
   }
 
+  /** Do lines [from, to) end in "\n" alone (but the last)? Then they are one slice of the source. */
+  private lfBreaks(from: number, to: number): boolean {
+    for (let i = from; i + 1 < to; i++) {
+      const e = this.ends[i]!;
+      if (this.starts[i + 1]! !== e + 1 || this.src.charCodeAt(e) !== 10) return false;
+    }
+    return true;
+  }
+
   /** Lines [from, to) joined with "\n". */
   private text(from: number, to: number): string {
     if (to <= from) return "";
-    if (to === from + 1 || (this.plain ??= this.src.indexOf("\r") === -1)) return this.src.slice(this.starts[from], this.ends[to - 1]);
+    if (this.lfBreaks(from, to)) return this.src.slice(this.starts[from], this.ends[to - 1]);
     const parts: string[] = [];
     for (let i = from; i < to; i++) parts.push(this.line(i));
     return parts.join("\n");
