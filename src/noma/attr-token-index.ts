@@ -13,8 +13,13 @@ import { coerceAttrValue, newTokenScan, nextAttrToken, readTokenKey, startKeyLoo
 const TOKEN = newTokenScan();
 
 export class AttrTokenIndex {
-  private data: Int32Array<ArrayBuffer> = new Int32Array(4096);
+  private data: Int32Array<ArrayBuffer>;
   private used = 0;
+
+  /** Sized for `blocks` attribute blocks of three tokens (it grows past that). */
+  constructor(blocks = 256) {
+    this.data = new Int32Array(Math.max(64, blocks * 16));
+  }
 
   /**
    * Tokenize the attribute block `text[from, to)`, record its run, and read the values

@@ -64,6 +64,8 @@ const SCAN_NAMES = 32;
 export class BlockTable {
   data: Int32Array;
   count = 0;
+  /** How many of the rows are directives. */
+  directives = 0;
   /** Directive names, each once (F_C of a directive row indexes this). */
   readonly names: string[] = [];
   private nameIndex: Map<string, number> | undefined;

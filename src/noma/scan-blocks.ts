@@ -288,6 +288,7 @@ export class BlockScanner {
     const t = this.table;
     const b = t.add(K_DIRECTIVE | (closed ? CLOSED : 0) | (colons << LEVEL_SHIFT), i);
     const name = t.intern(this.src, nameStart, nameEnd);
+    t.directives++;
     let o = b * STRIDE;
     t.data[o + F_A] = innerStart;
     t.data[o + F_B] = innerEnd;
