@@ -37,33 +37,30 @@ export function compactTargets(doc: NomaDocument): NomaDocument | undefined {
     if (row === c.rootRow) (made as SectionNode).aliases = c.rootAliases;
     return made as IdNode;
   };
-  const nodeById = {
-    get: (id: string): IdNode | undefined => {
+  // Map-shaped views that answer lookups from the table; anything that would walk them needs the tree.
+  const lookupOnly = <V>(get: (id: string) => V | undefined, has: (id: string) => boolean) => ({
+    get,
+    has,
+    get size(): number {
+      return needsTree();
+    },
+    [Symbol.iterator]: needsTree,
+    keys: needsTree,
+    values: needsTree,
+    entries: needsTree,
+    forEach: needsTree,
+  });
+  const nodeById = lookupOnly(
+    (id: string): IdNode | undefined => {
       const row = c.rowById.get(id);
       return row === undefined ? undefined : node(row);
     },
-    has: (id: string): boolean => c.rowById.get(id) !== undefined,
-    get size(): number {
-      return needsTree();
-    },
-    [Symbol.iterator]: needsTree,
-    keys: needsTree,
-    values: needsTree,
-    entries: needsTree,
-    forEach: needsTree,
-  };
-  const duplicateIds = {
-    get: (id: string): IdNode[] | undefined => c.duplicateRows.get(id)?.map(node),
-    has: (id: string): boolean => c.duplicateRows.has(id),
-    get size(): number {
-      return needsTree();
-    },
-    [Symbol.iterator]: needsTree,
-    keys: needsTree,
-    values: needsTree,
-    entries: needsTree,
-    forEach: needsTree,
-  };
+    (id: string): boolean => c.rowById.get(id) !== undefined,
+  );
+  const duplicateIds = lookupOnly(
+    (id: string): IdNode[] | undefined => c.duplicateRows.get(id)?.map(node),
+    (id: string): boolean => c.duplicateRows.has(id),
+  );
   const view = Object.create(doc) as NomaDocument;
   Object.defineProperty(view, "nodeById", { value: nodeById });
   Object.defineProperty(view, "duplicateIds", { value: duplicateIds });
