@@ -25,7 +25,7 @@ import { materializeBlocks } from "./materialize-blocks.js";
 import { BlockScanner } from "./scan-blocks.js";
 import { spliceArray } from "./splice-array.js";
 import { spliceFold } from "./splice-fold.js";
-import { spliceLineIndex } from "./splice-line-index.js";
+import { lineAt, spliceLineIndex } from "./splice-line-index.js";
 
 export { indexLines, type LineIndex } from "./index-lines.js";
 export { REF_ATTRS, type RowRef } from "./index-row-ids.js";
@@ -63,18 +63,18 @@ function foldSections(blocks: BlockNode[], lastLine: number): BlockNode[] {
 function parseFrontmatter(src: string, index: LineIndex, problems: ParseProblem[]): FrontmatterNode | undefined {
   const { starts, ends } = index;
   const n = ends.length;
-  const lineAt = (i: number): string => src.slice(starts[i], ends[i]);
-  if (n < 2 || !FRONTMATTER_FENCE.test(lineAt(0))) return undefined;
+  const textOf = (i: number): string => src.slice(starts[i], ends[i]);
+  if (n < 2 || !FRONTMATTER_FENCE.test(textOf(0))) return undefined;
   let close = -1;
   for (let i = 1; i < n; i++) {
-    if (src.charCodeAt(starts[i]!) === 45 && FRONTMATTER_FENCE.test(lineAt(i))) {
+    if (src.charCodeAt(starts[i]!) === 45 && FRONTMATTER_FENCE.test(textOf(i))) {
       close = i;
       break;
     }
   }
   if (close === -1) return undefined;
   const rawLines: string[] = [];
-  for (let i = 1; i < close; i++) rawLines.push(lineAt(i));
+  for (let i = 1; i < close; i++) rawLines.push(textOf(i));
   const raw = rawLines.join("\n");
   let data: unknown;
   try {
@@ -422,17 +422,6 @@ function commonEnds(a: string, b: string): [number, number] {
   return [p, s];
 }
 
-/** 0-based index of the line holding character `offset`. */
-function lineOf(starts: Int32Array, offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return Math.min(lo, Math.max(starts.length - 2, 0));
-}
 
 /** What the caller knows of an edit: `text` equals the old text in its first `prefix` and last `suffix` characters (non-overlapping). */
 export interface EditSpan {
@@ -462,8 +451,8 @@ export function reparseEdited(old: NomaDocument, text: string, span?: EditSpan):
     const nl = text.search(/\r\n|\r|\n/);
     if (FRONTMATTER_FENCE.test(nl === -1 ? text : text.slice(0, nl))) return parseNoma(text, memo.options);
   }
-  const firstChanged = lineOf(oldIndex.starts, p);
-  const lastChanged = lineOf(oldIndex.starts, Math.max(p, old.source.length - s));
+  const firstChanged = lineAt(oldIndex.starts, p);
+  const lastChanged = lineAt(oldIndex.starts, Math.max(p, old.source.length - s));
   const flat = memo.blocks;
   const n = flat.length;
   // Blocks touching the changed lines (with a line of margin), plus one neighbour on each side.

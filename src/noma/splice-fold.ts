@@ -21,18 +21,7 @@
  * order): `flat` and the tree are the old document's, lines not yet shifted.
  */
 import type { BlockNode, SectionNode } from "./ast.js";
-
-/** Index of the first block of `list` whose first line is ≥ `line`. */
-function lowerBound(list: readonly BlockNode[], line: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]!.pos.line < line) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+import { firstAfterLine, firstAtOrAfterLine } from "./line-search.js";
 
 /** The sections open after the fold took `flat[i - 1]` (outermost first): its ancestors, and itself when it is a section. */
 function openBefore(root: readonly BlockNode[], flat: readonly BlockNode[], i: number): SectionNode[] {
@@ -42,13 +31,7 @@ function openBefore(root: readonly BlockNode[], flat: readonly BlockNode[], i: n
   const line = prev.pos.line;
   let list = root;
   for (;;) {
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (list[mid]!.pos.line <= line) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = firstAfterLine(list, line);
     if (lo === 0) break;
     const c = list[lo - 1]!;
     if (c.type !== "section" || c.endLine < line) break;
@@ -104,8 +87,8 @@ export function spliceFold(root: BlockNode[], flat: readonly BlockNode[], i0: nu
   const to = i1 < flat.length ? flat[i1]!.pos.line : Number.POSITIVE_INFINITY;
   for (let k = 0; k <= before.length; k++) {
     const list = k === 0 ? root : before[k - 1]!.children;
-    const a = lowerBound(list, from);
-    const b = lowerBound(list, to);
+    const a = firstAtOrAfterLine(list, from);
+    const b = firstAtOrAfterLine(list, to);
     const add = adds[k]!;
     if (b - a === add.length) for (let j = 0; j < add.length; j++) list[a + j] = add[j]!;
     else list.splice(a, b - a, ...add);
@@ -120,7 +103,7 @@ export function spliceFold(root: BlockNode[], flat: readonly BlockNode[], i0: nu
     }
     // A replaced section still open: its successor takes over what it held after the region.
     const tail = o.children;
-    for (let j = lowerBound(tail, to); j < tail.length; j++) n.children.push(tail[j]!);
+    for (let j = firstAtOrAfterLine(tail, to); j < tail.length; j++) n.children.push(tail[j]!);
     n.endLine = o.endLine + delta;
   }
   return true;

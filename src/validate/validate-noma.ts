@@ -10,7 +10,7 @@
  * `ignoreRules` silences codes for the whole run (unknown codes produce one
  * `unknown-ignore-rule` info each).
  */
-import type { AttrValue, BlockNode, NomaDocument, SectionNode } from "../noma/ast.js";
+import type { BlockNode, NomaDocument, SectionNode } from "../noma/ast.js";
 import { directiveInterior } from "../noma/directive-interior.js";
 import { compactParse, sharedWalk, walkBlocks } from "../noma/parse-noma.js";
 import { spliceArray } from "../noma/splice-array.js";
@@ -28,6 +28,7 @@ import { RowView } from "./row-view.js";
 import { keepShape } from "../noma/keep-shape.js";
 import { parseNoma } from "../noma/parse-noma.js";
 import { IdTable } from "../noma/id-table.js";
+import { firstAfterLine } from "../noma/line-search.js";
 
 
 export interface ValidateOptions {
@@ -222,13 +223,7 @@ function spliceByName(earlier: Map<string, DirectiveFact[]>, gone: readonly Dire
   for (const d of added) names.add(d.name);
   for (const name of names) {
     const old = byName.get(name) ?? [];
-    let lo = 0;
-    let hi = old.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (old[mid]!.pos.line <= lastHeadLine) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = firstAfterLine(old, lastHeadLine);
     let removed = 0;
     for (const d of gone) if (d.name === name) removed++;
     const mine: DirectiveFact[] = [];
