@@ -8,7 +8,8 @@
  * end); a block's run of tokens ends with a token whose key start is -1.
  */
 import type { AttrValue } from "./ast.js";
-import { coerceAttrValue, newTokenScan, nextAttrToken, readTokenKey, startKeyLookup } from "./attributes.js";
+import { coerceAttrValue, newTokenScan, nextAttrToken, tokenValue } from "./attributes.js";
+import { rangeEquals } from "./range-equals.js";
 
 const TOKEN = newTokenScan();
 
@@ -27,20 +28,30 @@ export class AttrTokenIndex {
    * Returns where the run starts.
    */
   scan(text: string, from: number, to: number, keys: readonly string[], out: Array<AttrValue | undefined>): number {
-    const lengths = startKeyLookup(keys, out);
+    // Bit n set: some key is n characters long (n ≥ 31 shares bit 31), so most tokens are dismissed at once.
+    let lengths = 0;
+    for (let k = 0; k < keys.length; k++) {
+      out[k] = undefined;
+      lengths |= 1 << Math.min(keys[k]!.length, 31);
+    }
     const first = this.used;
     let d = this.data;
     let o = first;
     let i = from;
     while (nextAttrToken(text, i, to, TOKEN)) {
       if (o + 8 > d.length) d = this.grow(o);
-      d[o] = TOKEN.keyStart;
+      const start = TOKEN.keyStart;
+      const len = TOKEN.keyEnd - start;
+      d[o] = start;
       d[o + 1] = TOKEN.keyEnd;
       d[o + 2] = TOKEN.valueStart;
       d[o + 3] = TOKEN.valueEnd;
       o += 4;
-      readTokenKey(text, TOKEN, keys, lengths, out);
       i = TOKEN.end;
+      if ((lengths & (1 << Math.min(len, 31))) === 0) continue;
+      for (let k = 0; k < keys.length; k++) {
+        if (keys[k]!.length === len && rangeEquals(text, start, keys[k]!)) out[k] = tokenValue(text, TOKEN);
+      }
     }
     if (o + 4 > d.length) d = this.grow(o);
     d[o] = -1;
@@ -62,10 +73,7 @@ export class AttrTokenIndex {
     let found = -1;
     for (let o = first; d[o]! !== -1; o += 4) {
       const start = d[o]!;
-      if (d[o + 1]! - start !== len) continue;
-      let c = 0;
-      while (c < len && key.charCodeAt(c) === text.charCodeAt(start + c)) c++;
-      if (c === len) found = o;
+      if (d[o + 1]! - start === len && rangeEquals(text, start, key)) found = o;
     }
     if (found === -1) return undefined;
     return d[found + 2] === -1 ? true : coerceAttrValue(text.slice(d[found + 2], d[found + 3]));

@@ -115,7 +115,7 @@ export function nextAttrToken(text: string, i: number, to: number, tok: AttrToke
   return true;
 }
 
-function tokenValue(text: string, tok: AttrTokenScan): AttrValue {
+export function tokenValue(text: string, tok: AttrTokenScan): AttrValue {
   return tok.valueStart === -1 ? true : coerceAttrValue(text.slice(tok.valueStart, tok.valueEnd));
 }
 
@@ -123,8 +123,6 @@ export function newTokenScan(): AttrTokenScan {
   return { keyStart: 0, keyEnd: 0, valueStart: -1, valueEnd: -1, end: 0 };
 }
 
-/** attrValuesOf's token (it never calls out while scanning). */
-const SCRATCH = newTokenScan();
 
 /**
  * Scan the text between the braces of an attribute block.
@@ -159,48 +157,6 @@ function scanAttributes(text: string, from: number, to: number, offset: number, 
     i = tok.end;
   }
   return attrs;
-}
-
-/**
- * The values of `keys` in the attribute block `text[from, to)` (the last occurrence of
- * each wins; undefined when absent), into `out` — without building the attribute object.
- */
-export function attrValuesOf(text: string, from: number, to: number, keys: readonly string[], out: Array<AttrValue | undefined>): void {
-  const lengths = startKeyLookup(keys, out);
-  const tok = SCRATCH;
-  let i = from;
-  while (nextAttrToken(text, i, to, tok)) {
-    readTokenKey(text, tok, keys, lengths, out);
-    i = tok.end;
-  }
-}
-
-/**
- * Start reading `keys` from tokens: clear `out`, and return a mask of the keys' lengths
- * (bit n: some key is n characters long; n ≥ 31 shares bit 31), so that most tokens are
- * dismissed by one test in `readTokenKey`.
- */
-export function startKeyLookup(keys: readonly string[], out: Array<AttrValue | undefined>): number {
-  let lengths = 0;
-  for (let k = 0; k < keys.length; k++) {
-    out[k] = undefined;
-    lengths |= 1 << Math.min(keys[k]!.length, 31);
-  }
-  return lengths;
-}
-
-/** When the key of `tok` is one of `keys`, its coerced value into `out` (a later token overwrites). */
-export function readTokenKey(text: string, tok: AttrTokenScan, keys: readonly string[], lengths: number, out: Array<AttrValue | undefined>): void {
-  const start = tok.keyStart;
-  const len = tok.keyEnd - start;
-  if ((lengths & (1 << Math.min(len, 31))) === 0) return;
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k]!;
-    if (key.length !== len) continue;
-    let c = 0;
-    while (c < len && key.charCodeAt(c) === text.charCodeAt(start + c)) c++;
-    if (c === len) out[k] = tokenValue(text, tok);
-  }
 }
 
 /** Why an attribute value cannot be written so that it reads back the same. */

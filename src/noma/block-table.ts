@@ -21,6 +21,8 @@
  *           AttrTokenIndex (F_D; -1 without an attribute block)
  */
 
+import { rangeEquals } from "./range-equals.js";
+
 export const STRIDE = 8;
 export const F_KIND = 0;
 export const F_LINE = 1;
@@ -106,10 +108,7 @@ export class BlockTable {
     if (this.nameIndex === undefined) {
       for (let k = 0; k < names.length; k++) {
         const name = names[k]!;
-        if (name.length !== len) continue;
-        let c = 0;
-        while (c < len && name.charCodeAt(c) === src.charCodeAt(start + c)) c++;
-        if (c === len) return k;
+        if (name.length === len && rangeEquals(src, start, name)) return k;
       }
       names.push(src.slice(start, end));
       if (names.length > SCAN_NAMES) this.nameIndex = new Map(names.map((n, k) => [n, k]));

@@ -6,7 +6,7 @@
  */
 import type { AttrValue } from "./ast.js";
 import type { AttrTokenIndex } from "./attr-token-index.js";
-import { attrValuesOf, NO_ALIASES, splitAliases } from "./attributes.js";
+import { NO_ALIASES, splitAliases } from "./attributes.js";
 import { type BlockTable, EXPLICIT_ID, F_A, F_B, F_C, F_D, K_DIRECTIVE, K_SECTION, KIND_MASK, level, NESTED, STRIDE } from "./block-table.js";
 import { IdIndexBuilder } from "./id-index-builder.js";
 
@@ -38,8 +38,8 @@ export function indexRowIds(table: BlockTable, src: string, builder: IdIndexBuil
     const kind = word & KIND_MASK;
     if (kind !== K_SECTION && kind !== K_DIRECTIVE) continue;
     if (d[o + F_A]! === -1) values.fill(undefined);
-    else if (kind === K_SECTION) attrValuesOf(src, d[o + F_A]!, d[o + F_B]!, SECTION_KEYS, values);
-    // A directive's tokens are kept: the validator reads its other attributes from them.
+    else if (kind === K_SECTION) tokens.scan(src, d[o + F_A]!, d[o + F_B]!, SECTION_KEYS, values);
+    // A directive's tokens are kept where the validator finds them (F_D): it reads its other attributes from them.
     else d[o + F_D] = tokens.scan(src, d[o + F_A]!, d[o + F_B]!, DIRECTIVE_KEYS, values);
     let aliases = values[1] === undefined ? NO_ALIASES : splitAliases(values[1]);
     let id: string | undefined;
