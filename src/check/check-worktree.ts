@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { containPath } from "../fsx/contain-path.js";
-import { listSpecPaths } from "../spec/load-specs.js";
+import { listSpecPaths } from "../spec/list-spec-paths.js";
 import { loadConfig } from "../config/load-config.js";
 import type { NomaConfig } from "../config/config-schema.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";

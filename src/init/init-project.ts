@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { withFileLock } from "../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
-import { listSpecPaths } from "../spec/load-specs.js";
+import { listSpecPaths } from "../spec/list-spec-paths.js";
 import { specSchemaJson } from "../spec/spec-json-schema.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 import { addGitignoreEntry } from "./add-gitignore-entry.js";

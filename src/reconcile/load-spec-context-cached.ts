@@ -10,13 +10,13 @@
  * usual, and remembers the result when it survives JSON unchanged.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { ensureCacheDir } from "../cache/cache-db.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { buildGovernance } from "../governance/governance.js";
-import { isSpecPath } from "../governance/glob.js";
+import { listSpecPaths } from "../spec/list-spec-paths.js";
 import type { SpecSet } from "../spec/load-specs.js";
 import type { SpecFile } from "../spec/validate-spec-text.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
@@ -36,17 +36,8 @@ interface Stored {
  * exactly its input.
  */
 function specTexts(root: string, known: Iterable<string>): Map<string, string> | null {
-  const paths = new Set<string>();
-  for (const p of known) {
-    if (!p.startsWith(".notarai/") || !isSpecPath(p)) continue;
-    try {
-      if (statSync(join(root, p)).isFile()) paths.add(p);
-    } catch {
-      /* tracked but deleted in the work tree */
-    }
-  }
   const texts = new Map<string, string>();
-  for (const p of [...paths].sort()) {
+  for (const p of listSpecPaths(root, known)) {
     try {
       texts.set(p, readFileSync(join(root, p), "utf8"));
     } catch {

@@ -5,13 +5,14 @@
  * the set. Invalid files are kept (with their problems) so callers can report
  * them and still treat the file as governing itself.
  */
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { execGit, splitNul } from "../git/exec-git.js";
-import { isSpecPath } from "../governance/glob.js";
+import { listSpecPaths } from "./list-spec-paths.js";
 import { resolveSpecRefs } from "./resolve-spec-refs.js";
 import type { SpecProblem } from "./spec-problem.js";
 import { validateSpecText, type SpecFile } from "./validate-spec-text.js";
+
+export { listSpecPaths };
 
 /** The preferred location of the system spec. */
 export const SYSTEM_SPEC_PATH = ".notarai/system.spec.yaml";
@@ -26,23 +27,6 @@ export interface SpecSet {
   problems: SpecProblem[];
 }
 
-/**
- * Repository-relative paths of the spec files git knows under `.notarai/` that
- * exist on disk. `known`: git's file list when the caller already has it.
- */
-export function listSpecPaths(root: string, known?: Iterable<string>): string[] {
-  const listed = known ?? splitNul(execGit(["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".notarai"], { cwd: root }));
-  const out = new Set<string>();
-  for (const p of listed) {
-    if (!p.startsWith(".notarai/") || !isSpecPath(p)) continue;
-    try {
-      if (statSync(join(root, p)).isFile()) out.add(p);
-    } catch {
-      /* tracked but deleted in the work tree */
-    }
-  }
-  return [...out].sort();
-}
 
 /** Read and validate one spec file (problems only about the file itself; refs are resolved by `buildSpecSet`). */
 export function validateSpecFile(root: string, path: string): SpecFile {

@@ -1,0 +1,26 @@
+/**
+ * Which spec files there are: light on purpose (no YAML, no schemas), so the warm
+ * reconciliation path can list specs without loading the validator.
+ */
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { execGit, splitNul } from "../git/exec-git.js";
+import { isSpecPath } from "../governance/glob.js";
+
+/**
+ * Repository-relative paths of the spec files git knows under `.notarai/` that
+ * exist on disk. `known`: git's file list when the caller already has it.
+ */
+export function listSpecPaths(root: string, known?: Iterable<string>): string[] {
+  const listed = known ?? splitNul(execGit(["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".notarai"], { cwd: root }));
+  const out = new Set<string>();
+  for (const p of listed) {
+    if (!p.startsWith(".notarai/") || !isSpecPath(p)) continue;
+    try {
+      if (statSync(join(root, p)).isFile()) out.add(p);
+    } catch {
+      /* tracked but deleted in the work tree */
+    }
+  }
+  return [...out].sort();
+}
