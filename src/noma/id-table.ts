@@ -9,6 +9,8 @@
  *
  * Insertion order is kept (`keys`, `values`); nothing is ever removed.
  */
+import { rangeEquals } from "./range-equals.js";
+
 export class IdTable<V> {
   readonly keys: string[] = [];
   readonly values: V[] = [];
@@ -26,11 +28,33 @@ export class IdTable<V> {
     return this.keys.length;
   }
 
-  /** FNV-1a over UTF-16 code units. */
+  /** FNV-1a over UTF-16 code units, as an int32 (a small integer to V8: no heap number is made for it). */
   private static hash(s: string): number {
     let h = 0x811c9dc5;
     for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-    return h >>> 0;
+    return h;
+  }
+
+  /** FNV-1a over `text[from, to)` (the hash of that slice), as an int32. */
+  private static hashRange(text: string, from: number, to: number): number {
+    let h = 0x811c9dc5;
+    for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    return h;
+  }
+
+  /** The entry index of the key `text[from, to)` (no string is made for it), or -1. */
+  indexOfRange(text: string, from: number, to: number): number {
+    const slots = this.slots;
+    const mask = this.mask;
+    const len = to - from;
+    let i = IdTable.hashRange(text, from, to) & mask;
+    for (;;) {
+      const k = slots[i]!;
+      if (k === -1) return -1;
+      const key = this.keys[k]!;
+      if (key.length === len && rangeEquals(text, from, key)) return k;
+      i = (i + 1) & mask;
+    }
   }
 
   /** The entry index of `key`, or -1 - (the free slot where it would go). */

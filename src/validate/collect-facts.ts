@@ -54,16 +54,15 @@ function collectLinks(sink: Facts, text: string, anchor: Anchor, rel: number, ow
   }
 }
 
-/** Code spans of `line`: each backtick pairs with the next one, left to right (an unpaired last one is text). */
-function codeSpans(line: string, from: number, out: number[]): number {
+/** Code spans of `text[open, to)`, `open` its first backtick: each backtick pairs with the next one, left to right (an unpaired last one is text). */
+function codeSpans(text: string, open: number, to: number, out: number[]): number {
   let n = 0;
-  let open = line.indexOf("`", from);
-  while (open !== -1) {
-    const close = line.indexOf("`", open + 1);
-    if (close === -1) break;
+  while (open !== -1 && open < to) {
+    const close = text.indexOf("`", open + 1);
+    if (close === -1 || close >= to) break;
     out[n++] = open;
     out[n++] = close;
-    open = line.indexOf("`", close + 1);
+    open = text.indexOf("`", close + 1);
   }
   return n;
 }
@@ -71,7 +70,7 @@ function codeSpans(line: string, from: number, out: number[]): number {
 const spans: number[] = [];
 
 /** The character at i as the wikilink pattern sees it: a space inside one of the first `spanEnd / 2` code spans. */
-function charAt(raw: string, i: number, spanEnd: number): number {
+function charAt(text: string, i: number, spanEnd: number): number {
   if (spanEnd > 0 && i >= spans[0]! && i <= spans[spanEnd - 1]!) {
     // The last span opening at or before i (binary search: spans are sorted and disjoint).
     let lo = 0;
@@ -83,7 +82,7 @@ function charAt(raw: string, i: number, spanEnd: number): number {
     }
     if (lo > 0 && i <= spans[lo * 2 - 1]!) return 32;
   }
-  return raw.charCodeAt(i);
+  return text.charCodeAt(i);
 }
 
 /** Can `c` start a wikilink target (`[A-Za-z_]`)? Continue one (`[\w\-./:]`)? */
@@ -95,50 +94,77 @@ function isTargetChar(c: number): boolean {
   return isTargetStart(c) || (c >= 48 && c <= 58) || c === 45 || c === 46 || c === 47;
 }
 
+/** The first "[[" at or after `from` that fits before `to`, or -1. */
+function nextOpen(text: string, from: number, to: number): number {
+  const p = text.indexOf("[[", from);
+  return p !== -1 && p + 1 < to ? p : -1;
+}
+
 /**
- * Wikilinks on one line, `raw`, which is line `anchor.pos.line + rel` (columns count from
- * the line's start). A wikilink is `[[target]]` or `[[target|label]]` outside code spans
- * (characters inside a span read as spaces); the target is `[A-Za-z_][\w\-./:]*`. This is
- * /\[\[([^\]|\n]+)(?:\|[^\]\n]*)?\]\]/g over the line with its code spans blanked, matches
- * taken left to right, written out by hand: that pattern cannot backtrack into a
- * different match, and no string but the target is made.
+ * The wikilinks of one line, `text[from, to)`, as target ranges: pairs (start, end) of
+ * offsets in `text` written to `out` from index 0, their count × 2 returned (`out` is
+ * meant to be reused, never truncated: emptying an array frees its storage). Columns count from `from`: the target starts at
+ * column start - from - 1). `tick` is where the first backtick at or after `from` is (-1:
+ * none): callers reading many lines of one text keep it as a cursor, so no search for a
+ * backtick runs past a line that has none. A wikilink is `[[target]]` or `[[target|label]]` outside code
+ * spans (characters inside a span read as spaces); the target is `[A-Za-z_][\w\-./:]*`.
+ * This is /\[\[([^\]|\n]+)(?:\|[^\]\n]*)?\]\]/g over the line with its code spans blanked,
+ * matches taken left to right, written out by hand: that pattern cannot backtrack into a
+ * different match, and no string is made.
  */
-export function collectLineLinks(sink: Facts, raw: string, anchor: Anchor, rel: number, owner: DirectiveFact | null): void {
-  let p = raw.indexOf("[[");
-  if (p === -1) return;
-  const n = raw.length;
-  const spanEnd = raw.indexOf("`") === -1 ? 0 : codeSpans(raw, 0, spans);
+export function scanLineLinks(text: string, from: number, to: number, tick: number, out: number[]): number {
+  let p = nextOpen(text, from, to);
+  if (p === -1) return 0;
+  let found = 0;
+  const n = to;
+  const spanEnd = tick === -1 || tick >= to ? 0 : codeSpans(text, tick, to, spans);
   while (p !== -1) {
     let end = -1;
     // Where a failed attempt was decided: every start before it fails the same way (it reads
     // the same characters up to the same "]" or "|"), so the next attempt starts there.
     let failAt = p + 1;
     let j = p + 2;
-    if (charAt(raw, p, spanEnd) === 91 && charAt(raw, p + 1, spanEnd) === 91) {
+    if (charAt(text, p, spanEnd) === 91 && charAt(text, p + 1, spanEnd) === 91) {
       while (j < n) {
-        const c = charAt(raw, j, spanEnd);
+        const c = charAt(text, j, spanEnd);
         if (c === 93 || c === 124) break;
         j++;
       }
       if (j > p + 2) {
         let k = j;
-        if (j < n && charAt(raw, j, spanEnd) === 124) {
+        if (j < n && charAt(text, j, spanEnd) === 124) {
           k = j + 1;
-          while (k < n && charAt(raw, k, spanEnd) !== 93) k++;
+          while (k < n && charAt(text, k, spanEnd) !== 93) k++;
         }
-        if (k + 1 < n && charAt(raw, k, spanEnd) === 93 && charAt(raw, k + 1, spanEnd) === 93) end = k + 2;
+        if (k + 1 < n && charAt(text, k, spanEnd) === 93 && charAt(text, k + 1, spanEnd) === 93) end = k + 2;
         else failAt = Math.min(k, n);
       }
     }
     if (end === -1) {
-      p = raw.indexOf("[[", failAt);
+      p = nextOpen(text, failAt, n);
       continue;
     }
-    let ok = isTargetStart(charAt(raw, p + 2, spanEnd));
-    for (let i = p + 3; ok && i < j; i++) ok = isTargetChar(charAt(raw, i, spanEnd));
-    if (ok) sink.wikilinks.push({ target: raw.slice(p + 2, j), anchor, rel, column: p + 1, owner });
-    p = raw.indexOf("[[", end);
+    let ok = isTargetStart(charAt(text, p + 2, spanEnd));
+    for (let i = p + 3; ok && i < j; i++) ok = isTargetChar(charAt(text, i, spanEnd));
+    if (ok) {
+      out[found++] = p + 2;
+      out[found++] = j;
+    }
+    p = nextOpen(text, end, n);
   }
+  return found;
+}
+
+const found: number[] = [];
+
+/**
+ * Wikilinks on one line, `raw`, which is line `anchor.pos.line + rel` (columns count from
+ * the line's start): see `scanLineLinks`.
+ */
+export function collectLineLinks(sink: Facts, raw: string, anchor: Anchor, rel: number, owner: DirectiveFact | null): void {
+  if (raw.indexOf("[[") === -1) return;
+  const n = scanLineLinks(raw, 0, raw.length, raw.indexOf("`"), found);
+  for (let k = 0; k < n; k += 2) sink.wikilinks.push({ target: raw.slice(found[k], found[k + 1]), anchor, rel, column: found[k]! - 1, owner });
 }
 
 /** Whether any cell may hold a wikilink (rows are joined only then). */

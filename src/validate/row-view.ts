@@ -11,13 +11,16 @@ import { rowAttrs, RowMaterializer } from "../noma/materialize-blocks.js";
 import { RowMap } from "../noma/row-map.js";
 import { compactParse, MAX_COLONS, parseNoma, type CompactParse } from "../noma/parse-noma.js";
 import { keepShape } from "../noma/keep-shape.js";
-import { collectLineLinks, collectProse, type Facts } from "./collect-facts.js";
+import { IdTable } from "../noma/id-table.js";
+import { collectProse, scanLineLinks, type Facts, type Reference, type Wikilink } from "./collect-facts.js";
 import type { DirectiveFact } from "./directive-fact.js";
 
 /** Directives nest at most this deep (one colon more per level). */
 const MAX_DEPTH = MAX_COLONS;
 /** Wikilinks of paragraph lines are counted from line 0: their `rel` is their line number. */
 const LINE_ZERO = { pos: { line: 0 } };
+/** Target ranges found on a line (scanLineLinks), reused. */
+const LINKS: number[] = [];
 
 /** A directive row, read in place. Attributes, aliases and children are read on first use. */
 export class RowDirective implements DirectiveFact {
@@ -27,24 +30,56 @@ export class RowDirective implements DirectiveFact {
 
   constructor(
     private readonly view: RowView,
-    readonly row: number,
-    readonly name: string,
-    readonly id: string | undefined,
-    private readonly line: number,
-    readonly endLine: number,
-    readonly closed: boolean,
+    private at: number,
+    private theName: string,
+    private theId: string | undefined,
+    private line: number,
+    private end: number,
+    private isClosed: boolean,
   ) {}
+
+  /** Read row `row` from now on (a cursor: see `RowView.eachNamed`). */
+  moveTo(row: number, name: string, id: string | undefined, line: number, endLine: number, closed: boolean): void {
+    this.at = row;
+    this.theName = name;
+    this.theId = id;
+    this.line = line;
+    this.end = endLine;
+    this.isClosed = closed;
+    this.parsedAttrs = undefined;
+    this.parsedAliases = undefined;
+  }
+
+  get row(): number {
+    return this.at;
+  }
+
+  get name(): string {
+    return this.theName;
+  }
+
+  get id(): string | undefined {
+    return this.theId;
+  }
+
+  get endLine(): number {
+    return this.end;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
 
   get pos(): { line: number; column: number } {
     return { line: this.line, column: 1 };
   }
 
   get attrs(): Record<string, AttrValue> {
-    return (this.parsedAttrs ??= this.view.attrs(this.row));
+    return (this.parsedAttrs ??= this.view.attrs(this.at));
   }
 
   attr(key: string): AttrValue | undefined {
-    return this.parsedAttrs !== undefined ? getAttr(this.parsedAttrs, key) : this.view.attrValue(this.row, key);
+    return this.parsedAttrs !== undefined ? getAttr(this.parsedAttrs, key) : this.view.attrValue(this.at, key);
   }
 
   attrValues(keys: readonly string[], out: Array<AttrValue | undefined>): void {
@@ -53,14 +88,14 @@ export class RowDirective implements DirectiveFact {
 
   get aliases(): readonly string[] {
     if (this.parsedAliases === undefined) {
-      const v = getAttr(this.attrs, "aliases");
+      const v = this.attr("aliases");
       this.parsedAliases = v === undefined ? NO_ALIASES : splitAliases(v);
     }
     return this.parsedAliases;
   }
 
   get children(): readonly BlockNode[] {
-    return this.view.children(this.row);
+    return this.view.children(this.at);
   }
 }
 
@@ -71,6 +106,13 @@ export class RowView {
   /** Directive rows by name index, and the facts of the names asked for. */
   private readonly rowsByName: number[][] = [];
   private readonly factsByName = new Map<string, DirectiveFact[]>();
+  /** References and wikilinks that do not resolve, in walk order (after `collect`). */
+  readonly brokenRefs: Reference[] = [];
+  readonly brokenLinks: Wikilink[] = [];
+  /** Wikilinks inside ::memory blocks, resolved or not, in walk order (after `collect`). */
+  readonly memoryLinks: Wikilink[] = [];
+  /** Where `eachNamed` reads its rows. */
+  private cursor: RowDirective | undefined;
 
   constructor(
     private readonly doc: NomaDocument,
@@ -105,15 +147,19 @@ export class RowView {
     return (this.c.table.data[row * STRIDE]! & KIND_MASK) === K_DIRECTIVE ? this.fact(row) : (this.node(row) as SectionNode);
   }
 
+  /** The id of row `row`, if it has one. */
+  private idOf(row: number): string | undefined {
+    const slot = this.c.idSlot[row]!;
+    return slot === -1 ? undefined : this.doc.ids[slot];
+  }
+
   /** The fact of directive row `row` (made once). */
   private fact(row: number): RowDirective {
     const known = this.directives.get(row);
     if (known !== undefined) return known;
     const d = this.c.table.data;
     const o = row * STRIDE;
-    const word = d[o]!;
-    const slot = this.c.idSlot[row]!;
-    const fact = new RowDirective(this, row, this.c.table.names[d[o + F_C]!]!, slot === -1 ? undefined : this.doc.ids[slot], d[o + F_LINE]! + 1, d[o + F_END]!, (word & CLOSED) !== 0);
+    const fact = new RowDirective(this, row, this.c.table.names[d[o + F_C]!]!, this.idOf(row), d[o + F_LINE]! + 1, d[o + F_END]!, (d[o]! & CLOSED) !== 0);
     this.directives.set(row, fact);
     return fact;
   }
@@ -121,6 +167,11 @@ export class RowView {
   /** Is `target` a canonical id or an alias? */
   resolves(target: string): boolean {
     return this.c.rowById.has(target) || this.doc.aliasMap.has(target);
+  }
+
+  /** Is `source[from, to)` a canonical id or an alias? (A string is made only to look up an alias.) */
+  private resolvesRange(from: number, to: number): boolean {
+    return this.c.rowById.indexOfRange(this.doc.source, from, to) !== -1 || (this.doc.aliasMap.size > 0 && this.doc.aliasMap.has(this.doc.source.slice(from, to)));
   }
 
   /** The block `target` names (canonical id first, then alias). */
@@ -138,25 +189,36 @@ export class RowView {
     for (const [id, rows] of this.c.duplicateRows) yield [id, rows.map((r) => this.target(r))];
   }
 
+  /** Keep a wikilink found in a block made into a node: when it does not resolve, or sits in a ::memory block. */
+  private keep(link: Wikilink): void {
+    if (!this.resolves(link.target)) this.brokenLinks.push(link);
+    if (link.owner !== null && link.owner.name === "memory") this.memoryLinks.push(link);
+  }
+
   /**
-   * References and wikilinks in walk order (the table's row order), and which rows
-   * carry each directive name. A paragraph's wikilinks are read off its lines; other
-   * blocks whose source holds "[[" are made into nodes to read theirs. Directive facts
-   * are made only for what needs one: a reference's source, a wikilink's owner, a
-   * directive a rule asks for by name.
+   * One pass over the rows in walk order: which rows carry each directive name, the
+   * references and wikilinks that do not resolve, and the wikilinks inside ::memory
+   * blocks — what the rules read of references and wikilinks. A paragraph's wikilinks are
+   * read off its lines and looked up in place; other blocks whose source holds "[[" are
+   * made into nodes to read theirs. Facts and wikilink objects are made only for what a
+   * rule reports or reads further.
    */
-  collect(sink: Facts): void {
+  collect(): void {
     const { table, index } = this.c;
     const d = table.data;
     const src = this.doc.source;
     const byName = this.rowsByName;
     for (let k = 0; k < table.names.length; k++) byName.push([]);
+    const memory = table.names.indexOf("memory");
     // Enclosing directives: rows and where their subtrees end.
     const owners = new Int32Array(MAX_DEPTH + 2);
     const ownerEnds = new Int32Array(MAX_DEPTH + 2);
     let depth = 0;
-    for (const ref of this.c.refs) sink.refs.push({ attr: ref.attr, target: ref.target, node: this.fact(ref.row) });
+    for (const ref of this.c.refs) if (!this.resolves(ref.target)) this.brokenRefs.push({ attr: ref.attr, target: ref.target, node: this.fact(ref.row) });
+    const found = LINKS;
     let link = src.indexOf("[[");
+    // The first backtick at or after the line being read (a cursor, as `link`).
+    let tick = src.indexOf("`");
     for (let b = 0; b < table.count; b++) {
       while (depth > 0 && ownerEnds[depth - 1]! <= b) depth--;
       const o = b * STRIDE;
@@ -177,17 +239,79 @@ export class RowView {
         if (link === -1) continue;
       }
       if (link >= index.ends[end - 1]!) continue;
-      const owner = depth > 0 ? this.fact(owners[depth - 1]!) : null;
+      const ownerRow = depth > 0 ? owners[depth - 1]! : -1;
       if (kind !== K_PARAGRAPH) {
-        collectProse(sink, this.node(b), owner);
+        const sink: Facts = { directives: [], refs: [], wikilinks: [] };
+        collectProse(sink, this.node(b), ownerRow === -1 ? null : this.fact(ownerRow));
+        for (const w of sink.wikilinks) this.keep(w);
         continue;
       }
+      const inMemory = ownerRow !== -1 && d[ownerRow * STRIDE + F_C] === memory;
       for (let j = line; j < end && link !== -1; j++) {
+        const from = index.starts[j]!;
         if (link >= index.ends[j]!) continue;
-        if (link >= index.starts[j]!) collectLineLinks(sink, src.slice(index.starts[j], index.ends[j]), LINE_ZERO, j + 1, owner);
+        if (link >= from) {
+          if (tick !== -1 && tick < from) tick = src.indexOf("`", from);
+          const n = scanLineLinks(src, from, index.ends[j]!, tick, found);
+          for (let k = 0; k < n; k += 2) {
+            const resolved = this.resolvesRange(found[k]!, found[k + 1]!);
+            if (resolved && !inMemory) continue;
+            const w: Wikilink = { target: src.slice(found[k], found[k + 1]), anchor: LINE_ZERO, rel: j + 1, column: found[k]! - from - 1, owner: ownerRow === -1 ? null : this.fact(ownerRow) };
+            if (!resolved) this.brokenLinks.push(w);
+            if (inMemory) this.memoryLinks.push(w);
+          }
+        }
         link = src.indexOf("[[", index.starts[j + 1]!);
       }
     }
+  }
+
+  /**
+   * Call `fn` on every directive named `name`, in walk order, with one fact object moved
+   * from row to row: for rules that keep nothing of what they are given (the
+   * one-directive checks report a diagnostic and let go of the fact).
+   */
+  eachNamed(name: string, fn: (d: DirectiveFact) => void): void {
+    const rows = this.rowsByName[this.c.table.names.indexOf(name)] ?? [];
+    const d = this.c.table.data;
+    const cursor = (this.cursor ??= new RowDirective(this, -1, name, undefined, 0, 0, false));
+    for (const row of rows) {
+      const o = row * STRIDE;
+      cursor.moveTo(row, name, this.idOf(row), d[o + F_LINE]! + 1, d[o + F_END]!, (d[o]! & CLOSED) !== 0);
+      fn(cursor);
+    }
+  }
+
+  /**
+   * The claims no ::evidence or ::counterevidence points at with for= (by the claim's
+   * id or one of its aliases; a for= naming an alias also targets the canonical id), in
+   * walk order. Read off the references the parse collected: no fact is made for a
+   * supported claim.
+   */
+  unsupportedClaims(): DirectiveFact[] {
+    const { table } = this.c;
+    const d = table.data;
+    const aliasMap = this.doc.aliasMap;
+    const evidence = table.names.indexOf("evidence");
+    const counter = table.names.indexOf("counterevidence");
+    // Targets are strings the parse made: an IdTable hashes them without V8's runtime call (see id-table.ts).
+    const targeted = new IdTable<true>();
+    for (const ref of this.c.refs) {
+      if (ref.attr !== "for") continue;
+      const name = d[ref.row * STRIDE + F_C];
+      if (name !== evidence && name !== counter) continue;
+      targeted.add(ref.target, true);
+      const canonical = aliasMap.size > 0 ? aliasMap.get(ref.target) : undefined;
+      if (canonical !== undefined) targeted.add(canonical, true);
+    }
+    const out: DirectiveFact[] = [];
+    for (const row of this.rowsByName[table.names.indexOf("claim")] ?? []) {
+      const id = this.idOf(row);
+      if (id !== undefined && targeted.has(id)) continue;
+      const claim = this.fact(row);
+      if (id === undefined || !claim.aliases.some((a) => targeted.has(a))) out.push(claim);
+    }
+    return out;
   }
 
   /** The names of the directives collected, in first-seen order. */
@@ -225,7 +349,9 @@ export class RowView {
 keepShape((() => {
   const doc = parseNoma("::a{id=x for=x}\n[[x]]\n::");
   const view = new RowView(doc, compactParse(doc)!);
-  view.collect({ directives: [], refs: [], wikilinks: [] });
+  view.collect();
   for (const d of view.named("a")) void (d.attr!("id"), d.attrs, d.aliases);
+  view.eachNamed("a", (d) => void (d.attr!("id"), d.attrs, d.aliases));
+  view.unsupportedClaims();
   return view;
 })());

@@ -299,7 +299,7 @@ class Validation {
     }
     this.facts = facts;
     if (facts === undefined && this.rows !== undefined) {
-      this.rows.collect(this);
+      this.rows.collect();
       return;
     }
     if (facts === undefined) {
@@ -360,11 +360,6 @@ function lookUp(v: Validation, out: Pick<Unresolved, "refs" | "links">, refFrom:
 }
 
 function unresolvedIndexes(v: Validation): Pick<Unresolved, "refs" | "links"> {
-  if (v.rows !== undefined) {
-    const out = { refs: [], links: [] };
-    lookUp(v, out, 0, v.refs.length, 0, v.wikilinks.length);
-    return out;
-  }
   const { nodeById, aliasMap } = v.doc;
   const facts = v.facts;
   if (facts?.unresolved !== undefined && facts.unresolved.nodeById === nodeById && facts.unresolved.aliasMap === aliasMap) return facts.unresolved;
@@ -399,16 +394,22 @@ function integrity(v: Validation): void {
     v.report("duplicate-id", `Two or more nodes carry the same canonical id "${id}" (lines ${lines}).`, second);
   }
   const reported = new Set<string>();
-  const unresolved = unresolvedIndexes(v);
-  for (const k of unresolved.refs) {
-    const ref = v.refs[k]!;
+  let brokenRefs: readonly Reference[];
+  let brokenLinks: readonly Wikilink[];
+  if (v.rows !== undefined) {
+    ({ brokenRefs, brokenLinks } = v.rows);
+  } else {
+    const unresolved = unresolvedIndexes(v);
+    brokenRefs = unresolved.refs.map((k) => v.refs[k]!);
+    brokenLinks = unresolved.links.map((k) => v.wikilinks[k]!);
+  }
+  for (const ref of brokenRefs) {
     if (reported.has(ref.target)) continue;
     if (isNoverify(ref.node) || (v.options.ignoreRules ?? []).includes("broken-reference")) continue;
     reported.add(ref.target);
     v.report("broken-reference", `${ref.attr}="${ref.target}" on ::${ref.node.name} points at an id that does not exist.`, ref.node);
   }
-  for (const k of unresolved.links) {
-    const link = v.wikilinks[k]!;
+  for (const link of brokenLinks) {
     if (reported.has(link.target) || isNoverify(link.owner)) continue;
     reported.add(link.target);
     v.report("broken-reference", `[[${link.target}]] points at an id that does not exist.`, null, link.owner, link.anchor.pos.line + link.rel, link.column);
@@ -441,6 +442,11 @@ function profiles(v: Validation, declared: string[]): void {
 function directiveChecks(v: Validation, declared: readonly string[]): void {
   const needConfidence = declared.some((p) => CONFIDENCE_PROFILES.has(p));
   const facts = v.facts;
+  if (v.rows !== undefined) {
+    // The checks keep nothing of a directive: one fact object is moved from row to row.
+    for (const name of v.names()) if (isCheckedDirective(name)) v.rows.eachNamed(name, (d) => checkDirective(v, d, needConfidence));
+    return;
+  }
   if (facts === undefined) {
     for (const name of v.names()) if (isCheckedDirective(name)) for (const d of v.named(name)) checkDirective(v, d, needConfidence);
     return;
@@ -479,6 +485,10 @@ function research(v: Validation): void {
   const report = (c: DirectiveFact): void => v.report("claim-without-evidence", `::claim${c.id !== undefined ? ` "${c.id}"` : ""} has no ::evidence or ::counterevidence pointing at it with for=.`, c);
   const aliasMap = v.doc.aliasMap;
   const facts = v.facts;
+  if (v.rows !== undefined) {
+    for (const c of v.rows.unsupportedClaims()) report(c);
+    return;
+  }
   if (facts === undefined) {
     // Ids are fresh strings: an IdTable hashes them without V8's runtime call (see id-table.ts).
     const targeted = new IdTable<true>();
@@ -662,7 +672,7 @@ function plots(v: Validation): void {
 /** Wikilinks inside a ::memory block must point at ::memory blocks. */
 function memoryLinks(v: Validation): void {
   if (v.named("memory").length === 0) return;
-  for (const link of v.wikilinks) {
+  for (const link of v.rows !== undefined ? v.rows.memoryLinks : v.wikilinks) {
     if (link.owner === null || link.owner.name !== "memory") continue;
     const target = v.resolve(link.target);
     if (target !== undefined && !(target.type === "directive" && target.name === "memory")) {

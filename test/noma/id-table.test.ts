@@ -21,6 +21,11 @@ describe("IdTable", () => {
           } else {
             expect(table.has(k)).toBe(map.has(k));
             expect(table.get(k)).toBe(map.get(k));
+            // The same key read out of a longer text, without a string made for it.
+            const text = `[[${k}]]`;
+            const at = table.indexOfRange(text, 2, 2 + k.length);
+            expect(at === -1 ? undefined : table.values[at]).toBe(map.get(k));
+            expect(table.indexOfRange(text, 2, 2 + k.length)).toBe(table.indexOf(k));
           }
         }
         expect(table.size).toBe(map.size);
