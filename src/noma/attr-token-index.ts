@@ -10,6 +10,7 @@
 import type { AttrValue } from "./ast.js";
 import { coerceAttrValue, newTokenScan, nextAttrToken, tokenValue } from "./attributes.js";
 import { rangeEquals } from "./range-equals.js";
+import { grownInt32 } from "./grown-int32.js";
 
 const TOKEN = newTokenScan();
 
@@ -60,10 +61,8 @@ export class AttrTokenIndex {
   }
 
   private grow(used: number): Int32Array<ArrayBuffer> {
-    const grown = new Int32Array(this.data.length * 2);
-    grown.set(this.data.subarray(0, used));
-    this.data = grown;
-    return grown;
+    this.data = grownInt32(this.data.subarray(0, used), this.data.length * 2);
+    return this.data;
   }
 
   /** The value of `key` in the run starting at `first` (a later duplicate wins), coerced; undefined when absent. */

@@ -22,6 +22,7 @@
  */
 
 import { rangeEquals } from "./range-equals.js";
+import { grownInt32 } from "./grown-int32.js";
 
 export const STRIDE = 8;
 export const F_KIND = 0;
@@ -81,9 +82,7 @@ export class BlockTable {
     const b = this.count++;
     let o = b * STRIDE;
     if (o + STRIDE > this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
+      this.data = grownInt32(this.data);
     }
     const d = this.data;
     d[o++] = kind;

@@ -2,6 +2,7 @@
  * The line index of a text: where each line starts and where its content ends (before
  * the line break: `\r\n`, `\n` or `\r`), in typed arrays.
  */
+import { grownInt32 } from "./grown-int32.js";
 
 /** Offsets of every line: `starts` (plus one final entry, the source length) and content `ends` (before the line break). */
 export interface LineIndex {
@@ -24,12 +25,12 @@ function indexLfLines(text: string): LineIndex {
     k = collectStarts(text, starts, k);
     if (k >= 0) break;
     k = -k;
-    starts = grow(starts);
+    starts = grownInt32(starts);
   }
   // A final "\n" ends the last line; it does not start an empty one.
   const trailing = k > 0 && starts[k - 1] === n;
   const total = trailing ? k - 1 : k;
-  if (total + 1 > starts.length) starts = grow(starts);
+  if (total + 1 > starts.length) starts = grownInt32(starts);
   starts[total] = n;
   const ends = lfEnds(starts, total, trailing ? n - 1 : n);
   return { starts: starts.subarray(0, total + 1), ends };
@@ -55,12 +56,6 @@ function collectStarts(text: string, starts: Int32Array, k: number): number {
     starts[k++] = p + 1;
   }
   return k;
-}
-
-function grow(a: Int32Array): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
 }
 
 function indexAnyLines(text: string): LineIndex {
