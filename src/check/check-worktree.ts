@@ -4,7 +4,7 @@
  * specs resolve `$ref`s against the work tree's spec files; the configuration
  * is the work tree's `.notarai/config.yaml` (or `--config`). Read-only.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { containPath } from "../fsx/contain-path.js";
 import { listSpecPaths } from "../spec/list-spec-paths.js";
@@ -15,6 +15,7 @@ import type { CheckOptions } from "./check-document.js";
 import { checkFiles } from "./check-files.js";
 import { besideLookups } from "./resolve-beside.js";
 import { listNomaFiles } from "./list-noma-files.js";
+import { readTextFile } from "../fsx/read-text-file.js";
 
 export interface CheckWorktreeOptions {
   root: string;
@@ -36,7 +37,7 @@ export interface CheckRun {
 
 function readOrNull(abs: string): string | null {
   try {
-    return statSync(abs).isFile() ? readFileSync(abs, "utf8") : null;
+    return statSync(abs).isFile() ? readTextFile(abs) : null;
   } catch {
     return null;
   }

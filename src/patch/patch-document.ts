@@ -21,6 +21,7 @@ import { readCapabilities, sidecarPath } from "../capability/read-capabilities.j
 import { buildRecords, chainLines, type Actor } from "../transcript/transcript-record.js";
 import { transcriptLines } from "../transcript/verify-transcript.js";
 import { applyPatch, sha256Hex, type PatchOutcome } from "./apply-patch.js";
+import { decodeUtf8 } from "../fsx/read-text-file.js";
 
 export interface PatchDocumentOptions {
   strict?: boolean;
@@ -108,7 +109,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
   if (!existsSync(absPath) || !statSync(absPath).isFile()) throw new DocumentMissingError(absPath);
   const run = (): PatchDocumentResult => {
     const bytes = readFileSync(absPath);
-    const text = bytes.toString("utf8");
+    const text = decodeUtf8(bytes);
     const validUtf8 = isUtf8(bytes);
     const sidecar = sidecarPath(absPath);
     const hasSidecar = existsSync(sidecar);

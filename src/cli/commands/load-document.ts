@@ -2,7 +2,7 @@
  * Read one document argument (contained in the repository) for the
  * single-file commands. Book manifests load their chapters too.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isBookManifest } from "../../check/check-document.js";
 import { containPath } from "../../fsx/contain-path.js";
@@ -11,6 +11,7 @@ import { parseNoma } from "../../noma/parse-noma.js";
 import type { NomaDocument } from "../../noma/ast.js";
 import { UsageError } from "../cli-error.js";
 import { pathArg, repoContext } from "../repo-context.js";
+import { readTextFile } from "../../fsx/read-text-file.js";
 
 export type Loaded = { kind: "document"; file: string; doc: NomaDocument } | { kind: "book"; file: string; book: Book };
 
@@ -20,7 +21,7 @@ export function loadDocumentArg(given: string, cwd: string): Loaded {
   const abs = join(ctx.root, file);
   if (!existsSync(abs)) throw new UsageError(`${given}: no such file`);
   if (statSync(abs).isDirectory()) throw new UsageError(`${given}: is a directory; pass a .noma file`);
-  const text = readFileSync(abs, "utf8");
+  const text = readTextFile(abs);
   if (isBookManifest(file)) {
     const book = parseBook(text, (chapter) => {
       let rel: string;
@@ -30,7 +31,7 @@ export function loadDocumentArg(given: string, cwd: string): Loaded {
         return null;
       }
       const p = join(ctx.root, rel);
-      return existsSync(p) && statSync(p).isFile() ? readFileSync(p, "utf8") : null;
+      return existsSync(p) && statSync(p).isFile() ? readTextFile(p) : null;
     });
     return { kind: "book", file, book };
   }

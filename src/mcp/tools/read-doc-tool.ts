@@ -12,6 +12,7 @@ import { walkBlocks } from "../../noma/walk.js";
 import { blockHash } from "../../patch/op-support.js";
 import type { ToolContext } from "../tool-context.js";
 import { documentArg } from "./document-arg.js";
+import { decodeUtf8 } from "../../fsx/read-text-file.js";
 
 export interface BlockSummary {
   id?: string;
@@ -58,7 +59,7 @@ export function blockSummary(doc: NomaDocument, node: BlockNode): BlockSummary {
 export async function readDocTool(args: { file: string }, ctx: ToolContext): Promise<ReadDocResult> {
   const { abs } = documentArg(args.file, ctx);
   const bytes = readFileSync(abs);
-  const doc = parseNoma(bytes.toString("utf8"));
+  const doc = parseNoma(decodeUtf8(bytes));
   const blocks: BlockSummary[] = [];
   walkBlocks(doc, (node) => {
     blocks.push(blockSummary(doc, node));

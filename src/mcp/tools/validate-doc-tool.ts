@@ -4,13 +4,14 @@
  * looked up beside the document, inside the repository). `ok` is true when no
  * diagnostic is an error.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { checkDocument } from "../../check/check-document.js";
 import { containPath } from "../../fsx/contain-path.js";
 import type { Diagnostic } from "../../validate/diagnostic.js";
 import type { ToolContext } from "../tool-context.js";
 import { documentArg } from "./document-arg.js";
+import { readTextFile } from "../../fsx/read-text-file.js";
 
 export interface ValidateDocResult {
   ok: boolean;
@@ -28,6 +29,6 @@ export async function validateDocTool(args: { file: string }, ctx: ToolContext):
       return false;
     }
   };
-  const { diagnostics } = checkDocument(rel, readFileSync(abs, "utf8"), { datasetSrcExists: srcExists });
+  const { diagnostics } = checkDocument(rel, readTextFile(abs), { datasetSrcExists: srcExists });
   return { ok: !diagnostics.some((d) => d.severity === "error"), diagnostics };
 }
