@@ -16,6 +16,39 @@ export function time(fn, { runs = 7, warmup = 2 } = {}) {
   return samples[Math.floor(samples.length / 2)];
 }
 
+/**
+ * `fn` timed against `node -e 0` in pairs: before each timed run of `fn`, one `node -e 0`.
+ * This machine's speed drifts by a third within a minute; a pair is measured within a
+ * fraction of a second, so the ratio of a pair holds when the figures alone do not.
+ * Returns the median time of `fn`, the median `node -e 0`, and `speedup(refMs)`: the median
+ * over pairs of how many times faster `fn` is than a reference that took `refMs` where
+ * `node -e 0` took GUIDE_NODE_MS.
+ */
+export function timePaired(fn, { runs = 9, warmup = 2 } = {}) {
+  for (let i = 0; i < warmup; i++) fn();
+  const pairs = [];
+  for (let i = 0; i < runs; i++) {
+    const node = spawnMs(process.execPath, ["-e", "0"]);
+    globalThis.gc?.();
+    const t0 = process.hrtime.bigint();
+    fn();
+    pairs.push({ node, ms: Number(process.hrtime.bigint() - t0) / 1e6 });
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return {
+    ms: median(pairs.map((p) => p.ms)),
+    nodeMs: median(pairs.map((p) => p.node)),
+    speedup: (refMs) => median(pairs.map((p) => (refMs * p.node) / GUIDE_NODE_MS / p.ms)),
+  };
+}
+
+function spawnMs(cmd, args) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { stdio: "ignore" });
+  if (r.error) throw r.error;
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
 /** Median wall time (ms) of running a command to completion. */
 export function timeCommand(cmd, args, { cwd, runs = 7, warmup = 2, input, env } = {}) {
   return time(
