@@ -66,6 +66,7 @@ try {
     ["one line of braces", (n) => `# ${"{".repeat(n * 8)}`],
     ["unclosed wikilinks on one line", (n) => "[[a ".repeat(n * 2)],
     ["unclosed wikilink labels on one line", (n) => "[[a|b ".repeat(n * 2)],
+    ["wikilinks on many lines, one backtick at the end", (n) => `${"[[a]] b\n".repeat(n)}\``],
   ];
   const rows = [["adversarial input", "n", "time", "4n", "time", "ratio (linear ≈ 4×)"]];
   for (const [name, make] of families) {

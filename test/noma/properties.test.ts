@@ -154,6 +154,8 @@ describe("no input hangs the parser", () => {
     ["unclosed wikilinks", (n) => "[[a ".repeat(n * 4)],
     ["unclosed wikilink labels", (n) => "[[a|b ".repeat(n * 3)],
     ["wikilinks across code spans", (n) => "[[a` ]] `x".repeat(n * 2)],
+    // Every line is read for wikilinks; a search for its first backtick must not run to the end.
+    ["wikilinks on many lines, one backtick at the end", (n) => `${"[[a]] b\n".repeat(n * 2)}\``],
   ];
   it.each(families)("%s (≈1 MB) parses and validates", (_, make) => {
     const src = make(60_000);

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { collectLineLinks, type Facts } from "../../src/validate/collect-facts.js";
+import { collectLineLinks, scanLineLinks, type Facts } from "../../src/validate/collect-facts.js";
 
 const WIKILINK = /\[\[([^\]|\n]+)(?:\|[^\]\n]*)?\]\]/g;
 const TARGET = /^[A-Za-z_][\w\-./:]*$/;
@@ -47,6 +47,25 @@ describe("collectLineLinks", () => {
         expect(byScanner(line)).toEqual(byDefinition(line));
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it("reads a line in place inside a longer text: nothing before or after the line counts", () => {
+    const piece = fc.constantFrom("[[", "]]", "[", "]", "|", "`", "a", "b1", "_x", " ", "x-y");
+    const lineArb = fc.array(piece, { maxLength: 16 }).map((p) => p.join(""));
+    fc.assert(
+      fc.property(lineArb, lineArb, lineArb, (before, line, after) => {
+        const text = before + line + after;
+        const from = before.length;
+        const to = from + line.length;
+        const tick = text.indexOf("`", from);
+        const out: number[] = [];
+        const n = scanLineLinks(text, from, to, tick, out);
+        const found: Array<[string, number]> = [];
+        for (let k = 0; k < n; k += 2) found.push([text.slice(out[k], out[k + 1]), out[k]! - from - 1]);
+        expect(found).toEqual(byDefinition(line));
+      }),
+      { numRuns: 10000 },
     );
   });
 
