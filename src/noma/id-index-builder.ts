@@ -13,12 +13,14 @@
  *   registration of an alias wins.
  */
 import type { AttrValue, ParseProblem } from "./ast.js";
-import { IdTable } from "./id-table.js";
+import { IdTable, presized } from "./id-table.js";
 import { keepShape } from "./keep-shape.js";
 import { slugify, SlugSuffixer } from "./slugify.js";
 
 export class IdIndexBuilder<H> {
-  readonly ids: string[] = [];
+  /** Every id registered, in walk order (duplicates too): entries [0, idCount) until `finish`. */
+  readonly ids: string[];
+  idCount = 0;
   /** Canonical id → the first handle carrying it. */
   readonly byId: IdTable<H>;
   readonly duplicates = new Map<string, H[]>();
@@ -38,6 +40,12 @@ export class IdIndexBuilder<H> {
     expected = 8,
   ) {
     this.byId = new IdTable<H>(expected);
+    this.ids = presized(expected);
+  }
+
+  /** Cut `ids` to the ids registered (call once, after the last `register`). */
+  finish(): void {
+    this.ids.length = this.idCount;
   }
 
   /** The id a section's `id` attribute gives it (a non-empty string), else undefined: its title decides (`slugId`). */
@@ -68,7 +76,7 @@ export class IdIndexBuilder<H> {
 
   register(h: H, id: string | undefined, aliases: readonly string[]): void {
     if (id === undefined) return;
-    this.ids.push(id);
+    this.ids[this.idCount++] = id;
     const first = this.byId.add(id, h);
     if (first !== undefined) {
       const dups = this.duplicates.get(id);

@@ -7,13 +7,24 @@
  * on a document with tens of thousands of ids that call is the largest single
  * cost of indexing them. Hashing the characters here costs a few nanoseconds.
  *
- * Insertion order is kept (`keys`, `values`); nothing is ever removed.
+ * Insertion order is kept (`keys`, `values`: entries [0, size)); nothing is ever removed.
+ * The entry arrays are made at their expected size (see `presized`) rather than grown
+ * one push at a time: growing copies them again and again.
  */
 import { rangeEquals } from "./range-equals.js";
 
+/** Arrays longer than this are made as dictionaries by `new Array(n)` in V8: past it, storage grows. */
+const MAX_PRESIZED = 65_536;
+
+/** An array with room for `n` entries (holes until written; V8 keeps it a fast array). */
+export function presized<T>(n: number): T[] {
+  return new Array<T>(Math.min(Math.max(n, 0), MAX_PRESIZED));
+}
+
 export class IdTable<V> {
-  readonly keys: string[] = [];
-  readonly values: V[] = [];
+  readonly keys: string[];
+  readonly values: V[];
+  private count = 0;
   private slots: Int32Array;
   private mask: number;
 
@@ -22,10 +33,12 @@ export class IdTable<V> {
     while (n < expected * 2) n <<= 1;
     this.slots = new Int32Array(n).fill(-1);
     this.mask = n - 1;
+    this.keys = presized(expected);
+    this.values = presized(expected);
   }
 
   get size(): number {
-    return this.keys.length;
+    return this.count;
   }
 
   /** FNV-1a over UTF-16 code units, as an int32 (a small integer to V8: no heap number is made for it). */
@@ -89,10 +102,11 @@ export class IdTable<V> {
   add(key: string, value: V): V | undefined {
     const k = this.find(key);
     if (k >= 0) return this.values[k];
-    this.slots[-1 - k] = this.keys.length;
-    this.keys.push(key);
-    this.values.push(value);
-    if (this.keys.length * 2 > this.mask) this.grow();
+    const at = this.count++;
+    this.slots[-1 - k] = at;
+    this.keys[at] = key;
+    this.values[at] = value;
+    if (this.count * 2 > this.mask) this.grow();
     return undefined;
   }
 
@@ -100,7 +114,7 @@ export class IdTable<V> {
     const n = (this.mask + 1) * 2;
     this.slots = new Int32Array(n).fill(-1);
     this.mask = n - 1;
-    for (let k = 0; k < this.keys.length; k++) {
+    for (let k = 0; k < this.count; k++) {
       let i = IdTable.hash(this.keys[k]!) & this.mask;
       while (this.slots[i] !== -1) i = (i + 1) & this.mask;
       this.slots[i] = k;
@@ -108,6 +122,6 @@ export class IdTable<V> {
   }
 
   *entries(): IterableIterator<[string, V]> {
-    for (let k = 0; k < this.keys.length; k++) yield [this.keys[k]!, this.values[k]!];
+    for (let k = 0; k < this.count; k++) yield [this.keys[k]!, this.values[k]!];
   }
 }

@@ -59,7 +59,7 @@ export function indexRowIds(table: BlockTable, src: string, builder: IdIndexBuil
         if (target.length > 0) refs.push({ row: b, attr: REF_ATTRS[r]!, target });
       }
     }
-    if (id !== undefined) idSlot[b] = builder.ids.length;
+    if (id !== undefined) idSlot[b] = builder.idCount;
     builder.register(b, id, aliases);
   }
   return rootAliases;

@@ -153,6 +153,7 @@ function indexIds(doc: NomaDocument, extraRootAliases: readonly string[]): void 
     }
   };
   visit(doc.children);
+  builder.finish();
   doc.ids = builder.ids;
   doc.nodeById = new Map(builder.byId.entries());
   doc.duplicateIds = builder.duplicates;
@@ -363,6 +364,7 @@ export function parseNoma(source: string, options: ParseOptions = {}): NomaDocum
   const refs: RowRef[] = [];
   const tokens = new AttrTokenIndex(table.directives);
   const rootAliases = indexRowIds(table, source, builder, idSlot, refs, tokens);
+  builder.finish();
   doc.ids = builder.ids;
   doc.aliasesById = builder.aliasesById;
   doc.aliasMap = builder.aliasMap;
