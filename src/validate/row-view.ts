@@ -285,8 +285,8 @@ export class RowView {
   /**
    * The claims no ::evidence or ::counterevidence points at with for= (by the claim's
    * id or one of its aliases; a for= naming an alias also targets the canonical id), in
-   * walk order. Read off the references the parse collected: no fact is made for a
-   * supported claim.
+   * walk order: EvidenceIndex's answer (the rule's definition), read off the references the
+   * parse collected, so that no fact is made for a supported claim.
    */
   unsupportedClaims(): DirectiveFact[] {
     const { table } = this.c;

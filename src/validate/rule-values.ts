@@ -21,7 +21,9 @@ export function has(node: DirectiveFact, key: string): boolean {
 
 /** Whether diagnostics about `node` (and its prose) are silenced. */
 export function isNoverify(node: DirectiveFact | null): boolean {
-  return node !== null && attrOf(node, "noverify") !== undefined && attrOf(node, "noverify") !== false;
+  if (node === null) return false;
+  const v = attrOf(node, "noverify");
+  return v !== undefined && v !== false;
 }
 
 export function confidenceOk(value: AttrValue | undefined): boolean {

@@ -27,7 +27,6 @@ import { has, isNoverify, parseDate, str } from "./rule-values.js";
 import { RowView } from "./row-view.js";
 import { keepShape } from "../noma/keep-shape.js";
 import { parseNoma } from "../noma/parse-noma.js";
-import { IdTable } from "../noma/id-table.js";
 import { firstAfterLine } from "../noma/line-search.js";
 
 
@@ -476,9 +475,10 @@ function directiveChecks(v: Validation, declared: readonly string[]): void {
 }
 
 /**
- * claim-without-evidence. With a facts index the answer is an EvidenceIndex kept with the
- * facts and updated from the earlier one's when the facts were taken over (and the ids
- * with them); without, the targets are gathered from every evidence block.
+ * claim-without-evidence, as EvidenceIndex defines it. With a facts index the index is kept
+ * with the facts and updated from the earlier one's when the facts were taken over (and
+ * the ids with them); from the block table, RowView reads the same answer off the parse's
+ * references; otherwise an index is built for this validation.
  */
 function research(v: Validation): void {
   if (v.options.requireEvidenceForClaims === false) return;
@@ -490,21 +490,7 @@ function research(v: Validation): void {
     return;
   }
   if (facts === undefined) {
-    // Ids are fresh strings: an IdTable hashes them without V8's runtime call (see id-table.ts).
-    const targeted = new IdTable<true>();
-    for (const name of ["evidence", "counterevidence"]) {
-      for (const e of v.named(name)) {
-        const target = str(attrOf(e, "for"));
-        if (target === undefined || target.length === 0) continue;
-        targeted.add(target, true);
-        const canonical = aliasMap.size > 0 ? aliasMap.get(target) : undefined;
-        if (canonical !== undefined) targeted.add(canonical, true);
-      }
-    }
-    for (const c of v.named("claim")) {
-      const hit = c.id !== undefined && (targeted.has(c.id) || c.aliases.some((a) => targeted.has(a)));
-      if (!hit) report(c);
-    }
+    for (const c of EvidenceIndex.build(aliasMap, [...v.named("evidence"), ...v.named("counterevidence")], v.named("claim")).unsupported) report(c);
     return;
   }
   let index = facts.evidence;
