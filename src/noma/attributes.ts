@@ -123,7 +123,6 @@ export function newTokenScan(): AttrTokenScan {
   return { keyStart: 0, keyEnd: 0, valueStart: -1, valueEnd: -1, end: 0 };
 }
 
-
 /**
  * Scan the text between the braces of an attribute block.
  * `offset` is added to every token position (the index of the character after `{` on its line).

@@ -43,9 +43,7 @@ export class IdTable<V> {
 
   /** FNV-1a over UTF-16 code units, as an int32 (a small integer to V8: no heap number is made for it). */
   private static hash(s: string): number {
-    let h = 0x811c9dc5;
-    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-    return h;
+    return IdTable.hashRange(s, 0, s.length);
   }
 
   /** FNV-1a over `text[from, to)` (the hash of that slice), as an int32. */

@@ -424,7 +424,6 @@ function commonEnds(a: string, b: string): [number, number] {
   return [p, s];
 }
 
-
 /** What the caller knows of an edit: `text` equals the old text in its first `prefix` and last `suffix` characters (non-overlapping). */
 export interface EditSpan {
   prefix: number;
