@@ -2,6 +2,10 @@
 // figure is printed beside a floor measured in the same run, and the ratio between them.
 import { execFileSync, spawnSync } from "node:child_process";
 
+function median(xs) {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+}
+
 /** Median wall time (ms) of `fn` over `runs` runs after `warmup` runs. */
 export function time(fn, { runs = 7, warmup = 2 } = {}) {
   for (let i = 0; i < warmup; i++) fn();
@@ -12,8 +16,7 @@ export function time(fn, { runs = 7, warmup = 2 } = {}) {
     fn();
     samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)];
+  return median(samples);
 }
 
 /**
@@ -28,25 +31,14 @@ export function timePaired(fn, { runs = 9, warmup = 2 } = {}) {
   for (let i = 0; i < warmup; i++) fn();
   const pairs = [];
   for (let i = 0; i < runs; i++) {
-    const node = spawnMs(process.execPath, ["-e", "0"]);
-    globalThis.gc?.();
-    const t0 = process.hrtime.bigint();
-    fn();
-    pairs.push({ node, ms: Number(process.hrtime.bigint() - t0) / 1e6 });
+    const node = timeCommand(process.execPath, ["-e", "0"], { runs: 1, warmup: 0 });
+    pairs.push({ node, ms: time(fn, { runs: 1, warmup: 0 }) });
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   return {
     ms: median(pairs.map((p) => p.ms)),
     nodeMs: median(pairs.map((p) => p.node)),
     speedup: (refMs) => median(pairs.map((p) => (refMs * p.node) / GUIDE_NODE_MS / p.ms)),
   };
-}
-
-function spawnMs(cmd, args) {
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { stdio: "ignore" });
-  if (r.error) throw r.error;
-  return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
 /** Median wall time (ms) of running a command to completion. */
