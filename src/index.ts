@@ -97,7 +97,7 @@ export { renderCheckReport, CHECK_FORMATS, type CheckFormat } from "./check/rend
 export { CHECK_CODES, describeCheckCode } from "./check/check-codes.js";
 export { parseConfig, formatConfigProblem, type ConfigProblem, type ConfigResult } from "./config/parse-config.js";
 export { loadConfig, ConfigError, type LoadConfigOptions } from "./config/load-config.js";
-export { ConfigSchema, DEFAULT_CONFIG, CONFIG_KEYS, type NomaConfig } from "./config/config-schema.js";
+export { ConfigSchema, DEFAULT_CONFIG, DEFAULT_WORKSPACE_CONFIG, CONFIG_KEYS, WORKSPACE_KEYS, type NomaConfig, type WorkspaceConfig } from "./config/config-schema.js";
 export { runCiCheck, driftDiagnostics, type CiCheckOptions, type CiReport, type CiDrift } from "./ci/run-ci-check.js";
 export { resolveCiBase, defaultBranchRef, CiBaseError, type CiBase, type BaseSource } from "./ci/resolve-ci-base.js";
 export { baseFromGithubEvent, parseGithubEvent, type EventBase } from "./ci/github-event-base.js";

@@ -5,21 +5,61 @@
  *   transcripts: warn | strict   # strict: a document edited outside the patch protocol blocks
  *   drift: warning | error       # error: unreconciled governed changes fail the PR check
  *   exclude: [glob, …]           # paths check, the hook and the PR check never judge
+ *   workspace:                   # the agent workspace tools (NOA) and the run loop's test criterion
+ *     allowlist: tools/allowed_commands.toml   # run_command's allowlist (TOML)
+ *     ledger: docs/evidence_ledger.tools.log   # the evidence ledger every tool request appends to
+ *     archive: archive                         # where overwritten versions are kept
+ *     test: [npm, test]                        # argv of run_tests (and of the loop's test criterion)
+ *     build: [npm, run, build]                 # argv of build_workspace
  */
 import * as z from "zod/mini";
+
+const argv = z.array(z.string().check(z.minLength(1))).check(z.minLength(1));
+
+export const WorkspaceConfigSchema = z.object({
+  allowlist: z.optional(z.string().check(z.minLength(1))),
+  ledger: z.optional(z.string().check(z.minLength(1))),
+  archive: z.optional(z.string().check(z.minLength(1))),
+  test: z.optional(argv),
+  build: z.optional(argv),
+});
 
 export const ConfigSchema = z.object({
   transcripts: z.optional(z.enum(["warn", "strict"])),
   drift: z.optional(z.enum(["warning", "error"])),
   exclude: z.optional(z.array(z.string())),
+  workspace: z.optional(WorkspaceConfigSchema),
 });
 
-export const CONFIG_KEYS = ["transcripts", "drift", "exclude"] as const;
+export const CONFIG_KEYS = ["transcripts", "drift", "exclude", "workspace"] as const;
+export const WORKSPACE_KEYS = ["allowlist", "ledger", "archive", "test", "build"] as const;
+
+export interface WorkspaceConfig {
+  /** Repo-relative path of the command allowlist (NOA `tools/allowed_commands.toml`). */
+  allowlist: string;
+  /** Repo-relative path of the evidence ledger (NOA `docs/evidence_ledger.tools.log`). */
+  ledger: string;
+  /** Repo-relative directory of archived versions (NOA `archive/`). */
+  archive: string;
+  /** argv of the project's test command, or null when none is configured. */
+  test: readonly string[] | null;
+  /** argv of the project's build command, or null when none is configured. */
+  build: readonly string[] | null;
+}
 
 export interface NomaConfig {
   transcripts: "warn" | "strict";
   drift: "warning" | "error";
   exclude: string[];
+  workspace: WorkspaceConfig;
 }
 
-export const DEFAULT_CONFIG: Readonly<NomaConfig> = Object.freeze({ transcripts: "warn", drift: "warning", exclude: [] });
+export const DEFAULT_WORKSPACE_CONFIG: Readonly<WorkspaceConfig> = Object.freeze({
+  allowlist: "tools/allowed_commands.toml",
+  ledger: "docs/evidence_ledger.tools.log",
+  archive: "archive",
+  test: null,
+  build: null,
+});
+
+export const DEFAULT_CONFIG: Readonly<NomaConfig> = Object.freeze({ transcripts: "warn", drift: "warning", exclude: [], workspace: DEFAULT_WORKSPACE_CONFIG });

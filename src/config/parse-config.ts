@@ -5,7 +5,7 @@
  * older tool reads a newer file and says what it ignores.
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
-import { CONFIG_KEYS, ConfigSchema, DEFAULT_CONFIG, type NomaConfig } from "./config-schema.js";
+import { CONFIG_KEYS, ConfigSchema, DEFAULT_CONFIG, WORKSPACE_KEYS, type NomaConfig } from "./config-schema.js";
 
 export interface ConfigProblem {
   severity: "error" | "warning";
@@ -56,8 +56,8 @@ function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-function closest(key: string): string {
-  const k = CONFIG_KEYS.find((c) => distance(key.toLowerCase(), c) <= 2);
+function closest(key: string, known: readonly string[] = CONFIG_KEYS): string {
+  const k = known.find((c) => distance(key.toLowerCase(), c) <= 2);
   return k !== undefined ? ` (did you mean "${k}"?)` : "";
 }
 
@@ -92,13 +92,28 @@ export function parseConfig(text: string, file: string): ConfigResult {
     if ((CONFIG_KEYS as readonly string[]).includes(key)) continue;
     problems.push({ severity: "warning", file, ...at(nodeAt(root, [key]).key?.range?.[0]), message: `unknown key "${key}"${closest(key)} is ignored; known keys: ${CONFIG_KEYS.join(", ")}` });
   }
+  const ws = (data as Record<string, unknown>).workspace;
+  if (ws !== null && typeof ws === "object" && !Array.isArray(ws)) {
+    for (const key of Object.keys(ws)) {
+      if ((WORKSPACE_KEYS as readonly string[]).includes(key)) continue;
+      problems.push({ severity: "warning", file, ...at(nodeAt(root, ["workspace", key]).key?.range?.[0]), message: `unknown key "workspace.${key}"${closest(key, WORKSPACE_KEYS)} is ignored; known keys: ${WORKSPACE_KEYS.join(", ")}` });
+    }
+  }
   const parsed = ConfigSchema.safeParse(data);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const where = issue.path.map(String).join(".");
       const found = nodeAt(root, issue.path);
       const expected =
-        issue.code === "invalid_value" ? `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}` : issue.code === "invalid_type" ? `${issue.expected === "array" ? "a list" : `a ${issue.expected}`}` : issue.message;
+        issue.code === "invalid_value"
+          ? `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`
+          : issue.code === "invalid_type"
+            ? `${issue.expected === "array" ? "a list" : issue.expected === "object" ? "a mapping" : `a ${issue.expected}`}`
+            : issue.code === "too_small"
+              ? issue.origin === "array"
+                ? "a non-empty list"
+                : "a non-empty string"
+              : issue.message;
       const value = valueAt(data, issue.path);
       problems.push({ severity: "error", file, ...at(found.node?.range?.[0]), message: `${where}: expected ${expected}, found ${value === undefined ? "nothing" : JSON.stringify(value)}` });
     }
@@ -108,6 +123,16 @@ export function parseConfig(text: string, file: string): ConfigResult {
   if (v.transcripts !== undefined) config.transcripts = v.transcripts;
   if (v.drift !== undefined) config.drift = v.drift;
   if (v.exclude !== undefined) config.exclude = v.exclude;
+  if (v.workspace !== undefined) {
+    const w = v.workspace;
+    config.workspace = {
+      allowlist: w.allowlist ?? config.workspace.allowlist,
+      ledger: w.ledger ?? config.workspace.ledger,
+      archive: w.archive ?? config.workspace.archive,
+      test: w.test ?? null,
+      build: w.build ?? null,
+    };
+  }
   return { config, problems: sortProblems(problems) };
 }
 

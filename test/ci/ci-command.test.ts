@@ -17,6 +17,7 @@ import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { BROKEN, CLAIM, patch, VALID } from "../staged/fixtures.js";
 import { ciRepo, commitAll, reconcileAll, SPEC_PATH, writeTree } from "./ci-repo.js";
+import { DEFAULT_WORKSPACE_CONFIG } from "../../src/index.js";
 
 interface Envelope {
   schema: string;
@@ -289,7 +290,7 @@ describe("ci: formats and GitHub integration", () => {
       results,
       affected_specs: [SPEC_PATH],
       drift: { severity: "warning", snapshot: { present: true, git_hash: null, ancestry: null, problem: null }, specs: [{ spec_path: SPEC_PATH, unreconciled, reconciled: [] }], unreconciled: 20_000 },
-      config: { transcripts: "warn", drift: "warning", exclude: [] },
+      config: { transcripts: "warn", drift: "warning", exclude: [], workspace: DEFAULT_WORKSPACE_CONFIG },
     });
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(1024 * 1024);
     expect(md).toContain("more");

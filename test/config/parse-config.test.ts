@@ -15,10 +15,19 @@ import { ConfigError, DEFAULT_CONFIG, loadConfig, parseConfig } from "../../src/
 import { tempDir } from "../helpers/temp-repo.js";
 
 const glob = fc.string({ minLength: 1, maxLength: 10, unit: fc.constantFrom("a", "*", "/", ".", "-", "{", "}", ",", " ", "#", ":") });
+const word = fc.stringMatching(/^[a-z][a-z0-9_.\/-]{0,12}$/);
+const argv = fc.array(word, { minLength: 1, maxLength: 4 });
+const workspace = fc.record({ allowlist: word, ledger: word, archive: word, test: argv, build: argv }, { requiredKeys: [] });
 const config = fc.record(
-  { transcripts: fc.constantFrom("warn", "strict"), drift: fc.constantFrom("warning", "error"), exclude: fc.array(glob, { maxLength: 4 }) },
+  { transcripts: fc.constantFrom("warn", "strict"), drift: fc.constantFrom("warning", "error"), exclude: fc.array(glob, { maxLength: 4 }), workspace },
   { requiredKeys: [] },
 );
+/** What parseConfig must make of a generated configuration: defaults for everything not given. */
+const effective = (c: { workspace?: Record<string, unknown> } & Record<string, unknown>) => ({
+  ...DEFAULT_CONFIG,
+  ...c,
+  workspace: { ...DEFAULT_CONFIG.workspace, ...(c.workspace ?? {}) },
+});
 
 describe("parseConfig", () => {
   it("reads back any valid configuration, whatever the YAML style", () => {
@@ -27,7 +36,7 @@ describe("parseConfig", () => {
         const text = stringify(c, { defaultStringType: style as "PLAIN", collectionStyle: flow ? "flow" : "block" });
         const r = parseConfig(text, ".notarai/config.yaml");
         expect(r.problems).toEqual([]);
-        expect(r.config).toEqual({ ...DEFAULT_CONFIG, ...c });
+        expect(r.config).toEqual(effective(c));
       }),
     );
   });
@@ -49,6 +58,23 @@ describe("parseConfig", () => {
     expect(r.problems).toEqual([
       { severity: "error", file: ".notarai/config.yaml", line: 3, column: 8, message: 'drift: expected one of "warning", "error", found "fatal"' },
       { severity: "error", file: ".notarai/config.yaml", line: 4, column: 10, message: 'exclude: expected a list, found "docs/**"' },
+    ]);
+  });
+
+  it("workspace: paths and argv lists, defaults for what is not given, errors and warnings at their line", () => {
+    const r = parseConfig("workspace:\n  test: [npm, test]\n  allowlist: ops/allow.toml\n", "c.yaml");
+    expect(r.problems).toEqual([]);
+    expect(r.config.workspace).toEqual({ ...DEFAULT_CONFIG.workspace, test: ["npm", "test"], allowlist: "ops/allow.toml" });
+    expect(DEFAULT_CONFIG.workspace).toEqual({ allowlist: "tools/allowed_commands.toml", ledger: "docs/evidence_ledger.tools.log", archive: "archive", test: null, build: null });
+    expect(parseConfig("workspace:\n  test: npm test\n", "c.yaml").problems).toEqual([
+      { severity: "error", file: "c.yaml", line: 2, column: 9, message: 'workspace.test: expected a list, found "npm test"' },
+    ]);
+    expect(parseConfig("workspace:\n  build: []\n", "c.yaml").problems).toEqual([
+      { severity: "error", file: "c.yaml", line: 2, column: 10, message: "workspace.build: expected a non-empty list, found []" },
+    ]);
+    expect(parseConfig("workspace: yes\n", "c.yaml").problems[0]!.message).toBe('workspace: expected a mapping, found "yes"');
+    expect(parseConfig("workspace:\n  tests: [npm, test]\n", "c.yaml").problems).toEqual([
+      { severity: "warning", file: "c.yaml", line: 2, column: 3, message: expect.stringContaining('unknown key "workspace.tests" (did you mean "test"?) is ignored') },
     ]);
   });
 
