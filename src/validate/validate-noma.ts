@@ -616,6 +616,7 @@ function computed(v: Validation): void {
 
 /** Plots (their datasets are other blocks) and dataset files (read through a callback). */
 function plots(v: Validation): void {
+  const columnsOf = new Map<DirectiveFact, string[] | null>();
   for (const p of v.named("plot")) {
     const dataset = str(attrOf(p, "dataset"));
     if (!has(p, "data") && dataset === undefined) {
@@ -628,7 +629,9 @@ function plots(v: Validation): void {
       } else {
         const column = str(attrOf(p, "column"));
         if (column !== undefined) {
-          const columns = datasetColumns(directiveInterior(v.doc, target), str(attrOf(target, "format")));
+          // Several plots often read one dataset: its columns are read once.
+          let columns = columnsOf.get(target);
+          if (columns === undefined) columnsOf.set(target, (columns = datasetColumns(directiveInterior(v.doc, target), str(attrOf(target, "format")))));
           if (columns !== null && !columns.includes(column)) {
             v.report("plot-unknown-column", `::plot column="${column}" is not a column of dataset "${dataset}" (columns: ${columns.join(", ")}).`, p);
           }
