@@ -1,25 +1,15 @@
 /**
  * Check one document's text: parse, validate, and return its diagnostics.
  * Book manifests (`*.noma.yml`) are checked for shape and for chapters that
- * cannot be read. Pure: file reads are injected.
+ * cannot be read, capability sidecars against their schema. Pure: file reads
+ * are injected. (`check` itself dispatches by kind in check-files.ts, loading
+ * the sidecar checker only when a sidecar is judged.)
  */
-import { parseNoma } from "../noma/parse-noma.js";
-import { parseBookManifest } from "../noma/parse-book.js";
-import { readCapabilities } from "../capability/read-capabilities.js";
-import type { Diagnostic } from "../validate/diagnostic.js";
-import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
+import { checkNomaText, type CheckOptions } from "./check-noma-text.js";
+import { checkSidecar } from "./check-sidecar.js";
 
-export interface CheckOptions extends Omit<ValidateOptions, "datasetSrcExists"> {
-  /** Whether `src` (as written in a ::dataset of `file`) can be loaded. */
-  datasetSrcExists?: (file: string, src: string) => boolean;
-  /** Whether a chapter path (as written in the manifest `file`) can be read. */
-  chapterExists?: (file: string, chapter: string) => boolean;
-}
-
-export function isBookManifest(file: string): boolean {
-  return /\.noma\.ya?ml$/i.test(file);
-}
+export { isBookManifest, type CheckOptions } from "./check-noma-text.js";
 
 export function isCapabilitySidecar(file: string): boolean {
   return /\.capabilities\.yml$/i.test(file);
@@ -27,40 +17,5 @@ export function isCapabilitySidecar(file: string): boolean {
 
 export function checkDocument(file: string, text: string, options: CheckOptions = {}): FileDiagnostics {
   if (isCapabilitySidecar(file)) return { file, diagnostics: checkSidecar(text, options) };
-  if (isBookManifest(file)) return { file, diagnostics: checkBookManifest(file, text, options) };
-  const { datasetSrcExists, chapterExists: _unused, ...rest } = options;
-  const validateOptions: ValidateOptions = rest;
-  if (datasetSrcExists !== undefined) validateOptions.datasetSrcExists = (src) => datasetSrcExists(file, src);
-  const doc = parseNoma(text);
-  return { file, diagnostics: validateNoma(doc, validateOptions) };
-}
-
-function checkSidecar(text: string, options: CheckOptions): Diagnostic[] {
-  return readCapabilities(text)
-    .problems.map((p) => {
-      const d: Diagnostic = { severity: p.severity, code: p.code, message: p.message };
-      if (p.line !== undefined) d.pos = { line: p.line, column: 1 };
-      return d;
-    })
-    .filter((d) => !(options.ignoreRules ?? []).includes(d.code));
-}
-
-function checkBookManifest(file: string, text: string, options: CheckOptions): Diagnostic[] {
-  const manifest = parseBookManifest(text);
-  const out: Diagnostic[] = manifest.errors.map((e) => {
-    const d: Diagnostic = { severity: "error", code: "book-manifest-invalid", message: e.message };
-    if (e.line !== undefined) d.pos = { line: e.line, column: 1 };
-    return d;
-  });
-  if (options.chapterExists !== undefined) {
-    const lines = text.split(/\r\n|\r|\n/);
-    for (const chapter of manifest.files) {
-      if (options.chapterExists(file, chapter)) continue;
-      const at = lines.findIndex((l) => l.includes(chapter));
-      const d: Diagnostic = { severity: "error", code: "book-chapter-missing", message: `Chapter "${chapter}" does not exist (paths are relative to the manifest).` };
-      if (at !== -1) d.pos = { line: at + 1, column: 1 };
-      out.push(d);
-    }
-  }
-  return out.filter((d) => !(options.ignoreRules ?? []).includes(d.code));
+  return checkNomaText(file, text, options);
 }

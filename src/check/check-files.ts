@@ -11,9 +11,8 @@
  */
 import type { NomaConfig } from "../config/config-schema.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
-import { checkDocument, type CheckOptions } from "./check-document.js";
+import { checkNomaText, type CheckOptions } from "./check-noma-text.js";
 import { checkedPathKind, documentTranscript, transcriptDocument } from "./checked-path.js";
-import { transcriptDiagnostics } from "./transcript-diagnostics.js";
 
 export interface CheckFilesInput {
   /** Repository-relative paths to judge (paths of other kinds are ignored; absent ones are skipped). */
@@ -21,11 +20,15 @@ export interface CheckFilesInput {
   /** A path's text in the judged source, or null when it has none. */
   read: (path: string) => string | null;
   /** Every spec path in the judged source (consulted only when a spec is judged). */
-  specPaths: () => readonly string[];
+  specPaths: () => readonly string[] | Promise<readonly string[]>;
   config: Pick<NomaConfig, "transcripts">;
   document?: CheckOptions;
 }
 
+/**
+ * Transcripts, sidecars and specs are judged by modules loaded when one is met (zod, the
+ * patch engine's replay, the spec schemas): checking documents alone never loads them.
+ */
 export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostics[]> {
   const results = new Map<string, FileDiagnostics>();
   const specs: string[] = [];
@@ -34,10 +37,15 @@ export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostic
     const kind = checkedPathKind(file);
     if (kind === "spec") specs.push(file);
     else if (kind === "transcript") transcripts.add(file);
-    else if (kind === "document" || kind === "book" || kind === "sidecar") {
+    else if (kind === "sidecar") {
       const text = input.read(file);
       if (text === null) continue;
-      results.set(file, checkDocument(file, text, input.document ?? {}));
+      const { checkSidecar } = await import("./check-sidecar.js");
+      results.set(file, { file, diagnostics: checkSidecar(text, input.document ?? {}) });
+    } else if (kind === "document" || kind === "book") {
+      const text = input.read(file);
+      if (text === null) continue;
+      results.set(file, checkNomaText(file, text, input.document ?? {}));
       if (kind === "document") transcripts.add(documentTranscript(file));
     }
   }
@@ -46,11 +54,12 @@ export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostic
     const text = input.read(file);
     if (text === null) continue;
     const doc = transcriptDocument(file);
+    const { transcriptDiagnostics } = await import("./transcript-diagnostics.js");
     results.set(file, { file, diagnostics: transcriptDiagnostics(text, input.read(doc), doc, strict) });
   }
   if (specs.length > 0) {
     const { specDiagnostics } = await import("./spec-diagnostics.js");
-    for (const r of specDiagnostics(specs, input.specPaths(), input.read)) results.set(r.file, r);
+    for (const r of specDiagnostics(specs, await input.specPaths(), input.read)) results.set(r.file, r);
   }
   return [...results.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }

@@ -7,7 +7,6 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { containPath } from "../fsx/contain-path.js";
-import { listSpecPaths } from "../spec/list-spec-paths.js";
 import { loadConfig } from "../config/load-config.js";
 import type { NomaConfig } from "../config/config-schema.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
@@ -72,7 +71,8 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
   const results = await checkFiles({
     targets,
     read,
-    specPaths: () => (options.inRepo ? listSpecPaths(root) : []),
+    // Only when a spec is judged (listing them loads the glob library).
+    specPaths: async () => (options.inRepo ? (await import("../spec/list-spec-paths.js")).listSpecPaths(root) : []),
     config,
     document: {
       ...options.document,

@@ -12,6 +12,7 @@ import { formatDiagnosticsText } from "../../report/format-text.js";
 import { TOOL_NAME } from "../../version.js";
 import { UsageError } from "../cli-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
+import { prepareShortRunJit } from "../prepare-short-run-jit.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
 
 function parseOps(text: string, source: string): unknown[] {
@@ -41,6 +42,7 @@ function str(v: unknown): string | undefined {
 }
 
 export async function patchCommand(doc: string, options: Record<string, unknown>, io: CliIO): Promise<number> {
+  prepareShortRunJit(io.env);
   const format = choice("format", options["format"], ["text", "json"] as const);
   const op = str(options["op"]);
   const opsFile = str(options["ops"]);

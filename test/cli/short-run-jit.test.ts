@@ -1,0 +1,52 @@
+/**
+ * One-shot commands set `--no-turbo-inlining` (src/cli/prepare-short-run-jit.ts): the
+ * output must be the same with V8's defaults (NOMA_RECONCILE_JIT=default). The document is
+ * large enough (~1 MB) for V8 to optimize the parser and the validator during the run, and
+ * holds findings of many rules.
+ */
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.js";
+import { tempRepo } from "../helpers/temp-repo.js";
+
+function bigDocument(): string {
+  const parts = ["---\ntitle: JIT\nprofile: research\n---\n\n# Root\n"];
+  for (let i = 0; i < 2500; i++) {
+    parts.push(
+      [
+        `## Part ${i} {id="s${i}"}`,
+        "",
+        `Text with [[c${i}]] and [[missing-${i % 50}]] and \`[[not-a-link]]\`.`,
+        "",
+        `::claim{id="c${i}"${i % 3 === 0 ? "" : ` confidence=0.${i % 10}`}}`,
+        "A claim.",
+        "::",
+        "",
+        i % 4 === 0 ? `::evidence{id="e${i}" for="c${i}"}\nIt holds.\n::\n` : `::risk{id="r${i}"${i % 2 === 0 ? ' owner="ops"' : ""}}\nA risk.\n::\n`,
+        `::dataset{id="d${i}"}\nschema:\n  a: string\nrows:\n  - [x]\n::`,
+        `::plot{dataset="d${i}" column="${i % 5 === 0 ? "b" : "a"}"}\n::`,
+        "| a | b |\n|---|---|\n| 1 | 2 |",
+        "",
+      ].join("\n"),
+    );
+  }
+  return parts.join("\n");
+}
+
+describe("short-run JIT flags", () => {
+  it("check and patch print the same with and without them", () => {
+    const repo = tempRepo({ "big.noma": bigDocument() });
+    const tuned = runCli(["check", "big.noma", "--format", "json"], { cwd: repo });
+    const plain = runCli(["check", "big.noma", "--format", "json"], { cwd: repo, env: { NOMA_RECONCILE_JIT: "default" } });
+    expect(tuned.code).toBe(1);
+    expect(JSON.parse(tuned.stdout).summary.errors).toBeGreaterThan(100);
+    expect(tuned.stdout).toBe(plain.stdout);
+    expect(tuned.code).toBe(plain.code);
+    const op = JSON.stringify({ op: "update_attribute", id: "c1200", key: "confidence", value: 2 });
+    const args = ["patch", "big.noma", "--op", op, "--dry-run", "--format", "json", "--actor-name", "t"];
+    const a = runCli(args, { cwd: repo });
+    const b = runCli(args, { cwd: repo, env: { NOMA_RECONCILE_JIT: "default" } });
+    expect(a.code).toBe(0);
+    const strip = (s: string): unknown => JSON.parse(s.replace(/"(elapsed_ms)": ?[0-9.e-]+/g, '"$1":0').replace(/"(ts|op_id|entry_sha256)": ?"[^"]*"/g, '"$1":""'));
+    expect(strip(a.stdout)).toEqual(strip(b.stdout));
+  });
+});
