@@ -267,10 +267,10 @@ describe("error codes and precedence", () => {
     }
   });
 
-  it("parent_missing: no such parent, a heading parent, position out of range (spec, not the reference's clamp)", () => {
+  it("parent_missing: no such parent, a heading inside a directive, position out of range (spec, not the reference's clamp)", () => {
     const frag = '::x{id="x"}\n::';
     expect(rejects(SECTION, { op: "add_block", parent: "nope", content: frag })).toBe("parent_missing");
-    expect(rejects("# H\n", { op: "add_block", parent: "h", content: frag })).toBe("parent_missing");
+    expect(rejects('::box\n# H\n::\n', { op: "add_block", parent: "h", content: frag })).toBe("parent_missing");
     expect(rejects(SECTION, { op: "add_block", parent: "s", position: 3, content: frag })).toBe("parent_missing");
     expect(rejects(SECTION, { op: "add_block", parent: "s", position: -1, content: frag })).toBe("parent_missing");
     expect(ok(SECTION, { op: "add_block", parent: "s", position: 2, content: frag })).toContain(':::x{id="x"}');

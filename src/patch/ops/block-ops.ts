@@ -9,8 +9,10 @@ import type { PatchOpOf } from "../patch-op-schema.js";
 import {
   checkBaseHash,
   childFence,
+  childPosition,
   contains,
   findDirective,
+  findParent,
   idsIn,
   insertChild,
   locate,
@@ -44,13 +46,9 @@ export function replaceBlock(doc: NomaDocument, op: PatchOpOf<"replace_block">):
 
 export function addBlock(doc: NomaDocument, op: PatchOpOf<"add_block">): string {
   const fragment = parseFragment(op.content);
-  const parent = findDirective(doc, op.parent, "parent_missing", "Parent");
+  const parent = findParent(doc, op.parent);
   checkBaseHash(doc, parent, op.baseHash, `parent "${op.parent}"`);
-  const count = parent.children.length;
-  const position = op.position ?? count;
-  if (position < 0 || position > count) {
-    throw new PatchError("parent_missing", `position ${position} is out of range for parent "${op.parent}", which has ${count} children (valid: 0–${count}).`);
-  }
+  const position = childPosition(parent, op.position);
   const clash = conflictingIds(doc, fragment.ids);
   if (clash !== undefined) throw new PatchError("id_conflict", `The new block declares the id "${clash}", which is already taken.`);
   const lines = refence(fragment.lines, 1, fragment.node, childFence(doc, parent, position) - fragment.node.colons);
@@ -66,19 +64,15 @@ export function deleteBlock(doc: NomaDocument, op: PatchOpOf<"delete_block">): s
 export function moveBlock(doc: NomaDocument, op: PatchOpOf<"move_block">): string {
   const block = findDirective(doc, op.id);
   checkBaseHash(doc, block, op.baseHash, `block "${op.id}"`);
-  const parent = findDirective(doc, op.parent, "parent_missing", "Parent");
+  const parent = findParent(doc, op.parent);
   if (contains(block, parent)) {
     throw new PatchError("parent_missing", `Cannot move "${op.id}" under "${op.parent}": the destination is inside the block being moved.`);
   }
   const blockLines = lineRange(doc, block.pos.line, block.endLine);
   const removed = applyEdits(doc.source, [removeBlock(doc, block, locate(doc, block).parent)]);
   const after = parseNoma(removed);
-  const dest = findDirective(after, op.parent, "parent_missing", "Parent");
-  const count = dest.children.length;
-  const position = op.position ?? count;
-  if (position < 0 || position > count) {
-    throw new PatchError("parent_missing", `position ${position} is out of range for parent "${op.parent}", which has ${count} children once "${op.id}" is removed (valid: 0–${count}).`);
-  }
+  const dest = findParent(after, op.parent);
+  const position = childPosition(dest, op.position, ` once "${op.id}" is removed`);
   const lines = refence(blockLines, block.pos.line, block, childFence(after, dest, position) - block.colons);
   return applyEdits(removed, [insertChild(after, dest, position, lines)]);
 }
