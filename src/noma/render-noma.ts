@@ -19,7 +19,7 @@ import { slugify, SlugSuffixer } from "./slugify.js";
 
 function renderAttrValue(key: string, value: AttrValue): string {
   const written = formatAttr(key, value);
-  if (written !== "newline" && written !== "both-quotes") return written;
+  if (written !== "newline" && written !== "both-quotes" && written !== "not-finite") return written;
   // Unreachable for parsed input except an unquoted value holding both quote kinds: keep it unquoted.
   const s = String(value).replace(/[\r\n]+/g, " ");
   return /\s/.test(s) ? `${key}="${s.replace(/"/g, "'")}"` : `${key}=${s}`;

@@ -277,7 +277,8 @@ export function checkAttrKey(key: string): void {
 export function formatAttrOrThrow(key: string, value: AttrValue): string {
   const written = formatAttr(key, value);
   if (written === "newline") throw new PatchError("invalid_content", `The value of ${key} contains a line break; attribute values must be one line.`);
-  if (written === "both-quotes") throw new PatchError("invalid_content", `The value of ${key} contains both ' and "; it could not be read back.`);
+  if (written === "both-quotes") throw new PatchError("invalid_content", `The value of ${key} contains both ' and " and also whitespace or a leading quote; no attribute token can hold it (quoted values have no escapes, unquoted ones end at whitespace).`);
+  if (written === "not-finite") throw new PatchError("invalid_content", `The value of ${key} is not a finite number.`);
   return written;
 }
 
