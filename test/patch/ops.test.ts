@@ -224,7 +224,7 @@ describe("extended ops", () => {
     );
     const table = '::dataset{id="d" format="json"}\n{\n  "columns": ["a", "b"],\n  "rows": [\n    [1, 2]\n  ]\n}\n::\n';
     expect(ok(table, { op: "delete_dataset_column", id: "d", column: "a" })).toBe(table.replace('["a", "b"]', '["b"]').replace("[1, 2]", "[2]"));
-    expect(rejects('::dataset{id="d" format="json"}\n[["a", 1], ["b", 2]]\n::\n', { op: "delete_dataset_row", id: "d", row: 0 })).toBe("invalid_content");
+    expect(ok('::dataset{id="d" format="json"}\n[["a", 1], ["b", 2]]\n::\n', { op: "delete_dataset_row", id: "d", row: 0 })).toBe('::dataset{id="d" format="json"}\n[["b", 2]]\n::\n');
   });
 
   it("move_block moves under a new parent, re-fencing by the depth difference", () => {
