@@ -14,7 +14,7 @@ export { parseBook, parseBookManifest, chapterSlug, type Book, type BookChapter 
 export { validateNoma, type ValidateOptions } from "./validate/validate-noma.js";
 export { summarize, type Diagnostic, type Severity, type ValidationSummary } from "./validate/diagnostic.js";
 export { RULES, type RuleCode } from "./validate/rule-catalog.js";
-export { KNOWN_PROFILES, PROFILE_ALLOWLISTS } from "./validate/profiles.js";
+export { DOMAIN_DIRECTIVES, KNOWN_PROFILES, outOfProfileNames, PROFILE_DIRECTIVES } from "./validate/profiles.js";
 export { parseFormula } from "./validate/parse-formula.js";
 export { checkDocument, type CheckOptions } from "./check/check-document.js";
 export type { FileDiagnostics } from "./report/file-diagnostics.js";
