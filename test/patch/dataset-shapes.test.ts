@@ -283,6 +283,13 @@ describe("YAML rows that are not one-line flow arrays", () => {
     expect(applyPatch(MAPS, [{ op: "update_dataset_cell", id: "d", row: 1, column: 1, value: 2.9 }]).result).toBe("noop");
   });
 
+  it("a body that is only the list of rows (no rows: key)", () => {
+    const src = '::dataset{id="d"}\n- name: ana\n  n: 1\n- name: bo\n  n: 2\n::\n';
+    expect(ok(src, { op: "update_dataset_cell", id: "d", row: 1, column: "n", value: "5" })).toBe(src.replace("n: 2", "n: 5"));
+    expect(ok(src, { op: "insert_dataset_row", id: "d", row: 0, cells: ["cy", 3] })).toBe(src.replace("- name: ana", "- name: cy\n  n: 3\n- name: ana"));
+    expect(ok('::dataset{id="d"}\n- [a, 1]\n::\n', { op: "delete_dataset_row", id: "d", row: 0 })).toBe('::dataset{id="d"}\n::\n');
+  });
+
   it("block lists and comments", () => {
     const src = '::dataset{id="d"}\nrows:\n  # legal first\n  - - legal\n    - 3.4 # estimate\n::\n';
     expect(ok(src, { op: "update_dataset_cell", id: "d", row: 0, column: 1, value: "3.8" })).toBe(src.replace("- 3.4 # estimate", "- 3.8 # estimate"));

@@ -7,7 +7,8 @@
  * - block maps: `- vertical: legal` then `  growth: 3.4` (a key per line)
  * - block lists: `- - legal` then `  - 3.4` (a value per line)
  *
- * (a `-` alone on its line may put the first key or value on the next line). Column names
+ * (a `-` alone on its line may put the first key or value on the next line); the body may
+ * also be the list of rows alone, without `rows:`. Column names
  * come from the schema, else from the rows' keys. Rows are written back in the shape they
  * have: a flow row is rewritten on its line (cells joined with `, `), a block row gets the
  * one line of its key or value changed, added or removed. New rows copy the shape and
@@ -138,6 +139,11 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
   let section = "";
   let rowsLine = -1;
   let rowsInline = false;
+  // A body that is only the list of rows (no `rows:` key).
+  if (content.length > 0 && /^-(?:\s|$)/.test(content[0]!.text.slice(base))) {
+    section = "rows";
+    rowsLine = content[0]!.i - 1;
+  }
   for (const l of content) {
     const ind = indentOf(l.text).length;
     const rest = l.text.slice(ind);
