@@ -50,8 +50,6 @@ export class JsonSpanError extends Error {
   }
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-
 /** Parse `text` (one JSON value, whitespace around it allowed), keeping spans. */
 export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
   let i = 0;
@@ -65,8 +63,10 @@ export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
       else return;
     }
   };
-  const string = (): { value: string; start: number; end: number } => {
+  /** A string at `i`: its end offset is left in `i`, its value returned. */
+  const string = (): string => {
     const start = i;
+    let escaped = false;
     i++; // opening quote
     for (;;) {
       if (i >= text.length) fail("unterminated string");
@@ -74,6 +74,7 @@ export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
       if (c === 34) break;
       if (c < 32) fail("control character in a string");
       if (c === 92) {
+        escaped = true;
         const e = text[i + 1];
         if (e === "u") {
           if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail("bad \\u escape");
@@ -87,7 +88,7 @@ export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
       i++;
     }
     i++; // closing quote
-    return { value: JSON.parse(text.slice(start, i)) as string, start, end: i };
+    return escaped ? (JSON.parse(text.slice(start, i)) as string) : text.slice(start + 1, i - 1);
   };
   const value = (depth: number): JsonSpan => {
     ws();
@@ -124,13 +125,15 @@ export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
       }
       for (;;) {
         ws();
-        if (text[i] !== '"') fail("expected a key");
+        if (text.charCodeAt(i) !== 34) fail("expected a key");
+        const keyStart = i;
         const key = string();
+        const keyEnd = i;
         ws();
-        if (text[i] !== ":") fail('expected ":"');
+        if (text.charCodeAt(i) !== 58) fail('expected ":"');
         i++;
         const v = value(depth + 1);
-        entries.push({ key: key.value, start: key.start, keyEnd: key.end, end: v.end, value: v });
+        entries.push({ key, start: keyStart, keyEnd, end: v.end, value: v });
         ws();
         if (text[i] === ",") {
           i++;
@@ -144,20 +147,42 @@ export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
       }
     }
     if (c === '"') {
-      const s = string();
-      return { kind: "string", start, end: s.end, value: s.value };
+      const v = string();
+      return { kind: "string", start, end: i, value: v };
     }
-    for (const [word, v] of [["true", true], ["false", false], ["null", null]] as const) {
-      if (text.startsWith(word, i)) {
-        i += word.length;
-        return { kind: v === null ? "null" : "boolean", start, end: i, value: v };
-      }
+    if (c === "t" && text.startsWith("true", i)) {
+      i += 4;
+      return { kind: "boolean", start, end: i, value: true };
     }
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(text);
-    if (m === null) return fail("expected a value");
-    i += m[0].length;
-    return { kind: "number", start, end: i, value: Number(m[0]) };
+    if (c === "f" && text.startsWith("false", i)) {
+      i += 5;
+      return { kind: "boolean", start, end: i, value: false };
+    }
+    if (c === "n" && text.startsWith("null", i)) {
+      i += 4;
+      return { kind: "null", start, end: i, value: null };
+    }
+    // A number: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?
+    const digits = (): number => {
+      const from = i;
+      while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+      return i - from;
+    };
+    if (text.charCodeAt(i) === 45) i++;
+    if (text.charCodeAt(i) === 48) i++;
+    else if (digits() === 0) return fail("expected a value");
+    if (text.charCodeAt(i) === 46) {
+      i++;
+      if (digits() === 0) fail("expected digits after the decimal point");
+    }
+    const e = text.charCodeAt(i);
+    if (e === 101 || e === 69) {
+      i++;
+      const sign = text.charCodeAt(i);
+      if (sign === 43 || sign === 45) i++;
+      if (digits() === 0) fail("expected exponent digits");
+    }
+    return { kind: "number", start, end: i, value: Number(text.slice(start, i)) };
   };
   const root = value(0);
   ws();

@@ -79,8 +79,16 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     while (/\s/.test(text[k] ?? "")) k++;
     return k;
   };
-  // Spaced (`, ` and `: `) unless the body writes commas right against the next value.
-  const spaced = !/,[^\s]/.test(stripStrings(text)) || /, /.test(stripStrings(text));
+  // Spaced (`, ` and `: `) unless the body writes commas right against the next value
+  // (read only when no neighbour shows the layout).
+  let spacedMemo: boolean | undefined;
+  const isSpaced = (): boolean => {
+    if (spacedMemo === undefined) {
+      const bare = stripStrings(text);
+      spacedMemo = !/,[^\s]/.test(bare) || /, /.test(bare);
+    }
+    return spacedMemo;
+  };
   /** The whitespace that follows a comma between two items of `c`. */
   const sepGap = (c: Container): string => {
     const items = itemsOf(c);
@@ -89,18 +97,18 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
       const open = slice(c.start + 1, items[0]!.start);
       if (/[\r\n]/.test(open)) return open;
     }
-    return spaced ? " " : "";
+    return isSpaced() ? " " : "";
   };
   const colonOf = (o: JsonObjectSpan | undefined): string => {
     const e = o?.entries[0];
-    return e !== undefined ? slice(e.keyEnd, e.value.start) : spaced ? ": " : ":";
+    return e !== undefined ? slice(e.keyEnd, e.value.start) : isSpaced() ? ": " : ":";
   };
   /** A new container written like `template` (its opening and closing whitespace and separators). */
   const formatLike = (template: Container | undefined, kind: "array" | "object", parts: readonly string[]): string => {
     const [open, close] = kind === "array" ? ["[", "]"] : ["{", "}"];
     if (parts.length === 0) return open + close;
     const items = template !== undefined ? itemsOf(template) : [];
-    if (template === undefined || items.length === 0) return open + parts.join(`,${spaced ? " " : ""}`) + close;
+    if (template === undefined || items.length === 0) return open + parts.join(`,${isSpaced() ? " " : ""}`) + close;
     const first = items[0]!;
     const last = items[items.length - 1]!;
     return open + slice(template.start + 1, first.start) + parts.join(`,${sepGap(template)}`) + slice(last.end, template.end - 1) + close;
@@ -116,7 +124,7 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
         const closeIndent = /[ \t]*$/.exec(inner)![0];
         return at(c.start + 1, c.end - 1, `${eol}${closeIndent}  ${texts.join(`,${eol}${closeIndent}  `)}${eol}${closeIndent}`);
       }
-      return at(c.start + 1, c.end - 1, texts.join(`,${spaced ? " " : ""}`));
+      return at(c.start + 1, c.end - 1, texts.join(`,${isSpaced() ? " " : ""}`));
     }
     const sep = `,${sepGap(c)}`;
     if (index < items.length) return at(items[index]!.start, items[index]!.start, texts.join(sep) + sep);

@@ -46,7 +46,14 @@ export function newColumnType(type: string | undefined, cells: readonly Cell[]):
   return raw.length > 0 && raw.every((v) => v !== "" && Number.isFinite(Number(v))) ? "number" : "string";
 }
 
+/** How many spaces the line starts with. */
+export function indentWidth(text: string): number {
+  let n = 0;
+  while (text.charCodeAt(n) === 32) n++;
+  return n;
+}
+
 /** The line's leading spaces. */
 export function indentOf(text: string): string {
-  return /^[ ]*/.exec(text)![0];
+  return text.slice(0, indentWidth(text));
 }

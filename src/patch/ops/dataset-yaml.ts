@@ -19,7 +19,7 @@
 import type { DirectiveNode, NomaDocument } from "../../noma/ast.js";
 import { lineText } from "../../noma/parse-noma.js";
 import { deleteLines, insertLines, replaceLineContent, replaceLines, type TextEdit } from "../text-edit.js";
-import { fail, indentOf, NUMERIC_TYPES, toNumber, type Cell, type DatasetModel } from "./dataset-model.js";
+import { fail, indentWidth, NUMERIC_TYPES, toNumber, type Cell, type DatasetModel } from "./dataset-model.js";
 
 const YAML_RESERVED = /^(?:true|false|yes|no|on|off|null|~|y|n)$/i;
 const YAML_NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
@@ -129,9 +129,13 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
   const id = node.id!;
   const lines: Array<{ i: number; text: string }> = [];
   for (let i = node.pos.line; i < node.endLine - 1; i++) lines.push({ i, text: lineText(doc, i) });
-  const content = lines.filter((l) => l.text.trim().length > 0 && !l.text.trim().startsWith("#"));
+  const content = lines.filter((l) => {
+    const k = indentWidth(l.text);
+    const c = l.text.charCodeAt(k);
+    return k < l.text.length && c !== 35 /* # */ && l.text.trim().length > 0;
+  });
   if (content.some((l) => /^\s*\t/.test(l.text))) fail(`Dataset "${id}": YAML indentation must use spaces.`);
-  const base = content.length > 0 ? indentOf(content[0]!.text).length : 0;
+  const base = content.length > 0 ? indentWidth(content[0]!.text) : 0;
 
   // Top-level sections.
   const schema: Array<{ name: string; type: string; line: number; indent: string }> = [];
@@ -145,7 +149,7 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     rowsLine = content[0]!.i - 1;
   }
   for (const l of content) {
-    const ind = indentOf(l.text).length;
+    const ind = indentWidth(l.text);
     const rest = l.text.slice(ind);
     if (ind < base) fail(`Dataset "${id}": line ${l.i + 1} is indented less than the body.`);
     if (ind === base && !(section === "rows" && /^-(?:\s|$)/.test(rest))) {
@@ -170,16 +174,16 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
 
   // Rows: each starts with "-" at the rows' indentation; deeper lines continue it.
   const rows: Row[] = [];
-  const rowIndent = rowLines.length > 0 ? indentOf(rowLines[0]!.text).length : base + 2;
+  const rowIndent = rowLines.length > 0 ? indentWidth(rowLines[0]!.text) : base + 2;
   let k = 0;
   while (k < rowLines.length) {
     const head = rowLines[k]!;
-    if (indentOf(head.text).length !== rowIndent || !/^-(?:\s|$)/.test(head.text.slice(rowIndent))) {
+    if (indentWidth(head.text) !== rowIndent || !/^-(?:\s|$)/.test(head.text.slice(rowIndent))) {
       fail(`Dataset "${id}": line ${head.i + 1} is not a "- " row item.`);
     }
     const group = [head];
     k++;
-    while (k < rowLines.length && indentOf(rowLines[k]!.text).length > rowIndent) group.push(rowLines[k++]!);
+    while (k < rowLines.length && indentWidth(rowLines[k]!.text) > rowIndent) group.push(rowLines[k++]!);
     rows.push(readRow(id, group, rowIndent));
   }
 
@@ -456,12 +460,12 @@ function readRow(id: string, group: ReadonlyArray<{ i: number; text: string }>, 
   const onDash = content.length > 0;
   const firstLine = onDash ? head : group[1];
   if (firstLine === undefined) fail(`Dataset "${id}": the row at line ${head.i + 1} is empty.`);
-  const firstCol = onDash ? contentCol : indentOf(firstLine.text).length;
+  const firstCol = onDash ? contentCol : indentWidth(firstLine.text);
   const firstText = firstLine.text.slice(firstCol);
   const kind: "map" | "seq" = /^-(?:\s|$)/.test(firstText) ? "seq" : KEY_VALUE.test(firstText) ? "map" : fail(`Dataset "${id}": the row at line ${head.i + 1} is a single value, not a list or a map of cells.`);
   const items: Item[] = [readItem(id, firstLine, firstCol, kind)];
   for (const l of group.slice(onDash ? 1 : 2)) {
-    if (indentOf(l.text).length !== firstCol) fail(`Dataset "${id}": line ${l.i + 1} is indented unlike the row's other cells (a nested or multi-line value); use replace_body.`);
+    if (indentWidth(l.text) !== firstCol) fail(`Dataset "${id}": line ${l.i + 1} is indented unlike the row's other cells (a nested or multi-line value); use replace_body.`);
     items.push(readItem(id, l, firstCol, kind));
   }
   if (kind === "map") {
