@@ -152,7 +152,10 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
       spec_path: specPath,
       artifact_type: z.optional(text('Only this artifact category of the spec, e.g. "docs", "code"')),
     }),
-    output: z.strictObject({ changed_artifacts: stringList }),
+    output: z.strictObject({
+      changed_artifacts: stringList,
+      warnings: z.optional(stringList.check(z.describe('Why the list may be incomplete or empty: e.g. an artifact_type the spec does not have (answered with an empty list, as NotarAI does), a cold cache'))),
+    }),
   },
   mark_reconciled: {
     input: z.strictObject({

@@ -25,7 +25,6 @@ import { DELETED, indexLineEntry, indexOidLength, listingBlob, MODIFIED, parseIn
 import { SELF_CATEGORY } from "../governance/governance.js";
 import { isSpecPath } from "../governance/glob.js";
 import type { SpecFile } from "../spec/validate-spec-text.js";
-import { ReconcileError } from "./reconcile-error.js";
 import { loadSpecContextCached } from "./load-spec-context-cached.js";
 import { persistMemo, repoPath, requireSpec, type SpecContext, type ToolOptions } from "./reconcile-context.js";
 
@@ -248,7 +247,9 @@ export async function getChangedArtifacts(root: string, input: GetChangedArtifac
     const spec = requireSpec(ctx, specPath, { requireData: true });
     const categories = ctx.governance.categoriesOf(spec.path);
     if (input.artifactType !== undefined && !categories.includes(input.artifactType)) {
-      throw new ReconcileError("unknown-category", `${spec.path} has no artifact category "${input.artifactType}" (its categories: ${categories.join(", ") || "none"})`);
+      // NotarAI answers an empty list, and its reconcile skill relies on that (it asks every spec for "docs").
+      options.onWarning?.(`${spec.path} has no artifact category "${input.artifactType}" (its categories: ${categories.join(", ") || "none"}); nothing to list`);
+      return { changed_artifacts: [] };
     }
     if (records.warning !== null) options.onWarning?.(records.warning);
     const walk = p.walk!;
