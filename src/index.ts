@@ -77,6 +77,7 @@ export { PatchError, PATCH_ERROR_CODES, type PatchErrorCode } from "./patch/patc
 export { OP_NAMES, CORE_OPS, OP_SCHEMAS, PatchOpSchema, type PatchOp, type OpName } from "./patch/patch-op-schema.js";
 export { blockHash } from "./patch/op-support.js";
 export { patchDocument, transcriptPath, type PatchDocumentOptions, type PatchDocumentResult } from "./patch/patch-document.js";
+export { assertRecordableOps, recordableOpProblem, MalformedOpError, MAX_OP_DEPTH } from "./patch/assert-recordable-ops.js";
 export { buildRecords, chainLines, TranscriptRecordSchema, type TranscriptRecord, type Actor } from "./transcript/transcript-record.js";
 export { verifyTranscript, transcriptLines, type TranscriptReport, type TranscriptFinding } from "./transcript/verify-transcript.js";
 export { readCapabilities, sidecarPath } from "./capability/read-capabilities.js";

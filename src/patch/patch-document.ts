@@ -22,6 +22,7 @@ import { buildRecords, chainLines, type Actor } from "../transcript/transcript-r
 import { transcriptLines } from "../transcript/verify-transcript.js";
 import { applyPatch, sha256Hex, type PatchOutcome } from "./apply-patch.js";
 import { decodeUtf8 } from "../fsx/read-text-file.js";
+import { assertRecordableOps } from "./assert-recordable-ops.js";
 
 export interface PatchDocumentOptions {
   strict?: boolean;
@@ -104,8 +105,10 @@ function appendTranscript(path: string, records: Record<string, unknown>[], dryR
   return { lines, previous };
 }
 
-/** Patch `absPath` (already contained in the repository by the caller). */
+/** Patch `absPath` (already contained in the repository by the caller). Throws MalformedOpError for a value that is not a patch op. */
 export function patchDocument(absPath: string, ops: readonly unknown[], options: PatchDocumentOptions): PatchDocumentResult {
+  // A value that is not a patch op cannot be recorded as one (§5.2): refused before anything is written.
+  assertRecordableOps(ops);
   if (!existsSync(absPath) || !statSync(absPath).isFile()) throw new DocumentMissingError(absPath);
   const run = (): PatchDocumentResult => {
     const bytes = readFileSync(absPath);

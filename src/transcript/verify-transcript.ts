@@ -73,6 +73,16 @@ export function verifyTranscript(transcript: string, documentText: string | null
   let chained = false;
 
   raw.forEach((lineText, i) => {
+    try {
+      checkLine(lineText, i);
+    } catch (e) {
+      // A record nested so deep that serialising it (for its seal) overflows the stack: hostile, not ours.
+      if (!(e instanceof RangeError)) throw e;
+      findings.push({ severity: "error", code: "transcript-invalid-record", message: "Not a valid v1.0 record: nested too deeply to verify.", line: i + 1 });
+    }
+  });
+
+  function checkLine(lineText: string, i: number): void {
     const line = i + 1;
     if (lineText.trim().length === 0) {
       findings.push({ severity: "error", code: "transcript-blank-line", message: "Blank line in a JSONL transcript (lines are never removed or emptied).", line });
@@ -134,7 +144,7 @@ export function verifyTranscript(transcript: string, documentText: string | null
       }
     }
     records.push({ line, record, raw: lineText });
-  });
+  }
 
   // State chain: applied records move the state; every record starts from the current state.
   let state: string | null = null;
