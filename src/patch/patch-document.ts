@@ -20,6 +20,7 @@ import { capabilityAdvisories } from "../capability/capability-advisory.js";
 import { readCapabilities, sidecarPath } from "../capability/read-capabilities.js";
 import { buildRecords, chainLines, type Actor } from "../transcript/transcript-record.js";
 import { transcriptLines } from "../transcript/verify-transcript.js";
+import { interruptedRun, recoveryRecord, type InterruptedRun } from "../transcript/recover-interrupted.js";
 import { applyPatch, sha256Hex, type PatchOutcome } from "./apply-patch.js";
 import { decodeUtf8 } from "../fsx/read-text-file.js";
 import { assertRecordableOps } from "./assert-recordable-ops.js";
@@ -57,6 +58,8 @@ export interface PatchDocumentResult {
   transcriptPath: string;
   /** Whether a capability sidecar exists and is valid (advisories are about it). */
   capabilities: "absent" | "valid" | "invalid";
+  /** An interrupted earlier patch this one healed: a recovery record precedes its records in `lines`. */
+  recovered?: InterruptedRun;
 }
 
 /**
@@ -87,20 +90,25 @@ export function isBookManifestPath(p: string): boolean {
   return /\.noma\.ya?ml$/i.test(p);
 }
 
-/** Append records to a transcript atomically; returns the lines and what the file held before. */
-function appendTranscript(path: string, records: Record<string, unknown>[], dryRun: boolean): { lines: string[]; previous: Buffer | null } {
+/**
+ * Append records to a transcript atomically, after the records `heal` returns for the
+ * existing lines (a recovery record); returns the lines and what the file held before.
+ */
+function appendTranscript(path: string, records: Record<string, unknown>[], dryRun: boolean, heal: (existing: readonly string[]) => Record<string, unknown>[]): { lines: string[]; previous: Buffer | null } {
   const previous = existsSync(path) ? readFileSync(path) : null;
   let before = previous?.toString("utf8") ?? "";
   let last: string | null = null;
+  let prepend: Record<string, unknown>[] = [];
   if (before.length > 0) {
     const existing = transcriptLines(before);
+    prepend = heal(existing);
     last = existing[existing.length - 1]!;
     if (!last.endsWith("\n")) {
       before += "\n";
       last += "\n";
     }
   }
-  const lines = chainLines(records, last);
+  const lines = chainLines(prepend.length > 0 ? [...prepend, ...records] : records, last);
   if (!dryRun) writeFileAtomic(path, before + lines.join(""));
   return { lines, previous };
 }
@@ -141,7 +149,13 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
     });
     const tPath = transcriptPath(absPath);
     const dryRun = options.dryRun === true;
-    const { lines, previous } = appendTranscript(tPath, records, dryRun);
+    // An earlier patch whose document write never landed is healed first (see recover-interrupted.ts).
+    let recovered: InterruptedRun | null = null;
+    const heal = (existing: readonly string[]): Record<string, unknown>[] => {
+      recovered = interruptedRun(existing, outcome.preSha256);
+      return recovered === null ? [] : [recoveryRecord(recovered, outcome, { docUri: pathToFileURL(absPath).href, ...(options.now !== undefined ? { now: options.now } : {}) })];
+    };
+    const { lines, previous } = appendTranscript(tPath, records, dryRun, heal);
     let written = false;
     if (!dryRun && outcome.result === "applied") {
       crashPoint("after-transcript");
@@ -161,6 +175,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       written,
       transcriptPath: tPath,
       capabilities: !hasSidecar ? "absent" : capabilities === null ? "invalid" : "valid",
+      ...(recovered !== null ? { recovered } : {}),
     };
   };
   return options.dryRun === true ? run() : withFileLockSync(lockPathFor(absPath), run, { timeoutMs: options.lockTimeoutMs ?? 30_000 });
