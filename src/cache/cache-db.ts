@@ -16,6 +16,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Database, SqlJsStatic } from "sql.js";
 import { withFileLock } from "../fsx/with-file-lock.js";
+import { assertNoSymlinkEscape, symlinkEscape } from "../fsx/symlink-escape.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { BLOB_HASH_CHUNKS, CACHE_SCHEMA_VERSION, RECONCILED_CHUNKS, SCHEMA_DDL, STAT_HASH_CHUNKS, type ReconciledRow, type StatRow } from "./cache-tables.js";
 import { countRows, keysByChunk, decodeChunks, deleteScope, readChunks, sqlJsChunks, updateChunks, type ChunkCodec, type ChunkReader } from "./chunk-table.js";
@@ -306,9 +307,18 @@ function readOpen(o: SharedDb, q: CacheQuery, out: CacheRead): void {
   if (q.stats !== undefined) readKeyed(o.chunks, STAT_HASH_CHUNKS, null, q.stats, out.statHashes);
 }
 
+/** Why the DB is not read at all: its path leads out of the repository through a symbolic link. */
+function escapedCache(root: string): CacheRead | null {
+  const e = symlinkEscape(root, CACHE_DB_PATH);
+  if (e === null) return null;
+  return emptyRead("unreadable", `cache ${CACHE_DB_PATH}: ${e.link} is a symbolic link to ${e.target}, outside the repository; not read (${cold}; writing it is refused)`);
+}
+
 /** Read the cache (bulk). Never throws for a bad DB: it reads as cold, with a warning. */
 export async function readCache(root: string, q: CacheQuery = {}): Promise<CacheRead> {
   const file = join(root, CACHE_DB_PATH);
+  const escaped = escapedCache(root);
+  if (escaped !== null) return escaped;
   for (const viaSqlJs of [false, true]) {
     const opened = await openForRead(file, viaSqlJs);
     if (!opened.ok) return opened.read;
@@ -357,6 +367,8 @@ function coldRecords(specs: readonly string[], read: CacheRead): RecordsRead {
  */
 export async function readRecords(root: string, specs: readonly string[]): Promise<RecordsRead> {
   const file = join(root, CACHE_DB_PATH);
+  const escaped = escapedCache(root);
+  if (escaped !== null) return coldRecords(specs, escaped);
   for (const viaSqlJs of [false, true]) {
     const opened = await openForRead(file, viaSqlJs);
     if (!opened.ok) return coldRecords(specs, opened.read);
@@ -507,6 +519,8 @@ function vacuumIfSparse(db: Database): void {
 /** Create `.notarai/.cache/` with a `.gitignore` of `*`, so its files never show up as untracked, even before `init`. */
 export function ensureCacheDir(root: string): string {
   const dir = join(root, ".notarai/.cache");
+  // Never write through a link that leads out of the repository (SymlinkEscapeError, exit 2).
+  assertNoSymlinkEscape(root, ".notarai/.cache", "write the cache");
   try {
     mkdirSync(dir, { recursive: true });
     if (!existsSync(join(dir, ".gitignore"))) writeFileSync(join(dir, ".gitignore"), "*\n");
@@ -608,6 +622,7 @@ export async function writeCache(root: string, w: CacheWrite): Promise<{ warning
  * governed file. True if a DB existed.
  */
 export async function clearCacheDb(root: string): Promise<boolean> {
+  assertNoSymlinkEscape(root, ".notarai/.cache", "clear the cache");
   const existed = existsSync(join(root, CACHE_DB_PATH));
   if (!existed) return false;
   await writeCache(root, { reset: true, declineSeed: true });
@@ -629,6 +644,8 @@ export interface CacheStats {
 export async function cacheStats(root: string): Promise<CacheStats> {
   const file = join(root, CACHE_DB_PATH);
   const base: CacheStats = { path: CACHE_DB_PATH, status: "absent", warning: null, bytes: 0, schema_version: null, seeded: false, rows: { file_cache: 0, reconciled: 0, blob_hashes: 0, stat_hashes: 0 }, specs: {} };
+  const escaped = escapedCache(root);
+  if (escaped !== null) return { ...base, status: "unreadable", warning: escaped.warning };
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(file);

@@ -11,7 +11,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { withFileLockSync } from "../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
@@ -24,6 +24,7 @@ import { interruptedRun, recoveryRecord, type InterruptedRun } from "../transcri
 import { applyPatch, sha256Hex, type PatchOutcome } from "./apply-patch.js";
 import { decodeUtf8 } from "../fsx/read-text-file.js";
 import { assertRecordableOps } from "./assert-recordable-ops.js";
+import { assertNoSymlinkEscape, isSymlink, linkTarget, SymlinkNotAllowedError } from "../fsx/symlink-escape.js";
 
 export interface PatchDocumentOptions {
   strict?: boolean;
@@ -45,6 +46,8 @@ export interface PatchDocumentOptions {
   reuse?: boolean;
   /** See ApplyPatchOptions.prepareLater (the MCP server, which prepares when idle). */
   prepareLater?: boolean;
+  /** The repository root: a capability sidecar that links out of it is refused (SymlinkEscapeError). */
+  root?: string;
   now?: Date;
 }
 
@@ -113,10 +116,23 @@ function appendTranscript(path: string, records: Record<string, unknown>[], dryR
   return { lines, previous };
 }
 
+/**
+ * Never through a symbolic link: appending to a linked transcript would replace the link with a
+ * copy of what it points at (an outside file's bytes in the repository); a sidecar linking out
+ * of the repository is not read.
+ */
+function refuseSymlinks(absPath: string, root: string | undefined): void {
+  const t = transcriptPath(absPath);
+  if (isSymlink(t)) throw new SymlinkNotAllowedError(root !== undefined ? relative(root, t).split(sep).join("/") : t, linkTarget(t), "a transcript must be a regular file (appending would replace the link with a copy of what it points at)");
+  const sidecar = sidecarPath(absPath);
+  if (root !== undefined && isSymlink(sidecar)) assertNoSymlinkEscape(root, relative(root, sidecar), "read it");
+}
+
 /** Patch `absPath` (already contained in the repository by the caller). Throws MalformedOpError for a value that is not a patch op. */
 export function patchDocument(absPath: string, ops: readonly unknown[], options: PatchDocumentOptions): PatchDocumentResult {
   // A value that is not a patch op cannot be recorded as one (§5.2): refused before anything is written.
   assertRecordableOps(ops);
+  refuseSymlinks(absPath, options.root);
   if (!existsSync(absPath) || !statSync(absPath).isFile()) throw new DocumentMissingError(absPath);
   const run = (): PatchDocumentResult => {
     const bytes = readFileSync(absPath);

@@ -68,6 +68,7 @@ export async function patchCommand(doc: string, options: Record<string, unknown>
   }
   const result = patchDocument(join(ctx.root, file), ops, {
     actor,
+    root: ctx.root,
     // One patch per process: nothing to remember it for.
     reuse: false,
     strict: options["strict"] === true,

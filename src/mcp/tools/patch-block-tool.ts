@@ -71,6 +71,7 @@ export async function patchBlockTool(args: PatchBlockArgs, ctx: ToolContext): Pr
   const { abs } = documentArg(args.file, ctx);
   const ops = hasOps ? opList(args.ops) : [fromJsonString(args.op)];
   const r = patchDocument(abs, ops, {
+    root: ctx.root,
     actor: args.actor !== undefined ? { ...args.actor } : { ...DEFAULT_ACTOR },
     ...(args.reason !== undefined ? { reason: args.reason } : {}),
     ...(args.parent_op_id !== undefined ? { parentOpId: args.parent_op_id } : {}),
