@@ -5,11 +5,13 @@
  * reconciliation records and hash memos stored as chunks of up to 4096 rows.
  *
  * Reads are bulk (whole chunks, only the chunks that can hold the keys asked
- * for), never one query per path. A missing, unreadable, corrupt or
- * newer-schema DB reads as a cold cache with a warning; NotarAI's own DB and
- * our schema-1 DB are read as they are and migrated by the next write. Writes
+ * for), never one query per path. A missing, unreadable, corrupt (a chunk that
+ * fails its checksums included) or newer-schema DB reads as a cold cache with a
+ * warning, and the next write replaces it; NotarAI's own DB and our schema-1
+ * and schema-2 DBs are read as they are and migrated by the next write. Writes
  * take the lock, re-read the file, apply, export, and replace the file
- * atomically, so concurrent writers never lose each other's rows.
+ * atomically, so concurrent writers never lose each other's rows. Nothing is
+ * read or written through a `.notarai/.cache` that links out of the repository.
  */
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
