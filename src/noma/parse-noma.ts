@@ -16,6 +16,7 @@ import { AttrTokenIndex } from "./attr-token-index.js";
 import { getAttr, parseAttributes, splitAliases } from "./attributes.js";
 import { type BlockTable, F_LINE, foldSectionEnds, STRIDE } from "./block-table.js";
 import { carryIdIndex } from "./carry-id-index.js";
+import { detachNodeStrings } from "./detach-strings.js";
 import { IdIndexBuilder } from "./id-index-builder.js";
 import type { IdTable } from "./id-table.js";
 import { indexLines, type LineIndex } from "./index-lines.js";
@@ -497,6 +498,8 @@ export function reparseEdited(old: NomaDocument, text: string, span?: EditSpan):
   scanner.scan(regionStart, regionEnd, 0);
   if (scanner.problems.length > 0) return parseNoma(text, memo.options);
   const region = materializeBlocks(scanner.table, text, index.starts, index.ends).flat;
+  // The re-parsed nodes outlive this text (the next op's text shares them): copies, not views of it.
+  detachNodeStrings(region);
   const replaced = flat.slice(i0, i1);
   // When the re-parsed blocks register the same ids as the blocks they replace, the old id
   // index holds (with the new nodes in it). Root-alias warnings are re-derived by indexing.
