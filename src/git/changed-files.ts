@@ -5,6 +5,7 @@
  * its old and its new path.
  */
 import { execGit, splitNul } from "./exec-git.js";
+import { execGitAsync } from "./exec-git-async.js";
 import { parseNameStatusZ, type ChangeStatus } from "./parse-name-status.js";
 
 export type ChangeKind = "added" | "modified" | "deleted" | "renamed" | "copied" | "type-changed" | "unmerged" | "untracked";
@@ -46,9 +47,19 @@ export function foldChanges(entries: ReturnType<typeof parseNameStatusZ>, untrac
   return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+const NAME_STATUS = ["diff", "--name-status", "-z", "--find-renames", "--no-ext-diff", "--no-textconv", "--ignore-submodules=none"];
+const UNTRACKED = ["ls-files", "-z", "--others", "--exclude-standard"];
+
 /** Files that differ between `commit` and the work tree, including untracked and deleted files and both sides of renames. */
 export function changedFiles(root: string, commit: string): ChangedFile[] {
-  const out = execGit(["diff", "--name-status", "-z", "--find-renames", "--no-ext-diff", "--no-textconv", "--ignore-submodules=none", commit, "--"], { cwd: root });
-  const untracked = splitNul(execGit(["ls-files", "-z", "--others", "--exclude-standard"], { cwd: root }));
+  const out = execGit([...NAME_STATUS, commit, "--"], { cwd: root });
+  const untracked = splitNul(execGit(UNTRACKED, { cwd: root }));
   return foldChanges(parseNameStatusZ(out), untracked);
+}
+
+/** The same, with git's two passes over the work tree (the diff's stat pass, the untracked walk) run at once. */
+export async function changedFilesAsync(root: string, commit: string, signal?: AbortSignal): Promise<ChangedFile[]> {
+  const opts = { cwd: root, ...(signal !== undefined ? { signal } : {}) };
+  const [out, untracked] = await Promise.all([execGitAsync([...NAME_STATUS, commit, "--"], opts), execGitAsync(UNTRACKED, opts)]);
+  return foldChanges(parseNameStatusZ(out.toString("utf8")), splitNul(untracked.toString("utf8")));
 }

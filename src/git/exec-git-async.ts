@@ -6,8 +6,15 @@
 import { execFile } from "node:child_process";
 import { GitError, type ExecGitOptions } from "./exec-git.js";
 
+export interface ExecGitAsyncOptions extends ExecGitOptions {
+  /** Kills the process when aborted (its promise then rejects). */
+  signal?: AbortSignal;
+  /** Receives what git wrote on stderr when it succeeds (warnings). */
+  onStderr?: (text: string) => void;
+}
+
 /** Run `git <args>` without blocking; resolve stdout as a Buffer, reject with GitError on failure. */
-export function execGitAsync(args: readonly string[], options: ExecGitOptions): Promise<Buffer> {
+export function execGitAsync(args: readonly string[], options: ExecGitAsyncOptions): Promise<Buffer> {
   return new Promise((resolvePromise, reject) => {
     const child = execFile(
       "git",
@@ -18,9 +25,11 @@ export function execGitAsync(args: readonly string[], options: ExecGitOptions): 
         maxBuffer: options.maxBuffer ?? 1024 * 1024 * 1024,
         windowsHide: true,
         env: options.env !== undefined ? { ...process.env, ...options.env } : process.env,
+        ...(options.signal !== undefined ? { signal: options.signal } : {}),
       },
       (error, stdout, stderr) => {
         if (error === null) {
+          if (options.onStderr !== undefined && stderr.length > 0) options.onStderr(stderr.toString("utf8"));
           resolvePromise(stdout);
           return;
         }

@@ -10,7 +10,7 @@
  */
 import { execGit, GitError } from "./exec-git.js";
 import { GitRefError } from "./git-ref-error.js";
-import { resolveCommit } from "./resolve-commit.js";
+import { assertSafeRef, resolveCommit } from "./resolve-commit.js";
 
 export interface MergeBaseOptions {
   /** Commits to deepen by on each attempt in a shallow clone. Default [64, 256, 1024]. */
@@ -44,6 +44,19 @@ function tryMergeBase(root: string, a: string, b: string): string | null {
 
 export function isShallowRepository(root: string): boolean {
   return execGit(["rev-parse", "--is-shallow-repository"], { cwd: root }).trim() === "true";
+}
+
+/**
+ * merge-base(baseRef, HEAD) in one git call when both resolve and the history holds it, else
+ * null (then `findMergeBase` says why, deepening a shallow clone if that helps).
+ */
+export function quickMergeBase(root: string, baseRef: string): string | null {
+  try {
+    assertSafeRef(baseRef);
+    return tryMergeBase(root, baseRef, "HEAD");
+  } catch {
+    return null;
+  }
 }
 
 /** Resolve `baseRef` and HEAD and find their merge-base (deepening a shallow clone if needed). */

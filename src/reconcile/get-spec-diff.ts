@@ -14,12 +14,16 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cleanBlobIds, currentHashes, statPaths } from "../cache/current-hashes.js";
-import { changedFiles } from "../git/changed-files.js";
+import { type BranchDiff, startBranchDiff } from "../git/branch-diff.js";
+import { branchWorktreeStatus } from "../git/branch-worktree-status.js";
+import { foldChanges } from "../git/changed-files.js";
 import { diffNumstat, diffPatch } from "../git/diff-patch.js";
+import { execGitAsync } from "../git/exec-git-async.js";
+import { splitNul } from "../git/exec-git.js";
+import { skipWorktreePaths } from "../git/skip-worktree-paths.js";
 import { BINARY_SNIFF_BYTES, isBinaryContent } from "../git/is-binary-content.js";
-import { findMergeBase } from "../git/merge-base.js";
+import { findMergeBase, quickMergeBase } from "../git/merge-base.js";
 import { newFileDiff } from "../git/new-file-diff.js";
-import { readWorktreeStatus } from "../git/read-worktree-status.js";
 import { compileExcludePattern, isSpecPath } from "../governance/glob.js";
 import type { GitToolOptions } from "./list-affected-specs.js";
 import { loadSpecContext } from "./load-spec-context.js";
@@ -74,88 +78,142 @@ function readForDiff(abs: string): { bytes: Uint8Array; binary: boolean } | null
 }
 
 export async function getSpecDiff(root: string, input: GetSpecDiffInput, options: GitToolOptions = {}): Promise<SpecDiffResult> {
-  const ctx = loadSpecContext(root, options);
-  const spec = requireSpec(ctx, input.specPath, { requireData: true });
-  const mb = findMergeBase(root, input.baseBranch, options.mergeBase);
-  const changes = changedFiles(root, mb.mergeBase);
-  const excludedPatterns = [...(input.excludePatterns ?? [])];
-  const excludeTests = excludedPatterns.map(compileExcludePattern);
-  const bypass = input.bypassCache === true;
+  // git's two passes over the work tree run at once, beside this process's own work: the walk
+  // for untracked files needs no merge-base, so it starts first; the one diff against the
+  // merge-base (branch-diff.ts) answers what changed, which files are clean, which are binary
+  // and their patches. An error on the way kills whatever is still running.
+  const abort = new AbortController();
+  const gitOpts = { cwd: root, signal: abort.signal };
+  const untrackedOut = execGitAsync(["ls-files", "-z", "--others", "--exclude-standard", "--"], gitOpts);
+  const skipJob = skipWorktreePaths(root, abort.signal);
+  let branchJob: Promise<BranchDiff> | undefined;
+  for (const p of [untrackedOut, skipJob]) p.catch(() => undefined);
+  try {
+    // The merge-base first when it resolves at once (the diff then runs while the specs load);
+    // its errors, and a shallow clone's deepening, still come after the spec's own.
+    const start = (commit: string): Promise<BranchDiff> => {
+      const job = startBranchDiff(root, commit, abort.signal);
+      job.catch(() => undefined);
+      return job;
+    };
+    const quick = quickMergeBase(root, input.baseBranch);
+    if (quick !== null) branchJob = start(quick);
+    const ctx = loadSpecContext(root, options);
+    const spec = requireSpec(ctx, input.specPath, { requireData: true });
+    const mergeBase = quick ?? findMergeBase(root, input.baseBranch, options.mergeBase).mergeBase;
+    branchJob ??= start(mergeBase);
+    const excludedPatterns = [...(input.excludePatterns ?? [])];
+    const excludeTests = excludedPatterns.map(compileExcludePattern);
+    const bypass = input.bypassCache === true;
+    const [branch, untrackedList] = await Promise.all([branchJob, untrackedOut.then((b) => splitNul(b.toString("utf8")))]);
+    const changes = foldChanges(branch.raw, untrackedList);
 
-  const categoryOf = new Map<string, string>();
-  const governed = changes.filter((c) => {
-    if (excludeTests.some((t) => t(c.path))) return false;
-    const g = ctx.governance.governs(spec.path, c.path);
-    if (g === null) return false;
-    categoryOf.set(c.path, g.category);
-    return true;
-  });
-  const paths = governed.map((c) => c.path);
+    const categoryOf = new Map<string, string>();
+    const governed = changes.filter((c) => {
+      if (excludeTests.some((t) => t(c.path))) return false;
+      const g = ctx.governance.governs(spec.path, c.path);
+      if (g === null) return false;
+      categoryOf.set(c.path, g.category);
+      return true;
+    });
+    const paths = governed.map((c) => c.path);
 
-  const status = readWorktreeStatus(root, paths);
-  const rec = await readReconciliation(root, { specs: [spec.path], paths, blobs: cleanBlobIds(status, paths), stats: statPaths(status, paths) }, options);
-  const current = await currentHashes(root, paths, status, { blobHashes: rec.cache.blobHashes, statHashes: rec.cache.statHashes });
+    const status = branchWorktreeStatus(branch.raw, await skipJob);
+    const rec = await readReconciliation(root, { specs: [spec.path], paths, blobs: cleanBlobIds(status, paths), stats: statPaths(status, paths) }, options);
+    const current = await currentHashes(root, paths, status, { blobHashes: rec.cache.blobHashes, statHashes: rec.cache.statHashes });
 
-  const files: string[] = [];
-  const skipped: string[] = [];
-  const specChanges: SpecChange[] = [];
-  for (const c of governed) {
-    const hash = current.hashes.get(c.path) ?? null;
-    const reconciled = !bypass && isReconciled(rec.cache, spec.path, c.path, hash);
-    if (isSpecPath(c.path)) {
-      if (hash === null || reconciled) continue;
-      const loaded = ctx.specs.byPath.get(c.path);
-      specChanges.push({ path: c.path, content: loaded?.text ?? readFileSync(join(root, c.path), "utf8") });
-    } else if (reconciled) {
-      skipped.push(c.path);
-    } else {
-      files.push(c.path);
+    const files: string[] = [];
+    const skipped: string[] = [];
+    const specChanges: SpecChange[] = [];
+    for (const c of governed) {
+      const hash = current.hashes.get(c.path) ?? null;
+      const reconciled = !bypass && isReconciled(rec.cache, spec.path, c.path, hash);
+      if (isSpecPath(c.path)) {
+        if (hash === null || reconciled) continue;
+        const loaded = ctx.specs.byPath.get(c.path);
+        specChanges.push({ path: c.path, content: loaded?.text ?? readFileSync(join(root, c.path), "utf8") });
+      } else if (reconciled) {
+        skipped.push(c.path);
+      } else {
+        files.push(c.path);
+      }
     }
-  }
 
-  const untracked = new Set(governed.filter((c) => c.kind === "untracked").map((c) => c.path));
+    const untracked = new Set(governed.filter((c) => c.kind === "untracked").map((c) => c.path));
+    const { binary, diff: trackedDiff } = trackedChanges(root, mergeBase, branch, files.filter((f) => !untracked.has(f)));
+    let newFiles = "";
+    for (const f of files) {
+      if (!untracked.has(f)) continue;
+      const read = readForDiff(join(root, f));
+      if (read === null) continue;
+      if (read.binary) {
+        binary.add(f);
+        continue;
+      }
+      let executable = false;
+      try {
+        executable = (statSync(join(root, f)).mode & 0o111) !== 0;
+      } catch {
+        /* gone meanwhile */
+      }
+      newFiles += newFileDiff(f, read.bytes, executable);
+    }
+    const diff = trackedDiff + newFiles;
+
+    const system = ctx.specs.system;
+    let systemSpec: SpecDiffResult["system_spec"] = null;
+    if (specChanges.length > 0 && system !== null) {
+      systemSpec = specChanges.some((s) => s.path === system.path) ? { path: system.path } : { path: system.path, content: system.text };
+    }
+
+    // An older schema is migrated by this write even when the memo learnt nothing.
+    await persistMemo(root, rec.seed, { blobHashes: current.newBlobHashes, statHashes: current.newStatHashes }, options, rec.cache.outdated);
+    return {
+      diff,
+      files,
+      skipped,
+      excluded: excludedPatterns,
+      spec_changes: specChanges,
+      system_spec: systemSpec,
+      binary_changes: files.filter((f) => binary.has(f)),
+      file_categories: Object.fromEntries(files.map((f) => [f, categoryOf.get(f)!])),
+    };
+  } finally {
+    // Nothing is left running (after success every process has already exited).
+    abort.abort();
+  }
+}
+
+/**
+ * The binary paths among `tracked` (git's detection; both sides of a binary rename) and the
+ * patch of those that are not, as `git diff <commit> -- <tracked>` and its numstat print
+ * them: cut from the branch diff when that is exactly what git would print for these paths
+ * alone, else asked of git with the paths as pathspecs. It is, unless a rename pairs one of
+ * them with a path outside the set, git skipped rename detection for its rename limit, or the
+ * sections could not be matched to the records: then the pairing git finds depends on which
+ * paths it is given.
+ */
+function trackedChanges(root: string, commit: string, branch: BranchDiff, tracked: readonly string[]): { binary: Set<string>; diff: string } {
   const binary = new Set<string>();
-  for (const e of diffNumstat(root, mb.mergeBase, files.filter((f) => !untracked.has(f)))) {
-    if (!e.binary) continue;
+  if (tracked.length === 0) return { binary, diff: "" };
+  const set = new Set(tracked);
+  const crosses = branch.raw.some((e) => e.oldPath !== undefined && set.has(e.oldPath) !== set.has(e.path));
+  if (branch.patches === null || branch.renameLimited || crosses) {
+    for (const e of diffNumstat(root, commit, tracked)) {
+      if (!e.binary) continue;
+      binary.add(e.path);
+      if (e.oldPath !== undefined) binary.add(e.oldPath);
+    }
+    return { binary, diff: diffPatch(root, commit, tracked.filter((f) => !binary.has(f))) };
+  }
+  for (const e of branch.numstat) {
+    if (!e.binary || !set.has(e.path)) continue;
     binary.add(e.path);
     if (e.oldPath !== undefined) binary.add(e.oldPath);
   }
-  let newFiles = "";
-  for (const f of files) {
-    if (!untracked.has(f)) continue;
-    const read = readForDiff(join(root, f));
-    if (read === null) continue;
-    if (read.binary) {
-      binary.add(f);
-      continue;
-    }
-    let executable = false;
-    try {
-      executable = (statSync(join(root, f)).mode & 0o111) !== 0;
-    } catch {
-      /* gone meanwhile */
-    }
-    newFiles += newFileDiff(f, read.bytes, executable);
-  }
-  const trackedText = files.filter((f) => !untracked.has(f) && !binary.has(f));
-  const diff = diffPatch(root, mb.mergeBase, trackedText) + newFiles;
-
-  const system = ctx.specs.system;
-  let systemSpec: SpecDiffResult["system_spec"] = null;
-  if (specChanges.length > 0 && system !== null) {
-    systemSpec = specChanges.some((s) => s.path === system.path) ? { path: system.path } : { path: system.path, content: system.text };
-  }
-
-  // An older schema is migrated by this write even when the memo learnt nothing.
-  await persistMemo(root, rec.seed, { blobHashes: current.newBlobHashes, statHashes: current.newStatHashes }, options, rec.cache.outdated);
-  return {
-    diff,
-    files,
-    skipped,
-    excluded: excludedPatterns,
-    spec_changes: specChanges,
-    system_spec: systemSpec,
-    binary_changes: files.filter((f) => binary.has(f)),
-    file_categories: Object.fromEntries(files.map((f) => [f, categoryOf.get(f)!])),
-  };
+  let diff = "";
+  branch.raw.forEach((e, k) => {
+    if (set.has(e.path) && !binary.has(e.path) && (e.oldPath === undefined || !binary.has(e.oldPath))) diff += branch.patches![k]!;
+  });
+  return { binary, diff };
 }

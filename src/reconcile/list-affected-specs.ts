@@ -3,7 +3,7 @@
  * Changed files = merge-base(base, HEAD) … work tree: committed, staged and
  * unstaged changes, untracked files, deleted files and both sides of renames.
  */
-import { changedFiles } from "../git/changed-files.js";
+import { changedFilesAsync } from "../git/changed-files.js";
 import { findMergeBase, type MergeBaseOptions } from "../git/merge-base.js";
 import type { SpecBehavior } from "../spec/spec-schema.js";
 import { loadSpecContext } from "./load-spec-context.js";
@@ -33,8 +33,18 @@ export interface GitToolOptions extends ToolOptions {
 
 export async function listAffectedSpecs(root: string, input: ListAffectedSpecsInput, options: GitToolOptions = {}): Promise<ListAffectedSpecsResult> {
   const mb = findMergeBase(root, input.baseBranch, options.mergeBase);
-  const changes = changedFiles(root, mb.mergeBase);
-  const ctx = loadSpecContext(root, options);
+  // The specs load while git scans the work tree (killed if loading them fails).
+  const abort = new AbortController();
+  const changing = changedFilesAsync(root, mb.mergeBase, abort.signal);
+  changing.catch(() => undefined);
+  let ctx: ReturnType<typeof loadSpecContext>;
+  try {
+    ctx = loadSpecContext(root, options);
+  } catch (e) {
+    abort.abort();
+    throw e;
+  }
+  const changes = await changing;
   const affected = new Set<string>();
   for (const c of changes) for (const g of ctx.governance.governorsOf(c.path)) affected.add(g.spec_path);
   return {
