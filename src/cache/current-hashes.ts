@@ -13,7 +13,7 @@
  *    file modified in the same clock tick as its record is always re-hashed.
  */
 import { statSync, type BigIntStats } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import type { WorktreeEntry } from "../git/parse-ls-files.js";
 import { loadBlake3 } from "./blake3.js";
 import type { StatRow } from "./cache-db.js";
@@ -55,6 +55,12 @@ function trustworthy(s: BigIntStats, nowMs: number, windowMs: number): boolean {
 function cleanBlob(e: WorktreeEntry | undefined): string | null {
   if (e === undefined || !e.tracked || e.blob === null || e.modified || e.deleted || e.unmerged || e.skipWorktree) return null;
   return e.mode === "100644" || e.mode === "100755" ? e.blob : null;
+}
+
+/** `root`/`path` for a repository-relative path; `join` (which normalizes) only for paths that need it. */
+function absolutePath(root: string, path: string): string {
+  const plain = path.length > 0 && path.charCodeAt(0) !== 47 && !path.includes("//") && !path.includes("./") && !path.includes("\\") && !root.endsWith("/") && !root.endsWith(sep);
+  return plain ? `${root}${sep === "\\" ? "\\" : "/"}${path}` : join(root, path);
 }
 
 /** Blob ids git vouches for among `paths` (clean tracked regular files): the memo rows worth loading. */
@@ -100,7 +106,7 @@ export async function currentHashes(
       out.hashes.set(path, null);
       continue;
     }
-    const abs = join(root, path);
+    const abs = absolutePath(root, path);
     const blob = cleanBlob(entry);
     if (blob !== null) {
       const known = memo.blobHashes.get(blob) ?? out.newBlobHashes.get(blob);
@@ -126,6 +132,17 @@ export async function currentHashes(
       }
       continue;
     }
+    const row = memo.statHashes.get(path);
+    if (row === undefined) {
+      // Nothing remembered: the file is read whatever its signature, so open → fstat → read
+      // (one path lookup; the signature is still taken before the bytes are read).
+      const h = hashFile(abs, b3, { stat: true });
+      out.hashes.set(path, h?.blake3 ?? null);
+      if (h === null) continue;
+      out.filesRead++;
+      if (trustworthy(h.stat!, now, windowMs)) out.newStatHashes.set(path, statRow(h.stat!, h.blake3));
+      continue;
+    }
     let st: BigIntStats;
     try {
       st = statSync(abs, { bigint: true });
@@ -137,7 +154,6 @@ export async function currentHashes(
       out.hashes.set(path, null);
       continue;
     }
-    const row = memo.statHashes.get(path);
     if (sigMatches(st, row) && trustworthy(st, now, windowMs)) {
       out.hashes.set(path, row!.hash);
       continue;

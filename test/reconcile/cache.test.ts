@@ -6,7 +6,11 @@
  * corrupt, unreadable, newer and NotarAI-written databases; dead rows pruned.
  */
 import { describe, expect, it } from "vitest";
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import fc from "fast-check";
 import { join } from "node:path";
 import initSqlJs from "sql.js";
 import {
@@ -57,6 +61,44 @@ describe("BLAKE3", () => {
     expect(h?.head?.length).toBe(8000);
     expect(hashFile(join(root, "missing"), b3)).toBeNull();
     expect(hashFile(root, b3)).toBeNull();
+  });
+});
+
+describe("hashing a file: open → fstat → read, digests in one call", () => {
+  it("gives the public blake3-wasm digest and git's blob id at every size around the buffer's edge", async () => {
+    const root = tempRepo();
+    const b3 = await loadBlake3();
+    const pub = createRequire(import.meta.url)("blake3-wasm") as { hash(b: Uint8Array): Buffer };
+    const MiB = 1024 * 1024;
+    for (const size of [0, 1, 23, 24, 1000, MiB - 1, MiB, MiB + 1]) {
+      const bytes = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) bytes[i] = (i * 131 + size) % 256;
+      writeFileSync(join(root, "f.bin"), bytes);
+      const h = hashFile(join(root, "f.bin"), b3, { blobAlgorithm: "sha1", stat: true })!;
+      expect(h.blake3, `size ${size}`).toBe(pub.hash(bytes).toString("hex"));
+      expect(h.blobId, `size ${size}`).toBe(git(root, ["hash-object", "f.bin"]).trim());
+      expect(hashFile(join(root, "f.bin"), b3, { blobAlgorithm: "sha256" })!.blobId).toBe(createHash("sha256").update(`blob ${size}\0`).update(bytes).digest("hex"));
+      expect(Number(h.stat!.size)).toBe(size);
+    }
+  });
+
+  it("matches the public digest on random inputs (the binding is called directly)", async () => {
+    const b3 = await loadBlake3();
+    const pub = createRequire(import.meta.url)("blake3-wasm") as { hash(b: Uint8Array): Buffer };
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 5000 }), (bytes) => b3.hashHex(bytes) === pub.hash(bytes).toString("hex")));
+  });
+
+  it.skipIf(process.platform === "win32")("never blocks on a FIFO or reads what is not a regular file", async () => {
+    const root = tempRepo({ "seed.txt": "s" });
+    execFileSync("mkfifo", [join(root, "pipe")]);
+    mkdirSync(join(root, "dir"));
+    symlinkSync("seed.txt", join(root, "link"));
+    const b3 = await loadBlake3();
+    expect(hashFile(join(root, "pipe"), b3, { stat: true })).toBeNull();
+    // Unchecked (the path for files git vouches for as regular): it returns (no writer: empty) rather than hang.
+    expect(hashFile(join(root, "pipe"), b3)?.size).toBe(0);
+    const r = await currentHashes(root, ["pipe", "dir", "link", "gone"], new Map(), { blobHashes: new Map(), statHashes: new Map() });
+    expect(Object.fromEntries(r.hashes)).toEqual({ pipe: null, dir: null, link: await blake3Hex(Buffer.from("s")), gone: null });
   });
 });
 
