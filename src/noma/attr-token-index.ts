@@ -60,6 +60,25 @@ export class AttrTokenIndex {
     return first;
   }
 
+  /**
+   * Move every recorded token at or after text offset `at` by `delta` characters (an edit
+   * before them changed the text's length; runs are recorded in text order, so these are
+   * the runs of later blocks).
+   */
+  shiftFrom(at: number, delta: number): void {
+    const d = this.data;
+    for (let o = 0; o < this.used; o += 4) {
+      const start = d[o]!;
+      if (start === -1 || start < at) continue;
+      d[o] = start + delta;
+      d[o + 1]! += delta;
+      if (d[o + 2]! !== -1) {
+        d[o + 2]! += delta;
+        d[o + 3]! += delta;
+      }
+    }
+  }
+
   private grow(used: number): Int32Array<ArrayBuffer> {
     this.data = grownInt32(this.data.subarray(0, used), this.data.length * 2);
     return this.data;

@@ -374,6 +374,25 @@ export function parseNoma(source: string, options: ParseOptions = {}): NomaDocum
   if (warning !== undefined) problems.push(warning);
   problems.sort((a, b) => a.line - b.line);
   const compact: CompactParse = { table, index, bodyStart, options, rowById: builder.byId, duplicateRows: builder.duplicates, idSlot, rootRow, rootAliases, refs, tokens };
+  attachCompact(doc, compact);
+  return doc;
+}
+
+/**
+ * A table-only document of `source` from a block table and id index that hold for it, with
+ * the ids, aliases and problems of `like` (see reparse-compact-line.ts). The tree is built
+ * on first read, as for a fresh parse.
+ */
+export function compactDocument(source: string, compact: CompactParse, like: NomaDocument): NomaDocument {
+  const doc = newDocument(source, compact.index, like.frontmatter, like.problems.slice());
+  doc.ids = like.ids;
+  doc.aliasesById = like.aliasesById;
+  doc.aliasMap = like.aliasMap;
+  attachCompact(doc, compact);
+  return doc;
+}
+
+function attachCompact(doc: NomaDocument, compact: CompactParse): void {
   Object.defineProperty(doc, COMPACT, { value: compact, enumerable: false, writable: true, configurable: true });
   // The node tree is built on first read.
   for (const key of ["children", "nodeById", "duplicateIds"] as const) {
@@ -390,7 +409,6 @@ export function parseNoma(source: string, options: ParseOptions = {}): NomaDocum
       },
     });
   }
-  return doc;
 }
 
 /** The kept walk order, its sections taken apart again (childless) so they can fold anew. */

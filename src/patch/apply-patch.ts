@@ -15,6 +15,7 @@ import type { Diagnostic } from "../validate/diagnostic.js";
 import { summarize, type ValidationSummary } from "../validate/diagnostic.js";
 import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
 import { validationCacheKey } from "../validate/validation-cache-key.js";
+import { reparseCompactLine } from "../noma/reparse-compact-line.js";
 import { applyOp, opTargetId, validateOp } from "./apply-op.js";
 import { isPatchError, PatchError, type PatchErrorCode } from "./patch-error.js";
 import type { PatchOp } from "./patch-op-schema.js";
@@ -289,7 +290,10 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   }
   // Ops may undo each other: the list changed the text only if it differs in the end.
   const changed = span === null ? false : span !== undefined ? !sameBetween(text, current, span) : current !== text;
-  if (changed && oneShot !== undefined) doc = parseNoma(current);
+  // One-shot: the result's table from the original's when the edit stayed within a directive's
+  // opening line (reparse-compact-line.ts), else a fresh parse. Not for a result remembered for
+  // the next patch (its ids would keep the original text alive beside the new one).
+  if (changed && oneShot !== undefined) doc = (!remember && span !== null && span !== undefined ? reparseCompactLine(doc0, current, span) : undefined) ?? parseNoma(current);
   const postDiagnostics = !changed ? preDiagnostics : oneShot !== undefined ? validateNoma(doc, options.validate) : validateNoma(doc, { ...validateOptions, previous: doc0 });
   keep(current, doc, currentHash ?? hashOf0(), postDiagnostics);
   return {

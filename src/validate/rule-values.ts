@@ -32,6 +32,40 @@ export function confidenceOk(value: AttrValue | undefined): boolean {
 
 /** Milliseconds since the epoch of a YYYY-MM-DD or ISO 8601 date, or null when it is not one. */
 export function parseDate(value: string): number | null {
+  // The usual shape, exactly ten characters YYYY-MM-DD, read by hand (a citation each, per validation).
+  if (value.length === 10) {
+    const day = plainDay(value);
+    if (day !== undefined) return day;
+  }
+  return parsedDate(value);
+}
+
+/** YYYY-MM-DD read by hand: its time (midnight UTC), null for a day the calendar does not have, undefined for another shape. */
+function plainDay(v: string): number | null | undefined {
+  if (v.charCodeAt(4) !== 45 || v.charCodeAt(7) !== 45) return undefined;
+  let year = 0;
+  for (let i = 0; i < 4; i++) {
+    const c = v.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return undefined;
+    year = year * 10 + c;
+  }
+  const m1 = v.charCodeAt(5) - 48;
+  const m2 = v.charCodeAt(6) - 48;
+  const d1 = v.charCodeAt(8) - 48;
+  const d2 = v.charCodeAt(9) - 48;
+  if (m1 < 0 || m1 > 9 || m2 < 0 || m2 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return undefined;
+  const month = m1 * 10 + m2;
+  const date = d1 * 10 + d2;
+  if (month < 1 || month > 12 || date < 1) return null;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  if (date > days) return null;
+  const t = new Date(0).setUTCFullYear(year, month - 1, date);
+  return t;
+}
+
+/** The general form (ISO 8601 with a time and an offset), through Date.parse. Exported for the property test. */
+export function parsedDate(value: string): number | null {
   const m = DATE.exec(value.trim());
   if (m === null) return null;
   const t = Date.parse(value.trim().length === 10 ? `${value.trim()}T00:00:00Z` : value.trim());
