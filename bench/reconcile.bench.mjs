@@ -11,7 +11,7 @@
 // Figures only; no assertions. The repository is generated once per process into a temp dir
 // (NR_BENCH_REPO=<dir> reuses/keeps one; NR_BENCH_FILES=<n> changes the size).
 import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -20,11 +20,11 @@ import { promisify } from "node:util";
 import { currentHashes, execGit, execGitAsync, hashFile, listRepoFiles, loadBlake3, markReconciled, readWorktreeStatus } from "../dist/index.js";
 import { fmt, git, nodeFloor, ratio, report, time, timeCommand } from "./lib/measure.mjs";
 import { fileText } from "./lib/gen-file-text.mjs";
+import { ensureRepo, pathOf, SPEC } from "./lib/gen-repo.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, "../dist/cli.js");
 const N = Number(process.env.NR_BENCH_FILES ?? 100_000);
-const SPEC = ".notarai/all.spec.yaml";
 const log = (s) => process.stderr.write(`${s}\n`);
 
 function median(xs) {
@@ -50,49 +50,11 @@ function cli(args, cwd) {
 }
 
 
-function pathOf(i) {
-  return `src/m${i % 40}/p${Math.floor(i / 40) % 25}/q${Math.floor(i / 1000) % 10}/f${i}.txt`;
-}
-
-function generate(root) {
-  const t0 = Date.now();
-  mkdirSync(root, { recursive: true });
-  git(root, ["init", "-q", "-b", "main"]);
-  git(root, ["config", "user.name", "Bench"]);
-  git(root, ["config", "user.email", "bench@example.invalid"]);
-  git(root, ["config", "commit.gpgsign", "false"]);
-  const dirs = new Set();
-  for (let i = 0; i < N; i++) {
-    const p = join(root, pathOf(i));
-    const d = dirname(p);
-    if (!dirs.has(d)) {
-      mkdirSync(d, { recursive: true });
-      dirs.add(d);
-    }
-    writeFileSync(p, fileText(i));
-  }
-  mkdirSync(join(root, ".notarai"), { recursive: true });
-  writeFileSync(
-    join(root, SPEC),
-    'schema_version: "0.7"\nintent: Everything in this repository.\nbehaviors:\n  - name: all\n    given: any change\n    then: it is reconciled\nartifacts:\n  code:\n    - path: "src/**"\n',
-  );
-  git(root, ["add", "-A"]);
-  git(root, ["commit", "-qm", "100k files"]);
-  git(root, ["checkout", "-qb", "feature"]);
-  for (let i = 0; i < 200; i++) writeFileSync(join(root, pathOf(i * 397 % N)), `${fileText(i)}feature change ${i}\n`);
-  git(root, ["commit", "-qam", "feature: 200 files"]);
-  writeFileSync(join(root, ".bench-complete"), String(N));
-  log(`generated ${N} files in ${((Date.now() - t0) / 1000).toFixed(1)} s at ${root}`);
-}
-
 const keep = process.env.NR_BENCH_REPO;
 const root = keep ?? join(mkdtempSync(join(tmpdir(), "nr-bench-reconcile-")), "repo");
 const scratch = mkdtempSync(join(tmpdir(), "nr-bench-scratch-"));
 try {
-  if (!existsSync(join(root, ".bench-complete"))) {
-    rmSync(root, { recursive: true, force: true });
-    generate(root);
-  }
+  ensureRepo(root, N, log);
   git(root, ["checkout", "-q", "--", "."]);
   git(root, ["clean", "-qfdx", "--", "src"]);
   rmSync(join(root, ".notarai/.cache"), { recursive: true, force: true });

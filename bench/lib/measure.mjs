@@ -90,3 +90,37 @@ export function machineScale(runs = 9) {
   const nodeMs = nodeFloor(runs);
   return { nodeMs, scale: nodeMs / GUIDE_NODE_MS };
 }
+
+/**
+ * Commands timed round-robin: each round runs every command once (after its optional
+ * `before()`, not timed), so a figure and its floor share the machine's load of that moment.
+ * Returns, per command, the median wall time and the samples (one per round, in round order),
+ * for ratios taken round by round (`pairedRatio`).
+ */
+export function roundRobin(commands, { rounds = 11, warmup = 2 } = {}) {
+  const samples = commands.map(() => []);
+  for (let r = 0; r < rounds + warmup; r++) {
+    for (let i = 0; i < commands.length; i++) {
+      const c = commands[i];
+      c.before?.();
+      globalThis.gc?.();
+      const t0 = process.hrtime.bigint();
+      const res = spawnSync(c.cmd, c.args, { cwd: c.cwd, env: c.env ?? process.env, input: c.input, stdio: ["pipe", "ignore", "pipe"], maxBuffer: 1 << 30 });
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (res.error) throw res.error;
+      if (c.okStatus !== undefined && !c.okStatus.includes(res.status)) throw new Error(`${c.label}: exit ${res.status}: ${String(res.stderr).slice(0, 500)}`);
+      if (r >= warmup) samples[i].push(ms);
+    }
+  }
+  return samples.map((s) => ({ ms: median(s), samples: s }));
+}
+
+/** The median over rounds of a[r] / b[r] (a ratio that holds while the machine's speed drifts). */
+export function pairedRatio(a, b) {
+  return median(a.samples.map((x, r) => x / b.samples[r]));
+}
+
+/** Minimum and maximum of a list. */
+export function range(xs) {
+  return [Math.min(...xs), Math.max(...xs)];
+}
