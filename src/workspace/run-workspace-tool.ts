@@ -7,7 +7,8 @@
 import { LockTimeoutError } from "../fsx/with-file-lock.js";
 import { appendLedger } from "./append-ledger.js";
 import { failureBody, HTTP_STATUS, WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";
-import { WORKSPACE_SCHEMAS, type WorkspaceToolName } from "./workspace-schemas.js";
+import { WORKSPACE_SCHEMAS } from "./workspace-schemas.js";
+import type { WorkspaceToolName } from "./workspace-tool-names.js";
 import type { Workspace } from "./workspace.js";
 import type { ToolOutput } from "./tools/tool-output.js";
 
@@ -20,6 +21,8 @@ export interface WorkspaceCallOptions {
   signal?: AbortSignal;
   /** Where unexpected errors are logged with their stack. */
   log?: (line: string) => void;
+  /** The request could not even be read (a body that is not JSON): refuse it with this message, and record it. */
+  unreadable?: string;
 }
 
 export interface WorkspaceOutcome {
@@ -111,7 +114,8 @@ export async function runWorkspaceTool(ws: Workspace, name: WorkspaceToolName, r
   let output: ToolOutput<object> | null = null;
   let failure: { code: WorkspaceErrorCode; message: string } | null = null;
   const parsed = WORKSPACE_SCHEMAS[name].input.safeParse(rawArgs);
-  if (!parsed.success) failure = { code: "invalid_arguments", message: `invalid arguments for ${name}: ${describeIssues(parsed.error.issues as unknown as Issue[], rawArgs)}` };
+  if (options.unreadable !== undefined) failure = { code: "invalid_arguments", message: `invalid request for ${name}: ${options.unreadable}` };
+  else if (!parsed.success) failure = { code: "invalid_arguments", message: `invalid arguments for ${name}: ${describeIssues(parsed.error.issues as unknown as Issue[], rawArgs)}` };
   else {
     try {
       output = await dispatch(ws, name, parsed.data, options);

@@ -5,12 +5,8 @@
  */
 import * as z from "zod/mini";
 
-export const WORKSPACE_TOOL_NAMES = ["run_command", "edit_file", "apply_patch", "list_files", "read_file", "run_tests", "build_workspace"] as const;
-export type WorkspaceToolName = (typeof WORKSPACE_TOOL_NAMES)[number];
-
-export function isWorkspaceTool(name: string): name is WorkspaceToolName {
-  return (WORKSPACE_TOOL_NAMES as readonly string[]).includes(name);
-}
+import type { WorkspaceToolName } from "./workspace-tool-names.js";
+export { WORKSPACE_TOOL_NAMES, isWorkspaceTool, type WorkspaceToolName } from "./workspace-tool-names.js";
 
 /** Largest file read_file returns and edit_file writes (bytes). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
