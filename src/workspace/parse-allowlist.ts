@@ -133,7 +133,9 @@ export function parseAllowlist(text: string, file: string): { allowlist: Allowli
       if (!Array.isArray(environment) || environment.some((e) => typeof e !== "string")) return at(`environment: expected an array of variable names, found ${show(environment)}`);
       for (const name of environment as string[]) {
         if (!ENV_PATTERN.test(name)) return at(`environment: ${JSON.stringify(name)} is not a variable name (letters, digits, _, and * as a wildcard)`);
-        if (isForbiddenVariable(name.replace(/\*/g, "")) || name.replace(/\*/g, "").length === 0) return at(`environment: ${JSON.stringify(name)} would let requests set PATH or a loader variable (LD_*, DYLD_*)`);
+        const literal = name.replace(/\*/g, "");
+        if (literal.length === 0) return at(`environment: ${JSON.stringify(name)} would accept every variable: name them (a prefix with a wildcard, like NPM_CONFIG_*, is fine)`);
+        if (isForbiddenVariable(literal)) return at(`environment: ${JSON.stringify(name)} would let requests set PATH or a loader variable (LD_*, DYLD_*)`);
         record.environment.push({ text: name, parts: parseArgPattern(name) });
       }
     }

@@ -100,7 +100,10 @@ export function verifyLedger(bytes: Uint8Array, options: { committed?: Uint8Arra
   });
   const seen = new Map<number, number>();
   let expectedSeq = 1;
+  let maxSeq = 0;
   let prevHash = LEDGER_GENESIS;
+  // A line out of place breaks the hash link after it too: report the cause, not the echo.
+  let prevOutOfPlace = false;
   lines.forEach((line, i) => {
     const n = i + 1;
     const p = parsed[i]!;
@@ -109,6 +112,7 @@ export function verifyLedger(bytes: Uint8Array, options: { committed?: Uint8Arra
       findings.push({ line: n, code: p.code, message: `line ${n}: ${p.message}` });
       expectedSeq++;
       prevHash = hash;
+      prevOutOfPlace = true;
       return;
     }
     const { seq, prev } = p.value;
@@ -123,7 +127,7 @@ export function verifyLedger(bytes: Uint8Array, options: { committed?: Uint8Arra
         findings.push({ line: n, code: "lines-removed", message: `line ${n}: seq ${seq}, expected ${expectedSeq}: ${k} line${k > 1 ? "s were" : " was"} removed before it` });
       } else findings.push({ line: n, code: "out-of-order", message: `line ${n}: seq ${seq}, expected ${expectedSeq}${later !== undefined && later > n ? ` (seq ${expectedSeq} is on line ${later})` : ""}: lines are out of order` });
     }
-    if (prev !== prevHash && !seqProblem) {
+    if (prev !== prevHash && !seqProblem && !prevOutOfPlace) {
       findings.push(
         n === 1
           ? { line: n, code: "line-edited", message: "line 1: prev_sha256 is not the genesis value (64 zeros): lines were removed before it, or it was edited" }
@@ -131,8 +135,10 @@ export function verifyLedger(bytes: Uint8Array, options: { committed?: Uint8Arra
       );
     }
     if (!seen.has(seq)) seen.set(seq, n);
-    expectedSeq = seq + 1;
+    maxSeq = Math.max(maxSeq, seq);
+    expectedSeq = maxSeq + 1;
     prevHash = hash;
+    prevOutOfPlace = seqProblem;
   });
   if (tail.length > 0) {
     findings.push({ line: lines.length + 1, code: "torn-tail", message: `line ${lines.length + 1}: ${tail.length} bytes without a line break: a write was interrupted; the next append moves them into a ledger_repair entry` });
