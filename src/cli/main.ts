@@ -238,12 +238,12 @@ cli
 
 cli
   .command("archive <action> [path]", "The versions the workspace tools archived before overwriting: `archive list [path]`, `archive restore <path>`")
-  .option("--version <n>", "restore: this version (the N of <path>.~N~; default the latest)")
+  .option("--number <n>", "restore: this version, the N of <path>.~N~ (default the latest)")
   .option("--month <yyyy-mm>", "restore: from this month's archive (default the latest holding the path)")
   .option("--stdout", "restore: print the version instead of writing the file")
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile archive list docs/plan.md")
-  .example("  noma-reconcile archive restore docs/plan.md --version 2     # the current version is archived first")
+  .example("  noma-reconcile archive restore docs/plan.md --number 2     # the current version is archived first")
   .example("  noma-reconcile archive restore docs/plan.md --month 2026-05 --stdout > old-plan.md")
   .action((action: string, path: string | undefined, options: Record<string, unknown>) =>
     run(async () => (await import("./commands/archive-command.js")).archiveCommand(action, path, options, io)),

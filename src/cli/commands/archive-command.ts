@@ -1,5 +1,5 @@
 /**
- * `noma-reconcile archive list [path]` and `archive restore <path> [--version N]
+ * `noma-reconcile archive list [path]` and `archive restore <path> [--number N]
  * [--month YYYY-MM] [--stdout]`: the versions the workspace tools archived before
  * overwriting files (archive/YYYY/MM/<path>.tar.zst, one member `<path>.~N~` per
  * version), and getting one back — to stdout, or in place, where the current version
@@ -48,13 +48,13 @@ export async function archiveCommand(action: string, path: string | undefined, o
     }
     return 0;
   }
-  if (rel === undefined) throw new UsageError("archive restore needs the path, e.g. `noma-reconcile archive restore docs/a.md --version 2`");
+  if (rel === undefined) throw new UsageError("archive restore needs the path, e.g. `noma-reconcile archive restore docs/a.md --number 2`");
   const month = options["month"] === undefined ? undefined : String(options["month"]);
   if (month !== undefined && !/^\d{4}-\d{2}$/.test(month)) throw new UsageError(`--month must be YYYY-MM; got "${month}"`);
   let version: number | undefined;
-  if (options["version"] !== undefined) {
-    version = Number(options["version"]);
-    if (!Number.isInteger(version) || version < 1) throw new UsageError(`--version must be a whole number ≥ 1; got "${String(options["version"])}"`);
+  if (options["number"] !== undefined) {
+    version = Number(options["number"]);
+    if (!Number.isInteger(version) || version < 1) throw new UsageError(`--number must be a whole number ≥ 1; got "${String(options["number"])}"`);
   }
   const found = await readArchived(ws, rel, { ...(month !== undefined ? { month } : {}), ...(version !== undefined ? { version } : {}) }).catch(asRuntime);
   if (options["stdout"] === true) {
