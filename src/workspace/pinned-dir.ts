@@ -80,7 +80,7 @@ export class PinnedDir {
         }
         return this.sub(name, false);
       }
-      throw classifyOpenError(e, rel, "directory");
+      throw classifyOpenError(e, rel, "directory", path);
     }
     const realAbs = join(this.realAbs, name);
     if (!hasProcFd()) {
