@@ -5,6 +5,7 @@
  * text; a record always admits the argv it names literally and nothing of another
  * length; pattern matching agrees with the reference.
  */
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { stringify } from "smol-toml";
 import { describe, expect, it } from "vitest";
@@ -62,6 +63,14 @@ describe("argument patterns", () => {
 });
 
 describe("parseAllowlist", () => {
+  it("this repository's own allowlist parses and admits what its agents run", () => {
+    const a = ok(readFileSync(new URL("../../tools/allowed_commands.toml", import.meta.url), "utf8"));
+    expect(matchAllowlist(a, "git", ["status", "--short"])).not.toBeNull();
+    expect(matchAllowlist(a, "npx", ["--no", "vitest", "run", "test/workspace"])).not.toBeNull();
+    expect(matchAllowlist(a, "npx", ["vitest", "run"])).toBeNull(); // never without --no (no downloads)
+    expect(matchAllowlist(a, "git", ["push"])).toBeNull();
+  });
+
   it("reads records: argv, ** rest, environment, inherit, env, timeout, description", () => {
     const a = ok(`# comment
 [[command]]
