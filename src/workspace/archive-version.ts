@@ -18,7 +18,7 @@ import { closeSync, readSync, type Stats } from "node:fs";
 import { constants } from "node:fs";
 import { posix } from "node:path";
 import { packTar } from "modern-tar";
-import { withFileLock } from "../fsx/with-file-lock.js";
+import { withLocks } from "./with-locks.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { loadZstd } from "./load-zstd.js";
 import { openFileIn, openPinnedDir, type PinnedDir } from "./pinned-dir.js";
@@ -97,7 +97,7 @@ export async function readArchiveTar(dir: PinnedDir, name: string, rel: string):
 export async function archiveVersion(ws: Workspace, rel: string, bytes: Uint8Array, stat: Pick<Stats, "mode" | "mtimeMs" | "uid" | "gid">): Promise<ArchivedVersion> {
   if (bytes.length > MAX_ARCHIVED_BYTES) throw new WorkspaceError("too_large", `${rel}: the current version is ${bytes.length} bytes, more than the ${MAX_ARCHIVED_BYTES} the archive takes; it is not overwritten`);
   const archiveRel = archivePathFor(ws.protectedPaths.archive, rel, ws.now());
-  return withFileLock(
+  return withLocks(
     ws.lockPath("archive", archiveRel),
     async () => {
       const dir = openPinnedDir(ws.root, posix.dirname(archiveRel), true);
@@ -140,6 +140,6 @@ export async function archiveVersion(ws: Workspace, rel: string, bytes: Uint8Arr
         dir.close();
       }
     },
-    { timeoutMs: ws.lockTimeoutMs },
+    ws.lockTimeoutMs,
   );
 }

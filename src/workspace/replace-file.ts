@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { closeSync, constants, type Stats } from "node:fs";
-import { withFileLock } from "../fsx/with-file-lock.js";
+import { withLocks } from "./with-locks.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { archiveVersion, MAX_ARCHIVED_BYTES, readAll, type ArchivedVersion } from "./archive-version.js";
 import { openFileIn, openPinnedDir } from "./pinned-dir.js";
@@ -32,7 +32,7 @@ const sha = (b: Uint8Array): string => createHash("sha256").update(b).digest("he
  */
 export async function replaceFile(ws: Workspace, c: CheckedPath, compute: (old: Buffer | null) => Uint8Array, options: { create: boolean }): Promise<ReplaceResult> {
   if (c.rel === "") throw new WorkspaceError("not_a_file", `${JSON.stringify(c.given)}: the repository root is not a file`);
-  return withFileLock(
+  return withLocks(
     ws.lockPath("file", c.rel),
     async () => {
       let dir;
@@ -73,6 +73,6 @@ export async function replaceFile(ws: Workspace, c: CheckedPath, compute: (old: 
         dir.close();
       }
     },
-    { timeoutMs: ws.lockTimeoutMs },
+    ws.lockTimeoutMs,
   );
 }
