@@ -108,6 +108,22 @@ function askedPath(raw: unknown): string {
   return typeof p === "string" ? p.slice(0, 4096) : "";
 }
 
+/**
+ * Record a request a binding refused before it reached a tool (HTTP: an unknown endpoint,
+ * a method other than POST, a body that is not JSON or too large) and answer it: one ledger
+ * line like any refusal, then the failure body with `status`. Never throws.
+ */
+export async function recordRefusal(ws: Workspace, action: string, refusal: { code: string; message: string; status: number; details?: Record<string, unknown> }, options: Pick<WorkspaceCallOptions, "via" | "log"> = {}): Promise<WorkspaceOutcome> {
+  const body = { success: false, message: refusal.message, code: refusal.code };
+  try {
+    await appendLedger(ws, [{ action, path: "", details: { via: options.via ?? "library", outcome: "refused", code: refusal.code, message: refusal.message, ...refusal.details } }]);
+  } catch (e) {
+    const why = classify(e, "the ledger", options.log);
+    return { status: HTTP_STATUS.ledger_error, body: { ...failureBody("ledger_error", `${refusal.message} (and it could not be recorded in the evidence ledger: ${why.message})`) }, failed: true };
+  }
+  return { status: refusal.status, body, failed: true };
+}
+
 /** Run one workspace tool request end to end (validation, tool, ledger). Never throws. */
 export async function runWorkspaceTool(ws: Workspace, name: WorkspaceToolName, rawArgs: unknown, options: WorkspaceCallOptions = {}): Promise<WorkspaceOutcome> {
   const via = options.via ?? "library";

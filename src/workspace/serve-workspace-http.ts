@@ -8,7 +8,9 @@
  *   unauthenticated requests get 401 and are not recorded (they must not be able to
  *   write to a file kept in source control). A `Host` that is not a loopback name, or
  *   any `Origin` header (a browser), gets 403: a web page cannot reach the server
- *   through DNS rebinding even before the token is checked.
+ *   through DNS rebinding even before the token is checked. Every authenticated
+ *   request is recorded in the ledger, those refused here too (an unknown endpoint as
+ *   `unknown_endpoint`).
  * - Status codes: 200 a result (a command that exited non-zero included), 400 bad JSON
  *   or arguments, 401, 403 refused (outside the repository, protected, not
  *   allowlisted), 404 unknown route or missing file, 405 not POST, 409 the path
@@ -21,7 +23,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { runWorkspaceTool } from "./run-workspace-tool.js";
+import { recordRefusal, runWorkspaceTool } from "./run-workspace-tool.js";
 import { WorkspaceError } from "./workspace-error.js";
 import { isWorkspaceTool, WORKSPACE_TOOL_NAMES } from "./workspace-tool-names.js";
 import { openWorkspace, type WorkspaceOptions } from "./workspace.js";
@@ -129,32 +131,39 @@ export function startWorkspaceHttp(options: WorkspaceHttpOptions): Promise<Works
     if (!hostAllowed(req.headers.host, port)) return done(403, fail("forbidden_host", `Host ${JSON.stringify(req.headers.host ?? "")} is not a loopback name`));
     if (req.headers.origin !== undefined) return done(403, fail("forbidden_origin", "requests from web pages (with an Origin header) are refused"));
     if (!tokenMatches(req.headers.authorization, options.token)) return done(401, fail("unauthorized", "missing or wrong bearer token (Authorization: Bearer <token>)"), { "www-authenticate": 'Bearer realm="noma-reconcile"' });
-    const name = route.startsWith("/") ? route.slice(1) : route;
-    if (!isWorkspaceTool(name)) return done(404, fail("not_found", `no such endpoint ${JSON.stringify(route)}; endpoints: ${WORKSPACE_TOOL_NAMES.map((n) => `POST /${n}`).join(", ")}`));
-    if (req.method !== "POST") return done(405, fail("method_not_allowed", `${req.method} ${route}: use POST`), { allow: "POST" });
-    const type = req.headers["content-type"];
-    // curl -d sends application/x-www-form-urlencoded: the body is read as JSON all the same.
-    if (type !== undefined && !/^application\/(json|x-www-form-urlencoded)\s*(;|$)/i.test(type)) return done(415, fail("unsupported_media_type", `content-type ${JSON.stringify(type)}: send application/json`));
-    const length = Number(req.headers["content-length"] ?? "0");
-    if (Number.isFinite(length) && length > maxBody) {
-      res.setHeader("connection", "close");
-      done(413, fail("too_large", `the body is ${length} bytes, more than ${maxBody}`));
-      req.destroy();
-      return;
-    }
-    const body = await readBody(req, maxBody);
-    if (body === null) {
-      res.setHeader("connection", "close");
-      done(413, fail("too_large", `the body is more than ${maxBody} bytes`));
-      req.destroy();
-      return;
-    }
     let ws;
     try {
       ws = openWorkspace(options.root, { ...options.workspace, onWarning: (m) => log(`warning: ${m}`) });
     } catch (e) {
       if (e instanceof WorkspaceError) return done(500, fail(e.code, e.message));
       throw e;
+    }
+    const name = route.startsWith("/") ? route.slice(1) : route;
+    const known = isWorkspaceTool(name);
+    // An authenticated request refused here is recorded like any other refusal.
+    const refuse = async (status: number, code: string, message: string, headers?: Record<string, string>): Promise<void> => {
+      const details = { method: req.method ?? "", ...(known ? {} : { route: route.length > 200 ? `${route.slice(0, 200)}…` : route }) };
+      const outcome = await recordRefusal(ws, known ? name : "unknown_endpoint", { code, message, status, details }, { via: "http", log });
+      done(outcome.status, outcome.body, headers);
+    };
+    if (!known) return refuse(404, "not_found", `no such endpoint ${JSON.stringify(route.length > 200 ? `${route.slice(0, 200)}…` : route)}; endpoints: ${WORKSPACE_TOOL_NAMES.map((n) => `POST /${n}`).join(", ")}`);
+    if (req.method !== "POST") return refuse(405, "method_not_allowed", `${req.method} ${route}: use POST`, { allow: "POST" });
+    const type = req.headers["content-type"];
+    // curl -d sends application/x-www-form-urlencoded: the body is read as JSON all the same.
+    if (type !== undefined && !/^application\/(json|x-www-form-urlencoded)\s*(;|$)/i.test(type)) return refuse(415, "unsupported_media_type", `content-type ${JSON.stringify(type)}: send application/json`);
+    const length = Number(req.headers["content-length"] ?? "0");
+    if (Number.isFinite(length) && length > maxBody) {
+      res.setHeader("connection", "close");
+      await refuse(413, "too_large", `the body is ${length} bytes, more than ${maxBody}`);
+      req.destroy();
+      return;
+    }
+    const body = await readBody(req, maxBody);
+    if (body === null) {
+      res.setHeader("connection", "close");
+      await refuse(413, "too_large", `the body is more than ${maxBody} bytes`);
+      req.destroy();
+      return;
     }
     let args: unknown = {};
     let unreadable: string | undefined;

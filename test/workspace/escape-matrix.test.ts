@@ -2,7 +2,8 @@
  * Every path-taking tool (read_file, list_files, edit_file, apply_patch) against an
  * escape matrix, through both real bindings (the MCP server over stdio and
  * `serve --http`): `..`, absolute paths outside, symbolic links (to a directory and to a
- * file) leading out, NUL, backslashes, drive letters, `.git` in several spellings and
+ * file) leading out, dangling links to where a file or directory outside would be, NUL,
+ * backslashes, drive letters, `.git` in several spellings and
  * through a link, and the files the tools never write. Each is refused with its code
  * (isError on MCP, the mapped HTTP status), nothing outside the repository is read or
  * changed, the refusals are in the ledger, and the ledger verifies. Clients sending the
@@ -27,6 +28,8 @@ function fixture() {
   symlinkSync(outside, join(root, "link-out-dir"));
   symlinkSync(join(outside, "secret.txt"), join(root, "link-out-file"));
   symlinkSync(join(root, ".git/config"), join(root, "link-git-config"));
+  symlinkSync(join(outside, "created-through-link.txt"), join(root, "link-out-dangling"));
+  symlinkSync(join(outside, "new-dir"), join(root, "link-out-dangling-dir"));
   symlinkSync("dir/a.txt", join(root, "link-in"));
   return { root, outside };
 }
@@ -56,6 +59,8 @@ function matrix(outside: string): Array<[string, string, string]> {
     ["link-out-dir/sub/a.txt", "outside_workspace", "outside_workspace"],
     ["link-out-dir/new.txt", "outside_workspace", "outside_workspace"],
     ["link-out-file", "outside_workspace", "outside_workspace"],
+    ["link-out-dangling", "outside_workspace", "outside_workspace"],
+    ["link-out-dangling-dir/x.txt", "outside_workspace", "outside_workspace"],
     ["inside.txt\0../../etc/passwd", "invalid_path", "invalid_path"],
     ["..\\outside\\secret.txt", "invalid_path", "invalid_path"],
     ["dir\\a.txt", "invalid_path", "invalid_path"],

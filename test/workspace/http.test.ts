@@ -3,7 +3,8 @@
  * - refuses a missing or wrong bearer token (401, WWW-Authenticate), before routing,
  *   and does not record such requests; accepts the right one;
  * - 404 unknown endpoint, 405 not POST (Allow), 415 not JSON, 413 too large a body,
- *   400 bad JSON, 403 a non-loopback Host or an Origin header — all JSON bodies;
+ *   400 bad JSON, 403 a non-loopback Host or an Origin header — all JSON bodies; every
+ *   authenticated request is recorded in the ledger, refused ones included;
  * - refuses to bind anything but loopback (exit 2), a short token, no --http;
  * - SIGTERM while a command runs: the command is stopped, the request answered and
  *   recorded, the server exits 0.
@@ -79,6 +80,22 @@ describe("serve --http", () => {
     expect((await s.post("list_files", {})).status).toBe(200);
     expect((await s.stop()).code).toBe(0);
     expect(verifyLedger(readFileSync(join(root, "docs/evidence_ledger.tools.log"))).ok).toBe(true);
+    // Every authenticated request is a ledger line, those refused before reaching a tool too;
+    // the Host and Origin refusals (checked before the token) are not.
+    const recorded = lines(root).map((l) => JSON.parse(l) as { action: string; details: { code?: string; outcome: string; via: string } });
+    expect(recorded.map((e) => `${e.action}:${e.details.code ?? e.details.outcome}`)).toEqual([
+      "unknown_endpoint:not_found",
+      "unknown_endpoint:not_found",
+      "read_file:method_not_allowed",
+      "read_file:unsupported_media_type",
+      "read_file:invalid_arguments",
+      "read_file:not_found",
+      "edit_file:too_large",
+      "edit_file:too_large",
+      "read_file:ok",
+      "list_files:ok",
+    ]);
+    expect(recorded.every((e) => e.details.via === "http")).toBe(true);
   });
 
   it("refuses non-loopback binds, a short token and a missing --http (exit 2)", () => {
