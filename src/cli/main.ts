@@ -223,9 +223,11 @@ cli
   .option("--port <port>", "Port (0 picks a free one)", { default: 7878 })
   .option("--host <host>", "127.0.0.1 (default), ::1 or localhost; anything else is refused")
   .option("--max-body-bytes <bytes>", "Largest request body accepted (default 32 MiB)")
+  .option("--format <format>", "text (everything on stderr) | json (also one line on stdout once listening: url, port, and the token when generated)", { default: "text" })
   .example("  noma-reconcile serve --http                      # token generated and printed on stderr")
   .example("  NOMA_RECONCILE_TOKEN=$(openssl rand -hex 32) noma-reconcile serve --http --port 8080")
   .example(`  curl -s -H "Authorization: Bearer $TOKEN" -d '{"path":"README.md"}' http://127.0.0.1:7878/read_file`)
+  .example("  noma-reconcile serve --http --port 0 --format json   # a free port; stdout: {\"url\":…,\"port\":…,\"token\":…}")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/serve-command.js")).serveCommand(options, io)));
 
 cli
@@ -283,8 +285,21 @@ cli
   .example("  noma-reconcile demo --keep")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/demo-command.js")).demoCommand(options, io)));
 
+/** Commands whose exit codes mean something else than the general ones. */
+const COMMAND_EXIT_CODES: Record<string, string> = {
+  serve: `  0  stopped by SIGINT or SIGTERM (requests in flight finished and recorded)
+  2  usage error (no --http, a host that is not loopback, a bad port or token), not a git
+     repository, an invalid configuration, or the port cannot be bound`,
+  "ledger <action> [file]": `  0  the ledger is intact
+  1  findings: an edited, removed, inserted or reordered line, a torn tail, committed lines changed
+  2  usage error, no ledger, not a git repository`,
+  "archive <action> [path]": `  0  listed (even nothing) or restored
+  2  usage error, nothing archived for the path or month or version, an unreadable archive`,
+};
+
 cli.help((sections) => {
-  sections.push(exitSection);
+  const own = cli.matchedCommand !== undefined ? COMMAND_EXIT_CODES[cli.matchedCommand.rawName] : undefined;
+  sections.push(own !== undefined ? { title: "Exit codes", body: own } : exitSection);
   return sections;
 });
 cli.version(TOOL_VERSION);

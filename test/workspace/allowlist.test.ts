@@ -69,6 +69,11 @@ describe("parseAllowlist", () => {
     expect(matchAllowlist(a, "npx", ["--no", "vitest", "run", "test/workspace"])).not.toBeNull();
     expect(matchAllowlist(a, "npx", ["vitest", "run"])).toBeNull(); // never without --no (no downloads)
     expect(matchAllowlist(a, "git", ["push"])).toBeNull();
+    expect(matchAllowlist(a, "git", ["diff", "--", "src/a.ts", "README.md"])).not.toBeNull();
+    // No record admits an option that reads or writes outside the repository.
+    for (const args of [["diff", "--output=/tmp/x"], ["diff", "--no-index", "/etc/passwd", "x"], ["log", "--oneline", "--output=/tmp/x"], ["diff", "--stat", "--output=/tmp/x"]]) expect(matchAllowlist(a, "git", args), args.join(" ")).toBeNull();
+    expect(matchAllowlist(a, "npx", ["--no", "vitest", "run", "--outputFile=/tmp/x"])).toBeNull();
+    expect(matchAllowlist(a, "npx", ["--no", "vitest", "run", "test/a", "--config=/tmp/x.ts"])).toBeNull();
   });
 
   it("reads records: argv, ** rest, environment, inherit, env, timeout, description", () => {

@@ -110,14 +110,28 @@ describe("serve --http", () => {
     expect(runCli(["serve", "--http", "--port", "70000"], { cwd: root }).code).toBe(2);
   });
 
-  it("generates a token when none is given and prints it on stderr", async () => {
+  it("generates a token when none is given and prints it on stderr (and in the --format json line)", async () => {
     const root = tempRepo({ "a.txt": "x" });
     const s = await new HttpServer(root, [], { NOMA_RECONCILE_TOKEN: undefined }).ready();
     const token = /bearer token \(generated[^)]*\): (\S+)/.exec(s.stderr)?.[1];
     expect(token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     expect((await s.post("read_file", { path: "a.txt" }, { token: token! })).status).toBe(200);
     expect((await s.post("read_file", { path: "a.txt" })).status).toBe(401);
+    expect(s.stdout).toBe(""); // text: results only on stderr
     await s.stop();
+    // --format json: one line on stdout once listening, for a program that starts the server
+    const j = await new HttpServer(root, ["--format", "json"], { NOMA_RECONCILE_TOKEN: undefined }).ready();
+    for (let i = 0; i < 500 && !j.stdout.includes("\n"); i++) await new Promise((r) => setTimeout(r, 10));
+    const info = JSON.parse(j.stdout) as { url: string; port: number; token: string; token_source: string };
+    expect(info).toMatchObject({ url: j.url, token_source: "generated" });
+    expect(j.url).toContain(`:${info.port}`);
+    expect((await j.post("read_file", { path: "a.txt" }, { token: info.token })).status).toBe(200);
+    await j.stop();
+    const e = await new HttpServer(root, ["--format", "json"]).ready();
+    for (let i = 0; i < 500 && !e.stdout.includes("\n"); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(JSON.parse(e.stdout)).not.toHaveProperty("token"); // chosen by the caller: never echoed
+    await e.stop();
+    expect(runCli(["serve", "--http", "--format", "yaml"], { cwd: root }).code).toBe(2);
   });
 
   it("stops on SIGTERM: a running command is killed, its request answered and recorded, exit 0", async () => {

@@ -17,6 +17,7 @@ export interface HttpReply {
 export class HttpServer {
   readonly child: ChildProcessWithoutNullStreams;
   stderr = "";
+  stdout = "";
   url = "";
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
@@ -24,7 +25,8 @@ export class HttpServer {
     this.child = spawn(process.execPath, [CLI, "serve", "--http", "--port", "0", ...args], { cwd, env: { ...process.env, NOMA_RECONCILE_TOKEN: TEST_TOKEN, ...env }, stdio: ["pipe", "pipe", "pipe"] });
     this.child.stderr.setEncoding("utf8");
     this.child.stderr.on("data", (d: string) => (this.stderr += d));
-    this.child.stdout.resume();
+    this.child.stdout.setEncoding("utf8");
+    this.child.stdout.on("data", (d: string) => (this.stdout += d));
     this.exited = new Promise((resolve) => this.child.on("close", (code, signal) => resolve({ code, signal })));
     onTestFinished(() => {
       if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGKILL");
