@@ -5,11 +5,13 @@
 //   binding, the containment walk, the archive (edit_file) and the ledger append
 //   (lock + one write + fsync per request) add;
 // - HTTP requests per second under 50 concurrent keep-alive clients (read_file, and
-//   edit_file on 50 distinct files), beside the same number of direct fs calls.
+//   edit_file on 50 distinct files), beside the same number of direct fs calls;
+// - edit_file (the library, in this process) on a 260 KB file as its month's archive grows
+//   to 200 versions, beside writeFileSync of the same bytes.
 // Every request appends to the ledger (fsync), so per-request time is bounded below by
 // one fsync on this disk, measured here too.
 import { spawn, execFileSync } from "node:child_process";
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -155,12 +157,39 @@ try {
   const fsWriteRps = 1000 / fsWrite;
   const fsyncRps = 1000 / fsyncFloor;
   console.log("");
-  report(`HTTP under ${CLIENTS} concurrent keep-alive clients (${CLIENTS * PER_CLIENT} requests each)`, [
+  report(`HTTP under ${CLIENTS} concurrent keep-alive clients (${CLIENTS} × ${PER_CLIENT} requests per figure)`, [
     ["requests", "req/s", "floor", "floor req/s", "floor ÷ figure"],
     ["read_file", readRps.toFixed(0), "readFileSync, one at a time", fsReadRps.toFixed(0), ratio(fsReadRps, readRps)],
     ["read_file", readRps.toFixed(0), "fsync, one at a time (the ledger's bound)", fsyncRps.toFixed(0), ratio(fsyncRps, readRps)],
     ["edit_file (50 files)", editRps.toFixed(0), "writeFileSync, one at a time", fsWriteRps.toFixed(0), ratio(fsWriteRps, editRps)],
   ]);
+  // The archive keeps one archive per path per month and rewrites it (decompress, append the
+  // member, compress the whole) on each overwrite: the time of an edit grows with the versions
+  // of that path archived this month; zstd over the whole tar keeps the file small.
+  const { openWorkspace, runWorkspaceTool } = await import("../dist/index.js");
+  const ws = openWorkspace(root);
+  const big = Array.from({ length: 4000 }, (_, i) => `line ${i}: ordinary source text ${i * 7919} of a file an agent edits`).join("\n");
+  writeFileSync(join(root, "src/big.txt"), big);
+  const fsBig = timeSync(ROUND_TRIPS, (i) => writeFileSync(join(root, "src/big-fs.txt"), `${big}\n${i}\n`));
+  const growth = [["versions archived this month", "edit_file (library)", "archive size", "floor: writeFileSync", "× floor"]];
+  let edits = 0;
+  for (const upTo of [10, 50, 100, 200]) {
+    const samples = [];
+    while (edits < upTo) {
+      const t0 = now();
+      const r = await runWorkspaceTool(ws, "edit_file", { path: "src/big.txt", contents: `${big}\nedit ${edits}\n` });
+      samples.push(now() - t0);
+      if (r.body.success !== true) throw new Error(JSON.stringify(r.body));
+      edits++;
+    }
+    const last = samples.slice(-5);
+    const ms = median(last);
+    const size = statSync(join(root, "archive", ...ws.now().toISOString().slice(0, 7).split("-"), "src/big.txt.tar.zst")).size;
+    growth.push([String(upTo), fmt(ms), `${(size / 1024).toFixed(0)} KB`, fmt(fsBig), ratio(ms, fsBig)]);
+  }
+  console.log("");
+  report(`edit_file on a ${(Buffer.byteLength(big) / 1024).toFixed(0)} KB file as its month's archive grows (median of the last 5 edits)`, growth);
+
   const ledger = readFileSync(join(root, "docs/evidence_ledger.tools.log"), "utf8").trimEnd().split("\n").length;
   const verify = execFileSync(process.execPath, [CLI, "ledger", "verify"], { cwd: root, encoding: "utf8" }).trim();
   console.log(`\nledger after the bench: ${ledger} lines; ${verify}`);
