@@ -11,8 +11,12 @@ import { join, posix } from "node:path";
 import { DEFAULT_WORKSPACE_CONFIG, type WorkspaceConfig } from "../config/config-schema.js";
 import { ConfigError, loadConfig } from "../config/load-config.js";
 import { PathContainment, PathOutsideRepoError } from "../fsx/contain-path.js";
+import { symlinkEscape } from "../fsx/symlink-escape.js";
 import { checkPathText, protectedReason, type ProtectedPaths } from "./path-rules.js";
 import { WorkspaceError } from "./workspace-error.js";
+
+/** Where the tools' lock files live, repo-relative. */
+const LOCK_DIR = ".notarai/.cache/workspace";
 
 export interface WorkspaceOptions {
   /** The server's environment: PATH and `inherit` variables come from here (default process.env). */
@@ -51,6 +55,7 @@ export class Workspace {
   readonly lockTimeoutMs: number;
   readonly protectedPaths: ProtectedPaths;
   readonly afterCheck: ((rel: string) => void) | undefined;
+  private lockDirChecked = false;
 
   constructor(root: string, config: WorkspaceConfig, options: WorkspaceOptions = {}) {
     this.root = realpathSync(root);
@@ -62,11 +67,16 @@ export class Workspace {
     this.protectedPaths = { ledger: configPath(config.ledger, "ledger"), archive: configPath(config.archive, "archive"), allowlist: configPath(config.allowlist, "allowlist") };
   }
 
-  /** Where the tools' lock files live (gitignored with the cache). */
+  /** Where the tools' lock files live (gitignored with the cache); never through a link leading out of the repository. */
   lockPath(kind: string, key: string): string {
+    if (!this.lockDirChecked) {
+      const escape = symlinkEscape(this.root, LOCK_DIR);
+      if (escape !== null) throw new WorkspaceError("config_error", `${escape.link} is a symbolic link to ${escape.target}, outside the repository: the workspace tools keep their locks in ${LOCK_DIR}/ and will not write through it`);
+      this.lockDirChecked = true;
+    }
     const safe = key.replace(/[^A-Za-z0-9._-]/g, "_").slice(-80);
     const hash = Buffer.from(key.normalize("NFC").toLowerCase()).toString("base64url").slice(0, 16);
-    return join(this.root, ".notarai/.cache/workspace", `${kind}-${hash}-${safe}.lock`);
+    return join(this.root, LOCK_DIR, `${kind}-${hash}-${safe}.lock`);
   }
 
   /**

@@ -12,6 +12,8 @@
 import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runWorkspaceTool } from "../../src/workspace/run-workspace-tool.js";
+import { openWorkspace } from "../../src/workspace/workspace.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
@@ -197,5 +199,18 @@ describe("escape matrix", () => {
     const v = runCli(["ledger", "verify", "--format", "json"], { cwd: root });
     expect(v.code, v.stdout).toBe(0);
     expect((JSON.parse(v.stdout) as { lines: number }).lines).toBe(n + 5);
+  });
+
+  it("never puts its lock files outside: a .notarai/.cache linked out of the repository refuses every write", async () => {
+    const outside = tempDir("nr-cache-out-");
+    const root = tempRepo({ "a.txt": "a\n" });
+    mkdirSync(join(root, ".notarai"), { recursive: true });
+    symlinkSync(outside, join(root, ".notarai/.cache"));
+    const r = await runWorkspaceTool(openWorkspace(root), "edit_file", { path: "a.txt", contents: "b\n" });
+    // refused, and not recordable either (the ledger's lock lives there too): both are said
+    expect(r.body).toMatchObject({ success: false, code: "ledger_error" });
+    expect(String(r.body["message"])).toMatch(/^\.notarai\/\.cache is a symbolic link to .*could not be recorded in the evidence ledger: \.notarai\/\.cache is a symbolic link/s);
+    expect(readdirSync(outside)).toEqual([]);
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("a\n");
   });
 });
