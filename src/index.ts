@@ -118,7 +118,7 @@ export { mergeMcpJson, McpJsonError, type McpJsonMerge } from "./init/merge-mcp-
 export { MCP_SERVER_ENTRY, readmeVersion, readmeVersionLine } from "./init/notarai-files.js";
 // The workspace tools (the NOA agent tool API): containment, allowlisted commands, archive-before-overwrite, the evidence ledger.
 export { openWorkspace, Workspace, type WorkspaceOptions, type CheckedPath } from "./workspace/workspace.js";
-export { runWorkspaceTool, type WorkspaceCallOptions, type WorkspaceOutcome, type Binding } from "./workspace/run-workspace-tool.js";
+export { runWorkspaceTool, recordRefusal, type WorkspaceCallOptions, type WorkspaceOutcome, type Binding } from "./workspace/run-workspace-tool.js";
 export { WORKSPACE_TOOL_NAMES, isWorkspaceTool, type WorkspaceToolName } from "./workspace/workspace-tool-names.js";
 export { WORKSPACE_SCHEMAS, MAX_FILE_BYTES } from "./workspace/workspace-schemas.js";
 export { WorkspaceError, HTTP_STATUS, failureBody, type WorkspaceErrorCode, type FailureBody } from "./workspace/workspace-error.js";
@@ -134,4 +134,4 @@ export { archiveVersion, archivePathFor, memberName, type ArchivedVersion } from
 export { listArchived, readArchived, type ArchiveFile, type ArchivedMember } from "./workspace/read-archive.js";
 export { tarMembers, TarFormatError } from "./workspace/tar-members.js";
 export { runProcess, type RunProcessOptions, type RunProcessResult } from "./workspace/run-process.js";
-export { startWorkspaceHttp, loopbackAddress, tokenMatches, type WorkspaceHttpOptions, type WorkspaceHttpServer } from "./workspace/serve-workspace-http.js";
+export { startWorkspaceHttp, loopbackAddress, tokenMatches, DEFAULT_HTTP_PORT, type WorkspaceHttpOptions, type WorkspaceHttpServer } from "./workspace/serve-workspace-http.js";

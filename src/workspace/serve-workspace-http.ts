@@ -149,8 +149,8 @@ export function startWorkspaceHttp(options: WorkspaceHttpOptions): Promise<Works
     if (!known) return refuse(404, "not_found", `no such endpoint ${JSON.stringify(route.length > 200 ? `${route.slice(0, 200)}…` : route)}; endpoints: ${WORKSPACE_TOOL_NAMES.map((n) => `POST /${n}`).join(", ")}`);
     if (req.method !== "POST") return refuse(405, "method_not_allowed", `${req.method} ${route}: use POST`, { allow: "POST" });
     const type = req.headers["content-type"];
-    // curl -d sends application/x-www-form-urlencoded: the body is read as JSON all the same.
-    if (type !== undefined && !/^application\/(json|x-www-form-urlencoded)\s*(;|$)/i.test(type)) return refuse(415, "unsupported_media_type", `content-type ${JSON.stringify(type)}: send application/json`);
+    // curl -d sends application/x-www-form-urlencoded, fetch a string as text/plain: the body is read as JSON all the same.
+    if (type !== undefined && !/^(application\/(json|x-www-form-urlencoded)|text\/plain)\s*(;|$)/i.test(type)) return refuse(415, "unsupported_media_type", `content-type ${JSON.stringify(type)}: send application/json`);
     const length = Number(req.headers["content-length"] ?? "0");
     if (Number.isFinite(length) && length > maxBody) {
       res.setHeader("connection", "close");

@@ -76,6 +76,7 @@ describe("serve --http", () => {
     expect(await raw(s.url, { path: "/read_file", headers: { ...auth, origin: "http://evil.example", "content-type": "application/json" }, body: '{"path":"a.txt"}' })).toMatchObject({ status: 403, body: { code: "forbidden_origin" } });
     // curl -d sends form encoding: read as JSON all the same
     expect(await raw(s.url, { path: "/read_file", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: '{"path":"a.txt"}' })).toMatchObject({ status: 200, body: { success: true } });
+    expect(await raw(s.url, { path: "/read_file", headers: { ...auth, "content-type": "text/plain;charset=UTF-8" }, body: '{"path":"a.txt"}' })).toMatchObject({ status: 200, body: { success: true } });
     // the server is still healthy after all that
     expect((await s.post("list_files", {})).status).toBe(200);
     expect((await s.stop()).code).toBe(0);
@@ -92,6 +93,7 @@ describe("serve --http", () => {
       "read_file:not_found",
       "edit_file:too_large",
       "edit_file:too_large",
+      "read_file:ok",
       "read_file:ok",
       "list_files:ok",
     ]);
