@@ -28,9 +28,10 @@ const sha = (b: Uint8Array): string => createHash("sha256").update(b).digest("he
 
 /**
  * `compute(old)` gives the new bytes from the current ones (null: the file does not
- * exist); it may throw to refuse. With `create`, missing directories are made.
+ * exist); it may throw to refuse. With `create`, missing directories are made. `mode`
+ * sets the permission bits (a restore brings back the archived ones); else they are kept.
  */
-export async function replaceFile(ws: Workspace, c: CheckedPath, compute: (old: Buffer | null) => Uint8Array, options: { create: boolean }): Promise<ReplaceResult> {
+export async function replaceFile(ws: Workspace, c: CheckedPath, compute: (old: Buffer | null) => Uint8Array, options: { create: boolean; mode?: number }): Promise<ReplaceResult> {
   if (c.rel === "") throw new WorkspaceError("not_a_file", `${JSON.stringify(c.given)}: the repository root is not a file`);
   return withLocks(
     ws.lockPath("file", c.rel),
@@ -67,7 +68,7 @@ export async function replaceFile(ws: Workspace, c: CheckedPath, compute: (old: 
           if (Buffer.compare(old, next) === 0) return { ...result, unchanged: true };
           result.archived = await archiveVersion(ws, c.rel, old, stat!);
         }
-        writeFileAtomic(dir.child(c.name), next);
+        writeFileAtomic(dir.child(c.name), next, options.mode === undefined ? {} : { mode: options.mode });
         return result;
       } finally {
         dir.close();

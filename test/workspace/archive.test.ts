@@ -10,7 +10,7 @@
  * - tarMembers agrees with modern-tar on archives of random members (property).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { packTar, unpackTar } from "modern-tar";
@@ -130,6 +130,19 @@ describe("archive before overwrite", () => {
     expect(runCli(["archive", "restore", "docs/missing.md"], { cwd: root }).code).toBe(2);
     expect(runCli(["archive", "restore", "docs/a.md", "--number", "9"], { cwd: root }).code).toBe(2);
     expect(runCli(["archive", "frobnicate"], { cwd: root }).code).toBe(2);
+  });
+
+  it("archive restore brings back the archived mode, also for a file removed since", async () => {
+    const root = tempRepo({ "bin/run.sh": "#!/bin/sh\necho v1\n" });
+    chmodSync(join(root, "bin/run.sh"), 0o755);
+    const ws = openWorkspace(root);
+    await runWorkspaceTool(ws, "edit_file", { path: "bin/run.sh", contents: "#!/bin/sh\necho v2\n" });
+    expect(statSync(join(root, "bin/run.sh")).mode & 0o777).toBe(0o755);
+    unlinkSync(join(root, "bin/run.sh"));
+    const restored = runCli(["archive", "restore", "bin/run.sh", "--number", "1"], { cwd: root });
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(readFileSync(join(root, "bin/run.sh"), "utf8")).toBe("#!/bin/sh\necho v1\n");
+    expect(statSync(join(root, "bin/run.sh")).mode & 0o777).toBe(0o755);
   });
 });
 

@@ -68,7 +68,7 @@ export async function archiveCommand(action: string, path: string | undefined, o
       return asRuntime(e);
     }
   })();
-  const r = await replaceFile(ws, checked, () => found.data, { create: true }).catch(asRuntime);
+  const r = await replaceFile(ws, checked, () => found.data, { create: true, mode: found.mode }).catch(asRuntime);
   await appendLedger(ws, [
     {
       action: "archive_restore",
