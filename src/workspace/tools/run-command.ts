@@ -19,15 +19,9 @@ import type { Workspace } from "../workspace.js";
 import { readCheckedFile } from "./read-file.js";
 import type { ToolOutput } from "./tool-output.js";
 
-export interface CommandResult {
+/** What the process did (RunProcessResult without the internal abort/spawn flags), its argv and whether it succeeded. */
+export interface CommandResult extends Omit<RunProcessResult, "aborted" | "spawn_error"> {
   success: boolean;
-  exit_code: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  truncated: boolean;
-  timed_out: boolean;
-  duration_ms: number;
   argv: string[];
   message?: string;
 }
