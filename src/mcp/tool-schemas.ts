@@ -12,6 +12,7 @@
  */
 import * as z from "zod/mini";
 import { OP_SCHEMAS } from "../patch/patch-op-schema.js";
+import { WORKSPACE_SCHEMAS } from "../workspace/workspace-schemas.js";
 import type { ToolName } from "./tool-catalog.js";
 
 const text = (description: string) => z.string().check(z.minLength(1), z.describe(description));
@@ -199,6 +200,8 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
       transcript_entries: z.array(transcriptRecord),
     }),
   },
+  // The workspace tools validate their own arguments (and record refusals in the ledger): see src/workspace/.
+  ...WORKSPACE_SCHEMAS,
 };
 
 export type JsonSchema = Record<string, unknown>;
