@@ -4,17 +4,19 @@
 //   `check big.noma`                                   target: ≥ 2× faster than the reference's check
 //   `patch big.noma --op <update_attribute>` (one-shot, pre- and post-validation, transcript
 //   and document written atomically)                   target: ≥ 2× faster than the reference's patch --inplace
-// Floor measured in the same run: `node -e 0`. Every round runs each command once (round-robin),
-// so a figure and its floor share the machine's load; ratios are taken round by round.
+// Floors measured in the same rounds: `node -e 0` (start-up) and a node process that reads the
+// document's bytes. Every round runs each command once (round-robin), so a figure and its floors
+// share the machine's load; ratios are taken round by round.
 //
-// The Noma reference CLI is not available on this machine (and is never read here), so no
-// reference figure is measured. What is known of it: issue 16 measured it side by side with
-// this repository's CLI at commit c95bc77 (paired runs, the same 2-core machine): our check
-// was 1.16–1.36× faster, our patch 1.05–1.18× faster. This bench builds commit c95bc77 (from
-// git history, into a temp dir) and times it in the same rounds; the reference estimate is
-// that commit's time × those ratios, and "vs reference (estimated)" is how many times faster
-// than that estimate this build is. NR_BASELINE_DIR=<dir with dist/> uses another baseline
-// build; without one the estimate is not printed.
+// The reference. When the Noma reference CLI is available locally, give its two commands:
+//   NR_REFERENCE_CHECK='noma check {doc}'  NR_REFERENCE_PATCH='noma patch {doc} --inplace --op {op}'
+// (split on spaces; {doc} and {op} are replaced; run in the document's directory): the bench times
+// them in the same rounds and prints measured ratios. It is not available on this machine (and its
+// source is never read here). Without it, an estimate: issue 16 measured the reference side by side
+// with this repository's CLI at commit c95bc77 (paired runs, the same 2-core machine): our check was
+// 1.16–1.36× faster, our patch 1.05–1.18× faster. This bench builds c95bc77 (from git history, into a
+// temp dir) and times it in the same rounds; the estimated reference is that build's time × those
+// ratios. NR_BASELINE_DIR=<dir with dist/> uses another baseline build.
 // NOMA_RECONCILE_JIT=default shows check with V8's default tiering (see prepare-short-run-jit.ts).
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,6 +30,8 @@ const CLI = join(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
 const BASE_COMMIT = "c95bc77a25c6ec761a83743b665e07e631420ea2";
 const ISSUE_RATIOS = { check: [1.16, 1.36], patch: [1.05, 1.18] };
 const ROUNDS = Number(process.env.NR_BENCH_ROUNDS ?? 11);
+// NR_COMPARE_DIR=<dir with dist/>: one more build timed in the same rounds (e.g. main's), for "nothing got slower".
+const COMPARE = process.env.NR_COMPARE_DIR;
 
 const dir = mkdtempSync(join(tmpdir(), "nr-bench-oneshot-"));
 const baseline = baselineBuild(BASE_COMMIT);
@@ -45,36 +49,51 @@ try {
   const op = JSON.stringify({ op: "update_attribute", id: `c${Math.floor(sections / 2)}`, key: "confidence", value: 0.42 });
   const check = (cli, env) => ({ cmd: process.execPath, args: [cli, "check", "big.noma"], cwd: dir, okStatus: [0], ...(env !== undefined ? { env: { ...process.env, ...env } } : {}) });
   const patch = (cli) => ({ cmd: process.execPath, args: [cli, "patch", "big.noma", "--op", op, "--actor-name", "bench"], cwd: dir, okStatus: [0], before: restore });
+  const template = (t) => t.split(" ").filter((a) => a !== "").map((a) => a.replaceAll("{doc}", "big.noma").replaceAll("{op}", op));
+  const refCheck = process.env.NR_REFERENCE_CHECK;
+  const refPatch = process.env.NR_REFERENCE_PATCH;
   const commands = [
     { label: "node -e 0", cmd: process.execPath, args: ["-e", "0"] },
+    { label: "read", cmd: process.execPath, args: ["-e", "require('node:fs').readFileSync('big.noma')"], cwd: dir, okStatus: [0] },
     { label: "check", ...check(CLI) },
     { label: "check, V8 default tiering", ...check(CLI, { NOMA_RECONCILE_JIT: "default" }) },
     { label: "patch", ...patch(CLI) },
   ];
   if (baseline.cli !== undefined) commands.push({ label: "check (baseline)", ...check(baseline.cli) }, { label: "patch (baseline)", ...patch(baseline.cli) });
+  if (COMPARE !== undefined) commands.push({ label: "check (compare)", ...check(join(COMPARE, "dist/cli.js")) }, { label: "patch (compare)", ...patch(join(COMPARE, "dist/cli.js")) });
+  if (refCheck !== undefined) commands.push({ label: "check (reference)", cmd: template(refCheck)[0], args: template(refCheck).slice(1), cwd: dir });
+  if (refPatch !== undefined) commands.push({ label: "patch (reference)", cmd: template(refPatch)[0], args: template(refPatch).slice(1), cwd: dir, before: restore });
   const t = roundRobin(commands, { rounds: ROUNDS, warmup: 2 });
   const by = Object.fromEntries(commands.map((c, i) => [c.label, t[i]]));
   const node = by["node -e 0"];
-  const vsRef = (ours, base, [lo, hi]) => {
-    if (base === undefined) return "n/a (no baseline build)";
-    const r = pairedRatio(base, ours);
-    return `${(r * lo).toFixed(2)}–${(r * hi).toFixed(2)}× faster`;
+  const read = by["read"];
+  const x = (a, b) => `${pairedRatio(a, b).toFixed(2)}×`;
+  const vsRef = (key, ratios) => {
+    const ref = by[`${key} (reference)`];
+    if (ref !== undefined) return `${pairedRatio(ref, by[key]).toFixed(2)}× faster (measured)`;
+    const base = by[`${key} (baseline)`];
+    if (base === undefined) return "n/a (no reference, no baseline build)";
+    const r = pairedRatio(base, by[key]);
+    return `${(r * ratios[0]).toFixed(2)}–${(r * ratios[1]).toFixed(2)}× faster (estimated)`;
   };
-  const rows = [["command (one process)", "time", "× node -e 0", "vs baseline", "vs reference (estimated)", "target"]];
-  const row = (label, key, baseKey, ratios, target) => {
-    const base = baseKey !== undefined ? by[baseKey] : undefined;
-    rows.push([label, fmt(by[key].ms), `${pairedRatio(by[key], node).toFixed(2)}×`, base !== undefined ? `${pairedRatio(base, by[key]).toFixed(2)}× faster` : "", ratios !== undefined ? vsRef(by[key], base, ratios) : "", target]);
-  };
-  row("check big.noma", "check", "check (baseline)", ISSUE_RATIOS.check, "≥ 2× faster");
-  row("check, NOMA_RECONCILE_JIT=default", "check, V8 default tiering", "check (baseline)", undefined, "");
-  row("patch --op update_attribute", "patch", "patch (baseline)", ISSUE_RATIOS.patch, "≥ 2× faster");
-  if (baseline.cli !== undefined) {
-    rows.push(["baseline check", fmt(by["check (baseline)"].ms), `${pairedRatio(by["check (baseline)"], node).toFixed(2)}×`, "", "", ""]);
-    rows.push(["baseline patch", fmt(by["patch (baseline)"].ms), `${pairedRatio(by["patch (baseline)"], node).toFixed(2)}×`, "", "", ""]);
+  const rows = [["command (one process)", "time", "× node -e 0", "× node reading the bytes", "vs the reference", "target"]];
+  rows.push(["check big.noma", fmt(by.check.ms), x(by.check, node), x(by.check, read), vsRef("check", ISSUE_RATIOS.check), "≥ 2× faster"]);
+  rows.push(["check, NOMA_RECONCILE_JIT=default", fmt(by["check, V8 default tiering"].ms), x(by["check, V8 default tiering"], node), x(by["check, V8 default tiering"], read), "", ""]);
+  rows.push(["patch --op update_attribute", fmt(by.patch.ms), x(by.patch, node), x(by.patch, read), vsRef("patch", ISSUE_RATIOS.patch), "≥ 2× faster"]);
+  for (const key of ["check", "patch"]) {
+    const ref = by[`${key} (reference)`];
+    if (ref !== undefined) rows.push([`reference ${key}`, fmt(ref.ms), x(ref, node), x(ref, read), "", ""]);
   }
-  console.log(`document: ${(Buffer.byteLength(text) / 1048576).toFixed(2)} MiB, ${sections} sections (mixed-document generator); node -e 0 = ${fmt(node.ms)}; ${ROUNDS} rounds, medians`);
-  console.log(`baseline: ${baseline.cli !== undefined ? baseline.label : `none (${baseline.reason})`}. The Noma reference CLI is not available here: its figures are estimated as the baseline's time × issue 16's measured ratios (check ${ISSUE_RATIOS.check.join("–")}, patch ${ISSUE_RATIOS.patch.join("–")}).\n`);
+  console.log(`document: ${(Buffer.byteLength(text) / 1048576).toFixed(2)} MiB, ${sections} sections (mixed-document generator); node -e 0 = ${fmt(node.ms)}, node reading the bytes = ${fmt(read.ms)}; ${ROUNDS} rounds, medians`);
+  const measured = refCheck !== undefined || refPatch !== undefined;
+  console.log(measured ? "reference: measured in the same rounds (NR_REFERENCE_CHECK / NR_REFERENCE_PATCH).\n" : `reference: not available here; estimated as the baseline's time × issue 16's measured ratios (check ${ISSUE_RATIOS.check.join("–")}, patch ${ISSUE_RATIOS.patch.join("–")}).\n`);
   report("one-shot commands on the 5 MiB document", rows);
+  const others = [["other build (same rounds)", "check", "this build vs it (check)", "patch", "this build vs it (patch)", ""]];
+  if (baseline.cli !== undefined) others.push([`baseline ${baseline.label}`, fmt(by["check (baseline)"].ms), `${pairedRatio(by["check (baseline)"], by.check).toFixed(2)}× faster`, fmt(by["patch (baseline)"].ms), `${pairedRatio(by["patch (baseline)"], by.patch).toFixed(2)}× faster`, ""]);
+  else others.push([`baseline: none (${baseline.reason})`, "", "", "", "", ""]);
+  if (COMPARE !== undefined) others.push([COMPARE, fmt(by["check (compare)"].ms), `${pairedRatio(by["check (compare)"], by.check).toFixed(2)}× faster`, fmt(by["patch (compare)"].ms), `${pairedRatio(by["patch (compare)"], by.patch).toFixed(2)}× faster`, ""]);
+  console.log("");
+  report("other builds", others);
 } finally {
   rmSync(dir, { recursive: true, force: true });
   baseline.cleanup?.();

@@ -14,21 +14,20 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cleanBlobIds, currentHashes, statPaths } from "../cache/current-hashes.js";
-import { type BranchDiff, startBranchDiff } from "../git/branch-diff.js";
+import type { BranchDiff } from "../git/branch-diff.js";
 import { branchWorktreeStatus } from "../git/branch-worktree-status.js";
 import { foldChanges } from "../git/changed-files.js";
 import { diffNumstat, diffPatch } from "../git/diff-patch.js";
-import { execGitAsync } from "../git/exec-git-async.js";
 import { splitNul } from "../git/exec-git.js";
-import { skipWorktreePaths } from "../git/skip-worktree-paths.js";
 import { BINARY_SNIFF_BYTES, isBinaryContent } from "../git/is-binary-content.js";
-import { findMergeBase, quickMergeBase } from "../git/merge-base.js";
+import { findMergeBase } from "../git/merge-base.js";
 import { newFileDiff } from "../git/new-file-diff.js";
 import { compileExcludePattern, isSpecPath } from "../governance/glob.js";
 import type { GitToolOptions } from "./list-affected-specs.js";
 import { loadSpecContext } from "./load-spec-context.js";
 import { readReconciliation } from "./read-reconciliation.js";
 import { isReconciled, persistMemo, requireSpec } from "./reconcile-context.js";
+import { type SpecDiffScans, startSpecDiffScans } from "./start-spec-diff-scans.js";
 
 export interface GetSpecDiffInput {
   /** Repository-relative path of the spec file. */
@@ -77,35 +76,32 @@ function readForDiff(abs: string): { bytes: Uint8Array; binary: boolean } | null
   }
 }
 
-export async function getSpecDiff(root: string, input: GetSpecDiffInput, options: GitToolOptions = {}): Promise<SpecDiffResult> {
+export interface GetSpecDiffOptions extends GitToolOptions {
+  /** git's scans, already started for this root and base (`startSpecDiffScans`); started here otherwise. */
+  scans?: SpecDiffScans;
+}
+
+export async function getSpecDiff(root: string, input: GetSpecDiffInput, options: GetSpecDiffOptions = {}): Promise<SpecDiffResult> {
   // git's two passes over the work tree run at once, beside this process's own work: the walk
   // for untracked files needs no merge-base, so it starts first; the one diff against the
   // merge-base (branch-diff.ts) answers what changed, which files are clean, which are binary
-  // and their patches. An error on the way kills whatever is still running.
-  const abort = new AbortController();
-  const gitOpts = { cwd: root, signal: abort.signal };
-  const untrackedOut = execGitAsync(["ls-files", "-z", "--others", "--exclude-standard", "--"], gitOpts);
-  const skipJob = skipWorktreePaths(root, abort.signal);
-  let branchJob: Promise<BranchDiff> | undefined;
-  for (const p of [untrackedOut, skipJob]) p.catch(() => undefined);
+  // and their patches. The merge-base first when it resolves at once (the diff then runs while
+  // the specs load); its errors, and a shallow clone's deepening, still come after the spec's
+  // own. An error on the way kills whatever is still running.
+  const given = options.scans;
+  const scans = given !== undefined && given.root === root && given.baseBranch === input.baseBranch ? given : startSpecDiffScans(root, input.baseBranch);
+  if (scans !== given) given?.abort.abort();
+  const { abort } = scans;
   try {
-    // The merge-base first when it resolves at once (the diff then runs while the specs load);
-    // its errors, and a shallow clone's deepening, still come after the spec's own.
-    const start = (commit: string): Promise<BranchDiff> => {
-      const job = startBranchDiff(root, commit, abort.signal);
-      job.catch(() => undefined);
-      return job;
-    };
-    const quick = quickMergeBase(root, input.baseBranch);
-    if (quick !== null) branchJob = start(quick);
+    const quick = scans.quickMergeBase;
     const ctx = loadSpecContext(root, options);
     const spec = requireSpec(ctx, input.specPath, { requireData: true });
     const mergeBase = quick ?? findMergeBase(root, input.baseBranch, options.mergeBase).mergeBase;
-    branchJob ??= start(mergeBase);
+    const branchJob = scans.branchDiff(mergeBase);
     const excludedPatterns = [...(input.excludePatterns ?? [])];
     const excludeTests = excludedPatterns.map(compileExcludePattern);
     const bypass = input.bypassCache === true;
-    const [branch, untrackedList] = await Promise.all([branchJob, untrackedOut.then((b) => splitNul(b.toString("utf8")))]);
+    const [branch, untrackedList] = await Promise.all([branchJob, scans.untracked.then((b) => splitNul(b.toString("utf8")))]);
     const changes = foldChanges(branch.raw, untrackedList);
 
     const categoryOf = new Map<string, string>();
@@ -118,7 +114,7 @@ export async function getSpecDiff(root: string, input: GetSpecDiffInput, options
     });
     const paths = governed.map((c) => c.path);
 
-    const status = branchWorktreeStatus(branch.raw, await skipJob);
+    const status = branchWorktreeStatus(branch.raw, await scans.skipWorktree);
     const rec = await readReconciliation(root, { specs: [spec.path], paths, blobs: cleanBlobIds(status, paths), stats: statPaths(status, paths) }, options);
     const current = await currentHashes(root, paths, status, { blobHashes: rec.cache.blobHashes, statHashes: rec.cache.statHashes });
 

@@ -3,11 +3,11 @@
  * Changed files = merge-base(base, HEAD) … work tree: committed, staged and
  * unstaged changes, untracked files, deleted files and both sides of renames.
  */
-import { changedFilesAsync } from "../git/changed-files.js";
-import { findMergeBase, type MergeBaseOptions } from "../git/merge-base.js";
+import type { MergeBaseOptions } from "../git/merge-base.js";
 import type { SpecBehavior } from "../spec/spec-schema.js";
 import { loadSpecContext } from "./load-spec-context.js";
 import type { ToolOptions } from "./reconcile-context.js";
+import { type AffectedScan, startAffectedScan } from "./start-affected-scan.js";
 
 export interface ListAffectedSpecsInput {
   /** Branch (or any commit-ish) to diff against, e.g. "main" or "origin/main". */
@@ -31,12 +31,17 @@ export interface GitToolOptions extends ToolOptions {
   mergeBase?: MergeBaseOptions;
 }
 
-export async function listAffectedSpecs(root: string, input: ListAffectedSpecsInput, options: GitToolOptions = {}): Promise<ListAffectedSpecsResult> {
-  const mb = findMergeBase(root, input.baseBranch, options.mergeBase);
+export interface ListAffectedSpecsOptions extends GitToolOptions {
+  /** The scan, already started for this root and base (`startAffectedScan`); started here otherwise. */
+  scan?: AffectedScan;
+}
+
+export async function listAffectedSpecs(root: string, input: ListAffectedSpecsInput, options: ListAffectedSpecsOptions = {}): Promise<ListAffectedSpecsResult> {
   // The specs load while git scans the work tree (killed if loading them fails).
-  const abort = new AbortController();
-  const changing = changedFilesAsync(root, mb.mergeBase, abort.signal);
-  changing.catch(() => undefined);
+  const given = options.scan;
+  const usable = given !== undefined && given.root === root && given.baseBranch === input.baseBranch;
+  if (!usable) given?.abort.abort();
+  const { abort, changing } = usable ? given : startAffectedScan(root, input.baseBranch, options.mergeBase);
   let ctx: ReturnType<typeof loadSpecContext>;
   try {
     ctx = loadSpecContext(root, options);

@@ -1,8 +1,9 @@
 /**
  * `affected --base REF` (list_affected_specs): files changed since the
- * merge-base of REF and HEAD, and the specs that govern them.
+ * merge-base of REF and HEAD, and the specs that govern them. git's scan starts
+ * before the library (specs, YAML, schemas, globs) is loaded, so it runs meanwhile.
  */
-import { listAffectedSpecs } from "../../reconcile/list-affected-specs.js";
+import { startAffectedScan } from "../../reconcile/start-affected-scan.js";
 import { UsageError } from "../cli-error.js";
 import type { CliIO } from "../cli-io.js";
 import { callTool, count, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
@@ -12,7 +13,18 @@ export async function affectedCommand(options: Record<string, unknown>, io: CliI
   if (typeof options["base"] !== "string" || options["base"] === "") throw new UsageError("--base <ref> is required (the branch to compare with, e.g. main)");
   const ctx = requireRepo(io);
   const { warnings, onWarning } = warningSink(io);
-  const r = await callTool(() => listAffectedSpecs(ctx.root, { baseBranch: options["base"] as string }, { onWarning, mergeBase: { onDeepen: (n) => io.stderr(`shallow clone: fetching ${n} more commits to find the merge-base…\n`) } }));
+  const base = options["base"] as string;
+  const r = await callTool(async () => {
+    const scan = startAffectedScan(ctx.root, base, { onDeepen: (n) => io.stderr(`shallow clone: fetching ${n} more commits to find the merge-base…\n`) });
+    let listAffectedSpecs: typeof import("../../reconcile/list-affected-specs.js").listAffectedSpecs;
+    try {
+      ({ listAffectedSpecs } = await import("../../reconcile/list-affected-specs.js"));
+    } catch (e) {
+      scan.abort.abort();
+      throw e;
+    }
+    return listAffectedSpecs(ctx.root, { baseBranch: base }, { onWarning, scan });
+  });
   if (format === "json") io.stdout(envelope("affected", true, r, warnings));
   else {
     let out = "";

@@ -2,8 +2,12 @@
  * `diff --spec PATH --base REF [--exclude GLOB]… [--bypass-cache]`
  * (get_spec_diff): the unreconciled diff of one spec's governed files.
  * Text: the unified diff on stdout, the lists on stderr. JSON: all eight keys.
+ *
+ * git's scans of the work tree start before the library (specs, YAML, schemas, globs,
+ * the cache) is loaded: the walk for untracked files is the longest wait, and it then
+ * runs while this process loads and reads the specs.
  */
-import { getSpecDiff } from "../../reconcile/get-spec-diff.js";
+import { startSpecDiffScans } from "../../reconcile/start-spec-diff-scans.js";
 import { UsageError } from "../cli-error.js";
 import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
 import type { CliIO } from "../cli-io.js";
@@ -16,13 +20,21 @@ export async function diffCommand(options: Record<string, unknown>, io: CliIO): 
   if (typeof options["base"] !== "string" || options["base"] === "") throw new UsageError("--base <ref> is required (the branch to compare with, e.g. main)");
   const ctx = requireRepo(io);
   const specPath = specArg(options["spec"], ctx, io.cwd);
-  await prepareShortRunWasm({ hashing: true, env: io.env });
+  const scans = startSpecDiffScans(ctx.root, options["base"] as string);
+  let getSpecDiff: typeof import("../../reconcile/get-spec-diff.js").getSpecDiff;
+  try {
+    await prepareShortRunWasm({ hashing: true, env: io.env });
+    ({ getSpecDiff } = await import("../../reconcile/get-spec-diff.js"));
+  } catch (e) {
+    scans.abort.abort();
+    throw e;
+  }
   const { warnings, onWarning } = warningSink(io);
   const r = await callTool(() =>
     getSpecDiff(
       ctx.root,
       { specPath, baseBranch: options["base"] as string, excludePatterns: listOption(options["exclude"]), bypassCache: options["bypassCache"] === true },
-      { onWarning, mergeBase: { onDeepen: (n) => io.stderr(`shallow clone: fetching ${n} more commits to find the merge-base…\n`) } },
+      { onWarning, scans, mergeBase: { onDeepen: (n) => io.stderr(`shallow clone: fetching ${n} more commits to find the merge-base…\n`) } },
     ),
   );
   if (format === "json") io.stdout(envelope("diff", true, r, warnings));
