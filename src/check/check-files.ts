@@ -33,6 +33,12 @@ export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostic
   const results = new Map<string, FileDiagnostics>();
   const specs: string[] = [];
   const transcripts = new Set<string>();
+  // A transcript or spec named among the targets will be judged: its module loads (file reads
+  // and compilation) while the documents are parsed, not after.
+  const kinds = input.targets.map(checkedPathKind);
+  const transcriptModule = kinds.includes("transcript") ? import("./transcript-diagnostics.js") : undefined;
+  const specModule = kinds.includes("spec") ? import("./spec-diagnostics.js") : undefined;
+  for (const p of [transcriptModule, specModule]) p?.catch(() => undefined);
   for (const file of input.targets) {
     const kind = checkedPathKind(file);
     if (kind === "spec") specs.push(file);
@@ -54,11 +60,11 @@ export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostic
     const text = input.read(file);
     if (text === null) continue;
     const doc = transcriptDocument(file);
-    const { transcriptDiagnostics } = await import("./transcript-diagnostics.js");
+    const { transcriptDiagnostics } = await (transcriptModule ?? import("./transcript-diagnostics.js"));
     results.set(file, { file, diagnostics: transcriptDiagnostics(text, input.read(doc), doc, strict) });
   }
   if (specs.length > 0) {
-    const { specDiagnostics } = await import("./spec-diagnostics.js");
+    const { specDiagnostics } = await (specModule ?? import("./spec-diagnostics.js"));
     for (const r of specDiagnostics(specs, await input.specPaths(), input.read)) results.set(r.file, r);
   }
   return [...results.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));

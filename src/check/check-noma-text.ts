@@ -14,6 +14,8 @@ export interface CheckOptions extends Omit<ValidateOptions, "datasetSrcExists"> 
   datasetSrcExists?: (file: string, src: string) => boolean;
   /** Whether a chapter path (as written in the manifest `file`) can be read. */
   chapterExists?: (file: string, chapter: string) => boolean;
+  /** Called with a document's length (UTF-16 code units) just before it is parsed (the CLI tunes V8 for large inputs). */
+  beforeParse?: (chars: number) => void;
 }
 
 export function isBookManifest(file: string): boolean {
@@ -23,9 +25,10 @@ export function isBookManifest(file: string): boolean {
 /** Diagnostics of a document or (by its name) a book manifest. */
 export function checkNomaText(file: string, text: string, options: CheckOptions = {}): FileDiagnostics {
   if (isBookManifest(file)) return { file, diagnostics: checkBookManifest(file, text, options) };
-  const { datasetSrcExists, chapterExists: _unused, ...rest } = options;
+  const { datasetSrcExists, chapterExists: _unused, beforeParse, ...rest } = options;
   const validateOptions: ValidateOptions = rest;
   if (datasetSrcExists !== undefined) validateOptions.datasetSrcExists = (src) => datasetSrcExists(file, src);
+  beforeParse?.(text.length);
   const doc = parseNoma(text);
   return { file, diagnostics: validateNoma(doc, validateOptions) };
 }

@@ -5,6 +5,7 @@
  * holds findings of many rules.
  */
 import { describe, expect, it } from "vitest";
+import { SHORT_RUN_JIT_MIN_CHARS, shortRunJitBeforeParse } from "../../src/cli/prepare-short-run-jit.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 
@@ -48,5 +49,25 @@ describe("short-run JIT flags", () => {
     expect(a.code).toBe(0);
     const strip = (s: string): unknown => JSON.parse(s.replace(/"(elapsed_ms)": ?[0-9.e-]+/g, '"$1":0').replace(/"(ts|op_id|entry_sha256)": ?"[^"]*"/g, '"$1":""'));
     expect(strip(a.stdout)).toEqual(strip(b.stdout));
+  });
+});
+
+describe("when the short-run flag is set", () => {
+  it("only once the documents about to be parsed add up to the threshold, once, never under NOMA_RECONCILE_JIT=default", () => {
+    const calls: string[] = [];
+    const hook = shortRunJitBeforeParse({}, () => calls.push("applied"));
+    hook(150);
+    hook(SHORT_RUN_JIT_MIN_CHARS - 200);
+    expect(calls).toEqual([]);
+    hook(50);
+    expect(calls).toEqual(["applied"]);
+    hook(SHORT_RUN_JIT_MIN_CHARS * 4);
+    expect(calls).toEqual(["applied"]);
+    const off = shortRunJitBeforeParse({ NOMA_RECONCILE_JIT: "default" }, () => calls.push("off"));
+    off(SHORT_RUN_JIT_MIN_CHARS * 10);
+    expect(calls).toEqual(["applied"]);
+    const big = shortRunJitBeforeParse({}, () => calls.push("big"));
+    big(SHORT_RUN_JIT_MIN_CHARS);
+    expect(calls).toEqual(["applied", "big"]);
   });
 });

@@ -17,7 +17,6 @@ import { prefetchStaged } from "../../staged/prefetch-staged.js";
 import type { RawDiffEntry } from "../../staged/parse-diff-raw.js";
 import { UsageError } from "../cli-error.js";
 import type { CliIO } from "../cli-io.js";
-import { prepareShortRunJit } from "../prepare-short-run-jit.js";
 
 function skipRequested(env: NodeJS.ProcessEnv): boolean {
   const v = env[SKIP_ENV];
@@ -25,7 +24,6 @@ function skipRequested(env: NodeJS.ProcessEnv): boolean {
 }
 
 export async function checkCommand(paths: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
-  prepareShortRunJit(io.env);
   let staged: RawDiffEntry[] | undefined;
   if (options["staged"] === true) {
     if (paths.length > 0) throw new UsageError("--staged judges what is staged and takes no paths");

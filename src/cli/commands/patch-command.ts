@@ -3,7 +3,7 @@
  * atomically, record it in `<doc>.patches`, print the outcome.
  * Exit 0 applied or noop, 1 rejected, 2 usage.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { execGit } from "../../git/exec-git.js";
 import { patchDocument, type PatchDocumentResult } from "../../patch/patch-document.js";
@@ -12,7 +12,7 @@ import { formatDiagnosticsText } from "../../report/format-text.js";
 import { TOOL_NAME } from "../../version.js";
 import { UsageError } from "../cli-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
-import { prepareShortRunJit } from "../prepare-short-run-jit.js";
+import { shortRunJitBeforeParse } from "../prepare-short-run-jit.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
 
 function parseOps(text: string, source: string): unknown[] {
@@ -42,7 +42,6 @@ function str(v: unknown): string | undefined {
 }
 
 export async function patchCommand(doc: string, options: Record<string, unknown>, io: CliIO): Promise<number> {
-  prepareShortRunJit(io.env);
   const format = choice("format", options["format"], ["text", "json"] as const);
   const op = str(options["op"]);
   const opsFile = str(options["ops"]);
@@ -67,6 +66,12 @@ export async function patchCommand(doc: string, options: Record<string, unknown>
   if (model !== undefined) actor.model = model;
   for (const [flag, value] of [["expected-sha", options["expectedSha"]], ["base-sha256", options["baseSha256"]]] as const) {
     if (value !== undefined && !/^[0-9a-fA-F]{8,64}$/.test(String(value))) throw new UsageError(`--${flag} must be hex (8–64 characters); got "${String(value)}"`);
+  }
+  // V8 tuned for a short run when the document is large (prepare-short-run-jit.ts); a stat, as patchDocument reads it.
+  try {
+    shortRunJitBeforeParse(io.env)(statSync(join(ctx.root, file)).size);
+  } catch {
+    /* patchDocument reports a missing document */
   }
   const result = patchDocument(join(ctx.root, file), ops, {
     actor,
