@@ -82,10 +82,29 @@ describe("hashing a file: open → fstat → read, digests in one call", () => {
     }
   });
 
-  it("matches the public digest on random inputs (the binding is called directly)", async () => {
+  it("matches the public digest on random inputs (the module's exports are called directly)", async () => {
     const b3 = await loadBlake3();
     const pub = createRequire(import.meta.url)("blake3-wasm") as { hash(b: Uint8Array): Buffer };
     fc.assert(fc.property(fc.uint8Array({ maxLength: 5000 }), (bytes) => b3.hashHex(bytes) === pub.hash(bytes).toString("hex")));
+    // Inputs that make the module's memory grow between calls (the hex is read from the new memory).
+    for (const size of [1 << 20, 3 << 20, 7 << 20, 10]) {
+      const bytes = Buffer.alloc(size, size % 251);
+      expect(b3.hashHex(bytes), `size ${size}`).toBe(pub.hash(bytes).toString("hex"));
+    }
+  });
+
+  it("leaves nothing allocated in the module per hash (its memory stays flat over 100k hashes)", async () => {
+    const b3 = await loadBlake3();
+    const binding = createRequire(import.meta.url)("blake3-wasm/dist/wasm/nodejs/blake3_js.js") as { __wasm: { memory: { buffer: ArrayBuffer } } };
+    const bytes = Buffer.alloc(1000, 1);
+    b3.hashHex(bytes);
+    const before = binding.__wasm.memory.buffer.byteLength;
+    for (let i = 0; i < 100_000; i++) {
+      bytes[0] = i & 255;
+      b3.hashHex(bytes);
+    }
+    // A leak of the input would grow it by ~100 MB.
+    expect(binding.__wasm.memory.buffer.byteLength - before).toBeLessThan(1 << 20);
   });
 
   it.skipIf(process.platform === "win32")("never blocks on a FIFO or reads what is not a regular file", async () => {
