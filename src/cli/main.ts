@@ -247,6 +247,31 @@ cli
   .example("  noma-reconcile demo --keep")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/demo-command.js")).demoCommand(options, io)));
 
+cli
+  .command("run", "Run the plan → do → check → act loop until the check passes or a budget is spent (.norma/, norma's layout)")
+  .option("--spec <path>", "Generate the goal and criteria from this spec: no unreconciled drift, valid documents and transcripts, the tests pass (repeatable)")
+  .option("--goal <text>", "The run's goal (default: generated from --spec)")
+  .option("--ac <id=text>", "An acceptance criterion, e.g. --ac 'AC1=All unit tests pass' (repeatable; needs a check agent)")
+  .option("--max-iterations <n>", "Stop after N iterations (default: budgets.max_iterations in .norma/config.json, else 5)")
+  .option("--resume <run-id>", "Continue a stopped or failed run after its last committed step")
+  .option("--no-mark", "On PASS, do not mark the governed files reconciled nor write the snapshot")
+  .option("--format <format>", "Output format of the result: text | json", { default: "text" })
+  .example("  noma-reconcile run --spec .notarai/billing.spec.yaml")
+  .example("  noma-reconcile run --spec .notarai/billing.spec.yaml --max-iterations 3 --format json")
+  .example("  noma-reconcile run --goal 'Fix the flaky test' --ac 'AC1=npm test passes twice in a row'")
+  .example("  noma-reconcile run --resume 20260105-100000-ab12cd")
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/run-command.js")).runCommand(options, io)));
+
+cli
+  .command("runs <action> [...rest]", "The runs recorded in .norma/norma.db: `runs list`, `runs show [RUN_ID]` (default: the newest)")
+  .option("--limit <n>", "list: at most N runs (newest first)")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile runs list")
+  .example("  noma-reconcile runs show 20260105-100000-ab12cd --format json")
+  .action((action: string, rest: string[], options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/runs-command.js")).runsCommand(action, rest, options, io)),
+  );
+
 cli.help((sections) => {
   sections.push(exitSection);
   return sections;
