@@ -14,7 +14,7 @@ export { parseBook, parseBookManifest, chapterSlug, type Book, type BookChapter 
 export { validateNoma, type ValidateOptions } from "./validate/validate-noma.js";
 export { summarize, type Diagnostic, type Severity, type ValidationSummary } from "./validate/diagnostic.js";
 export { RULES, type RuleCode } from "./validate/rule-catalog.js";
-export { KNOWN_PROFILES, PROFILE_ALLOWLISTS } from "./validate/profiles.js";
+export { DOMAIN_DIRECTIVES, KNOWN_PROFILES, outOfProfileNames, PROFILE_DIRECTIVES } from "./validate/profiles.js";
 export { parseFormula } from "./validate/parse-formula.js";
 export { checkDocument, type CheckOptions } from "./check/check-document.js";
 export type { FileDiagnostics } from "./report/file-diagnostics.js";
@@ -56,7 +56,7 @@ export { isBinaryContent } from "./git/is-binary-content.js";
 export { newFileDiff, gitBlobId, quoteGitPath } from "./git/new-file-diff.js";
 export { execGitAsync } from "./git/exec-git-async.js";
 export { readTextFile, decodeUtf8 } from "./fsx/read-text-file.js";
-export { withFileLock, withFileLockSync, acquireFileLock, acquireFileLockSync, LockTimeoutError, type FileLockOptions } from "./fsx/with-file-lock.js";
+export { withFileLock, withFileLockSync, acquireFileLock, acquireFileLockSync, LockTimeoutError, type FileLockOptions, type HeldLock } from "./fsx/with-file-lock.js";
 export { listAffectedSpecs, type ListAffectedSpecsInput, type ListAffectedSpecsResult, type AffectedSpec, type GitToolOptions } from "./reconcile/list-affected-specs.js";
 export { getSpecDiff, type GetSpecDiffInput, type SpecDiffResult, type SpecChange } from "./reconcile/get-spec-diff.js";
 export { getChangedArtifacts, type GetChangedArtifactsInput, type ChangedArtifactsResult } from "./reconcile/get-changed-artifacts.js";
@@ -77,6 +77,7 @@ export { PatchError, PATCH_ERROR_CODES, type PatchErrorCode } from "./patch/patc
 export { OP_NAMES, CORE_OPS, OP_SCHEMAS, PatchOpSchema, type PatchOp, type OpName } from "./patch/patch-op-schema.js";
 export { blockHash } from "./patch/op-support.js";
 export { patchDocument, transcriptPath, type PatchDocumentOptions, type PatchDocumentResult } from "./patch/patch-document.js";
+export { assertRecordableOps, recordableOpProblem, MalformedOpError, MAX_OP_DEPTH } from "./patch/assert-recordable-ops.js";
 export { buildRecords, chainLines, TranscriptRecordSchema, type TranscriptRecord, type Actor } from "./transcript/transcript-record.js";
 export { verifyTranscript, transcriptLines, type TranscriptReport, type TranscriptFinding } from "./transcript/verify-transcript.js";
 export { readCapabilities, sidecarPath } from "./capability/read-capabilities.js";

@@ -5,19 +5,22 @@
  * reconciliation records and hash memos stored as chunks of up to 4096 rows.
  *
  * Reads are bulk (whole chunks, only the chunks that can hold the keys asked
- * for), never one query per path. A missing, unreadable, corrupt or
- * newer-schema DB reads as a cold cache with a warning; NotarAI's own DB and
- * our schema-1 DB are read as they are and migrated by the next write. Writes
+ * for), never one query per path. A missing, unreadable, corrupt (a chunk that
+ * fails its checksums included) or newer-schema DB reads as a cold cache with a
+ * warning, and the next write replaces it; NotarAI's own DB and our schema-1
+ * and schema-2 DBs are read as they are and migrated by the next write. Writes
  * take the lock, re-read the file, apply, export, and replace the file
- * atomically, so concurrent writers never lose each other's rows.
+ * atomically, so concurrent writers never lose each other's rows. Nothing is
+ * read or written through a `.notarai/.cache` that links out of the repository.
  */
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Database, SqlJsStatic } from "sql.js";
 import { withFileLock } from "../fsx/with-file-lock.js";
+import { assertNoSymlinkEscape, symlinkEscape } from "../fsx/symlink-escape.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
-import { BLOB_HASH_CHUNKS, CACHE_SCHEMA_VERSION, RECONCILED_CHUNKS, SCHEMA_DDL, STAT_HASH_CHUNKS, type ReconciledRow, type StatRow } from "./cache-tables.js";
+import { BLOB_HASH_CHUNKS, CACHE_SCHEMA_VERSION, CHUNK_TABLES, RECONCILED_CHUNKS, SCHEMA_DDL, STAT_HASH_CHUNKS, type ReconciledRow, type StatRow } from "./cache-tables.js";
 import { countRows, keysByChunk, decodeChunks, deleteScope, readChunks, sqlJsChunks, updateChunks, type ChunkCodec, type ChunkReader } from "./chunk-table.js";
 import { fileChunks, fileMetaValue, hasCurrentTables } from "./file-chunks.js";
 import { fileSource, SqliteFile, SqliteFormatError } from "./sqlite-file.js";
@@ -96,8 +99,8 @@ function describeError(e: unknown): string {
 
 const cold = "treating it as cold: every governed file counts as changed";
 
-/** What a DB holds: our current schema, our schema 1, or NotarAI's `file_cache` alone. */
-type DbKind = "current" | "v1" | "legacy";
+/** What a DB holds: our current schema, our schema 2 (chunks without sums) or 1, or NotarAI's `file_cache` alone. */
+type DbKind = "current" | "v2" | "v1" | "legacy";
 
 type Classified = { ok: true; kind: DbKind; seeded: boolean } | { ok: false; status: CacheStatus; warning: string; version?: string };
 
@@ -113,7 +116,8 @@ function classify(db: Database): Classified {
   if (!Number.isInteger(version) || version > CACHE_SCHEMA_VERSION) {
     return { ok: false, status: "newer", version: raw ?? "?", warning: `cache ${CACHE_DB_PATH} has schema version ${raw ?? "?"}, newer than this tool's ${CACHE_SCHEMA_VERSION}; treating it as cold` };
   }
-  return { ok: true, kind: version < CACHE_SCHEMA_VERSION || tables.has(V1_TABLES[0]) ? "v1" : "current", seeded: metaValue(db, "seeded") === "1" };
+  const kind: DbKind = version < 2 || tables.has(V1_TABLES[0]) ? "v1" : version < CACHE_SCHEMA_VERSION ? "v2" : "current";
+  return { ok: true, kind, seeded: metaValue(db, "seeded") === "1" };
 }
 
 /** An open DB shared by the reads of this process while the file is unchanged (same size, mtime, inode). */
@@ -237,7 +241,7 @@ async function openForRead(file: string, viaSqlJs = false): Promise<Opened> {
     return { ok: false, read: emptyRead(c.status, c.warning) };
   }
   dropLastRead();
-  lastRead = { key, kind: c.kind, seeded: c.seeded, chunks: sqlJsChunks(db), db, dispose: () => db.close(), users: 1, stale: false };
+  lastRead = { key, kind: c.kind, seeded: c.seeded, chunks: sqlJsChunks(db, c.kind === "current"), db, dispose: () => db.close(), users: 1, stale: false };
   return { ok: true, open: lastRead };
 }
 
@@ -274,7 +278,7 @@ function filterRows<Row>(rows: ReadonlyMap<string, Row>, wanted: "all" | readonl
 
 function readOpen(o: SharedDb, q: CacheQuery, out: CacheRead): void {
   const specs = q.specs !== undefined ? [...new Set([...q.specs, ANY_SPEC])] : null;
-  if (o.kind !== "current") {
+  if (o.kind === "legacy" || o.kind === "v1") {
     const db = o.db!;
     if (o.kind === "legacy") {
       if (q.reconciled !== false) {
@@ -306,9 +310,18 @@ function readOpen(o: SharedDb, q: CacheQuery, out: CacheRead): void {
   if (q.stats !== undefined) readKeyed(o.chunks, STAT_HASH_CHUNKS, null, q.stats, out.statHashes);
 }
 
+/** Why the DB is not read at all: its path leads out of the repository through a symbolic link. */
+function escapedCache(root: string): CacheRead | null {
+  const e = symlinkEscape(root, CACHE_DB_PATH);
+  if (e === null) return null;
+  return emptyRead("unreadable", `cache ${CACHE_DB_PATH}: ${e.link} is a symbolic link to ${e.target}, outside the repository; not read (${cold}; writing it is refused)`);
+}
+
 /** Read the cache (bulk). Never throws for a bad DB: it reads as cold, with a warning. */
 export async function readCache(root: string, q: CacheQuery = {}): Promise<CacheRead> {
   const file = join(root, CACHE_DB_PATH);
+  const escaped = escapedCache(root);
+  if (escaped !== null) return escaped;
   for (const viaSqlJs of [false, true]) {
     const opened = await openForRead(file, viaSqlJs);
     if (!opened.ok) return opened.read;
@@ -345,10 +358,22 @@ export interface RecordsRead {
   memo(blobs: readonly string[], paths: readonly string[]): { blobHashes: Map<string, string>; statHashes: Map<string, StatRow> };
   /** Let go of the DB (tables read no more hashes afterwards). */
   close(): void;
+  /**
+   * Why a read made after this one (a chunk's hashes, memo rows) failed — its checksums, or
+   * its bytes — or null. The answer built on these tables must then be rebuilt from a cold
+   * cache: the DB is damaged.
+   */
+  damaged(): string | null;
 }
 
-function coldRecords(specs: readonly string[], read: CacheRead): RecordsRead {
-  return { specs, status: read.status, warning: read.warning, seeded: false, outdated: false, tables: new Map(), memo: () => ({ blobHashes: new Map(), statHashes: new Map() }), close: () => undefined };
+/** A cold read of `specs`, with the warning that says why. */
+export function coldRecords(specs: readonly string[], read: Pick<CacheRead, "status" | "warning">): RecordsRead {
+  return { specs, status: read.status, warning: read.warning, seeded: false, outdated: false, tables: new Map(), memo: () => ({ blobHashes: new Map(), statHashes: new Map() }), close: () => undefined, damaged: () => null };
+}
+
+/** The warning for a damaged cache found while reading it. */
+export function damagedCacheWarning(reason: string): string {
+  return `cache ${CACHE_DB_PATH} is corrupt (${reason}); ${cold} (the next write replaces it)`;
 }
 
 /**
@@ -357,6 +382,8 @@ function coldRecords(specs: readonly string[], read: CacheRead): RecordsRead {
  */
 export async function readRecords(root: string, specs: readonly string[]): Promise<RecordsRead> {
   const file = join(root, CACHE_DB_PATH);
+  const escaped = escapedCache(root);
+  if (escaped !== null) return coldRecords(specs, escaped);
   for (const viaSqlJs of [false, true]) {
     const opened = await openForRead(file, viaSqlJs);
     if (!opened.ok) return coldRecords(specs, opened.read);
@@ -366,34 +393,42 @@ export async function readRecords(root: string, specs: readonly string[]): Promi
       if (!released) release(s);
       released = true;
     };
+    let damage: string | null = null;
+    const damaged = (): string | null => damage;
     try {
       const tables = new Map<string, RecordTable>();
       const memo = (blobs: readonly string[], paths: readonly string[]) => {
         const m = emptyRead("ok", null);
         try {
           readOpen(s, { reconciled: false, blobs, stats: paths }, m);
-        } catch {
-          /* an unreadable memo only costs hashing */
+        } catch (e) {
+          damage ??= describeError(e); // no memo rows: the caller rebuilds its answer from a cold cache
+          return { blobHashes: new Map<string, string>(), statHashes: new Map<string, StatRow>() };
         }
         return { blobHashes: m.blobHashes, statHashes: m.statHashes };
       };
-      if (s.kind !== "current") {
+      if (s.kind === "legacy" || s.kind === "v1") {
         const read = emptyRead("ok", null);
         readOpen(s, { specs }, read);
         for (const [spec, rows] of read.reconciled) tables.set(spec, RecordTable.fromRows(rows));
-        return { specs, status: s.kind === "legacy" ? "legacy" : "ok", warning: null, seeded: s.seeded, outdated: true, tables, memo, close };
+        return { specs, status: s.kind === "legacy" ? "legacy" : "ok", warning: null, seeded: s.seeded, outdated: true, tables, memo, close, damaged };
       }
       for (const spec of new Set([...specs, ANY_SPEC])) {
         const chunks = s.chunks.readChunks(RECONCILED_CHUNKS, spec, 1);
         if (chunks.length === 0) continue;
         const load = (first: string) => {
-          const [c] = s.chunks.readChunks(RECONCILED_CHUNKS, spec, 3, [first]);
-          if (c === undefined) throw new Error(`chunk ${first} of ${spec} vanished`);
-          return { hashes: c.values[1]!, updated: c.values[2]! };
+          try {
+            const [c] = s.chunks.readChunks(RECONCILED_CHUNKS, spec, 3, [first]);
+            if (c === undefined) throw new Error(`chunk ${first} of ${spec} vanished`);
+            return { hashes: c.values[1]!, updated: c.values[2]! };
+          } catch (e) {
+            damage ??= describeError(e);
+            throw e;
+          }
         };
         tables.set(spec, RecordTable.fromChunks(chunks.map((c) => ({ first: c.first, n: c.n, lines: asBuffer(c.values[0]!) })), load));
       }
-      return { specs, status: "ok", warning: null, seeded: s.seeded, outdated: false, tables, memo, close };
+      return { specs, status: "ok", warning: null, seeded: s.seeded, outdated: s.kind !== "current", tables, memo, close, damaged };
     } catch (e) {
       close();
       if (e instanceof SqliteFormatError && s.db === null) continue;
@@ -456,6 +491,30 @@ function migrateV1(db: Database, tables: Set<string>): void {
   for (const t of V1_TABLES) db.run(`DROP TABLE IF EXISTS ${t}`);
 }
 
+/**
+ * Schema 2 → 3: every chunk read as it is (schema 2 has no sums to check), the chunk tables
+ * dropped; the returned function re-inserts the rows, with sums, once SCHEMA_DDL has
+ * created the new tables.
+ */
+function migrateV2(db: Database): () => void {
+  const kept: Array<() => void> = [];
+  const tables = tableNames(db);
+  for (const codec of [RECONCILED_CHUNKS, BLOB_HASH_CHUNKS, STAT_HASH_CHUNKS] as ChunkCodec<unknown>[]) {
+    if (!tables.has(codec.table)) continue;
+    const byScope = new Map<string, Map<string, unknown>>();
+    for (const c of readChunks(db, codec, null, codec.columns.length, undefined, false)) {
+      let rows = byScope.get(c.scope);
+      if (rows === undefined) byScope.set(c.scope, (rows = new Map()));
+      decodeChunks(codec, [c], rows);
+    }
+    for (const [scope, rows] of byScope) kept.push(() => updateChunks(db, codec, codec.scope !== null ? scope : null, { upserts: rows }));
+  }
+  for (const t of CHUNK_TABLES) db.run(`DROP TABLE IF EXISTS ${t}`);
+  return () => {
+    for (const k of kept) k();
+  };
+}
+
 function prune(db: Database, root: string, p: NonNullable<CacheWrite["prune"]>): void {
   const gone = new Map<string, boolean>();
   const isGone = (path: string): boolean => {
@@ -507,6 +566,8 @@ function vacuumIfSparse(db: Database): void {
 /** Create `.notarai/.cache/` with a `.gitignore` of `*`, so its files never show up as untracked, even before `init`. */
 export function ensureCacheDir(root: string): string {
   const dir = join(root, ".notarai/.cache");
+  // Never write through a link that leads out of the repository (SymlinkEscapeError, exit 2).
+  assertNoSymlinkEscape(root, ".notarai/.cache", "write the cache");
   try {
     mkdirSync(dir, { recursive: true });
     if (!existsSync(join(dir, ".gitignore"))) writeFileSync(join(dir, ".gitignore"), "*\n");
@@ -566,37 +627,64 @@ export async function writeCache(root: string, w: CacheWrite): Promise<{ warning
         kind = null;
       }
     }
-    db ??= new SQL.Database();
-    try {
-      db.run("BEGIN");
-      db.run(SCHEMA_DDL);
-      if (kind === "v1") migrateV1(db, tables);
-      db.run("INSERT OR REPLACE INTO nr_meta(key, value) VALUES ('schema_version', ?)", [String(CACHE_SCHEMA_VERSION)]);
+    /** Apply the write to `target` (a DB of `from` kind, or a new one) and export it. */
+    const apply = (target: Database, from: DbKind | null, had: Set<string>): Uint8Array => {
+      target.run("BEGIN");
+      const reinsert = from === "v2" ? migrateV2(target) : null;
+      target.run(SCHEMA_DDL);
+      reinsert?.();
+      if (from === "v1") migrateV1(target, had);
+      target.run("INSERT OR REPLACE INTO nr_meta(key, value) VALUES ('schema_version', ?)", [String(CACHE_SCHEMA_VERSION)]);
       const now = Math.floor(Date.now() / 1000);
-      if (metaValue(db, "seeded") !== "1") {
+      if (metaValue(target, "seeded") !== "1") {
         const any = new Map<string, ReconciledRow>();
         // NotarAI's rows are global per path: they hold for every spec.
-        if (kind === "legacy") for (const [p, r] of readFileCacheRows(db)) if (HASH.test(r.hash)) any.set(p, r);
+        if (from === "legacy") for (const [p, r] of readFileCacheRows(target)) if (HASH.test(r.hash)) any.set(p, r);
         if (w.seed != null && w.declineSeed !== true) for (const [p, h] of w.seed) if (!any.has(p) && HASH.test(h)) any.set(p, { hash: h, blob: null, updatedAt: now });
-        updateChunks(db, RECONCILED_CHUNKS, ANY_SPEC, { upserts: any, onlyMissing: true });
-        db.run("INSERT OR REPLACE INTO nr_meta(key, value) VALUES ('seeded', '1')");
+        updateChunks(target, RECONCILED_CHUNKS, ANY_SPEC, { upserts: any, onlyMissing: true });
+        target.run("INSERT OR REPLACE INTO nr_meta(key, value) VALUES ('seeded', '1')");
       }
-      if (w.reconciled !== undefined) for (const [spec, rows] of groupBySpec(w.reconciled, now)) updateChunks(db, RECONCILED_CHUNKS, spec, { upserts: rows });
-      if (w.fileCache !== undefined && w.fileCache.length > 0) upsertFileCache(db, w.fileCache, now);
-      if (w.blobHashes !== undefined && w.blobHashes.size > 0) updateChunks(db, BLOB_HASH_CHUNKS, null, { upserts: new Map([...w.blobHashes].filter(([b, h]) => BLOB.test(b) && HASH.test(h))) });
-      if (w.statHashes !== undefined && w.statHashes.size > 0) updateChunks(db, STAT_HASH_CHUNKS, null, { upserts: w.statHashes });
-      if (w.prune !== undefined) prune(db, root, w.prune);
-      db.run("COMMIT");
-      vacuumIfSparse(db);
-      const out = db.export();
+      if (w.reconciled !== undefined) for (const [spec, rows] of groupBySpec(w.reconciled, now)) updateChunks(target, RECONCILED_CHUNKS, spec, { upserts: rows });
+      if (w.fileCache !== undefined && w.fileCache.length > 0) upsertFileCache(target, w.fileCache, now);
+      if (w.blobHashes !== undefined && w.blobHashes.size > 0) updateChunks(target, BLOB_HASH_CHUNKS, null, { upserts: new Map([...w.blobHashes].filter(([b, h]) => BLOB.test(b) && HASH.test(h))) });
+      if (w.statHashes !== undefined && w.statHashes.size > 0) updateChunks(target, STAT_HASH_CHUNKS, null, { upserts: w.statHashes });
+      if (w.prune !== undefined) prune(target, root, w.prune);
+      target.run("COMMIT");
+      vacuumIfSparse(target);
+      return target.export();
+    };
+    let out: Uint8Array;
+    const existing = db;
+    if (existing === null) {
+      const fresh = new SQL.Database();
       try {
-        dropLastRead();
-        writeFileAtomic(file, out);
-      } catch (e) {
-        throw new CacheWriteError(`cannot write ${CACHE_DB_PATH} (${describeError(e)})`, { cause: e });
+        out = apply(fresh, null, new Set());
+      } finally {
+        fresh.close();
       }
-    } finally {
-      db.close();
+    } else {
+      try {
+        out = apply(existing, kind, tables);
+      } catch (e) {
+        // The file opened, but its contents do not hold up (checksums, SQLite's own structures, a
+        // schema that is not ours): a damaged cache is replaced, like an unreadable one.
+        if (e instanceof CacheWriteError) throw e;
+        warning = `cache ${CACHE_DB_PATH} was corrupt (${describeError(e)}); starting a new one`;
+        const fresh = new SQL.Database();
+        try {
+          out = apply(fresh, null, new Set());
+        } finally {
+          fresh.close();
+        }
+      } finally {
+        existing.close();
+      }
+    }
+    try {
+      dropLastRead();
+      writeFileAtomic(file, out);
+    } catch (e) {
+      throw new CacheWriteError(`cannot write ${CACHE_DB_PATH} (${describeError(e)})`, { cause: e });
     }
     return { warning };
   });
@@ -608,6 +696,7 @@ export async function writeCache(root: string, w: CacheWrite): Promise<{ warning
  * governed file. True if a DB existed.
  */
 export async function clearCacheDb(root: string): Promise<boolean> {
+  assertNoSymlinkEscape(root, ".notarai/.cache", "clear the cache");
   const existed = existsSync(join(root, CACHE_DB_PATH));
   if (!existed) return false;
   await writeCache(root, { reset: true, declineSeed: true });
@@ -629,6 +718,8 @@ export interface CacheStats {
 export async function cacheStats(root: string): Promise<CacheStats> {
   const file = join(root, CACHE_DB_PATH);
   const base: CacheStats = { path: CACHE_DB_PATH, status: "absent", warning: null, bytes: 0, schema_version: null, seeded: false, rows: { file_cache: 0, reconciled: 0, blob_hashes: 0, stat_hashes: 0 }, specs: {} };
+  const escaped = escapedCache(root);
+  if (escaped !== null) return { ...base, status: "unreadable", warning: escaped.warning };
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(file);
@@ -663,6 +754,12 @@ export async function cacheStats(root: string): Promise<CacheStats> {
     base.schema_version = Number.isInteger(v) ? v : null;
     base.status = Number.isInteger(v) && v <= CACHE_SCHEMA_VERSION ? "ok" : "newer";
     base.seeded = metaValue(db, "seeded") === "1";
+    // Health: every chunk against its checksums (schema 3).
+    if (v === CACHE_SCHEMA_VERSION) {
+      for (const codec of [RECONCILED_CHUNKS, BLOB_HASH_CHUNKS, STAT_HASH_CHUNKS] as ChunkCodec<unknown>[]) {
+        if (tables.has(codec.table)) decodeChunks(codec, readChunks(db, codec, null, codec.columns.length));
+      }
+    }
     const perSpec = tables.has("nr_reconciled") ? "SELECT spec, count(*) AS n FROM nr_reconciled GROUP BY spec" : tables.has(RECONCILED_CHUNKS.table) ? `SELECT spec, sum(n) AS n FROM ${RECONCILED_CHUNKS.table} GROUP BY spec` : null;
     if (perSpec !== null) for (const [spec, n] of selectRows(db, ["spec", "n"], `(${perSpec} ORDER BY spec)`)) base.specs[spec!] = Number(n);
     return base;

@@ -1,19 +1,20 @@
 /**
- * The cache's tables (schema version 2) and how their chunks are packed.
+ * The cache's tables (schema version 3) and how their chunks are packed.
  *
  *   file_cache(path, blake3_hash, updated_at)   NotarAI's table, kept as NotarAI
  *                                                defines it: one row per path
  *   nr_meta(key, value)                          schema_version, seeded
- *   nr_reconciled_chunk(spec, first_path, n, paths, blobs, hashes, updated)
+ *   nr_reconciled_chunk(spec, first_path, n, sums, lines, hashes, updated)
  *                                                reconciliation per (spec, path);
  *                                                spec "*" = every spec
- *   nr_blob_hash_chunk(first_blob, n, blobs, hashes)
+ *   nr_blob_hash_chunk(first_blob, n, sums, blobs, hashes)
  *                                                git blob id → BLAKE3 of its bytes
- *   nr_stat_hash_chunk(first_path, n, paths, stats, hashes)
+ *   nr_stat_hash_chunk(first_path, n, sums, paths, stats, hashes)
  *                                                stat signature → BLAKE3, for files
  *                                                git does not vouch for
  *
- * Chunk columns (n rows, sorted by key): `paths` NUL-separated UTF-8; `hashes`
+ * `sums`: checksums of the chunk's key range and of each column (see
+ * chunk-table.ts). Chunk columns (n rows, sorted by key): `paths` NUL-separated UTF-8; `hashes`
  * n raw 32-byte BLAKE3 digests; `blobs` n raw object ids of one width (20
  * bytes, or 32 in SHA-256 repositories); `updated` n uint32 LE unix seconds;
  * `stats` n × (size u64, mtime_ns i64, ctime_ns i64, ino u64) LE. Raw bytes
@@ -31,14 +32,17 @@ import { listingBlob, parseIndexListing, readIndexLine, type WorktreeListing } f
 import type { ChunkCodec } from "./chunk-table.js";
 import { asBuffer, packPaths, unpackPaths } from "./packed-paths.js";
 
-export const CACHE_SCHEMA_VERSION = 2;
+export const CACHE_SCHEMA_VERSION = 3;
+
+/** The chunk tables (schema 3 added `sums`, see chunk-table.ts); dropped and rebuilt when a schema-2 file is migrated. */
+export const CHUNK_TABLES = ["nr_reconciled_chunk", "nr_blob_hash_chunk", "nr_stat_hash_chunk"] as const;
 
 export const SCHEMA_DDL = `
 CREATE TABLE IF NOT EXISTS file_cache(path TEXT PRIMARY KEY, blake3_hash TEXT NOT NULL, updated_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS nr_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS nr_reconciled_chunk(spec TEXT NOT NULL, first_path TEXT NOT NULL, n INTEGER NOT NULL, lines BLOB NOT NULL, hashes BLOB NOT NULL, updated BLOB NOT NULL, PRIMARY KEY(spec, first_path));
-CREATE TABLE IF NOT EXISTS nr_blob_hash_chunk(first_blob TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL, blobs BLOB NOT NULL, hashes BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS nr_stat_hash_chunk(first_path TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL, paths BLOB NOT NULL, stats BLOB NOT NULL, hashes BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS nr_reconciled_chunk(spec TEXT NOT NULL, first_path TEXT NOT NULL, n INTEGER NOT NULL, sums BLOB NOT NULL, lines BLOB NOT NULL, hashes BLOB NOT NULL, updated BLOB NOT NULL, PRIMARY KEY(spec, first_path));
+CREATE TABLE IF NOT EXISTS nr_blob_hash_chunk(first_blob TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL, sums BLOB NOT NULL, blobs BLOB NOT NULL, hashes BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS nr_stat_hash_chunk(first_path TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL, sums BLOB NOT NULL, paths BLOB NOT NULL, stats BLOB NOT NULL, hashes BLOB NOT NULL);
 `;
 
 export interface ReconciledRow {

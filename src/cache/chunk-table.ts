@@ -8,9 +8,53 @@
  *
  * Keys sort by UTF-8 bytes (SQLite's BINARY collation, git's index order), so
  * a chunk's key range is [its first key, the next chunk's first key).
+ *
+ * Every chunk carries `sums` (schema 3): 8 bytes of SHA-256 over its table,
+ * scope, first key and row count, then 8 bytes per data column over that and
+ * the column's bytes. A read checks what it reads (the key range always, each
+ * column it takes), so one flipped bit anywhere in a chunk is a
+ * CacheCorruptError — the cache then reads as cold — never a wrong row. The
+ * sums column comes before the data columns, so reading the first k columns
+ * stays a prefix read of the record.
  */
+import { createHash } from "node:crypto";
 import type { Database, SqlValue } from "sql.js";
 import { compareUtf8, sortUtf8 } from "../git/compare-utf8.js";
+
+/** A chunk whose bytes do not match its checksums (or cannot be decoded): the cache is damaged. */
+export class CacheCorruptError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CacheCorruptError";
+  }
+}
+
+const SUM_BYTES = 8;
+
+function metaSum(table: string, scope: string, first: string, n: number): Buffer {
+  return createHash("sha256").update(`nr-chunk\0${table}\0${scope}\0${first}\0${n}`).digest().subarray(0, SUM_BYTES);
+}
+
+function columnSum(meta: Uint8Array, i: number, value: Uint8Array): Buffer {
+  return createHash("sha256").update(meta).update(Uint8Array.of(i)).update(value).digest().subarray(0, SUM_BYTES);
+}
+
+/** The `sums` value of a chunk: its key range's digest, then one per column. */
+export function chunkSums(codec: ChunkCodec<unknown>, scope: string, first: string, n: number, values: readonly Uint8Array[]): Buffer {
+  const meta = metaSum(codec.table, scope, first, n);
+  return Buffer.concat([meta, ...values.map((v, i) => columnSum(meta, i, v))]);
+}
+
+/** Check a chunk read with its first `values.length` columns against its `sums`; throws CacheCorruptError. */
+export function verifyChunk(codec: ChunkCodec<unknown>, chunk: StoredChunk, sums: unknown): void {
+  const where = `${codec.table} chunk ${JSON.stringify(chunk.first)}${codec.scope !== null ? ` of ${JSON.stringify(chunk.scope)}` : ""}`;
+  if (!(sums instanceof Uint8Array) || sums.length !== SUM_BYTES * (1 + codec.columns.length)) throw new CacheCorruptError(`${where} has no valid checksums`);
+  const meta = metaSum(codec.table, chunk.scope, chunk.first, chunk.n);
+  if (!meta.equals(sums.subarray(0, SUM_BYTES))) throw new CacheCorruptError(`${where} fails its checksum (key range)`);
+  chunk.values.forEach((v, i) => {
+    if (!columnSum(meta, i, v).equals(sums.subarray(SUM_BYTES * (i + 1), SUM_BYTES * (i + 2)))) throw new CacheCorruptError(`${where} fails its checksum (${codec.columns[i]})`);
+  });
+}
 
 /** Rows per chunk written; a chunk that grows past it is split. */
 export const CHUNK_ROWS = 4096;
@@ -51,11 +95,14 @@ function scopeWhere(codec: ChunkCodec<unknown>, scope: string | null): { sql: st
 /**
  * Chunks of one scope (or every scope, `scope` null), ordered by scope then
  * first key, with the first `columns` data columns (0: none, only the
- * directory). `firsts` limits the read to chunks with those first keys.
+ * directory), each checked against its sums (`checked` false: a schema-2
+ * table, which has none). `firsts` limits the read to chunks with those first keys.
  */
-export function readChunks(db: Database, codec: ChunkCodec<unknown>, scope: string | null, columns: number, firsts?: readonly string[]): StoredChunk[] {
+export function readChunks(db: Database, codec: ChunkCodec<unknown>, scope: string | null, columns: number, firsts?: readonly string[], checked = true): StoredChunk[] {
   const where = scopeWhere(codec, scope);
-  const cols = codec.columns.slice(0, columns);
+  columns = Math.min(columns, codec.columns.length);
+  const cols = [...(checked ? ["sums"] : []), ...codec.columns.slice(0, columns)];
+  const data = checked ? 4 : 3;
   const scopeCol = codec.scope ?? "''";
   const out: StoredChunk[] = [];
   const run = (extra: string, params: SqlValue[]): void => {
@@ -65,14 +112,16 @@ export function readChunks(db: Database, codec: ChunkCodec<unknown>, scope: stri
       while (st.step()) {
         const row = st.get();
         const values: Uint8Array[] = [];
-        for (let i = 0; i < cols.length; i++) {
-          const v = row[3 + i];
-          if (!(v instanceof Uint8Array)) throw new Error(`${codec.table}.${cols[i]} is not a BLOB`);
+        for (let i = 0; i < columns; i++) {
+          const v = row[data + i];
+          if (!(v instanceof Uint8Array)) throw new CacheCorruptError(`${codec.table}.${codec.columns[i]} is not a BLOB`);
           values.push(v);
         }
         const n = Number(row[2]);
-        if (!Number.isInteger(n) || n < 0) throw new Error(`${codec.table} has a chunk with a bad row count`);
-        out.push({ scope: String(row[0]), first: String(row[1]), n, values });
+        if (!Number.isInteger(n) || n < 0) throw new CacheCorruptError(`${codec.table} has a chunk with a bad row count`);
+        const chunk = { scope: String(row[0]), first: String(row[1]), n, values };
+        if (checked) verifyChunk(codec, chunk, row[3]);
+        out.push(chunk);
       }
     } finally {
       st.free();
@@ -92,9 +141,9 @@ export interface ChunkReader {
   readChunks(codec: ChunkCodec<unknown>, scope: string | null, columns: number, firsts?: readonly string[]): StoredChunk[];
 }
 
-/** A ChunkReader over an open sql.js database. */
-export function sqlJsChunks(db: Database): ChunkReader {
-  return { readChunks: (codec, scope, columns, firsts) => readChunks(db, codec, scope, columns, firsts) };
+/** A ChunkReader over an open sql.js database (`checked` false: schema 2, no sums). */
+export function sqlJsChunks(db: Database, checked = true): ChunkReader {
+  return { readChunks: (codec, scope, columns, firsts) => readChunks(db, codec, scope, columns, firsts, checked) };
 }
 
 /** Index of the chunk whose key range holds `key` in a sorted list of first keys: -1 when `key` sorts before them all. */
@@ -124,6 +173,15 @@ export function keysByChunk(firsts: readonly string[], keys: Iterable<string>): 
 
 /** Decoded rows of chunks, keyed (only the keys in `wanted`, when given: the other rows are not decoded). */
 export function decodeChunks<Row>(codec: ChunkCodec<Row>, chunks: readonly StoredChunk[], into: Map<string, Row> = new Map(), wanted?: ReadonlySet<string>): Map<string, Row> {
+  try {
+    return decodeInto(codec, chunks, into, wanted);
+  } catch (e) {
+    if (e instanceof CacheCorruptError) throw e;
+    throw new CacheCorruptError(`${codec.table} cannot be decoded (${(e as Error).message})`);
+  }
+}
+
+function decodeInto<Row>(codec: ChunkCodec<Row>, chunks: readonly StoredChunk[], into: Map<string, Row>, wanted?: ReadonlySet<string>): Map<string, Row> {
   for (const c of chunks) {
     const keys = codec.decodeKeys(c.values[0]!, c.n);
     if (wanted === undefined) {
@@ -143,13 +201,14 @@ function insertChunks<Row>(db: Database, codec: ChunkCodec<Row>, scope: string |
   if (keys.length === 0) return;
   const pieces = Math.ceil(keys.length / chunkRows);
   const size = Math.ceil(keys.length / pieces);
-  const cols = [...(codec.scope !== null ? [codec.scope] : []), codec.first, "n", ...codec.columns];
+  const cols = [...(codec.scope !== null ? [codec.scope] : []), codec.first, "n", "sums", ...codec.columns];
   const st = db.prepare(`INSERT INTO ${codec.table}(${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`);
   try {
     for (let start = 0; start < keys.length; start += size) {
       const k = keys.slice(start, start + size);
       const values = codec.encode(k, k.map((key) => rows.get(key)!));
-      st.run([...(codec.scope !== null ? [scope ?? ""] : []), k[0]!, k.length, ...values]);
+      const scopeValue = codec.scope !== null ? (scope ?? "") : "";
+      st.run([...(codec.scope !== null ? [scopeValue] : []), k[0]!, k.length, chunkSums(codec, scopeValue, k[0]!, k.length, values), ...values]);
     }
   } finally {
     st.free();

@@ -1,9 +1,9 @@
 /**
  * Chunks read straight from the database file (`sqlite-file.ts`), for a file
- * whose schema is exactly ours: the same rows, in the same order, as
- * `readChunks` through sql.js.
+ * whose schema is exactly ours: the same rows, in the same order, checked
+ * against the same sums, as `readChunks` through sql.js.
  */
-import type { ChunkCodec, ChunkReader, StoredChunk } from "./chunk-table.js";
+import { verifyChunk, type ChunkCodec, type ChunkReader, type StoredChunk } from "./chunk-table.js";
 import { SCHEMA_DDL } from "./cache-tables.js";
 import { compareUtf8 } from "../git/compare-utf8.js";
 import { SqliteFormatError, type SqliteFile, type SqliteRow } from "./sqlite-file.js";
@@ -36,6 +36,7 @@ export function fileChunks(file: SqliteFile): ChunkReader {
       let rows = tables.get(codec.table);
       if (rows === undefined) tables.set(codec.table, (rows = file.rows(codec.table)));
       const base = codec.scope !== null ? 1 : 0;
+      columns = Math.min(columns, codec.columns.length);
       const wantFirst = firsts !== undefined ? new Set(firsts) : null;
       const out: StoredChunk[] = [];
       for (const row of rows) {
@@ -45,14 +46,16 @@ export function fileChunks(file: SqliteFile): ChunkReader {
         if (typeof rowScope !== "string" || typeof first !== "string" || typeof n !== "number" || !Number.isInteger(n) || n < 0) throw new SqliteFormatError(`${codec.table} row`);
         if (scope !== null && codec.scope !== null && rowScope !== scope) continue;
         if (wantFirst !== null && !wantFirst.has(first)) continue;
-        if (columns > 0) row.upTo(base + 1 + columns);
+        row.upTo(base + 2 + columns);
         const values: Uint8Array[] = [];
         for (let i = 0; i < columns; i++) {
-          const v = row.get(base + 2 + i);
+          const v = row.get(base + 3 + i);
           if (!Buffer.isBuffer(v)) throw new SqliteFormatError(`${codec.table}.${codec.columns[i]} is not a BLOB`);
           values.push(v);
         }
-        out.push({ scope: rowScope, first, n, values });
+        const chunk = { scope: rowScope, first, n, values };
+        verifyChunk(codec, chunk, row.get(base + 2));
+        out.push(chunk);
       }
       return out.sort((a, b) => compareUtf8(a.scope, b.scope) || compareUtf8(a.first, b.first));
     },

@@ -10,6 +10,7 @@ import { compareUtf8 } from "../git/compare-utf8.js";
 import { listingBlob, parseIndexListing, type WorktreeListing } from "../git/worktree-listing.js";
 import { blobWidth, recordLines, type ReconciledRow } from "./cache-tables.js";
 import { asBuffer } from "./packed-paths.js";
+import { CacheCorruptError } from "./chunk-table.js";
 
 export interface RecordValues {
   /** n raw 32-byte digests. */
@@ -92,8 +93,12 @@ export class RecordTable {
   rows(c: number): WorktreeListing {
     let d = this.decoded[c];
     if (d === undefined) {
-      d = parseIndexListing(this.chunks[c]!.lines);
-      if (d.paths.length !== this.chunks[c]!.n) throw new Error(`reconciled chunk ${this.chunks[c]!.first} holds ${d.paths.length} lines, expected ${this.chunks[c]!.n}`);
+      try {
+        d = parseIndexListing(this.chunks[c]!.lines);
+      } catch (e) {
+        throw new CacheCorruptError(`reconciled chunk ${JSON.stringify(this.chunks[c]!.first)} cannot be read (${(e as Error).message})`);
+      }
+      if (d.paths.length !== this.chunks[c]!.n) throw new CacheCorruptError(`reconciled chunk ${JSON.stringify(this.chunks[c]!.first)} holds ${d.paths.length} lines, expected ${this.chunks[c]!.n}`);
       this.decoded[c] = d;
     }
     return d;

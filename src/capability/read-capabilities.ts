@@ -4,6 +4,7 @@
  * nothing (§A.5). Pure: text in.
  */
 import { LineCounter, parseDocument } from "yaml";
+import { yamlToData } from "../config/yaml-to-data.js";
 import { CAPABILITY_VERSION, CapabilityDescriptorSchema, type CapabilityDescriptor } from "./capability-schema.js";
 
 export interface CapabilityProblem {
@@ -31,7 +32,9 @@ export function readCapabilities(text: string): CapabilityReading {
     const err = doc.errors[0]!;
     return { descriptor: null, problems: [{ severity: "error", code: "capability-invalid", message: `Not valid YAML: ${err.message.split("\n")[0]}`, ...(err.linePos?.[0] !== undefined ? { line: err.linePos[0].line } : {}) }] };
   }
-  const value = doc.toJS() as unknown;
+  const converted = yamlToData(doc, counter);
+  if (!converted.ok) return { descriptor: null, problems: [{ severity: "error", code: "capability-invalid", message: converted.message, line: converted.line }] };
+  const value = converted.data;
   const parsed = CapabilityDescriptorSchema.safeParse(value);
   if (!parsed.success) {
     return {

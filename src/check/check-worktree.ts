@@ -2,7 +2,9 @@
  * `check` on the work tree (the I/O edge of `checkFiles`): the files to judge
  * (every tracked kind `check` knows, or the paths given), read from disk;
  * specs resolve `$ref`s against the work tree's spec files; the configuration
- * is the work tree's `.notarai/config.yaml` (or `--config`). Read-only.
+ * is the work tree's `.notarai/config.yaml` (or `--config`). Read-only. A file
+ * that is a symbolic link out of the repository is never read (exit 2, naming
+ * the link and its target), so no byte of an outside file is ever printed.
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -16,6 +18,7 @@ import { checkFiles } from "./check-files.js";
 import { besideLookups } from "./resolve-beside.js";
 import { listNomaFiles } from "./list-noma-files.js";
 import { readTextFile } from "../fsx/read-text-file.js";
+import { assertNoSymlinkEscape, isSymlink } from "../fsx/symlink-escape.js";
 
 export interface CheckWorktreeOptions {
   root: string;
@@ -35,7 +38,10 @@ export interface CheckRun {
   config: NomaConfig;
 }
 
-function readOrNull(abs: string): string | null {
+/** A file's text, or null; never through a symbolic link that leads out of the repository (SymlinkEscapeError). */
+function readOrNull(root: string, rel: string): string | null {
+  const abs = join(root, rel);
+  if (isSymlink(abs)) assertNoSymlinkEscape(root, rel, "read it");
   try {
     return statSync(abs).isFile() ? readTextFile(abs) : null;
   } catch {
@@ -45,7 +51,7 @@ function readOrNull(abs: string): string | null {
 
 export async function checkWorktree(options: CheckWorktreeOptions): Promise<CheckRun> {
   const { root } = options;
-  const read = (p: string): string | null => readOrNull(join(root, p));
+  const read = (p: string): string | null => readOrNull(root, p);
   const config = loadConfig({ cwd: options.cwd, read: options.inRepo ? read : () => null, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
   const listed = listNomaFiles(root, options.inRepo, options.paths, options.cwd);
   const explicit = new Set<string>();

@@ -11,7 +11,7 @@ import { execGit, splitNul } from "../git/exec-git.js";
 import { findMergeBase } from "../git/merge-base.js";
 import { reconciliationDrift, type DriftSpec, type ReconciliationDrift } from "../reconcile/reconciliation-drift.js";
 import { checkFiles } from "../check/check-files.js";
-import { checkedPathKind, CONFIG_PATH, relatedPaths, transcriptDocument } from "../check/checked-path.js";
+import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../check/checked-path.js";
 import type { CheckOptions } from "../check/check-document.js";
 import { besideLookups, resolveBeside } from "../check/resolve-beside.js";
 import { loadConfig } from "../config/load-config.js";
@@ -19,7 +19,8 @@ import type { NomaConfig } from "../config/config-schema.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { resolveCiBase, type BaseSource } from "./resolve-ci-base.js";
-import { appendOnlyDiagnostics } from "./transcript-append-only.js";
+import { transcriptHistoryDiagnostics } from "./transcript-history.js";
+import { renameMap } from "../git/rename-map.js";
 
 export interface CiCheckOptions {
   /** The repository's top level. */
@@ -111,18 +112,19 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
   });
   for (const r of check) add(r);
 
-  // Append-only: every changed transcript that existed at the merge-base.
+  // Append-only: every changed transcript that existed at the merge-base (renames followed).
   const transcripts = checked.filter((p) => checkedPathKind(p) === "transcript");
   const atMergeBase = readerAt(mb.mergeBase);
   atMergeBase.prefetch(transcripts);
-  const atBase = atMergeBase.read;
-  for (const t of transcripts) {
-    const before = atBase(t);
-    if (before === null) continue;
-    const after = atHead(t);
-    if (after === null && atHead(transcriptDocument(t)) === null) continue; // document and transcript removed together
-    add({ file: t, diagnostics: appendOnlyDiagnostics(before, after, `the merge-base ${mb.mergeBase.slice(0, 12)}`) });
-  }
+  let renames: Map<string, string> | undefined;
+  const history = transcriptHistoryDiagnostics({
+    transcripts,
+    before: atMergeBase.read,
+    after: atHead,
+    renames: () => (renames ??= renameMap(root, [mb.mergeBase, mb.headCommit])),
+    label: `the merge-base ${mb.mergeBase.slice(0, 12)}`,
+  });
+  for (const r of history) add(r);
 
   const drift = await reconciliationDrift(root, { baseBranch: mb.mergeBase }, { ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}), readOnly: true });
   const severity = config.drift === "error" ? "error" : "warning";

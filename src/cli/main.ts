@@ -49,6 +49,7 @@ formatOption(
 )
   .example("  noma-reconcile check")
   .example("  noma-reconcile check docs/ README.noma --format json")
+  .example("  noma-reconcile check ~/Downloads/draft.noma    # a file outside the repository is read where it is")
   .example("  noma-reconcile check thesis.noma --profile research --ignore-rule claim-without-evidence")
   .example("  noma-reconcile check --staged            # in .git/hooks/pre-commit; NOMA_RECONCILE_SKIP=1 skips it")
   .action((paths: string[], options: Record<string, unknown>) =>
@@ -66,6 +67,7 @@ cli
 cli
   .command("parse <file>", "Print the parsed document tree (with spans) as JSON")
   .example("  noma-reconcile parse thesis.noma")
+  .example("  noma-reconcile parse ../other-repo/docs/plan.noma")
   .action((file: string) => run(async () => (await import("./commands/parse-command.js")).parseCommand(file, io)));
 
 cli

@@ -5,6 +5,7 @@
  * older tool reads a newer file and says what it ignores.
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
+import { yamlToData } from "./yaml-to-data.js";
 import { CONFIG_KEYS, ConfigSchema, DEFAULT_CONFIG, WORKSPACE_KEYS, type NomaConfig } from "./config-schema.js";
 
 export interface ConfigProblem {
@@ -81,7 +82,12 @@ export function parseConfig(text: string, file: string): ConfigResult {
     for (const e of doc.errors) problems.push({ severity: "error", file, ...at(e.pos[0]), message: `not valid YAML: ${e.message.split("\n")[0]}` });
     return { config, problems };
   }
-  const data = doc.toJS() as unknown;
+  const converted = yamlToData(doc, lc);
+  if (!converted.ok) {
+    problems.push({ severity: "error", file, line: converted.line, column: converted.column, message: converted.message });
+    return { config, problems };
+  }
+  const data = converted.data;
   if (data === null || data === undefined) return { config, problems };
   if (typeof data !== "object" || Array.isArray(data)) {
     problems.push({ severity: "error", file, ...at((doc.contents as YamlNode | null)?.range?.[0]), message: `expected a mapping of settings (${CONFIG_KEYS.join(", ")})` });

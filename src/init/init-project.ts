@@ -16,6 +16,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { withFileLock } from "../fsx/with-file-lock.js";
+import { assertNoSymlinkEscape } from "../fsx/symlink-escape.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { listSpecPaths } from "../spec/list-spec-paths.js";
 import { specSchemaJson } from "../spec/spec-json-schema.js";
@@ -152,6 +153,7 @@ export async function initProject(root: string, options: InitOptions = {}): Prom
   const dryRun = options.dryRun === true;
   const strip = (p: Planned[]): InitFile[] => p.map(({ path, action, detail }) => ({ path, action, detail }));
   if (dryRun) return { root, dryRun, files: strip(planInit(root, options)) };
+  assertNoSymlinkEscape(root, dirname(INIT_LOCK_PATH), "write there");
   mkdirSync(join(root, dirname(INIT_LOCK_PATH)), { recursive: true });
   return withFileLock(join(root, INIT_LOCK_PATH), () => {
     // Re-plan under the lock: another init may have just written.

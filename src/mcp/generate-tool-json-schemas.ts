@@ -29,9 +29,45 @@ function portable(node: unknown): unknown {
   return out;
 }
 
+/** The one `type` every alternative of `node` declares (itself, a `$ref`'s target, each `anyOf` member), or null. */
+function singleType(node: unknown, defs: JsonSchema, seen: Set<string> = new Set()): string | null {
+  if (node === null || typeof node !== "object") return null;
+  const n = node as JsonSchema;
+  if (typeof n["type"] === "string") return n["type"];
+  const ref = n["$ref"];
+  if (typeof ref === "string" && ref.startsWith("#/$defs/")) {
+    const name = ref.slice("#/$defs/".length);
+    if (seen.has(name)) return null;
+    seen.add(name);
+    return singleType(defs[name], defs, seen);
+  }
+  const any = n["anyOf"];
+  if (!Array.isArray(any) || any.length === 0) return null;
+  const types = new Set(any.map((m) => singleType(m, defs, seen)));
+  return types.size === 1 ? ([...types][0] ?? null) : null;
+}
+
+/**
+ * Give a `$ref` or an `anyOf` the `type` all its alternatives share (`op` of patch_block is a
+ * union of objects: `"type": "object"` beside it). Clients that read only `type` (and resolve
+ * no `$ref`) otherwise see an untyped argument and send it as a JSON string.
+ */
+function typed(node: unknown, defs: JsonSchema): unknown {
+  if (Array.isArray(node)) return node.map((x) => typed(x, defs));
+  if (node === null || typeof node !== "object") return node;
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(node as JsonSchema)) out[k] = k === "properties" || k === "$defs" ? Object.fromEntries(Object.entries(v as JsonSchema).map(([name, sub]) => [name, typed(sub, defs)])) : typed(v, defs);
+  if (out["type"] === undefined && (out["$ref"] !== undefined || out["anyOf"] !== undefined)) {
+    const t = singleType(out, defs);
+    if (t !== null) return { type: t, ...out };
+  }
+  return out;
+}
+
 function jsonSchema(schema: z.ZodMiniType, io: "input" | "output"): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
-  return portable(rest) as JsonSchema;
+  const p = portable(rest) as JsonSchema;
+  return typed(p, (p["$defs"] as JsonSchema | undefined) ?? {}) as JsonSchema;
 }
 
 /** JSON Schemas (draft 2020-12, without `$schema`) of every tool's input and output. */

@@ -53,8 +53,8 @@ const transcriptRecord = z.looseObject({
   post_sha256: z.string(),
   pre_sha: z.string(),
   post_sha: z.string(),
-  // The op as submitted: an op object, or whatever malformed value was rejected as invalid_content.
-  op: z.union([z.looseObject({}), z.string(), z.number(), z.boolean(), z.null()]),
+  // The op as submitted: an object with a string "op" (anything else is refused before recording).
+  op: z.looseObject({ op: z.string() }),
   patch_result: z.enum(["applied", "rejected", "noop"]),
   pre_validation: summary,
   post_validation: summary,
@@ -92,11 +92,16 @@ const patchBlockInput = z.strictObject({
   ops: z.optional(z.array(patchOp).check(z.minLength(1), z.describe("An op list, applied atomically (all or nothing); give this or op"))),
 });
 
-/** patch_block as validated: ops are left to the patch engine, which rejects a bad op as unsupported_op / invalid_content and records it (§3.1, B.6). */
+/**
+ * patch_block as validated: op contents are left to the tool and the patch engine. A value
+ * that is not a patch op (not an object with a string "op") is refused before recording; an
+ * object with a string op is attempted, and a bad one is rejected as unsupported_op /
+ * invalid_content and recorded (§3.1, B.6). `op`, `ops` and its items may be JSON strings.
+ */
 const patchBlockArgs = z.strictObject({
   ...patchEnvelope,
   op: z.optional(z.unknown()),
-  ops: z.optional(z.array(z.unknown()).check(z.minLength(1))),
+  ops: z.optional(z.union([z.array(z.unknown()).check(z.minLength(1)), z.string()])),
 });
 
 const block = z.strictObject({
@@ -152,7 +157,10 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
       spec_path: specPath,
       artifact_type: z.optional(text('Only this artifact category of the spec, e.g. "docs", "code"')),
     }),
-    output: z.strictObject({ changed_artifacts: stringList }),
+    output: z.strictObject({
+      changed_artifacts: stringList,
+      warnings: z.optional(stringList.check(z.describe('Why the list may be incomplete or empty: e.g. an artifact_type the spec does not have (answered with an empty list, as NotarAI does), a cold cache'))),
+    }),
   },
   mark_reconciled: {
     input: z.strictObject({

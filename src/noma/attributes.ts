@@ -159,21 +159,47 @@ function scanAttributes(text: string, from: number, to: number, offset: number, 
 }
 
 /** Why an attribute value cannot be written so that it reads back the same. */
-export type AttrFormatError = "newline" | "both-quotes";
+export type AttrFormatError = "newline" | "both-quotes" | "not-finite";
 
 /**
- * Write one attribute token: `true` → bare key; `false` → `key=false`; numbers in JS form;
- * strings `key="…"`, or `key='…'` when they contain `"`. A value with a line break,
- * or with both quote kinds, cannot be read back and is refused.
+ * A number as an attribute value reads back: `-?\d+(\.\d+)?`. JS writes very large and
+ * very small numbers with an exponent (`1e+21`, `1e-7`), which would read back as a
+ * string; those are written out in plain decimal (the shortest that reads back exactly).
+ */
+function plainNumber(value: number): string | null {
+  if (!Number.isFinite(value)) return null;
+  if (Object.is(value, -0)) return "-0";
+  const s = String(value);
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (m === null) return s;
+  // The same decimal digits, with the point moved: reads back as exactly this number.
+  const digits = m[2]! + (m[3] ?? "");
+  const exp = Number(m[4]);
+  if (exp < 0) return `${m[1]}0.${"0".repeat(-exp - 1)}${digits}`;
+  const whole = exp + 1;
+  return whole >= digits.length ? `${m[1]}${digits}${"0".repeat(whole - digits.length)}` : `${m[1]}${digits.slice(0, whole)}.${digits.slice(whole)}`;
+}
+
+/**
+ * Write one attribute token: `true` → bare key; `false` → `key=false`; numbers in plain
+ * decimal; strings `key="…"`, or `key='…'` when they contain `"`. There are no escapes
+ * inside quotes, so a string with both quote kinds is written unquoted (`key=a"b'c`: an
+ * unquoted value runs to the next space or tab) when it has no whitespace and does not
+ * start with a quote; a value with a line break, or both quote kinds where that is not
+ * possible, cannot be read back and is refused.
  */
 export function formatAttr(key: string, value: AttrValue): string | AttrFormatError {
   if (value === true) return key;
   if (value === false) return `${key}=false`;
-  if (typeof value === "number") return `${key}=${String(value)}`;
+  if (typeof value === "number") {
+    const n = plainNumber(value);
+    return n === null ? "not-finite" : `${key}=${n}`;
+  }
   if (/[\r\n]/.test(value)) return "newline";
   if (value.includes('"')) {
-    if (value.includes("'")) return "both-quotes";
-    return `${key}='${value}'`;
+    if (!value.includes("'")) return `${key}='${value}'`;
+    if (/[ \t]/.test(value) || value.startsWith('"') || value.startsWith("'")) return "both-quotes";
+    return `${key}=${value}`;
   }
   return `${key}="${value}"`;
 }

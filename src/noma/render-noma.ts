@@ -2,8 +2,8 @@
  * renderNoma: source-to-source rendering of a parsed document (Annex C.3).
  *
  * Blocks are joined by one blank line and the output ends with exactly one
- * newline. Frontmatter is kept raw; headings carry `{id=…}` only when the
- * parser would not derive that id from the title; lists are renumbered from
+ * newline. Frontmatter is kept raw; headings carry `{id=…}` when the id is not
+ * the title's plain slug; lists are renumbered from
  * 1; quotes are `> `; tables are re-aligned; directives are re-fenced by
  * nesting depth with their attributes in source order.
  *
@@ -19,7 +19,7 @@ import { slugify, SlugSuffixer } from "./slugify.js";
 
 function renderAttrValue(key: string, value: AttrValue): string {
   const written = formatAttr(key, value);
-  if (written !== "newline" && written !== "both-quotes") return written;
+  if (written !== "newline" && written !== "both-quotes" && written !== "not-finite") return written;
   // Unreachable for parsed input except an unquoted value holding both quote kinds: keep it unquoted.
   const s = String(value).replace(/[\r\n]+/g, " ");
   return /\s/.test(s) ? `${key}="${s.replace(/"/g, "'")}"` : `${key}=${s}`;
@@ -122,11 +122,18 @@ class Renderer {
     }
   }
 
+  /**
+   * A heading carries `{id=…}` whenever its id differs from the title's plain slug (§B; a
+   * collision suffix too). An id equal to the slug is left to the parser, unless an earlier
+   * heading left implicit already took that slug (only in documents with duplicate ids):
+   * then it is written, so the re-parse gives every heading its id again.
+   */
   private headingIdNeeded(node: SectionNode): boolean {
     if (node.id === undefined) return false;
     const slug = slugify(node.title);
-    if (node.nested) return node.id !== slug;
-    if (slug.length > 0 && this.suffixer.peek(slug) === node.id) {
+    if (node.id !== slug) return true;
+    if (node.nested) return false;
+    if (this.suffixer.peek(slug) === slug) {
       this.suffixer.assign(slug);
       return false;
     }

@@ -153,22 +153,79 @@ export function parseFragment(content: string, field = "content"): Fragment {
   return { lines: text.split(/\r\n|\r|\n/), node: doc.children[0] as DirectiveNode, ids };
 }
 
-/** The fence a new child at `position` of `parent` should use: that of the sibling it lands next to, else one more than the parent's. */
-export function childFence(doc: NomaDocument, parent: DirectiveNode, position: number): number {
-  const sibling = parent.children[position] ?? parent.children[parent.children.length - 1];
+/** A block that receives children: a directive, or a heading section that folds the blocks after it. */
+export type ParentNode = DirectiveNode | SectionNode;
+
+/** The parent named by an add_block / move_block op: a directive or a (top-level) heading section (§2.1, §3.1.2). */
+export function findParent(doc: NomaDocument, id: string): ParentNode {
+  const node = findById(doc, id, "parent_missing", "Parent");
+  // A heading section's children are the blocks its heading folds: read from the tree (a
+  // target-only view of a fresh parse hands the op back to the whole document here).
+  if (node.type === "section") void doc.children;
+  if (node.type === "section" && node.nested) {
+    throw new PatchError("parent_missing", `Parent "${id}" is a heading inside a directive (line ${node.pos.line}): a one-line section with no children of its own; add the block to the enclosing directive.`);
+  }
+  return node;
+}
+
+/**
+ * How many of a parent's children a new block can be placed among. A heading section's
+ * children after its first sub-heading lie inside that sub-heading's range: a block written
+ * after one of them would belong to the sub-heading, so those insertion points do not exist.
+ */
+export function placeableCount(parent: ParentNode): number {
+  if (parent.type === "directive") return parent.children.length;
+  const i = parent.children.findIndex((c) => c.type === "section");
+  return i === -1 ? parent.children.length : i;
+}
+
+/**
+ * The index a new child goes to: `position`, or the end of the parent's children (for a
+ * heading section: after its own blocks, before its first sub-heading). Out of range →
+ * parent_missing (§3.1.2; the reference clamps, §A.1).
+ */
+export function childPosition(parent: ParentNode, position: number | undefined, context = ""): number {
+  const count = parent.children.length;
+  const placeable = placeableCount(parent);
+  const at = position ?? placeable;
+  const name = parent.id !== undefined ? `"${parent.id}"` : `at line ${parent.pos.line}`;
+  if (at < 0 || at > count) {
+    throw new PatchError("parent_missing", `position ${at} is out of range for parent ${name}, which has ${count} children${context} (valid: 0–${count}).`);
+  }
+  if (at > placeable) {
+    throw new PatchError("parent_missing", `position ${at} of heading section ${name} lies after its sub-heading "${(parent.children[placeable] as SectionNode).title}" (child ${placeable}); a block placed there would belong to that sub-heading. Use a position from 0 to ${placeable}, or add the block to the sub-section.`);
+  }
+  return at;
+}
+
+/**
+ * The fence a new child at `position` of `parent` should use: that of the sibling it lands
+ * next to, else one more than a directive parent's, else 2 (a heading section's child is at
+ * the top level).
+ */
+export function childFence(doc: NomaDocument, parent: ParentNode, position: number): number {
+  const kids = parent.children;
+  const last = placeableCount(parent) - 1;
+  const sibling = position <= last ? kids[position] : kids[last];
   if (sibling !== undefined) {
     const cl = classifyColonLine(lineText(doc, sibling.pos.line - 1));
     if (cl !== null && cl.kind === "open") return cl.colons;
   }
-  return parent.colons + 1;
+  return parent.type === "directive" ? parent.colons + 1 : 2;
 }
 
-/** Insert block lines as child `position` of `parent` (blank-line rules of the reference). */
-export function insertChild(doc: NomaDocument, parent: DirectiveNode, position: number, block: readonly string[]): TextEdit {
+/**
+ * Insert block lines as child `position` of `parent` (blank-line rules of the reference):
+ * "fragment + blank line" before a sibling, "blank line + fragment" after the last child;
+ * into an empty directive with no blank lines, into an empty heading section right after
+ * its heading line with a blank line between.
+ */
+export function insertChild(doc: NomaDocument, parent: ParentNode, position: number, block: readonly string[]): TextEdit {
   const kids = parent.children;
-  if (kids.length === 0) return insertLines(doc, parent.pos.line, block);
-  if (position < kids.length) return insertLines(doc, kids[position]!.pos.line - 1, [...block, ""]);
-  return insertLines(doc, kids[kids.length - 1]!.endLine, ["", ...block]);
+  const count = placeableCount(parent);
+  if (count === 0) return parent.type === "directive" ? insertLines(doc, parent.pos.line, block) : insertAfter(doc, parent.pos.line, block);
+  if (position < count) return insertLines(doc, kids[position]!.pos.line - 1, [...block, ""]);
+  return insertLines(doc, kids[count - 1]!.endLine, ["", ...block]);
 }
 
 function isBlankLine(doc: NomaDocument, i: number): boolean {
@@ -181,18 +238,20 @@ function isCloseLine(doc: NomaDocument, i: number): boolean {
   return cl !== null && cl.kind === "close";
 }
 
-/** Remove a block's lines; also one adjacent blank line so no double blank (or dangling blank) is left. */
-export function removeBlock(doc: NomaDocument, node: BlockNode, parent: DirectiveNode | SectionNode | null): TextEdit {
+/**
+ * Remove a block's lines, plus one following blank line when blank lines surround it
+ * (§B). The rule looks at lines only: a directive's fence lines are not blank, so the same
+ * rule holds inside a directive as at the top level. The start of the document counts as
+ * a blank line before, its end as a blank line after (the upstream corpus: delete_block
+ * and move_block); at the end, the blank line before goes instead.
+ */
+export function removeBlock(doc: NomaDocument, node: BlockNode): TextEdit {
   let a = node.pos.line - 1;
   let b = node.endLine; // exclusive
   const count = doc.lineStarts.length - 1;
-  const containerStart = parent !== null && parent.type === "directive" ? parent.pos.line : 0;
-  const before = a - 1 >= containerStart && isBlankLine(doc, a - 1);
-  const after = isBlankLine(doc, b);
-  const atContainerStart = a === containerStart || (parent !== null && parent.type === "section" && a === parent.pos.line);
-  const atContainerEnd = b >= count || isCloseLine(doc, b);
-  if (after && (before || atContainerStart)) b++;
-  else if (before && atContainerEnd) a--;
+  const before = a === 0 || isBlankLine(doc, a - 1);
+  if (before && b < count && isBlankLine(doc, b)) b++;
+  else if (before && b >= count && a > 0) a--;
   return deleteLines(doc, a, b);
 }
 
@@ -218,7 +277,8 @@ export function checkAttrKey(key: string): void {
 export function formatAttrOrThrow(key: string, value: AttrValue): string {
   const written = formatAttr(key, value);
   if (written === "newline") throw new PatchError("invalid_content", `The value of ${key} contains a line break; attribute values must be one line.`);
-  if (written === "both-quotes") throw new PatchError("invalid_content", `The value of ${key} contains both ' and "; it could not be read back.`);
+  if (written === "both-quotes") throw new PatchError("invalid_content", `The value of ${key} contains both ' and " and also whitespace or a leading quote; no attribute token can hold it (quoted values have no escapes, unquoted ones end at whitespace).`);
+  if (written === "not-finite") throw new PatchError("invalid_content", `The value of ${key} is not a finite number.`);
   return written;
 }
 

@@ -11,7 +11,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { withFileLockSync } from "../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
@@ -20,8 +20,11 @@ import { capabilityAdvisories } from "../capability/capability-advisory.js";
 import { readCapabilities, sidecarPath } from "../capability/read-capabilities.js";
 import { buildRecords, chainLines, type Actor } from "../transcript/transcript-record.js";
 import { transcriptLines } from "../transcript/verify-transcript.js";
+import { interruptedRun, recoveryRecord, type InterruptedRun } from "../transcript/recover-interrupted.js";
 import { applyPatch, sha256Hex, type PatchOutcome } from "./apply-patch.js";
 import { decodeUtf8 } from "../fsx/read-text-file.js";
+import { assertRecordableOps } from "./assert-recordable-ops.js";
+import { assertNoSymlinkEscape, isSymlink, linkTarget, SymlinkNotAllowedError } from "../fsx/symlink-escape.js";
 
 export interface PatchDocumentOptions {
   strict?: boolean;
@@ -43,6 +46,8 @@ export interface PatchDocumentOptions {
   reuse?: boolean;
   /** See ApplyPatchOptions.prepareLater (the MCP server, which prepares when idle). */
   prepareLater?: boolean;
+  /** The repository root: a capability sidecar that links out of it is refused (SymlinkEscapeError). */
+  root?: string;
   now?: Date;
 }
 
@@ -56,6 +61,8 @@ export interface PatchDocumentResult {
   transcriptPath: string;
   /** Whether a capability sidecar exists and is valid (advisories are about it). */
   capabilities: "absent" | "valid" | "invalid";
+  /** An interrupted earlier patch this one healed: a recovery record precedes its records in `lines`. */
+  recovered?: InterruptedRun;
 }
 
 /**
@@ -86,26 +93,46 @@ export function isBookManifestPath(p: string): boolean {
   return /\.noma\.ya?ml$/i.test(p);
 }
 
-/** Append records to a transcript atomically; returns the lines and what the file held before. */
-function appendTranscript(path: string, records: Record<string, unknown>[], dryRun: boolean): { lines: string[]; previous: Buffer | null } {
+/**
+ * Append records to a transcript atomically, after the records `heal` returns for the
+ * existing lines (a recovery record); returns the lines and what the file held before.
+ */
+function appendTranscript(path: string, records: Record<string, unknown>[], dryRun: boolean, heal: (existing: readonly string[]) => Record<string, unknown>[]): { lines: string[]; previous: Buffer | null } {
   const previous = existsSync(path) ? readFileSync(path) : null;
   let before = previous?.toString("utf8") ?? "";
   let last: string | null = null;
+  let prepend: Record<string, unknown>[] = [];
   if (before.length > 0) {
     const existing = transcriptLines(before);
+    prepend = heal(existing);
     last = existing[existing.length - 1]!;
     if (!last.endsWith("\n")) {
       before += "\n";
       last += "\n";
     }
   }
-  const lines = chainLines(records, last);
+  const lines = chainLines(prepend.length > 0 ? [...prepend, ...records] : records, last);
   if (!dryRun) writeFileAtomic(path, before + lines.join(""));
   return { lines, previous };
 }
 
-/** Patch `absPath` (already contained in the repository by the caller). */
+/**
+ * Never through a symbolic link: appending to a linked transcript would replace the link with a
+ * copy of what it points at (an outside file's bytes in the repository); a sidecar linking out
+ * of the repository is not read.
+ */
+function refuseSymlinks(absPath: string, root: string | undefined): void {
+  const t = transcriptPath(absPath);
+  if (isSymlink(t)) throw new SymlinkNotAllowedError(root !== undefined ? relative(root, t).split(sep).join("/") : t, linkTarget(t), "a transcript must be a regular file (appending would replace the link with a copy of what it points at)");
+  const sidecar = sidecarPath(absPath);
+  if (root !== undefined && isSymlink(sidecar)) assertNoSymlinkEscape(root, relative(root, sidecar), "read it");
+}
+
+/** Patch `absPath` (already contained in the repository by the caller). Throws MalformedOpError for a value that is not a patch op. */
 export function patchDocument(absPath: string, ops: readonly unknown[], options: PatchDocumentOptions): PatchDocumentResult {
+  // A value that is not a patch op cannot be recorded as one (§5.2): refused before anything is written.
+  assertRecordableOps(ops);
+  refuseSymlinks(absPath, options.root);
   if (!existsSync(absPath) || !statSync(absPath).isFile()) throw new DocumentMissingError(absPath);
   const run = (): PatchDocumentResult => {
     const bytes = readFileSync(absPath);
@@ -138,7 +165,13 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
     });
     const tPath = transcriptPath(absPath);
     const dryRun = options.dryRun === true;
-    const { lines, previous } = appendTranscript(tPath, records, dryRun);
+    // An earlier patch whose document write never landed is healed first (see recover-interrupted.ts).
+    let recovered: InterruptedRun | null = null;
+    const heal = (existing: readonly string[]): Record<string, unknown>[] => {
+      recovered = interruptedRun(existing, outcome.preSha256);
+      return recovered === null ? [] : [recoveryRecord(recovered, outcome, { docUri: pathToFileURL(absPath).href, ...(options.now !== undefined ? { now: options.now } : {}) })];
+    };
+    const { lines, previous } = appendTranscript(tPath, records, dryRun, heal);
     let written = false;
     if (!dryRun && outcome.result === "applied") {
       crashPoint("after-transcript");
@@ -158,6 +191,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       written,
       transcriptPath: tPath,
       capabilities: !hasSidecar ? "absent" : capabilities === null ? "invalid" : "valid",
+      ...(recovered !== null ? { recovered } : {}),
     };
   };
   return options.dryRun === true ? run() : withFileLockSync(lockPathFor(absPath), run, { timeoutMs: options.lockTimeoutMs ?? 30_000 });

@@ -14,7 +14,8 @@
  * then still in doubt is hashed.
  */
 import { isAscii } from "node:buffer";
-import { ANY_SPEC, readRecords, type RecordsRead } from "../cache/cache-db.js";
+import { ANY_SPEC, coldRecords, damagedCacheWarning, readRecords, type RecordsRead } from "../cache/cache-db.js";
+import { CacheCorruptError } from "../cache/chunk-table.js";
 import { cleanBlobIds, currentHashes, statPaths } from "../cache/current-hashes.js";
 import type { RecordTable } from "../cache/record-table.js";
 import { compareUtf8 } from "../git/compare-utf8.js";
@@ -25,7 +26,6 @@ import { DELETED, indexLineEntry, indexOidLength, listingBlob, MODIFIED, parseIn
 import { SELF_CATEGORY } from "../governance/governance.js";
 import { isSpecPath } from "../governance/glob.js";
 import type { SpecFile } from "../spec/validate-spec-text.js";
-import { ReconcileError } from "./reconcile-error.js";
 import { loadSpecContextCached } from "./load-spec-context-cached.js";
 import { persistMemo, repoPath, requireSpec, type SpecContext, type ToolOptions } from "./reconcile-context.js";
 
@@ -212,6 +212,19 @@ interface Pass {
 }
 
 export async function getChangedArtifacts(root: string, input: GetChangedArtifactsInput, options: ChangedArtifactsOptions = {}): Promise<ChangedArtifactsResult> {
+  const listing = options.listing ?? startWorktreeListing(root);
+  try {
+    return await changedArtifacts(root, input, { ...options, listing });
+  } catch (e) {
+    if (!(e instanceof CacheCorruptError)) throw e;
+    // A damaged DB is a cold cache: the same question again, with no records at all.
+    options.onWarning?.(damagedCacheWarning(e.message));
+    const cold = coldRecords([repoPath(root, input.specPath)], { status: "unreadable", warning: null });
+    return changedArtifacts(root, input, { ...options, listing, records: Promise.resolve(cold) });
+  }
+}
+
+async function changedArtifacts(root: string, input: GetChangedArtifactsInput, options: ChangedArtifactsOptions): Promise<ChangedArtifactsResult> {
   const specPath = repoPath(root, input.specPath);
   // Concurrently: git's view of every file, and the spec's records.
   const job = options.listing ?? startWorktreeListing(root);
@@ -248,7 +261,9 @@ export async function getChangedArtifacts(root: string, input: GetChangedArtifac
     const spec = requireSpec(ctx, specPath, { requireData: true });
     const categories = ctx.governance.categoriesOf(spec.path);
     if (input.artifactType !== undefined && !categories.includes(input.artifactType)) {
-      throw new ReconcileError("unknown-category", `${spec.path} has no artifact category "${input.artifactType}" (its categories: ${categories.join(", ") || "none"})`);
+      // NotarAI answers an empty list, and its reconcile skill relies on that (it asks every spec for "docs").
+      options.onWarning?.(`${spec.path} has no artifact category "${input.artifactType}" (its categories: ${categories.join(", ") || "none"}); nothing to list`);
+      return { changed_artifacts: [] };
     }
     if (records.warning !== null) options.onWarning?.(records.warning);
     const walk = p.walk!;
@@ -269,6 +284,10 @@ export async function getChangedArtifacts(root: string, input: GetChangedArtifac
       if (d.any >= 0) return any!.hashAt(d.any) !== hash;
       return seed?.get(p) !== hash;
     });
+
+    // A chunk or memo row read on the way failed its checksum: the answer is rebuilt from a cold cache.
+    const damage = records.damaged();
+    if (damage !== null) throw new CacheCorruptError(damage);
 
     // Records of files git no longer lists (or lists as deleted) are dead: write, and prune, even when the memo learnt nothing.
     const dead = walk.ownSeen < (own?.size ?? 0) || walk.anySeen < (any?.size ?? 0);

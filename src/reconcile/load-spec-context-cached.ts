@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { ensureCacheDir } from "../cache/cache-db.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
+import { symlinkEscape } from "../fsx/symlink-escape.js";
 import { buildGovernance } from "../governance/governance.js";
 import { listSpecPaths } from "../spec/list-spec-paths.js";
 import type { SpecSet } from "../spec/load-specs.js";
@@ -60,6 +61,7 @@ function fromStored(s: Stored): SpecSet {
 
 function readStored(root: string, key: string, texts: ReadonlyMap<string, string>): SpecSet | null {
   let s: Stored;
+  if (symlinkEscape(root, SPEC_CACHE_PATH) !== null) return null; // never read through a link out of the repository
   try {
     s = JSON.parse(readFileSync(join(root, SPEC_CACHE_PATH), "utf8")) as Stored;
   } catch {

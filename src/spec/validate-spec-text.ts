@@ -5,6 +5,7 @@
  * node, what was expected and what was found.
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from "yaml";
+import { yamlToData } from "../config/yaml-to-data.js";
 import type * as z from "zod/mini";
 import { isSpecVersion, SPEC_SCHEMAS, SPEC_VERSIONS, type SpecData, type SpecVersion } from "./spec-schema.js";
 import { describeFound, yamlPathString, type SpecProblem, type SpecProblemCode } from "./spec-problem.js";
@@ -236,13 +237,12 @@ export function validateSpecText(path: string, text: string): SpecFile {
     }
     return result;
   }
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: 1000 });
-  } catch (e) {
-    result.problems.push({ file: path, path: "", line: 1, column: 1, code: "yaml-syntax", expected: "well-formed YAML", found: (e as Error).message, message: `YAML: ${(e as Error).message}` });
+  const converted = yamlToData(doc, lc, 1000);
+  if (!converted.ok) {
+    result.problems.push({ file: path, path: "", line: converted.line, column: converted.column, code: "yaml-syntax", expected: "well-formed YAML with bounded aliases", found: converted.message, message: `YAML: ${converted.message}` });
     return result;
   }
+  const data = converted.data;
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
     const f = describeFound(data === null && (doc.contents === null || text.trim().length === 0) ? undefined : data);
     result.problems.push(problem(path, [], nodePos(lc, doc.contents as YamlNode | null), { code: "not-a-mapping", expected: "a mapping with schema_version, intent and artifacts", found: f, message: `expected a mapping with schema_version, intent and artifacts, found ${f}` }));

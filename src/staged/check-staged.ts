@@ -8,7 +8,10 @@
  * names the staged blob of every staged path. Everything else is one
  * `git cat-file --batch` by blob id — and, for paths not staged (a staged
  * document's unchanged transcript, the configuration), by `HEAD:<path>`, which
- * is what the index holds for them.
+ * is what the index holds for them. HEAD's version of each staged transcript
+ * comes in the same batch: transcripts are append-only against HEAD (records
+ * dropped, rewritten or re-sealed, a transcript deleted while its document
+ * stays — renames followed), as the PR check holds them to the merge-base.
  */
 import { blobTextReader } from "../git/blob-text-reader.js";
 import { execGit, GitError, splitNul } from "../git/exec-git.js";
@@ -19,6 +22,10 @@ import type { CheckRun } from "../check/check-worktree.js";
 import type { CheckOptions } from "../check/check-document.js";
 import { besideLookups, resolveBeside } from "../check/resolve-beside.js";
 import type { RawDiffEntry } from "./parse-diff-raw.js";
+import type { FileDiagnostics } from "../report/file-diagnostics.js";
+import { readBlobs } from "../git/cat-file-batch.js";
+import { renameMap } from "../git/rename-map.js";
+import { transcriptHistoryDiagnostics } from "../ci/transcript-history.js";
 import { listStagedEntries } from "./list-staged-files.js";
 import { stagedObjectName, type StagedPrefetch } from "./prefetch-staged.js";
 
@@ -38,7 +45,8 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
   const { cwd } = options;
   const staged = new Map((options.staged ?? listStagedEntries(cwd)).map((e) => [e.path, e]));
   const texts = blobTextReader(cwd, (path) => stagedObjectName(staged, path));
-  if (options.prefetch !== undefined) texts.seed(options.prefetch.paths, await options.prefetch.blobs);
+  const prefetched = options.prefetch !== undefined ? await options.prefetch.blobs : null;
+  if (options.prefetch !== undefined) texts.seed(options.prefetch.paths, prefetched!);
   const relevant = [...staged.keys()].filter((p) => checkedPathKind(p) !== null);
   texts.prefetch([...relatedPaths(relevant), CONFIG_PATH]);
   const read = texts.read;
@@ -70,5 +78,32 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
       ...besideLookups(resolveBeside, inIndex),
     },
   });
-  return { targets, results, config };
+  // Append-only against HEAD: each staged transcript HEAD holds (its blob came in the same batch).
+  const headOf = new Map<string, string>();
+  for (const t of targets) {
+    const headOid = checkedPathKind(t) === "transcript" ? staged.get(t)?.headOid ?? null : null;
+    if (headOid !== null) headOf.set(t, headOid);
+  }
+  if (headOf.size === 0) return { targets, results, config };
+  const blobs = prefetched !== null && [...headOf.values()].every((o) => prefetched.has(o)) ? prefetched : readBlobs(cwd, [...headOf.values()]);
+  let renames: Map<string, string> | undefined;
+  const history = transcriptHistoryDiagnostics({
+    transcripts: [...headOf.keys()],
+    before: (p) => blobs.get(headOf.get(p) ?? "")?.toString("utf8") ?? null,
+    after: read,
+    renames: () => (renames ??= renameMap(cwd, ["--cached"])),
+    label: "HEAD",
+  });
+  return { targets, results: mergeResults(results, history), config };
+}
+
+/** Diagnostics of both lists, one entry per file, sorted by file. */
+function mergeResults(a: readonly FileDiagnostics[], b: readonly FileDiagnostics[]): FileDiagnostics[] {
+  const byFile = new Map<string, FileDiagnostics>();
+  for (const r of [...a, ...b]) {
+    const have = byFile.get(r.file);
+    if (have === undefined) byFile.set(r.file, { file: r.file, diagnostics: [...r.diagnostics] });
+    else have.diagnostics.push(...r.diagnostics);
+  }
+  return [...byFile.values()].sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : 0));
 }

@@ -6,7 +6,8 @@
  *
  * A staged path's index version is its staged blob (none when deleted); a
  * path the commit does not touch holds in the index what HEAD holds, so it is
- * read as `HEAD:<path>` — no second read of the index.
+ * read as `HEAD:<path>` — no second read of the index. A staged transcript's
+ * HEAD blob is read too (transcripts are append-only against HEAD).
  */
 import { readBlobsAsync } from "../git/cat-file-batch.js";
 import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../check/checked-path.js";
@@ -29,6 +30,8 @@ export function prefetchStaged(cwd: string, entries: readonly RawDiffEntry[]): S
   const staged = new Map(entries.map((e) => [e.path, e]));
   const paths = [...relatedPaths(entries.map((e) => e.path).filter((p) => checkedPathKind(p) !== null)), CONFIG_PATH];
   const names = paths.map((p) => stagedObjectName(staged, p)).filter((n): n is string => n !== null);
+  // HEAD's version of each staged transcript, for the append-only check (same batch).
+  for (const e of entries) if (e.headOid !== null && checkedPathKind(e.path) === "transcript") names.push(e.headOid);
   const blobs = readBlobsAsync(cwd, names);
   blobs.catch(() => undefined); // awaited (and its error reported) by checkStaged
   return { paths, blobs };

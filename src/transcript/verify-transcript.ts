@@ -15,6 +15,7 @@ import type { Diagnostic } from "../validate/diagnostic.js";
 import { summarize } from "../validate/diagnostic.js";
 import { describeIssues } from "../patch/describe-issues.js";
 import { expectedSeal, TranscriptRecordSchema, type TranscriptRecord } from "./transcript-record.js";
+import { isRecoveryOp } from "./recover-interrupted.js";
 
 export interface TranscriptFinding {
   severity: "error" | "warning" | "info";
@@ -73,6 +74,16 @@ export function verifyTranscript(transcript: string, documentText: string | null
   let chained = false;
 
   raw.forEach((lineText, i) => {
+    try {
+      checkLine(lineText, i);
+    } catch (e) {
+      // A record nested so deep that serialising it (for its seal) overflows the stack: hostile, not ours.
+      if (!(e instanceof RangeError)) throw e;
+      findings.push({ severity: "error", code: "transcript-invalid-record", message: "Not a valid v1.0 record: nested too deeply to verify.", line: i + 1 });
+    }
+  });
+
+  function checkLine(lineText: string, i: number): void {
     const line = i + 1;
     if (lineText.trim().length === 0) {
       findings.push({ severity: "error", code: "transcript-blank-line", message: "Blank line in a JSONL transcript (lines are never removed or emptied).", line });
@@ -134,19 +145,36 @@ export function verifyTranscript(transcript: string, documentText: string | null
       }
     }
     records.push({ line, record, raw: lineText });
-  });
+  }
 
   // State chain: applied records move the state; every record starts from the current state.
+  // A recovery record (recover-interrupted.ts) abandons the trailing applied records whose
+  // document write never landed: the state continues from the document's real state.
   let state: string | null = null;
-  const trailingApplied: Array<{ line: number; pre: string }> = [];
+  const trailingApplied: Array<{ line: number; pre: string; opId: string }> = [];
+  const abandoned = new Set<number>();
   let applied = 0;
   for (const { line, record } of records) {
+    if (isRecoveryOp(record.op)) {
+      const run = recoveredRun(record, trailingApplied, state);
+      if (typeof run === "string") {
+        findings.push({ severity: "error", code: "transcript-bad-recovery", message: `This recovery record does not match the transcript: ${run}.`, line });
+      } else {
+        for (const t of run) abandoned.add(t.line);
+        applied -= run.length;
+        const at = run.length === 1 ? `line ${run[0]!.line}` : `lines ${run[0]!.line}–${run[run.length - 1]!.line}`;
+        findings.push({ severity: "info", code: "transcript-recovered", message: `Records the recovery of the patch on ${at}, whose document write never landed (replay skips it).`, line });
+        trailingApplied.length = 0;
+        state = record.pre_sha256;
+        continue;
+      }
+    }
     if (state !== null && record.pre_sha256 !== state) {
       findings.push({ severity: outside, code: "transcript-state-gap", message: `The document changed outside the protocol before this record (it starts from ${record.pre_sha} but the previous state was ${state.slice(0, 8)}).`, line });
     }
     if (record.patch_result === "applied") {
       applied++;
-      trailingApplied.push({ line, pre: record.pre_sha256 });
+      trailingApplied.push({ line, pre: record.pre_sha256, opId: record.op_id });
       state = record.post_sha256;
     } else {
       trailingApplied.length = 0;
@@ -166,9 +194,26 @@ export function verifyTranscript(transcript: string, documentText: string | null
     }
   }
 
-  if (options.replay !== undefined) replay(options.replay.base, options.replay.engine, records, documentText, findings);
+  if (options.replay !== undefined) replay(options.replay.base, options.replay.engine, records.filter((r) => !abandoned.has(r.line)), documentText, findings);
 
   return { records: records.length, applied, findings, finalSha256: state, ok: !findings.some((f) => f.severity === "error") };
+}
+
+/**
+ * The trailing applied records a recovery record abandons, or why it does not hold: it must be
+ * a noop from the state the first of them starts from, name exactly the trailing applied
+ * records from there to the end, and the state they end in.
+ */
+function recoveredRun(record: TranscriptRecord, trailing: ReadonlyArray<{ line: number; pre: string; opId: string }>, state: string | null): Array<{ line: number }> | string {
+  const op = record.op as Record<string, unknown>;
+  const ids = op["abandoned_op_ids"];
+  if (record.patch_result !== "noop" || record.post_sha256 !== record.pre_sha256) return "a recovery is a noop (post_sha256 = pre_sha256)";
+  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((x) => typeof x === "string")) return "abandoned_op_ids must list the op_ids of the interrupted records";
+  if (op["recorded_sha256"] !== state) return `recorded_sha256 is not the state the transcript was in (${state?.slice(0, 8) ?? "none"})`;
+  const run = trailing.slice(trailing.length - ids.length);
+  if (run.length !== ids.length || run.some((t, i) => t.opId !== ids[i])) return "abandoned_op_ids are not the applied records just before it";
+  if (run[0]!.pre !== record.pre_sha256) return `the abandoned records do not start from its state ${record.pre_sha}`;
+  return run;
 }
 
 function replay(base: string, applyPatch: ReplayEngine, records: ReadonlyArray<{ line: number; record: TranscriptRecord }>, documentText: string | null, findings: TranscriptFinding[]): void {

@@ -23,9 +23,28 @@ export interface DirectiveReporter {
 
 const NUMERIC_CONTROLS = new Set(["slider", "range", "number", "checkbox", "toggle"]);
 const LOCK_MODES = new Set(["control", "content", "all", "unlocked", "none"]);
-const CHANGE_ACTIONS = new Set(["insert", "delete", "replace"]);
-const MEMORY_TYPES = new Set(["fact", "preference", "episode", "procedure", "decision", "observation", "entity", "relation", "goal", "project", "person"]);
-const CITATION_SOURCES = ["source", "url", "doi", "href", "isbn"];
+/**
+ * change_request actions: insert, delete, replace, and the words documents use for them
+ * (compared case-insensitively).
+ */
+const CHANGE_ACTIONS = new Map<string, "insert" | "delete" | "replace">([
+  ...(["insert", "insertion", "add", "addition"] as const).map((a) => [a, "insert"] as const),
+  ...(["delete", "deletion", "remove", "removal"] as const).map((a) => [a, "delete"] as const),
+  ...(["replace", "replacement", "substitute", "substitution", "change", "modify", "edit", "update"] as const).map((a) => [a, "replace"] as const),
+]);
+/**
+ * Memory types (compared case-insensitively, `-` and spaces read as `_`): the kinds agent
+ * memories are filed under — semantic/episodic/procedural memory, the kinds of facts,
+ * preferences and decisions agents keep, and the entities they keep them about.
+ */
+const MEMORY_TYPES = new Set([
+  "fact", "semantic", "episode", "episodic", "event", "procedure", "procedural", "skill", "workflow", "instruction",
+  "preference", "habit", "decision", "rule", "policy", "convention", "constraint", "observation", "insight", "lesson",
+  "feedback", "belief", "hypothesis", "question", "goal", "plan", "task", "todo", "project", "context", "reference",
+  "note", "summary", "entity", "relation", "relationship", "person", "user", "profile", "identity", "state", "working",
+]);
+/** What names a citation's source: a non-empty string (or number) value of one of these. */
+const CITATION_SOURCES = ["source", "url", "doi"];
 
 /** Directive names with checks of their own. */
 const CHECKED = new Set(["claim", "evidence", "counterevidence", "risk", "decision", "adr", "citation", "change_request", "agent_task", "todo", "control", "state_change", "diagram", "plotly", "figure", "html", "svg", "script", "memory"]);
@@ -68,15 +87,17 @@ export function checkDirective(v: DirectiveReporter, d: DirectiveFact, needConfi
       break;
     }
     case "citation":
-      if (!CITATION_SOURCES.some((k) => has(d, k))) v.report("citation-missing-source", "::citation has no source=, url=, doi=, href= or isbn=.", d);
+      if (!CITATION_SOURCES.some((k) => hasText(d, k))) v.report("citation-missing-source", "::citation has no source=, url= or doi= naming where it comes from.", d);
       break;
     case "change_request": {
-      const action = str(attrOf(d, "action"));
-      if (action === undefined || !CHANGE_ACTIONS.has(action)) {
-        v.report("change-request-invalid-action", `::change_request action=${action === undefined ? "(missing)" : JSON.stringify(action)} is not insert, delete or replace.`, d);
+      const action = changeAction(d);
+      if (action === undefined) {
+        const given = attrOf(d, "action");
+        v.report("change-request-invalid-action", given === undefined ? "::change_request has no action= and no from=/to=/text= to tell it (insert, delete or replace)." : `::change_request action=${JSON.stringify(given)} is not insert, delete or replace.`, d);
         break;
       }
-      const missing = action === "insert" ? !has(d, "to") && !has(d, "text") : action === "delete" ? !has(d, "from") && !has(d, "text") : !has(d, "from") || !has(d, "to");
+      const text = has(d, "text") || d.children.length > 0;
+      const missing = action === "insert" ? !has(d, "to") && !text : action === "delete" ? !has(d, "from") && !text : !has(d, "from") || (!has(d, "to") && !text);
       if (missing) {
         const need = action === "insert" ? "to= or text=" : action === "delete" ? "from= or text=" : "from= and to=";
         v.report("change-request-missing-revision-text", `::change_request action="${action}" needs ${need}.`, d);
@@ -149,11 +170,38 @@ function checkControl(v: DirectiveReporter, c: DirectiveFact): void {
   }
 }
 
+/**
+ * A change request's action: action= (or a word for it); without one, what its fields
+ * say — from= and to= replace, to= or text= alone insert, from= alone deletes.
+ */
+function changeAction(d: DirectiveFact): "insert" | "delete" | "replace" | undefined {
+  const given = attrOf(d, "action");
+  if (given !== undefined) return typeof given === "string" ? CHANGE_ACTIONS.get(given.trim().toLowerCase()) : undefined;
+  const from = has(d, "from");
+  const to = has(d, "to") || has(d, "text");
+  return from && has(d, "to") ? "replace" : from ? "delete" : to ? "insert" : undefined;
+}
+
+/** A known memory type, or one made of them (`user_preference`, `project-decision`). */
+function isMemoryType(type: string): boolean {
+  const t = type.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  return MEMORY_TYPES.has(t) || (t.includes("_") && t.split("_").every((part) => MEMORY_TYPES.has(part)));
+}
+
+/** Whether `node` carries `key` with a non-empty text (or number) value: a bare flag names nothing. */
+function hasText(node: DirectiveFact, key: string): boolean {
+  const v = attrOf(node, key);
+  return typeof v === "number" || (typeof v === "string" && v.trim().length > 0);
+}
+
 function checkMemory(v: DirectiveReporter, m: DirectiveFact): void {
   if (m.id === undefined) v.report("memory-missing-id", "::memory has no id=.", m);
-  const type = str(attrOf(m, "type"));
-  if (type === undefined) v.report("memory-missing-type", "::memory has no type=.", m);
-  else if (!MEMORY_TYPES.has(type)) v.report("memory-invalid-type", `::memory type="${type}" is not one of ${[...MEMORY_TYPES].join(", ")}.`, m);
+  const given = attrOf(m, "type");
+  const type = str(given);
+  if (given === undefined) v.report("memory-missing-type", "::memory has no type=.", m);
+  else if (type === undefined || !isMemoryType(type)) {
+    v.report("memory-invalid-type", `::memory type=${JSON.stringify(given)} is not a memory type (e.g. fact, preference, decision, procedure, episode, observation, entity).`, m);
+  }
   const conf = attrOf(m, "confidence");
   if (conf !== undefined && !confidenceOk(conf)) v.report("memory-invalid-confidence", `::memory confidence=${JSON.stringify(conf)} is not a number between 0 and 1.`, m);
   const seen = attrOf(m, "last_seen");

@@ -8,9 +8,10 @@
  *   power   := primary (("^" | "**") unary)?
  *   primary := number | name | name "(" (expr ("," expr)*)? ")" | "(" expr ")"
  *
- * Functions must be in `FORMULA_FUNCTIONS`; `pi` and `e` are constants; every
- * other name is a dependency the validator resolves. Nesting is capped so no
- * input can exhaust the stack.
+ * A name is an identifier or a dotted path of identifiers (`rate.value`: an
+ * attribute of the block `rate`). Functions must be in `FORMULA_FUNCTIONS`; `pi`,
+ * `e`, `true` and `false` are constants; every other name is a dependency the
+ * validator resolves. Nesting is capped so no input can exhaust the stack.
  */
 
 export const FORMULA_FUNCTIONS = new Set([
@@ -18,7 +19,7 @@ export const FORMULA_FUNCTIONS = new Set([
   "min", "pow", "round", "sign", "sin", "sqrt", "sum", "tan",
 ]);
 
-export const FORMULA_CONSTANTS = new Set(["pi", "e", "PI", "E"]);
+export const FORMULA_CONSTANTS = new Set(["pi", "e", "PI", "E", "true", "false"]);
 
 const MAX_DEPTH = 100;
 
@@ -42,7 +43,7 @@ function tokenize(src: string): Token[] | string {
       i += num[0].length;
       continue;
     }
-    const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest);
+    const name = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/.exec(rest);
     if (name !== null) {
       tokens.push({ kind: "name", text: name[0], at: i });
       i += name[0].length;

@@ -24,7 +24,7 @@ export const RULES = {
   "broken-reference": { severity: "error", description: "A for=, parent=, dataset= or [[wikilink]] points at an id (or alias) that does not exist." },
   // Profiles
   "unknown-profile": { severity: "warning", description: "The frontmatter declares a profile the validator does not know." },
-  "out-of-profile-directive": { severity: "warning", description: "A directive is not in the declared profile's allowlist." },
+  "out-of-profile-directive": { severity: "warning", description: "A directive belongs to a kind of document (research, memory, ADR, spec, investment thesis, API reference) none of the declared profiles admits." },
   // Research
   "claim-without-evidence": { severity: "warning", description: "A ::claim has no ::evidence or ::counterevidence pointing at it with for=." },
   "evidence-missing-for": { severity: "warning", description: "An ::evidence or ::counterevidence block has no for= attribute." },
@@ -32,9 +32,9 @@ export const RULES = {
   "decision-without-status": { severity: "warning", description: "A ::decision or ::adr block has no status= attribute." },
   "claim-invalid-confidence": { severity: "warning", description: "A ::claim's confidence= is not a number between 0 and 1." },
   "claim-missing-confidence": { severity: "warning", description: "A ::claim in a research profile has no confidence= attribute." },
-  "citation-missing-source": { severity: "warning", description: "A ::citation has no source=, url=, doi=, href= or isbn=." },
+  "citation-missing-source": { severity: "warning", description: "A ::citation has no source=, url= or doi= with a value." },
   "stale-citation": { severity: "warning", description: "A ::citation's accessed= date is older than the stale window." },
-  "change-request-invalid-action": { severity: "warning", description: "A ::change_request's action= is not insert, delete or replace." },
+  "change-request-invalid-action": { severity: "warning", description: "A ::change_request's action= is not insert, delete or replace (or a word for one), or it has none and no from=/to=/text= to tell it." },
   "change-request-missing-revision-text": { severity: "warning", description: "A ::change_request lacks the from=/to=/text= its action needs." },
   // Agent tasks
   "agent-task-without-scope": { severity: "warning", description: "An ::agent_task or ::todo has no scope=, no body and no children." },
@@ -44,7 +44,7 @@ export const RULES = {
   "control-invalid-lock": { severity: "warning", description: "A ::control's lock= is not control, content, all, unlocked or none." },
   "computed-missing-formula": { severity: "warning", description: "A computed block has no formula= attribute or `formula:` body line." },
   "formula-parse-error": { severity: "error", description: "A computed block's formula is not valid or calls a function outside the allow-list." },
-  "computed-unknown-dependency": { severity: "error", description: "A formula names something that is not a control, a computed block or a plot-domain variable." },
+  "computed-unknown-dependency": { severity: "error", description: "A formula names something that is not a control or a computed block (by id, alias or id with - as _; name.attr names its attribute) or a plot-domain variable." },
   "computed-chain-too-deep": { severity: "warning", description: "A computed block depends on a chain deeper than two levels, or on a cycle." },
   // State changes
   "state-change-missing-block": { severity: "warning", description: "A ::state_change has no block= attribute." },

@@ -17,7 +17,7 @@ import { spliceArray } from "../noma/splice-array.js";
 import { datasetColumns } from "../noma/dataset-columns.js";
 import { compareDiagnostics, type Diagnostic, type Severity } from "./diagnostic.js";
 import { parseFormula } from "./parse-formula.js";
-import { CONFIDENCE_PROFILES, declaredProfiles, KNOWN_PROFILES, PROFILE_ALLOWLISTS } from "./profiles.js";
+import { CONFIDENCE_PROFILES, declaredProfiles, directiveDomain, KNOWN_PROFILES, outOfProfileNames } from "./profiles.js";
 import { isRuleCode, RULES, type RuleCode } from "./rule-catalog.js";
 import { attrOf, type DirectiveFact } from "./directive-fact.js";
 import { collectBlock, type Facts, type Reference, type Wikilink } from "./collect-facts.js";
@@ -423,11 +423,11 @@ function profiles(v: Validation, declared: string[]): void {
     }
   }
   if (known.length === 0) return;
-  const allowed = new Set<string>();
-  for (const p of known) for (const name of PROFILE_ALLOWLISTS[p]!) allowed.add(name);
+  const excluded = outOfProfileNames(known);
   for (const name of v.names()) {
-    if (allowed.has(name)) continue;
-    for (const d of v.named(name)) v.report("out-of-profile-directive", `::${d.name} is not part of the ${known.join("/")} profile.`, d);
+    if (!excluded.has(name)) continue;
+    const what = `::${name} belongs to ${directiveDomain(name)} documents, outside the ${known.join("/")} profile${known.length > 1 ? "s" : ""}.`;
+    for (const d of v.named(name)) v.report("out-of-profile-directive", what, d);
   }
 }
 
@@ -540,10 +540,17 @@ function formulaOf(v: Validation, node: DirectiveFact): string | undefined {
 function computed(v: Validation): void {
   const computedNodes = [...v.named("computed_metric"), ...v.named("computed_plot")];
   if (computedNodes.length === 0) return;
+  // A formula names a control or a computed block by its id or an alias (§2.2), or by the
+  // id with `-` written `_` (a formula identifier cannot hold `-`); `name.attr` names an
+  // attribute of the block `name`.
   const controlIds = new Set<string>();
-  for (const c of v.named("control")) if (c.id !== undefined) controlIds.add(c.id);
   const computedIds = new Map<string, DirectiveFact>();
-  for (const c of computedNodes) if (c.id !== undefined) computedIds.set(c.id, c);
+  const names = (d: DirectiveFact): string[] => {
+    const out = d.id !== undefined ? [d.id, ...d.aliases] : [...d.aliases];
+    return [...out, ...out.filter((n) => n.includes("-")).map((n) => n.replace(/-/g, "_"))];
+  };
+  for (const c of v.named("control")) for (const n of names(c)) controlIds.add(n);
+  for (const c of computedNodes) for (const n of names(c)) if (!computedIds.has(n)) computedIds.set(n, c);
   const deps = new Map<DirectiveFact, DirectiveFact[]>();
   for (const node of computedNodes) {
     const formula = formulaOf(v, node);
@@ -558,18 +565,22 @@ function computed(v: Validation): void {
     }
     const domain = new Set<string>();
     if (node.name === "computed_plot") {
-      const declared = str(attrOf(node, "var")) ?? str(attrOf(node, "domain_var")) ?? "x";
+      // The plot's variable: var= (or variable=, domain_var=, x_var=), a domain="t: 0..10"'s name, else x.
+      const domainName = /^\s*([A-Za-z_]\w*)\s*(?:[:=]|in\b)/.exec(str(attrOf(node, "domain")) ?? "")?.[1];
+      const declared = str(attrOf(node, "var")) ?? str(attrOf(node, "variable")) ?? str(attrOf(node, "domain_var")) ?? str(attrOf(node, "x_var")) ?? domainName ?? "x";
       for (const d of declared.split(/[\s,]+/)) if (d.length > 0) domain.add(d);
     }
     const mine: DirectiveFact[] = [];
-    for (const name of parsed.names) {
+    for (const full of parsed.names) {
+      const head = full.split(".")[0]!;
+      const name = controlIds.has(full) || computedIds.has(full) || domain.has(full) ? full : head;
       if (controlIds.has(name) || domain.has(name)) continue;
       const other = computedIds.get(name);
       if (other !== undefined) {
         mine.push(other);
         continue;
       }
-      v.report("computed-unknown-dependency", `::${node.name} formula uses "${name}", which is not a ::control, a computed block or a plot-domain variable.`, node);
+      v.report("computed-unknown-dependency", `::${node.name} formula uses "${full}", which is not a ::control, a computed block or a plot-domain variable.`, node);
     }
     deps.set(node, mine);
   }

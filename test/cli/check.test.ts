@@ -3,7 +3,7 @@
  * - with no paths it checks every tracked .noma document (and book manifest);
  * - paths, directories, subdirectory invocation, repo-relative output;
  * - exit codes 0 / 1 / 2; every output format; options passed through;
- * - containment of path arguments; colour switches.
+ * - containment of path arguments (files outside the repository: outside-files.test.ts); colour switches.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -93,17 +93,6 @@ describe("check: capability sidecars (Annex A)", () => {
 });
 
 describe("check: exit code 2", () => {
-  it("for a path outside the repository, naming it", () => {
-    const repo = tempRepo({ "a.noma": VALID });
-    const outside = tempDir();
-    writeFileSync(join(outside, "x.noma"), VALID);
-    const r = runCli(["check", join(outside, "x.noma")], { cwd: repo });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("path is outside the repository");
-    expect(r.stderr).toContain("x.noma");
-    expect(r.stdout).toBe("");
-  });
-
   it("for a symlink that escapes the repository", async () => {
     const { symlinkSync } = await import("node:fs");
     const repo = tempRepo({ "a.noma": VALID });
@@ -169,11 +158,11 @@ describe("check: formats", () => {
 
 describe("check: options", () => {
   it("--ignore-rule, --profile and --stale-days reach the validator", () => {
-    const dir = tempRepo({ "w.noma": WARNS, "c.noma": '::citation{source="s" accessed="2020-01-01"}\n::\n' });
+    const dir = tempRepo({ "w.noma": WARNS, "m.noma": '::memory{id="m" type="fact"}\n::\n', "c.noma": '::citation{source="s" accessed="2020-01-01"}\n::\n' });
     expect(runCli(["check", "w.noma", "--ignore-rule", "risk-without-owner"], { cwd: dir }).stdout).toBe("✓ No issues found.\n");
     const unknown = runCli(["check", "w.noma", "--ignore-rule", "risk-without-owner", "--ignore-rule", "bogus"], { cwd: dir });
     expect(unknown.stdout).toContain("INFO [unknown-ignore-rule] w.noma:");
-    expect(runCli(["check", "w.noma", "--profile", "memory"], { cwd: dir }).stdout).toContain("[out-of-profile-directive]");
+    expect(runCli(["check", "m.noma", "--profile", "research"], { cwd: dir }).stdout).toContain("[out-of-profile-directive]");
     expect(runCli(["check", "c.noma", "--stale-days", "100000"], { cwd: dir }).stdout).toBe("✓ No issues found.\n");
     expect(runCli(["check", "c.noma"], { cwd: dir }).stdout).toContain("[stale-citation]");
   });

@@ -180,10 +180,22 @@ describe("reconciliation tools over MCP", () => {
     expect(await c.fails("list_affected_specs", { base_branch: "--output=/tmp/x" })).toMatch(/--output/);
     expect(await c.fails("get_spec_diff", { spec_path: ".notarai/nope.spec.yaml", base_branch: "main" })).toMatch(/nope\.spec\.yaml: not a spec file.*known specs/);
     expect(await c.fails("get_spec_diff", { spec_path: "README.md", base_branch: "main" })).toMatch(/README\.md: not a spec file/);
-    expect(await c.fails("get_changed_artifacts", { spec_path: CLI_SPEC, artifact_type: "slides" })).toMatch(/no artifact category "slides"/);
     expect(await c.fails("mark_reconciled", { files: ["src/main.ts"], spec_path: ".notarai/nope.spec.yaml" })).toMatch(/not a spec file/);
     const closed = await c.close();
     expect(closed.code).toBe(0);
+    expectProtocolOnly(closed.lines);
+  });
+
+  it("get_changed_artifacts with an artifact_type the spec does not have answers an empty list and a warning (NotarAI's reconcile skill asks every spec for docs)", async () => {
+    const root = project();
+    const c = new McpClient(root);
+    const r = await c.ok<{ changed_artifacts: string[]; warnings?: string[] }>("get_changed_artifacts", { spec_path: CLI_SPEC, artifact_type: "slides" });
+    expect(r.changed_artifacts).toEqual([]);
+    expect(r.warnings?.join("\n")).toMatch(/no artifact category "slides".*its categories: code, docs, assets/);
+    // A category it has still lists its files.
+    expect((await c.ok<{ changed_artifacts: string[] }>("get_changed_artifacts", { spec_path: CLI_SPEC, artifact_type: "docs" })).changed_artifacts).toEqual(["docs/cli.md"]);
+    const closed = await c.close();
+    expect(closed.stderr).toMatch(/warning: .*no artifact category "slides"/);
     expectProtocolOnly(closed.lines);
   });
 

@@ -49,7 +49,8 @@ describe("mcp: tools/list", () => {
     expect(byName.get("get_spec_diff")!.outputSchema["required"]).toEqual(["diff", "files", "skipped", "excluded", "spec_changes", "system_spec", "binary_changes", "file_categories"]);
     // patch_block advertises the op catalog once, by reference.
     const patch = byName.get("patch_block")!.inputSchema as { properties: Record<string, unknown>; $defs: Record<string, { anyOf: Array<{ properties: { op: { const: string } } }> }> };
-    expect(patch.properties["op"]).toEqual({ $ref: "#/$defs/PatchOp" });
+    // …typed, for clients that read only `type` (they send an untyped argument as a JSON string).
+    expect(patch.properties["op"]).toEqual({ type: "object", $ref: "#/$defs/PatchOp" });
     expect(patch.$defs["PatchOp"]!.anyOf.map((o) => o.properties.op.const)).toContain("move_block");
     expect(patch.$defs["PatchOp"]!.anyOf).toHaveLength(25);
     // Read-only tools say so; the destructive ones too.

@@ -103,9 +103,10 @@ describe("attributes", () => {
     fc.assert(
       fc.property(key, value, (k, v) => {
         const written = formatAttr(k, v);
-        fc.pre(written !== "newline" && written !== "both-quotes");
+        fc.pre(written !== "newline" && written !== "both-quotes" && written !== "not-finite");
         const read = parseAttributes(written).attrs[k];
-        const expected = typeof v === "string" ? coerceAttrValue(v) : typeof v === "number" ? coerceAttrValue(String(v)) : v;
+        // Numbers read back exactly (written in plain decimal); strings as any document's text would.
+        const expected = typeof v === "string" ? coerceAttrValue(v) : v;
         expect(read).toEqual(expected);
       }),
       { numRuns: 500 },

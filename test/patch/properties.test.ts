@@ -54,10 +54,10 @@ function opArb(doc: NomaDocument): fc.Arbitrary<Record<string, unknown>> {
     fc.record({ op: fc.constant("remove_attribute"), id: any, key: fc.constantFrom("owner", "for") }),
     fc.record({ op: fc.constant("replace_body"), id: any, content: fc.array(word, { maxLength: 3 }).map((w) => w.join("\n")) }),
     fc.record({ op: fc.constant("delete_block"), id: any }),
-    fc.record({ op: fc.constant("add_block"), parent: fc.constant("sec"), position: fc.integer({ min: 0, max: 3 }), content: fc.integer({ min: 100, max: 999 }).map((n) => `::note{id="new${n}"}\nadded\n::`) }),
+    fc.record({ op: fc.constant("add_block"), parent: fc.constantFrom("sec", "doc-title"), position: fc.integer({ min: 0, max: 3 }), content: fc.integer({ min: 100, max: 999 }).map((n) => `::note{id="new${n}"}\nadded\n::`) }),
     fc.record({ op: fc.constant("add_comment"), id: fc.integer({ min: 100, max: 999 }).map((n) => `cm${n}`), target: any, content: word }),
     fc.record({ op: fc.constant("rename_id"), from: any, to: fc.integer({ min: 100, max: 999 }).map((n) => `r${n}`) }),
-    fc.record({ op: fc.constant("move_block"), id: any, parent: fc.constant("sec"), position: fc.integer({ min: 0, max: 2 }) }),
+    fc.record({ op: fc.constant("move_block"), id: any, parent: fc.constantFrom("sec", "doc-title"), position: fc.integer({ min: 0, max: 2 }) }),
     fc.record({ op: fc.constant("update_table_cell"), id: fc.constant("tb"), row: fc.constant(0), column: fc.constant(1), value: fc.integer({ min: 0, max: 99 }) }),
     fc.record({ op: fc.constant("insert_dataset_row"), id: fc.constant("ds"), row: fc.constant(0), cells: fc.tuple(fc.constantFrom("bo", "cy"), fc.integer({ min: 0, max: 9 })) }),
   );
@@ -137,10 +137,10 @@ describe("patch engine properties", () => {
       fc.record({ op: fc.constant("remove_attribute"), id, key: fc.constantFrom("owner", "for") }),
       fc.record({ op: fc.constant("replace_body"), id, content: fc.array(word, { maxLength: 2 }).map((w) => w.join("\n")) }),
       fc.record({ op: fc.constant("delete_block"), id }),
-      fc.record({ op: fc.constant("add_block"), parent: fc.constant("sec"), position: fc.integer({ min: 0, max: 2 }), content: fc.constantFrom('::evidence{id="ev" for="k0"}\nok\n::', '::claim{id="c9"}\nnew\n::', "::risk\nr\n::") }),
+      fc.record({ op: fc.constant("add_block"), parent: fc.constantFrom("sec", "doc-title"), position: fc.integer({ min: 0, max: 2 }), content: fc.constantFrom('::evidence{id="ev" for="k0"}\nok\n::', '::claim{id="c9"}\nnew\n::', "::risk\nr\n::") }),
       fc.record({ op: fc.constant("add_comment"), id: fc.integer({ min: 100, max: 999 }).map((n) => `cm${n}`), target: id, content: word }),
       fc.record({ op: fc.constant("rename_id"), from: id, to: fc.constantFrom("k0", "r1", "r2") }),
-      fc.record({ op: fc.constant("move_block"), id, parent: fc.constant("sec"), position: fc.integer({ min: 0, max: 2 }) }),
+      fc.record({ op: fc.constant("move_block"), id, parent: fc.constantFrom("sec", "doc-title"), position: fc.integer({ min: 0, max: 2 }) }),
       fc.record({ op: fc.constant("update_table_cell"), id: fc.constant("tb"), row: fc.constant(0), column: fc.constant(1), value: fc.integer({ min: 0, max: 99 }) }),
     );
     fc.assert(

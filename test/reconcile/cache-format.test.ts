@@ -246,7 +246,7 @@ describe("a schema-1 database", () => {
     const r = runCli(["changed", "--spec", SPEC], { cwd: root });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("src/c.ts\n");
-    expect((await cacheStats(root)).schema_version).toBe(2); // that run migrated it
+    expect((await cacheStats(root)).schema_version).toBe(3); // that run migrated it
   });
 
   it("is migrated by the next write: every row kept, the old tables dropped, NotarAI's table untouched", async () => {
@@ -256,7 +256,7 @@ describe("a schema-1 database", () => {
     const db = new SQL.Database(readFileSync(join(root, CACHE_DB_PATH)));
     const tables = (db.exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")[0]?.values ?? []).map((r) => r[0]);
     expect(tables).toEqual(["file_cache", "nr_blob_hash_chunk", "nr_meta", "nr_reconciled_chunk", "nr_stat_hash_chunk"]);
-    expect(db.exec("SELECT value FROM nr_meta WHERE key = 'schema_version'")[0]?.values).toEqual([["2"]]);
+    expect(db.exec("SELECT value FROM nr_meta WHERE key = 'schema_version'")[0]?.values).toEqual([["3"]]);
     expect(db.exec("SELECT path FROM file_cache ORDER BY path")[0]?.values).toEqual([["src/a.ts"], ["src/c.ts"]]);
     const cache = await readCache(root, { blobs: "all" });
     expect(cache.outdated).toBe(false);
@@ -272,11 +272,56 @@ describe("a schema-1 database", () => {
     const root = tempRepo({ [SPEC]: specYaml(), "src/a.ts": "a\n" });
     const SQL = await initSqlJs();
     const db = new SQL.Database();
-    db.run(V1_DDL.replace("'schema_version', '1'", "'schema_version', '3'"));
+    db.run(V1_DDL.replace("'schema_version', '1'", "'schema_version', '4'"));
     mkdirSync(join(root, ".notarai/.cache"), { recursive: true });
     writeFileSync(join(root, CACHE_DB_PATH), db.export());
     expect((await readCache(root)).status).toBe("newer");
-    await expect(writeCache(root, { statHashes: new Map() , reconciled: [{ spec: SPEC, path: "src/a.ts", hash: "0".repeat(64), blob: null }] })).rejects.toThrow(/schema version 3/);
+    await expect(writeCache(root, { statHashes: new Map() , reconciled: [{ spec: SPEC, path: "src/a.ts", hash: "0".repeat(64), blob: null }] })).rejects.toThrow(/schema version 4/);
+  });
+});
+
+/** The schema-2 layout (chunks without checksums), as the previous release wrote it. */
+const V2_DDL = `
+CREATE TABLE file_cache(path TEXT PRIMARY KEY, blake3_hash TEXT NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE nr_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE nr_reconciled_chunk(spec TEXT NOT NULL, first_path TEXT NOT NULL, n INTEGER NOT NULL, lines BLOB NOT NULL, hashes BLOB NOT NULL, updated BLOB NOT NULL, PRIMARY KEY(spec, first_path));
+CREATE TABLE nr_blob_hash_chunk(first_blob TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL, blobs BLOB NOT NULL, hashes BLOB NOT NULL);
+CREATE TABLE nr_stat_hash_chunk(first_path TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL, paths BLOB NOT NULL, stats BLOB NOT NULL, hashes BLOB NOT NULL);
+INSERT INTO nr_meta VALUES ('schema_version', '2'), ('seeded', '1');
+`;
+
+describe("a schema-2 database (chunks without checksums)", () => {
+  it("is read as it is, then migrated by the next write: every row kept, every chunk checksummed", async () => {
+    const root = tempRepo({ [SPEC]: specYaml(), "src/a.ts": "a\n", "src/b.ts": "b\n", "src/c.ts": "c\n" });
+    const blob = (p: string) => git(root, ["rev-parse", `HEAD:${p}`]).trim();
+    const hash = async (s: string) => blake3Hex(Buffer.from(s));
+    const SQL = await initSqlJs();
+    const db = new SQL.Database();
+    db.run(V2_DDL);
+    const keys = ["src/a.ts", "src/b.ts"];
+    const recs: ReconciledRow[] = [
+      { hash: await hash("a\n"), blob: blob("src/a.ts"), updatedAt: 5, mode: "100644" },
+      { hash: await hash("b\n"), blob: null, updatedAt: 6 },
+    ];
+    db.run("INSERT INTO nr_reconciled_chunk VALUES (?, ?, ?, ?, ?, ?)", [SPEC, keys[0]!, 2, ...RECONCILED_CHUNKS.encode(keys, recs)]);
+    db.run("INSERT INTO nr_blob_hash_chunk VALUES (?, ?, ?, ?)", [blob("src/c.ts"), 1, ...BLOB_HASH_CHUNKS.encode([blob("src/c.ts")], [await hash("c\n")])]);
+    mkdirSync(join(root, ".notarai/.cache"), { recursive: true });
+    writeFileSync(join(root, CACHE_DB_PATH), db.export());
+    db.close();
+    const read = await readCache(root, { blobs: "all" });
+    expect(read).toMatchObject({ status: "ok", outdated: true, warning: null });
+    expect(read.reconciled.get(SPEC)?.get("src/a.ts")).toMatchObject({ hash: await hash("a\n"), blob: blob("src/a.ts") });
+    expect((await getChangedArtifacts(root, { specPath: SPEC })).changed_artifacts).toEqual(["src/c.ts"]);
+    // That run wrote (an outdated DB is migrated even when nothing was learnt): schema 3, rows kept.
+    expect((await cacheStats(root)).schema_version).toBe(3);
+    await markReconciled(root, { files: ["src/c.ts"], specPath: SPEC });
+    const stats = await cacheStats(root);
+    expect(stats).toMatchObject({ status: "ok", schema_version: 3, warning: null });
+    const after = await readCache(root, { blobs: "all" });
+    expect(after.outdated).toBe(false);
+    expect(after.reconciled.get(SPEC)?.get("src/b.ts")).toMatchObject({ hash: await hash("b\n"), blob: null, updatedAt: 6 });
+    expect(after.blobHashes.get(blob("src/c.ts"))).toBe(await hash("c\n"));
+    expect((await getChangedArtifacts(root, { specPath: SPEC })).changed_artifacts).toEqual([]);
   });
 });
 

@@ -72,7 +72,7 @@ describe("the database", () => {
     ]);
     const hash = await blake3Hex(Buffer.from("a\n"));
     expect(rows(db, "SELECT path, blake3_hash FROM file_cache")).toEqual([["src/a.ts", hash]]);
-    expect(rows(db, "SELECT value FROM nr_meta WHERE key = 'schema_version'")).toEqual([["2"]]);
+    expect(rows(db, "SELECT value FROM nr_meta WHERE key = 'schema_version'")).toEqual([["3"]]);
     // Our records: one chunk per spec here, its rows packed (see the cache-format tests).
     expect(rows(db, "SELECT spec, first_path, n FROM nr_reconciled_chunk")).toEqual([[SPEC, "src/a.ts", 1]]);
     const blob = git(root, ["rev-parse", "HEAD:src/a.ts"]).trim();

@@ -42,13 +42,15 @@ describe("withFileLock", () => {
     expect(existsSync(join(dir, "counter.lock"))).toBe(false);
   });
 
-  it("breaks the lock of a dead process, and a lock older than staleMs", () => {
+  it("breaks the lock of a dead process, and a lock from another host not refreshed for staleMs", () => {
     const dir = tempDir();
     const lock = join(dir, "x.lock");
     const dead = spawnSync(process.execPath, ["-e", "0"]).pid!;
     writeFileSync(lock, JSON.stringify({ pid: dead, host: hostname(), token: "t", created: Date.now() }));
     expect(withFileLockSync(lock, () => "ran", { timeoutMs: 2_000 })).toBe("ran");
+    // An owner on another host that stopped refreshing its lock (its mtime) two minutes ago.
     writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: "elsewhere", token: "t", created: Date.now() - 120_000 }));
+    utimesSync(lock, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
     expect(withFileLockSync(lock, () => "ran again", { timeoutMs: 2_000 })).toBe("ran again");
     writeFileSync(lock, "garbage");
     utimesSync(lock, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));

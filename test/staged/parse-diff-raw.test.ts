@@ -26,7 +26,7 @@ describe("parseDiffRawZ", () => {
             return `:${added ? "000000" : e.mode} ${deleted ? "000000" : e.mode} ${added ? ZERO : e.oldOid} ${deleted ? ZERO : e.newOid} ${e.status}${e.status === "C" ? "075" : ""}\0${e.path}\0`;
           })
           .join("");
-        expect(parseDiffRawZ(out)).toEqual(entries.map((e) => ({ path: e.path, status: e.status, oid: e.status === "D" ? null : e.newOid, mode: e.status === "D" ? "000000" : e.mode })));
+        expect(parseDiffRawZ(out)).toEqual(entries.map((e) => ({ path: e.path, status: e.status, oid: e.status === "D" ? null : e.newOid, headOid: e.status === "A" ? null : e.oldOid, mode: e.status === "D" ? "000000" : e.mode })));
       }),
     );
   });
@@ -44,10 +44,11 @@ describe("parseDiffRawZ", () => {
     git(repo, ["add", "."]);
     const entries = listStagedEntries(repo);
     const blob = (p: string): string => git(repo, ["rev-parse", `:${p}`]).trim();
+    const headBlob = (p: string): string => git(repo, ["rev-parse", `HEAD:${p}`]).trim();
     expect(entries).toEqual([
-      { path: "gone.noma", status: "D", oid: null, mode: "000000" },
-      { path: "mod.noma", status: "M", oid: blob("mod.noma"), mode: "100644" },
-      { path: "new file\nwith newline.noma", status: "A", oid: blob("new file\nwith newline.noma"), mode: "100644" },
+      { path: "gone.noma", status: "D", oid: null, headOid: headBlob("gone.noma"), mode: "000000" },
+      { path: "mod.noma", status: "M", oid: blob("mod.noma"), headOid: headBlob("mod.noma"), mode: "100644" },
+      { path: "new file\nwith newline.noma", status: "A", oid: blob("new file\nwith newline.noma"), headOid: null, mode: "100644" },
     ]);
   });
 });

@@ -128,8 +128,8 @@ describe("suppression", () => {
 
 describe("options", () => {
   it("a --profile overrides the frontmatter's", () => {
-    expect(codes("---\nprofile: research\n---\n::html{trusted}\n::\n")).toContain("out-of-profile-directive");
-    expect(codes("---\nprofile: research\n---\n::html{trusted}\n::\n", { profile: "technical" })).toEqual([]);
+    expect(codes('---\nprofile: research\n---\n::memory{id="m" type="fact"}\n::\n')).toContain("out-of-profile-directive");
+    expect(codes('---\nprofile: research\n---\n::memory{id="m" type="fact"}\n::\n', { profile: "agent-memory" })).toEqual([]);
   });
 
   it("stale windows: block > frontmatter > staleDays option > 365", () => {

@@ -3,7 +3,8 @@
  * given the staged entries, the index), rendered in the requested format.
  * Loaded lazily by `check-command.ts`.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { GitError } from "../../git/exec-git.js";
 import { PathOutsideRepoError } from "../../fsx/contain-path.js";
 import { SKIP_ENV } from "../../hooks/hook-script.js";
@@ -15,6 +16,14 @@ import type { CheckRun } from "../../check/check-worktree.js";
 import { RuntimeError, UsageError } from "../cli-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
 import { choice, listOption, repoContext } from "../repo-context.js";
+
+function readOrNull(abs: string): string | null {
+  try {
+    return statSync(abs).isFile() ? readFileSync(abs, "utf8") : null;
+  } catch {
+    return null;
+  }
+}
 
 export async function checkRun(paths: string[], options: Record<string, unknown>, io: CliIO, staged: RawDiffEntry[] | undefined, prefetch?: StagedPrefetch): Promise<number> {
   const format = choice("format", options["format"], CHECK_FORMATS);
@@ -37,8 +46,21 @@ export async function checkRun(paths: string[], options: Record<string, unknown>
     } else {
       const ctx = repoContext(io.cwd);
       if (!ctx.inRepo && paths.length === 0) throw new UsageError("not inside a git repository: pass the .noma files or directories to check");
-      const { checkWorktree } = await import("../../check/check-worktree.js");
-      run = await checkWorktree({ root: ctx.root, inRepo: ctx.inRepo, paths, ...common });
+      // Files named outside the repository are read where they are (containment is for writes).
+      const { splitOutsidePaths, checkOutsidePaths } = await import("../../check/check-outside.js");
+      const { inside, outside } = splitOutsidePaths(paths, ctx.root, io.cwd);
+      if (inside.length > 0 || outside.length === 0) {
+        const { checkWorktree } = await import("../../check/check-worktree.js");
+        run = await checkWorktree({ root: ctx.root, inRepo: ctx.inRepo, paths: inside, ...common });
+      } else {
+        const { loadConfig } = await import("../../config/load-config.js");
+        const read = (p: string): string | null => (ctx.inRepo ? readOrNull(join(ctx.root, p)) : null);
+        run = { targets: [], results: [], config: loadConfig({ cwd: io.cwd, read, ...(common.configPath !== undefined ? { override: common.configPath } : {}), onWarning }) };
+      }
+      if (outside.length > 0) {
+        const more = await checkOutsidePaths({ paths: outside, cwd: io.cwd, config: run.config, document });
+        run = { ...run, results: [...run.results, ...more].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+      }
     }
   } catch (e) {
     if (e instanceof PathOutsideRepoError) throw new UsageError(e.message);

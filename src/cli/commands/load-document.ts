@@ -1,9 +1,11 @@
 /**
- * Read one document argument (contained in the repository) for the
- * single-file commands. Book manifests load their chapters too.
+ * Read one document argument for the single-file commands (`ids`, `parse`, `render`):
+ * inside the repository it is contained like every path argument; a file named outside
+ * it is read where it is. Book manifests load their chapters too.
  */
 import { existsSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { isOutsidePath } from "../../check/check-outside.js";
 import { isBookManifest } from "../../check/check-document.js";
 import { containPath } from "../../fsx/contain-path.js";
 import { parseBook, type Book } from "../../noma/parse-book.js";
@@ -17,8 +19,12 @@ export type Loaded = { kind: "document"; file: string; doc: NomaDocument } | { k
 
 export function loadDocumentArg(given: string, cwd: string): Loaded {
   const ctx = repoContext(cwd);
-  const file = pathArg(given, ctx, cwd);
-  const abs = join(ctx.root, file);
+  // A file named outside the repository is read where it is and printed as given; its
+  // book chapters must lie beside or below it (containment is for writes).
+  const outside = isOutsidePath(given, ctx.root, cwd);
+  const file = outside ? given : pathArg(given, ctx, cwd);
+  const abs = outside ? resolve(cwd, given) : join(ctx.root, file);
+  const chapterRoot = outside ? dirname(abs) : ctx.root;
   if (!existsSync(abs)) throw new UsageError(`${given}: no such file`);
   if (statSync(abs).isDirectory()) throw new UsageError(`${given}: is a directory; pass a .noma file`);
   const text = readTextFile(abs);
@@ -26,11 +32,11 @@ export function loadDocumentArg(given: string, cwd: string): Loaded {
     const book = parseBook(text, (chapter) => {
       let rel: string;
       try {
-        rel = containPath(join(dirname(abs), chapter), ctx.root, ctx.root);
+        rel = containPath(join(dirname(abs), chapter), chapterRoot, chapterRoot);
       } catch {
         return null;
       }
-      const p = join(ctx.root, rel);
+      const p = join(chapterRoot, rel);
       return existsSync(p) && statSync(p).isFile() ? readTextFile(p) : null;
     });
     return { kind: "book", file, book };

@@ -68,6 +68,7 @@ export async function patchCommand(doc: string, options: Record<string, unknown>
   }
   const result = patchDocument(join(ctx.root, file), ops, {
     actor,
+    root: ctx.root,
     // One patch per process: nothing to remember it for.
     reuse: false,
     strict: options["strict"] === true,
@@ -106,6 +107,10 @@ function renderText(file: string, r: PatchDocumentResult, dryRun: boolean, color
   if (o.result === "applied" && o.postDiagnostics.length > 0) {
     lines.push(`post-validation of ${file}:`);
     lines.push(formatDiagnosticsText([{ file, diagnostics: o.postDiagnostics }], { color }).trimEnd().replace(/^/gm, "  "));
+  }
+  if (r.recovered !== undefined) {
+    const [a, b] = r.recovered.lines;
+    lines.push(`recovered: the patch recorded on ${a === b ? `line ${a}` : `lines ${a}–${b}`} of ${file}.patches never reached the document (its process stopped before the document write); a recover_interrupted record ${dryRun ? "would precede" : "precedes"} this patch's`);
   }
   lines.push(dryRun ? `${TOOL_NAME}: dry run, nothing written` : `transcript: ${r.lines.length} record${r.lines.length === 1 ? "" : "s"} appended to ${file}.patches`);
   return `${lines.join("\n")}\n`;

@@ -36,7 +36,7 @@ export async function transcriptCommand(action: string, doc: string | undefined,
     io.stdout(`${JSON.stringify({ schema: "noma-reconcile/transcript-verify@1", file, transcript: tFile, ok, records: report.records, applied: report.applied, final_sha256: report.finalSha256, findings: report.findings }, null, 2)}\n`);
   } else {
     for (const f of report.findings) io.stdout(`${f.severity.toUpperCase()} [${f.code}] ${f.line !== undefined ? `${tFile}:${f.line}` : file}: ${f.message}\n`);
-    if (report.findings.length === 0) io.stdout(`✓ ${tFile}: ${report.records} records (${report.applied} applied), chain intact, document matches${base !== undefined ? ", replay reproduces it byte for byte" : ""}.\n`);
+    if (!report.findings.some((f) => f.severity !== "info")) io.stdout(`✓ ${tFile}: ${report.records} records (${report.applied} applied), chain intact, document matches${base !== undefined ? ", replay reproduces it byte for byte" : ""}.\n`);
   }
   return ok ? 0 : 1;
 }

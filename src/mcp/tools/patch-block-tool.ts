@@ -3,6 +3,11 @@
  * (`op`) or an atomic list (`ops`); one transcript record per attempted op in
  * `<file>.patches`, whatever the outcome.
  *
+ * `op` (and each item of `ops`, or `ops` itself) may arrive as a JSON string
+ * of the value: clients that saw no type send strings. A value that is not a
+ * patch op at all is refused before anything is recorded (an `isError`
+ * result naming what was expected and found, with `invalid_content`).
+ *
  * A rejection (any §3.5 PatchError) is a normal result `{ok: false, error,
  * code}`; a system fault (the document cannot be read or written, the
  * transcript cannot be written, a lock times out) is thrown and becomes an
@@ -11,6 +16,7 @@
  * B.6, which swallows transcript failures).
  */
 import { preparePatchMemo } from "../../patch/apply-patch.js";
+import { describeJsonValue } from "../../patch/assert-recordable-ops.js";
 import { patchDocument } from "../../patch/patch-document.js";
 import type { Diagnostic, ValidationSummary } from "../../validate/diagnostic.js";
 import type { ToolContext } from "../tool-context.js";
@@ -20,7 +26,7 @@ import { documentArg } from "./document-arg.js";
 export interface PatchBlockArgs {
   file: string;
   op?: unknown;
-  ops?: unknown[];
+  ops?: unknown;
   reason?: string;
   expected_sha?: string;
   actor?: { kind: "human" | "agent" | "tool"; name: string; model?: string; version?: string };
@@ -35,13 +41,37 @@ export type PatchBlockResult =
 
 export const DEFAULT_ACTOR = { kind: "agent", name: "unknown" } as const;
 
+/**
+ * Clients that found no type on `op` send it as a JSON string: one that parses to an object
+ * or a list is taken as that value; anything else stays as given, for assertRecordableOps
+ * (in patchDocument) to refuse by name.
+ */
+function fromJsonString(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  const t = v.trim();
+  if (!t.startsWith("{") && !t.startsWith("[")) return v;
+  try {
+    return JSON.parse(t) as unknown;
+  } catch {
+    return v;
+  }
+}
+
+function opList(v: unknown): unknown[] {
+  const list = fromJsonString(v);
+  if (!Array.isArray(list)) throw new ToolFailure(`invalid_content: ops: expected a list of patch ops (or a JSON string of one), found ${describeJsonValue(list)}; nothing was recorded or written`);
+  if (list.length === 0) throw new ToolFailure("invalid_content: ops: expected at least one patch op, found an empty list; nothing was recorded or written");
+  return list.map(fromJsonString);
+}
+
 export async function patchBlockTool(args: PatchBlockArgs, ctx: ToolContext): Promise<PatchBlockResult> {
   const hasOp = args.op !== undefined;
   const hasOps = args.ops !== undefined;
   if (hasOp === hasOps) throw new ToolFailure("give exactly one of `op` (one patch op) or `ops` (a list of ops applied atomically)");
   const { abs } = documentArg(args.file, ctx);
-  const ops = hasOps ? args.ops! : [args.op];
+  const ops = hasOps ? opList(args.ops) : [fromJsonString(args.op)];
   const r = patchDocument(abs, ops, {
+    root: ctx.root,
     actor: args.actor !== undefined ? { ...args.actor } : { ...DEFAULT_ACTOR },
     ...(args.reason !== undefined ? { reason: args.reason } : {}),
     ...(args.parent_op_id !== undefined ? { parentOpId: args.parent_op_id } : {}),

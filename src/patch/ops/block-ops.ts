@@ -9,11 +9,12 @@ import type { PatchOpOf } from "../patch-op-schema.js";
 import {
   checkBaseHash,
   childFence,
+  childPosition,
   contains,
   findDirective,
+  findParent,
   idsIn,
   insertChild,
-  locate,
   parseFragment,
   refence,
   removeBlock,
@@ -44,13 +45,9 @@ export function replaceBlock(doc: NomaDocument, op: PatchOpOf<"replace_block">):
 
 export function addBlock(doc: NomaDocument, op: PatchOpOf<"add_block">): string {
   const fragment = parseFragment(op.content);
-  const parent = findDirective(doc, op.parent, "parent_missing", "Parent");
+  const parent = findParent(doc, op.parent);
   checkBaseHash(doc, parent, op.baseHash, `parent "${op.parent}"`);
-  const count = parent.children.length;
-  const position = op.position ?? count;
-  if (position < 0 || position > count) {
-    throw new PatchError("parent_missing", `position ${position} is out of range for parent "${op.parent}", which has ${count} children (valid: 0–${count}).`);
-  }
+  const position = childPosition(parent, op.position);
   const clash = conflictingIds(doc, fragment.ids);
   if (clash !== undefined) throw new PatchError("id_conflict", `The new block declares the id "${clash}", which is already taken.`);
   const lines = refence(fragment.lines, 1, fragment.node, childFence(doc, parent, position) - fragment.node.colons);
@@ -60,25 +57,21 @@ export function addBlock(doc: NomaDocument, op: PatchOpOf<"add_block">): string 
 export function deleteBlock(doc: NomaDocument, op: PatchOpOf<"delete_block">): string {
   const target = findDirective(doc, op.id);
   checkBaseHash(doc, target, op.baseHash, `block "${op.id}"`);
-  return applyEdits(doc.source, [removeBlock(doc, target, locate(doc, target).parent)]);
+  return applyEdits(doc.source, [removeBlock(doc, target)]);
 }
 
 export function moveBlock(doc: NomaDocument, op: PatchOpOf<"move_block">): string {
   const block = findDirective(doc, op.id);
   checkBaseHash(doc, block, op.baseHash, `block "${op.id}"`);
-  const parent = findDirective(doc, op.parent, "parent_missing", "Parent");
+  const parent = findParent(doc, op.parent);
   if (contains(block, parent)) {
     throw new PatchError("parent_missing", `Cannot move "${op.id}" under "${op.parent}": the destination is inside the block being moved.`);
   }
   const blockLines = lineRange(doc, block.pos.line, block.endLine);
-  const removed = applyEdits(doc.source, [removeBlock(doc, block, locate(doc, block).parent)]);
+  const removed = applyEdits(doc.source, [removeBlock(doc, block)]);
   const after = parseNoma(removed);
-  const dest = findDirective(after, op.parent, "parent_missing", "Parent");
-  const count = dest.children.length;
-  const position = op.position ?? count;
-  if (position < 0 || position > count) {
-    throw new PatchError("parent_missing", `position ${position} is out of range for parent "${op.parent}", which has ${count} children once "${op.id}" is removed (valid: 0–${count}).`);
-  }
+  const dest = findParent(after, op.parent);
+  const position = childPosition(dest, op.position, ` once "${op.id}" is removed`);
   const lines = refence(blockLines, block.pos.line, block, childFence(after, dest, position) - block.colons);
   return applyEdits(removed, [insertChild(after, dest, position, lines)]);
 }
@@ -91,8 +84,8 @@ export function replaceBody(doc: NomaDocument, op: PatchOpOf<"replace_body">): s
   if (nested !== undefined) {
     throw new PatchError("invalid_content", `Block "${op.id}" has child blocks (line ${nested.pos.line}); replace_body only replaces the body of a body-only block. Use replace_block.`);
   }
-  const text = op.content.replace(/(?:\r\n|\r|\n)+$/, "");
-  const body = text.length === 0 ? [] : text.split(/\r\n|\r|\n/);
+  // Empty content leaves one empty line as the body (the content's lines, split as given).
+  const body = op.content.replace(/(?:\r\n|\r|\n)+$/, "").split(/\r\n|\r|\n/);
   const opener = lineRange(doc, target.pos.line, target.pos.line)[0]!;
   // Re-parse the rebuilt block: the body must not close it early or leave a fence open.
   const rebuilt = [opener, ...body, ":".repeat(target.colons)];

@@ -15,7 +15,11 @@ export function updateHeading(doc: NomaDocument, op: PatchOpOf<"update_heading">
   if (title.length === 0) throw new PatchError("invalid_content", "title is empty.");
   if (/[\r\n]/.test(title)) throw new PatchError("invalid_content", "title contains a line break.");
   const node = findById(doc, op.id, "target_missing", "Target");
-  if (node.type !== "section") throw new PatchError("target_missing", `"${op.id}" is a ::${node.name} directive, not a heading section.`);
+  // §3.5: target_missing is the code for an id that resolves to a node the op does not
+  // operate on (invalid_content is for content that does not parse).
+  if (node.type !== "section") {
+    throw new PatchError("target_missing", `"${op.id}" is a ::${node.name} directive, not a heading section; update_heading rewrites a "# Title" line (a directive's title is an attribute: use update_attribute).`);
+  }
   checkBaseHash(doc, node, op.baseHash, `heading "${op.id}"`);
   const line = lineText(doc, node.pos.line - 1);
   let d = 0;

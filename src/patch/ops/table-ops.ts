@@ -9,7 +9,7 @@
 import type { DirectiveNode, NomaDocument } from "../../noma/ast.js";
 import { getAttr } from "../../noma/attributes.js";
 import { lineText } from "../../noma/parse-noma.js";
-import { splitOnPipes } from "../../noma/table-row.js";
+import { isTableRow, splitOnPipes } from "../../noma/table-row.js";
 import { PatchError } from "../patch-error.js";
 import type { PatchOpOf } from "../patch-op-schema.js";
 import { checkBaseHash, findDirective } from "../op-support.js";
@@ -31,6 +31,17 @@ interface Table {
 }
 
 const SEP = /^:?-+:?$/;
+const SEP_ONE = /^:?-{3,}:?$/;
+
+/**
+ * A separator row: every cell `:?-+:?` and at least two of them (the parser's rule); or, for
+ * a one-column table, `| --- |` (outer pipes, three dashes or more) right after the first
+ * row. So a `-` cell of a one-column table is a cell.
+ */
+function isSeparator(text: string, cells: readonly string[], index: number): boolean {
+  if (cells.length >= 2) return cells.every((c) => SEP.test(c));
+  return index === 1 && cells.length === 1 && isTableRow(text.trim()) && SEP_ONE.test(cells[0]!);
+}
 
 function splitRow(text: string): string[] {
   let t = text.trim();
@@ -49,7 +60,7 @@ function readTable(doc: NomaDocument, id: string, baseHash: string | undefined):
     const text = lineText(doc, i);
     if (text.trim().length === 0) continue;
     const cells = splitRow(text);
-    all.push({ line: i, indent: /^\s*/.exec(text)![0], cells, separator: cells.length > 0 && cells.every((c) => SEP.test(c)) });
+    all.push({ line: i, indent: /^\s*/.exec(text)![0], cells, separator: isSeparator(text, cells, all.length) });
   }
   const rows = all.filter((r) => !r.separator);
   const hasHeader = getAttr(node.attrs, "header") !== undefined && getAttr(node.attrs, "header") !== false;

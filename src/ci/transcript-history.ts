@@ -1,0 +1,59 @@
+/**
+ * Transcripts are append-only against history, for the PR check (against the
+ * merge-base) and the pre-commit hook (against HEAD). Pure: reads are injected.
+ *
+ * For every changed transcript that existed in the history version:
+ * - still there: its history version must be a byte prefix of it
+ *   (`appendOnlyDiagnostics`);
+ * - deleted while its document stays: an error;
+ * - deleted together with its document: renamed, if git pairs the old path
+ *   (the transcript's, or its document's) with a new one that has a
+ *   transcript — then that new transcript is held to the old path's history;
+ *   otherwise a deliberate removal of the document and its history.
+ *
+ * Truncating the newest records, recomputing the chain, or re-sealing an
+ * edited record all verify on their own; only history shows them.
+ */
+import type { FileDiagnostics } from "../report/file-diagnostics.js";
+import { documentTranscript, transcriptDocument } from "../check/checked-path.js";
+import { appendOnlyDiagnostics } from "./transcript-append-only.js";
+
+export interface TranscriptHistoryInput {
+  /** Changed transcripts (present or deleted in the judged source). */
+  transcripts: readonly string[];
+  /** A path's text in the history version (the merge-base, HEAD), or null. */
+  before: (path: string) => string | null;
+  /** A path's text in the judged source (HEAD of the PR, the index), or null. */
+  after: (path: string) => string | null;
+  /** Renames old path → new path between the two (git's rename detection); asked only when needed. */
+  renames: () => ReadonlyMap<string, string>;
+  /** How findings name the history version ("HEAD", "the merge-base 1a2b3c4d5e6f"). */
+  label: string;
+}
+
+export function transcriptHistoryDiagnostics(input: TranscriptHistoryInput): FileDiagnostics[] {
+  const out: FileDiagnostics[] = [];
+  for (const t of input.transcripts) {
+    const before = input.before(t);
+    if (before === null) continue;
+    const after = input.after(t);
+    if (after !== null) {
+      out.push({ file: t, diagnostics: appendOnlyDiagnostics(before, after, input.label) });
+      continue;
+    }
+    const doc = transcriptDocument(t);
+    if (input.after(doc) !== null) {
+      out.push({ file: t, diagnostics: appendOnlyDiagnostics(before, null, input.label) });
+      continue;
+    }
+    const renames = input.renames();
+    const movedDoc = renames.get(doc);
+    const moved = renames.get(t) ?? (movedDoc !== undefined ? documentTranscript(movedDoc) : undefined);
+    if (moved === undefined) continue; // the document and its transcript removed together
+    const now = input.after(moved);
+    // Moved with its document: held to the old path's history; the document moved without it: deleted.
+    if (now !== null) out.push({ file: moved, diagnostics: appendOnlyDiagnostics(before, now, `${input.label} (as ${t})`) });
+    else if (movedDoc !== undefined) out.push({ file: t, diagnostics: appendOnlyDiagnostics(before, null, `${input.label} (its document moved to ${movedDoc})`) });
+  }
+  return out.filter((r) => r.diagnostics.length > 0);
+}

@@ -1,0 +1,479 @@
+/**
+ * YAML dataset bodies (the default format): an optional `schema:` map of `name: type`
+ * lines and `rows:` as a block list whose items are
+ *
+ * - one-line flow arrays: `- [legal, 3.4]`
+ * - one-line flow maps: `- {vertical: legal, growth: 3.4}`
+ * - block maps: `- vertical: legal` then `  growth: 3.4` (a key per line)
+ * - block lists: `- - legal` then `  - 3.4` (a value per line)
+ *
+ * (a `-` alone on its line may put the first key or value on the next line); the body may
+ * also be the list of rows alone, without `rows:`. Column names
+ * come from the schema, else from the rows' keys. Rows are written back in the shape they
+ * have: a flow row is rewritten on its line (cells joined with `, `), a block row gets the
+ * one line of its key or value changed, added or removed. New rows copy the shape and
+ * indentation of their neighbour. Values are coerced by the column's schema type (else the
+ * type its values show). Multi-line values, nested structures and flow rows spread over
+ * several lines are invalid_content (use replace_body).
+ */
+import type { DirectiveNode, NomaDocument } from "../../noma/ast.js";
+import { lineText } from "../../noma/parse-noma.js";
+import { deleteLines, insertLines, replaceLineContent, replaceLines, type TextEdit } from "../text-edit.js";
+import { fail, indentWidth, NUMERIC_TYPES, toNumber, type Cell, type DatasetModel } from "./dataset-model.js";
+
+const YAML_RESERVED = /^(?:true|false|yes|no|on|off|null|~|y|n)$/i;
+const YAML_NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/** A value as a YAML scalar, coerced by the column's type. */
+export function yamlScalar(value: Cell, type: string | undefined, what: string): string {
+  if (value === null) return "null";
+  const t = (type ?? "string").toLowerCase();
+  if (NUMERIC_TYPES.has(t)) {
+    const n = toNumber(value, what);
+    if ((t === "integer" || t === "int") && !Number.isInteger(n)) fail(`${what} expects an integer; got ${JSON.stringify(value)}.`);
+    return String(n);
+  }
+  if (t === "boolean" || t === "bool") {
+    if (value === true || value === "true") return "true";
+    if (value === false || value === "false") return "false";
+    fail(`${what} expects true or false; got ${JSON.stringify(value)}.`);
+  }
+  const s = String(value);
+  if (/[\r\n]/.test(s)) fail(`${what} cannot contain a line break.`);
+  if (/^[A-Za-z_][\w .\/-]*$/.test(s) && !YAML_RESERVED.test(s) && !s.endsWith(" ")) return s;
+  return JSON.stringify(s);
+}
+
+/** Split a YAML flow collection's inside (`a, "b, c", 3`) on top-level commas. */
+function splitFlow(body: string): string[] {
+  if (body.trim().length === 0) return [];
+  const out: string[] = [];
+  let depth = 0;
+  let quote = "";
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (quote !== "") {
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) quote = "";
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === "[" || c === "{") depth++;
+    else if (c === "]" || c === "}") depth--;
+    else if (c === "," && depth === 0) {
+      out.push(body.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(body.slice(start).trim());
+  return out;
+}
+
+/** The end of a value's text on its line: before a ` #` comment outside quotes, trailing spaces trimmed. */
+function valueEnd(text: string, from: number): number {
+  let quote = "";
+  let end = text.length;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote !== "") {
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) quote = "";
+      continue;
+    }
+    if ((c === '"' || c === "'") && i === from) quote = c;
+    else if (c === "#" && (i === from || text[i - 1] === " " || text[i - 1] === "\t")) {
+      end = i;
+      break;
+    }
+  }
+  while (end > from && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
+  return end;
+}
+
+/** One key or value of a block row, on its own line. */
+interface Item {
+  line: number; // 0-based
+  key?: string;
+  /** The value's text is line[from, to). */
+  from: number;
+  to: number;
+  raw: string;
+}
+
+interface FlowRowBase {
+  first: number;
+  last: number;
+  dash: string;
+  /** A space inside the brackets (`[ a, b ]`), or none. */
+  pad: string;
+  cells: string[];
+  keys: string[];
+}
+
+interface BlockRowBase {
+  first: number;
+  last: number;
+  dash: string;
+  itemIndent: string;
+  /** Whether the first item is on the dash line (`- a: 1`) rather than below a lone `-`. */
+  onDash: boolean;
+  items: Item[];
+}
+
+type Row = (FlowRowBase & { kind: "flow-seq" }) | (FlowRowBase & { kind: "flow-map" }) | (BlockRowBase & { kind: "map" }) | (BlockRowBase & { kind: "seq" });
+
+const KEY_VALUE = /^([^\s#'"{}[\],:-][^:#]*?|"[^"]*"|'[^']*'):(?:[ \t]+|$)/;
+
+export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel {
+  const id = node.id!;
+  const lines: Array<{ i: number; text: string }> = [];
+  for (let i = node.pos.line; i < node.endLine - 1; i++) lines.push({ i, text: lineText(doc, i) });
+  const content = lines.filter((l) => {
+    const k = indentWidth(l.text);
+    const c = l.text.charCodeAt(k);
+    return k < l.text.length && c !== 35 /* # */ && l.text.trim().length > 0;
+  });
+  if (content.some((l) => /^\s*\t/.test(l.text))) fail(`Dataset "${id}": YAML indentation must use spaces.`);
+  const base = content.length > 0 ? indentWidth(content[0]!.text) : 0;
+
+  // Top-level sections.
+  const schema: Array<{ name: string; type: string; line: number; indent: string }> = [];
+  const rowLines: Array<{ i: number; text: string }> = [];
+  let section = "";
+  let rowsLine = -1;
+  let rowsInline = false;
+  // A body that is only the list of rows (no `rows:` key).
+  if (content.length > 0 && /^-(?:\s|$)/.test(content[0]!.text.slice(base))) {
+    section = "rows";
+    rowsLine = content[0]!.i - 1;
+  }
+  for (const l of content) {
+    const ind = indentWidth(l.text);
+    const rest = l.text.slice(ind);
+    if (ind < base) fail(`Dataset "${id}": line ${l.i + 1} is indented less than the body.`);
+    if (ind === base && !(section === "rows" && /^-(?:\s|$)/.test(rest))) {
+      const top = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*?))?[ \t]*$/.exec(rest);
+      if (top === null) fail(`Dataset "${id}": line ${l.i + 1} is not a "key:" line of the body.`);
+      section = top[1]!;
+      if (section === "rows") {
+        rowsLine = l.i;
+        const v = (top[2] ?? "").replace(/\s+#.*$/, "");
+        if (v === "[]") rowsInline = true;
+        else if (v !== "") fail(`Dataset "${id}": rows must be a block list (one "- " item per row); use replace_body for other shapes.`);
+      }
+      continue;
+    }
+    if (section === "schema") {
+      const m = /^(\s+)([^\s:#][^:#]*?)\s*:\s*([^#]*?)\s*(?:#.*)?$/.exec(l.text);
+      if (m === null) fail(`Dataset "${id}": schema line ${l.i + 1} is not "name: type".`);
+      schema.push({ name: m[2]!, type: m[3]!, line: l.i, indent: m[1]! });
+    } else if (section === "rows") rowLines.push(l);
+  }
+  if (rowsLine === -1) fail(`Dataset "${id}" has no rows: list; use replace_body for other shapes.`);
+
+  // Rows: each starts with "-" at the rows' indentation; deeper lines continue it.
+  const rows: Row[] = [];
+  const rowIndent = rowLines.length > 0 ? indentWidth(rowLines[0]!.text) : base + 2;
+  let k = 0;
+  while (k < rowLines.length) {
+    const head = rowLines[k]!;
+    if (indentWidth(head.text) !== rowIndent || !/^-(?:\s|$)/.test(head.text.slice(rowIndent))) {
+      fail(`Dataset "${id}": line ${head.i + 1} is not a "- " row item.`);
+    }
+    const group = [head];
+    k++;
+    while (k < rowLines.length && indentWidth(rowLines[k]!.text) > rowIndent) group.push(rowLines[k++]!);
+    rows.push(readRow(id, group, rowIndent));
+  }
+
+  const columns: string[] | null =
+    schema.length > 0
+      ? schema.map((s) => s.name)
+      : rows.some((r) => r.kind === "map" || r.kind === "flow-map")
+        ? unionKeys(rows)
+        : null;
+  const width = Math.max(columns?.length ?? 0, ...rows.map((r) => (r.kind === "seq" ? r.items.length : r.kind === "flow-seq" ? r.cells.length : 0)));
+
+  const rawCells = (c: number): string[] => {
+    const out: string[] = [];
+    for (const r of rows) {
+      const v = rawCell(r, c, columns);
+      if (v !== undefined) out.push(v);
+    }
+    return out;
+  };
+  const columnType = (c: number): string => {
+    const declared = schema[c]?.type;
+    if (declared !== undefined) return declared;
+    const seen = rawCells(c).filter((v) => v !== "" && v !== "null" && v !== "~");
+    if (seen.length > 0 && seen.every((v) => YAML_NUMBER.test(v))) return "number";
+    if (seen.length > 0 && seen.every((v) => v === "true" || v === "false")) return "boolean";
+    return "string";
+  };
+  const cellText = (value: Cell, c: number): string => yamlScalar(value, columnType(c), `column ${columns?.[c] ?? c}`);
+  const colIndex = (key: string): number => {
+    const i = columns?.indexOf(key) ?? -1;
+    return i === -1 ? Number.MAX_SAFE_INTEGER : i;
+  };
+  const line = (i: number): string => lineText(doc, i);
+
+  /** A block row's item line for value `v` (and key, for maps), the first on the dash line or not. */
+  const itemLine = (r: Extract<Row, { kind: "map" | "seq" }>, key: string | undefined, v: string, onDash: boolean): string => {
+    const body = r.kind === "map" ? `${key}: ${v}` : `- ${v}`;
+    return onDash ? `${r.dash}- ${body}` : `${r.itemIndent}${body}`;
+  };
+  /** The text of item `it` without its indentation (and without the row's dash when it is on the dash line). */
+  const itemBody = (r: Extract<Row, { kind: "map" | "seq" }>, it: Item): string => {
+    const t = line(it.line);
+    return r.onDash && it === r.items[0] ? t.slice(/^\s*-\s+/.exec(t)![0].length) : t.trimStart();
+  };
+  /** Insert value `v` (with `key` for maps) as item `index` of a block row. */
+  const insertItem = (r: Extract<Row, { kind: "map" | "seq" }>, index: number, key: string | undefined, v: string): TextEdit => {
+    if (index === 0 && r.onDash && r.items.length > 0) {
+      // The new item takes the dash line; the old first item moves to a line of its own.
+      const first = r.items[0]!;
+      return replaceLines(doc, first.line, first.line + 1, [itemLine(r, key, v, true), `${r.itemIndent}${itemBody(r, first)}`]);
+    }
+    if (r.items.length === 0) return replaceLines(doc, r.first, r.first + 1, [itemLine(r, key, v, true)]);
+    const at = index < r.items.length ? r.items[index]!.line : r.items[r.items.length - 1]!.line + 1;
+    return insertLines(doc, at, [itemLine(r, key, v, false)]);
+  };
+  /** Remove item `index` of a block row (the next item moves onto the dash line when needed). */
+  const removeItem = (r: Extract<Row, { kind: "map" | "seq" }>, index: number): TextEdit => {
+    const it = r.items[index]!;
+    if (index === 0 && r.onDash) {
+      const next = r.items[1];
+      if (next === undefined) return replaceLineContent(doc, it.line, `${r.dash}- ${r.kind === "map" ? "{}" : "[]"}`);
+      return replaceLines(doc, it.line, next.line + 1, [`${r.dash}- ${itemBody(r, next)}`]);
+    }
+    return deleteLines(doc, it.line, it.line + 1);
+  };
+  const setItem = (it: Item, v: string): TextEdit[] => {
+    if (it.raw === v) return [];
+    const t = line(it.line);
+    const space = it.from > 0 && t[it.from - 1] !== " " && t[it.from - 1] !== "\t" ? " " : "";
+    return [replaceLineContent(doc, it.line, t.slice(0, it.from) + space + v + t.slice(it.to))];
+  };
+  const flowLine = (r: Extract<Row, { kind: "flow-seq" | "flow-map" }>, cells: readonly string[], keys: readonly string[]): string =>
+    r.kind === "flow-seq" ? `${r.dash}- [${r.pad}${cells.join(", ")}${r.pad}]` : `${r.dash}- {${r.pad}${keys.map((key, i) => `${key}: ${cells[i]}`).join(", ")}${r.pad}}`;
+  /** Where a map row's key for column `c` goes: before the first key of a later column. */
+  const keyIndex = (keys: readonly string[], c: number): number => {
+    const i = keys.findIndex((key) => colIndex(key) >= c);
+    return i === -1 ? keys.length : i;
+  };
+  const mapKeys = (r: Row): string[] => (r.kind === "map" ? r.items.map((it) => it.key!) : r.kind === "flow-map" ? r.keys : []);
+
+  /** Set column `c` of row `r` to the value text `v`: one edit, or none when it holds it already. */
+  const setCell = (r: Row, c: number, v: string): TextEdit[] => {
+    if (r.kind === "flow-seq") {
+      if (r.cells[c] === v) return [];
+      const cells = [...r.cells];
+      while (cells.length < c) cells.push("null");
+      cells[c] = v;
+      return [replaceLineContent(doc, r.first, flowLine(r, cells, []))];
+    }
+    const key = columns?.[c];
+    if (r.kind === "flow-map") {
+      const at = r.keys.indexOf(key!);
+      if (at !== -1 && r.cells[at] === v) return [];
+      const keys = [...r.keys];
+      const cells = [...r.cells];
+      if (at !== -1) cells[at] = v;
+      else {
+        const i = keyIndex(keys, c);
+        keys.splice(i, 0, key!);
+        cells.splice(i, 0, v);
+      }
+      return [replaceLineContent(doc, r.first, flowLine(r, cells, keys))];
+    }
+    if (r.kind === "map") {
+      const it = r.items.find((x) => x.key === key);
+      return it !== undefined ? setItem(it, v) : [insertItem(r, keyIndex(mapKeys(r), c), key, v)];
+    }
+    const it = r.items[c];
+    if (it !== undefined) return setItem(it, v);
+    if (c === r.items.length) return [insertItem(r, c, undefined, v)];
+    // Pad a short block list with nulls, then the value.
+    const lines = [];
+    for (let x = r.items.length; x < c; x++) lines.push(itemLine(r, undefined, "null", false));
+    lines.push(itemLine(r, undefined, v, false));
+    return [insertLines(doc, r.items[r.items.length - 1]!.line + 1, lines)];
+  };
+
+  /** The lines of a new row shaped like `t` (or a flow array when there is no row to copy). */
+  const newRow = (t: Row | undefined, values: readonly string[]): string[] => {
+    const dash = t?.dash ?? " ".repeat(rowIndent);
+    if (t === undefined || t.kind === "flow-seq") return [`${dash}- [${t?.pad ?? ""}${values.join(", ")}${t?.pad ?? ""}]`];
+    if (t.kind === "flow-map") return [flowLine(t, values, columns!)];
+    const keys = t.kind === "map" ? columns! : values.map(() => undefined);
+    const out = keys.map((key, i) => itemLine(t, key, values[i] ?? "null", t.onDash && i === 0));
+    return t.onDash ? out : [`${dash}-`, ...out];
+  };
+
+  return {
+    id,
+    columns,
+    rowCount: rows.length,
+    width,
+    updateCell(row, c, value) {
+      return setCell(rows[row]!, c, cellText(value, c));
+    },
+    insertRow(row, cells) {
+      const values: string[] = [];
+      for (let c = 0; c < width; c++) values.push(c < cells.length ? cellText(cells[c]!, c) : "null");
+      const anchor = rows[row];
+      const t = anchor ?? rows[rows.length - 1];
+      const text = newRow(t, values);
+      if (anchor !== undefined) return [insertLines(doc, anchor.first, text)];
+      if (t !== undefined) return [insertLines(doc, t.last + 1, text)];
+      const edits: TextEdit[] = [];
+      if (rowsInline) edits.push(replaceLineContent(doc, rowsLine, line(rowsLine).replace(/:\s*\[\]/, ":")));
+      edits.push(insertLines(doc, rowsLine + 1, text));
+      return edits;
+    },
+    deleteRow(row) {
+      const r = rows[row]!;
+      return [deleteLines(doc, r.first, r.last + 1)];
+    },
+    insertColumn(c, header, type, cells) {
+      const edits: TextEdit[] = [];
+      if (schema.length > 0) {
+        const at = c < schema.length ? schema[c]!.line : schema[schema.length - 1]!.line + 1;
+        edits.push(insertLines(doc, at, [`${schema[0]!.indent}${header}: ${type}`]));
+      }
+      rows.forEach((r, i) => {
+        const v = i < cells.length ? yamlScalar(cells[i]!, type, `column ${header}`) : "null";
+        if (r.kind === "flow-seq") {
+          const next = [...r.cells];
+          while (next.length < c) next.push("null");
+          next.splice(c, 0, v);
+          edits.push(replaceLineContent(doc, r.first, flowLine(r, next, [])));
+        } else if (r.kind === "flow-map") {
+          const at = keyIndex(r.keys, c);
+          const keys = [...r.keys];
+          const next = [...r.cells];
+          keys.splice(at, 0, header);
+          next.splice(at, 0, v);
+          edits.push(replaceLineContent(doc, r.first, flowLine(r, next, keys)));
+        } else if (r.kind === "map") {
+          edits.push(insertItem(r, keyIndex(mapKeys(r), c), header, v));
+        } else if (c <= r.items.length) {
+          edits.push(insertItem(r, c, undefined, v));
+        } else {
+          edits.push(...setCell(r, c, v));
+        }
+      });
+      return edits;
+    },
+    deleteColumn(c) {
+      const edits: TextEdit[] = [];
+      const entry = schema[c];
+      if (entry !== undefined) edits.push(deleteLines(doc, entry.line, entry.line + 1));
+      for (const r of rows) {
+        if (r.kind === "flow-seq") {
+          if (c < r.cells.length) edits.push(replaceLineContent(doc, r.first, flowLine(r, r.cells.filter((_, i) => i !== c), [])));
+        } else if (r.kind === "flow-map") {
+          const at = r.keys.indexOf(columns![c]!);
+          if (at !== -1) edits.push(replaceLineContent(doc, r.first, flowLine(r, r.cells.filter((_, i) => i !== at), r.keys.filter((_, i) => i !== at))));
+        } else {
+          const at = r.kind === "map" ? r.items.findIndex((it) => it.key === columns![c]) : c < r.items.length ? c : -1;
+          if (at !== -1) edits.push(removeItem(r, at));
+        }
+      }
+      return edits;
+    },
+  };
+}
+
+function unionKeys(rows: readonly Row[]): string[] {
+  const out: string[] = [];
+  for (const r of rows) {
+    const keys = r.kind === "map" ? r.items.map((it) => it.key!) : r.kind === "flow-map" ? r.keys : [];
+    for (const k of keys) if (!out.includes(k)) out.push(k);
+  }
+  return out;
+}
+
+/** The text of column `c` in row `r` as written, or undefined when the row has none. */
+function rawCell(r: Row, c: number, columns: readonly string[] | null): string | undefined {
+  if (r.kind === "flow-seq") return r.cells[c];
+  if (r.kind === "seq") return r.items[c]?.raw;
+  const key = columns?.[c];
+  if (key === undefined) return undefined;
+  if (r.kind === "flow-map") {
+    const i = r.keys.indexOf(key);
+    return i === -1 ? undefined : r.cells[i];
+  }
+  return r.items.find((it) => it.key === key)?.raw;
+}
+
+/** One key (`key: value`) or value (`- value`) starting at column `at` of a line. */
+function readItem(id: string, l: { i: number; text: string }, at: number, kind: "map" | "seq"): Item {
+  const rest = l.text.slice(at);
+  let key: string | undefined;
+  let from: number;
+  if (kind === "map") {
+    const m = KEY_VALUE.exec(rest);
+    if (m === null) fail(`Dataset "${id}": line ${l.i + 1} is not a "key: value" line of a row.`);
+    key = m[1]!.replace(/^(["'])(.*)\1$/, "$2");
+    from = at + m[0].length;
+  } else {
+    const m = /^-(?:[ \t]+|$)/.exec(rest);
+    if (m === null) fail(`Dataset "${id}": line ${l.i + 1} is not a "- value" line of a row.`);
+    from = at + m[0].length;
+  }
+  const to = valueEnd(l.text, from);
+  const raw = l.text.slice(from, to);
+  if (/^[|>]/.test(raw)) fail(`Dataset "${id}": line ${l.i + 1} starts a multi-line value; use replace_body.`);
+  if (/^["']/.test(raw) && (raw.length < 2 || raw[raw.length - 1] !== raw[0])) fail(`Dataset "${id}": line ${l.i + 1} has a quoted value that continues on the next line; use replace_body.`);
+  if (/^-(?:\s|$)/.test(raw) || (kind === "seq" && KEY_VALUE.test(raw))) fail(`Dataset "${id}": line ${l.i + 1} nests a list or map inside a cell; use replace_body.`);
+  return key !== undefined ? { line: l.i, key, from, to, raw } : { line: l.i, from, to, raw };
+}
+
+/** A row from its lines: the "- " line and the deeper lines after it. */
+function readRow(id: string, group: ReadonlyArray<{ i: number; text: string }>, rowIndent: number): Row {
+  const head = group[0]!;
+  const dash = head.text.slice(0, rowIndent);
+  const after = head.text.slice(rowIndent + 1);
+  const lead = after.length - after.trimStart().length;
+  const contentCol = rowIndent + 1 + lead;
+  const content = head.text.slice(contentCol, valueEnd(head.text, contentCol));
+  if (content.startsWith("[") || content.startsWith("{")) {
+    const close = content.startsWith("[") ? "]" : "}";
+    if (group.length > 1 || !content.endsWith(close)) fail(`Dataset "${id}": the row at line ${head.i + 1} is a flow collection over several lines; use replace_body.`);
+    const inner = content.slice(1, -1);
+    const pad = inner.startsWith(" ") && inner.endsWith(" ") && inner.trim().length > 0 ? " " : "";
+    const parts = splitFlow(inner);
+    if (close === "]") return { kind: "flow-seq", first: head.i, last: head.i, dash, pad, cells: parts, keys: [] };
+    const keys: string[] = [];
+    const cells: string[] = [];
+    for (const p of parts) {
+      const m = /^([^:]+?)\s*:(?:\s+(.*))?$/.exec(p);
+      if (m === null) fail(`Dataset "${id}": "${p}" at line ${head.i + 1} is not a "key: value" pair.`);
+      keys.push(m[1]!.replace(/^(["'])(.*)\1$/, "$2"));
+      cells.push((m[2] ?? "").trim());
+    }
+    return { kind: "flow-map", first: head.i, last: head.i, dash, pad, cells, keys };
+  }
+  // A block row: its kind from its first item (on the dash line, or on the next line).
+  const onDash = content.length > 0;
+  const firstLine = onDash ? head : group[1];
+  if (firstLine === undefined) fail(`Dataset "${id}": the row at line ${head.i + 1} is empty.`);
+  const firstCol = onDash ? contentCol : indentWidth(firstLine.text);
+  const firstText = firstLine.text.slice(firstCol);
+  const kind: "map" | "seq" = /^-(?:\s|$)/.test(firstText) ? "seq" : KEY_VALUE.test(firstText) ? "map" : fail(`Dataset "${id}": the row at line ${head.i + 1} is a single value, not a list or a map of cells.`);
+  const items: Item[] = [readItem(id, firstLine, firstCol, kind)];
+  for (const l of group.slice(onDash ? 1 : 2)) {
+    if (indentWidth(l.text) !== firstCol) fail(`Dataset "${id}": line ${l.i + 1} is indented unlike the row's other cells (a nested or multi-line value); use replace_body.`);
+    items.push(readItem(id, l, firstCol, kind));
+  }
+  if (kind === "map") {
+    const seen = new Set<string>();
+    for (const it of items) {
+      if (seen.has(it.key!)) fail(`Dataset "${id}": the row at line ${head.i + 1} has the key "${it.key}" twice.`);
+      seen.add(it.key!);
+    }
+  }
+  return { kind, first: head.i, last: group[group.length - 1]!.i, dash, itemIndent: " ".repeat(firstCol), onDash, items };
+}
