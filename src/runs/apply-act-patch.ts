@@ -58,7 +58,8 @@ export function gitState(root: string): GitState {
   } catch {
     head = null;
   }
-  const status = execGit(["status", "--porcelain=v1", "--untracked-files=all", "--ignore-submodules=none"], { cwd: root });
+  // Our own state (.norma/) is left out: the record is about the user's tree.
+  const status = execGit(["status", "--porcelain=v1", "--untracked-files=all", "--ignore-submodules=none", "--", ".", ":(exclude).norma"], { cwd: root });
   return { head, status };
 }
 

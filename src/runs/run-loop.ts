@@ -32,6 +32,7 @@ import { requireSpec } from "../reconcile/reconcile-context.js";
 import type { SnapshotStateResult } from "../reconcile/snapshot-state.js";
 import { readTextFile } from "../fsx/read-text-file.js";
 import { execGit } from "../git/exec-git.js";
+import { SNAPSHOT_PATH } from "../governance/governance.js";
 import type { AcceptanceCriterion, Budgets } from "./agent-protocol.js";
 import type { Acknowledgement } from "./agents/builtin-check.js";
 import { findExecutable } from "./agents/find-executable.js";
@@ -356,6 +357,11 @@ async function onPass(ctx: Ctx): Promise<EventSpec[]> {
       events.push({ type: "marked_reconciled", message: `${spec}: marked ${r.updated} file${r.updated === 1 ? "" : "s"} reconciled: ${files.join(", ")}`, data: { spec, files, updated: r.updated } });
     }
     if (skipped.length > 0) events.push({ type: "mark_skipped", message: `${spec}: not marked (changed after the check, or deleted): ${skipped.join(", ")}`, data: { spec, files: skipped } });
+  }
+  // Nothing newly reconciled: the committed snapshot already says all there is; rewriting it would only churn its HEAD and time.
+  if (!events.some((e) => e.type === "marked_reconciled") && existsSync(abs(ctx.root, SNAPSHOT_PATH))) {
+    events.push({ type: "snapshot_unchanged", message: `nothing was newly reconciled; ${SNAPSHOT_PATH} left as it is` });
+    return events;
   }
   const snap = await snapshotState(ctx.root, { onWarning: ctx.onWarning });
   events.push({ type: "snapshot_written", message: `wrote .notarai/reconciliation_state.json: ${snap.files} file and ${snap.specs} spec fingerprints`, data: { ...snap, state_path: ".notarai/reconciliation_state.json" } });

@@ -105,13 +105,13 @@ export function lineDiff(path: string, oldLine: string, newLine: string, lineNo 
   return [`--- a/${path}`, `+++ b/${path}`, `@@ -${lineNo},${total} +${lineNo},${total} @@`, `-${oldLine}`, `+${newLine}`, ""].join("\n");
 }
 
-/** Every file under root (except .git and .norma): path → bytes, mode, or link target. */
+/** Every file under root (except .git, .norma and the local hash cache .notarai/.cache): path → bytes, mode, or link target. */
 export function treeSnapshot(root: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (dir: string, rel: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const r = rel === "" ? e.name : `${rel}/${e.name}`;
-      if (r === ".git" || r === ".norma") continue;
+      if (r === ".git" || r === ".norma" || r === ".notarai/.cache") continue;
       const p = join(dir, e.name);
       if (e.isSymbolicLink()) out.set(r, `link:${readlinkSync(p)}`);
       else if (e.isDirectory()) {
