@@ -48,7 +48,8 @@ export interface McpServerOptions {
 
 export const SERVER_INSTRUCTIONS = `${TOOL_NAME} keeps this repository's specs (.notarai/**/*.spec.yaml), its .noma documents and their edit transcripts in step with the code.
 Reconcile: list_affected_specs {base_branch} → for each affected spec get_spec_diff {spec_path, base_branch} (and get_changed_artifacts) → update code/docs/specs → mark_reconciled {files} → snapshot_state.
-Edit .noma documents only through patch_block: read_doc (or list_ids) first, address blocks by canonical id, pass a block's hash as baseHash; a rejected patch returns {ok:false, code}. validate_doc checks a document.`;
+Edit .noma documents only through patch_block: read_doc (or list_ids) first, address blocks by canonical id, pass a block's hash as baseHash; a rejected patch returns {ok:false, code}. validate_doc checks a document.
+Runs of the plan → do → check → act loop (noma-reconcile run): run_list, and run_status for the run you are part of (its steps, events and last verdict).`;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);

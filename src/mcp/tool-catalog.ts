@@ -1,7 +1,7 @@
 /**
  * The MCP tools, in the order `tools/list` gives them: the six reconciliation
- * tools (NotarAI's MCP server) and the four Noma tools (Noma Agent Protocol
- * Annex B). Names, titles, descriptions and annotations only — no zod here, so
+ * tools (NotarAI's MCP server), the four Noma tools (Noma Agent Protocol
+ * Annex B) and the two read-only run-loop tools (`noma-reconcile run`). Names, titles, descriptions and annotations only — no zod here, so
  * the server starts without loading any schema; the input/output schemas are
  * in `tool-schemas.ts`, the handlers in `tools/`.
  */
@@ -16,6 +16,8 @@ export const TOOL_NAMES = [
   "list_ids",
   "validate_doc",
   "patch_block",
+  "run_list",
+  "run_status",
 ] as const;
 
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -103,5 +105,19 @@ export const TOOL_CATALOG: readonly ToolMeta[] = [
     description:
       "Apply a block-level patch to a .noma file: `op` (one op) or `ops` (a list, applied atomically: all or nothing). Ops address blocks by canonical id; any op may carry baseHash (from read_doc). One transcript record per attempted op is appended to <file>.patches whatever the outcome. A rejected patch is a normal result {ok:false, error, code} with a machine-readable code (target_missing, sha_mismatch, id_conflict, invalid_content, …); nothing is written to the document then.",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  },
+  {
+    name: "run_list",
+    title: "List reconciliation runs",
+    description:
+      "The runs of the plan → do → check → act loop (`noma-reconcile run`) recorded in .norma/norma.db, newest first: id, status (running, passed, failed, stopped), last verdict, iteration, number of steps, goal and run directory. Read-only.",
+    annotations: READ,
+  },
+  {
+    name: "run_status",
+    title: "Show a reconciliation run",
+    description:
+      "One run of the loop in full: its goal, acceptance criteria, specs and budgets, every committed step (role, iteration, status, summary, step directory), the timeline of events, and the last check's verdict (verdict.json, with each criterion's pass and evidence) and scorecard path. Default: the run you are part of (NORMA_RUN_ID), else the newest. `live` is true while the run's process holds the run lock. Read-only.",
+    annotations: READ,
   },
 ];

@@ -38,7 +38,7 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
     expect(hello.schemaNote).toBeUndefined();
     expect(hello.projectNote).toBeUndefined();
     const tools = ((await c.request("tools/list")).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
-    expect(tools).toHaveLength(10);
+    expect(tools).toHaveLength(12);
 
     const spec = ".notarai/system.spec.yaml";
     const called = new Set<string>();
@@ -69,6 +69,10 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
       actor: { kind: "agent", name: "e2e" },
     });
     expect(patched).toMatchObject({ ok: true, transcript_entry: { patch_result: "applied" } });
+    // No run of the loop yet: an empty list; run_status says so (as an error the model can read).
+    expect(await call("run_list")).toEqual({ runs: [], total: 0 });
+    called.add("run_status");
+    expect(await c.fails("run_status")).toContain("no runs yet");
 
     expect([...called].sort()).toEqual([...tools].sort());
     const closed = await c.close();

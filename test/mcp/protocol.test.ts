@@ -23,6 +23,8 @@ const TOOLS = [
   "list_ids",
   "validate_doc",
   "patch_block",
+  "run_list",
+  "run_status",
 ];
 
 describe("mcp: handshake", () => {
