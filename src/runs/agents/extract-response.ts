@@ -3,8 +3,8 @@
  * `exec` and `codex` print it as it is; `claude --output-format json` wraps
  * the final text in `{"result": …}`; `gemini --output-format json` in
  * `{"response": …}`; `opencode run --format json` prints events, one JSON
- * object per line, the final answer being the last `text` event's
- * `part.text`. A model that wrapped the JSON in one Markdown code fence is
+ * object per line: the answer is the text (`text` events' `part.text`) of
+ * the last step (`step_start`) that has any. A model that wrapped the JSON in one Markdown code fence is
  * forgiven (only when the fence is the whole text). Anything else is a
  * protocol error, reported with what was found.
  */
@@ -49,14 +49,21 @@ export function extractResponse(type: Exclude<AgentType, "builtin">, stdout: str
       return { ok: true, text: unfence(o["response"]) };
     }
     case "opencode": {
+      // Text parts arrive as `text` events; a `step_start` begins a new model step. The answer is
+      // the text of the last step that has any (a final step may only finish, with no text).
+      let step = "";
       let last: string | null = null;
       let error: string | null = null;
       for (const line of stdout.split("\n")) {
         const o = parseObject(line.trim());
         if (o === null) continue;
-        if (o["type"] === "text") {
+        if (o["type"] === "step_start") step = "";
+        else if (o["type"] === "text") {
           const part = o["part"] as Record<string, unknown> | undefined;
-          if (typeof part?.["text"] === "string") last = part["text"];
+          if (typeof part?.["text"] === "string") {
+            step += part["text"];
+            last = step;
+          }
         } else if (o["type"] === "error") {
           const e = o["error"] as Record<string, unknown> | string | undefined;
           error = typeof e === "string" ? e : String((e as Record<string, unknown> | undefined)?.["message"] ?? JSON.stringify(e ?? o));
