@@ -113,11 +113,11 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
     let text: { ok: true; text: string } | { ok: false; problem: string };
     const timeoutMs = s.agent.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     if (s.agent.type === "exec") {
-      out = await spawnAgent({ argv: s.agent.cmd, cwd: s.root, env: minimalEnv(s.env, request, s.agent.env), stdin: requestJson, timeoutMs, stepDir: tmpDir, signal: s.signal });
+      out = await spawnAgent({ argv: s.agent.cmd, cwd: s.root, env: minimalEnv(s.env, request, s.agent.env), stdin: requestJson, timeoutMs, stepDir: tmpDir, signal: s.signal, recordIn: s.root });
     } else {
       const cwd = abs(s.root, s.agent.path ?? "");
       const cmd = cliAgentCommand(s.agent, { cwd, stepDir: tmpDir, prompt: rolePrompt(request, { mcp: s.mcpCommand !== null }), mcp: s.mcpCommand });
-      out = await spawnAgent({ argv: cmd.argv, cwd, env: inheritedEnv(s.env, request, cmd.env), stdin: null, timeoutMs, stepDir: tmpDir, signal: s.signal });
+      out = await spawnAgent({ argv: cmd.argv, cwd, env: inheritedEnv(s.env, request, cmd.env), stdin: null, timeoutMs, stepDir: tmpDir, signal: s.signal, recordIn: s.root });
     }
     if (out.spawnError !== null) failure = `${s.role} agent (${agentLabel(s.agent)}) could not start: ${out.spawnError}`;
     else if (out.aborted) failure = `${s.role} agent interrupted`;

@@ -7,6 +7,7 @@
  *   .norma/norma.db               run/step/event state (SQLite through sql.js)
  *   .norma/locks/run.lock         one `run` at a time
  *   .norma/locks/norma.db.lock    one writer of norma.db at a time
+ *   .norma/locks/agent.json       the agent process group a run waits for (recovery ends orphans)
  *   .norma/runs/<run_id>/norma.md goal, acceptance criteria, budgets (human readable)
  *   .norma/runs/<run_id>/steps/NNN-role/   one directory per committed step
  *   .norma/runs/<run_id>/patches/NNN.backup/  the before-state of a patch being applied

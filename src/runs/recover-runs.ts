@@ -3,10 +3,14 @@
  * `runs list` and `runs show` while holding the run lock (so never under a
  * live run's feet):
  *
+ * - an agent a killed run left running (its process group, recorded in
+ *   `.norma/locks/agent.json`) is ended first;
  * - temp directories (`*.tmp-*`) of runs, steps and patch backups are
- *   deleted: nothing was committed from them;
+ *   deleted: nothing was committed from them; so is a patch backup whose
+ *   application never started (the tree was not touched yet);
  * - a step directory without its `steps` row gets a minimal row
- *   (`status=fail`) and a `reconciled_step` event — no verdict is guessed;
+ *   (`status=fail`, the iteration its own input.json records) and a
+ *   `reconciled_step` event — no verdict is guessed;
  *   a run directory without its `runs` row gets one (`status=failed`, the goal
  *   from its norma.md) and a `reconciled_run` event;
  * - a patch whose application was started but has no outcome is rolled back
@@ -23,6 +27,7 @@ import { abs, parseStepDirName, runDir, RUN_ID_PATTERN, RUNS_DIR, stepDirName, T
 import { goalOfNormaMd } from "./norma-md.js";
 import { normaTransaction, readNormaState } from "./norma-db.js";
 import { rollBackPatch } from "./apply-act-patch.js";
+import { killOrphanAgent } from "./agents/agent-pid-file.js";
 import type { RunRow, StepRow } from "./norma-schema.js";
 
 export interface RecoveryReport {
@@ -31,6 +36,8 @@ export interface RecoveryReport {
   insertedRuns: string[];
   rolledBack: string[];
   interrupted: string[];
+  /** The pid of an orphaned agent (its run was killed) whose process group was ended. */
+  killedAgent?: number;
 }
 
 export interface PendingPatch {
@@ -61,10 +68,31 @@ function mtimeIso(p: string): string {
   }
 }
 
+/** The iteration the step's own input.json records (the directory is complete: it was renamed into place). */
+function recordedIteration(dir: string): number | null {
+  try {
+    const v = JSON.parse(readFileSync(`${dir}/input.json`, "utf8")) as { step?: { iteration?: unknown } };
+    const it = v.step?.iteration;
+    return typeof it === "number" && Number.isSafeInteger(it) && it > 0 ? it : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Without input.json: the previous step's iteration, one more after an act step. */
+function inferredIteration(rows: readonly StepRow[], index: number, role: StepRow["role"]): number {
+  const prev = [...rows].reverse().find((r) => r.step_index < index);
+  if (prev === undefined) return 1;
+  return prev.role === "act" && role === "plan" ? prev.iteration + 1 : Math.max(1, prev.iteration);
+}
+
 export async function recoverRuns(root: string): Promise<RecoveryReport> {
   const report: RecoveryReport = { removedTemp: [], insertedSteps: [], insertedRuns: [], rolledBack: [], interrupted: [] };
   const runsAbs = abs(root, RUNS_DIR);
   if (!existsSync(runsAbs) && !existsSync(abs(root, ".norma/norma.db"))) return report;
+  // First end an agent a dead run left behind, so nothing writes into the temp directories removed below.
+  const orphan = killOrphanAgent(root);
+  if (orphan !== null) report.killedAgent = orphan;
   const state = await readNormaState(root);
   const known = new Map<string, RunRow>((state?.runs ?? []).map((r) => [r.run_id, r]));
 
@@ -96,12 +124,23 @@ export async function recoverRuns(root: string): Promise<RecoveryReport> {
       }
       missingRuns.push({ id: name, goal, created: mtimeIso(rdir) });
     }
-    const have = new Set((state?.steps(name) ?? []).map((s) => s.step_index));
+    const rows = state?.steps(name) ?? [];
+    const have = new Set(rows.map((s) => s.step_index));
     for (const s of listDirs(`${rdir}/steps`)) {
       const parsed = parseStepDirName(s);
       if (parsed === null || have.has(parsed.index)) continue;
       const when = mtimeIso(`${rdir}/steps/${s}`);
-      missingSteps.push({ run_id: name, step_index: parsed.index, role: parsed.role, iteration: 0, status: "fail", step_dir: `${runDir(name)}/steps/${stepDirName(parsed.index, parsed.role)}`, started_at: when, ended_at: null, summary: "recovered: step directory existed without its database record" });
+      const iteration = recordedIteration(`${rdir}/steps/${s}`) ?? inferredIteration(rows, parsed.index, parsed.role);
+      missingSteps.push({ run_id: name, step_index: parsed.index, role: parsed.role, iteration, status: "fail", step_dir: `${runDir(name)}/steps/${stepDirName(parsed.index, parsed.role)}`, started_at: when, ended_at: null, summary: "recovered: step directory existed without its database record" });
+    }
+    // A backup whose patch never started (patch_started not committed) guards nothing: the tree was not touched yet.
+    const started = state?.kv(name).get("pending_patch") as PendingPatch | undefined;
+    for (const b of listDirs(`${rdir}/patches`)) {
+      if (b.includes(TMP_MARK)) continue;
+      const m = /^(\d{3,})\.backup$/.exec(b);
+      if (m !== null && started?.started === true && started.step === Number(m[1])) continue;
+      rmSync(`${rdir}/patches/${b}`, { recursive: true, force: true });
+      report.removedTemp.push(`${runDir(name)}/patches/${b}`);
     }
   }
 

@@ -55,10 +55,11 @@ export function acquireRunLock(root: string, waitMs = 2000): () => void {
   }
 }
 
-/** Take the run lock if it is free right now; null when a live process holds it. */
+/** Take the run lock if it is free (or its owner is dead); null when a live process holds it. */
 export function tryRunLock(root: string): (() => void) | null {
   try {
-    return acquireFileLockSync(abs(root, RUN_LOCK), { timeoutMs: 0, staleMs: NEVER_STALE_MS });
+    // A short wait, not 0: a lock left by a dead owner is broken on the first attempt and taken on the next.
+    return acquireFileLockSync(abs(root, RUN_LOCK), { timeoutMs: 250, staleMs: NEVER_STALE_MS, maxDelayMs: 50 });
   } catch (e) {
     if (e instanceof LockTimeoutError) return null;
     throw e;

@@ -521,6 +521,7 @@ export async function runLoop(o: RunLoopOptions): Promise<RunResult> {
       if (state === null || run === undefined) throw new RunSetupError(`no run ${o.resume} in .norma/norma.db (\`noma-reconcile runs list\` lists them)`);
       if (run.status === "passed") throw new RunSetupError(`run ${run.run_id} already passed; start a new run instead`);
       const kv = state.kv(run.run_id);
+      if (!kv.has("criteria")) throw new RunSetupError(`run ${run.run_id} has no recorded acceptance criteria (its database record was recovered after a crash at its start); start a new run instead`);
       const budgets: Budgets = { ...((kv.get("budgets") as Budgets | undefined) ?? config.budgets), ...(o.maxIterations !== undefined ? { max_iterations: o.maxIterations } : {}) };
       const mark = o.mark === false ? false : ((kv.get("mark") as boolean | undefined) ?? true);
       ctx = {

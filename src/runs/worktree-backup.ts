@@ -9,9 +9,9 @@
  * Layout: `<dir>/manifest.json` and `<dir>/files/<n>`. The directory is built
  * under a temp name and renamed, so a backup either exists whole or not at all.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { fsyncDir, fsyncTree } from "./fsync-tree.js";
 
@@ -83,10 +83,42 @@ export function readBackup(dir: string): BackupManifest | null {
   }
 }
 
-/** Put every backed-up path back exactly as it was (idempotent). */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Temp files an atomic write of `abs` left behind (`.<name>.<pid>.<hex>.tmp`, see
+ * write-file-atomic.ts) when its writer was killed before the rename: those of dead
+ * processes are removed (a live writer's temp file is its work in progress).
+ */
+function removeStrayTemps(abs: string): void {
+  const dir = dirname(abs);
+  const prefix = `.${basename(abs)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    if (!n.startsWith(prefix)) continue;
+    const m = /^(\d+)\.[0-9a-f]{8}\.tmp$/.exec(n.slice(prefix.length));
+    if (m === null || pidAlive(Number(m[1]))) continue;
+    rmSync(join(dir, n), { force: true });
+  }
+}
+
+/** Put every backed-up path back exactly as it was (idempotent), stray temp files of interrupted writes included. */
 export function restoreBackup(root: string, dir: string, manifest: BackupManifest): void {
   for (const e of manifest.entries) {
     const a = join(root, e.path);
+    removeStrayTemps(a);
     if (e.kind === "absent") {
       rmSync(a, { force: true, recursive: true });
       continue;

@@ -29,6 +29,7 @@ import { pendingDrift, type PendingFile } from "../pending-drift.js";
 import type { RunCriterion } from "../run-criteria.js";
 import type { FileDiagnostics } from "../../report/file-diagnostics.js";
 import { STDERR_LOG, STDOUT_LOG } from "./spawn-agent.js";
+import { clearAgentPid, recordAgentPid } from "./agent-pid-file.js";
 
 export interface Acknowledgement {
   spec: string;
@@ -81,6 +82,7 @@ async function runTests(argv: readonly string[], root: string, logPath: string, 
   try {
     return await new Promise((resolve) => {
       const child = spawn(argv[0]!, argv.slice(1), { cwd: root, env, stdio: ["ignore", fd, fd], detached: true, windowsHide: true });
+      if (child.pid !== undefined) recordAgentPid(root, child.pid);
       let timedOut = false;
       const kill = () => {
         try {
@@ -100,6 +102,7 @@ async function runTests(argv: readonly string[], root: string, logPath: string, 
       });
       child.on("close", (code, sig) => {
         clearTimeout(timer);
+        if (child.pid !== undefined) clearAgentPid(root, child.pid);
         signal?.removeEventListener("abort", kill);
         resolve({ code, detail: timedOut ? `timed out after ${timeoutMs} ms` : code === 0 ? "exit 0" : code !== null ? `exit ${code}` : `killed by ${sig}` });
       });

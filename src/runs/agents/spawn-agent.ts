@@ -9,6 +9,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { clearAgentPid, recordAgentPid } from "./agent-pid-file.js";
 
 export interface SpawnSpec {
   argv: readonly string[];
@@ -22,6 +23,8 @@ export interface SpawnSpec {
   signal?: AbortSignal | undefined;
   /** Grace between SIGTERM and SIGKILL (ms). */
   graceMs?: number;
+  /** Repository root: the child's process group is recorded in .norma/locks/agent.json while it runs (agent-pid-file.ts). */
+  recordIn?: string;
 }
 
 export interface SpawnOutcome {
@@ -69,6 +72,7 @@ export function spawnAgent(spec: SpawnSpec): Promise<SpawnOutcome> {
       clearTimeout(timer);
       clearTimeout(killer);
       spec.signal?.removeEventListener("abort", onAbort);
+      if (spec.recordIn !== undefined && child.pid !== undefined) clearAgentPid(spec.recordIn, child.pid);
       closeSync(out);
       closeSync(err);
       let stdout = "";
@@ -96,6 +100,7 @@ export function spawnAgent(spec: SpawnSpec): Promise<SpawnOutcome> {
       detached: true,
       windowsHide: true,
     });
+    if (spec.recordIn !== undefined && child.pid !== undefined) recordAgentPid(spec.recordIn, child.pid);
     const timer = setTimeout(() => {
       timedOut = true;
       stop();
