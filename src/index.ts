@@ -116,3 +116,37 @@ export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, negotiateProtocol
 export { initProject, planInit, type InitResult, type InitFile, type InitOptions, type InitAction } from "./init/init-project.js";
 export { mergeMcpJson, McpJsonError, type McpJsonMerge } from "./init/merge-mcp-json.js";
 export { MCP_SERVER_ENTRY, readmeVersion, readmeVersionLine } from "./init/notarai-files.js";
+// The run loop: plan → do → check → act in norma's layout (issue 13)
+export { runLoop, nextStep, checkAgentBinaries, defaultMcpCommand, readStepFile, RunSetupError, type RunLoopOptions, type RunResult, type RunProgress, type RunStepSummary } from "./runs/run-loop.js";
+export { listRuns, showRun, runStatus, recoverIfIdle, type RunList, type RunListEntry, type RunDetail, type RunEvent, type RunStatusResult } from "./runs/list-runs.js";
+export { recoverRuns, type RecoveryReport, type PendingPatch } from "./runs/recover-runs.js";
+export { normaTransaction, readNormaState, NormaTx, NormaDbError, type NormaState } from "./runs/norma-db.js";
+export { NORMA_TABLES, NORMA_SCHEMA_VERSION, type RunRow, type StepRow, type EventRow, type RunStatus, type StepStatus, type Verdict } from "./runs/norma-schema.js";
+export { NORMA_DIR, NORMA_DB, NORMA_CONFIG, RUN_LOCK, RUNS_DIR, ROLES, RUN_ID_PATTERN, stepDirName, parseStepDirName, runDir, stepDir, type Role } from "./runs/norma-layout.js";
+export { commitStep, type StepCommit, type EventSpec } from "./runs/commit-step.js";
+export { executeStep, type StepInput, type StepOutcome } from "./runs/execute-step.js";
+export {
+  AgentResponseSchema,
+  VerdictSchema,
+  ReconciledAckSchema,
+  NomaPatchFileSchema,
+  parseJsonAs,
+  normalizeResponse,
+  PROTOCOL_VERSION,
+  type AgentRequest,
+  type AgentResponse,
+  type AcceptanceCriterion,
+  type Budgets,
+  type VerdictFile,
+  type ReconciledAck,
+  type NomaPatchEntry,
+} from "./runs/agent-protocol.js";
+export { parseRunConfig, loadRunConfig, defaultRunConfig, RunConfigError, AGENT_TYPES, CLI_AGENT_TYPES, DEFAULT_MAX_ITERATIONS, DEFAULT_TIMEOUT_MS, type RunConfig, type AgentConfig, type AgentType, type CliAgentType, type ExecAgentConfig, type CliAgentConfig, type BuiltinAgentConfig } from "./runs/run-config.js";
+export { generateCriteria, parseAcArg, publicCriteria, type RunCriterion, type CriterionKind } from "./runs/run-criteria.js";
+export { planPatch, applyPatchPlan, budgetBreach, gitState, type PatchPlan, type BudgetBreach, type GitState, type ApplyResult } from "./runs/apply-act-patch.js";
+export { builtinCheck, type Acknowledgement, type BuiltinCheckInput, type BuiltinCheckResult } from "./runs/agents/builtin-check.js";
+export { cliAgentCommand, MCP_SERVER_NAME, type CliCommand } from "./runs/agents/cli-agent-command.js";
+export { extractResponse } from "./runs/agents/extract-response.js";
+export { rolePrompt } from "./runs/agents/role-prompt.js";
+export { acquireRunLock, RunLockedError, readLockHolder, type LockHolder } from "./runs/run-lock.js";
+export { pendingDrift, type PendingFile } from "./runs/pending-drift.js";
