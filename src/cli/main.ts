@@ -274,8 +274,27 @@ cli
     run(async () => (await import("./commands/runs-command.js")).runsCommand(action, rest, options, io)),
   );
 
+/** Commands whose exit codes mean something more specific than the general ones. */
+const COMMAND_EXIT_CODES: Record<string, string> = {
+  run: `  0  the run passed: every acceptance criterion holds (governed files marked reconciled unless --no-mark)
+  1  the run failed (an agent or protocol error, a patch that does not apply, FAIL with no act agent)
+     or stopped (a budget, an interruption); continue it with --resume RUN_ID
+  2  usage, configuration (.norma/config.json) or runtime error; another run holds the lock`,
+  runs: `  0  listed / shown
+  2  usage error, no such run, or an unreadable .norma/norma.db`,
+};
+
+const RUN_HELP_NOTES = `  The loop (norma's layout, in .norma/): plan → do → check → act, repeated until the check says PASS
+  or a budget is spent. Each step is committed atomically to .norma/runs/<run_id>/steps/NNN-role/
+  and recorded in .norma/norma.db; a run killed at any point is recovered by the next command.
+  Agents per role and budgets: .norma/config.json (without it: the built-in check, no other agent).
+  With --spec, the criteria are generated: no unreconciled drift for the spec, every changed .noma
+  document and transcript valid, and the test command of .notarai/config.yaml (workspace.test).`;
+
 cli.help((sections) => {
-  sections.push(exitSection);
+  const name = cli.matchedCommand?.name.split(" ")[0];
+  if (name === "run") sections.splice(Math.max(1, sections.length - 1), 0, { title: "How it works", body: RUN_HELP_NOTES });
+  sections.push(name !== undefined && COMMAND_EXIT_CODES[name] !== undefined ? { title: "Exit codes", body: COMMAND_EXIT_CODES[name]! } : exitSection);
   return sections;
 });
 cli.version(TOOL_VERSION);

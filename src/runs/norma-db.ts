@@ -24,7 +24,7 @@
  * read-only SQLite file reader of the cache (`src/cache/sqlite-file.ts`)
  * decodes the tables from the bytes; anything unexpected goes through sql.js.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Database, SqlValue } from "sql.js";
 import { loadSqlJs } from "../cache/cache-db.js";
@@ -217,7 +217,7 @@ export async function normaTransaction<T>(root: string, fn: (tx: NormaTx) => T):
 export interface NormaState {
   runs: RunRow[];
   steps(runId: string): StepRow[];
-  /** Step counts per run (one pass over the steps table). */
+  /** Step counts per run (one pass over the steps table). Every accessor returns fresh copies. */
   stepCounts(): Map<string, number>;
   events(runId: string): EventRow[];
   kv(runId: string): Map<string, unknown>;
@@ -256,42 +256,56 @@ function fastState(bytes: Buffer): NormaState | null {
     }),
   );
   runs.sort(byCreatedDesc);
-  let stepRows: ReturnType<SqliteFile["rows"]> | null = null;
-  const allSteps = () => (stepRows ??= f.rows("steps"));
+  // Each table is decoded once, on first use, and grouped by run: recovery and `runs list` ask per run.
+  const grouped = <T>(table: string, map: (r: ReturnType<SqliteFile["rows"]>[number]) => T): (() => Map<string, T[]>) => {
+    let m: Map<string, T[]> | null = null;
+    return () => {
+      if (m !== null) return m;
+      m = new Map();
+      for (const r of f.rows(table)) {
+        const id = str(r.get(0));
+        let list = m.get(id);
+        if (list === undefined) m.set(id, (list = []));
+        list.push(map(r));
+      }
+      return m;
+    };
+  };
+  const steps = grouped(
+    "steps",
+    (r): StepRow => ({
+      run_id: str(r.get(0)),
+      step_index: num(r.get(1)),
+      role: str(r.get(2)) as StepRow["role"],
+      iteration: num(r.get(3)),
+      status: str(r.get(4)) as StepRow["status"],
+      step_dir: str(r.get(5)),
+      started_at: str(r.get(6)),
+      ended_at: strOrNull(r.get(7)),
+      summary: strOrNull(r.get(8)),
+    }),
+  );
+  // Events are asked for one run at a time (runs show, run_status): only that run's rows are decoded past their first column.
+  const eventsOf = (runId: string): EventRow[] =>
+    f
+      .rows("events")
+      .filter((r) => r.get(0) === runId)
+      .map((r): EventRow => ({ run_id: runId, seq: num(r.get(1)), ts: str(r.get(2)), type: str(r.get(3)), message: str(r.get(4)), data_json: strOrNull(r.get(5)) }));
+  const kv = grouped("kv_run", (r): [string, unknown] => [str(r.get(1)), JSON.parse(str(r.get(2))) as unknown]);
   return {
     runs,
-    steps: (runId) =>
-      allSteps()
-        .filter((r) => r.get(0) === runId)
-        .map(
-          (r): StepRow => ({
-            run_id: runId,
-            step_index: num(r.get(1)),
-            role: str(r.get(2)) as StepRow["role"],
-            iteration: num(r.get(3)),
-            status: str(r.get(4)) as StepRow["status"],
-            step_dir: str(r.get(5)),
-            started_at: str(r.get(6)),
-            ended_at: strOrNull(r.get(7)),
-            summary: strOrNull(r.get(8)),
-          }),
-        )
-        .sort((a, b) => a.step_index - b.step_index),
+    steps: (runId) => (steps().get(runId) ?? []).map((r) => ({ ...r })).sort((a, b) => a.step_index - b.step_index),
+    // Counting needs only the run id column: no need to decode the whole table for `runs list`.
     stepCounts: () => {
       const out = new Map<string, number>();
-      for (const r of allSteps()) {
+      for (const r of f.rows("steps")) {
         const id = str(r.get(0));
         out.set(id, (out.get(id) ?? 0) + 1);
       }
       return out;
     },
-    events: (runId) =>
-      f
-        .rows("events")
-        .filter((r) => r.get(0) === runId)
-        .map((r): EventRow => ({ run_id: runId, seq: num(r.get(1)), ts: str(r.get(2)), type: str(r.get(3)), message: str(r.get(4)), data_json: strOrNull(r.get(5)) }))
-        .sort((a, b) => a.seq - b.seq),
-    kv: (runId) => new Map(f.rows("kv_run").filter((r) => r.get(0) === runId).map((r) => [str(r.get(1)), JSON.parse(str(r.get(2))) as unknown])),
+    events: (runId) => eventsOf(runId).sort((a, b) => a.seq - b.seq),
+    kv: (runId) => new Map(kv().get(runId) ?? []),
   };
 }
 
@@ -306,15 +320,28 @@ async function sqlJsState(bytes: Buffer): Promise<NormaState> {
   const events = new Map(runs.map((r) => [r.run_id, tx.events(r.run_id)]));
   const kv = new Map(runs.map((r) => [r.run_id, new Map(rowsOf(db, "SELECT key, value_json FROM kv_run WHERE run_id = ?", [r.run_id]).map((x) => [String(x["key"]), JSON.parse(String(x["value_json"])) as unknown]))]));
   db.close();
-  return { runs, steps: (id) => steps.get(id) ?? [], stepCounts: () => counts, events: (id) => events.get(id) ?? [], kv: (id) => kv.get(id) ?? new Map() };
+  // Copies out: callers may change what they get (the state is cached by readNormaState).
+  return { runs, steps: (id) => (steps.get(id) ?? []).map((r) => ({ ...r })), stepCounts: () => new Map(counts), events: (id) => (events.get(id) ?? []).map((e) => ({ ...e })), kv: (id) => new Map(kv.get(id) ?? []) };
 }
+
+/** The last state read, by file identity: the file is only ever replaced whole (rename), so a new write is a new inode. */
+let lastRead: { file: string; key: string; state: NormaState } | null = null;
 
 /** Read the committed state; null when there is no database yet. */
 export async function readNormaState(root: string): Promise<NormaState | null> {
   const file = abs(root, NORMA_DB);
-  if (!existsSync(file)) return null;
+  let key: string;
+  try {
+    const st = statSync(file);
+    key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return null;
+  }
+  if (lastRead !== null && lastRead.file === file && lastRead.key === key) return lastRead.state;
   const bytes = readBytes(file);
   if (bytes === null || bytes.length === 0) return null;
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
-  return fastState(buf) ?? (await sqlJsState(buf));
+  const state = fastState(buf) ?? (await sqlJsState(buf));
+  lastRead = { file, key, state };
+  return state;
 }

@@ -19,8 +19,10 @@
  *   marked `stopped` with a `run_interrupted` event, so `run --resume` can
  *   continue it.
  *
- * Everything the database lacks is repaired in one transaction; nothing is
- * written when there is nothing to repair.
+ * Only runs still marked `running` (and run directories without a row) are
+ * scanned: a run that ended committed its last step before its end, so it
+ * holds no debris. Everything the database lacks is repaired in one
+ * transaction; nothing is written when there is nothing to repair.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { abs, parseStepDirName, runDir, RUN_ID_PATTERN, RUNS_DIR, stepDirName, TMP_MARK } from "./norma-layout.js";
@@ -105,6 +107,11 @@ export async function recoverRuns(root: string): Promise<RecoveryReport> {
       continue;
     }
     if (!RUN_ID_PATTERN.test(name)) continue;
+    // A run that ended (passed, failed, stopped) committed its last step before its end: only a run
+    // still marked running (its process died) or one without a row can hold debris. Skipping the
+    // others keeps recovery cheap on a database of thousands of runs.
+    const known0 = known.get(name);
+    if (known0 !== undefined && known0.status !== "running") continue;
     const rdir = abs(root, runDir(name));
     for (const sub of ["steps", "patches"]) {
       for (const s of listDirs(`${rdir}/${sub}`)) {
