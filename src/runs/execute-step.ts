@@ -103,7 +103,7 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
     skipped = true;
     writeFileSync(join(tmpDir, STDOUT_LOG), "");
     writeFileSync(join(tmpDir, STDERR_LOG), "");
-    response = { version: 1, status: "ok", summary: `skipped: no ${s.role} agent is configured (.norma/config.json agents.${s.role})`, files: [], next_actions: [], errors: [] };
+    response = { version: 1, status: "ok", summary: `no ${s.role} agent is configured (.norma/config.json agents.${s.role})`, files: [], next_actions: [], errors: [] };
   } else if (s.agent.type === "builtin") {
     const testTimeout = s.agent.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     const r = await builtinCheck({ root: s.root, stepDir: tmpDir, criteria: s.criteria, acks: s.acks, startHead: s.startHead, specs: s.specs, testTimeoutMs: testTimeout, env: s.env, signal: s.signal });

@@ -3,9 +3,11 @@
  * repositories, the real sql.js database, scripted exec agents.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readNormaState } from "../../src/runs/norma-db.js";
+import { CLI } from "../helpers/run-cli.js";
 import { git } from "../helpers/temp-repo.js";
 import { cli, execAgent, lineDiff, readJson, runIds, runRepo, SPEC, stepDirs, treeSnapshot } from "./helpers/run-repo.js";
 
@@ -467,6 +469,37 @@ describe("runs list / runs show", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("no run 20260101-000000-abcdef");
   });
+});
+
+describe("progress", () => {
+  // A real pseudo-terminal (util-linux `script`): stdout goes to a file, stderr stays on the terminal.
+  const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
+
+  function onTty(root: string, env: NodeJS.ProcessEnv): { stderr: string; stdout: string } {
+    const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} run --spec ${SPEC} > out.txt`;
+    const r = spawnSync("script", ["-qec", cmd, "/dev/null"], { cwd: root, env, encoding: "utf8" });
+    return { stderr: r.stdout.replace(/\r/g, ""), stdout: readFileSync(join(root, "out.txt"), "utf8") };
+  }
+
+  it.skipIf(!hasScript)("shows iteration, role and elapsed time on stderr when it is a terminal and CI is unset; nothing otherwise", () => {
+    const root = runRepo({ drift: DRIFT, config: { agents: { act: execAgent("act.json") } }, behaviors: { "act.json": { files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } } } });
+    const env = { ...process.env, NO_COLOR: "1" };
+    delete env["CI"];
+    const tty = onTty(root, env);
+    expect(tty.stdout).toMatch(/^Run .*: PASSED/);
+    const lines = tty.stderr.split("\n").filter((l) => l.length > 0);
+    expect(lines).toHaveLength(14); // a start and an end line for each of the 7 steps
+    expect(lines[0]).toMatch(/^\[ *\d+\.\ds\] iteration 1 · 001 plan  …$/);
+    expect(lines[1]).toMatch(/^\[ *\d+\.\ds\] iteration 1 · 001 plan  skipped: no plan agent is configured \(\.norma\/config\.json agents\.plan\)$/);
+    expect(lines[5]).toMatch(/^\[ *\d+\.\ds\] iteration 1 · 003 check ok: FAIL: AC1: 1 open drift file \(src\/app\.ts\)$/);
+    expect(lines[13]).toMatch(/^\[ *\d+\.\ds\] iteration 2 · 007 check ok: PASS: all 2 criteria hold$/);
+    // In CI, or when stderr is not a terminal: no progress.
+    expect(onTty(root, { ...env, CI: "true" }).stderr).toBe("");
+    const piped = spawnSync(process.execPath, [CLI, "run", "--spec", SPEC], { cwd: root, env, encoding: "utf8" });
+    expect(piped.status).toBe(0);
+    expect(piped.stderr).toBe("");
+  });
+  if (!hasScript) it("progress on a terminal: SKIPPED (util-linux `script` is not installed)", () => undefined);
 });
 
 describe("git state is untouched by a run that changes nothing", () => {

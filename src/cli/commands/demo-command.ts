@@ -36,7 +36,11 @@ export async function demoCommand(options: Record<string, unknown>, io: CliIO): 
     const report = await runCiCheck({ root: dir, cwd: dir, env: { PATH: env["PATH"] }, base: "main" });
     if (format === "json") io.stdout(renderCiJson(report, "error"));
     else io.stdout(`${INTRO}\n${renderCiText(report, useColor(options["color"], io.env, io.stdoutIsTTY))}`);
-    io.stderr(keep ? `The demo repository is kept at ${dir} (try: cd ${dir} && npx noma-reconcile ci --base main).\n` : "The demo repository was removed (--keep keeps it).\n");
+    io.stderr(
+      keep
+        ? `The demo repository is kept at ${dir}. Try:\n  cd ${dir}\n  npx noma-reconcile ci --base main                        # the report above\n  npx noma-reconcile run --spec .notarai/billing.spec.yaml  # fix the drift: built-in check + the scripted act agent\n`
+        : "The demo repository was removed (--keep keeps it).\n",
+    );
     return 0;
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });
