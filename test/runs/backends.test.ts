@@ -158,7 +158,8 @@ describe("coding CLI backends", () => {
             JSON.stringify({ mcpServers: { "noma-reconcile": { type: "stdio", command: MCP[0], args: MCP.slice(1) } } }),
             "--strict-mcp-config",
             "--allowedTools",
-            "mcp__noma-reconcile",
+            // Read-only tools only: changes go through the step's files and the loop.
+            "mcp__noma-reconcile__list_affected_specs,mcp__noma-reconcile__get_spec_diff,mcp__noma-reconcile__get_changed_artifacts,mcp__noma-reconcile__read_doc,mcp__noma-reconcile__list_ids,mcp__noma-reconcile__validate_doc,mcp__noma-reconcile__run_list,mcp__noma-reconcile__run_status",
             "--add-dir",
             stepDir,
             "--model",

@@ -389,6 +389,34 @@ describe("run: start-up", () => {
     expect(cli(root, ["run", "--spec", SPEC]).code).toBe(0);
   });
 
+  it("Ctrl-C (SIGINT) stops the current agent and ends the run stopped; --resume continues it", async () => {
+    const root = runRepo({ config: { agents: { do: execAgent("do.json") } }, behaviors: { "do.json": { byIteration: { "1": { sleepMs: 60_000 } } } } });
+    const { spawn } = await import("node:child_process");
+    const child = spawn(process.execPath, [CLI, "run", "--spec", SPEC, "--format", "json"], { cwd: root, env: { ...process.env, CI: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const done = new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    const pidFile = join(root, ".norma/locks/agent.json");
+    for (let i = 0; i < 800 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 25));
+    const agentPid = JSON.parse(readFileSync(pidFile, "utf8")).pid as number;
+    child.kill("SIGINT");
+    expect(await done).toBe(1);
+    expect(stderr).toContain("noma-reconcile: interrupted; stopping the current agent (the run can be resumed)");
+    const out = JSON.parse(stdout).result;
+    expect(out).toMatchObject({ status: "stopped", reason: "interrupted; continue with `noma-reconcile run --resume`" });
+    expect(() => process.kill(agentPid, 0)).toThrow();
+    const state = (await readNormaState(root))!;
+    expect(state.steps(out.run_id).map((s) => `${s.step_index}:${s.role}:${s.status}`)).toEqual(["1:plan:skipped", "2:do:fail"]);
+    expect(state.events(out.run_id).map((e) => e.type)).toEqual(expect.arrayContaining(["agent_interrupted", "run_interrupted", "run_stopped"]));
+    // The agent behaves this time (its behaviour file changed): the failed do step is retried and the run passes.
+    writeFileSync(join(root, "agents/do.json"), JSON.stringify({}));
+    const again = cli(root, ["run", "--resume", out.run_id, "--format", "json"]);
+    expect(again.code, again.stdout).toBe(0);
+    expect(JSON.parse(again.stdout).result.steps.map((s: { index: number; role: string; status: string }) => `${s.index}:${s.role}:${s.status}`)).toEqual(["1:plan:skipped", "2:do:fail", "3:do:ok", "4:check:ok"]);
+  });
+
   it("configuration errors name the file, the key, what was expected and what was found (exit 2, nothing run)", () => {
     const root = runRepo({ config: { agents: { act: { type: "codex", cmd: ["x"] }, plan: { type: "cdx" } }, budgets: { max_iteration: 3, max_patch_kb: -1 } } });
     const r = cli(root, ["run", "--spec", SPEC]);
@@ -483,7 +511,7 @@ describe("progress", () => {
 
   it.skipIf(!hasScript)("shows iteration, role and elapsed time on stderr when it is a terminal and CI is unset; nothing otherwise", () => {
     const root = runRepo({ drift: DRIFT, config: { agents: { act: execAgent("act.json") } }, behaviors: { "act.json": { files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } } } });
-    const env = { ...process.env, NO_COLOR: "1" };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
     delete env["CI"];
     const tty = onTty(root, env);
     expect(tty.stdout).toMatch(/^Run .*: PASSED/);

@@ -14,10 +14,10 @@
  *   (developers.openai.com/codex/noninteractive, /codex/cli/reference).
  * - claude: `claude -p PROMPT --output-format json --permission-mode
  *   acceptEdits --mcp-config JSON --strict-mcp-config --allowedTools
- *   mcp__noma-reconcile [--add-dir STEP] [--model M]` — print mode answers
- *   once and exits; `json` is one object whose `result` is the final text;
- *   `--mcp-config` takes JSON files or strings; `mcp__<server>` allows every
- *   tool of that server (docs.anthropic.com/en/docs/claude-code/cli-reference,
+ *   mcp__noma-reconcile__<read-only tool>,… [--add-dir STEP] [--model M]` —
+ *   print mode answers once and exits; `json` is one object whose `result` is
+ *   the final text; `--mcp-config` takes JSON files or strings;
+ *   `--allowedTools` takes a comma-separated list of `mcp__<server>__<tool>` (docs.anthropic.com/en/docs/claude-code/cli-reference,
  *   …/claude-code/sdk).
  * - gemini: `gemini [--model M] --output-format json --approval-mode
  *   auto_edit [--include-directories STEP] --prompt PROMPT` — headless mode;
@@ -35,6 +35,7 @@
  * under it, the tool's own flag for an extra writable directory is added.
  */
 import { isAbsolute, relative, sep } from "node:path";
+import { TOOL_CATALOG } from "../../mcp/tool-catalog.js";
 import type { CliAgentConfig, CliAgentType } from "../run-config.js";
 
 export const MCP_SERVER_NAME = "noma-reconcile";
@@ -57,6 +58,17 @@ export interface CliCommand {
 function under(base: string, p: string): boolean {
   const rel = relative(base, p);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+/**
+ * The MCP tools an agent may call without being asked (Claude Code's `--allowedTools`): the
+ * read-only ones (reconciliation, Noma documents, runs). Changes are proposed through the step's
+ * files and applied by the loop, so no agent marks files reconciled, clears the cache or patches a
+ * document behind its back. (The workspace tools of issue 14 — contained writes with archive and
+ * ledger — are the seam for letting an act agent write directly; they are not on this server yet.)
+ */
+export function allowedMcpTools(): string[] {
+  return TOOL_CATALOG.filter((t) => t.annotations.readOnlyHint).map((t) => `mcp__${MCP_SERVER_NAME}__${t.name}`);
 }
 
 export function cliAgentCommand(config: CliAgentConfig, ctx: CliAgentContext): CliCommand {
@@ -94,7 +106,7 @@ export function cliAgentCommand(config: CliAgentConfig, ctx: CliAgentContext): C
           "--permission-mode",
           "acceptEdits",
           ...(mcp !== null
-            ? ["--mcp-config", JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: "stdio", command: mcp[0], args: mcp.slice(1) } } }), "--strict-mcp-config", "--allowedTools", `mcp__${MCP_SERVER_NAME}`]
+            ? ["--mcp-config", JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: "stdio", command: mcp[0], args: mcp.slice(1) } } }), "--strict-mcp-config", "--allowedTools", allowedMcpTools().join(",")]
             : []),
           ...(outside ? ["--add-dir", ctx.stepDir] : []),
           ...model,

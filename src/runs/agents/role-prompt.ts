@@ -58,7 +58,7 @@ export function rolePrompt(request: AgentRequest, options: { mcp: boolean }): st
     ...ROLE_TASKS[r.step.role],
     "",
     options.mcp
-      ? "The noma-reconcile MCP server is available: reconciliation tools (list_affected_specs, get_spec_diff, get_changed_artifacts), Noma document tools (read_doc, list_ids, validate_doc) and the workspace tools. Use them to read; propose changes only through the files above."
+      ? "The noma-reconcile MCP server is available (its tools/list shows every tool): list_affected_specs, get_spec_diff and get_changed_artifacts show what drifted; read_doc, list_ids and validate_doc read .noma documents; run_status shows this run's steps and last verdict. Use them to read; propose changes only through the files above."
       : "Read the repository with your own tools; propose changes only through the files above.",
     "",
     "Rules:",
