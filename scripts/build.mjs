@@ -38,8 +38,8 @@ await build({
     js: "import { createRequire as __nrCreateRequire } from 'node:module'; const require = __nrCreateRequire(import.meta.url);",
   },
   define: { __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version), __NOMA_RECONCILE_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)) },
-  // Loaded lazily at run time from node_modules (WASM files beside them).
-  external: ["sql.js", "blake3-wasm"],
+  // Loaded lazily at run time from node_modules (WASM files beside them; zstd-wasm reads its .wasm from beside its module).
+  external: ["sql.js", "blake3-wasm", "@bokuweb/zstd-wasm"],
   legalComments: "none",
   logLevel: "warning",
   metafile: false,

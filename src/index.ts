@@ -116,6 +116,25 @@ export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, negotiateProtocol
 export { initProject, planInit, type InitResult, type InitFile, type InitOptions, type InitAction } from "./init/init-project.js";
 export { mergeMcpJson, McpJsonError, type McpJsonMerge } from "./init/merge-mcp-json.js";
 export { MCP_SERVER_ENTRY, readmeVersion, readmeVersionLine } from "./init/notarai-files.js";
+// The workspace tools (the NOA agent tool API): containment, allowlisted commands, archive-before-overwrite, the evidence ledger.
+export { openWorkspace, Workspace, type WorkspaceOptions, type CheckedPath } from "./workspace/workspace.js";
+export { runWorkspaceTool, recordRefusal, type WorkspaceCallOptions, type WorkspaceOutcome, type Binding } from "./workspace/run-workspace-tool.js";
+export { WORKSPACE_TOOL_NAMES, isWorkspaceTool, type WorkspaceToolName } from "./workspace/workspace-tool-names.js";
+export { WORKSPACE_SCHEMAS, MAX_FILE_BYTES } from "./workspace/workspace-schemas.js";
+export { WorkspaceError, HTTP_STATUS, failureBody, type WorkspaceErrorCode, type FailureBody } from "./workspace/workspace-error.js";
+export { checkPathText, protectedReason, isGitComponent, type ProtectedPaths } from "./workspace/path-rules.js";
+export { parseAllowlist, formatAllowlistProblem, isBareExecutable, type Allowlist, type AllowRecord, type AllowlistProblem } from "./workspace/parse-allowlist.js";
+export { matchAllowlist, recordMatches, refusedEnvironmentKeys } from "./workspace/match-allowlist.js";
+export { parseArgPattern, matchArgPattern } from "./workspace/arg-pattern.js";
+export { applyHunks, type Hunk } from "./workspace/apply-hunks.js";
+export { appendLedger, type LedgerRecord } from "./workspace/append-ledger.js";
+export { formatLedgerLine, ledgerLineHash, LEDGER_GENESIS, type LedgerEntry } from "./workspace/ledger-line.js";
+export { verifyLedger, splitLedger, type LedgerReport, type LedgerFinding, type LedgerFindingCode } from "./workspace/verify-ledger.js";
+export { archiveVersion, archivePathFor, memberName, type ArchivedVersion } from "./workspace/archive-version.js";
+export { listArchived, readArchived, type ArchiveFile, type ArchivedMember } from "./workspace/read-archive.js";
+export { tarMembers, TarFormatError } from "./workspace/tar-members.js";
+export { runProcess, type RunProcessOptions, type RunProcessResult } from "./workspace/run-process.js";
+export { startWorkspaceHttp, loopbackAddress, tokenMatches, DEFAULT_HTTP_PORT, type WorkspaceHttpOptions, type WorkspaceHttpServer } from "./workspace/serve-workspace-http.js";
 // The run loop: plan → do → check → act in norma's layout (issue 13)
 export { runLoop, nextStep, checkAgentBinaries, defaultMcpCommand, readStepFile, RunSetupError, type RunLoopOptions, type RunResult, type RunProgress, type RunStepSummary } from "./runs/run-loop.js";
 export { listRuns, showRun, runStatus, recoverIfIdle, type RunList, type RunListEntry, type RunDetail, type RunEvent, type RunStatusResult } from "./runs/list-runs.js";

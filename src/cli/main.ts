@@ -218,6 +218,42 @@ cli
   .action(() => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io)));
 
 cli
+  .command("serve", "Serve the workspace tools (read_file, edit_file, run_command, …) over HTTP on loopback, behind a bearer token")
+  .option("--http", "Serve over HTTP (required; `mcp` serves the same tools over stdio)")
+  .option("--port <port>", "Port (0 picks a free one)", { default: 7878 })
+  .option("--host <host>", "127.0.0.1 (default), ::1 or localhost; anything else is refused")
+  .option("--max-body-bytes <bytes>", "Largest request body accepted (default 32 MiB)")
+  .option("--format <format>", "text (everything on stderr) | json (also one line on stdout once listening: url, port, and the token when generated)", { default: "text" })
+  .example("  noma-reconcile serve --http                      # token generated and printed on stderr")
+  .example("  NOMA_RECONCILE_TOKEN=$(openssl rand -hex 32) noma-reconcile serve --http --port 8080")
+  .example(`  curl -s -H "Authorization: Bearer $TOKEN" -d '{"path":"README.md"}' http://127.0.0.1:7878/read_file`)
+  .example("  noma-reconcile serve --http --port 0 --format json   # a free port; stdout: {\"url\":…,\"port\":…,\"token\":…}")
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/serve-command.js")).serveCommand(options, io)));
+
+cli
+  .command("ledger <action> [file]", "verify: check the evidence ledger (docs/evidence_ledger.tools.log): entries, seq, hash chain, torn tail, committed lines")
+  .option("--against <ref>", "Require the lines committed at this commit to be unchanged (default HEAD; none to skip)")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile ledger verify")
+  .example("  noma-reconcile ledger verify --against origin/main --format json")
+  .action((action: string, file: string | undefined, options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/ledger-command.js")).ledgerCommand(action, file, options, io)),
+  );
+
+cli
+  .command("archive <action> [path]", "The versions the workspace tools archived before overwriting: `archive list [path]`, `archive restore <path>`")
+  .option("--number <n>", "restore: this version, the N of <path>.~N~ (default the latest)")
+  .option("--month <yyyy-mm>", "restore: from this month's archive (default the latest holding the path)")
+  .option("--stdout", "restore: print the version instead of writing the file")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile archive list docs/plan.md")
+  .example("  noma-reconcile archive restore docs/plan.md --number 2     # the current version is archived first")
+  .example("  noma-reconcile archive restore docs/plan.md --month 2026-05 --stdout > old-plan.md")
+  .action((action: string, path: string | undefined, options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/archive-command.js")).archiveCommand(action, path, options, io)),
+  );
+
+cli
   .command("ci", "The PR check: validate what the branch changes since the merge-base with its base, and report spec drift")
   .option("--base <ref>", "Base to compare with (default: the GitHub event's base, else origin/HEAD, origin/main, main, …)")
   .option("--format <format>", "Output format: text | json | github | sarif", { default: "text" })
@@ -274,8 +310,16 @@ cli
     run(async () => (await import("./commands/runs-command.js")).runsCommand(action, rest, options, io)),
   );
 
-/** Commands whose exit codes mean something more specific than the general ones. */
+/** Commands whose exit codes mean something more specific than the general ones (keyed by the command's first word). */
 const COMMAND_EXIT_CODES: Record<string, string> = {
+  serve: `  0  stopped by SIGINT or SIGTERM (requests in flight finished and recorded)
+  2  usage error (no --http, a host that is not loopback, a bad port or token), not a git
+     repository, an invalid configuration, or the port cannot be bound`,
+  ledger: `  0  the ledger is intact
+  1  findings: an edited, removed, inserted or reordered line, a torn tail, committed lines changed
+  2  usage error, no ledger, not a git repository`,
+  archive: `  0  listed (even nothing) or restored
+  2  usage error, nothing archived for the path or month or version, an unreadable archive`,
   run: `  0  the run passed: every acceptance criterion holds (governed files marked reconciled unless --no-mark)
   1  the run failed (an agent or protocol error, a patch that does not apply, FAIL with no act agent)
      or stopped (a budget, an interruption); continue it with --resume RUN_ID

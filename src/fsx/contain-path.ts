@@ -2,8 +2,9 @@
  * Path containment: every path argument must resolve (symlinks included)
  * inside the repository root. Returns the repo-relative POSIX path.
  */
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { realpathLenient } from "./realpath-lenient.js";
 
 export class PathOutsideRepoError extends Error {
   constructor(
@@ -12,17 +13,6 @@ export class PathOutsideRepoError extends Error {
   ) {
     super(`${given}: path is outside the repository (${root})`);
     this.name = "PathOutsideRepoError";
-  }
-}
-
-/** realpath of `p`, or of its nearest existing ancestor joined with the rest (for paths not created yet). */
-function realpathLenient(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    const parent = dirname(p);
-    if (parent === p) return p;
-    return resolve(realpathLenient(parent), basename(p));
   }
 }
 

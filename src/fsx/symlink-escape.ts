@@ -8,6 +8,7 @@
  */
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { realpathLenient } from "./realpath-lenient.js";
 
 export class SymlinkEscapeError extends Error {
   readonly exitCode = 2;
@@ -25,14 +26,8 @@ export class SymlinkEscapeError extends Error {
   }
 }
 
-function real(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    const parent = dirname(p);
-    return parent === p ? p : join(real(parent), basename(p));
-  }
-}
+/** Real path; a missing tail is joined on, a dangling link followed to where its target would be. */
+const real = realpathLenient;
 
 function outside(realRoot: string, p: string): boolean {
   const rel = relative(realRoot, p);

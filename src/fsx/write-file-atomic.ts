@@ -10,16 +10,20 @@ import { randomBytes } from "node:crypto";
 export interface WriteFileAtomicOptions {
   /** Called after the temp file is complete and fsynced, just before the rename (fault injection in tests). */
   beforeRename?: () => void;
+  /** Permission bits of the written file; default: the target's current ones, else 0644. */
+  mode?: number;
 }
 
 export function writeFileAtomic(target: string, data: string | Uint8Array, options: WriteFileAtomicOptions = {}): void {
   const dir = dirname(target);
   const tmp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  let mode: number | undefined;
-  try {
-    mode = statSync(target).mode & 0o777;
-  } catch {
-    mode = undefined;
+  let mode: number | undefined = options.mode === undefined ? undefined : options.mode & 0o777;
+  if (mode === undefined) {
+    try {
+      mode = statSync(target).mode & 0o777;
+    } catch {
+      mode = undefined;
+    }
   }
   const fd = openSync(tmp, "wx", mode ?? 0o644);
   try {

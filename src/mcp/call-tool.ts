@@ -12,11 +12,12 @@ import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
 import type { ToolName } from "./tool-catalog.js";
 import type { ToolContext } from "./tool-context.js";
 import { ToolFailure, toolFailure, toolSuccess, type ToolResult } from "./tool-result.js";
+import { isWorkspaceTool, type WorkspaceToolName } from "../workspace/workspace-tool-names.js";
 
 // Arguments are validated against the tool's schema before its handler sees them (hence `any`).
 type Handler = (args: any, ctx: ToolContext) => Promise<object>;
 
-const HANDLERS: Record<ToolName, () => Promise<Handler>> = {
+const HANDLERS: Record<Exclude<ToolName, WorkspaceToolName>, () => Promise<Handler>> = {
   list_affected_specs: async () => (await import("./tools/list-affected-specs-tool.js")).listAffectedSpecsTool,
   get_spec_diff: async () => (await import("./tools/get-spec-diff-tool.js")).getSpecDiffTool,
   get_changed_artifacts: async () => (await import("./tools/get-changed-artifacts-tool.js")).getChangedArtifactsTool,
@@ -83,6 +84,8 @@ function failureMessage(e: unknown, name: ToolName, log: (line: string) => void)
 }
 
 export async function callTool(name: ToolName, rawArgs: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  // The workspace tools validate, contain and record their requests themselves (src/workspace/).
+  if (isWorkspaceTool(name)) return (await import("./tools/workspace-tool.js")).workspaceTool(name, rawArgs, ctx);
   const { TOOL_SCHEMAS } = await import("./tool-schemas.js");
   const schemas = TOOL_SCHEMAS[name];
   const parsed = (schemas.args ?? schemas.input).safeParse(rawArgs);
@@ -93,7 +96,7 @@ export async function callTool(name: ToolName, rawArgs: Record<string, unknown>,
     return toolFailure(`${escaping.map((p) => JSON.stringify(p)).join(", ")}: path${escaping.length > 1 ? "s are" : " is"} outside the repository (${ctx.root}); nothing was read or written`);
   }
   try {
-    const handler = await HANDLERS[name]();
+    const handler = await HANDLERS[name as Exclude<ToolName, WorkspaceToolName>]();
     return toolSuccess(await handler(args, ctx));
   } catch (e) {
     return toolFailure(failureMessage(e, name, ctx.log));

@@ -29,6 +29,7 @@ import { negotiateProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from "./protoco
 import { TOOL_CATALOG, TOOL_NAMES, type ToolName } from "./tool-catalog.js";
 import type { ToolContext } from "./tool-context.js";
 import { loadToolJsonSchemas } from "./tool-json-schemas.js";
+import { isWorkspaceTool } from "../workspace/workspace-tool-names.js";
 
 export interface RepoRoot {
   root: string;
@@ -49,6 +50,7 @@ export interface McpServerOptions {
 export const SERVER_INSTRUCTIONS = `${TOOL_NAME} keeps this repository's specs (.notarai/**/*.spec.yaml), its .noma documents and their edit transcripts in step with the code.
 Reconcile: list_affected_specs {base_branch} → for each affected spec get_spec_diff {spec_path, base_branch} (and get_changed_artifacts) → update code/docs/specs → mark_reconciled {files} → snapshot_state.
 Edit .noma documents only through patch_block: read_doc (or list_ids) first, address blocks by canonical id, pass a block's hash as baseHash; a rejected patch returns {ok:false, code}. validate_doc checks a document.
+Work on files and commands through the workspace tools: read_file, list_files, edit_file, apply_patch (paths relative to the repository root; the previous version of every overwritten file is archived), run_command (allowlisted commands only), run_tests, build_workspace. Every request is recorded in the evidence ledger.
 Runs of the plan → do → check → act loop (noma-reconcile run): run_list, and run_status for the run you are part of (its steps, events and last verdict).`;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -175,10 +177,12 @@ export class McpServer {
     if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call needs params.name (a string)");
     if (!(TOOL_NAMES as readonly string[]).includes(name)) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name} (tools: ${TOOL_NAMES.join(", ")})`);
     const args = params["arguments"] ?? {};
-    if (!isRecord(args)) throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call params.arguments must be an object");
+    // The workspace tools take any JSON: a wrong type is their isError result (and a ledger line).
+    const workspace = isWorkspaceTool(name);
+    if (!isRecord(args) && !workspace) throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call params.arguments must be an object");
     const { root, inRepo } = await this.options.root();
     const ctx: ToolContext = { root, inRepo, log: this.options.log };
     const { callTool } = await import("./call-tool.js");
-    return callTool(name as ToolName, args, ctx);
+    return callTool(name as ToolName, args as Record<string, unknown>, ctx);
   }
 }

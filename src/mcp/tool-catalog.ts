@@ -1,7 +1,8 @@
 /**
  * The MCP tools, in the order `tools/list` gives them: the six reconciliation
  * tools (NotarAI's MCP server), the four Noma tools (Noma Agent Protocol
- * Annex B) and the two read-only run-loop tools (`noma-reconcile run`). Names, titles, descriptions and annotations only — no zod here, so
+ * Annex B), the seven workspace tools (the NOA agent tool API, under their NOA
+ * names: none clashes with ours) and the two read-only run-loop tools (`noma-reconcile run`). Names, titles, descriptions and annotations only — no zod here, so
  * the server starts without loading any schema; the input/output schemas are
  * in `tool-schemas.ts`, the handlers in `tools/`.
  */
@@ -16,6 +17,13 @@ export const TOOL_NAMES = [
   "list_ids",
   "validate_doc",
   "patch_block",
+  "read_file",
+  "list_files",
+  "edit_file",
+  "apply_patch",
+  "run_command",
+  "run_tests",
+  "build_workspace",
   "run_list",
   "run_status",
 ] as const;
@@ -37,6 +45,7 @@ export interface ToolMeta {
 }
 
 const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const RUN: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
 export const TOOL_CATALOG: readonly ToolMeta[] = [
   {
@@ -105,6 +114,53 @@ export const TOOL_CATALOG: readonly ToolMeta[] = [
     description:
       "Apply a block-level patch to a .noma file: `op` (one op) or `ops` (a list, applied atomically: all or nothing). Ops address blocks by canonical id; any op may carry baseHash (from read_doc). One transcript record per attempted op is appended to <file>.patches whatever the outcome. A rejected patch is a normal result {ok:false, error, code} with a machine-readable code (target_missing, sha_mismatch, id_conflict, invalid_content, …); nothing is written to the document then.",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  },
+  {
+    name: "read_file",
+    title: "Read a workspace file",
+    description:
+      "The UTF-8 contents of a file inside the repository (path relative to the repository root, forward slashes; absolute paths must be inside it), with its size and sha256. Symbolic links are followed only when they stay inside the repository; .git/ is never readable. Every request is recorded in the evidence ledger. Failures are isError with {success:false, code, message}.",
+    annotations: READ,
+  },
+  {
+    name: "list_files",
+    title: "List workspace files",
+    description:
+      "The entries of a directory inside the repository (default: the root): repo-relative path, kind (file, dir, symlink, other) and size; recursive lists everything below (symbolic links are listed, not followed; .git is left out), up to max_entries (truncated: true).",
+    annotations: READ,
+  },
+  {
+    name: "edit_file",
+    title: "Write a workspace file",
+    description:
+      "Replace a file's whole contents (create_if_missing: true creates it and its directories). The previous version is first archived in archive/YYYY/MM/<path>.tar.zst (member <path>.~N~), then the new one is written atomically; nothing is ever deleted. Refused: paths outside the repository, .git/, the ledger, the archive, the allowlist, .notarai/config.yaml, transcripts, and existing .noma documents (edit those with patch_block).",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: "apply_patch",
+    title: "Patch a workspace file by lines",
+    description:
+      "Replace line ranges of an existing file: hunks [{start_line, end_line, replacement}], 1-indexed inclusive, ordered, non-overlapping (end_line = start_line - 1 inserts before start_line); all apply or none does. A replacement without a final line break gets one. The previous version is archived first, as with edit_file.",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  },
+  {
+    name: "run_command",
+    title: "Run an allowlisted command",
+    description:
+      "Run a command from the repository root: command is a bare executable name, args its arguments, and command + args must match a record of the allowlist (tools/allowed_commands.toml). Never through a shell (metacharacters are plain text); minimal environment (PATH without repository directories, plus what the record allows and environment keys it accepts); killed with everything it started after timeout_seconds; output capped. A command that exits non-zero is a result with success: false, its exit_code and output.",
+    annotations: RUN,
+  },
+  {
+    name: "run_tests",
+    title: "Run the project's tests",
+    description: "Run the test command configured as workspace.test in .notarai/config.yaml (e.g. [npm, test]) the way run_command runs commands; same result shape. Not configured: an error naming the setting.",
+    annotations: RUN,
+  },
+  {
+    name: "build_workspace",
+    title: "Build the project",
+    description: "Run the build command configured as workspace.build in .notarai/config.yaml (e.g. [npm, run, build]) the way run_command runs commands; same result shape. Not configured: an error naming the setting.",
+    annotations: RUN,
   },
   {
     name: "run_list",

@@ -12,6 +12,7 @@
  */
 import * as z from "zod/mini";
 import { OP_SCHEMAS } from "../patch/patch-op-schema.js";
+import { WORKSPACE_SCHEMAS } from "../workspace/workspace-schemas.js";
 import type { ToolName } from "./tool-catalog.js";
 
 const text = (description: string) => z.string().check(z.minLength(1), z.describe(description));
@@ -241,6 +242,8 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
       transcript_entries: z.array(transcriptRecord),
     }),
   },
+  // The workspace tools validate their own arguments (and record refusals in the ledger): see src/workspace/.
+  ...WORKSPACE_SCHEMAS,
   run_list: {
     input: z.strictObject({ limit: z.optional(z.number().check(z.int(), z.minimum(1), z.describe("At most this many runs, newest first (default: all)"))) }),
     output: z.strictObject({ runs: z.array(runListEntry), total: z.number() }),

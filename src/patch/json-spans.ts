@@ -53,8 +53,10 @@ export class JsonSpanError extends Error {
 /** Parse `text` (one JSON value, whitespace around it allowed), keeping spans. */
 export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
   let i = 0;
-  const fail = (what: string): never => {
-    throw new JsonSpanError(`${what} at offset ${i}`, i);
+  /** Stop at `i`: "expected <what>, found <the character there>". */
+  const fail = (expected: string): never => {
+    const found = i >= text.length ? "end of input" : JSON.stringify(text[i]);
+    throw new JsonSpanError(`expected ${expected}, found ${found}`, i);
   };
   const ws = (): void => {
     for (;;) {
@@ -69,20 +71,24 @@ export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
     let escaped = false;
     i++; // opening quote
     for (;;) {
-      if (i >= text.length) fail("unterminated string");
+      if (i >= text.length) fail('a closing \'"\'');
       const c = text.charCodeAt(i);
       if (c === 34) break;
-      if (c < 32) fail("control character in a string");
+      if (c < 32) fail("a character (control characters must be escaped)");
       if (c === 92) {
         escaped = true;
-        const e = text[i + 1];
+        i++;
+        const e = text[i];
         if (e === "u") {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail("bad \\u escape");
-          i += 6;
+          i++;
+          for (let k = 0; k < 4; k++) {
+            if (!isHexDigit(text.charCodeAt(i))) fail("a hex digit");
+            i++;
+          }
           continue;
         }
-        if (e === undefined || !'"\\/bfnrt'.includes(e)) fail("bad escape");
-        i += 2;
+        if (e === undefined || !'"\\/bfnrt'.includes(e)) fail("an escape (one of \" \\ / b f n r t u)");
+        i++;
         continue;
       }
       i++;
@@ -95,7 +101,7 @@ export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
     const start = i;
     const c = text[i];
     if (c === "{" || c === "[") {
-      if (depth >= maxDepth) fail(`nesting deeper than ${maxDepth} levels`);
+      if (depth >= maxDepth) fail(`nesting no deeper than ${maxDepth} levels`);
       i++;
       ws();
       if (c === "[") {
@@ -115,7 +121,7 @@ export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
             i++;
             return { kind: "array", start, end: i, items };
           }
-          fail('expected "," or "]"');
+          fail('"," or "]"');
         }
       }
       const entries: JsonEntrySpan[] = [];
@@ -125,12 +131,12 @@ export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
       }
       for (;;) {
         ws();
-        if (text.charCodeAt(i) !== 34) fail("expected a key");
+        if (text.charCodeAt(i) !== 34) fail("a property name in double quotes");
         const keyStart = i;
         const key = string();
         const keyEnd = i;
         ws();
-        if (text.charCodeAt(i) !== 58) fail('expected ":"');
+        if (text.charCodeAt(i) !== 58) fail('":"');
         i++;
         const v = value(depth + 1);
         entries.push({ key, start: keyStart, keyEnd, end: v.end, value: v });
@@ -143,23 +149,27 @@ export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
           i++;
           return { kind: "object", start, end: i, entries };
         }
-        fail('expected "," or "}"');
+        fail('"," or "}"');
       }
     }
     if (c === '"') {
       const v = string();
       return { kind: "string", start, end: i, value: v };
     }
-    if (c === "t" && text.startsWith("true", i)) {
-      i += 4;
+    /** A literal at `i`, failing at its first wrong character. */
+    const literal = (word: string): void => {
+      for (let k = 0; k < word.length; k++, i++) if (text[i] !== word[k]) fail(`"${word}"`);
+    };
+    if (c === "t") {
+      literal("true");
       return { kind: "boolean", start, end: i, value: true };
     }
-    if (c === "f" && text.startsWith("false", i)) {
-      i += 5;
+    if (c === "f") {
+      literal("false");
       return { kind: "boolean", start, end: i, value: false };
     }
-    if (c === "n" && text.startsWith("null", i)) {
-      i += 4;
+    if (c === "n") {
+      literal("null");
       return { kind: "null", start, end: i, value: null };
     }
     // A number: -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?
@@ -170,22 +180,26 @@ export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
     };
     if (text.charCodeAt(i) === 45) i++;
     if (text.charCodeAt(i) === 48) i++;
-    else if (digits() === 0) return fail("expected a value");
+    else if (digits() === 0) return fail(start === i ? "a JSON value" : "a digit");
     if (text.charCodeAt(i) === 46) {
       i++;
-      if (digits() === 0) fail("expected digits after the decimal point");
+      if (digits() === 0) fail("a digit");
     }
     const e = text.charCodeAt(i);
     if (e === 101 || e === 69) {
       i++;
       const sign = text.charCodeAt(i);
       if (sign === 43 || sign === 45) i++;
-      if (digits() === 0) fail("expected exponent digits");
+      if (digits() === 0) fail("a digit");
     }
     return { kind: "number", start, end: i, value: Number(text.slice(start, i)) };
   };
   const root = value(0);
   ws();
-  if (i < text.length) fail("unexpected text after the value");
+  if (i < text.length) fail("end of input");
   return root;
+}
+
+function isHexDigit(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 }

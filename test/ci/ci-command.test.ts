@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { BROKEN, CLAIM, patch, VALID } from "../staged/fixtures.js";
-import { ciRepo, commitAll, reconcileAll, SPEC_PATH, writeTree } from "./ci-repo.js";
+import { ciRepo, commitAll, reconcileAll, SPEC_PATH, twoPatchesOnMain, writeTree } from "./ci-repo.js";
 import { DEFAULT_WORKSPACE_CONFIG } from "../../src/index.js";
 
 interface Envelope {
@@ -172,16 +172,7 @@ describe("ci: documents, transcripts and specs at HEAD", () => {
   });
 
   it("a transcript rewritten (not appended) in the PR is an error at the first rewritten line", async () => {
-    const repo = await ciRepo();
-    patch(repo, "docs/plan.noma", [0.6]);
-    const afterFirst = readFileSync(join(repo, "docs/plan.noma"), "utf8");
-    const firstLine = readFileSync(join(repo, "docs/plan.noma.patches"), "utf8");
-    patch(repo, "docs/plan.noma", [0.7]);
-    await reconcileAll(repo);
-    git(repo, ["checkout", "-q", "main"]);
-    git(repo, ["merge", "-q", "feature"]);
-    commitAll(repo, "two patches on main");
-    git(repo, ["checkout", "-q", "-B", "feature"]);
+    const { repo, afterFirst, firstLine } = await twoPatchesOnMain();
     // Rewrite history: drop the second record, then patch again (a valid chain on its own).
     writeFileSync(join(repo, "docs/plan.noma"), afterFirst);
     writeFileSync(join(repo, "docs/plan.noma.patches"), firstLine);

@@ -2,9 +2,11 @@
  * Repositories for the PR-check tests: a spec governing src/** and docs/**,
  * everything reconciled and snapshotted on main, then a feature branch.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { markReconciled, snapshotState } from "../../src/index.js";
 import { git, tempRepo, writeTree, type Tree } from "../helpers/temp-repo.js";
-import { CLAIM, SPEC } from "../staged/fixtures.js";
+import { CLAIM, patch, SPEC } from "../staged/fixtures.js";
 
 export const SPEC_PATH = ".notarai/api.spec.yaml";
 
@@ -28,6 +30,25 @@ export async function reconcileAll(repo: string): Promise<void> {
   const files = git(repo, ["ls-files", "-co", "--exclude-standard", "src", "docs"]).split("\n").filter((f) => f.length > 0);
   await markReconciled(repo, { files });
   await snapshotState(repo);
+}
+
+/**
+ * ciRepo, then two patches of docs/plan.noma merged into main (reconciled, committed), and
+ * `feature` re-created from main. Returns the document and transcript as they were after the
+ * first patch, for tests that rewrite the committed history.
+ */
+export async function twoPatchesOnMain(): Promise<{ repo: string; afterFirst: string; firstLine: string }> {
+  const repo = await ciRepo();
+  patch(repo, "docs/plan.noma", [0.6]);
+  const afterFirst = readFileSync(join(repo, "docs/plan.noma"), "utf8");
+  const firstLine = readFileSync(join(repo, "docs/plan.noma.patches"), "utf8");
+  patch(repo, "docs/plan.noma", [0.7]);
+  await reconcileAll(repo);
+  git(repo, ["checkout", "-q", "main"]);
+  git(repo, ["merge", "-q", "feature"]);
+  commitAll(repo, "two patches on main");
+  git(repo, ["checkout", "-q", "-B", "feature"]);
+  return { repo, afterFirst, firstLine };
 }
 
 export { writeTree };

@@ -134,6 +134,17 @@ describe("the cache directory", () => {
     expect(readdirSync(outside)).toEqual([]);
   });
 
+  it("a dangling link to a directory outside that does not exist yet is outside too: nothing is created there", () => {
+    const parent = tempDir("nr-outside-cache-");
+    const missing = join(parent, "not-yet");
+    const repo = tempRepo({ ".notarai/a.spec.yaml": SPEC, "src/a.ts": "a\n" });
+    symlinkSync(missing, join(repo, ".notarai/.cache"));
+    const mark = runCli(["mark-reconciled", "src/a.ts", "--spec", ".notarai/a.spec.yaml"], { cwd: repo });
+    expect(mark.code, mark.stdout + mark.stderr).toBe(2);
+    expect(mark.stderr).toMatch(/\.notarai\/\.cache is a symbolic link to .*not-yet, outside the repository/);
+    expect(existsSync(missing)).toBe(false);
+  });
+
   it("a cache DB planted outside through the link is never read", () => {
     const outside = tempDir("nr-outside-cache-");
     writeFileSync(join(outside, "notarai.db"), "SQLite format 3\0garbage that must not be read");

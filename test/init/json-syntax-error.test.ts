@@ -56,5 +56,13 @@ describe("findJsonSyntaxError", () => {
     expect(findJsonSyntaxError("{} x")).toMatchObject({ column: 4, message: 'expected end of input, found "x"' });
     expect(findJsonSyntaxError('"a\tb"')).toMatchObject({ column: 3 });
     expect(findJsonSyntaxError("01")).toMatchObject({ column: 2 });
+    expect(findJsonSyntaxError("[tru]")).toMatchObject({ column: 5, message: 'expected "true", found "]"' });
+    expect(findJsonSyntaxError('"\\u12g4"')).toMatchObject({ column: 6, message: 'expected a hex digit, found "g"' });
+    expect(findJsonSyntaxError("-x")).toMatchObject({ column: 2, message: 'expected a digit, found "x"' });
+  });
+
+  it("reports nesting past 2000 levels instead of exhausting the stack", () => {
+    expect(findJsonSyntaxError("[".repeat(100_000))).toMatchObject({ offset: 2000, message: 'expected nesting no deeper than 2000 levels, found "["' });
+    expect(findJsonSyntaxError(`${"[".repeat(1999)}${"]".repeat(1999)}`)).toBeNull();
   });
 });

@@ -18,6 +18,8 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
       "src/app.ts": "export const app = 1;\n",
       "README.md": "# App\n",
       "docs/plan.noma": '# Plan\n\n::claim{id="c1" confidence=0.5}\nThe app works.\n::\n\n::evidence{id="e1" for="c1"}\nIt ran.\n::\n',
+      "tools/allowed_commands.toml": '[[command]]\nargv = ["git", "status", "--short"]\n',
+      ".notarai/config.yaml": "workspace:\n  test: [git, status, --short]\n  build: [git, status, --short]\n",
     });
     const init = runCli(["init"], { cwd: repo });
     expect(init.code, init.stderr).toBe(0);
@@ -38,7 +40,7 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
     expect(hello.schemaNote).toBeUndefined();
     expect(hello.projectNote).toBeUndefined();
     const tools = ((await c.request("tools/list")).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
-    expect(tools).toHaveLength(12);
+    expect(tools).toHaveLength(19);
 
     const spec = ".notarai/system.spec.yaml";
     const called = new Set<string>();
@@ -73,6 +75,16 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
     expect(await call("run_list")).toEqual({ runs: [], total: 0 });
     called.add("run_status");
     expect(await c.fails("run_status")).toContain("no runs yet");
+
+    // The workspace tools (NOA), recorded in the evidence ledger.
+    expect(await call("read_file", { path: "README.md" })).toMatchObject({ success: true, contents: "# App\n" });
+    expect(await call("list_files", { path: "src" })).toMatchObject({ success: true, entries: [{ path: "src/app.ts", kind: "file" }] });
+    expect(await call("edit_file", { path: "README.md", contents: "# App\n\nUsage.\n" })).toMatchObject({ success: true, archived: { member: "README.md.~1~" } });
+    expect(await call("apply_patch", { path: "README.md", hunks: [{ start_line: 3, end_line: 3, replacement: "How to use it." }] })).toMatchObject({ success: true, hunks_applied: 1 });
+    expect(await call("run_command", { command: "git", args: ["status", "--short"] })).toMatchObject({ success: true, exit_code: 0 });
+    expect(await call("run_tests")).toMatchObject({ success: true });
+    expect(await call("build_workspace")).toMatchObject({ success: true });
+    expect(runCli(["ledger", "verify"], { cwd: repo }).code).toBe(0);
 
     expect([...called].sort()).toEqual([...tools].sort());
     const closed = await c.close();

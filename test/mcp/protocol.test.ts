@@ -23,6 +23,13 @@ const TOOLS = [
   "list_ids",
   "validate_doc",
   "patch_block",
+  "read_file",
+  "list_files",
+  "edit_file",
+  "apply_patch",
+  "run_command",
+  "run_tests",
+  "build_workspace",
   "run_list",
   "run_status",
 ];

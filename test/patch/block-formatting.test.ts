@@ -12,15 +12,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { applyPatch } from "../../src/patch/apply-patch.js";
-import { parseNoma } from "../../src/index.js";
-
-function ok(src: string, op: unknown): string {
-  const out = applyPatch(src, [op]);
-  if (out.error !== undefined) throw new Error(`expected success, got ${out.error.code}: ${out.error.message}`);
-  expect(parseNoma(out.text).problems).toEqual([]);
-  expect(applyPatch(src, [op], { reuse: false }).text).toBe(out.text);
-  return out.text;
-}
+import { applyOk as ok } from "../helpers/apply-one.js";
 
 const NESTED = [
   '::section{id="s"}',

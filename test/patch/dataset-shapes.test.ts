@@ -13,17 +13,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { applyPatch } from "../../src/patch/apply-patch.js";
-import { parseNoma } from "../../src/index.js";
+import { applyOk as ok } from "../helpers/apply-one.js";
 
 type V = string | number | boolean | null;
-
-function ok(src: string, op: unknown): string {
-  const out = applyPatch(src, [op]);
-  if (out.error !== undefined) throw new Error(`expected success, got ${out.error.code}: ${out.error.message}`);
-  expect(parseNoma(out.text).problems).toEqual([]);
-  expect(applyPatch(src, [op], { reuse: false }).text).toBe(out.text);
-  return out.text;
-}
 
 function body(text: string): string {
   const lines = text.split(/\r?\n/);

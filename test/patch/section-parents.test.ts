@@ -6,26 +6,10 @@
  * right after its heading line with a blank line between. Top-level fence: 2 colons.
  */
 import { describe, expect, it } from "vitest";
-import { applyPatch } from "../../src/patch/apply-patch.js";
+import { applyOk as ok, applyRejected as rejects } from "../helpers/apply-one.js";
 import { parseNoma } from "../../src/index.js";
 
 /** Applied the same way on the incremental path and the one-shot path (a fresh parse, the op given its targets only). */
-function ok(src: string, op: unknown): string {
-  const out = applyPatch(src, [op]);
-  if (out.error !== undefined) throw new Error(`expected success, got ${out.error.code}: ${out.error.message}`);
-  expect(parseNoma(out.text).problems).toEqual([]);
-  expect(applyPatch(src, [op], { reuse: false }).text).toBe(out.text);
-  return out.text;
-}
-
-function rejects(src: string, op: unknown): string {
-  const out = applyPatch(src, [op]);
-  expect(out.result).toBe("rejected");
-  expect(out.text).toBe(src);
-  expect(applyPatch(src, [op], { reuse: false }).error?.code).toBe(out.error!.code);
-  return out.error!.code;
-}
-
 function childIds(text: string, id: string): Array<string | undefined> {
   const node = parseNoma(text).nodeById.get(id)!;
   return node.children.map((c) => (c.type === "directive" || c.type === "section" ? c.id : c.type));

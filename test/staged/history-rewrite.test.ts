@@ -16,7 +16,7 @@ import { chainLines } from "../../src/transcript/transcript-record.js";
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 import { CLAIM, patch } from "./fixtures.js";
 import { commit, hookRepo } from "./hook-repo.js";
-import { ciRepo, commitAll, reconcileAll } from "../ci/ci-repo.js";
+import { commitAll, twoPatchesOnMain } from "../ci/ci-repo.js";
 
 const DOC = "docs/plan.noma";
 const T = `${DOC}.patches`;
@@ -140,16 +140,7 @@ describe("pre-commit hook: transcripts are append-only against HEAD", () => {
 
 describe("ci: follows renames", () => {
   it("a transcript renamed together with its document, then truncated with a recomputed chain, is an error", async () => {
-    const repo = await ciRepo();
-    patch(repo, "docs/plan.noma", [0.6]);
-    const afterFirst = readFileSync(join(repo, "docs/plan.noma"), "utf8");
-    const firstLine = readFileSync(join(repo, "docs/plan.noma.patches"), "utf8");
-    patch(repo, "docs/plan.noma", [0.7]);
-    await reconcileAll(repo);
-    git(repo, ["checkout", "-q", "main"]);
-    git(repo, ["merge", "-q", "feature"]);
-    commitAll(repo, "two patches on main");
-    git(repo, ["checkout", "-q", "-B", "feature"]);
+    const { repo, afterFirst, firstLine } = await twoPatchesOnMain();
     git(repo, ["mv", "docs/plan.noma", "docs/moved.noma"]);
     git(repo, ["mv", "docs/plan.noma.patches", "docs/moved.noma.patches"]);
     writeFileSync(join(repo, "docs/moved.noma.patches"), firstLine);

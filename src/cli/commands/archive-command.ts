@@ -1,0 +1,83 @@
+/**
+ * `noma-reconcile archive list [path]` and `archive restore <path> [--number N]
+ * [--month YYYY-MM] [--stdout]`: the versions the workspace tools archived before
+ * overwriting files (archive/YYYY/MM/<path>.tar.zst, one member `<path>.~N~` per
+ * version), and getting one back — to stdout, or in place, where the current version
+ * is archived first (nothing is lost) and the restore is recorded in the ledger.
+ * Exit 0 done, 2 nothing archived / bad arguments.
+ */
+import { readArchived, listArchived } from "../../workspace/read-archive.js";
+import { appendLedger } from "../../workspace/append-ledger.js";
+import { replaceFile } from "../../workspace/replace-file.js";
+import { WorkspaceError } from "../../workspace/workspace-error.js";
+import { openWorkspace, type Workspace } from "../../workspace/workspace.js";
+import { RuntimeError, UsageError } from "../cli-error.js";
+import type { CliIO } from "../cli-io.js";
+import { choice, pathArg, repoContext } from "../repo-context.js";
+
+function workspace(io: CliIO): Workspace {
+  const ctx = repoContext(io.cwd);
+  if (!ctx.inRepo) throw new RuntimeError(`not inside a git repository (${io.cwd})`);
+  try {
+    return openWorkspace(ctx.root, { onWarning: (m) => io.stderr(`warning: ${m}\n`) });
+  } catch (e) {
+    if (e instanceof WorkspaceError) throw new RuntimeError(e.message);
+    throw e;
+  }
+}
+
+function asRuntime(e: unknown): never {
+  if (e instanceof WorkspaceError) throw new RuntimeError(e.message);
+  throw e;
+}
+
+export async function archiveCommand(action: string, path: string | undefined, options: Record<string, unknown>, io: CliIO): Promise<number> {
+  const format = choice("format", options["format"], ["text", "json"] as const);
+  if (action !== "list" && action !== "restore") throw new UsageError(`unknown archive action "${action}" (expected: list, restore)`);
+  const ws = workspace(io);
+  const rel = path !== undefined ? pathArg(path, { root: ws.root, inRepo: true }, io.cwd) : undefined;
+  if (action === "list") {
+    const files = await listArchived(ws, rel).catch(asRuntime);
+    if (format === "json") io.stdout(`${JSON.stringify({ schema: "noma-reconcile/archive-list@1", archives: files }, null, 2)}\n`);
+    else {
+      for (const f of files) {
+        io.stdout(`${f.archive}\n`);
+        for (const m of f.members) io.stdout(`  ${m.member}  ${m.size} B  mode ${m.mode}  mtime ${m.mtime}  sha256 ${m.sha256.slice(0, 16)}…\n`);
+      }
+      if (files.length === 0) io.stderr(`nothing archived${rel !== undefined ? ` for ${rel}` : ""} under ${ws.protectedPaths.archive}/\n`);
+    }
+    return 0;
+  }
+  if (rel === undefined) throw new UsageError("archive restore needs the path, e.g. `noma-reconcile archive restore docs/a.md --number 2`");
+  const month = options["month"] === undefined ? undefined : String(options["month"]);
+  if (month !== undefined && !/^\d{4}-\d{2}$/.test(month)) throw new UsageError(`--month must be YYYY-MM; got "${month}"`);
+  let version: number | undefined;
+  if (options["number"] !== undefined) {
+    version = Number(options["number"]);
+    if (!Number.isInteger(version) || version < 1) throw new UsageError(`--number must be a whole number ≥ 1; got "${String(options["number"])}"`);
+  }
+  const found = await readArchived(ws, rel, { ...(month !== undefined ? { month } : {}), ...(version !== undefined ? { version } : {}) }).catch(asRuntime);
+  if (options["stdout"] === true) {
+    process.stdout.write(found.data);
+    return 0;
+  }
+  const checked = (() => {
+    try {
+      return ws.check(rel, "write");
+    } catch (e) {
+      return asRuntime(e);
+    }
+  })();
+  const r = await replaceFile(ws, checked, () => found.data, { create: true, mode: found.mode }).catch(asRuntime);
+  await appendLedger(ws, [
+    {
+      action: "archive_restore",
+      path: rel,
+      details: { via: "cli", outcome: "ok", from: found.archive, member: found.member, bytes_written: r.bytesWritten, sha256: r.sha256, unchanged: r.unchanged, ...(r.archived !== undefined ? { archive: r.archived.archive, archive_member: r.archived.member } : {}) },
+    },
+  ]);
+  const line = r.unchanged ? `${rel} already has the contents of ${found.archive} ${found.member}; nothing written` : `restored ${rel} from ${found.archive} ${found.member}${r.archived !== undefined ? ` (the version it replaced is ${r.archived.archive} ${r.archived.member})` : ""}`;
+  if (format === "json") io.stdout(`${JSON.stringify({ schema: "noma-reconcile/archive-restore@1", path: rel, from: found.archive, member: found.member, unchanged: r.unchanged, archived: r.archived ?? null }, null, 2)}\n`);
+  else io.stdout(`${line}\n`);
+  return 0;
+}

@@ -1,0 +1,71 @@
+/**
+ * `noma-reconcile serve --http [--port N] [--host H]`: the workspace tools over HTTP
+ * (src/workspace/serve-workspace-http.ts) for the repository the command runs in.
+ * The bearer token is NOMA_RECONCILE_TOKEN, or one generated now and printed on stderr
+ * (and, with `--format json`, in the one JSON line printed on stdout once listening).
+ * Runs until SIGINT or SIGTERM, then drains and exits 0. Exit 2: not --http, a host
+ * that is not loopback, a bad port, not a git repository, an invalid configuration, or
+ * the port cannot be bound.
+ */
+import { randomBytes } from "node:crypto";
+import { DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES, loopbackAddress, startWorkspaceHttp } from "../../workspace/serve-workspace-http.js";
+import { WorkspaceError } from "../../workspace/workspace-error.js";
+import { openWorkspace } from "../../workspace/workspace.js";
+import { RuntimeError, UsageError } from "../cli-error.js";
+import type { CliIO } from "../cli-io.js";
+import { choice, repoContext } from "../repo-context.js";
+
+function intOption(name: string, value: unknown, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}; got "${String(value)}"`);
+  return n;
+}
+
+export async function serveCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
+  if (options["http"] !== true) throw new UsageError("serve needs --http (the workspace tools over HTTP); `noma-reconcile mcp` serves them over MCP stdio");
+  const format = choice("format", options["format"], ["text", "json"] as const);
+  const host = options["host"] === undefined ? "127.0.0.1" : String(options["host"]);
+  if (loopbackAddress(host) === null) throw new UsageError(`--host ${host}: refused — the workspace server binds to loopback only (127.0.0.1, ::1 or localhost); put an authenticating proxy in front of it to reach it from elsewhere`);
+  const port = intOption("port", options["port"], DEFAULT_HTTP_PORT, 0, 65535);
+  const maxBody = intOption("max-body-bytes", options["maxBodyBytes"], DEFAULT_MAX_BODY_BYTES, 1024, 1 << 30);
+  const ctx = repoContext(io.cwd);
+  if (!ctx.inRepo) throw new RuntimeError(`not inside a git repository (${io.cwd}): the workspace tools are confined to a repository`);
+  try {
+    openWorkspace(ctx.root, { onWarning: (m) => io.stderr(`warning: ${m}\n`) });
+  } catch (e) {
+    if (e instanceof WorkspaceError) throw new RuntimeError(e.message);
+    throw e;
+  }
+  const fromEnv = io.env["NOMA_RECONCILE_TOKEN"];
+  if (fromEnv !== undefined && fromEnv.length < 16) throw new UsageError("NOMA_RECONCILE_TOKEN is shorter than 16 characters: use a long random value (or unset it and one is generated)");
+  const token = fromEnv ?? randomBytes(32).toString("base64url");
+  let server;
+  try {
+    server = await startWorkspaceHttp({ root: ctx.root, host, port, token, maxBodyBytes: maxBody, log: (l) => io.stderr(`noma-reconcile serve: ${l}\n`) });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new RuntimeError(`cannot listen on ${host}:${port}: ${err.code ?? ""} ${err.message}`.replace("  ", " "));
+  }
+  io.stderr(`noma-reconcile serve: workspace tools for ${ctx.root} on ${server.url} (POST /read_file, /list_files, /edit_file, /apply_patch, /run_command, /run_tests, /build_workspace)\n`);
+  io.stderr(fromEnv !== undefined ? "noma-reconcile serve: bearer token from NOMA_RECONCILE_TOKEN\n" : `noma-reconcile serve: bearer token (generated; set NOMA_RECONCILE_TOKEN to choose one): ${token}\n`);
+  io.stderr(`noma-reconcile serve: listening on ${server.url}\n`);
+  if (format === "json") {
+    // For a program that starts the server: where it listens, and the token when it made one.
+    io.stdout(`${JSON.stringify({ schema: "noma-reconcile/serve@1", url: server.url, host: server.host, port: server.port, root: ctx.root, token_source: fromEnv !== undefined ? "NOMA_RECONCILE_TOKEN" : "generated", ...(fromEnv === undefined ? { token } : {}) })}\n`);
+  }
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+      io.stderr(`noma-reconcile serve: ${signal}: finishing requests in flight, then stopping\n`);
+      void server.close().then(resolve);
+    };
+    const onInt = (): void => stop("SIGINT");
+    const onTerm = (): void => stop("SIGTERM");
+    process.on("SIGINT", onInt);
+    process.on("SIGTERM", onTerm);
+  });
+  io.stderr("noma-reconcile serve: stopped\n");
+  return 0;
+}

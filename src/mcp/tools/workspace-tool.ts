@@ -1,0 +1,33 @@
+/**
+ * The MCP binding of the workspace tools (src/workspace/): open the workspace of the
+ * server's repository, run the request through `runWorkspaceTool` (which validates the
+ * arguments and records every request in the evidence ledger), and map the NOA body
+ * onto an MCP result: a result (a command that exited non-zero included) is
+ * `structuredContent` + text; a refusal or failure is `isError: true` whose text is the
+ * NOA failure body `{"success":false,"message":…,"code":…}`.
+ */
+import { runWorkspaceTool } from "../../workspace/run-workspace-tool.js";
+import { WorkspaceError } from "../../workspace/workspace-error.js";
+import type { WorkspaceToolName } from "../../workspace/workspace-tool-names.js";
+import { openWorkspace } from "../../workspace/workspace.js";
+import type { ToolContext } from "../tool-context.js";
+import { toolSuccess, type ToolResult } from "../tool-result.js";
+
+function failure(body: object): ToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
+}
+
+export async function workspaceTool(name: WorkspaceToolName, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  if (!ctx.inRepo) {
+    return failure({ success: false, code: "config_error", message: `not inside a git repository (${ctx.root}): the workspace tools are confined to a repository; start the server in one` });
+  }
+  let ws;
+  try {
+    ws = openWorkspace(ctx.root, { onWarning: (m) => ctx.log(`warning: ${m}`) });
+  } catch (e) {
+    if (e instanceof WorkspaceError) return failure({ success: false, code: e.code, message: e.message });
+    throw e;
+  }
+  const outcome = await runWorkspaceTool(ws, name, args, { via: "mcp", log: ctx.log });
+  return outcome.failed ? failure(outcome.body) : toolSuccess(outcome.body);
+}

@@ -1,0 +1,148 @@
+/**
+ * A workspace: the repository root the tools are confined to, its `workspace:`
+ * configuration (`.notarai/config.yaml`), and the checks every path goes through
+ * before it is used — text rules and protected paths (path-rules.ts), then
+ * containment with symbolic links resolved (PathContainment, fsx/contain-path.ts).
+ * What passes is used through pinned-dir.ts, which refuses anything that changed
+ * since the check.
+ */
+import { readFileSync, realpathSync } from "node:fs";
+import { join, posix } from "node:path";
+import { DEFAULT_WORKSPACE_CONFIG, type WorkspaceConfig } from "../config/config-schema.js";
+import { ConfigError, loadConfig } from "../config/load-config.js";
+import { PathContainment, PathOutsideRepoError } from "../fsx/contain-path.js";
+import { symlinkEscape } from "../fsx/symlink-escape.js";
+import { checkPathText, protectedReason, type ProtectedPaths } from "./path-rules.js";
+import { WorkspaceError } from "./workspace-error.js";
+
+/** Where the tools' lock files live, repo-relative. */
+const LOCK_DIR = ".notarai/.cache/workspace";
+
+export interface WorkspaceOptions {
+  /** The server's environment: PATH and `inherit` variables come from here (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Clock (archive month, ledger timestamps). */
+  now?: () => Date;
+  /** Use this configuration instead of reading `.notarai/config.yaml`. */
+  config?: WorkspaceConfig;
+  /** Where warnings about the configuration go. */
+  onWarning?: (message: string) => void;
+  /** How long to wait for a lock (ms; default 15 000). */
+  lockTimeoutMs?: number;
+  /**
+   * Called after a path was checked and before it is first used (fault injection: a
+   * test swaps a symbolic link in here to prove the swap is caught).
+   */
+  afterCheck?: (rel: string) => void;
+}
+
+export interface CheckedPath {
+  /** What the caller gave. */
+  given: string;
+  /** Real repo-relative POSIX path ("" for the root): symbolic links resolved. */
+  rel: string;
+  /** Directory part of `rel` ("" at the root). */
+  dir: string;
+  /** Last component of `rel` ("" for the root). */
+  name: string;
+}
+
+export class Workspace {
+  readonly root: string;
+  readonly config: WorkspaceConfig;
+  readonly env: NodeJS.ProcessEnv;
+  readonly now: () => Date;
+  readonly lockTimeoutMs: number;
+  readonly protectedPaths: ProtectedPaths;
+  readonly afterCheck: ((rel: string) => void) | undefined;
+  private lockDirChecked = false;
+
+  constructor(root: string, config: WorkspaceConfig, options: WorkspaceOptions = {}) {
+    this.root = realpathSync(root);
+    this.config = config;
+    this.env = options.env ?? process.env;
+    this.now = options.now ?? (() => new Date());
+    this.lockTimeoutMs = options.lockTimeoutMs ?? 15_000;
+    this.afterCheck = options.afterCheck;
+    this.protectedPaths = { ledger: configPath(config.ledger, "ledger"), archive: configPath(config.archive, "archive"), allowlist: configPath(config.allowlist, "allowlist") };
+  }
+
+  /** Where the tools' lock files live (gitignored with the cache); never through a link leading out of the repository. */
+  lockPath(kind: string, key: string): string {
+    if (!this.lockDirChecked) {
+      const escape = symlinkEscape(this.root, LOCK_DIR);
+      if (escape !== null) throw new WorkspaceError("config_error", `${escape.link} is a symbolic link to ${escape.target}, outside the repository: the workspace tools keep their locks in ${LOCK_DIR}/ and will not write through it`);
+      this.lockDirChecked = true;
+    }
+    const safe = key.replace(/[^A-Za-z0-9._-]/g, "_").slice(-80);
+    const hash = Buffer.from(key.normalize("NFC").toLowerCase()).toString("base64url").slice(0, 16);
+    return join(this.root, LOCK_DIR, `${kind}-${hash}-${safe}.lock`);
+  }
+
+  /**
+   * Check a path argument: its text, containment (symbolic links resolved) and the
+   * protected paths (for reading or writing). Returns the real repo-relative path.
+   */
+  check(given: string, intent: "read" | "write", options: { allowRoot?: boolean } = {}): CheckedPath {
+    checkPathText(given, options.allowRoot === true);
+    const lexical = posix.normalize(given.startsWith("/") ? given : `./${given}`).replace(/^\.\/?/, "").replace(/\/$/, "");
+    const write = intent === "write";
+    if (!given.startsWith("/")) {
+      const lexicalReason = protectedReason(lexical, this.protectedPaths, write);
+      if (lexicalReason !== null && lexical !== "") throw new WorkspaceError("protected_path", lexicalReason);
+    }
+    let rel: string;
+    try {
+      rel = new PathContainment(this.root).contain(given === "" ? "." : given, this.root);
+    } catch (e) {
+      if (e instanceof PathOutsideRepoError) throw new WorkspaceError("outside_workspace", `${JSON.stringify(given)}: resolves outside the repository (${this.root}); nothing was read or written`);
+      throw e;
+    }
+    if (rel !== "" || write) {
+      const reason = protectedReason(rel, this.protectedPaths, write);
+      if (reason !== null) throw new WorkspaceError("protected_path", reason === "the repository root is not a file" ? `${JSON.stringify(given)}: the repository root is not a file` : reason);
+    }
+    const slash = rel.lastIndexOf("/");
+    const checked = { given, rel, dir: slash === -1 ? "" : rel.slice(0, slash), name: slash === -1 ? rel : rel.slice(slash + 1) };
+    this.afterCheck?.(rel);
+    return checked;
+  }
+}
+
+/** A configured path (ledger, archive, allowlist): relative, inside, and not under .git. */
+function configPath(value: string, key: string): string {
+  try {
+    checkPathText(value);
+  } catch (e) {
+    throw new WorkspaceError("config_error", `.notarai/config.yaml: workspace.${key}: ${(e as Error).message}`);
+  }
+  if (value.startsWith("/")) throw new WorkspaceError("config_error", `.notarai/config.yaml: workspace.${key}: ${JSON.stringify(value)} must be relative to the repository root`);
+  const norm = posix.normalize(value).replace(/\/$/, "");
+  if (norm === "." || protectedReason(norm, { ledger: "", archive: "", allowlist: "" }, false) !== null) throw new WorkspaceError("config_error", `.notarai/config.yaml: workspace.${key}: ${JSON.stringify(value)} is not a usable path`);
+  return norm;
+}
+
+/** The workspace of the repository at `root`, configured by its work tree's `.notarai/config.yaml`. */
+export function openWorkspace(root: string, options: WorkspaceOptions = {}): Workspace {
+  let config = options.config;
+  if (config === undefined) {
+    try {
+      config = loadConfig({
+        cwd: root,
+        read: (p) => {
+          try {
+            return readFileSync(join(root, p), "utf8");
+          } catch (e) {
+            if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+            throw e;
+          }
+        },
+        ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
+      }).workspace;
+    } catch (e) {
+      if (e instanceof ConfigError) throw new WorkspaceError("config_error", e.message);
+      throw e;
+    }
+  }
+  return new Workspace(root, config ?? DEFAULT_WORKSPACE_CONFIG, options);
+}

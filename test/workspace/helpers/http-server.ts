@@ -1,0 +1,70 @@
+/**
+ * The real HTTP binding for tests: spawns `node dist/cli.js serve --http --port 0` in a
+ * repository, waits for its "listening on" line, and posts JSON to it with fetch.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { onTestFinished } from "vitest";
+import { CLI } from "../../helpers/run-cli.js";
+
+export const TEST_TOKEN = "test-token-0123456789abcdef";
+
+export interface HttpReply {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Headers;
+}
+
+export class HttpServer {
+  readonly child: ChildProcessWithoutNullStreams;
+  stderr = "";
+  stdout = "";
+  url = "";
+  private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  constructor(cwd: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
+    this.child = spawn(process.execPath, [CLI, "serve", "--http", "--port", "0", ...args], { cwd, env: { ...process.env, NOMA_RECONCILE_TOKEN: TEST_TOKEN, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    this.child.stderr.setEncoding("utf8");
+    this.child.stderr.on("data", (d: string) => (this.stderr += d));
+    this.child.stdout.setEncoding("utf8");
+    this.child.stdout.on("data", (d: string) => (this.stdout += d));
+    this.exited = new Promise((resolve) => this.child.on("close", (code, signal) => resolve({ code, signal })));
+    onTestFinished(() => {
+      if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill("SIGKILL");
+    });
+  }
+
+  /** Wait until the server listens (or exits). */
+  async ready(): Promise<this> {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const m = /listening on (http:\/\/\S+)/.exec(this.stderr);
+      if (m !== null) {
+        this.url = m[1]!;
+        return this;
+      }
+      if (this.child.exitCode !== null) throw new Error(`serve exited ${this.child.exitCode}: ${this.stderr}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`serve did not start: ${this.stderr}`);
+  }
+
+  async post(tool: string, body: unknown, init: { token?: string | null; headers?: Record<string, string>; raw?: string; method?: string } = {}): Promise<HttpReply> {
+    const headers: Record<string, string> = { "content-type": "application/json", ...init.headers };
+    const token = init.token === undefined ? TEST_TOKEN : init.token;
+    if (token !== null) headers["authorization"] = `Bearer ${token}`;
+    const method = init.method ?? "POST";
+    const res = await fetch(`${this.url}/${tool}`, { method, headers, ...(method === "GET" || method === "HEAD" ? {} : { body: init.raw ?? JSON.stringify(body) }) });
+    const text = await res.text();
+    return { status: res.status, body: text.length > 0 ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };
+  }
+
+  /** Send a signal and wait for the exit. */
+  async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    this.child.kill(signal);
+    return this.exited;
+  }
+
+  wait(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    return this.exited;
+  }
+}
