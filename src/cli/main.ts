@@ -214,8 +214,10 @@ cli
 
 cli
   .command("mcp", "Run the MCP server on stdio (newline-delimited JSON-RPC 2.0) for coding agents")
+  .option("--step <run_id/NNN-role>", "Serve the agent of this run step (what `run` gives its agents): only the tools its role may use; its workspace requests are attributed to the step in the ledger")
   .example("  noma-reconcile mcp            # what .mcp.json runs (see `noma-reconcile init`)")
-  .action(() => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io)));
+  .example("  noma-reconcile mcp --step 20260105-100000-ab12cd/004-act   # an act agent: read-only tools + the workspace tools")
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io, options)));
 
 cli
   .command("serve", "Serve the workspace tools (read_file, edit_file, run_command, …) over HTTP on loopback, behind a bearer token")

@@ -35,7 +35,18 @@ export interface AgentRequest {
   norma: { acceptance_criteria: AcceptanceCriterion[]; budgets: Budgets };
   /** Absolute paths. `step_dir` is where the agent writes (the step's directory while it is being built). */
   paths: { repo_root: string; run_dir: string; step_dir: string };
-  context: { previous_step_dirs: string[]; notes?: string };
+  context: { previous_step_dirs: string[]; notes?: string; mcp_server?: McpServerRef };
+}
+
+/**
+ * Our MCP server for this step (`noma-reconcile mcp --step RUN/NNN-role`), when the loop has one:
+ * spawn `command` with `args` and speak MCP over stdio; `tools` are those the role may call
+ * (the server offers no others). Also in the `NORMA_MCP_COMMAND` environment variable (a JSON argv).
+ */
+export interface McpServerRef {
+  command: string;
+  args: string[];
+  tools: string[];
 }
 
 const text = z.string();

@@ -143,10 +143,15 @@ export interface BudgetBreach {
   value: number;
 }
 
-/** The first budget this patch would exceed, given the files earlier patches of the run changed. */
+/** The first budget this patch would exceed, given the files earlier patches and edits of the run changed. */
 export function budgetBreach(plan: PatchPlan, budgets: Budgets, risky: readonly string[], changedBefore: readonly string[]): BudgetBreach | null {
   if (budgets.max_patch_kb !== undefined && plan.sizeKb > budgets.max_patch_kb) return { budget: "max_patch_kb", limit: budgets.max_patch_kb, value: Math.round(plan.sizeKb * 10) / 10 };
-  const all = new Set([...changedBefore, ...plan.touched]);
+  return filesBreach([...changedBefore, ...plan.touched], budgets, risky);
+}
+
+/** The first of `max_changed_files`, `max_risky_files` the run's changed files (all of them, this step's included) exceed. */
+export function filesBreach(changed: readonly string[], budgets: Budgets, risky: readonly string[]): BudgetBreach | null {
+  const all = new Set(changed);
   if (budgets.max_changed_files !== undefined && all.size > budgets.max_changed_files) return { budget: "max_changed_files", limit: budgets.max_changed_files, value: all.size };
   if (budgets.max_risky_files !== undefined && risky.length > 0) {
     const tests = risky.map((g) => compileGlob(g));

@@ -34,6 +34,8 @@ import type { StepStatus } from "./norma-schema.js";
 import { DEFAULT_TIMEOUT_MS, type AgentConfig } from "./run-config.js";
 import { publicCriteria, type RunCriterion } from "./run-criteria.js";
 import { checkListedFiles, removeEscapingLinks } from "./step-files.js";
+import { changedPaths, worktreeFingerprint, type RecordPaths, type WorktreeFingerprint } from "./worktree-changes.js";
+import { formatAgentStep, roleTools } from "../mcp/agent-step.js";
 
 export interface StepInput {
   root: string;
@@ -48,8 +50,10 @@ export interface StepInput {
   previousStepDirs: string[];
   /** Base environment (process.env). */
   env: NodeJS.ProcessEnv;
-  /** argv of our MCP server for the coding CLIs, or null. */
+  /** argv of our MCP server (`node …/dist/cli.js mcp`), or null; the step's agent gets it with `--step`. */
   mcpCommand: readonly string[] | null;
+  /** The workspace tools' ledger and archive: left out of the step's work-tree changes. */
+  records: RecordPaths;
   signal?: AbortSignal | undefined;
   /** For the built-in check. */
   acks: readonly Acknowledgement[];
@@ -66,10 +70,25 @@ export interface StepOutcome {
   verdict: VerdictFile | null;
   /** reconciled.json of a do/act step (validated), or null. */
   acks: ReconciledAck[] | null;
+  /** Repo-relative paths the agent changed in the work tree while it ran (null: no agent ran, or git could not say). */
+  worktreeChanges: string[] | null;
   protocolError: string | null;
   events: EventSpec[];
   startedAt: string;
   endedAt: string;
+}
+
+function listed(paths: readonly string[]): string {
+  return paths.length > 10 ? `${paths.slice(0, 10).join(", ")} (+${paths.length - 10} more)` : paths.join(", ");
+}
+
+/** The work tree's fingerprint, or null when git cannot give one (the step is still judged; its changes are just not recorded). */
+function fingerprint(s: StepInput): WorktreeFingerprint | null {
+  try {
+    return worktreeFingerprint(s.root, s.records);
+  } catch {
+    return null;
+  }
 }
 
 function agentLabel(agent: AgentConfig): string {
@@ -81,6 +100,8 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
   const stepDirRel = stepDir(s.runId, s.index, s.role);
   const tmpDir = `${abs(s.root, stepDirRel)}${TMP_MARK}${randomBytes(4).toString("hex")}`;
   mkdirSync(join(tmpDir, "logs"), { recursive: true });
+  // Our MCP server serves this step's agent: only its role's tools, its workspace requests attributed to the step in the ledger.
+  const mcp = s.mcpCommand !== null ? [...s.mcpCommand, "--step", formatAgentStep({ runId: s.runId, index: s.index, role: s.role })] : null;
   const request: AgentRequest = {
     version: 1,
     run_id: s.runId,
@@ -88,7 +109,11 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
     goal: s.goal,
     norma: { acceptance_criteria: publicCriteria(s.criteria), budgets: s.budgets },
     paths: { repo_root: s.root, run_dir: abs(s.root, runDir(s.runId)), step_dir: tmpDir },
-    context: { previous_step_dirs: s.previousStepDirs, notes: `step_dir is the step's directory while it is being built; it is renamed to ${abs(s.root, stepDirRel)} when the step is committed` },
+    context: {
+      previous_step_dirs: s.previousStepDirs,
+      notes: `step_dir is the step's directory while it is being built; it is renamed to ${abs(s.root, stepDirRel)} when the step is committed`,
+      ...(mcp !== null ? { mcp_server: { command: mcp[0]!, args: mcp.slice(1), tools: roleTools(s.role) } } : {}),
+    },
   };
   const requestJson = `${JSON.stringify(request, null, 2)}\n`;
   writeFileSync(join(tmpDir, "input.json"), requestJson);
@@ -98,6 +123,7 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
   let protocolError: string | null = null;
   let failure: string | null = null;
   let skipped = false;
+  let worktreeChanges: string[] | null = null;
 
   if (s.agent === undefined) {
     skipped = true;
@@ -112,12 +138,28 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
     let out: SpawnOutcome;
     let text: { ok: true; text: string } | { ok: false; problem: string };
     const timeoutMs = s.agent.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+    const before = fingerprint(s);
     if (s.agent.type === "exec") {
       out = await spawnAgent({ argv: s.agent.cmd, cwd: s.root, env: minimalEnv(s.env, request, s.agent.env), stdin: requestJson, timeoutMs, stepDir: tmpDir, signal: s.signal, recordIn: s.root });
     } else {
       const cwd = abs(s.root, s.agent.path ?? "");
-      const cmd = cliAgentCommand(s.agent, { cwd, stepDir: tmpDir, prompt: rolePrompt(request, { mcp: s.mcpCommand !== null }), mcp: s.mcpCommand });
+      const cmd = cliAgentCommand(s.agent, { cwd, stepDir: tmpDir, prompt: rolePrompt(request, { mcp: mcp !== null }), role: s.role, mcp });
       out = await spawnAgent({ argv: cmd.argv, cwd, env: inheritedEnv(s.env, request, cmd.env), stdin: null, timeoutMs, stepDir: tmpDir, signal: s.signal, recordIn: s.root });
+    }
+    const after = before !== null ? fingerprint(s) : null;
+    if (before !== null && after !== null) {
+      worktreeChanges = changedPaths(before, after);
+      if (worktreeChanges.length > 0) {
+        const n = `${worktreeChanges.length} file${worktreeChanges.length === 1 ? "" : "s"}`;
+        const writer = s.role === "do" || s.role === "act";
+        events.push({
+          type: "worktree_changed",
+          message: writer
+            ? `the ${s.role} agent changed ${n} in the work tree: ${listed(worktreeChanges)}`
+            : `${n} changed in the work tree while the ${s.role} agent ran: ${listed(worktreeChanges)} (plan and check agents must not change repository files; the next check judges the tree as it is)`,
+          data: { step_index: s.index, role: s.role, files: worktreeChanges },
+        });
+      }
     }
     if (out.spawnError !== null) failure = `${s.role} agent (${agentLabel(s.agent)}) could not start: ${out.spawnError}`;
     else if (out.aborted) failure = `${s.role} agent interrupted`;
@@ -179,5 +221,5 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
   if (response !== null && protocolError === null && failure !== null) finalResponse.errors = [...finalResponse.errors, failure];
   writeFileSync(join(tmpDir, "output.json"), `${JSON.stringify(finalResponse, null, 2)}\n`);
   const summary = failure ?? (protocolError !== null ? `protocol_error: ${protocolError}` : finalResponse.summary);
-  return { tmpDir, stepDirRel, status, summary, response: finalResponse, verdict, acks: status === "fail" ? null : acks, protocolError, events, startedAt, endedAt: new Date().toISOString() };
+  return { tmpDir, stepDirRel, status, summary, response: finalResponse, verdict, acks: status === "fail" ? null : acks, worktreeChanges, protocolError, events, startedAt, endedAt: new Date().toISOString() };
 }

@@ -36,7 +36,7 @@ import { SNAPSHOT_PATH } from "../governance/governance.js";
 import type { AcceptanceCriterion, Budgets } from "./agent-protocol.js";
 import type { Acknowledgement } from "./agents/builtin-check.js";
 import { findExecutable } from "./agents/find-executable.js";
-import { applyPatchPlan, budgetBreach, planPatch, type BudgetBreach } from "./apply-act-patch.js";
+import { applyPatchPlan, budgetBreach, filesBreach, planPatch, type BudgetBreach } from "./apply-act-patch.js";
 import { commitStep, type EventSpec } from "./commit-step.js";
 import { executeStep, type StepOutcome } from "./execute-step.js";
 import { fsyncDir, fsyncTree } from "./fsync-tree.js";
@@ -52,6 +52,7 @@ import { loadRunConfig, type AgentConfig, type RunConfig } from "./run-config.js
 import { generateCriteria, type RunCriterion } from "./run-criteria.js";
 import { acquireRunLock } from "./run-lock.js";
 import { removeBackup } from "./worktree-backup.js";
+import type { RecordPaths } from "./worktree-changes.js";
 
 export class RunSetupError extends Error {
   readonly exitCode = 2;
@@ -185,6 +186,8 @@ interface Ctx {
   iteration: number;
   acks: Acknowledgement[];
   changedFiles: string[];
+  /** The workspace tools' ledger and archive (left out of the agents' work-tree changes). */
+  records: RecordPaths;
 }
 
 type End = { status: RunStatus; reason: string; events: EventSpec[] };
@@ -416,6 +419,7 @@ async function drive(ctx: Ctx): Promise<End> {
       acks: ctx.acks,
       startHead: ctx.startHead,
       specs: ctx.specs,
+      records: ctx.records,
     });
     const row = stepRow(ctx, index, role, iteration, outcome);
     const events = [...outcome.events];
@@ -424,7 +428,21 @@ async function drive(ctx: Ctx): Promise<End> {
     let pending: PendingPatch | null = null;
     let runUpdate: Parameters<NormaTx["updateRun"]>[1] = {};
 
-    if (outcome.status === "fail") {
+    // Files a do or act agent changed itself (the workspace tools of `mcp --step`): they count
+    // against the run's file budgets like a patch's; the next check judges them.
+    if ((role === "do" || role === "act") && outcome.worktreeChanges !== null && outcome.worktreeChanges.length > 0) {
+      ctx.changedFiles = [...new Set([...ctx.changedFiles, ...outcome.worktreeChanges])].sort();
+      kv["changed_files"] = ctx.changedFiles;
+      const breach = filesBreach(ctx.changedFiles, ctx.budgets, ctx.config.risky);
+      if (breach !== null && outcome.status !== "fail") {
+        const msg = `${breach.budget} exceeded: the ${role} agent of step ${index} changed ${outcome.worktreeChanges.join(", ")}, which makes it ${breach.value} (limit ${breach.limit}); the changes are in the work tree (overwritten versions in the workspace archive)`;
+        end = { status: "stopped", reason: msg, events: [{ type: "budget_exceeded", message: msg, data: { ...breach, step_index: index, files: outcome.worktreeChanges } }] };
+      }
+    }
+
+    if (end !== null) {
+      /* stopped by a budget: nothing of this step is acted on */
+    } else if (outcome.status === "fail") {
       end = isAborted(ctx) ? { status: "stopped", reason: "interrupted; continue with `noma-reconcile run --resume`", events: [{ type: "run_interrupted", message: `the run was interrupted during step ${index} (${role})` }] } : { status: "failed", reason: `step ${index} (${role}) failed: ${outcome.summary}`, events: [] };
     } else if (role === "check" && outcome.verdict !== null) {
       ctx.verdict = outcome.verdict.verdict;
@@ -500,7 +518,8 @@ export async function runLoop(o: RunLoopOptions): Promise<RunResult> {
   try {
     const recovery = await recoverRuns(root);
     let ctx: Ctx;
-    const base = { root, config, env, mcp: o.mcpCommand === undefined ? defaultMcpCommand() : o.mcpCommand, signal: o.signal, started: Date.now(), onProgress: o.onProgress, onWarning };
+    const records: RecordPaths = { ledger: wsConfig.workspace.ledger, archive: wsConfig.workspace.archive };
+    const base = { root, config, env, mcp: o.mcpCommand === undefined ? defaultMcpCommand() : o.mcpCommand, signal: o.signal, started: Date.now(), onProgress: o.onProgress, onWarning, records };
     if (o.resume === undefined) {
       const specs = [...new Set(o.specs ?? [])];
       const criteria: RunCriterion[] = [...(specs.length > 0 ? generateCriteria(specs, wsConfig.workspace.test) : []), ...(o.ac ?? []).map((c) => ({ ...c, kind: "custom" as const }))];

@@ -7,9 +7,10 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI } from "../helpers/run-cli.js";
+import { CLI, runCli } from "../helpers/run-cli.js";
 import { cli, execAgent, runRepo, SPEC } from "../runs/helpers/run-repo.js";
 import { McpClient } from "./helpers/mcp-client.js";
+import { roleTools } from "../../src/mcp/agent-step.js";
 
 interface Listed {
   runs: Array<{ run_id: string; status: string; verdict: string | null; steps: number; iteration: number }>;
@@ -86,5 +87,28 @@ describe("mcp: run_list and run_status", () => {
     await after.initialize();
     expect(await after.ok<Record<string, any>>("run_status")).toMatchObject({ run: { status: "passed" }, live: false });
     await after.close();
+  });
+
+  it("mcp --step serves one run step's agent: its role's tools only, run_status defaults to its run; a bad --step is a usage error", async () => {
+    const root = runRepo();
+    const id = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result.run_id as string;
+    const check = new McpClient(root, [process.execPath, CLI, "mcp", "--step", `${id}/003-check`]);
+    await check.initialize();
+    const listed = ((await check.request("tools/list")).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+    expect(listed).toEqual(roleTools("check"));
+    expect(listed).toEqual(["list_affected_specs", "get_spec_diff", "get_changed_artifacts", "read_doc", "list_ids", "validate_doc", "read_file", "list_files", "run_list", "run_status"]);
+    expect(await check.fails("snapshot_state")).toContain(`snapshot_state is not available to the check agent of run ${id} (step 3): plan and check agents only read`);
+    expect((await check.ok<Record<string, any>>("run_status")).run.run_id).toBe(id);
+    await check.close();
+    const act = new McpClient(root, [process.execPath, CLI, "mcp", "--step", `${id}/004-act`]);
+    await act.initialize();
+    expect(((await act.request("tools/list")).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(roleTools("act"));
+    expect(await act.fails("mark_reconciled", { spec_path: SPEC, files: ["src/app.ts"] })).toContain("is not available to the act agent");
+    await act.close();
+    for (const bad of ["004-act", `${id}/4-act`, `${id}/004-review`, `${id}/000-act`, `../${id}/004-act`]) {
+      const r = runCli(["mcp", "--step", bad], { cwd: root });
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toContain("--step: expected <run_id>/<NNN-role>");
+    }
   });
 });

@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rolePrompt } from "../../src/runs/agents/role-prompt.js";
+import { roleTools } from "../../src/mcp/agent-step.js";
 import { CLI } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-repo.js";
 import { cli, readJson, runIds, runRepo, SPEC } from "./helpers/run-repo.js";
@@ -114,8 +115,16 @@ describe("coding CLI backends", () => {
       const stepDir: string = request.paths.step_dir;
       expect(stepDir.startsWith(join(root, stepRel) + ".tmp-")).toBe(true);
       const prompt = rolePrompt(request, { mcp: true });
+      // Each step's agent gets the server for that step: only its role's tools (mcp --step).
+      const mcp = [...MCP, "--step", `${id}/${steps[i]}`];
+      expect(request.context.mcp_server).toEqual({ command: mcp[0], args: mcp.slice(1), tools: roleTools(request.step.role) });
+      expect(JSON.parse(c.env["NORMA_MCP_COMMAND"]!)).toEqual(mcp);
       // The prompt policy (norma §11–§13), stated in words the test can see.
-      expect(prompt).toContain(`Step directory (the ONLY place you may write files): ${stepDir}`);
+      const writer = request.step.role === "do" || request.step.role === "act";
+      expect(prompt).toContain(
+        writer ? `Step directory (where you write your files; repository files change only through the workspace tools): ${stepDir}` : `Step directory (the ONLY place you may write files): ${stepDir}`,
+      );
+      expect(prompt).toContain(writer ? "the workspace tools edit_file and apply_patch change repository files" : "The noma-reconcile MCP server is available, with read-only tools");
       expect(prompt).toContain("print ONLY the AgentResponse JSON object on stdout");
       expect(prompt).toContain("Keep every path in `files` relative to the step directory");
       expect(c.env).toMatchObject({ NORMA_RUN_ID: id, NORMA_ROLE: request.step.role, NORMA_STEP_DIR: stepDir, NORMA_REPO_ROOT: root, NORMA_ITERATION: String(request.step.iteration) });
@@ -131,9 +140,9 @@ describe("coding CLI backends", () => {
             "workspace-write",
             "--ephemeral",
             "-c",
-            `mcp_servers.noma-reconcile.command=${JSON.stringify(MCP[0])}`,
+            `mcp_servers.noma-reconcile.command=${JSON.stringify(mcp[0])}`,
             "-c",
-            `mcp_servers.noma-reconcile.args=${JSON.stringify(MCP.slice(1))}`,
+            `mcp_servers.noma-reconcile.args=${JSON.stringify(mcp.slice(1))}`,
             prompt,
           ]);
           break;
@@ -155,11 +164,11 @@ describe("coding CLI backends", () => {
             "--permission-mode",
             "acceptEdits",
             "--mcp-config",
-            JSON.stringify({ mcpServers: { "noma-reconcile": { type: "stdio", command: MCP[0], args: MCP.slice(1) } } }),
+            JSON.stringify({ mcpServers: { "noma-reconcile": { type: "stdio", command: mcp[0], args: mcp.slice(1) } } }),
             "--strict-mcp-config",
             "--allowedTools",
-            // Read-only tools only: changes go through the step's files and the loop.
-            "mcp__noma-reconcile__list_affected_specs,mcp__noma-reconcile__get_spec_diff,mcp__noma-reconcile__get_changed_artifacts,mcp__noma-reconcile__read_doc,mcp__noma-reconcile__list_ids,mcp__noma-reconcile__validate_doc,mcp__noma-reconcile__run_list,mcp__noma-reconcile__run_status",
+            // A check agent: the read-only tools only.
+            "mcp__noma-reconcile__list_affected_specs,mcp__noma-reconcile__get_spec_diff,mcp__noma-reconcile__get_changed_artifacts,mcp__noma-reconcile__read_doc,mcp__noma-reconcile__list_ids,mcp__noma-reconcile__validate_doc,mcp__noma-reconcile__read_file,mcp__noma-reconcile__list_files,mcp__noma-reconcile__run_list,mcp__noma-reconcile__run_status",
             "--add-dir",
             stepDir,
             "--model",
@@ -170,7 +179,7 @@ describe("coding CLI backends", () => {
           expect(prompt).toContain("Propose code or text changes as patch.diff");
           expect(c.cwd).toBe(root);
           expect(c.argv).toEqual(["run", "--model", "anthropic/claude-sonnet-4", "--format", "json", prompt]);
-          expect(JSON.parse(c.env["OPENCODE_CONFIG_CONTENT"]!)).toEqual({ mcp: { "noma-reconcile": { type: "local", command: MCP, enabled: true } } });
+          expect(JSON.parse(c.env["OPENCODE_CONFIG_CONTENT"]!)).toEqual({ mcp: { "noma-reconcile": { type: "local", command: mcp, enabled: true } } });
           break;
       }
     });
@@ -179,6 +188,39 @@ describe("coding CLI backends", () => {
     expect(opencodeOut.split("\n").filter((l) => l.length > 0)).toHaveLength(7);
     expect(readJson(root, `.norma/runs/${id}/steps/004-act/output.json`)).toEqual({ version: 1, status: "ok", summary: "opencode did act", files: [], next_actions: [], errors: [] });
     expect(readFileSync(join(root, `.norma/runs/${id}/steps/003-check/logs/stderr.txt`), "utf8")).toBe("claude: progress on stderr\n");
+  });
+
+  it("claude as the do agent may also call the workspace tools that edit files and run commands", () => {
+    const { bin, log } = standins();
+    const root = realpathSync(runRepo({ config: { agents: { do: { type: "claude" } } } }));
+    const r = cli(root, ["run", "--spec", SPEC, "--format", "json"], { PATH: `${bin}${delimiter}${process.env["PATH"]}`, STANDIN_LOG: log });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const id = runIds(root)[0]!;
+    const [c] = calls(log);
+    const mcp = [...MCP, "--step", `${id}/002-do`];
+    const at = (flag: string) => c!.argv[c!.argv.indexOf(flag) + 1];
+    expect(JSON.parse(at("--mcp-config")!)).toEqual({ mcpServers: { "noma-reconcile": { type: "stdio", command: mcp[0], args: mcp.slice(1) } } });
+    expect(at("--allowedTools")).toBe(
+      [
+        "list_affected_specs",
+        "get_spec_diff",
+        "get_changed_artifacts",
+        "read_doc",
+        "list_ids",
+        "validate_doc",
+        "read_file",
+        "list_files",
+        "edit_file",
+        "apply_patch",
+        "run_command",
+        "run_tests",
+        "build_workspace",
+        "run_list",
+        "run_status",
+      ]
+        .map((t) => `mcp__noma-reconcile__${t}`)
+        .join(","),
+    );
   });
 
   it.each(["codex", "claude", "gemini", "opencode"])("%s printing prose instead of the AgentResponse is a protocol_error; its stdout is kept", (tool) => {

@@ -1,8 +1,8 @@
 /**
  * The environment an agent runs with. `exec` agents get a minimal one: the
  * variables a program needs to run at all (PATH, HOME, locale, temp dirs, and
- * Windows' system variables), the `NORMA_*` variables describing the step,
- * and the names listed in the agent's `env` — nothing else of ours (no
+ * Windows' system variables), the `NORMA_*` variables describing the step
+ * (`NORMA_MCP_COMMAND`: the JSON argv of our MCP server for the step), and the names listed in the agent's `env` — nothing else of ours (no
  * tokens, no CI secrets). The coding CLIs (codex, claude, gemini, opencode)
  * inherit the environment, since their credentials and settings live there,
  * plus the `NORMA_*` variables.
@@ -20,6 +20,7 @@ export function normaVariables(request: AgentRequest): Record<string, string> {
     NORMA_STEP_DIR: request.paths.step_dir,
     NORMA_RUN_DIR: request.paths.run_dir,
     NORMA_REPO_ROOT: request.paths.repo_root,
+    ...(request.context.mcp_server !== undefined ? { NORMA_MCP_COMMAND: JSON.stringify([request.context.mcp_server.command, ...request.context.mcp_server.args]) } : {}),
   };
 }
 

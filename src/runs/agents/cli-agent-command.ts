@@ -14,7 +14,7 @@
  *   (developers.openai.com/codex/noninteractive, /codex/cli/reference).
  * - claude: `claude -p PROMPT --output-format json --permission-mode
  *   acceptEdits --mcp-config JSON --strict-mcp-config --allowedTools
- *   mcp__noma-reconcile__<read-only tool>,… [--add-dir STEP] [--model M]` —
+ *   mcp__noma-reconcile__<each tool of the role>,… [--add-dir STEP] [--model M]` —
  *   print mode answers once and exits; `json` is one object whose `result` is
  *   the final text; `--mcp-config` takes JSON files or strings;
  *   `--allowedTools` takes a comma-separated list of `mcp__<server>__<tool>` (docs.anthropic.com/en/docs/claude-code/cli-reference,
@@ -35,7 +35,8 @@
  * under it, the tool's own flag for an extra writable directory is added.
  */
 import { isAbsolute, relative, sep } from "node:path";
-import { TOOL_CATALOG } from "../../mcp/tool-catalog.js";
+import { roleTools } from "../../mcp/agent-step.js";
+import type { Role } from "../norma-layout.js";
 import type { CliAgentConfig, CliAgentType } from "../run-config.js";
 
 export const MCP_SERVER_NAME = "noma-reconcile";
@@ -46,7 +47,9 @@ export interface CliAgentContext {
   /** The step directory (absolute). */
   stepDir: string;
   prompt: string;
-  /** argv of our MCP server (`node …/dist/cli.js mcp`), or null to give none. */
+  /** The step's role: the MCP tools it may call. */
+  role: Role;
+  /** argv of our MCP server for this step (`node …/dist/cli.js mcp --step RUN/NNN-role`), or null to give none. */
   mcp: readonly string[] | null;
 }
 
@@ -61,14 +64,14 @@ function under(base: string, p: string): boolean {
 }
 
 /**
- * The MCP tools an agent may call without being asked (Claude Code's `--allowedTools`): the
- * read-only ones (reconciliation, Noma documents, runs). Changes are proposed through the step's
- * files and applied by the loop, so no agent marks files reconciled, clears the cache or patches a
- * document behind its back. (The workspace tools of issue 14 — contained writes with archive and
- * ledger — are the seam for letting an act agent write directly; they are not on this server yet.)
+ * The MCP tools an agent may call without being asked (Claude Code's `--allowedTools`): those
+ * of its role (mcp/agent-step.ts) — plan and check the read-only ones (reconciliation, Noma
+ * documents, workspace reads, runs); do and act also the workspace tools that edit files and run
+ * allowlisted commands. The server, started with `--step`, serves only those tools whatever the
+ * client allows, so the policy holds for every backend.
  */
-export function allowedMcpTools(): string[] {
-  return TOOL_CATALOG.filter((t) => t.annotations.readOnlyHint).map((t) => `mcp__${MCP_SERVER_NAME}__${t.name}`);
+export function allowedMcpTools(role: Role): string[] {
+  return roleTools(role).map((t) => `mcp__${MCP_SERVER_NAME}__${t}`);
 }
 
 export function cliAgentCommand(config: CliAgentConfig, ctx: CliAgentContext): CliCommand {
@@ -106,7 +109,7 @@ export function cliAgentCommand(config: CliAgentConfig, ctx: CliAgentContext): C
           "--permission-mode",
           "acceptEdits",
           ...(mcp !== null
-            ? ["--mcp-config", JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: "stdio", command: mcp[0], args: mcp.slice(1) } } }), "--strict-mcp-config", "--allowedTools", allowedMcpTools().join(",")]
+            ? ["--mcp-config", JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: "stdio", command: mcp[0], args: mcp.slice(1) } } }), "--strict-mcp-config", "--allowedTools", allowedMcpTools(ctx.role).join(",")]
             : []),
           ...(outside ? ["--add-dir", ctx.stepDir] : []),
           ...model,

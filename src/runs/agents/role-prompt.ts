@@ -3,8 +3,11 @@
  * the files it must write (check: verdict.json and scorecard.md; act:
  * patch.diff and/or patch.noma.json, reconciled.json), that it writes only
  * inside the step directory, and that it prints nothing but the AgentResponse
- * JSON on stdout, with `files` relative to the step directory. The full
- * AgentRequest is included (it is also in `input.json`).
+ * JSON on stdout, with `files` relative to the step directory. With our MCP
+ * server (`mcp --step`), it names the role's tools: plan and check read; do and
+ * act may also change repository files through the workspace tools (the only
+ * writes outside the step directory). The full AgentRequest is included (it is
+ * also in `input.json`).
  */
 import type { AgentRequest } from "../agent-protocol.js";
 
@@ -30,12 +33,27 @@ const ROLE_TASKS: Record<AgentRequest["step"]["role"], string[]> = {
   ],
   act: [
     "Your role is ACT: propose the changes that make the failed criteria pass (read the last check step's verdict.json and scorecard.md).",
-    "Propose code or text changes as patch.diff: a unified diff with paths relative to the repository root that applies with `git apply` (the loop applies it; do not apply it yourself).",
+    "Propose code or text changes as patch.diff: a unified diff with paths relative to the repository root that applies with `git apply` (the loop applies it; do not apply it yourself) — or, when the MCP server below offers them, make them with the workspace tools edit_file / apply_patch.",
     'Propose edits of .noma documents as patch.noma.json: [{"file": "docs/x.noma", "ops": [Noma patch ops addressing blocks by canonical id]}]; the loop applies them through the patch engine, which records a transcript. Read the documents first (MCP tool read_doc or list_ids) for ids and hashes.',
     'For every changed file a spec governs that you reviewed — including the files your own patches change — write reconciled.json: [{"spec": ".notarai/x.spec.yaml", "path": "src/x.ts", "note": "why code, spec and docs now agree"}].',
     "In summary, say which criteria you target and why.",
-    "Do not change repository files directly.",
   ],
+};
+
+/** What the role may do with our MCP server (`mcp --step`, which offers only the role's tools). */
+const READ_ONLY_LINE =
+  "The noma-reconcile MCP server is available, with read-only tools: list_affected_specs, get_spec_diff and get_changed_artifacts show what drifted; read_doc, list_ids and validate_doc read .noma documents; read_file and list_files read the repository; run_status shows this run's steps and last verdict.";
+
+const MCP_LINES: Record<AgentRequest["step"]["role"], string> = {
+  plan: READ_ONLY_LINE,
+  check: READ_ONLY_LINE,
+  do: "The noma-reconcile MCP server is available: list_affected_specs, get_spec_diff, get_changed_artifacts, read_doc, list_ids, validate_doc, read_file, list_files and run_status read; the workspace tools edit_file and apply_patch change repository files (contained in the repository, the previous version archived, every request in the evidence ledger) and run_command, run_tests and build_workspace run allowlisted commands. The loop records every file you change; the next check judges them.",
+  act: "The noma-reconcile MCP server is available: list_affected_specs, get_spec_diff, get_changed_artifacts, read_doc, list_ids, validate_doc, read_file, list_files and run_status read; the workspace tools edit_file and apply_patch change repository files directly (contained in the repository, the previous version archived, every request in the evidence ledger) — an alternative to patch.diff — and run_command, run_tests and build_workspace run allowlisted commands. Existing .noma documents change only through patch.noma.json. The loop records every file you change and counts it against the budgets; the next check judges them.",
+};
+
+const WRITE_RULE: Record<"tools" | "none", string> = {
+  tools: "- Write files only inside the step directory, except the repository changes you make through the workspace tools (edit_file, apply_patch); never modify, create or delete repository files any other way.",
+  none: "- Write only inside the step directory. Never modify, create or delete files elsewhere.",
 };
 
 export function rolePrompt(request: AgentRequest, options: { mcp: boolean }): string {
@@ -51,18 +69,18 @@ export function rolePrompt(request: AgentRequest, options: { mcp: boolean }): st
     ac.length > 0 ? ac : "- (none given)",
     "",
     `Repository root: ${r.paths.repo_root}`,
-    `Step directory (the ONLY place you may write files): ${r.paths.step_dir}`,
+    options.mcp && (r.step.role === "do" || r.step.role === "act")
+      ? `Step directory (where you write your files; repository files change only through the workspace tools): ${r.paths.step_dir}`
+      : `Step directory (the ONLY place you may write files): ${r.paths.step_dir}`,
     "Previous step directories (read their output.json, plan.md, verdict.json, scorecard.md, files/):",
     prev,
     "",
     ...ROLE_TASKS[r.step.role],
     "",
-    options.mcp
-      ? "The noma-reconcile MCP server is available (its tools/list shows every tool): list_affected_specs, get_spec_diff and get_changed_artifacts show what drifted; read_doc, list_ids and validate_doc read .noma documents; run_status shows this run's steps and last verdict. Use them to read; propose changes only through the files above."
-      : "Read the repository with your own tools; propose changes only through the files above.",
+    options.mcp ? MCP_LINES[r.step.role] : "Read the repository with your own tools; propose changes only through the files above.",
     "",
     "Rules:",
-    "- Write only inside the step directory. Never modify, create or delete files elsewhere.",
+    WRITE_RULE[options.mcp && (r.step.role === "do" || r.step.role === "act") ? "tools" : "none"],
     "- Keep every path in `files` relative to the step directory (no absolute paths, no ..).",
     `- When you are done, print ONLY the AgentResponse JSON object on stdout — no prose, no Markdown, no code fence: ${RESPONSE_SHAPE}`,
     "",

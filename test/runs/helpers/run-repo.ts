@@ -56,6 +56,54 @@ process.stdout.write(b.stdout ?? JSON.stringify({ version: 1, status: b.status ?
 process.exitCode = b.exit ?? 0;
 `;
 
+/**
+ * A scripted exec agent that works through our MCP server, as a coding agent would: it spawns the
+ * server the loop gives it (NORMA_MCP_COMMAND, also context.mcp_server of the request), lists the
+ * tools, makes the scripted tools/call requests in order, records {argv, tools, results} in
+ * files/mcp.json of its step, writes its scripted files and prints the AgentResponse.
+ * Behaviour: `agents/<file>` as for SCRIPTED_AGENT, plus `calls: [{name, arguments}]`.
+ */
+export const MCP_AGENT = `import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+const req = JSON.parse(readFileSync(0, "utf8"));
+const all = JSON.parse(readFileSync(join(req.paths.repo_root, process.argv[2]), "utf8"));
+const byRole = all.byRole?.[req.step.role] ?? all;
+const b = byRole.byIteration?.[String(req.step.iteration)] ?? byRole;
+const argv = JSON.parse(process.env.NORMA_MCP_COMMAND);
+const server = spawn(argv[0], argv.slice(1), { cwd: req.paths.repo_root, stdio: ["pipe", "pipe", "inherit"] });
+const waiting = new Map();
+let buf = "";
+server.stdout.setEncoding("utf8");
+server.stdout.on("data", (d) => {
+  buf += d;
+  for (let i = buf.indexOf("\\n"); i >= 0; i = buf.indexOf("\\n")) {
+    const m = JSON.parse(buf.slice(0, i));
+    buf = buf.slice(i + 1);
+    waiting.get(m.id)?.(m);
+  }
+});
+let id = 0;
+const rpc = (method, params) => new Promise((resolve) => {
+  const n = ++id;
+  waiting.set(n, resolve);
+  server.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: n, method, params }) + "\\n");
+});
+await rpc("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "scripted-agent", version: "1" } });
+const tools = (await rpc("tools/list", {})).result.tools.map((t) => t.name);
+const results = [];
+for (const c of b.calls ?? []) results.push((await rpc("tools/call", c)).result);
+server.stdin.end();
+await new Promise((r) => server.on("close", r));
+const files = { ...(b.files ?? {}), "files/mcp.json": { argv, context: req.context.mcp_server, tools, results } };
+for (const [name, content] of Object.entries(files)) {
+  const p = join(req.paths.step_dir, name);
+  mkdirSync(dirname(p), { recursive: true });
+  writeFileSync(p, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+}
+process.stdout.write(JSON.stringify({ version: 1, status: "ok", summary: b.summary ?? req.step.role + " done through MCP", files: Object.keys(files), next_actions: [], errors: [] }));
+`;
+
 export function cli(root: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   return runCli(args, { cwd: root, env: { CI: "1", ...env } });
 }
@@ -75,12 +123,18 @@ export function execAgent(behavior: string, extra: object = {}): object {
   return { type: "exec", cmd: ["node", "agents/scripted.mjs", `agents/${behavior}`], timeout_ms: 30_000, ...extra };
 }
 
+/** An exec agent that works through our MCP server (MCP_AGENT). */
+export function mcpAgent(behavior: string, extra: object = {}): object {
+  return { type: "exec", cmd: ["node", "agents/mcp-agent.mjs", `agents/${behavior}`], timeout_ms: 60_000, ...extra };
+}
+
 export function runRepo(o: RunRepoOptions = {}): string {
   const root = tempRepo({
     [SPEC]: SPEC_TEXT,
     "src/app.ts": 'export const greet = (n: string) => `hello ${n}`;\n',
     "docs/guide.noma": GUIDE,
     "agents/scripted.mjs": SCRIPTED_AGENT,
+    "agents/mcp-agent.mjs": MCP_AGENT,
     ".gitignore": "ignored.log\n",
     ...(o.extra ?? {}),
   });
