@@ -34,7 +34,7 @@ import type { StepStatus } from "./norma-schema.js";
 import { DEFAULT_TIMEOUT_MS, type AgentConfig } from "./run-config.js";
 import { publicCriteria, type RunCriterion } from "./run-criteria.js";
 import { checkListedFiles, removeEscapingLinks } from "./step-files.js";
-import { changedPaths, worktreeFingerprint, type RecordPaths, type WorktreeFingerprint } from "./worktree-changes.js";
+import { changedPaths, ledgerEdits, ledgerOffset, worktreeFingerprint, type RecordPaths, type WorktreeFingerprint } from "./worktree-changes.js";
 import { formatAgentStep, roleTools } from "../mcp/agent-step.js";
 
 export interface StepInput {
@@ -70,7 +70,7 @@ export interface StepOutcome {
   verdict: VerdictFile | null;
   /** reconciled.json of a do/act step (validated), or null. */
   acks: ReconciledAck[] | null;
-  /** Repo-relative paths the agent changed in the work tree while it ran (null: no agent ran, or git could not say). */
+  /** Repo-relative paths the agent changed while it ran (worktree-changes.ts; null: no agent ran). */
   worktreeChanges: string[] | null;
   protocolError: string | null;
   events: EventSpec[];
@@ -138,7 +138,9 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
     let out: SpawnOutcome;
     let text: { ok: true; text: string } | { ok: false; problem: string };
     const timeoutMs = s.agent.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-    const before = fingerprint(s);
+    // What the agent changes: its workspace-tool edits (the ledger lines of this step), and for the coding CLIs, which edit with tools of their own too, git status before and after.
+    const ledgerStart = ledgerOffset(s.root, s.records);
+    const before = s.agent.type !== "exec" ? fingerprint(s) : null;
     if (s.agent.type === "exec") {
       out = await spawnAgent({ argv: s.agent.cmd, cwd: s.root, env: minimalEnv(s.env, request, s.agent.env), stdin: requestJson, timeoutMs, stepDir: tmpDir, signal: s.signal, recordIn: s.root });
     } else {
@@ -147,19 +149,20 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
       out = await spawnAgent({ argv: cmd.argv, cwd, env: inheritedEnv(s.env, request, cmd.env), stdin: null, timeoutMs, stepDir: tmpDir, signal: s.signal, recordIn: s.root });
     }
     const after = before !== null ? fingerprint(s) : null;
-    if (before !== null && after !== null) {
-      worktreeChanges = changedPaths(before, after);
-      if (worktreeChanges.length > 0) {
-        const n = `${worktreeChanges.length} file${worktreeChanges.length === 1 ? "" : "s"}`;
-        const writer = s.role === "do" || s.role === "act";
-        events.push({
-          type: "worktree_changed",
-          message: writer
-            ? `the ${s.role} agent changed ${n} in the work tree: ${listed(worktreeChanges)}`
-            : `${n} changed in the work tree while the ${s.role} agent ran: ${listed(worktreeChanges)} (plan and check agents must not change repository files; the next check judges the tree as it is)`,
-          data: { step_index: s.index, role: s.role, files: worktreeChanges },
-        });
-      }
+    const viaTools = ledgerEdits(s.root, s.records, ledgerStart, { runId: s.runId, index: s.index });
+    const seen = before !== null && after !== null ? changedPaths(before, after) : [];
+    worktreeChanges = [...new Set([...viaTools, ...seen])].sort();
+    if (worktreeChanges.length > 0) {
+      const n = `${worktreeChanges.length} file${worktreeChanges.length === 1 ? "" : "s"}`;
+      const direct = seen.filter((p) => !viaTools.includes(p));
+      const writer = s.role === "do" || s.role === "act";
+      events.push({
+        type: "worktree_changed",
+        message: writer
+          ? `the ${s.role} agent changed ${n} in the work tree: ${listed(worktreeChanges)}${direct.length > 0 ? ` (not through the workspace tools: ${listed(direct)})` : ""}`
+          : `${n} changed in the work tree while the ${s.role} agent ran: ${listed(worktreeChanges)} (plan and check agents must not change repository files; the next check judges the tree as it is)`,
+        data: { step_index: s.index, role: s.role, files: worktreeChanges, workspace_tools: viaTools, direct },
+      });
     }
     if (out.spawnError !== null) failure = `${s.role} agent (${agentLabel(s.agent)}) could not start: ${out.spawnError}`;
     else if (out.aborted) failure = `${s.role} agent interrupted`;

@@ -1,18 +1,25 @@
 /**
- * What an agent changed in the work tree while its step ran: a fingerprint of
- * every path `git status` lists (tracked changes and untracked files, .norma/
- * left out) with its content hash, taken before and after the agent; the paths
- * whose entry or content differ are the step's changes. A do or act agent
- * changes files through the workspace tools (`mcp --step`); the loop records
- * the paths (`worktree_changed`), counts them against the budgets, and the next
- * check judges them.
+ * What an agent changed in the work tree while its step ran, from two sources:
  *
- * The workspace tools' own records — the evidence ledger and the archive
- * (`workspace.ledger`, `workspace.archive` of .notarai/config.yaml), written by
- * every request — are left out: they are evidence of the changes, not changes.
+ * - the evidence ledger: every `edit_file` / `apply_patch` the step's agent made
+ *   through our MCP server (`mcp --step` attributes each ledger line to its run
+ *   step) that changed a file — exact, and nearly free (the bytes appended to the
+ *   ledger during the step are read back);
+ * - for the coding CLIs (codex, claude, gemini, opencode), which have file tools of
+ *   their own, a fingerprint of every path `git status` lists (tracked changes and
+ *   untracked files, .norma/ left out) with its content hash, taken before and
+ *   after the agent: paths whose entry or content differ. (`exec` agents are
+ *   programs that keep the contract; two `git status` per step would double the
+ *   loop's own cost for them.)
+ *
+ * The loop records the paths (`worktree_changed`), counts a do or act agent's
+ * against the file budgets, and the next check judges them. The workspace tools'
+ * own records — the ledger and the archive (`workspace.ledger`, `workspace.archive`
+ * of .notarai/config.yaml), written by every request — are evidence of changes, not
+ * changes, and are left out.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, readFileSync, readlinkSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { execGit } from "../git/exec-git.js";
 
@@ -75,5 +82,58 @@ export function changedPaths(before: WorktreeFingerprint, after: WorktreeFingerp
   const out = new Set<string>();
   for (const [p, v] of after) if (before.get(p) !== v) out.add(p);
   for (const p of before.keys()) if (!after.has(p)) out.add(p);
+  return [...out].sort();
+}
+
+/** The ledger's size now (where this step's lines will start); 0 when it does not exist yet. */
+export function ledgerOffset(root: string, records: RecordPaths): number {
+  try {
+    return statSync(join(root, records.ledger)).size;
+  } catch {
+    return 0;
+  }
+}
+
+const EDITS = new Set(["edit_file", "apply_patch"]);
+
+/**
+ * The files the agent of run step `step` changed through the workspace tools: the ledger lines
+ * appended since `offset` that carry that step, are an edit that succeeded, and changed the file.
+ */
+export function ledgerEdits(root: string, records: RecordPaths, offset: number, step: { runId: string; index: number }): string[] {
+  let text: string;
+  try {
+    const fd = openSync(join(root, records.ledger), "r");
+    try {
+      const size = fstatSync(fd).size;
+      if (size <= offset) return [];
+      const buf = Buffer.alloc(size - offset);
+      let got = 0;
+      while (got < buf.length) {
+        const n = readSync(fd, buf, got, buf.length - got, offset + got);
+        if (n === 0) break;
+        got += n;
+      }
+      text = buf.subarray(0, got).toString("utf8");
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return [];
+  }
+  const out = new Set<string>();
+  for (const line of text.split("\n")) {
+    if (!line.includes(step.runId)) continue;
+    let e: { action?: unknown; path?: unknown; details?: { outcome?: unknown; unchanged?: unknown; run?: { run_id?: unknown; step?: unknown } } };
+    try {
+      e = JSON.parse(line);
+    } catch {
+      continue; // a torn line: verify-ledger reports it
+    }
+    const d = e.details;
+    if (typeof e.action !== "string" || !EDITS.has(e.action) || typeof e.path !== "string" || e.path === "") continue;
+    if (d?.outcome !== "ok" || d.unchanged === true || d.run?.run_id !== step.runId || d.run?.step !== step.index) continue;
+    out.add(e.path);
+  }
   return [...out].sort();
 }

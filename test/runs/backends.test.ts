@@ -10,6 +10,7 @@ import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rolePrompt } from "../../src/runs/agents/role-prompt.js";
 import { roleTools } from "../../src/mcp/agent-step.js";
+import { readNormaState } from "../../src/runs/norma-db.js";
 import { CLI } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-repo.js";
 import { cli, readJson, runIds, runRepo, SPEC } from "./helpers/run-repo.js";
@@ -19,6 +20,7 @@ import { cli, readJson, runIds, runRepo, SPEC } from "./helpers/run-repo.js";
  * agent writes verdict.json (FAIL on iteration 1 when STANDIN_FAIL_FIRST is set, else PASS) and
  * scorecard.md; prints the AgentResponse the way the tool would (codex: fenced text; claude:
  * {result}; gemini: {response}; opencode: JSONL events, the answer split over two text parts).
+ * With STANDIN_TOUCH it also writes that repository file itself (as a CLI's own edit tool would).
  */
 const STANDIN = `#!/usr/bin/env node
 const { appendFileSync, writeFileSync } = require("node:fs");
@@ -36,6 +38,7 @@ if (role === "check") {
   files.push("verdict.json", "scorecard.md");
 }
 if (role === "plan") { writeFileSync(join(dir, "plan.md"), "# plan\\n"); files.push("plan.md"); }
+if (process.env.STANDIN_TOUCH) writeFileSync(join(process.env.NORMA_REPO_ROOT, process.env.STANDIN_TOUCH), role + " was here\\n");
 if (process.env.STANDIN_PROSE === tool) { process.stdout.write("I looked at the repository and everything seems fine!\\n"); process.exit(0); }
 const answer = JSON.stringify({ version: 1, status: "ok", summary: tool + " did " + role, files, next_actions: [], errors: [] });
 if (tool === "codex") process.stdout.write("\`\`\`json\\n" + answer + "\\n\`\`\`\\n");
@@ -190,10 +193,10 @@ describe("coding CLI backends", () => {
     expect(readFileSync(join(root, `.norma/runs/${id}/steps/003-check/logs/stderr.txt`), "utf8")).toBe("claude: progress on stderr\n");
   });
 
-  it("claude as the do agent may also call the workspace tools that edit files and run commands", () => {
+  it("claude as the do agent may also call the workspace tools that edit files and run commands; a file it writes itself is recorded", async () => {
     const { bin, log } = standins();
     const root = realpathSync(runRepo({ config: { agents: { do: { type: "claude" } } } }));
-    const r = cli(root, ["run", "--spec", SPEC, "--format", "json"], { PATH: `${bin}${delimiter}${process.env["PATH"]}`, STANDIN_LOG: log });
+    const r = cli(root, ["run", "--spec", SPEC, "--format", "json"], { PATH: `${bin}${delimiter}${process.env["PATH"]}`, STANDIN_LOG: log, STANDIN_TOUCH: "notes.txt" });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const id = runIds(root)[0]!;
     const [c] = calls(log);
@@ -221,6 +224,10 @@ describe("coding CLI backends", () => {
         .map((t) => `mcp__noma-reconcile__${t}`)
         .join(","),
     );
+    // Claude Code edits with tools of its own too: git status before and after the step shows what it changed.
+    const ev = (await readNormaState(root))!.events(id).find((e) => e.type === "worktree_changed")!;
+    expect(ev.message).toBe("the do agent changed 1 file in the work tree: notes.txt (not through the workspace tools: notes.txt)");
+    expect(JSON.parse(ev.data_json!)).toEqual({ step_index: 2, role: "do", files: ["notes.txt"], workspace_tools: [], direct: ["notes.txt"] });
   });
 
   it.each(["codex", "claude", "gemini", "opencode"])("%s printing prose instead of the AgentResponse is a protocol_error; its stdout is kept", (tool) => {

@@ -3,7 +3,8 @@
  * AgentResponse / verdict / reconciled.json / patch.noma.json schemas (any
  * text in: a value or problems naming the key, never a throw), each CLI's
  * output extraction, `.norma/config.json`, `--ac ID=TEXT`, step directory
- * names, norma.md's goal, and the loop's next-step rule.
+ * names, norma.md's goal, the loop's next-step rule, `mcp --step` values and
+ * `git status -z` entries.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -15,6 +16,8 @@ import { parseRunConfig } from "../../src/runs/run-config.js";
 import { generateCriteria, parseAcArg } from "../../src/runs/run-criteria.js";
 import { nextStep } from "../../src/runs/run-loop.js";
 import type { StepRow } from "../../src/runs/norma-schema.js";
+import { formatAgentStep, parseAgentStep, roleTools } from "../../src/mcp/agent-step.js";
+import { statusPaths } from "../../src/runs/worktree-changes.js";
 
 const ROOT = "/repo";
 const anyJson = fc.jsonValue();
@@ -191,3 +194,53 @@ describe("--ac, step directory names, norma.md, next step", () => {
     expect(nextStep([row(4, "act", 2, "fail")], "FAIL")).toEqual({ role: "act", iteration: 2 });
   });
 });
+
+describe("mcp --step, role tools, git status entries", () => {
+  const runId = fc.tuple(fc.integer({ min: 0, max: 99_999_999 }), fc.integer({ min: 0, max: 999_999 }), fc.integer({ min: 0, max: 0xffffff })).map(([d, t, r]) => `${String(d).padStart(8, "0")}-${String(t).padStart(6, "0")}-${r.toString(16).padStart(6, "0")}`);
+
+  it("--step values round-trip; anything else is a problem naming what was expected, never a throw", () => {
+    fc.assert(
+      fc.property(runId, fc.integer({ min: 1, max: 1_000_000 }), fc.constantFrom(...ROLES), (id, index, role) => {
+        expect(parseAgentStep(formatAgentStep({ runId: id, index, role }))).toEqual({ ok: true, step: { runId: id, index, role } });
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const r = parseAgentStep(text);
+        if (r.ok) expect(formatAgentStep(r.step).replace(/\/0+/, "/")).toBe(text.replace(/\/0+/, "/"));
+        else expect(r.problem).toContain("--step: expected <run_id>/<NNN-role>");
+      }),
+    );
+    for (const bad of ["", "20260105-100000-ab12cd", "20260105-100000-ab12cd/004-act/", "20260105-100000-AB12CD/004-act", "20260105-100000-ab12cd/000-do", "20260105-100000-ab12cd/04-do"]) expect(parseAgentStep(bad).ok, bad).toBe(false);
+  });
+
+  it("plan and check get only read-only tools; do and act add the workspace tools that write and run", () => {
+    const writes = ["edit_file", "apply_patch", "run_command", "run_tests", "build_workspace"];
+    const never = ["mark_reconciled", "clear_cache", "snapshot_state", "patch_block"];
+    for (const role of ["plan", "check"] as const) {
+      expect(roleTools(role)).toContain("read_file");
+      for (const t of [...writes, ...never]) expect(roleTools(role), `${role} ${t}`).not.toContain(t);
+    }
+    for (const role of ["do", "act"] as const) {
+      expect(roleTools(role)).toEqual([...roleTools("plan").slice(0, 8), ...writes, ...roleTools("plan").slice(8)]);
+      for (const t of never) expect(roleTools(role)).not.toContain(t);
+    }
+  });
+
+  it("git status -z entries: every path back, renames with both names; never a throw", () => {
+    expect(statusPaths(" M src/a.ts\0?? new file.txt\0R  b.ts\0a.ts\0")).toEqual([
+      { code: " M", path: "src/a.ts" },
+      { code: "??", path: "new file.txt" },
+      { code: "R ", path: "b.ts" },
+      { code: "R ", path: "a.ts" },
+    ]);
+    const entry = fc.tuple(fc.constantFrom(" M", "M ", "??", "A ", " D", "AM"), fc.string({ minLength: 1 }).filter((p) => !p.includes("\0")));
+    fc.assert(
+      fc.property(fc.array(entry), (entries) => {
+        expect(statusPaths(entries.map(([c, p]) => `${c} ${p}\0`).join(""))).toEqual(entries.map(([code, path]) => ({ code, path })));
+      }),
+    );
+    fc.assert(fc.property(fc.string(), (text) => void statusPaths(text)));
+  });
+});
+

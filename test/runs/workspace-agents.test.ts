@@ -84,7 +84,7 @@ describe("run: agents work through the workspace tools of our MCP server", () =>
     const events = state.events(id);
     const changed = events.filter((e) => e.type === "worktree_changed");
     expect(changed).toHaveLength(1);
-    expect(JSON.parse(changed[0]!.data_json!)).toEqual({ step_index: 4, role: "act", files: ["src/app.ts"] });
+    expect(JSON.parse(changed[0]!.data_json!)).toEqual({ step_index: 4, role: "act", files: ["src/app.ts"], workspace_tools: ["src/app.ts"], direct: [] });
     expect(changed[0]!.message).toBe("the act agent changed 1 file in the work tree: src/app.ts");
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["no_patch", "drift_acknowledged", "marked_reconciled", "snapshot_written", "run_passed"]));
     expect(state.kv(id).get("changed_files")).toEqual(["src/app.ts"]);
