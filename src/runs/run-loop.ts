@@ -24,8 +24,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { loadConfig } from "../config/load-config.js";
 import { loadSpecContext } from "../reconcile/load-spec-context.js";
 import { requireSpec } from "../reconcile/reconcile-context.js";
@@ -36,6 +35,7 @@ import { SNAPSHOT_PATH } from "../governance/governance.js";
 import type { AcceptanceCriterion, Budgets } from "./agent-protocol.js";
 import type { Acknowledgement } from "./agents/builtin-check.js";
 import { findExecutable } from "./agents/find-executable.js";
+import { cliEntryPath } from "./cli-entry-path.js";
 import { applyPatchPlan, budgetBreach, filesBreach, planPatch, type BudgetBreach } from "./apply-act-patch.js";
 import { commitStep, type EventSpec } from "./commit-step.js";
 import { executeStep, type StepOutcome } from "./execute-step.js";
@@ -123,16 +123,9 @@ export interface RunResult {
 }
 
 /** `node <our dist/cli.js> mcp`, found from this module (src/ in tests, dist/chunks/ when bundled); null if not found. */
-export function defaultMcpCommand(from: string = fileURLToPath(import.meta.url)): string[] | null {
-  let dir = dirname(from);
-  for (let i = 0; i < 5; i++) {
-    if (basename(dir) === "dist" && existsSync(join(dir, "cli.js"))) return [process.execPath, join(dir, "cli.js"), "mcp"];
-    if (existsSync(join(dir, "dist", "cli.js")) && existsSync(join(dir, "package.json"))) return [process.execPath, join(dir, "dist", "cli.js"), "mcp"];
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return null;
+export function defaultMcpCommand(from?: string): string[] | null {
+  const cli = cliEntryPath(from);
+  return cli !== null ? [process.execPath, cli, "mcp"] : null;
 }
 
 function newRunId(now: Date): string {
