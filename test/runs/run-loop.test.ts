@@ -471,6 +471,56 @@ describe("run: start-up", () => {
   });
 });
 
+describe("run: --goal and --ac with an exec check agent", () => {
+  /** A check agent that records its argv and environment, and judges every criterion of its request as holding. */
+  const ENV_CHECK = `import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+const req = JSON.parse(readFileSync(0, "utf8"));
+const d = req.paths.step_dir;
+mkdirSync(d + "/files", { recursive: true });
+writeFileSync(d + "/files/env.json", JSON.stringify({ argv: process.argv.slice(2), env: process.env, cwd: process.cwd() }));
+const criteria = req.norma.acceptance_criteria.map((c) => ({ ...c, pass: true, evidence: "files/env.json" }));
+writeFileSync(d + "/verdict.json", JSON.stringify({ version: 1, verdict: "PASS", criteria }));
+writeFileSync(d + "/scorecard.md", criteria.map((c) => "- " + c.id + " PASS").join("\\n") + "\\n");
+process.stdout.write(JSON.stringify({ version: 1, status: "ok", summary: "judged " + criteria.length + " criteria", files: ["files/env.json", "verdict.json", "scorecard.md"] }));
+`;
+
+  it("free-text criteria go to the check agent, which judges them; the agent runs from its argv (no shell) with a minimal environment", async () => {
+    const root = runRepo({
+      extra: { "agents/env-check.mjs": ENV_CHECK },
+      config: { agents: { check: { type: "exec", cmd: ["node", "agents/env-check.mjs", "a b; echo pwned > pwned.txt", "$HOME", "`id`"], env: ["ALLOWED_VAR"] } } },
+    });
+    const r = cli(root, ["run", "--goal", "Make the greeting friendlier", "--ac", "AC1=The greeting says hello", "--ac", "AC2=No test fails", "--format", "json"], { SECRET_TOKEN: "s3cret", ALLOWED_VAR: "yes" });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout).result;
+    expect(out).toMatchObject({ status: "passed", verdict: "PASS", goal: "Make the greeting friendlier", marked: [], snapshot: null });
+    const check = `.norma/runs/${out.run_id}/steps/003-check`;
+    expect(readJson(root, `${check}/input.json`).norma.acceptance_criteria).toEqual([
+      { id: "AC1", text: "The greeting says hello" },
+      { id: "AC2", text: "No test fails" },
+    ]);
+    expect(readJson(root, `${check}/verdict.json`).criteria.map((c: { id: string; pass: boolean }) => [c.id, c.pass])).toEqual([
+      ["AC1", true],
+      ["AC2", true],
+    ]);
+    const norma = readFileSync(join(root, `.norma/runs/${out.run_id}/norma.md`), "utf8");
+    expect(norma).toContain("Make the greeting friendlier");
+    expect(norma).toContain("- **AC2**: No test fails");
+    const seen = readJson(root, `${check}/files/env.json`);
+    // The argv as configured: shell metacharacters are plain text, nothing expanded or run.
+    expect(seen.argv).toEqual(["a b; echo pwned > pwned.txt", "$HOME", "`id`"]);
+    expect(existsSync(join(root, "pwned.txt"))).toBe(false);
+    expect(seen.cwd).toBe(root);
+    // Minimal environment: no SECRET_TOKEN; ALLOWED_VAR because the agent's env lists it; the NORMA_* variables.
+    expect(seen.env.SECRET_TOKEN).toBeUndefined();
+    expect(seen.env.ALLOWED_VAR).toBe("yes");
+    expect(seen.env).toMatchObject({ NORMA_RUN_ID: out.run_id, NORMA_ROLE: "check", NORMA_STEP_INDEX: "3", NORMA_ITERATION: "1" });
+    const allowed = new Set(["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TEMP", "TMP", "ALLOWED_VAR"]);
+    for (const k of Object.keys(seen.env)) expect(allowed.has(k) || k.startsWith("NORMA_"), k).toBe(true);
+    const state = (await readNormaState(root))!;
+    expect(state.events(out.run_id).map((e) => e.type)).not.toContain("marked_reconciled");
+  });
+});
+
 describe("runs list / runs show", () => {
   it("lists runs newest first and shows one with steps, events, verdict and scorecard (text and json)", () => {
     const root = runRepo();
