@@ -10,7 +10,7 @@
 import { existsSync, renameSync } from "node:fs";
 import { dirname } from "node:path";
 import { crashPoint } from "./crash-point.js";
-import { fsyncDir, fsyncTree } from "./fsync-tree.js";
+import { fsyncDir, fsyncTreeAsync } from "./fsync-tree.js";
 import { normaTransaction, type NormaTx } from "./norma-db.js";
 import { abs } from "./norma-layout.js";
 import type { RunRow, StepRow } from "./norma-schema.js";
@@ -34,7 +34,7 @@ export interface StepCommit {
 export async function commitStep(root: string, c: StepCommit): Promise<void> {
   const final = abs(root, c.step.step_dir);
   if (existsSync(final)) throw new Error(`${c.step.step_dir} already exists; refusing to overwrite a committed step`);
-  fsyncTree(c.tmpDir);
+  await fsyncTreeAsync(c.tmpDir);
   crashPoint("step-before-rename");
   renameSync(c.tmpDir, final);
   fsyncDir(dirname(final));

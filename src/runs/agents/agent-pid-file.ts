@@ -8,8 +8,11 @@
  * the same start time where the OS shows one (Linux's /proc), so a reused pid
  * is never touched.
  */
+import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
+import { open, rename, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { processStart } from "../../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../../fsx/write-file-atomic.js";
 import { abs } from "../norma-layout.js";
@@ -28,6 +31,29 @@ export function recordAgentPid(root: string, pid: number): void {
     writeFileAtomic(abs(root, AGENT_PID_FILE), `${JSON.stringify(v)}\n`);
   } catch {
     /* best effort: only recovery's orphan cleanup depends on it */
+  }
+}
+
+/**
+ * recordAgentPid off the event loop (temp file, fsync, rename, like writeFileAtomic): the
+ * agent runs while its record is made durable, instead of the step waiting for the disk.
+ * Never rejects; await it before clearing the record.
+ */
+export async function recordAgentPidAsync(root: string, pid: number): Promise<void> {
+  const v: AgentPid = { pid, host: hostname(), start: processStart(pid) };
+  const target = abs(root, AGENT_PID_FILE);
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    const h = await open(tmp, "wx", 0o644);
+    try {
+      await h.writeFile(`${JSON.stringify(v)}\n`);
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+    await rename(tmp, target);
+  } catch {
+    await unlink(tmp).catch(() => undefined); // best effort: only recovery's orphan cleanup depends on it
   }
 }
 

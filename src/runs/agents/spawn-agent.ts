@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { clearAgentPid, recordAgentPid } from "./agent-pid-file.js";
+import { clearAgentPid, recordAgentPidAsync } from "./agent-pid-file.js";
 
 export interface SpawnSpec {
   argv: readonly string[];
@@ -66,13 +66,13 @@ export function spawnAgent(spec: SpawnSpec): Promise<SpawnOutcome> {
     let aborted = false;
     let settled = false;
     let spawnError: string | null = null;
+    let recorded: Promise<void> = Promise.resolve();
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       clearTimeout(killer);
       spec.signal?.removeEventListener("abort", onAbort);
-      if (spec.recordIn !== undefined && child.pid !== undefined) clearAgentPid(spec.recordIn, child.pid);
       closeSync(out);
       closeSync(err);
       let stdout = "";
@@ -81,7 +81,12 @@ export function spawnAgent(spec: SpawnSpec): Promise<SpawnOutcome> {
       } catch {
         stdout = "";
       }
-      resolve({ exitCode, signal, timedOut, aborted, spawnError, stdout, durationMs: Date.now() - started });
+      const outcome = { exitCode, signal, timedOut, aborted, spawnError, stdout, durationMs: Date.now() - started };
+      // The record of the agent's process group goes once the agent is gone (and its record was written).
+      void recorded.then(() => {
+        if (spec.recordIn !== undefined && child.pid !== undefined) clearAgentPid(spec.recordIn, child.pid);
+        resolve(outcome);
+      });
     };
     let killer: NodeJS.Timeout | undefined;
     const stop = (): void => {
@@ -100,7 +105,7 @@ export function spawnAgent(spec: SpawnSpec): Promise<SpawnOutcome> {
       detached: true,
       windowsHide: true,
     });
-    if (spec.recordIn !== undefined && child.pid !== undefined) recordAgentPid(spec.recordIn, child.pid);
+    recorded = spec.recordIn !== undefined && child.pid !== undefined ? recordAgentPidAsync(spec.recordIn, child.pid) : Promise.resolve();
     const timer = setTimeout(() => {
       timedOut = true;
       stop();
