@@ -159,10 +159,13 @@ export {
   type VerdictFile,
   type ReconciledAck,
   type NomaPatchEntry,
+  type McpServerRef,
 } from "./runs/agent-protocol.js";
+export { roleTools, parseAgentStep, formatAgentStep, WORK_TOOLS, AGENT_ROLES, type AgentStep, type AgentRole } from "./mcp/agent-step.js";
+export { ledgerEdits, worktreeFingerprint, changedPaths, type RecordPaths } from "./runs/worktree-changes.js";
 export { parseRunConfig, loadRunConfig, defaultRunConfig, RunConfigError, AGENT_TYPES, CLI_AGENT_TYPES, DEFAULT_MAX_ITERATIONS, DEFAULT_TIMEOUT_MS, type RunConfig, type AgentConfig, type AgentType, type CliAgentType, type ExecAgentConfig, type CliAgentConfig, type BuiltinAgentConfig } from "./runs/run-config.js";
 export { generateCriteria, parseAcArg, publicCriteria, type RunCriterion, type CriterionKind } from "./runs/run-criteria.js";
-export { planPatch, applyPatchPlan, budgetBreach, gitState, type PatchPlan, type BudgetBreach, type GitState, type ApplyResult } from "./runs/apply-act-patch.js";
+export { planPatch, applyPatchPlan, budgetBreach, filesBreach, gitState, type PatchPlan, type BudgetBreach, type GitState, type ApplyResult } from "./runs/apply-act-patch.js";
 export { builtinCheck, type Acknowledgement, type BuiltinCheckInput, type BuiltinCheckResult } from "./runs/agents/builtin-check.js";
 export { cliAgentCommand, MCP_SERVER_NAME, type CliCommand } from "./runs/agents/cli-agent-command.js";
 export { extractResponse } from "./runs/agents/extract-response.js";
