@@ -135,3 +135,40 @@ export { listArchived, readArchived, type ArchiveFile, type ArchivedMember } fro
 export { tarMembers, TarFormatError } from "./workspace/tar-members.js";
 export { runProcess, type RunProcessOptions, type RunProcessResult } from "./workspace/run-process.js";
 export { startWorkspaceHttp, loopbackAddress, tokenMatches, DEFAULT_HTTP_PORT, type WorkspaceHttpOptions, type WorkspaceHttpServer } from "./workspace/serve-workspace-http.js";
+// The run loop: plan → do → check → act in norma's layout (issue 13)
+export { runLoop, nextStep, checkAgentBinaries, defaultMcpCommand, readStepFile, RunSetupError, type RunLoopOptions, type RunResult, type RunProgress, type RunStepSummary } from "./runs/run-loop.js";
+export { listRuns, showRun, runStatus, recoverIfIdle, type RunList, type RunListEntry, type RunDetail, type RunEvent, type RunStatusResult } from "./runs/list-runs.js";
+export { recoverRuns, type RecoveryReport, type PendingPatch } from "./runs/recover-runs.js";
+export { normaTransaction, readNormaState, NormaTx, NormaDbError, type NormaState } from "./runs/norma-db.js";
+export { NORMA_TABLES, NORMA_SCHEMA_VERSION, type RunRow, type StepRow, type EventRow, type RunStatus, type StepStatus, type Verdict } from "./runs/norma-schema.js";
+export { NORMA_DIR, NORMA_DB, NORMA_CONFIG, RUN_LOCK, RUNS_DIR, ROLES, RUN_ID_PATTERN, stepDirName, parseStepDirName, runDir, stepDir, type Role } from "./runs/norma-layout.js";
+export { commitStep, type StepCommit, type EventSpec } from "./runs/commit-step.js";
+export { executeStep, type StepInput, type StepOutcome } from "./runs/execute-step.js";
+export {
+  AgentResponseSchema,
+  VerdictSchema,
+  ReconciledAckSchema,
+  NomaPatchFileSchema,
+  parseJsonAs,
+  normalizeResponse,
+  PROTOCOL_VERSION,
+  type AgentRequest,
+  type AgentResponse,
+  type AcceptanceCriterion,
+  type Budgets,
+  type VerdictFile,
+  type ReconciledAck,
+  type NomaPatchEntry,
+  type McpServerRef,
+} from "./runs/agent-protocol.js";
+export { roleTools, parseAgentStep, formatAgentStep, WORK_TOOLS, AGENT_ROLES, type AgentStep, type AgentRole } from "./mcp/agent-step.js";
+export { ledgerEdits, worktreeFingerprint, changedPaths, type RecordPaths } from "./runs/worktree-changes.js";
+export { parseRunConfig, loadRunConfig, defaultRunConfig, RunConfigError, AGENT_TYPES, CLI_AGENT_TYPES, DEFAULT_MAX_ITERATIONS, DEFAULT_TIMEOUT_MS, type RunConfig, type AgentConfig, type AgentType, type CliAgentType, type ExecAgentConfig, type CliAgentConfig, type BuiltinAgentConfig } from "./runs/run-config.js";
+export { generateCriteria, parseAcArg, publicCriteria, type RunCriterion, type CriterionKind } from "./runs/run-criteria.js";
+export { planPatch, applyPatchPlan, budgetBreach, filesBreach, gitState, type PatchPlan, type BudgetBreach, type GitState, type ApplyResult } from "./runs/apply-act-patch.js";
+export { builtinCheck, type Acknowledgement, type BuiltinCheckInput, type BuiltinCheckResult } from "./runs/agents/builtin-check.js";
+export { cliAgentCommand, MCP_SERVER_NAME, type CliCommand } from "./runs/agents/cli-agent-command.js";
+export { extractResponse } from "./runs/agents/extract-response.js";
+export { rolePrompt } from "./runs/agents/role-prompt.js";
+export { acquireRunLock, RunLockedError, readLockHolder, type LockHolder } from "./runs/run-lock.js";
+export { pendingDrift, type PendingFile } from "./runs/pending-drift.js";

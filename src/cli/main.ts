@@ -221,8 +221,10 @@ cli
 
 cli
   .command("mcp", "Run the MCP server on stdio (newline-delimited JSON-RPC 2.0) for coding agents")
+  .option("--step <run_id/NNN-role>", "Serve the agent of this run step (what `run` gives its agents): only the tools its role may use; its workspace requests are attributed to the step in the ledger")
   .example("  noma-reconcile mcp            # what .mcp.json runs (see `noma-reconcile init`)")
-  .action(() => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io)));
+  .example("  noma-reconcile mcp --step 20260105-100000-ab12cd/004-act   # an act agent: read-only tools + the workspace tools")
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io, options)));
 
 cli
   .command("serve", "Serve the workspace tools (read_file, edit_file, run_command, …) over HTTP on loopback, behind a bearer token")
@@ -292,21 +294,60 @@ cli
   .example("  noma-reconcile demo --keep")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/demo-command.js")).demoCommand(options, io)));
 
-/** Commands whose exit codes mean something else than the general ones. */
+cli
+  .command("run", "Run the plan → do → check → act loop until the check passes or a budget is spent (.norma/, norma's layout)")
+  .option("--spec <path>", "Generate the goal and criteria from this spec: no unreconciled drift, valid documents and transcripts, the tests pass (repeatable)")
+  .option("--goal <text>", "The run's goal (default: generated from --spec)")
+  .option("--ac <id=text>", "An acceptance criterion, e.g. --ac 'AC1=All unit tests pass' (repeatable; needs a check agent)")
+  .option("--max-iterations <n>", "Stop after N iterations (default: budgets.max_iterations in .norma/config.json, else 5)")
+  .option("--resume <run-id>", "Continue a stopped or failed run after its last committed step")
+  .option("--no-mark", "On PASS, do not mark the governed files reconciled nor write the snapshot")
+  .option("--format <format>", "Output format of the result: text | json", { default: "text" })
+  .example("  noma-reconcile run --spec .notarai/billing.spec.yaml")
+  .example("  noma-reconcile run --spec .notarai/billing.spec.yaml --max-iterations 3 --format json")
+  .example("  noma-reconcile run --goal 'Fix the flaky test' --ac 'AC1=npm test passes twice in a row'")
+  .example("  noma-reconcile run --resume 20260105-100000-ab12cd")
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/run-command.js")).runCommand(options, io)));
+
+cli
+  .command("runs <action> [...rest]", "The runs recorded in .norma/norma.db: `runs list`, `runs show [RUN_ID]` (default: the newest)")
+  .option("--limit <n>", "list: at most N runs (newest first)")
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile runs list")
+  .example("  noma-reconcile runs show 20260105-100000-ab12cd --format json")
+  .action((action: string, rest: string[], options: Record<string, unknown>) =>
+    run(async () => (await import("./commands/runs-command.js")).runsCommand(action, rest, options, io)),
+  );
+
+/** Commands whose exit codes mean something more specific than the general ones (keyed by the command's first word). */
 const COMMAND_EXIT_CODES: Record<string, string> = {
   serve: `  0  stopped by SIGINT or SIGTERM (requests in flight finished and recorded)
   2  usage error (no --http, a host that is not loopback, a bad port or token), not a git
      repository, an invalid configuration, or the port cannot be bound`,
-  "ledger <action> [file]": `  0  the ledger is intact
+  ledger: `  0  the ledger is intact
   1  findings: an edited, removed, inserted or reordered line, a torn tail, committed lines changed
   2  usage error, no ledger, not a git repository`,
-  "archive <action> [path]": `  0  listed (even nothing) or restored
+  archive: `  0  listed (even nothing) or restored
   2  usage error, nothing archived for the path or month or version, an unreadable archive`,
+  run: `  0  the run passed: every acceptance criterion holds (governed files marked reconciled unless --no-mark)
+  1  the run failed (an agent or protocol error, a patch that does not apply, FAIL with no act agent)
+     or stopped (a budget, an interruption); continue it with --resume RUN_ID
+  2  usage, configuration (.norma/config.json) or runtime error; another run holds the lock`,
+  runs: `  0  listed / shown
+  2  usage error, no such run, or an unreadable .norma/norma.db`,
 };
 
+const RUN_HELP_NOTES = `  The loop (norma's layout, in .norma/): plan → do → check → act, repeated until the check says PASS
+  or a budget is spent. Each step is committed atomically to .norma/runs/<run_id>/steps/NNN-role/
+  and recorded in .norma/norma.db; a run killed at any point is recovered by the next command.
+  Agents per role and budgets: .norma/config.json (without it: the built-in check, no other agent).
+  With --spec, the criteria are generated: no unreconciled drift for the spec, every changed .noma
+  document and transcript valid, and the test command of .notarai/config.yaml (workspace.test).`;
+
 cli.help((sections) => {
-  const own = cli.matchedCommand !== undefined ? COMMAND_EXIT_CODES[cli.matchedCommand.rawName] : undefined;
-  sections.push(own !== undefined ? { title: "Exit codes", body: own } : exitSection);
+  const name = cli.matchedCommand?.name.split(" ")[0];
+  if (name === "run") sections.splice(Math.max(1, sections.length - 1), 0, { title: "How it works", body: RUN_HELP_NOTES });
+  sections.push(name !== undefined && COMMAND_EXIT_CODES[name] !== undefined ? { title: "Exit codes", body: COMMAND_EXIT_CODES[name]! } : exitSection);
   return sections;
 });
 cli.version(TOOL_VERSION);

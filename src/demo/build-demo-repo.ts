@@ -25,7 +25,7 @@ function commitAll(dir: string, message: string): void {
 
 /** Governed files git knows (tracked or not ignored), for mark-reconciled. */
 function governedCandidates(dir: string): string[] {
-  return git(dir, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "src", "docs", "README.md"]).split("\0").filter((p) => p.length > 0);
+  return git(dir, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".notarai", "src", "docs", "README.md"]).split("\0").filter((p) => p.length > 0);
 }
 
 export async function buildDemoRepo(dir: string, files: string): Promise<void> {

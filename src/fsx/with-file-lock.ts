@@ -76,7 +76,7 @@ const HOST = hostname();
 const HELD = new Set<string>();
 
 /** A process's start time (clock ticks since boot) from /proc, or null where there is none. */
-function processStart(pid: number): string | null {
+export function processStart(pid: number): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after "(comm)": state is field 3, starttime field 22.

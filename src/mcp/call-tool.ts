@@ -28,6 +28,8 @@ const HANDLERS: Record<Exclude<ToolName, WorkspaceToolName>, () => Promise<Handl
   list_ids: async () => (await import("./tools/list-ids-tool.js")).listIdsTool,
   validate_doc: async () => (await import("./tools/validate-doc-tool.js")).validateDocTool,
   patch_block: async () => (await import("./tools/patch-block-tool.js")).patchBlockTool,
+  run_list: async () => (await import("./tools/run-list-tool.js")).runListTool,
+  run_status: async () => (await import("./tools/run-status-tool.js")).runStatusTool,
 };
 
 /** Argument names that hold repository paths. */

@@ -30,6 +30,8 @@ import { TOOL_CATALOG, TOOL_NAMES, type ToolName } from "./tool-catalog.js";
 import type { ToolContext } from "./tool-context.js";
 import { loadToolJsonSchemas } from "./tool-json-schemas.js";
 import { isWorkspaceTool } from "../workspace/workspace-tool-names.js";
+import { roleTools, type AgentStep } from "./agent-step.js";
+import { toolFailure } from "./tool-result.js";
 
 export interface RepoRoot {
   root: string;
@@ -45,12 +47,15 @@ export interface McpServerOptions {
   log: (line: string) => void;
   /** Override the version compared with the project's copies (tests). */
   version?: string;
+  /** Serve the agent of this run step (`mcp --step`): only its role's tools; its workspace requests are attributed to it in the ledger. */
+  agentStep?: AgentStep;
 }
 
 export const SERVER_INSTRUCTIONS = `${TOOL_NAME} keeps this repository's specs (.notarai/**/*.spec.yaml), its .noma documents and their edit transcripts in step with the code.
 Reconcile: list_affected_specs {base_branch} → for each affected spec get_spec_diff {spec_path, base_branch} (and get_changed_artifacts) → update code/docs/specs → mark_reconciled {files} → snapshot_state.
 Edit .noma documents only through patch_block: read_doc (or list_ids) first, address blocks by canonical id, pass a block's hash as baseHash; a rejected patch returns {ok:false, code}. validate_doc checks a document.
-Work on files and commands through the workspace tools: read_file, list_files, edit_file, apply_patch (paths relative to the repository root; the previous version of every overwritten file is archived), run_command (allowlisted commands only), run_tests, build_workspace. Every request is recorded in the evidence ledger.`;
+Work on files and commands through the workspace tools: read_file, list_files, edit_file, apply_patch (paths relative to the repository root; the previous version of every overwritten file is archived), run_command (allowlisted commands only), run_tests, build_workspace. Every request is recorded in the evidence ledger.
+Runs of the plan → do → check → act loop (noma-reconcile run): run_list, and run_status for the run you are part of (its steps, events and last verdict).`;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -158,8 +163,9 @@ export class McpServer {
 
   private async listTools(): Promise<Record<string, unknown>> {
     const schemas = await loadToolJsonSchemas();
+    const allowed = this.allowedTools();
     return {
-      tools: TOOL_CATALOG.map((t) => ({
+      tools: TOOL_CATALOG.filter((t) => allowed === null || allowed.includes(t.name)).map((t) => ({
         name: t.name,
         title: t.title,
         description: t.description,
@@ -170,6 +176,11 @@ export class McpServer {
     };
   }
 
+  /** The tools this server offers: every one, or those of the run step's role. */
+  private allowedTools(): readonly ToolName[] | null {
+    return this.options.agentStep !== undefined ? roleTools(this.options.agentStep.role) : null;
+  }
+
   private async callTool(params: Record<string, unknown> | unknown[] | undefined): Promise<unknown> {
     if (!isRecord(params)) throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call needs params {name, arguments}");
     const name = params["name"];
@@ -178,9 +189,21 @@ export class McpServer {
     const args = params["arguments"] ?? {};
     // The workspace tools take any JSON: a wrong type is their isError result (and a ledger line).
     const workspace = isWorkspaceTool(name);
+    const allowed = this.allowedTools();
+    const step = this.options.agentStep;
+    if (allowed !== null && step !== undefined && !allowed.includes(name as ToolName)) {
+      // A result the model can read (not a protocol error): the tool exists, this agent may not use it.
+      const why = step.role === "plan" || step.role === "check" ? "plan and check agents only read" : "no agent marks files reconciled, writes the snapshot, clears the cache or patches a .noma document itself — the loop does, from the step's files";
+      const message = `${name} is not available to the ${step.role} agent of run ${step.runId} (step ${step.index}): ${why}; its tools: ${allowed.join(", ")}`;
+      if (!workspace) return toolFailure(message);
+      // A refused workspace request is a ledger line like every other.
+      const { root, inRepo } = await this.options.root();
+      const { refuseWorkspaceTool } = await import("./tools/workspace-tool.js");
+      return refuseWorkspaceTool(name, args, { root, inRepo, log: this.options.log, agentStep: step }, message);
+    }
     if (!isRecord(args) && !workspace) throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call params.arguments must be an object");
     const { root, inRepo } = await this.options.root();
-    const ctx: ToolContext = { root, inRepo, log: this.options.log };
+    const ctx: ToolContext = { root, inRepo, log: this.options.log, ...(step !== undefined ? { agentStep: step } : {}) };
     const { callTool } = await import("./call-tool.js");
     return callTool(name as ToolName, args as Record<string, unknown>, ctx);
   }

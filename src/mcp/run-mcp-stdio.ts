@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { LineFramer } from "./line-framer.js";
 import { McpServer, type RepoRoot } from "./mcp-server.js";
+import type { AgentStep } from "./agent-step.js";
 
 export interface McpStdioOptions {
   input: NodeJS.ReadableStream;
@@ -18,6 +19,8 @@ export interface McpStdioOptions {
   cwd: string;
   /** Print a hint on stderr (stdin is a terminal). */
   interactive?: boolean;
+  /** Serve the agent of this run step (`mcp --step`). */
+  agentStep?: AgentStep;
 }
 
 /** The git top level of `cwd` (git is asked on first need: spawning it at start-up costs a client's handshake several ms); outside a repository, `cwd`. */
@@ -45,7 +48,7 @@ export function findWorkTreeTop(cwd: string): string {
 export function runMcpStdio(options: McpStdioOptions): Promise<void> {
   const log = (line: string): void => options.log(`noma-reconcile mcp: ${line}\n`);
   let root: Promise<RepoRoot> | undefined;
-  const server = new McpServer({ root: () => (root ??= findRepoRootAsync(options.cwd)), projectRoot: () => findWorkTreeTop(options.cwd), log });
+  const server = new McpServer({ root: () => (root ??= findRepoRootAsync(options.cwd)), projectRoot: () => findWorkTreeTop(options.cwd), log, ...(options.agentStep !== undefined ? { agentStep: options.agentStep } : {}) });
   const framer = new LineFramer();
   let queue: Promise<void> = Promise.resolve();
   const enqueue = (line: string): void => {

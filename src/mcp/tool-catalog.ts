@@ -1,8 +1,8 @@
 /**
  * The MCP tools, in the order `tools/list` gives them: the six reconciliation
  * tools (NotarAI's MCP server), the four Noma tools (Noma Agent Protocol
- * Annex B) and the seven workspace tools (the NOA agent tool API, under their NOA
- * names: none clashes with ours). Names, titles, descriptions and annotations only — no zod here, so
+ * Annex B), the seven workspace tools (the NOA agent tool API, under their NOA
+ * names: none clashes with ours) and the two read-only run-loop tools (`noma-reconcile run`). Names, titles, descriptions and annotations only — no zod here, so
  * the server starts without loading any schema; the input/output schemas are
  * in `tool-schemas.ts`, the handlers in `tools/`.
  */
@@ -24,6 +24,8 @@ export const TOOL_NAMES = [
   "run_command",
   "run_tests",
   "build_workspace",
+  "run_list",
+  "run_status",
 ] as const;
 
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -159,5 +161,19 @@ export const TOOL_CATALOG: readonly ToolMeta[] = [
     title: "Build the project",
     description: "Run the build command configured as workspace.build in .notarai/config.yaml (e.g. [npm, run, build]) the way run_command runs commands; same result shape. Not configured: an error naming the setting.",
     annotations: RUN,
+  },
+  {
+    name: "run_list",
+    title: "List reconciliation runs",
+    description:
+      "The runs of the plan → do → check → act loop (`noma-reconcile run`) recorded in .norma/norma.db, newest first: id, status (running, passed, failed, stopped), last verdict, iteration, number of steps, goal and run directory. Read-only.",
+    annotations: READ,
+  },
+  {
+    name: "run_status",
+    title: "Show a reconciliation run",
+    description:
+      "One run of the loop in full: its goal, acceptance criteria, specs and budgets, every committed step (role, iteration, status, summary, step directory), the timeline of events, and the last check's verdict (verdict.json, with each criterion's pass and evidence) and scorecard path. Default: the run you are part of (NORMA_RUN_ID), else the newest. `live` is true while the run's process holds the run lock. Read-only.",
+    annotations: READ,
   },
 ];

@@ -3,6 +3,7 @@
  * git work tree the server was started in; outside a repository, the working
  * directory) and a log on stderr.
  */
+import type { AgentStep } from "./agent-step.js";
 import { ToolFailure } from "./tool-result.js";
 
 export interface ToolContext {
@@ -10,6 +11,8 @@ export interface ToolContext {
   inRepo: boolean;
   /** Write a line to the server's log (stderr). */
   log: (line: string) => void;
+  /** The run step whose agent this server serves (`mcp --step`), if any. */
+  agentStep?: AgentStep;
 }
 
 /** Reconciliation works on the files git knows: outside a repository it is an error. */

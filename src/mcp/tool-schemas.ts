@@ -119,6 +119,48 @@ const block = z.strictObject({
   hash: z.optional(z.string()),
 });
 
+const runId = z.string().check(z.regex(/^\d{8}-\d{6}-[0-9a-f]{6}$/, "a run id such as 20260105-100000-ab12cd"), z.describe("A run id such as 20260105-100000-ab12cd (run_list lists them)"));
+const runStatusEnum = z.enum(["running", "passed", "failed", "stopped"]);
+const verdictEnum = z.nullable(z.enum(["PASS", "FAIL"]));
+const roleEnum = z.enum(["plan", "do", "check", "act"]);
+
+const runListEntry = z.strictObject({
+  run_id: z.string(),
+  created_at: z.string(),
+  status: runStatusEnum,
+  verdict: verdictEnum,
+  iteration: z.number(),
+  steps: z.number(),
+  goal: z.string(),
+  run_dir: z.string(),
+});
+
+const runRow = z.strictObject({
+  run_id: z.string(),
+  created_at: z.string(),
+  goal: z.string(),
+  status: runStatusEnum,
+  iteration: z.number(),
+  current_step_index: z.number(),
+  verdict: verdictEnum,
+  run_dir: z.string(),
+});
+
+const runStep = z.strictObject({
+  step_index: z.number(),
+  role: roleEnum,
+  iteration: z.number(),
+  status: z.enum(["ok", "fail", "skipped"]),
+  step_dir: z.string(),
+  started_at: z.string(),
+  ended_at: z.nullable(z.string()),
+  summary: z.nullable(z.string()),
+});
+
+const runEvent = z.strictObject({ seq: z.number(), ts: z.string(), type: z.string(), message: z.string(), data: z.unknown() });
+
+const verdictCriterion = z.looseObject({ id: z.string(), text: z.optional(z.string()), pass: z.boolean(), evidence: z.optional(z.string()) });
+
 export interface ToolSchemas {
   /** Advertised (and, unless `args` is given, validated) input. */
   input: z.ZodMiniType;
@@ -202,6 +244,31 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
   },
   // The workspace tools validate their own arguments (and record refusals in the ledger): see src/workspace/.
   ...WORKSPACE_SCHEMAS,
+  run_list: {
+    input: z.strictObject({ limit: z.optional(z.number().check(z.int(), z.minimum(1), z.describe("At most this many runs, newest first (default: all)"))) }),
+    output: z.strictObject({ runs: z.array(runListEntry), total: z.number() }),
+  },
+  run_status: {
+    input: z.strictObject({
+      run_id: z.optional(runId),
+      events_limit: z.optional(z.number().check(z.int(), z.minimum(0), z.describe("Only the last N events (default 200); events_total counts them all"))),
+    }),
+    output: z.strictObject({
+      run: runRow,
+      live: z.boolean(),
+      criteria: z.array(z.strictObject({ id: z.string(), text: z.string() })),
+      specs: stringList,
+      budgets: z.nullable(z.record(z.string(), z.number())),
+      steps: z.array(runStep),
+      events: z.array(runEvent),
+      events_total: z.number(),
+      scorecard: z.nullable(z.string()),
+      verdict_file: z.nullable(z.string()),
+      verdict: z.nullable(
+        z.looseObject({ version: z.number(), verdict: z.enum(["PASS", "FAIL"]), criteria: z.array(verdictCriterion), blockers: z.optional(stringList), recommended_fix: z.optional(stringList) }),
+      ),
+    }),
+  },
 };
 
 export type JsonSchema = Record<string, unknown>;

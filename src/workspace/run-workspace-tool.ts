@@ -21,6 +21,8 @@ export interface WorkspaceCallOptions {
   signal?: AbortSignal;
   /** Where unexpected errors are logged with their stack. */
   log?: (line: string) => void;
+  /** Added to the request's ledger line details (e.g. `run`: the run step whose agent asked, from `mcp --step`). */
+  details?: Record<string, unknown>;
   /** The request could not even be read (a body that is not JSON): refuse it with this message, and record it. */
   unreadable?: string;
 }
@@ -139,7 +141,7 @@ export async function runWorkspaceTool(ws: Workspace, name: WorkspaceToolName, r
       failure = classify(e, name, options.log);
     }
   }
-  const details = output !== null ? { via, outcome: "ok", ...output.details } : { via, outcome: "refused", code: failure!.code, message: failure!.message };
+  const details = output !== null ? { via, ...options.details, outcome: "ok", ...output.details } : { via, ...options.details, outcome: "refused", code: failure!.code, message: failure!.message };
   try {
     await appendLedger(ws, [{ action: name, path: output !== null ? output.ledgerPath : askedPath(rawArgs), details }]);
   } catch (e) {

@@ -25,6 +25,8 @@ export type WorkspaceErrorCode =
   /** apply_patch: a hunk's lines are past the end of the file. */
   | "hunk_out_of_range"
   | "not_allowlisted"
+  /** The MCP server serves a run step's agent (`mcp --step`) whose role may not use this tool (plan and check only read). */
+  | "not_for_role"
   | "environment_refused"
   /** run_command: the executable is not on the (sanitised) PATH. */
   | "command_not_found"
@@ -54,6 +56,7 @@ export const HTTP_STATUS: Record<WorkspaceErrorCode, number> = {
   path_changed: 409,
   hunk_out_of_range: 409,
   not_allowlisted: 403,
+  not_for_role: 403,
   environment_refused: 403,
   command_not_found: 400,
   not_configured: 501,

@@ -40,7 +40,7 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
     expect(hello.schemaNote).toBeUndefined();
     expect(hello.projectNote).toBeUndefined();
     const tools = ((await c.request("tools/list")).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
-    expect(tools).toHaveLength(17);
+    expect(tools).toHaveLength(19);
 
     const spec = ".notarai/system.spec.yaml";
     const called = new Set<string>();
@@ -71,6 +71,10 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
       actor: { kind: "agent", name: "e2e" },
     });
     expect(patched).toMatchObject({ ok: true, transcript_entry: { patch_result: "applied" } });
+    // No run of the loop yet: an empty list; run_status says so (as an error the model can read).
+    expect(await call("run_list")).toEqual({ runs: [], total: 0 });
+    called.add("run_status");
+    expect(await c.fails("run_status")).toContain("no runs yet");
 
     // The workspace tools (NOA), recorded in the evidence ledger.
     expect(await call("read_file", { path: "README.md" })).toMatchObject({ success: true, contents: "# App\n" });

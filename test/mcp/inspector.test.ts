@@ -33,7 +33,7 @@ describe("mcp: the MCP Inspector (a real client)", () => {
     const list = inspect(repo, ["--method", "tools/list", "--strict"]);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stderr).not.toMatch(/^(Error|Warning): tool/m);
-    expect((JSON.parse(list.stdout) as { tools: unknown[] }).tools).toHaveLength(17);
+    expect((JSON.parse(list.stdout) as { tools: unknown[] }).tools).toHaveLength(19);
 
     const read = inspect(repo, ["--method", "tools/call", "--tool-name", "read_doc", "--tool-arg", "file=d.noma"]);
     expect(read.code, read.stderr).toBe(0);

@@ -30,6 +30,8 @@ const TOOLS = [
   "run_command",
   "run_tests",
   "build_workspace",
+  "run_list",
+  "run_status",
 ];
 
 describe("mcp: handshake", () => {

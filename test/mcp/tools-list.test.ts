@@ -29,7 +29,7 @@ async function listTools(): Promise<Tool[]> {
 describe("mcp: tools/list", () => {
   it("describes every tool completely, with closed input objects", async () => {
     const tools = await listTools();
-    expect(tools).toHaveLength(17);
+    expect(tools).toHaveLength(19);
     for (const t of tools) {
       expect(Object.keys(t)).toEqual(["name", "title", "description", "inputSchema", "outputSchema", "annotations"]);
       expect(t.title.length).toBeGreaterThan(3);
@@ -54,7 +54,7 @@ describe("mcp: tools/list", () => {
     expect(patch.$defs["PatchOp"]!.anyOf.map((o) => o.properties.op.const)).toContain("move_block");
     expect(patch.$defs["PatchOp"]!.anyOf).toHaveLength(25);
     // Read-only tools say so; the destructive ones too.
-    for (const n of ["list_affected_specs", "get_spec_diff", "get_changed_artifacts", "read_doc", "list_ids", "validate_doc"]) expect(byName.get(n)!.annotations["readOnlyHint"]).toBe(true);
+    for (const n of ["list_affected_specs", "get_spec_diff", "get_changed_artifacts", "read_doc", "list_ids", "validate_doc", "run_list", "run_status"]) expect(byName.get(n)!.annotations["readOnlyHint"]).toBe(true);
     for (const n of ["clear_cache", "patch_block"]) expect(byName.get(n)!.annotations["destructiveHint"]).toBe(true);
   });
 

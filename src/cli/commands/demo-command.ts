@@ -1,7 +1,8 @@
 /**
  * `noma-reconcile demo`: build the demo repository in a temp directory, run
  * the PR check on its feature branch, print the report, remove the directory
- * (unless --keep). Exits 0: the drift it shows is the point of the demo.
+ * (unless --keep, which also makes `npx noma-reconcile` there run this CLI:
+ * install-local-bin.ts). Exits 0: the drift it shows is the point of the demo.
  */
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,8 @@ import { runCiCheck } from "../../ci/run-ci-check.js";
 import { renderCiJson, renderCiText } from "../../ci/render-ci-report.js";
 import { useColor, type CliIO } from "../cli-io.js";
 import { choice } from "../repo-context.js";
+import { installLocalBin } from "../../demo/install-local-bin.js";
+import { cliEntryPath } from "../../runs/cli-entry-path.js";
 
 const INTRO = `noma-reconcile demo: a billing service on branch "feature", checked against main.
   - main: specs (.notarai/), code (src/billing/), a handbook (docs/billing.noma), all reconciled;
@@ -34,9 +37,16 @@ export async function demoCommand(options: Record<string, unknown>, io: CliIO): 
   try {
     await buildDemoRepo(dir, demoFilesDir());
     const report = await runCiCheck({ root: dir, cwd: dir, env: { PATH: env["PATH"] }, base: "main" });
+    // A kept repository gets `npx noma-reconcile` (this CLI) for the commands suggested below.
+    const cli = keep ? cliEntryPath() : null;
+    if (cli !== null) installLocalBin(dir, cli);
     if (format === "json") io.stdout(renderCiJson(report, "error"));
     else io.stdout(`${INTRO}\n${renderCiText(report, useColor(options["color"], io.env, io.stdoutIsTTY))}`);
-    io.stderr(keep ? `The demo repository is kept at ${dir} (try: cd ${dir} && npx noma-reconcile ci --base main).\n` : "The demo repository was removed (--keep keeps it).\n");
+    io.stderr(
+      keep
+        ? `The demo repository is kept at ${dir}. Try:\n  cd ${dir}\n  npx noma-reconcile ci --base main                        # the report above\n  npx noma-reconcile run --spec .notarai/billing.spec.yaml  # fix the drift: built-in check + the scripted act agent\n`
+        : "The demo repository was removed (--keep keeps it).\n",
+    );
     return 0;
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });

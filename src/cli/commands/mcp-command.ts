@@ -1,12 +1,20 @@
 /**
  * `noma-reconcile mcp`: the MCP server on stdio (newline-delimited JSON-RPC
  * 2.0). Stdout carries protocol messages only; logs go to stderr. Exits 0 when
- * stdin closes.
+ * stdin closes. `--step RUN_ID/NNN-role` serves one run step's agent (agent-step.ts).
  */
+import { parseAgentStep, type AgentStep } from "../../mcp/agent-step.js";
 import { runMcpStdio } from "../../mcp/run-mcp-stdio.js";
+import { UsageError } from "../cli-error.js";
 import type { CliIO } from "../cli-io.js";
 
-export async function mcpCommand(io: CliIO): Promise<number> {
+export async function mcpCommand(io: CliIO, options: Record<string, unknown> = {}): Promise<number> {
+  let agentStep: AgentStep | undefined;
+  if (options["step"] !== undefined) {
+    const parsed = typeof options["step"] === "string" ? parseAgentStep(options["step"]) : { ok: false as const, problem: "--step takes one value: <run_id>/<NNN-role>" };
+    if (!parsed.ok) throw new UsageError(parsed.problem);
+    agentStep = parsed.step;
+  }
   let closed = false;
   // The client went away (EPIPE): stop writing, finish quietly.
   process.stdout.on("error", () => {
@@ -20,6 +28,7 @@ export async function mcpCommand(io: CliIO): Promise<number> {
     log: io.stderr,
     cwd: io.cwd,
     interactive: process.stdin.isTTY === true,
+    ...(agentStep !== undefined ? { agentStep } : {}),
   });
   return 0;
 }

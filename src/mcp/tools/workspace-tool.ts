@@ -6,7 +6,7 @@
  * `structuredContent` + text; a refusal or failure is `isError: true` whose text is the
  * NOA failure body `{"success":false,"message":…,"code":…}`.
  */
-import { runWorkspaceTool } from "../../workspace/run-workspace-tool.js";
+import { recordRefusal, runWorkspaceTool } from "../../workspace/run-workspace-tool.js";
 import { WorkspaceError } from "../../workspace/workspace-error.js";
 import type { WorkspaceToolName } from "../../workspace/workspace-tool-names.js";
 import { openWorkspace } from "../../workspace/workspace.js";
@@ -28,6 +28,29 @@ export async function workspaceTool(name: WorkspaceToolName, args: unknown, ctx:
     if (e instanceof WorkspaceError) return failure({ success: false, code: e.code, message: e.message });
     throw e;
   }
-  const outcome = await runWorkspaceTool(ws, name, args, { via: "mcp", log: ctx.log });
+  const details = stepDetails(ctx);
+  const outcome = await runWorkspaceTool(ws, name, args, { via: "mcp", log: ctx.log, ...(details !== undefined ? { details } : {}) });
   return outcome.failed ? failure(outcome.body) : toolSuccess(outcome.body);
+}
+
+/** The run step's details of a workspace request's ledger line (`mcp --step`). */
+function stepDetails(ctx: ToolContext): Record<string, unknown> | undefined {
+  const step = ctx.agentStep;
+  return step !== undefined ? { run: { run_id: step.runId, step: step.index, role: step.role } } : undefined;
+}
+
+/** A workspace tool the run step's role may not use: refused, and recorded in the ledger like any refusal. */
+export async function refuseWorkspaceTool(name: WorkspaceToolName, args: unknown, ctx: ToolContext, message: string): Promise<ToolResult> {
+  const body = { success: false, code: "not_for_role", message };
+  if (!ctx.inRepo) return failure(body);
+  let ws;
+  try {
+    ws = openWorkspace(ctx.root, { onWarning: (m) => ctx.log(`warning: ${m}`) });
+  } catch (e) {
+    if (e instanceof WorkspaceError) return failure(body);
+    throw e;
+  }
+  const path = args !== null && typeof args === "object" && typeof (args as Record<string, unknown>)["path"] === "string" ? ((args as Record<string, unknown>)["path"] as string).slice(0, 4096) : "";
+  const outcome = await recordRefusal(ws, name, { code: "not_for_role", message, status: 403, details: { ...stepDetails(ctx), ...(path !== "" ? { requested_path: path } : {}) } }, { via: "mcp", log: ctx.log });
+  return failure(outcome.body);
 }

@@ -1,0 +1,112 @@
+/**
+ * `noma-reconcile run`: start (or `--resume`) a plan → do → check → act run
+ * (src/runs/run-loop.ts) and print its result. Progress (iteration, role,
+ * elapsed time) goes to stderr, only on a TTY and not in CI. Ctrl-C stops the
+ * current agent and ends the run as `stopped` (resumable).
+ *
+ * Exit codes: 0 the run passed; 1 it failed or stopped (budget, interruption);
+ * 2 usage, configuration or runtime error (nothing was run, or the loop
+ * itself could not go on).
+ */
+import { realpathSync } from "node:fs";
+import { UsageError } from "../cli-error.js";
+import type { CliIO } from "../cli-io.js";
+import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
+import { listOption } from "../repo-context.js";
+import { parseAcArg } from "../../runs/run-criteria.js";
+import { runLoop, type RunProgress, type RunResult } from "../../runs/run-loop.js";
+import { RUN_ID_PATTERN } from "../../runs/norma-layout.js";
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
+export function showProgress(io: CliIO): boolean {
+  return io.stderrIsTTY && (io.env["CI"] === undefined || io.env["CI"] === "" || io.env["CI"] === "false");
+}
+
+function progressLine(p: RunProgress): string {
+  const head = `[${seconds(p.elapsedMs).padStart(7)}] iteration ${p.iteration} · ${String(p.index).padStart(3, "0")} ${p.role.padEnd(5)}`;
+  return p.phase === "start" ? `${head} …\n` : `${head} ${p.status}${p.summary !== undefined && p.summary !== "" ? `: ${p.summary.length > 100 ? `${p.summary.slice(0, 99)}…` : p.summary}` : ""}\n`;
+}
+
+export function renderRunText(r: RunResult): string {
+  const lines = [
+    `Run ${r.run_id}: ${r.status.toUpperCase()}${r.verdict !== null ? ` (verdict ${r.verdict})` : ""} after ${r.steps.length} step${r.steps.length === 1 ? "" : "s"}, iteration ${Math.min(r.iteration, Math.max(1, ...r.steps.map((s) => s.iteration)))}.`,
+    `Goal: ${r.goal}`,
+    "",
+    ...r.steps.map((s) => `  ${String(s.index).padStart(3, "0")} ${s.role.padEnd(5)} iteration ${s.iteration}  ${s.status.padEnd(7)} ${s.summary ?? ""}`),
+    "",
+    `${r.status === "passed" ? "Passed" : r.status === "failed" ? "Failed" : "Stopped"}: ${r.reason}`,
+  ];
+  for (const m of r.marked) lines.push(`Marked reconciled for ${m.spec}: ${m.files.join(", ")}`);
+  if (r.snapshot !== null) lines.push(`Snapshot: .notarai/reconciliation_state.json (${r.snapshot.files} file and ${r.snapshot.specs} spec fingerprints)`);
+  if (r.scorecard !== null) lines.push(`Scorecard: ${r.scorecard}`);
+  lines.push(`Record: ${r.run_dir}/ (noma-reconcile runs show ${r.run_id})`);
+  if (r.status !== "passed") lines.push(`Continue: noma-reconcile run --resume ${r.run_id}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export async function runCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
+  const format = formatArg(options);
+  const ctx = requireRepo(io);
+  const resume = options["resume"] !== undefined ? String(options["resume"]) : undefined;
+  const specs = listOption(options["spec"]).map((s) => specArg(s, ctx, io.cwd));
+  const ac = listOption(options["ac"]).map((a) => {
+    const c = parseAcArg(a);
+    if (c === null) throw new UsageError(`--ac takes ID=TEXT (e.g. --ac "AC1=All unit tests pass"); got ${JSON.stringify(a)}`);
+    return c;
+  });
+  let maxIterations: number | undefined;
+  if (options["maxIterations"] !== undefined) {
+    maxIterations = Number(options["maxIterations"]);
+    if (!Number.isInteger(maxIterations) || maxIterations < 1 || maxIterations > 1000) throw new UsageError(`--max-iterations takes a whole number from 1 to 1000; got ${JSON.stringify(options["maxIterations"])}`);
+  }
+  if (resume !== undefined) {
+    if (!RUN_ID_PATTERN.test(resume)) throw new UsageError(`--resume takes a run id such as 20260105-100000-ab12cd; got ${JSON.stringify(resume)}`);
+    if (specs.length > 0 || ac.length > 0 || options["goal"] !== undefined) throw new UsageError("--resume continues a run with its own goal and criteria: leave out --goal, --ac and --spec");
+  } else if (specs.length === 0 && ac.length === 0) {
+    throw new UsageError("give --spec PATH (criteria are generated from the spec) or --goal TEXT with --ac ID=TEXT, or --resume RUN_ID");
+  }
+  const { warnings, onWarning } = warningSink(io);
+  const controller = new AbortController();
+  const onSignal = () => {
+    io.stderr("noma-reconcile: interrupted; stopping the current agent (the run can be resumed)\n");
+    controller.abort();
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const progress = showProgress(io);
+  let cli: string | null = null;
+  try {
+    cli = process.argv[1] !== undefined ? realpathSync(process.argv[1]) : null;
+  } catch {
+    cli = null;
+  }
+  let result: RunResult;
+  try {
+    result = await callTool(() =>
+      runLoop({
+        root: ctx.root,
+        ...(options["goal"] !== undefined ? { goal: String(options["goal"]) } : {}),
+        ac,
+        specs,
+        ...(maxIterations !== undefined ? { maxIterations } : {}),
+        ...(resume !== undefined ? { resume } : {}),
+        mark: options["mark"] !== false,
+        ...(cli !== null && cli.endsWith(".js") ? { mcpCommand: [process.execPath, cli, "mcp"] } : {}),
+        env: io.env,
+        signal: controller.signal,
+        onWarning,
+        ...(progress ? { onProgress: (p: RunProgress) => io.stderr(progressLine(p)) } : {}),
+      }),
+    );
+  } finally {
+    process.removeListener("SIGINT", onSignal);
+    process.removeListener("SIGTERM", onSignal);
+  }
+  for (const r of result.recovery.interrupted) onWarning(`recovered run ${r}: it had been interrupted (marked stopped)`);
+  if (format === "json") io.stdout(envelope("run", result.status === "passed", result, warnings));
+  else io.stdout(renderRunText(result));
+  return result.status === "passed" ? 0 : 1;
+}

@@ -1,0 +1,54 @@
+/**
+ * The MCP server as the tool server of one run step (`noma-reconcile mcp --step
+ * <run_id>/<NNN-role>`, what the run loop gives its agents): the tools that step's
+ * role may use, and the step the workspace tools' ledger lines are attributed to.
+ *
+ * Role policy (norma §7.1, §8: plan and check only read; do executes work, act
+ * proposes changes):
+ * - plan, check: the read-only tools — reconciliation reads, Noma document reads,
+ *   `read_file`, `list_files`, `run_list`, `run_status`;
+ * - do, act: those, plus the workspace tools that change the work tree or run
+ *   commands — `edit_file`, `apply_patch`, `run_command`, `run_tests`,
+ *   `build_workspace` (contained, archived, allowlisted, in the evidence ledger).
+ * No agent gets `mark_reconciled`, `clear_cache`, `snapshot_state` or
+ * `patch_block`: the loop marks on PASS, and .noma edits go through the act step's
+ * `patch.noma.json`, which the loop applies and validates.
+ *
+ * Pure: no I/O, no heavy imports (it is on the server's start-up path).
+ */
+import { TOOL_CATALOG, type ToolName } from "./tool-catalog.js";
+
+export const AGENT_ROLES = ["plan", "do", "check", "act"] as const;
+export type AgentRole = (typeof AGENT_ROLES)[number];
+
+/** The workspace tools a do or act agent may use besides the read-only ones. */
+export const WORK_TOOLS: readonly ToolName[] = ["edit_file", "apply_patch", "run_command", "run_tests", "build_workspace"];
+
+export interface AgentStep {
+  runId: string;
+  index: number;
+  role: AgentRole;
+}
+
+const READ_ONLY: readonly ToolName[] = TOOL_CATALOG.filter((t) => t.annotations.readOnlyHint).map((t) => t.name);
+
+/** The tools an agent of `role` may call, in `tools/list` order. */
+export function roleTools(role: AgentRole): ToolName[] {
+  const work = role === "do" || role === "act";
+  return TOOL_CATALOG.filter((t) => READ_ONLY.includes(t.name) || (work && WORK_TOOLS.includes(t.name))).map((t) => t.name);
+}
+
+/** `--step` for the run step `index` (role `role`) of `runId`. */
+export function formatAgentStep(s: AgentStep): string {
+  return `${s.runId}/${String(s.index).padStart(3, "0")}-${s.role}`;
+}
+
+/** `20260105-100000-ab12cd/004-act` → the step; anything else → a message saying what was expected. */
+export function parseAgentStep(text: string): { ok: true; step: AgentStep } | { ok: false; problem: string } {
+  const m = /^(\d{8}-\d{6}-[0-9a-f]{6})\/(\d{3,})-(plan|do|check|act)$/.exec(text);
+  const index = m !== null ? Number(m[2]) : NaN;
+  if (m === null || !Number.isSafeInteger(index) || index < 1) {
+    return { ok: false, problem: `--step: expected <run_id>/<NNN-role> (e.g. 20260105-100000-ab12cd/004-act, role plan, do, check or act), found ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}` };
+  }
+  return { ok: true, step: { runId: m[1]!, index, role: m[3] as AgentRole } };
+}

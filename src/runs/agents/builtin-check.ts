@@ -1,0 +1,241 @@
+/**
+ * The built-in check (agent type `builtin`, check role only): evaluates the
+ * generated criteria itself, with our own checks, and writes what a check
+ * agent must (norma §8.3): `verdict.json`, `scorecard.md`, evidence under
+ * `files/`, and the AgentResponse.
+ *
+ * - drift (`no unreconciled drift for <spec>`): every file the spec governs
+ *   whose content is not reconciled (hash cache / snapshot, per spec) must be
+ *   acknowledged by this run — a do or act step listed it in reconciled.json
+ *   and the loop recorded its BLAKE3 then. It holds when the recorded hash is
+ *   the current one, so an edit after the acknowledgement re-opens the file.
+ *   Evidence: files/drift-<n>.json.
+ * - documents: `check`'s judgement (validator, transcripts, sidecars, books)
+ *   of every .noma document, transcript, book and sidecar that changed since
+ *   the run started (work tree against the start commit, untracked included)
+ *   or that is pending drift of a run spec; it holds when none has an error.
+ *   Evidence: files/documents.json.
+ * - tests: the configured command (`.notarai/config.yaml` workspace.test) run
+ *   at the repository root; it holds when it exits 0. Evidence: files/test.log.
+ * - custom (`--ac`): cannot be judged here (the run refuses to start).
+ */
+import { closeSync, mkdirSync, openSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { checkedPathKind } from "../../check/checked-path.js";
+import { changedFiles } from "../../git/changed-files.js";
+import type { AgentResponse, VerdictFile } from "../agent-protocol.js";
+import { pendingDrift, type PendingFile } from "../pending-drift.js";
+import type { RunCriterion } from "../run-criteria.js";
+import type { FileDiagnostics } from "../../report/file-diagnostics.js";
+import { STDERR_LOG, STDOUT_LOG } from "./spawn-agent.js";
+import { clearAgentPid, recordAgentPid } from "./agent-pid-file.js";
+
+export interface Acknowledgement {
+  spec: string;
+  path: string;
+  /** BLAKE3 of the file when the step that acknowledged it was committed (null: it did not exist). */
+  hash: string | null;
+  step: number;
+  note?: string;
+}
+
+export interface BuiltinCheckInput {
+  root: string;
+  /** The step directory being built (absolute). */
+  stepDir: string;
+  criteria: readonly RunCriterion[];
+  acks: readonly Acknowledgement[];
+  /** HEAD when the run started (null: no commit yet). */
+  startHead: string | null;
+  /** Run specs (repo-relative). */
+  specs: readonly string[];
+  testTimeoutMs: number;
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal | undefined;
+}
+
+export interface CriterionResult {
+  id: string;
+  text: string;
+  pass: boolean;
+  evidence: string;
+  detail: string[];
+}
+
+export interface BuiltinCheckResult {
+  response: AgentResponse;
+  verdict: VerdictFile;
+}
+
+interface DriftEvidence {
+  spec: string;
+  pending: Array<PendingFile & { acknowledged: boolean; ack: Acknowledgement | null; problem: string | null }>;
+}
+
+function ackKey(spec: string, path: string): string {
+  return `${spec}\0${path}`;
+}
+
+async function runTests(argv: readonly string[], root: string, logPath: string, timeoutMs: number, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<{ code: number | null; detail: string }> {
+  const fd = openSync(logPath, "w");
+  try {
+    return await new Promise((resolve) => {
+      const child = spawn(argv[0]!, argv.slice(1), { cwd: root, env, stdio: ["ignore", fd, fd], detached: true, windowsHide: true });
+      if (child.pid !== undefined) recordAgentPid(root, child.pid);
+      let timedOut = false;
+      const kill = () => {
+        try {
+          process.kill(-child.pid!, "SIGKILL");
+        } catch {
+          /* gone */
+        }
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        kill();
+      }, timeoutMs);
+      signal?.addEventListener("abort", kill, { once: true });
+      child.on("error", (e: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        resolve({ code: null, detail: e.code === "ENOENT" ? `${argv[0]}: not found (is it installed and on PATH?)` : `${argv[0]}: ${e.message}` });
+      });
+      child.on("close", (code, sig) => {
+        clearTimeout(timer);
+        if (child.pid !== undefined) clearAgentPid(root, child.pid);
+        signal?.removeEventListener("abort", kill);
+        resolve({ code, detail: timedOut ? `timed out after ${timeoutMs} ms` : code === 0 ? "exit 0" : code !== null ? `exit ${code}` : `killed by ${sig}` });
+      });
+    });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinCheckResult> {
+  const { root, stepDir } = input;
+  mkdirSync(join(stepDir, "files"), { recursive: true });
+  mkdirSync(join(stepDir, "logs"), { recursive: true });
+  const warnings: string[] = [];
+  const onWarning = (m: string) => warnings.push(`warning: ${m}`);
+  const acks = new Map(input.acks.map((a) => [ackKey(a.spec, a.path), a]));
+  const results: CriterionResult[] = [];
+  const files = ["verdict.json", "scorecard.md"];
+  const metrics: Record<string, number> = {};
+  const fixes: string[] = [];
+  const drift = new Map<string, DriftEvidence>();
+  let driftIndex = 0;
+
+  for (const c of input.criteria) {
+    if (c.kind === "drift") {
+      const spec = c.spec!;
+      const pending = await pendingDrift(root, spec, { onWarning });
+      const evidence: DriftEvidence = {
+        spec,
+        pending: pending.map((p) => {
+          const ack = acks.get(ackKey(spec, p.path)) ?? null;
+          const acknowledged = ack !== null && ack.hash !== null && ack.hash === p.hash;
+          const problem = acknowledged ? null : ack === null ? "changed since it was last reconciled; not acknowledged by this run" : "changed again after this run acknowledged it";
+          return { ...p, acknowledged, ack, problem };
+        }),
+      };
+      drift.set(spec, evidence);
+      const open = evidence.pending.filter((p) => !p.acknowledged);
+      const file = `files/drift-${++driftIndex}.json`;
+      writeFileSync(join(stepDir, file), `${JSON.stringify(evidence, null, 2)}\n`);
+      files.push(file);
+      metrics["drift_files"] = (metrics["drift_files"] ?? 0) + evidence.pending.length;
+      metrics["drift_unacknowledged"] = (metrics["drift_unacknowledged"] ?? 0) + open.length;
+      for (const p of open) {
+        fixes.push(
+          p.path === spec
+            ? `Review the changed spec ${spec}: make the code and documents it governs follow it, then acknowledge it in reconciled.json (${p.problem})`
+            : `Reconcile ${p.path} with ${spec}: make code, spec and documents agree, then acknowledge it in reconciled.json (${p.problem})`,
+        );
+      }
+      results.push({
+        id: c.id,
+        text: c.text,
+        pass: open.length === 0,
+        evidence: file,
+        detail:
+          evidence.pending.length === 0
+            ? ["no governed file is changed since it was reconciled"]
+            : evidence.pending.map((p) => `${p.acknowledged ? "acknowledged" : "OPEN"}: ${p.path}${p.problem !== null ? ` (${p.problem})` : ""}`),
+      });
+    } else if (c.kind === "documents") {
+      const targets = new Set<string>();
+      if (input.startHead !== null) for (const ch of changedFiles(root, input.startHead)) if (ch.kind !== "deleted") targets.add(ch.path);
+      for (const d of drift.values()) for (const p of d.pending) if (p.hash !== null) targets.add(p.path);
+      if (input.startHead === null) {
+        const { listNomaFiles } = await import("../../check/list-noma-files.js");
+        for (const p of listNomaFiles(root, true, [], root)) targets.add(p);
+      }
+      const judged = [...targets].filter((p) => {
+        const k = checkedPathKind(p);
+        return k === "document" || k === "transcript" || k === "book" || k === "sidecar";
+      }).sort();
+      let results2: FileDiagnostics[] = [];
+      if (judged.length > 0) {
+        const { checkWorktree } = await import("../../check/check-worktree.js");
+        results2 = (await checkWorktree({ root, inRepo: true, cwd: root, paths: judged, onWarning })).results;
+      }
+      const errors = results2.flatMap((r) => r.diagnostics.filter((d) => d.severity === "error").map((d) => `${r.file}${d.pos !== undefined ? `:${d.pos.line}:${d.pos.column}` : ""}: ${d.message} [${d.code}]`));
+      const file = "files/documents.json";
+      writeFileSync(join(stepDir, file), `${JSON.stringify({ checked: judged, results: results2 }, null, 2)}\n`);
+      files.push(file);
+      metrics["documents_checked"] = judged.length;
+      metrics["document_errors"] = errors.length;
+      for (const e of errors.slice(0, 20)) fixes.push(`Fix ${e}`);
+      results.push({
+        id: c.id,
+        text: c.text,
+        pass: errors.length === 0,
+        evidence: file,
+        detail: judged.length === 0 ? ["no .noma document or transcript changed"] : errors.length === 0 ? [`${judged.length} checked, no errors: ${judged.join(", ")}`] : errors,
+      });
+    } else if (c.kind === "tests") {
+      const file = "files/test.log";
+      const r = await runTests(c.argv!, root, join(stepDir, file), input.testTimeoutMs, input.env, input.signal);
+      files.push(file);
+      metrics["tests_exit_code"] = r.code ?? -1;
+      if (r.code !== 0) fixes.push(`Make \`${c.argv!.join(" ")}\` pass (${r.detail}; see ${file})`);
+      results.push({ id: c.id, text: c.text, pass: r.code === 0, evidence: file, detail: [`${c.argv!.join(" ")}: ${r.detail}`] });
+    } else {
+      results.push({ id: c.id, text: c.text, pass: false, evidence: "", detail: ["the built-in check cannot judge a free-text criterion; configure a check agent"] });
+    }
+  }
+
+  const pass = results.every((r) => r.pass);
+  const failed = results.filter((r) => !r.pass);
+  const verdict: VerdictFile = {
+    version: 1,
+    verdict: pass ? "PASS" : "FAIL",
+    criteria: results.map((r) => ({ id: r.id, text: r.text, pass: r.pass, evidence: r.evidence })),
+    metrics,
+    blockers: failed.map((r) => `${r.id}: ${r.text}`),
+    recommended_fix: fixes,
+  };
+  const lines = [
+    `# Scorecard: ${pass ? "PASS" : "FAIL"}`,
+    "",
+    `${results.length - failed.length} of ${results.length} criteria hold.`,
+    "",
+    "| criterion | result | evidence |",
+    "|---|---|---|",
+    ...results.map((r) => `| ${r.id}: ${r.text.replace(/\|/g, "\\|")} | ${r.pass ? "PASS" : "FAIL"} | ${r.evidence} |`),
+    "",
+    ...results.flatMap((r) => [`## ${r.id}: ${r.text}`, "", ...r.detail.map((d) => `- ${d}`), ""]),
+    ...(fixes.length > 0 ? ["## Recommended fix", "", ...fixes.map((f) => `- ${f}`), ""] : []),
+  ];
+  writeFileSync(join(stepDir, "verdict.json"), `${JSON.stringify(verdict, null, 2)}\n`);
+  writeFileSync(join(stepDir, "scorecard.md"), `${lines.join("\n")}`);
+  writeFileSync(join(stepDir, STDOUT_LOG), results.map((r) => `${r.pass ? "PASS" : "FAIL"} ${r.id}: ${r.text}\n${r.detail.map((d) => `  ${d}\n`).join("")}`).join(""));
+  writeFileSync(join(stepDir, STDERR_LOG), warnings.map((w) => `${w}\n`).join(""));
+  const why = (r: CriterionResult): string => {
+    const open = r.detail.filter((d) => d.startsWith("OPEN: "));
+    return open.length > 0 ? `${r.id}: ${open.length} open drift file${open.length === 1 ? "" : "s"} (${open.map((d) => d.slice(6).replace(/ \(.*\)$/, "")).join(", ")})` : `${r.id}: ${r.detail[0] ?? r.text}`;
+  };
+  const summary = pass ? `PASS: all ${results.length} criteria hold` : `FAIL: ${failed.map(why).join("; ")}`;
+  return { response: { version: 1, status: "ok", summary, files, next_actions: fixes, errors: [] }, verdict };
+}

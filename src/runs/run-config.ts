@@ -1,0 +1,213 @@
+/**
+ * `.norma/config.json`: the agent of each role and the run's budgets
+ * (norma-run-loop.md §6.2), plus `risky` globs for `max_risky_files`.
+ *
+ *   {
+ *     "agents": {
+ *       "plan":  { "type": "exec", "cmd": ["./bin/plan"], "timeout_ms": 600000, "env": ["MY_TOKEN"] },
+ *       "check": { "type": "builtin" },
+ *       "act":   { "type": "claude", "model": "sonnet", "path": "." }
+ *     },
+ *     "budgets": { "max_iterations": 5, "max_patch_kb": 200, "max_changed_files": 20, "max_risky_files": 0 },
+ *     "risky": [".github/**", "**\/*.lock"]
+ *   }
+ *
+ * Agent types: `exec` (an argv, never a shell), the one-shot coding CLIs
+ * `codex`, `opencode`, `gemini`, `claude` (the binary is fixed: `cmd` is an
+ * error; `path`, inside the repository, is their working directory), and
+ * `builtin` (check only: our own drift, document and test checks).
+ *
+ * Absent file → defaults: the built-in check, no plan/do/act agent (those
+ * roles are recorded as `skipped`; a failed check with no act agent ends the
+ * run as failed), `max_iterations` 5. Every problem names the file, the key
+ * path, what was expected and what was found; unknown keys are errors (a
+ * misspelt budget must not silently lift a limit).
+ */
+import { readFileSync } from "node:fs";
+import * as z from "zod/mini";
+import { findJsonSyntaxError } from "../init/json-syntax-error.js";
+import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
+import type { Budgets } from "./agent-protocol.js";
+import { describeIssues, keyPath, showValue } from "./describe-issues.js";
+import { abs, NORMA_CONFIG, ROLES, type Role } from "./norma-layout.js";
+
+export const AGENT_TYPES = ["exec", "codex", "opencode", "gemini", "claude", "builtin"] as const;
+export type AgentType = (typeof AGENT_TYPES)[number];
+export const CLI_AGENT_TYPES = ["codex", "opencode", "gemini", "claude"] as const;
+export type CliAgentType = (typeof CLI_AGENT_TYPES)[number];
+
+/** Default time an agent may take (ms): 20 minutes. */
+export const DEFAULT_TIMEOUT_MS = 20 * 60 * 1000;
+export const DEFAULT_MAX_ITERATIONS = 5;
+
+const timeout = z.optional(z.number().check(z.int(), z.positive()));
+const envNames = z.optional(z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name"))));
+
+const SCHEMAS: Record<AgentType, z.ZodMiniType> = {
+  exec: z.strictObject({ type: z.literal("exec"), cmd: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)), timeout_ms: timeout, env: envNames }),
+  codex: cliSchema("codex"),
+  opencode: cliSchema("opencode"),
+  gemini: cliSchema("gemini"),
+  claude: cliSchema("claude"),
+  builtin: z.strictObject({ type: z.literal("builtin"), timeout_ms: timeout }),
+};
+
+function cliSchema<T extends CliAgentType>(type: T) {
+  return z.strictObject({ type: z.literal(type), model: z.optional(z.string().check(z.minLength(1))), path: z.optional(z.string().check(z.minLength(1))), timeout_ms: timeout, args: z.optional(z.array(z.string())) });
+}
+
+const BudgetsSchema = z.strictObject({
+  max_iterations: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(1000))),
+  max_patch_kb: z.optional(z.number().check(z.positive())),
+  max_changed_files: z.optional(z.number().check(z.int(), z.minimum(0))),
+  max_risky_files: z.optional(z.number().check(z.int(), z.minimum(0))),
+});
+
+export interface ExecAgentConfig {
+  type: "exec";
+  cmd: string[];
+  timeout_ms?: number;
+  env?: string[];
+}
+
+export interface CliAgentConfig {
+  type: CliAgentType;
+  model?: string;
+  /** Repo-relative working directory of the tool ("" = the root). */
+  path?: string;
+  timeout_ms?: number;
+  /** Extra arguments, placed before the prompt. */
+  args?: string[];
+}
+
+export interface BuiltinAgentConfig {
+  type: "builtin";
+  /** Time the configured test command may take (ms). */
+  timeout_ms?: number;
+}
+
+export type AgentConfig = ExecAgentConfig | CliAgentConfig | BuiltinAgentConfig;
+
+export interface RunConfig {
+  agents: Partial<Record<Role, AgentConfig>>;
+  budgets: Budgets;
+  risky: string[];
+  /** Where it came from: the file, or defaults (no file). */
+  source: "file" | "defaults";
+}
+
+export class RunConfigError extends Error {
+  readonly exitCode = 2;
+  constructor(readonly problems: string[]) {
+    super(`invalid ${NORMA_CONFIG}:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    this.name = "RunConfigError";
+  }
+}
+
+export function defaultRunConfig(): RunConfig {
+  return { agents: { check: { type: "builtin" } }, budgets: { max_iterations: DEFAULT_MAX_ITERATIONS }, risky: [], source: "defaults" };
+}
+
+const TOP_KEYS = ["agents", "budgets", "risky"];
+
+/** Pure: the text of `.norma/config.json` → the configuration, or the problems (file, key path, expected, found). */
+export function parseRunConfig(textValue: string, root: string, file = NORMA_CONFIG): { config: RunConfig | null; problems: string[] } {
+  const problems: string[] = [];
+  const at = (path: PropertyKey[], msg: string) => problems.push(`${file}: ${keyPath(path)}: ${msg}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(textValue);
+  } catch {
+    const e = findJsonSyntaxError(textValue);
+    return { config: null, problems: [`${file}:${e?.line ?? 1}:${e?.column ?? 1}: not valid JSON (${e?.message ?? "unparseable"})`] };
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return { config: null, problems: [`${file}: expected an object with ${TOP_KEYS.join(", ")}, found ${showValue(data)}`] };
+  const obj = data as Record<string, unknown>;
+  for (const k of Object.keys(obj)) if (!TOP_KEYS.includes(k)) at([k], `unknown key (known keys: ${TOP_KEYS.join(", ")})`);
+  const config = defaultRunConfig();
+  config.source = "file";
+
+  if (obj["agents"] !== undefined) {
+    const agents = obj["agents"];
+    if (agents === null || typeof agents !== "object" || Array.isArray(agents)) at(["agents"], `expected an object mapping roles (${ROLES.join(", ")}) to agents, found ${showValue(agents)}`);
+    else {
+      for (const [role, value] of Object.entries(agents)) {
+        if (!(ROLES as readonly string[]).includes(role)) {
+          at(["agents", role], `unknown role (roles: ${ROLES.join(", ")})`);
+          continue;
+        }
+        const agent = parseAgent(value, role as Role, root, (p, m) => at(["agents", role, ...p], m), (line) => problems.push(`${file}: ${line}`));
+        if (agent !== null) config.agents[role as Role] = agent;
+      }
+      if ((agents as Record<string, unknown>)["check"] === undefined) config.agents.check = { type: "builtin" };
+    }
+  }
+  if (obj["budgets"] !== undefined) {
+    const r = BudgetsSchema.safeParse(obj["budgets"]);
+    if (!r.success) for (const p of describeIssues(r.error.issues as never, obj["budgets"], ["budgets"])) problems.push(`${file}: ${p}`);
+    else {
+      const b = r.data;
+      config.budgets = { max_iterations: b.max_iterations ?? DEFAULT_MAX_ITERATIONS };
+      if (b.max_patch_kb !== undefined) config.budgets.max_patch_kb = b.max_patch_kb;
+      if (b.max_changed_files !== undefined) config.budgets.max_changed_files = b.max_changed_files;
+      if (b.max_risky_files !== undefined) config.budgets.max_risky_files = b.max_risky_files;
+    }
+  }
+  if (obj["risky"] !== undefined) {
+    const r = obj["risky"];
+    if (!Array.isArray(r) || r.some((g) => typeof g !== "string" || g.length === 0)) at(["risky"], `expected a list of globs (non-empty strings), found ${showValue(r)}`);
+    else config.risky = r as string[];
+  }
+  return problems.length > 0 ? { config: null, problems } : { config, problems };
+}
+
+function parseAgent(value: unknown, role: Role, root: string, at: (path: PropertyKey[], msg: string) => void, problem: (line: string) => void): AgentConfig | null {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    at([], `expected an agent object such as {"type": "exec", "cmd": ["./bin/agent"]}, found ${showValue(value)}`);
+    return null;
+  }
+  const type = (value as Record<string, unknown>)["type"];
+  if (typeof type !== "string" || !(AGENT_TYPES as readonly string[]).includes(type)) {
+    at(["type"], `expected one of ${AGENT_TYPES.map((t) => JSON.stringify(t)).join(", ")}, found ${showValue(type)}`);
+    return null;
+  }
+  if (type === "builtin" && role !== "check") {
+    at(["type"], `"builtin" is only an agent for the check role (the built-in check); ${role} needs exec, codex, opencode, gemini or claude`);
+    return null;
+  }
+  const obj = value as Record<string, unknown>;
+  if (type !== "exec" && obj["cmd"] !== undefined) {
+    at(["cmd"], `not supported for ${type}: the tool's binary is fixed (use "path" for its working directory, "args" for extra arguments)`);
+    return null;
+  }
+  const r = SCHEMAS[type as AgentType].safeParse(value);
+  if (!r.success) {
+    for (const p of describeIssues(r.error.issues as never, value, ["agents", role])) problem(p);
+    return null;
+  }
+  const agent = r.data as AgentConfig;
+  if (agent.type !== "exec" && agent.type !== "builtin" && agent.path !== undefined) {
+    try {
+      agent.path = containPath(agent.path, root, root);
+    } catch (e) {
+      if (e instanceof PathOutsideRepoError) at(["path"], `expected a directory inside the repository, found ${JSON.stringify(agent.path)} (outside ${root})`);
+      else throw e;
+      return null;
+    }
+  }
+  return agent;
+}
+
+/** Read `.norma/config.json` (defaults when absent); RunConfigError on any problem. */
+export function loadRunConfig(root: string): RunConfig {
+  let textValue: string;
+  try {
+    textValue = readFileSync(abs(root, NORMA_CONFIG), "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return defaultRunConfig();
+    throw new RunConfigError([`${NORMA_CONFIG}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`]);
+  }
+  const { config, problems } = parseRunConfig(textValue, root);
+  if (config === null) throw new RunConfigError(problems);
+  return config;
+}

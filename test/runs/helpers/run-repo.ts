@@ -1,0 +1,192 @@
+/**
+ * Repositories for the run-loop tests: one spec governing src/** and docs/**,
+ * a valid .noma document, everything reconciled (cache and committed
+ * snapshot), then optionally a drift; a generic scripted exec agent
+ * (`agents/scripted.mjs <behavior.json>`) whose behaviour per iteration is a
+ * JSON file in the repository; and `.norma/config.json`.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+import { git, tempRepo, writeTree, type Tree } from "../../helpers/temp-repo.js";
+import { CLI, runCli } from "../../helpers/run-cli.js";
+
+export const SPEC = ".notarai/app.spec.yaml";
+
+export const SPEC_TEXT = `schema_version: "0.7"
+intent: "A tiny app whose guide and code stay in step."
+behaviors:
+  - name: greets
+    given: "a name"
+    then: "it says hello to it"
+artifacts:
+  code:
+    - path: "src/**"
+  docs:
+    - path: "docs/**"
+`;
+
+export const GUIDE = `---
+title: Guide
+---
+
+# Guide
+
+::decision{id="greeting" status="accepted"}
+The app says hello.
+::
+`;
+
+/** The scripted exec agent: behaviour from a JSON file (per iteration under byIteration, per role under byRole). */
+export const SCRIPTED_AGENT = `import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+const req = JSON.parse(readFileSync(0, "utf8"));
+const all = JSON.parse(readFileSync(join(req.paths.repo_root, process.argv[2]), "utf8"));
+const byRole = all.byRole?.[req.step.role] ?? all;
+const b = byRole.byIteration?.[String(req.step.iteration)] ?? byRole;
+if (b.sleepMs) await new Promise((r) => setTimeout(r, b.sleepMs));
+for (const [name, content] of Object.entries(b.files ?? {})) {
+  const p = join(req.paths.step_dir, name);
+  mkdirSync(dirname(p), { recursive: true });
+  writeFileSync(p, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+}
+for (const [name, target] of Object.entries(b.symlinks ?? {})) symlinkSync(target, join(req.paths.step_dir, name));
+if (b.stderr) process.stderr.write(b.stderr);
+process.stdout.write(b.stdout ?? JSON.stringify({ version: 1, status: b.status ?? "ok", summary: b.summary ?? req.step.role + " done", files: b.listed ?? Object.keys(b.files ?? {}), next_actions: [], errors: [] }));
+process.exitCode = b.exit ?? 0;
+`;
+
+/**
+ * A scripted exec agent that works through our MCP server, as a coding agent would: it spawns the
+ * server the loop gives it (NORMA_MCP_COMMAND, also context.mcp_server of the request), lists the
+ * tools, makes the scripted tools/call requests in order, records {argv, tools, results} in
+ * files/mcp.json of its step, writes its scripted files and prints the AgentResponse.
+ * Behaviour: `agents/<file>` as for SCRIPTED_AGENT, plus `calls: [{name, arguments}]`.
+ */
+export const MCP_AGENT = `import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+const req = JSON.parse(readFileSync(0, "utf8"));
+const all = JSON.parse(readFileSync(join(req.paths.repo_root, process.argv[2]), "utf8"));
+const byRole = all.byRole?.[req.step.role] ?? all;
+const b = byRole.byIteration?.[String(req.step.iteration)] ?? byRole;
+const argv = JSON.parse(process.env.NORMA_MCP_COMMAND);
+const server = spawn(argv[0], argv.slice(1), { cwd: req.paths.repo_root, stdio: ["pipe", "pipe", "inherit"] });
+const waiting = new Map();
+let buf = "";
+server.stdout.setEncoding("utf8");
+server.stdout.on("data", (d) => {
+  buf += d;
+  for (let i = buf.indexOf("\\n"); i >= 0; i = buf.indexOf("\\n")) {
+    const m = JSON.parse(buf.slice(0, i));
+    buf = buf.slice(i + 1);
+    waiting.get(m.id)?.(m);
+  }
+});
+let id = 0;
+const rpc = (method, params) => new Promise((resolve) => {
+  const n = ++id;
+  waiting.set(n, resolve);
+  server.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: n, method, params }) + "\\n");
+});
+await rpc("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "scripted-agent", version: "1" } });
+const tools = (await rpc("tools/list", {})).result.tools.map((t) => t.name);
+const results = [];
+for (const c of b.calls ?? []) results.push((await rpc("tools/call", c)).result);
+server.stdin.end();
+await new Promise((r) => server.on("close", r));
+const files = { ...(b.files ?? {}), "files/mcp.json": { argv, context: req.context.mcp_server, tools, results } };
+for (const [name, content] of Object.entries(files)) {
+  const p = join(req.paths.step_dir, name);
+  mkdirSync(dirname(p), { recursive: true });
+  writeFileSync(p, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+}
+process.stdout.write(JSON.stringify({ version: 1, status: "ok", summary: b.summary ?? req.step.role + " done through MCP", files: Object.keys(files), next_actions: [], errors: [] }));
+`;
+
+export function cli(root: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  return runCli(args, { cwd: root, env: { CI: "1", ...env } });
+}
+
+export interface RunRepoOptions {
+  /** .norma/config.json (object), or null for none. */
+  config?: object | null;
+  /** Agent behaviours: file name (under agents/) → JSON. */
+  behaviors?: Record<string, object>;
+  /** Extra files committed with the base. */
+  extra?: Tree;
+  /** Changed (committed) after reconciling: the drift. */
+  drift?: Tree;
+}
+
+export function execAgent(behavior: string, extra: object = {}): object {
+  return { type: "exec", cmd: ["node", "agents/scripted.mjs", `agents/${behavior}`], timeout_ms: 30_000, ...extra };
+}
+
+/** An exec agent that works through our MCP server (MCP_AGENT). */
+export function mcpAgent(behavior: string, extra: object = {}): object {
+  return { type: "exec", cmd: ["node", "agents/mcp-agent.mjs", `agents/${behavior}`], timeout_ms: 60_000, ...extra };
+}
+
+export function runRepo(o: RunRepoOptions = {}): string {
+  const root = tempRepo({
+    [SPEC]: SPEC_TEXT,
+    "src/app.ts": 'export const greet = (n: string) => `hello ${n}`;\n',
+    "docs/guide.noma": GUIDE,
+    "agents/scripted.mjs": SCRIPTED_AGENT,
+    "agents/mcp-agent.mjs": MCP_AGENT,
+    ".gitignore": "ignored.log\n",
+    ...(o.extra ?? {}),
+  });
+  execFileSync(process.execPath, [CLI, "mark-reconciled", SPEC, "src/app.ts", "docs/guide.noma"], { cwd: root, stdio: "pipe" });
+  execFileSync(process.execPath, [CLI, "state", "snapshot"], { cwd: root, stdio: "pipe" });
+  git(root, ["add", "-A"]);
+  git(root, ["commit", "-qm", "reconciled"]);
+  const more: Tree = {};
+  for (const [name, b] of Object.entries(o.behaviors ?? {})) more[`agents/${name}`] = JSON.stringify(b);
+  if (o.config !== undefined && o.config !== null) more[".norma/config.json"] = JSON.stringify(o.config, null, 2);
+  if (o.drift !== undefined) Object.assign(more, o.drift);
+  if (Object.keys(more).length > 0) {
+    writeTree(root, more);
+    git(root, ["add", "-A"]);
+    git(root, ["commit", "-qm", "drift and agents"]);
+  }
+  return root;
+}
+
+/** A unified diff replacing one line of a file (enough for the tests' patches). */
+export function lineDiff(path: string, oldLine: string, newLine: string, lineNo = 1, total = 1): string {
+  return [`--- a/${path}`, `+++ b/${path}`, `@@ -${lineNo},${total} +${lineNo},${total} @@`, `-${oldLine}`, `+${newLine}`, ""].join("\n");
+}
+
+/** Every file under root (except .git, .norma and the local hash cache .notarai/.cache): path → bytes, mode, or link target. */
+export function treeSnapshot(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string, rel: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const r = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (r === ".git" || r === ".norma" || r === ".notarai/.cache") continue;
+      const p = join(dir, e.name);
+      if (e.isSymbolicLink()) out.set(r, `link:${readlinkSync(p)}`);
+      else if (e.isDirectory()) {
+        out.set(`${r}/`, "dir");
+        walk(p, r);
+      } else out.set(r, `${(lstatSync(p).mode & 0o777).toString(8)}:${readFileSync(p).toString("base64")}`);
+    }
+  };
+  walk(root, "");
+  return out;
+}
+
+export function runIds(root: string): string[] {
+  const d = join(root, ".norma/runs");
+  return existsSync(d) ? readdirSync(d).sort() : [];
+}
+
+export function stepDirs(root: string, runId: string): string[] {
+  return readdirSync(join(root, ".norma/runs", runId, "steps")).sort();
+}
+
+export function readJson(root: string, rel: string): any {
+  return JSON.parse(readFileSync(join(root, rel), "utf8"));
+}
