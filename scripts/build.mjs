@@ -37,12 +37,26 @@ await build({
     // Some bundled CommonJS code calls require(); give ESM chunks a real one.
     js: "import { createRequire as __nrCreateRequire } from 'node:module'; const require = __nrCreateRequire(import.meta.url);",
   },
-  define: { __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version), __NOMA_RECONCILE_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)) },
+  define: { __NOMA_RECONCILE_VENDOR_YAML__: "true", __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version), __NOMA_RECONCILE_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)) },
   // Loaded lazily at run time from node_modules (WASM files beside them; zstd-wasm reads its .wasm from beside its module).
-  external: ["sql.js", "blake3-wasm", "@bokuweb/zstd-wasm"],
+  external: ["sql.js", "blake3-wasm", "@bokuweb/zstd-wasm", "yaml"],
   legalComments: "none",
   logLevel: "warning",
   metafile: false,
+});
+// The YAML library as one CommonJS file, required on first use (src/yaml/yaml-lib.ts): the
+// parser is synchronous, and most commands never need YAML.
+await build({
+  absWorkingDir: root,
+  entryPoints: { yaml: "node_modules/yaml/dist/index.js" },
+  outdir: "dist/vendor",
+  outExtension: { ".js": ".cjs" },
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  legalComments: "none",
+  logLevel: "warning",
 });
 chmodSync(join(root, "dist/cli.js"), 0o755);
 

@@ -3,7 +3,7 @@
  * name the YAML path and its line. An unknown `nomaAgent.version` grants
  * nothing (§A.5). Pure: text in.
  */
-import { LineCounter, parseDocument } from "yaml";
+import { yamlLib } from "../yaml/yaml-lib.js";
 import { yamlToData } from "../config/yaml-to-data.js";
 import { CAPABILITY_VERSION, CapabilityDescriptorSchema, type CapabilityDescriptor } from "./capability-schema.js";
 
@@ -26,6 +26,7 @@ export function sidecarPath(docPath: string): string {
 }
 
 export function readCapabilities(text: string): CapabilityReading {
+  const { LineCounter, parseDocument } = yamlLib();
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true });
   if (doc.errors.length > 0) {

@@ -9,7 +9,7 @@
  *   document's transcript is judged with it;
  * - specs: schema and `$ref`s, resolved against the same source.
  */
-import type { NomaConfig } from "../config/config-schema.js";
+import type { NomaConfig } from "../config/config-defaults.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import { checkNomaText, type CheckOptions } from "./check-noma-text.js";
 import { checkedPathKind, documentTranscript, transcriptDocument } from "./checked-path.js";

@@ -7,7 +7,7 @@
  */
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { NomaConfig } from "../config/config-schema.js";
+import type { NomaConfig } from "../config/config-defaults.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import type { CheckOptions } from "./check-document.js";
 import { checkFiles } from "./check-files.js";

@@ -9,8 +9,8 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { containPath } from "../fsx/contain-path.js";
-import { loadConfig } from "../config/load-config.js";
-import type { NomaConfig } from "../config/config-schema.js";
+import { loadConfigLazy } from "../config/load-config-lazy.js";
+import type { NomaConfig } from "../config/config-defaults.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import type { CheckOptions } from "./check-document.js";
 import { checkFiles } from "./check-files.js";
@@ -51,7 +51,7 @@ function readOrNull(root: string, rel: string): string | null {
 export async function checkWorktree(options: CheckWorktreeOptions): Promise<CheckRun> {
   const { root } = options;
   const read = (p: string): string | null => readOrNull(root, p);
-  const config = loadConfig({ cwd: options.cwd, read: options.inRepo ? read : () => null, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
+  const config = await loadConfigLazy({ cwd: options.cwd, read: options.inRepo ? read : () => null, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
   const listed = listNomaFiles(root, options.inRepo, options.paths, options.cwd);
   const explicit = new Set<string>();
   for (const given of options.paths) {

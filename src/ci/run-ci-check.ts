@@ -15,7 +15,7 @@ import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../check/checked-pat
 import type { CheckOptions } from "../check/check-document.js";
 import { besideLookups, resolveBeside } from "../check/resolve-beside.js";
 import { loadConfig } from "../config/load-config.js";
-import type { NomaConfig } from "../config/config-schema.js";
+import type { NomaConfig } from "../config/config-defaults.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { resolveCiBase, type BaseSource } from "./resolve-ci-base.js";

@@ -31,35 +31,4 @@ export const ConfigSchema = z.object({
   workspace: z.optional(WorkspaceConfigSchema),
 });
 
-export const CONFIG_KEYS = ["transcripts", "drift", "exclude", "workspace"] as const;
-export const WORKSPACE_KEYS = ["allowlist", "ledger", "archive", "test", "build"] as const;
-
-export interface WorkspaceConfig {
-  /** Repo-relative path of the command allowlist (NOA `tools/allowed_commands.toml`). */
-  allowlist: string;
-  /** Repo-relative path of the evidence ledger (NOA `docs/evidence_ledger.tools.log`). */
-  ledger: string;
-  /** Repo-relative directory of archived versions (NOA `archive/`). */
-  archive: string;
-  /** argv of the project's test command, or null when none is configured. */
-  test: readonly string[] | null;
-  /** argv of the project's build command, or null when none is configured. */
-  build: readonly string[] | null;
-}
-
-export interface NomaConfig {
-  transcripts: "warn" | "strict";
-  drift: "warning" | "error";
-  exclude: string[];
-  workspace: WorkspaceConfig;
-}
-
-export const DEFAULT_WORKSPACE_CONFIG: Readonly<WorkspaceConfig> = Object.freeze({
-  allowlist: "tools/allowed_commands.toml",
-  ledger: "docs/evidence_ledger.tools.log",
-  archive: "archive",
-  test: null,
-  build: null,
-});
-
-export const DEFAULT_CONFIG: Readonly<NomaConfig> = Object.freeze({ transcripts: "warn", drift: "warning", exclude: [], workspace: DEFAULT_WORKSPACE_CONFIG });
+export { CONFIG_KEYS, WORKSPACE_KEYS, DEFAULT_WORKSPACE_CONFIG, DEFAULT_CONFIG, type WorkspaceConfig, type NomaConfig } from "./config-defaults.js";

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CONFIG_PATH } from "../check/checked-path.js";
-import { DEFAULT_CONFIG, type NomaConfig } from "./config-schema.js";
+import { DEFAULT_CONFIG, type NomaConfig } from "./config-defaults.js";
 import { formatConfigProblem, parseConfig } from "./parse-config.js";
 
 export class ConfigError extends Error {

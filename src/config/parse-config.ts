@@ -4,7 +4,8 @@
  * values are errors; unknown keys are warnings (with a suggestion), so an
  * older tool reads a newer file and says what it ignores.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
+import type { LineCounter, Node as YamlNode } from "yaml";
+import { yamlLib } from "../yaml/yaml-lib.js";
 import { yamlToData } from "./yaml-to-data.js";
 import { CONFIG_KEYS, ConfigSchema, DEFAULT_CONFIG, WORKSPACE_KEYS, type NomaConfig } from "./config-schema.js";
 
@@ -29,6 +30,7 @@ export function formatConfigProblem(p: ConfigProblem): string {
 function nodeAt(root: YamlNode | null, path: readonly PropertyKey[]): { node: YamlNode | null; key: YamlNode | null } {
   let node = root;
   let key: YamlNode | null = null;
+  const { isMap, isPair, isScalar, isSeq } = yamlLib();
   for (const seg of path) {
     if (node !== null && isMap(node)) {
       const pair = node.items.find((it) => isPair(it) && isScalar(it.key) && String(it.key.value) === String(seg));
@@ -69,6 +71,7 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 export function parseConfig(text: string, file: string): ConfigResult {
+  const { LineCounter, parseDocument } = yamlLib();
   const lc = new LineCounter();
   const problems: ConfigProblem[] = [];
   const at = (offset: number | undefined): { line: number; column: number } => {

@@ -6,7 +6,8 @@
  * configuration, specs and capability sidecars.
  * @see https://eemeli.org/yaml/#tojs-options (maxAliasCount)
  */
-import { isAlias, visit, type Document, type LineCounter } from "yaml";
+import type { Document, LineCounter } from "yaml";
+import { yamlLib } from "../yaml/yaml-lib.js";
 
 /** Alias resolutions allowed (yaml counts each alias times the aliases inside its anchor). */
 export const MAX_ALIAS_COUNT = 100;
@@ -19,6 +20,7 @@ export function yamlToData(doc: Document, lc: LineCounter, maxAliasCount = MAX_A
   } catch (e) {
     // The conversion says what, not where: point at the first alias (the expansion starts there).
     let offset = 0;
+    const { isAlias, visit } = yamlLib();
     visit(doc, {
       Alias(_key, node) {
         if (isAlias(node) && node.range !== undefined && node.range !== null) offset = node.range[0];

@@ -6,6 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { discoverRepoRoot } from "../git/discover-repo-root.js";
 import { LineFramer } from "./line-framer.js";
 import { McpServer, type RepoRoot } from "./mcp-server.js";
 import type { AgentStep } from "./agent-step.js";
@@ -23,8 +24,10 @@ export interface McpStdioOptions {
   agentStep?: AgentStep;
 }
 
-/** The git top level of `cwd` (git is asked on first need: spawning it at start-up costs a client's handshake several ms); outside a repository, `cwd`. */
+/** The git top level of `cwd`, found in process when the layout is plain (else git is asked on first need: spawning it at start-up costs a client's handshake several ms); outside a repository, `cwd`. */
 export async function findRepoRootAsync(cwd: string): Promise<RepoRoot> {
+  const found = discoverRepoRoot(cwd);
+  if (found !== undefined) return { root: found, inRepo: true };
   const { execFile } = await import("node:child_process");
   return new Promise((resolve) => {
     execFile("git", ["rev-parse", "--show-toplevel"], { cwd, windowsHide: true }, (err, stdout) => {

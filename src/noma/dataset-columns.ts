@@ -4,7 +4,7 @@
  * are written in are read without the YAML library (yaml-dataset-columns.ts); any other
  * body goes through it.
  */
-import { parse as parseYaml } from "yaml";
+import { yamlLib } from "../yaml/yaml-lib.js";
 import { splitDelimited } from "./split-delimited.js";
 import { yamlDatasetColumns } from "./yaml-dataset-columns.js";
 
@@ -26,7 +26,7 @@ export function parsedDatasetColumns(interior: readonly string[], fmt: string): 
   const text = interior.join("\n");
   let data: unknown;
   try {
-    data = fmt === "json" ? JSON.parse(text) : parseYaml(text);
+    data = fmt === "json" ? JSON.parse(text) : yamlLib().parse(text);
   } catch {
     return null;
   }

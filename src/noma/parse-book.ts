@@ -11,7 +11,7 @@
  *     - 01-intro.noma       # a path relative to the manifest
  *     - file: 02-risks.noma # or an object with `file`
  */
-import { parse as parseYaml } from "yaml";
+import { yamlLib } from "../yaml/yaml-lib.js";
 import type { NomaDocument, SectionNode } from "./ast.js";
 import { parseNoma } from "./parse-noma.js";
 import { slugify } from "./slugify.js";
@@ -52,7 +52,7 @@ export function chapterSlug(file: string): string {
 export function parseBookManifest(text: string): { title?: string; files: string[]; errors: BookManifestError[] } {
   let data: unknown;
   try {
-    data = parseYaml(text);
+    data = yamlLib().parse(text);
   } catch (e) {
     const err = e as Error & { linePos?: Array<{ line: number }> };
     return { files: [], errors: [{ message: `Book manifest is not valid YAML: ${err.message.split("\n")[0]}`, line: err.linePos?.[0]?.line }] };

@@ -10,7 +10,8 @@
  * The parser never throws on text input: malformed input becomes recovered
  * nodes plus `problems`.
  */
-import { parseDocument as parseYamlDocument } from "yaml";
+import { yamlLib } from "../yaml/yaml-lib.js";
+import { readSimpleFrontmatter } from "./yaml-frontmatter-fast.js";
 import type { AttrToken, BlockNode, DirectiveNode, FrontmatterNode, ListItemNode, NomaDocument, ParseProblem, SectionNode } from "./ast.js";
 import { AttrTokenIndex } from "./attr-token-index.js";
 import { getAttr, parseAttributes, splitAliases } from "./attributes.js";
@@ -77,9 +78,10 @@ function parseFrontmatter(src: string, index: LineIndex, problems: ParseProblem[
   const rawLines: string[] = [];
   for (let i = 1; i < close; i++) rawLines.push(textOf(i));
   const raw = rawLines.join("\n");
-  let data: unknown;
+  let data: unknown = readSimpleFrontmatter(raw);
+  if (data !== undefined) return { type: "frontmatter", raw, data, pos: { line: 1, column: 1 }, endLine: close + 1 };
   try {
-    const doc = parseYamlDocument(raw, { prettyErrors: true, uniqueKeys: true });
+    const doc = yamlLib().parseDocument(raw, { prettyErrors: true, uniqueKeys: true });
     if (doc.errors.length > 0) {
       // The first error is the cause; YAML's follow-on errors only repeat it.
       for (const err of doc.errors.slice(0, 1)) {

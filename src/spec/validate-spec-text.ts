@@ -4,7 +4,8 @@
  * turned into problems with the YAML path, line and column of the offending
  * node, what was expected and what was found.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from "yaml";
+import type { Document, LineCounter, Node as YamlNode } from "yaml";
+import { yamlLib } from "../yaml/yaml-lib.js";
 import { yamlToData } from "../config/yaml-to-data.js";
 import type * as z from "zod/mini";
 import { isSpecVersion, SPEC_SCHEMAS, SPEC_VERSIONS, type SpecData, type SpecVersion } from "./spec-schema.js";
@@ -48,6 +49,7 @@ function position(lc: LineCounter, offset: number): Located {
 function locate(doc: Document, path: readonly PropertyKey[]): { node: YamlNode | null; keyNode: YamlNode | null; complete: boolean } {
   let node = doc.contents as YamlNode | null;
   let keyNode: YamlNode | null = null;
+  const { isMap, isPair, isScalar, isSeq } = yamlLib();
   for (const seg of path) {
     if (node === null) return { node, keyNode, complete: false };
     if (isMap(node)) {
@@ -226,6 +228,7 @@ function collectRefs(doc: Document, lc: LineCounter, data: Record<string, unknow
 
 /** Validate the text of the spec file at repository-relative `path`. Never throws. */
 export function validateSpecText(path: string, text: string): SpecFile {
+  const { LineCounter, parseDocument } = yamlLib();
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, version: "1.2" });
   const result: SpecFile = { path, text, version: null, data: null, problems: [], refs: [] };

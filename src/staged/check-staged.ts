@@ -15,7 +15,7 @@
  */
 import { blobTextReader } from "../git/blob-text-reader.js";
 import { execGit, GitError, splitNul } from "../git/exec-git.js";
-import { loadConfig } from "../config/load-config.js";
+import { loadConfigLazy } from "../config/load-config-lazy.js";
 import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../check/checked-path.js";
 import { checkFiles } from "../check/check-files.js";
 import type { CheckRun } from "../check/check-worktree.js";
@@ -50,7 +50,7 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
   const relevant = [...staged.keys()].filter((p) => checkedPathKind(p) !== null);
   texts.prefetch([...relatedPaths(relevant), CONFIG_PATH]);
   const read = texts.read;
-  const config = loadConfig({ cwd, read, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
+  const config = await loadConfigLazy({ cwd, read, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
   const targets = config.exclude.length > 0 ? (await import("../check/apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
   const inIndex = (rel: string | null): boolean => rel !== null && read(rel) !== null;
   const results = await checkFiles({

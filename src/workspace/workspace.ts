@@ -8,7 +8,7 @@
  */
 import { readFileSync, realpathSync } from "node:fs";
 import { join, posix } from "node:path";
-import { DEFAULT_WORKSPACE_CONFIG, type WorkspaceConfig } from "../config/config-schema.js";
+import { DEFAULT_WORKSPACE_CONFIG, type WorkspaceConfig } from "../config/config-defaults.js";
 import { ConfigError, loadConfig } from "../config/load-config.js";
 import { PathContainment, PathOutsideRepoError } from "../fsx/contain-path.js";
 import { symlinkEscape } from "../fsx/symlink-escape.js";

@@ -55,9 +55,9 @@ export async function checkRun(paths: string[], options: Record<string, unknown>
         const { checkWorktree } = await import("../../check/check-worktree.js");
         run = await checkWorktree({ root: ctx.root, inRepo: ctx.inRepo, paths: inside, ...common });
       } else {
-        const { loadConfig } = await import("../../config/load-config.js");
+        const { loadConfigLazy } = await import("../../config/load-config-lazy.js");
         const read = (p: string): string | null => (ctx.inRepo ? readOrNull(join(ctx.root, p)) : null);
-        run = { targets: [], results: [], config: loadConfig({ cwd: io.cwd, read, ...(common.configPath !== undefined ? { override: common.configPath } : {}), onWarning }) };
+        run = { targets: [], results: [], config: await loadConfigLazy({ cwd: io.cwd, read, ...(common.configPath !== undefined ? { override: common.configPath } : {}), onWarning }) };
       }
       if (outside.length > 0) {
         const more = await checkOutsidePaths({ paths: outside, cwd: io.cwd, config: run.config, document });

@@ -1,0 +1,19 @@
+/**
+ * `loadConfig` for commands that usually find no configuration file: the defaults without
+ * loading the configuration's parser and schema (the YAML library and zod), which are
+ * imported only when there is a file to read.
+ */
+import { CONFIG_PATH } from "../check/checked-path.js";
+import { DEFAULT_CONFIG, type NomaConfig } from "./config-defaults.js";
+import type { LoadConfigOptions } from "./load-config.js";
+
+export async function loadConfigLazy(options: LoadConfigOptions): Promise<NomaConfig> {
+  if (options.override === undefined) {
+    const text = options.read(CONFIG_PATH);
+    if (text === null) return { ...DEFAULT_CONFIG, exclude: [] };
+    const { loadConfig } = await import("./load-config.js");
+    return loadConfig({ ...options, read: (p) => (p === CONFIG_PATH ? text : options.read(p)) });
+  }
+  const { loadConfig } = await import("./load-config.js");
+  return loadConfig(options);
+}

@@ -1,0 +1,140 @@
+/**
+ * The work tree's top level found in process, the way git finds it, for the cases that
+ * are plain: every command needs the top level first, and `git rev-parse --show-toplevel`
+ * is a process spawn (5–20 ms on this machine, paid by every pre-commit hook and every
+ * one-shot `check` and `patch`).
+ *
+ * Git walks up from the working directory and stops at the first directory that holds a
+ * `.git` (a git directory or a `gitdir:` file) or is itself a bare git directory. This
+ * module does that walk over the real path (git prints the top level with symbolic links
+ * resolved) and answers only when nothing could make git answer differently; otherwise it
+ * returns `undefined` and the caller asks git. It gives up on:
+ * - any environment variable that changes discovery (`GIT_DIR`, `GIT_WORK_TREE`,
+ *   `GIT_CEILING_DIRECTORIES`, …), or command-line configuration (`git -c`, which a hook
+ *   inherits as `GIT_CONFIG_PARAMETERS`) that names core.worktree, core.bare,
+ *   safe.directory or an include;
+ * - a working directory inside a `.git` directory, or a directory on the way up that is
+ *   itself a git directory (a bare repository) or holds a file named `HEAD`;
+ * - a file system boundary crossed on the way up;
+ * - a `.git` that is not a directory or a `gitdir:` file whose target is a git directory;
+ * - a repository configuration that names `worktree` (core.worktree), `bare` with any value
+ *   but `false`, or any `include` (the included file could set them), or a `config.worktree`;
+ * - a `.git`, its git directory or the top level owned by another user (git's
+ *   safe.directory check would refuse the repository);
+ * - Windows (git prints drive letters with forward slashes there).
+ * A property test compares it with `git rev-parse --show-toplevel` over generated trees.
+ */
+import { lstatSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+
+/** Environment variables under which only git can say where the top level is. */
+const DISCOVERY_ENV = /^GIT_(DIR|WORK_TREE|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|COMMON_DIR|CONFIG|TEST_.*|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE)$/;
+/** Configuration given on the command line (`git -c`, as a hook inherits it): only these keys matter. */
+const CONFIG_ENV = /^GIT_CONFIG_(PARAMETERS|KEY_\d+)$/;
+const DISCOVERY_KEYS = /core\.(worktree|bare)|safe\.directory|include/i;
+
+/** The top level git would print for `cwd`, or `undefined` when git must be asked. */
+export function discoverRepoRoot(cwd: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (process.platform === "win32") return undefined;
+  for (const [key, value] of Object.entries(env)) {
+    if (DISCOVERY_ENV.test(key)) return undefined;
+    if (CONFIG_ENV.test(key) && DISCOVERY_KEYS.test(value ?? "")) return undefined;
+  }
+  let dir: string;
+  try {
+    dir = realpathSync(cwd);
+  } catch {
+    return undefined;
+  }
+  if (dir.split(sep).includes(".git")) return undefined;
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  let dev: number | undefined;
+  for (;;) {
+    const here = statOrNull(dir);
+    if (here === null || !here.isDirectory()) return undefined;
+    if (dev === undefined) dev = here.dev;
+    else if (here.dev !== dev) return undefined;
+    const dotGit = lstatOrNull(join(dir, ".git"));
+    if (dotGit !== null) return topLevelAt(dir, here, dotGit, uid);
+    // A directory that is itself a git directory (bare) stops git's walk: leave it to git.
+    if (lstatOrNull(join(dir, "HEAD")) !== null) return undefined;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+function topLevelAt(dir: string, dirStat: Stats, dotGit: Stats, uid: number | undefined): string | undefined {
+  let gitDir: string;
+  if (dotGit.isDirectory()) gitDir = join(dir, ".git");
+  else if (dotGit.isFile()) {
+    const target = gitfileTarget(join(dir, ".git"));
+    if (target === undefined) return undefined;
+    gitDir = isAbsolute(target) ? target : resolve(dir, target);
+  } else return undefined;
+  const gitDirStat = statOrNull(gitDir);
+  if (gitDirStat === null || !gitDirStat.isDirectory() || !isGitDirectory(gitDir)) return undefined;
+  if (uid !== undefined && (dirStat.uid !== uid || dotGit.uid !== uid || gitDirStat.uid !== uid)) return undefined;
+  if (!plainConfig(join(gitDir, "config")) || readOrUndefined(join(gitDir, "config.worktree")) !== undefined) return undefined;
+  // A linked worktree's git directory names the common one, whose configuration applies too.
+  const common = readOrUndefined(join(gitDir, "commondir"));
+  if (common !== undefined) {
+    const commonDir = resolve(gitDir, common.trim());
+    if (!plainConfig(join(commonDir, "config"))) return undefined;
+  }
+  return dir;
+}
+
+/** Git's test for a git directory: HEAD, objects/ and refs/ are there. */
+function isGitDirectory(gitDir: string): boolean {
+  const head = lstatOrNull(join(gitDir, "HEAD"));
+  if (head === null || !head.isFile()) return false;
+  // Git checks what HEAD holds: a symbolic ref under refs/ or an object id.
+  const text = readOrUndefined(join(gitDir, "HEAD")) ?? "";
+  if (!/^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\r?\n?$/.test(text)) return false;
+  const common = readOrUndefined(join(gitDir, "commondir"));
+  const objectsBase = common !== undefined ? resolve(gitDir, common.trim()) : gitDir;
+  return statOrNull(join(objectsBase, "objects"))?.isDirectory() === true && statOrNull(join(objectsBase, "refs"))?.isDirectory() === true;
+}
+
+/** The `gitdir:` line of a `.git` file, or undefined when the file is not one. */
+function gitfileTarget(path: string): string | undefined {
+  const text = readOrUndefined(path);
+  if (text === undefined) return undefined;
+  const m = /^gitdir: (.+?)\r?\n?$/.exec(text);
+  return m?.[1];
+}
+
+/** A repository configuration without anything that moves the top level (missing is plain). */
+function plainConfig(path: string): boolean {
+  const text = readOrUndefined(path);
+  if (text === undefined) return true;
+  if (/^\s*(worktree|include|includeif)\b/im.test(text) || /^\s*\[\s*include/im.test(text)) return false;
+  // `git init` writes `bare = false`; any other value of bare is left to git.
+  for (const m of text.matchAll(/^\s*bare\b(.*)$/gim)) if (!/^\s*=\s*false\s*$/i.test(m[1] ?? "")) return false;
+  return true;
+}
+
+function readOrUndefined(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
