@@ -70,7 +70,8 @@ export function parsedDate(value: string): number | null {
   if (m === null) return null;
   const t = Date.parse(value.trim().length === 10 ? `${value.trim()}T00:00:00Z` : value.trim());
   if (Number.isNaN(t)) return null;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999 (0000-02-29 would be rejected).
+  const d = new Date(new Date(0).setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
   if (d.getUTCMonth() !== Number(m[2]) - 1 || d.getUTCDate() !== Number(m[3])) return null;
   return t;
 }

@@ -28,6 +28,11 @@ describe("parseDate", () => {
     expect(parseDate("2026-04-31")).toBeNull();
     expect(parseDate("2026-13-01")).toBeNull();
     expect(parseDate("0099-12-31")).toBe(Date.parse("0099-12-31T00:00:00Z"));
+    // Year 0 is a leap year (divisible by 400); both readings agree (the general one once read it as 1900).
+    expect(parseDate("0000-02-29")).toBe(Date.parse("0000-02-29T00:00:00Z"));
+    expect(parsedDate("0000-02-29")).toBe(Date.parse("0000-02-29T00:00:00Z"));
+    expect(parsedDate("0000-02-29T12:00:00Z")).toBe(Date.parse("0000-02-29T12:00:00Z"));
+    expect(parseDate("1900-02-29T00:00:00Z")).toBeNull();
     expect(parseDate("2026-01-01T10:00:00Z")).toBe(Date.UTC(2026, 0, 1, 10));
   });
 });
