@@ -76,6 +76,8 @@ export interface ApplyPatchOptions {
   rejectAll?: { code: PatchErrorCode; message: string };
   /** sha256 of the document's bytes when they are not exactly `text` encoded as UTF-8. */
   preSha256?: string;
+  /** The UTF-8 bytes of `text` when the caller read them from a file: an ASCII document is hashed from them (no encoding of the text). */
+  textUtf8?: Uint8Array;
   /** Parse of `text`, when the caller already has it. It is consumed: the engine reuses its nodes and id index (read what you need from it first). */
   parsed?: NomaDocument;
   /** Clock for elapsed_ms (tests). */
@@ -132,7 +134,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   const hit = remember ? MEMO.take(text) : undefined;
   // sha256 states that later texts resume (an op near the end hashes only the tail).
   let hash0: ResumableSha256 | undefined = hit?.hash;
-  const hashOf0 = (): ResumableSha256 => (hash0 ??= ResumableSha256.of(text));
+  const hashOf0 = (): ResumableSha256 => (hash0 ??= ResumableSha256.of(text, undefined, options.textUtf8));
   const preSha256 = options.preSha256 ?? hashOf0().hex;
   const doc0 = options.parsed ?? hit?.doc ?? parseNoma(text);
   const keep = (t: string, doc: NomaDocument, hash: ResumableSha256, diagnostics: readonly Diagnostic[]): void => {

@@ -23,6 +23,7 @@ import { transcriptLines } from "../transcript/verify-transcript.js";
 import { interruptedRun, recoveryRecord, type InterruptedRun } from "../transcript/recover-interrupted.js";
 import { applyPatch, sha256Hex, type PatchOutcome } from "./apply-patch.js";
 import { decodeUtf8 } from "../fsx/read-text-file.js";
+import { assembledUtf8 } from "./text-edit.js";
 import { assertRecordableOps } from "./assert-recordable-ops.js";
 import { assertNoSymlinkEscape, isSymlink, linkTarget, SymlinkNotAllowedError } from "../fsx/symlink-escape.js";
 
@@ -143,6 +144,8 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
     const capabilities = hasSidecar ? readCapabilities(readFileSync(sidecar, "utf8")).descriptor : null;
     const sidecarName = basename(sidecar);
     const outcome = applyPatch(text, ops, {
+      // An ASCII document (valid UTF-8, a byte per character) is hashed from the bytes read.
+      ...(validUtf8 && bytes.length === text.length ? { textUtf8: bytes } : {}),
       ...(options.strict !== undefined ? { strict: options.strict } : {}),
       ...(options.expectedSha !== undefined ? { expectedSha: options.expectedSha } : {}),
       ...(options.baseSha256 !== undefined ? { baseSha256: options.baseSha256 } : {}),
@@ -176,7 +179,8 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
     if (!dryRun && outcome.result === "applied") {
       crashPoint("after-transcript");
       try {
-        writeFileAtomic(absPath, outcome.text, { beforeRename: () => crashPoint("before-document-rename") });
+        // A long ASCII result is written from the bytes it was assembled in (no encoding of the text).
+        writeFileAtomic(absPath, assembledUtf8(outcome.text) ?? outcome.text, { beforeRename: () => crashPoint("before-document-rename") });
         written = true;
       } catch (e) {
         if (previous !== null) writeFileAtomic(tPath, previous);

@@ -33,9 +33,12 @@ export class ResumableSha256 {
     private readonly chunk: number,
   ) {}
 
-  /** `chunk`: characters between kept states (small values are for tests). */
-  static of(text: string, chunk = CHUNK): ResumableSha256 {
-    return ResumableSha256.from(text, [{ at: 0, state: createHash("sha256") }], Math.max(1, chunk));
+  /**
+   * `chunk`: characters between kept states (small values are for tests); `utf8`: the text's
+   * UTF-8 bytes when the caller has them (used when they are as many as its characters: ASCII).
+   */
+  static of(text: string, chunk = CHUNK, utf8?: Uint8Array): ResumableSha256 {
+    return ResumableSha256.from(text, [{ at: 0, state: createHash("sha256") }], Math.max(1, chunk), utf8 !== undefined && utf8.length === text.length ? utf8 : undefined);
   }
 
   /**
