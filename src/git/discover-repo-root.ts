@@ -35,17 +35,20 @@ const DISCOVERY_KEYS = /core\.(worktree|bare)|safe\.directory|include/i;
 
 /** The top level git would print for `cwd`, or `undefined` when git must be asked. */
 export function discoverRepoRoot(cwd: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  try {
+    return walkUp(cwd, env);
+  } catch {
+    return undefined; // an unreadable directory or file on the way: git says what it makes of it
+  }
+}
+
+function walkUp(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
   if (process.platform === "win32") return undefined;
   for (const [key, value] of Object.entries(env)) {
     if (DISCOVERY_ENV.test(key)) return undefined;
     if (CONFIG_ENV.test(key) && DISCOVERY_KEYS.test(value ?? "")) return undefined;
   }
-  let dir: string;
-  try {
-    dir = realpathSync(cwd);
-  } catch {
-    return undefined;
-  }
+  let dir = realpathSync(cwd);
   if (dir.split(sep).includes(".git")) return undefined;
   const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
   let dev: number | undefined;
@@ -116,25 +119,13 @@ function plainConfig(path: string): boolean {
 }
 
 function readOrUndefined(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
+  return statOrNull(path)?.isFile() === true ? readFileSync(path, "utf8") : undefined;
 }
 
 function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path);
-  } catch {
-    return null;
-  }
+  return statSync(path, { throwIfNoEntry: false }) ?? null;
 }
 
 function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
+  return lstatSync(path, { throwIfNoEntry: false }) ?? null;
 }
