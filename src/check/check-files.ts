@@ -33,6 +33,8 @@ export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostic
   const results = new Map<string, FileDiagnostics>();
   const specs: string[] = [];
   const transcripts = new Set<string>();
+  // A judged document's text, kept for judging its transcript against it (read once, not twice).
+  const documentTexts = new Map<string, string>();
   // A transcript or spec named among the targets will be judged: its module loads (file reads
   // and compilation) while the documents are parsed, not after.
   const kinds = input.targets.map(checkedPathKind);
@@ -52,16 +54,21 @@ export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostic
       const text = input.read(file);
       if (text === null) continue;
       results.set(file, checkNomaText(file, text, input.document ?? {}));
-      if (kind === "document") transcripts.add(documentTranscript(file));
+      if (kind === "document") {
+        transcripts.add(documentTranscript(file));
+        documentTexts.set(file, text);
+      }
     }
   }
   const strict = input.config.transcripts === "strict";
   for (const file of transcripts) {
+    const doc = transcriptDocument(file);
+    const docText = documentTexts.get(doc);
+    documentTexts.delete(doc);
     const text = input.read(file);
     if (text === null) continue;
-    const doc = transcriptDocument(file);
     const { transcriptDiagnostics } = await (transcriptModule ?? import("./transcript-diagnostics.js"));
-    results.set(file, { file, diagnostics: transcriptDiagnostics(text, input.read(doc), doc, strict) });
+    results.set(file, { file, diagnostics: transcriptDiagnostics(text, docText !== undefined ? docText : input.read(doc), doc, strict) });
   }
   if (specs.length > 0) {
     const { specDiagnostics } = await (specModule ?? import("./spec-diagnostics.js"));

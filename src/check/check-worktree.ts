@@ -16,7 +16,8 @@ import type { CheckOptions } from "./check-document.js";
 import { checkFiles } from "./check-files.js";
 import { besideLookups } from "./resolve-beside.js";
 import { listNomaFiles } from "./list-noma-files.js";
-import { readTextFile } from "../fsx/read-text-file.js";
+import { decodeUtf8, readTextFile } from "../fsx/read-text-file.js";
+import { settlePrefetched, takePrefetched } from "../fsx/prefetch-files.js";
 import { assertNoSymlinkEscape, isSymlink } from "../fsx/symlink-escape.js";
 
 export interface CheckWorktreeOptions {
@@ -42,7 +43,9 @@ function readOrNull(root: string, rel: string): string | null {
   const abs = join(root, rel);
   if (isSymlink(abs)) assertNoSymlinkEscape(root, rel, "read it");
   try {
-    return statSync(abs).isFile() ? readTextFile(abs) : null;
+    if (!statSync(abs).isFile()) return null;
+    const prefetched = takePrefetched(abs);
+    return prefetched !== undefined ? decodeUtf8(prefetched) : readTextFile(abs);
   } catch {
     return null;
   }
@@ -50,6 +53,7 @@ function readOrNull(root: string, rel: string): string | null {
 
 export async function checkWorktree(options: CheckWorktreeOptions): Promise<CheckRun> {
   const { root } = options;
+  await settlePrefetched();
   const read = (p: string): string | null => readOrNull(root, p);
   const config = await loadConfigLazy({ cwd: options.cwd, read: options.inRepo ? read : () => null, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
   const listed = listNomaFiles(root, options.inRepo, options.paths, options.cwd);
