@@ -9,9 +9,26 @@
 import { readFileSync } from "node:fs";
 import { isAscii } from "node:buffer";
 
+/** Texts from this many bytes on are remembered with their bytes (see utf8Of). */
+const REMEMBER_BYTES = 64 * 1024;
+/** The last long ASCII text decoded, and the bytes it was decoded from. */
+let last: { text: string; bytes: Buffer } | null = null;
+
 /** The text of `bytes` as UTF-8 (the same string `bytes.toString("utf8")` gives). */
 export function decodeUtf8(bytes: Buffer): string {
-  return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
+  if (!isAscii(bytes)) return bytes.toString("utf8");
+  const text = bytes.toString("latin1");
+  if (bytes.length >= REMEMBER_BYTES) last = { text, bytes };
+  return text;
+}
+
+/**
+ * The UTF-8 bytes of `text` when it is the last long ASCII text decoded here (its bytes are
+ * its UTF-8 encoding), else undefined: a 5 MB document's sha256 then hashes the bytes read
+ * instead of encoding the text again. Only the last one is kept.
+ */
+export function utf8Of(text: string): Uint8Array | undefined {
+  return last !== null && last.text.length === text.length && last.text === text ? last.bytes : undefined;
 }
 
 /** The text of the file at `path` (the same string `readFileSync(path, "utf8")` gives). */

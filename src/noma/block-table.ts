@@ -105,9 +105,11 @@ export class BlockTable {
     const names = this.names;
     const len = end - start;
     if (this.nameIndex === undefined) {
+      const first = src.charCodeAt(start);
       for (let k = 0; k < names.length; k++) {
         const name = names[k]!;
-        if (name.length === len && rangeEquals(src, start, name)) return k;
+        // Length and first character before the call (a directive's name is compared with every name met so far).
+        if (name.length === len && name.charCodeAt(0) === first && rangeEquals(src, start, name)) return k;
       }
       names.push(src.slice(start, end));
       if (names.length > SCAN_NAMES) this.nameIndex = new Map(names.map((n, k) => [n, k]));

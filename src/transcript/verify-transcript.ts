@@ -16,6 +16,7 @@ import { summarize } from "../validate/diagnostic.js";
 import { describeIssues } from "../patch/describe-issues.js";
 import { expectedSeal, TranscriptRecordSchema, type TranscriptRecord } from "./transcript-record.js";
 import { isRecoveryOp } from "./recover-interrupted.js";
+import { utf8Of } from "../fsx/read-text-file.js";
 
 export interface TranscriptFinding {
   severity: "error" | "warning" | "info";
@@ -49,7 +50,7 @@ export interface TranscriptReport {
   ok: boolean;
 }
 
-function sha(data: string): string {
+function sha(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
@@ -183,7 +184,7 @@ export function verifyTranscript(transcript: string, documentText: string | null
   }
 
   if (documentText !== null && state !== null) {
-    const docSha = sha(documentText);
+    const docSha = sha(utf8Of(documentText) ?? documentText);
     if (docSha !== state) {
       const interrupted = trailingApplied.find((t) => t.pre === docSha);
       if (interrupted !== undefined) {
