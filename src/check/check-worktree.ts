@@ -17,7 +17,7 @@ import { checkFiles } from "./check-files.js";
 import { besideLookups } from "./resolve-beside.js";
 import { listNomaFiles } from "./list-noma-files.js";
 import { decodeUtf8, readTextFile } from "../fsx/read-text-file.js";
-import { settlePrefetched, takePrefetched } from "../fsx/prefetch-files.js";
+import type { Prefetched } from "../fsx/prefetch-files.js";
 import { assertNoSymlinkEscape, isSymlink } from "../fsx/symlink-escape.js";
 
 export interface CheckWorktreeOptions {
@@ -29,6 +29,8 @@ export interface CheckWorktreeOptions {
   configPath?: string;
   document?: Omit<CheckOptions, "datasetSrcExists" | "chapterExists">;
   onWarning?: (message: string) => void;
+  /** Large documents the bin started reading ahead (prefetch-files.ts); used once each, after the link checks. */
+  prefetched?: Prefetched;
 }
 
 export interface CheckRun {
@@ -39,13 +41,13 @@ export interface CheckRun {
 }
 
 /** A file's text, or null; never through a symbolic link that leads out of the repository (SymlinkEscapeError). */
-function readOrNull(root: string, rel: string): string | null {
+function readOrNull(root: string, rel: string, prefetched: Prefetched | undefined): string | null {
   const abs = join(root, rel);
   if (isSymlink(abs)) assertNoSymlinkEscape(root, rel, "read it");
   try {
     if (!statSync(abs).isFile()) return null;
-    const prefetched = takePrefetched(abs);
-    return prefetched !== undefined ? decodeUtf8(prefetched) : readTextFile(abs);
+    const bytes = prefetched?.take(abs);
+    return bytes !== undefined ? decodeUtf8(bytes) : readTextFile(abs);
   } catch {
     return null;
   }
@@ -53,8 +55,8 @@ function readOrNull(root: string, rel: string): string | null {
 
 export async function checkWorktree(options: CheckWorktreeOptions): Promise<CheckRun> {
   const { root } = options;
-  await settlePrefetched();
-  const read = (p: string): string | null => readOrNull(root, p);
+  await options.prefetched?.settle();
+  const read = (p: string): string | null => readOrNull(root, p, options.prefetched);
   const config = await loadConfigLazy({ cwd: options.cwd, read: options.inRepo ? read : () => null, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
   const listed = listNomaFiles(root, options.inRepo, options.paths, options.cwd);
   const explicit = new Set<string>();

@@ -1,6 +1,8 @@
 /**
  * What a command may touch of the process: injected so commands stay testable.
  */
+import type { Prefetched } from "../fsx/prefetch-files.js";
+
 export interface CliIO {
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -8,6 +10,8 @@ export interface CliIO {
   stderr: (text: string) => void;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** Files the bin started reading before the command loaded (`check`'s large documents). */
+  prefetched?: Prefetched;
 }
 
 /**

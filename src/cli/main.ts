@@ -9,7 +9,7 @@
 import * as nodeModule from "node:module";
 import { resolve } from "node:path";
 import { cac, type Command } from "cac";
-import { prefetchFile } from "../fsx/prefetch-files.js";
+import { prefetchFiles } from "../fsx/prefetch-files.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 import { UsageError } from "./cli-error.js";
 import type { CliIO } from "./cli-io.js";
@@ -26,9 +26,10 @@ const EXIT_CODES = `  0  clean (warnings allowed)
 
 // `check <doc.noma>…`: large documents start being read now, on the thread pool, while the
 // command's modules load and compile on this thread (src/fsx/prefetch-files.ts).
-if (process.argv[2] === "check" && !process.argv.includes("--staged")) {
-  for (const arg of process.argv.slice(3)) if (arg.endsWith(".noma") && !arg.startsWith("-")) prefetchFile(resolve(arg));
-}
+const prefetched =
+  process.argv[2] === "check" && !process.argv.includes("--staged")
+    ? prefetchFiles(process.argv.slice(3).filter((arg) => arg.endsWith(".noma") && !arg.startsWith("-")).map((arg) => resolve(arg)))
+    : undefined;
 
 const io: CliIO = {
   cwd: process.cwd(),
@@ -37,6 +38,7 @@ const io: CliIO = {
   stderr: (s) => process.stderr.write(s),
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
+  ...(prefetched !== undefined ? { prefetched } : {}),
 };
 
 const cli = cac(TOOL_NAME);

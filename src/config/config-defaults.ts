@@ -35,3 +35,8 @@ export const DEFAULT_WORKSPACE_CONFIG: Readonly<WorkspaceConfig> = Object.freeze
 });
 
 export const DEFAULT_CONFIG: Readonly<NomaConfig> = Object.freeze({ transcripts: "warn", drift: "warning", exclude: [], workspace: DEFAULT_WORKSPACE_CONFIG });
+
+/** The configuration of a repository without a configuration file (a fresh, mutable exclude list). */
+export function defaultConfig(): NomaConfig {
+  return { ...DEFAULT_CONFIG, exclude: [] };
+}

@@ -4,16 +4,16 @@
  * imported only when there is a file to read.
  */
 import { CONFIG_PATH } from "../check/checked-path.js";
-import { DEFAULT_CONFIG, type NomaConfig } from "./config-defaults.js";
+import { defaultConfig, type NomaConfig } from "./config-defaults.js";
 import type { LoadConfigOptions } from "./load-config.js";
 
 export async function loadConfigLazy(options: LoadConfigOptions): Promise<NomaConfig> {
+  let read = options.read;
   if (options.override === undefined) {
     const text = options.read(CONFIG_PATH);
-    if (text === null) return { ...DEFAULT_CONFIG, exclude: [] };
-    const { loadConfig } = await import("./load-config.js");
-    return loadConfig({ ...options, read: (p) => (p === CONFIG_PATH ? text : options.read(p)) });
+    if (text === null) return defaultConfig();
+    read = (p) => (p === CONFIG_PATH ? text : options.read(p)); // read once
   }
   const { loadConfig } = await import("./load-config.js");
-  return loadConfig(options);
+  return loadConfig({ ...options, read });
 }

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CONFIG_PATH } from "../check/checked-path.js";
-import { DEFAULT_CONFIG, type NomaConfig } from "./config-defaults.js";
+import { defaultConfig, type NomaConfig } from "./config-defaults.js";
 import { formatConfigProblem, parseConfig } from "./parse-config.js";
 
 export class ConfigError extends Error {
@@ -41,7 +41,7 @@ export function loadConfig(options: LoadConfigOptions): NomaConfig {
   } else {
     file = CONFIG_PATH;
     text = options.read(CONFIG_PATH);
-    if (text === null) return { ...DEFAULT_CONFIG, exclude: [] };
+    if (text === null) return defaultConfig();
   }
   const { config, problems } = parseConfig(text, file);
   const errors = problems.filter((p) => p.severity === "error");

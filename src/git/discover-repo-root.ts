@@ -76,28 +76,25 @@ function topLevelAt(dir: string, dirStat: Stats, dotGit: Stats, uid: number | un
     gitDir = isAbsolute(target) ? target : resolve(dir, target);
   } else return undefined;
   const gitDirStat = statOrNull(gitDir);
-  if (gitDirStat === null || !gitDirStat.isDirectory() || !isGitDirectory(gitDir)) return undefined;
+  if (gitDirStat === null || !gitDirStat.isDirectory()) return undefined;
+  // A linked worktree's git directory names the common one, whose objects, refs and configuration apply too.
+  const common = readOrUndefined(join(gitDir, "commondir"));
+  const commonDir = common !== undefined ? resolve(gitDir, common.trim()) : undefined;
+  if (!isGitDirectory(gitDir, commonDir ?? gitDir)) return undefined;
   if (uid !== undefined && (dirStat.uid !== uid || dotGit.uid !== uid || gitDirStat.uid !== uid)) return undefined;
   if (!plainConfig(join(gitDir, "config")) || readOrUndefined(join(gitDir, "config.worktree")) !== undefined) return undefined;
-  // A linked worktree's git directory names the common one, whose configuration applies too.
-  const common = readOrUndefined(join(gitDir, "commondir"));
-  if (common !== undefined) {
-    const commonDir = resolve(gitDir, common.trim());
-    if (!plainConfig(join(commonDir, "config"))) return undefined;
-  }
+  if (commonDir !== undefined && !plainConfig(join(commonDir, "config"))) return undefined;
   return dir;
 }
 
-/** Git's test for a git directory: HEAD, objects/ and refs/ are there. */
-function isGitDirectory(gitDir: string): boolean {
+/** Git's test for a git directory: HEAD, and objects/ and refs/ (in the common directory of a linked worktree). */
+function isGitDirectory(gitDir: string, commonDir: string): boolean {
   const head = lstatOrNull(join(gitDir, "HEAD"));
   if (head === null || !head.isFile()) return false;
   // Git checks what HEAD holds: a symbolic ref under refs/ or an object id.
   const text = readOrUndefined(join(gitDir, "HEAD")) ?? "";
   if (!/^(ref: refs\/\S+|[0-9a-f]{40}|[0-9a-f]{64})\r?\n?$/.test(text)) return false;
-  const common = readOrUndefined(join(gitDir, "commondir"));
-  const objectsBase = common !== undefined ? resolve(gitDir, common.trim()) : gitDir;
-  return statOrNull(join(objectsBase, "objects"))?.isDirectory() === true && statOrNull(join(objectsBase, "refs"))?.isDirectory() === true;
+  return statOrNull(join(commonDir, "objects"))?.isDirectory() === true && statOrNull(join(commonDir, "refs"))?.isDirectory() === true;
 }
 
 /** The `gitdir:` line of a `.git` file, or undefined when the file is not one. */

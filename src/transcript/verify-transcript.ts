@@ -10,10 +10,10 @@
  * Truncation of the newest records leaves no trace inside the file itself;
  * anchor it to history (the PR check compares the transcript with its base version).
  */
-import { createHash } from "node:crypto";
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { summarize } from "../validate/diagnostic.js";
 import { describeIssues } from "../patch/describe-issues.js";
+import { sha256Hex } from "../patch/sha256-hex.js";
 import { expectedSeal, TranscriptRecordSchema, type TranscriptRecord } from "./transcript-record.js";
 import { isRecoveryOp } from "./recover-interrupted.js";
 import { utf8Of } from "../fsx/read-text-file.js";
@@ -48,10 +48,6 @@ export interface TranscriptReport {
   /** sha256 of the state the transcript ends in (null when it has no usable record). */
   finalSha256: string | null;
   ok: boolean;
-}
-
-function sha(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
 }
 
 /** Split a transcript into raw lines, each with its "\n" (the last may lack it). */
@@ -117,7 +113,7 @@ export function verifyTranscript(transcript: string, documentText: string | null
     if (record.prev_entry_sha256 !== undefined) {
       chained = true;
       if (prevRaw === null) findings.push({ severity: "error", code: "transcript-chain-broken", message: "The first record links to a previous line that is not there (lines were removed from the start).", line });
-      else if (sha(prevRaw) !== record.prev_entry_sha256) findings.push({ severity: "error", code: "transcript-chain-broken", message: `prev_entry_sha256 does not match line ${line - 1}: a line was edited, removed, inserted or moved.`, line });
+      else if (sha256Hex(prevRaw) !== record.prev_entry_sha256) findings.push({ severity: "error", code: "transcript-chain-broken", message: `prev_entry_sha256 does not match line ${line - 1}: a line was edited, removed, inserted or moved.`, line });
     } else if (chained) {
       findings.push({ severity: "error", code: "transcript-chain-broken", message: "This record has no prev_entry_sha256 although earlier records are chained.", line });
     }
@@ -184,7 +180,7 @@ export function verifyTranscript(transcript: string, documentText: string | null
   }
 
   if (documentText !== null && state !== null) {
-    const docSha = sha(utf8Of(documentText) ?? documentText);
+    const docSha = sha256Hex(utf8Of(documentText) ?? documentText);
     if (docSha !== state) {
       const interrupted = trailingApplied.find((t) => t.pre === docSha);
       if (interrupted !== undefined) {
@@ -221,13 +217,13 @@ function replay(base: string, applyPatch: ReplayEngine, records: ReadonlyArray<{
   const appliedRecords = records.filter((r) => r.record.patch_result === "applied");
   let text = base;
   const firstPre = appliedRecords[0]?.record.pre_sha256;
-  if (firstPre !== undefined && sha(base) !== firstPre) {
-    findings.push({ severity: "error", code: "transcript-replay-base-mismatch", message: `The base document (${sha(base).slice(0, 8)}) is not the state the first applied record starts from (${firstPre.slice(0, 8)}).` });
+  if (firstPre !== undefined && sha256Hex(base) !== firstPre) {
+    findings.push({ severity: "error", code: "transcript-replay-base-mismatch", message: `The base document (${sha256Hex(base).slice(0, 8)}) is not the state the first applied record starts from (${firstPre.slice(0, 8)}).` });
     return;
   }
   for (const { line, record } of appliedRecords) {
-    if (sha(text) !== record.pre_sha256) {
-      findings.push({ severity: "error", code: "transcript-replay-mismatch", message: `Replay diverged before this record: the replayed state is ${sha(text).slice(0, 8)}, the record starts from ${record.pre_sha}.`, line });
+    if (sha256Hex(text) !== record.pre_sha256) {
+      findings.push({ severity: "error", code: "transcript-replay-mismatch", message: `Replay diverged before this record: the replayed state is ${sha256Hex(text).slice(0, 8)}, the record starts from ${record.pre_sha}.`, line });
       return;
     }
     const outcome = applyPatch(text, [record.op]);

@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { stringify } from "yaml";
 import { ConfigError, DEFAULT_CONFIG, loadConfig, parseConfig } from "../../src/index.js";
+import { loadConfigLazy } from "../../src/config/load-config-lazy.js";
 import { tempDir } from "../helpers/temp-repo.js";
 
 const glob = fc.string({ minLength: 1, maxLength: 10, unit: fc.constantFrom("a", "*", "/", ".", "-", "{", "}", ",", " ", "#", ":") });
@@ -109,5 +110,28 @@ describe("loadConfig", () => {
     expect((bad as ConfigError).exitCode).toBe(2);
     expect((bad as ConfigError).message).toContain(".notarai/config.yaml:1:8: error: drift:");
     expect(() => loadConfig({ cwd: dir, override: "missing.yaml", read: () => null })).toThrow(/cannot read the configuration file missing\.yaml/);
+  });
+});
+
+describe("loadConfigLazy", () => {
+  it("answers what loadConfig answers, reading the repository's file once", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "mine.yaml"), "transcripts: strict\n");
+    const counted = (text: string | null): { read: (p: string) => string | null; reads: string[] } => {
+      const reads: string[] = [];
+      return { reads, read: (p) => (reads.push(p), p === ".notarai/config.yaml" ? text : null) };
+    };
+    for (const text of [null, "drift: error\nexclude: [a/**]\n", "workspace:\n  test: [npm, test]\n"]) {
+      const lazy = counted(text);
+      expect(await loadConfigLazy({ cwd: dir, read: lazy.read })).toEqual(loadConfig({ cwd: dir, read: counted(text).read }));
+      expect(lazy.reads).toEqual([".notarai/config.yaml"]);
+    }
+    expect(await loadConfigLazy({ cwd: dir, override: "mine.yaml", read: () => "transcripts: warn\n" })).toEqual(loadConfig({ cwd: dir, override: "mine.yaml", read: () => null }));
+    await expect(loadConfigLazy({ cwd: dir, read: () => "drift: 3\n" })).rejects.toBeInstanceOf(ConfigError);
+    await expect(loadConfigLazy({ cwd: dir, override: "missing.yaml", read: () => null })).rejects.toThrow(/cannot read the configuration file missing\.yaml/);
+    // The defaults are a fresh object each time (a caller may extend its exclude list).
+    const a = await loadConfigLazy({ cwd: dir, read: () => null });
+    a.exclude.push("x");
+    expect((await loadConfigLazy({ cwd: dir, read: () => null })).exclude).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Large documents named to `check` are read ahead, while the command's modules load
- * (prefetch-files.ts): only regular files of at least PREFETCH_MIN_BYTES, never through a
+ * (prefetch-files.ts, handed to the command by the bin): only regular files of at least PREFETCH_MIN_BYTES, never through a
  * link, found again by real path, used once. Through the real CLI: a large document and its
  * transcript are judged exactly as before (the document read once, for both), and a large
  * document that links outside the repository is still refused with none of its bytes printed.
@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PREFETCH_MIN_BYTES, prefetchFile, settlePrefetched, takePrefetched } from "../../src/fsx/prefetch-files.js";
+import { PREFETCH_MIN_BYTES, prefetchFiles } from "../../src/fsx/prefetch-files.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 
@@ -23,7 +23,7 @@ function largeDocument(bytes: number, marker = "prose"): string {
   return parts.join("");
 }
 
-describe("prefetchFile", () => {
+describe("prefetchFiles", () => {
   it("reads regular files from PREFETCH_MIN_BYTES on, never through a link; found by real path, once", async () => {
     const dir = tempDir();
     const big = join(dir, "big.noma");
@@ -34,18 +34,19 @@ describe("prefetchFile", () => {
     writeFileSync(join(dir, "real/in.noma"), largeDocument(PREFETCH_MIN_BYTES));
     symlinkSync(join(dir, "real"), join(dir, "linked-dir"));
     symlinkSync(big, join(dir, "link.noma"));
-    for (const p of [big, small, join(dir, "linked-dir/in.noma"), join(dir, "link.noma"), join(dir, "missing.noma"), dir]) prefetchFile(p);
-    await settlePrefetched();
-    expect(takePrefetched(big)?.equals(readFileSync(big))).toBe(true);
-    expect(takePrefetched(big)).toBeUndefined(); // used once
-    expect(takePrefetched(small)).toBeUndefined(); // too small to be worth a thread-pool round trip
+    const prefetched = prefetchFiles([big, small, join(dir, "linked-dir/in.noma"), join(dir, "link.noma"), join(dir, "missing.noma"), dir]);
+    await prefetched.settle();
+    expect(prefetched.take(big)?.equals(readFileSync(big))).toBe(true);
+    expect(prefetched.take(big)).toBeUndefined(); // used once
+    expect(prefetched.take(small)).toBeUndefined(); // too small to be worth a thread-pool round trip
     // A path through a linked directory is a regular file: read, and found again under either path.
-    expect(takePrefetched(join(dir, "real/in.noma"))?.equals(readFileSync(join(dir, "real/in.noma")))).toBe(true);
+    expect(prefetched.take(join(dir, "real/in.noma"))?.equals(readFileSync(join(dir, "real/in.noma")))).toBe(true);
     // A link itself is never read ahead (it is judged, maybe refused, before anything is read).
-    prefetchFile(join(dir, "link.noma"));
-    await settlePrefetched();
-    expect(takePrefetched(join(dir, "link.noma"))).toBeUndefined();
-    expect(takePrefetched(join(dir, "missing.noma"))).toBeUndefined();
+    const viaLink = prefetchFiles([join(dir, "link.noma")]);
+    await viaLink.settle();
+    expect(viaLink.take(join(dir, "link.noma"))).toBeUndefined();
+    expect(viaLink.take(big)).toBeUndefined();
+    expect(prefetched.take(join(dir, "missing.noma"))).toBeUndefined();
   });
 });
 

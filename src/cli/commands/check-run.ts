@@ -53,7 +53,7 @@ export async function checkRun(paths: string[], options: Record<string, unknown>
       const { inside, outside } = splitOutsidePaths(paths, ctx.root, io.cwd);
       if (inside.length > 0 || outside.length === 0) {
         const { checkWorktree } = await import("../../check/check-worktree.js");
-        run = await checkWorktree({ root: ctx.root, inRepo: ctx.inRepo, paths: inside, ...common });
+        run = await checkWorktree({ root: ctx.root, inRepo: ctx.inRepo, paths: inside, ...common, ...(io.prefetched !== undefined ? { prefetched: io.prefetched } : {}) });
       } else {
         const { loadConfigLazy } = await import("../../config/load-config-lazy.js");
         const read = (p: string): string | null => (ctx.inRepo ? readOrNull(join(ctx.root, p)) : null);
