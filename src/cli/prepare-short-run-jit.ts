@@ -22,18 +22,29 @@
  * commit of small documents (the pre-commit hook) would pay for nothing. From
  * ≈ 256 KB of text the flag already wins (check of a 256 KB document: −7%).
  */
-import { setFlagsFromString } from "node:v8";
+import { createRequire } from "node:module";
 
-let applied = false;
+/**
+ * The flag is process-wide, and so is the note that it is set: the bin (dist/cli.js) and a
+ * command body bundled on its own (dist/bodies/*.cjs, load-cached-body.ts) each carry a copy
+ * of this module, and the second must neither set it again nor believe it unset.
+ */
+const APPLIED = Symbol.for("noma-reconcile.short-run-jit");
+
+/** Whether this process has set the flag. */
+export function shortRunJitApplied(): boolean {
+  return (globalThis as Record<symbol, unknown>)[APPLIED] === true;
+}
 
 /** Characters of documents about to be parsed from which the flag is set. */
 export const SHORT_RUN_JIT_MIN_CHARS = 128 * 1024;
 
 /** Ask V8 for cheaper optimized code for the rest of this process; true when applied now. */
 export function prepareShortRunJit(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (applied || env["NOMA_RECONCILE_JIT"] === "default") return false;
-  setFlagsFromString("--no-turbo-inlining");
-  applied = true;
+  if (shortRunJitApplied() || env["NOMA_RECONCILE_JIT"] === "default") return false;
+  // node:v8 on first use only: most runs never set the flag.
+  (createRequire(import.meta.url)("node:v8") as typeof import("node:v8")).setFlagsFromString("--no-turbo-inlining");
+  (globalThis as Record<symbol, unknown>)[APPLIED] = true;
   return true;
 }
 

@@ -1,0 +1,205 @@
+/**
+ * The compile cache of the hot commands' bodies (src/cli/load-cached-body.ts): the real CLI,
+ * spawned, with its cache directory in a temp dir. What a user must be able to count on: the
+ * output never depends on the cache; a cache file is written once, atomically, only where
+ * nobody else can write; a torn, flipped, foreign or linked file is never given to V8 and is
+ * replaced; two commands at once leave one whole file.
+ */
+import { spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { compileCacheDir, trustedCacheDir } from "../../src/cli/compile-cache-dir.js";
+import { cacheFileBytes, cachePayload } from "../../src/cli/load-cached-body.js";
+import { SHORT_RUN_JIT_MIN_CHARS } from "../../src/cli/prepare-short-run-jit.js";
+import { CLI, runCli } from "../helpers/run-cli.js";
+import { tempRepo } from "../helpers/temp-repo.js";
+
+const DOC = `---\ntitle: Cache\n---\n\n# Cache {id="top"}\n\nSee [[nowhere]].\n\n::claim{id="c1" confidence=0.7}\nA claim.\n::\n\n::plot{dataset="missing" column="a"}\n::\n`;
+
+function cacheDir(): string {
+  const base = mkdtempSync(join(tmpdir(), "nr-compile-cache-"));
+  onTestFinished(() => rmSync(base, { recursive: true, force: true }));
+  return join(base, "cc");
+}
+
+const files = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).sort() : []);
+const NAME = new RegExp(`^check-[0-9a-f]{16}-${process.version.replaceAll(".", "\\.")}-${process.arch}\\.bin$`);
+
+describe("the compile cache of command bodies", () => {
+  it("writes one cache file after the first check, uses it afterwards, and prints the same as without it", () => {
+    const repo = tempRepo({ "doc.noma": DOC });
+    const dir = cacheDir();
+    const env = { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir };
+    const off = runCli(["check", "doc.noma", "--format", "json"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE: "0", NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } });
+    expect(off.code).toBe(1); // findings: the output compared below is not an empty one
+    expect(files(dir)).toEqual([]);
+    const first = runCli(["check", "doc.noma", "--format", "json"], { cwd: repo, env });
+    expect(first).toEqual(off);
+    const [name] = files(dir);
+    expect(files(dir)).toHaveLength(1);
+    expect(name).toMatch(NAME);
+    const file = join(dir, name!);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(cachePayload(readFileSync(file))).toBeDefined();
+    const before = statSync(file);
+    const second = runCli(["check", "doc.noma", "--format", "json"], { cwd: repo, env });
+    expect(second).toEqual(off);
+    // Accepted by V8: a refused cache would have been replaced (a new file renamed over it).
+    const after = statSync(file);
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    expect(files(dir)).toEqual([name]);
+  });
+
+  it("replaces a torn, flipped or foreign cache file instead of handing it to V8, and prints the same", () => {
+    const repo = tempRepo({ "doc.noma": DOC });
+    const dir = cacheDir();
+    const env = { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir };
+    const expected = runCli(["check", "doc.noma"], { cwd: repo, env });
+    const [name] = files(dir);
+    const file = join(dir, name!);
+    const good = readFileSync(file);
+    const payload = cachePayload(good)!;
+    const damaged: Array<[string, Buffer]> = [
+      ["truncated", good.subarray(0, good.length - 1000)],
+      ["one bit flipped in the payload", Buffer.from(good).fill(good[good.length >> 1]! ^ 0x10, good.length >> 1, (good.length >> 1) + 1)],
+      ["one bit flipped in the header", Buffer.from(good).fill(good[5]! ^ 0x01, 5, 6)],
+      ["empty", Buffer.alloc(0)],
+      // A header that vouches for its payload, and a payload that is not V8's: V8's own check refuses it.
+      ["foreign payload with a valid header", cacheFileBytes(Buffer.from(payload).fill(0x5a, 0, 64))],
+    ];
+    for (const [what, bytes] of damaged) {
+      writeFileSync(file, bytes, { mode: 0o600 });
+      const r = runCli(["check", "doc.noma"], { cwd: repo, env });
+      expect(r, what).toEqual(expected);
+      const now = readFileSync(file);
+      expect(cachePayload(now), what).toBeDefined();
+      expect(now.equals(bytes), what).toBe(false);
+    }
+  });
+
+  it("neither reads nor writes a directory others can write, a linked directory, or through a linked file", () => {
+    const repo = tempRepo({ "doc.noma": DOC });
+    const expected = runCli(["check", "doc.noma"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE: "0" } });
+
+    const open = cacheDir();
+    mkdirSync(open, { recursive: true });
+    chmodSync(open, 0o777);
+    expect(trustedCacheDir(open, false)).toBe(false);
+    expect(runCli(["check", "doc.noma"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE_DIR: open } })).toEqual(expected);
+    expect(files(open)).toEqual([]);
+
+    const real = cacheDir();
+    mkdirSync(real, { recursive: true, mode: 0o700 });
+    const linkedDir = `${real}-link`;
+    symlinkSync(real, linkedDir);
+    onTestFinished(() => rmSync(linkedDir, { force: true }));
+    expect(runCli(["check", "doc.noma"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE_DIR: linkedDir } })).toEqual(expected);
+    expect(files(real)).toEqual([]);
+
+    // A cache file that is a link to somewhere else: not followed for reading, and the write
+    // replaces the link, never the file it pointed at.
+    const dir = cacheDir();
+    runCli(["check", "doc.noma"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } });
+    const [name] = files(dir);
+    const file = join(dir, name!);
+    const target = join(dir, "..", "elsewhere.bin");
+    writeFileSync(target, readFileSync(file));
+    const targetBytes = readFileSync(target);
+    rmSync(file);
+    symlinkSync(target, file);
+    expect(runCli(["check", "doc.noma"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } })).toEqual(expected);
+    expect(statSync(file).isFile() && !readdirSync(dir, { withFileTypes: true }).find((d) => d.name === name)!.isSymbolicLink()).toBe(true);
+    expect(readFileSync(target).equals(targetBytes)).toBe(true);
+  });
+
+  it("is off with NOMA_RECONCILE_COMPILE_CACHE=0 or NODE_DISABLE_COMPILE_CACHE=1, and for the pre-commit hook's check --staged", () => {
+    const repo = tempRepo({ "doc.noma": DOC });
+    for (const off of [{ NOMA_RECONCILE_COMPILE_CACHE: "0" }, { NODE_DISABLE_COMPILE_CACHE: "1" }]) {
+      const dir = cacheDir();
+      expect(runCli(["check", "doc.noma"], { cwd: repo, env: { ...off, NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } }).code).toBe(1);
+      expect(files(dir)).toEqual([]);
+    }
+    const dir = cacheDir();
+    writeFileSync(join(repo, "doc.noma"), DOC.replace("See [[nowhere]].", "Fine."));
+    expect(runCli(["check", "--staged"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } }).code).toBe(0);
+    expect(files(dir)).toEqual([]);
+  });
+
+  it("keeps a separate cache for large documents (the short-run V8 flag set before compiling) and patch's own", () => {
+    const parts = [DOC];
+    while (parts.join("").length < SHORT_RUN_JIT_MIN_CHARS + 1000) parts.push(`\n## Part ${parts.length} {id="p${parts.length}"}\n\n::claim{id="k${parts.length}" confidence=0.5}\nMore.\n::\n`);
+    const repo = tempRepo({ "big.noma": parts.join(""), "doc.noma": DOC });
+    const dir = cacheDir();
+    const env = { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir };
+    const expected = runCli(["check", "big.noma", "--format", "json"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE: "0" } });
+    expect(runCli(["check", "big.noma", "--format", "json"], { cwd: repo, env })).toEqual(expected);
+    const jit = files(dir).filter((f) => f.endsWith("-jit.bin"));
+    expect(jit).toHaveLength(1);
+    const before = statSync(join(dir, jit[0]!));
+    expect(runCli(["check", "big.noma", "--format", "json"], { cwd: repo, env })).toEqual(expected);
+    expect(statSync(join(dir, jit[0]!)).ino).toBe(before.ino);
+
+    const op = JSON.stringify({ op: "update_attribute", id: "c1", key: "confidence", value: 0.9 });
+    const patched = runCli(["patch", "doc.noma", "--op", op, "--actor-name", "t"], { cwd: repo, env });
+    expect(patched.code).toBe(0);
+    expect(files(dir).filter((f) => f.startsWith("patch-"))).toHaveLength(1);
+    expect(readFileSync(join(repo, "doc.noma"), "utf8")).toContain('::claim{id="c1" confidence=0.9}');
+    expect(runCli(["transcript", "verify", "doc.noma"], { cwd: repo, env }).code).toBe(0);
+  });
+
+  it("leaves one whole cache file when several commands write it at once", async () => {
+    const repo = tempRepo({ "doc.noma": DOC });
+    const dir = cacheDir();
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        new Promise<{ code: number | null; out: string }>((resolve) => {
+          const child = spawn(process.execPath, [CLI, "check", "doc.noma"], { cwd: repo, env: { ...process.env, NO_COLOR: "1", NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } });
+          let out = "";
+          child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+          child.on("close", (code) => resolve({ code, out }));
+        }),
+      ),
+    );
+    expect(new Set(runs.map((r) => `${r.code}\n${r.out}`)).size).toBe(1);
+    expect(runs[0]!.code).toBe(1);
+    const left = files(dir);
+    expect(left).toHaveLength(1); // no temp files left behind
+    expect(cachePayload(readFileSync(join(dir, left[0]!)))).toBeDefined();
+  });
+});
+
+describe("cache file framing", () => {
+  it("answers the payload it framed, and nothing for any truncation or flipped bit", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 300 }), fc.nat(), fc.integer({ min: 0, max: 7 }), (payload, at, bit) => {
+        const file = cacheFileBytes(payload);
+        expect(Buffer.from(cachePayload(file)!).equals(Buffer.from(payload))).toBe(true);
+        const flipped = Buffer.from(file);
+        const i = at % flipped.length;
+        flipped[i] = flipped[i]! ^ (1 << bit);
+        expect(cachePayload(flipped)).toBeUndefined();
+        expect(cachePayload(file.subarray(0, at % file.length))).toBeUndefined();
+      }),
+    );
+  });
+
+  it("reads a framed payload wherever it sits in memory", () => {
+    const file = cacheFileBytes(Buffer.from("a payload"));
+    const shifted = Buffer.alloc(file.length + 3);
+    file.copy(shifted, 3);
+    expect(cachePayload(shifted.subarray(3))?.toString()).toBe("a payload");
+  });
+
+  it("finds its directory from the environment, and none without a home", () => {
+    expect(compileCacheDir({ NOMA_RECONCILE_COMPILE_CACHE_DIR: "/x/y" })).toBe("/x/y");
+    expect(compileCacheDir({ XDG_CACHE_HOME: "/c", HOME: "/h" }, "linux")).toBe("/c/noma-reconcile/compile-cache");
+    expect(compileCacheDir({ XDG_CACHE_HOME: "relative", HOME: "/h" }, "linux")).toBe("/h/.cache/noma-reconcile/compile-cache");
+    expect(compileCacheDir({}, "linux")).toBeUndefined();
+    expect(compileCacheDir({ HOME: "/h", NOMA_RECONCILE_COMPILE_CACHE: "0" }, "linux")).toBeUndefined();
+    expect(compileCacheDir({ LOCALAPPDATA: "C:\\Users\\u\\AppData\\Local" }, "win32")).toContain("noma-reconcile");
+  });
+});
