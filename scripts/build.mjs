@@ -63,7 +63,10 @@ for (const [out, meta] of Object.entries(bodies.metafile.outputs)) {
   // A body runs as a vm.Script, where import() has no loader behind it: everything must be require().
   const dynamic = /\bimport\(\s*["'`]/.exec(text);
   if (dynamic !== null) throw new Error(`${out}: a dynamic import() of an external module (${text.slice(dynamic.index, dynamic.index + 60)}); make it a require() or keep it out of the body`);
-  const needs = [...new Set(meta.imports.filter((i) => i.external && (i.path.startsWith("node:") || builtins.has(i.path))).map((i) => i.path))].sort();
+  const needs = [...new Set(meta.imports.filter((i) => i.external && (i.path.startsWith("node:") || builtins.has(i.path))).map((i) => i.path))];
+  // The global `performance` loads node:perf_hooks on first use.
+  if (/\bperformance\.now\(/.test(text)) needs.push("node:perf_hooks");
+  needs.sort();
   bodyInfo[name] = { id: createHash("sha256").update(text).digest("hex"), builtins: needs };
 }
 await build({

@@ -155,6 +155,8 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
   const file = join(dirname(options.here ?? fileURLToPath(import.meta.url)), "bodies", `${name}.cjs`);
   const source = readOwnSource(file);
   if (source === undefined) return undefined;
+  // node:vm on this path only (the bin's other commands never load it), and before the flag.
+  const { Script } = createRequire(import.meta.url)("node:vm") as typeof import("node:vm");
   if (options.inputs !== undefined && options.inputs.length > 0 && env["NOMA_RECONCILE_JIT"] !== "default" && !shortRunJitApplied() && inputBytes(options.inputs) >= SHORT_RUN_JIT_MIN_CHARS) {
     preloadBodyBuiltins(name);
     prepareShortRunJit(env);
@@ -166,8 +168,6 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
     const bytes = readOwnFile(cacheFile, MAX_CACHE_BYTES);
     return bytes === undefined ? undefined : cachePayload(bytes);
   })() : undefined;
-  // node:vm on this path only: the bin's other commands never load it.
-  const { Script } = createRequire(import.meta.url)("node:vm") as typeof import("node:vm");
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     ...(cachedData !== undefined ? { cachedData } : {}),

@@ -24,10 +24,11 @@ const EXIT_CODES = `  0  clean (warnings allowed)
 // of a 5 MiB one 1.5–5%. Node 20 has no such function: nothing happens there.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-// `check <doc.noma>…`: large documents start being read now, on the thread pool, while the
-// command's modules load and compile on this thread (src/fsx/prefetch-files.ts).
+// `check <doc.noma>…` and `patch <doc.noma>`: large documents start being read now, on the
+// thread pool, while the command's modules load and compile on this thread
+// (src/fsx/prefetch-files.ts; patch uses the bytes only if the file is unchanged under its lock).
 const prefetched =
-  process.argv[2] === "check" && !process.argv.includes("--staged")
+  (process.argv[2] === "check" && !process.argv.includes("--staged")) || process.argv[2] === "patch"
     ? prefetchFiles(process.argv.slice(3).filter((arg) => arg.endsWith(".noma") && !arg.startsWith("-")).map((arg) => resolve(arg)))
     : undefined;
 

@@ -11,7 +11,7 @@
  * and the command reads the file itself as before. A prefetched file is used once, by the
  * command, after the checks it makes before reading.
  */
-import { lstatSync, readFile, realpathSync } from "node:fs";
+import { type BigIntStats, lstatSync, readFile, realpathSync } from "node:fs";
 
 /** Smaller files are read when needed (a thread-pool round trip gains nothing on them). */
 export const PREFETCH_MIN_BYTES = 256 * 1024;
@@ -22,23 +22,60 @@ export interface Prefetched {
   settle(): Promise<void>;
   /** The bytes read for `abs` (once; later calls answer undefined), or undefined when none were. */
   take(abs: string): Buffer | undefined;
+  /**
+   * The bytes read for `abs` when the file is provably the one read: `now` (its stat, taken by
+   * a caller that holds the file's lock) names the same file with the same size, mtime and ctime
+   * as before the read, and its ctime was old enough then that no write since could have left it
+   * unchanged (see unchangedSince). Else undefined: the caller reads the file itself.
+   */
+  takeUnchanged(abs: string, now: BigIntStats): Buffer | undefined;
+}
+
+/**
+ * Whether `now` is the file `before` described (taken at wall-clock `beforeAtMs`, before the read
+ * began), with nothing written since. Any write sets the ctime to the current time, and an atomic
+ * replacement (ours: temp file, rename) makes a new inode; but the kernel's clock for file times
+ * advances in ticks (a few ms on Linux; a second or two on some file systems), so a write in the
+ * same tick as the one `before` saw could leave every field as it was — git's "racily clean"
+ * entry. So the ctime must also have been older than the stat by more than a tick: 50 ms where
+ * the times carry sub-second digits, 3 s where they do not (a coarse file system).
+ */
+export function unchangedSince(before: BigIntStats, beforeAtMs: number, now: BigIntStats): boolean {
+  if (before.dev !== now.dev || before.ino !== now.ino || before.size !== now.size || before.mtimeNs !== now.mtimeNs || before.ctimeNs !== now.ctimeNs) return false;
+  const margin = before.ctimeNs % 1_000_000_000n === 0n ? 3_000 : 50;
+  return Number(before.ctimeNs / 1_000_000n) <= beforeAtMs - margin;
 }
 
 /** Start reading each of `paths` that is a regular file of at least PREFETCH_MIN_BYTES. */
 export function prefetchFiles(paths: readonly string[]): Prefetched {
   const pending = new Map<string, Promise<Buffer | null>>();
   const ready = new Map<string, Buffer>();
+  const stats = new Map<string, { st: BigIntStats; atMs: number }>();
   for (const path of paths) {
     let real: string;
     try {
-      const st = lstatSync(path, { throwIfNoEntry: false });
-      if (st === undefined || !st.isFile() || st.size < PREFETCH_MIN_BYTES) continue;
+      const atMs = Date.now();
+      const st = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+      if (st === undefined || !st.isFile() || st.size < BigInt(PREFETCH_MIN_BYTES)) continue;
       real = realpathSync(path); // looked up by real path: the command names files from the repository's real top level
+      stats.set(real, { st, atMs });
     } catch {
       continue;
     }
     if (!pending.has(real)) pending.set(real, new Promise((resolve) => readFile(real, (err, bytes) => resolve(err === null ? bytes : null))));
   }
+  const take = (abs: string): Buffer | undefined => {
+    if (ready.size === 0) return undefined;
+    let real: string;
+    try {
+      real = realpathSync(abs);
+    } catch {
+      return undefined;
+    }
+    const bytes = ready.get(real);
+    ready.delete(real);
+    return bytes;
+  };
   return {
     async settle() {
       for (const [real, read] of pending) {
@@ -47,7 +84,8 @@ export function prefetchFiles(paths: readonly string[]): Prefetched {
       }
       pending.clear();
     },
-    take(abs) {
+    take,
+    takeUnchanged(abs, now) {
       if (ready.size === 0) return undefined;
       let real: string;
       try {
@@ -55,9 +93,9 @@ export function prefetchFiles(paths: readonly string[]): Prefetched {
       } catch {
         return undefined;
       }
-      const bytes = ready.get(real);
-      ready.delete(real);
-      return bytes;
+      const before = stats.get(real);
+      const bytes = take(real);
+      return bytes !== undefined && before !== undefined && BigInt(bytes.length) === now.size && unchangedSince(before.st, before.atMs, now) ? bytes : undefined;
     },
   };
 }

@@ -26,6 +26,7 @@ import { decodeUtf8 } from "../fsx/read-text-file.js";
 import { assembledUtf8 } from "./text-edit.js";
 import { assertRecordableOps } from "./assert-recordable-ops.js";
 import { assertNoSymlinkEscape, isSymlink, linkTarget, SymlinkNotAllowedError } from "../fsx/symlink-escape.js";
+import type { Prefetched } from "../fsx/prefetch-files.js";
 
 export interface PatchDocumentOptions {
   strict?: boolean;
@@ -50,6 +51,12 @@ export interface PatchDocumentOptions {
   /** The repository root: a capability sidecar that links out of it is refused (SymlinkEscapeError). */
   root?: string;
   now?: Date;
+  /**
+   * The document's bytes read ahead (the CLI starts the read while its modules load; see
+   * prefetch-files.ts): used only when the file, stated under the lock, is provably the one
+   * read (Prefetched.takeUnchanged), else the document is read under the lock as always.
+   */
+  prefetched?: Prefetched;
 }
 
 export interface PatchDocumentResult {
@@ -136,7 +143,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
   refuseSymlinks(absPath, options.root);
   if (!existsSync(absPath) || !statSync(absPath).isFile()) throw new DocumentMissingError(absPath);
   const run = (): PatchDocumentResult => {
-    const bytes = readFileSync(absPath);
+    const bytes = (options.prefetched !== undefined ? options.prefetched.takeUnchanged(absPath, statSync(absPath, { bigint: true })) : undefined) ?? readFileSync(absPath);
     const text = decodeUtf8(bytes);
     const validUtf8 = isUtf8(bytes);
     const sidecar = sidecarPath(absPath);

@@ -5,11 +5,15 @@
  * transcript are judged exactly as before (the document read once, for both), and a large
  * document that links outside the repository is still refused with none of its bytes printed.
  */
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { type BigIntStats, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PREFETCH_MIN_BYTES, prefetchFiles } from "../../src/fsx/prefetch-files.js";
-import { runCli } from "../helpers/run-cli.js";
+import { PREFETCH_MIN_BYTES, prefetchFiles, unchangedSince } from "../../src/fsx/prefetch-files.js";
+import { acquireFileLock } from "../../src/fsx/with-file-lock.js";
+import { lockPathFor } from "../../src/patch/patch-document.js";
+import { CLI, runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 
 /** A valid document of at least `bytes` bytes; `marker` goes into every section's prose. */
@@ -79,5 +83,64 @@ describe("check of a large document (read ahead)", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/b\.noma.*outside/);
     expect(r.stdout + r.stderr).not.toContain("TOP-SECRET");
+  });
+
+  it("hands patch the bytes read ahead only for the file as it was: an unchanged stat, and a ctime older than a clock tick", async () => {
+    const dir = tempDir();
+    const file = join(dir, "doc.noma");
+    writeFileSync(file, largeDocument(PREFETCH_MIN_BYTES + 10));
+    const st = statSync(file, { bigint: true });
+    const ctimeMs = Number(st.ctimeNs / 1_000_000n);
+    const coarse = st.ctimeNs % 1_000_000_000n === 0n;
+    const later = ctimeMs + (coarse ? 3_000 : 50);
+    expect(unchangedSince(st, later, st)).toBe(true);
+    expect(unchangedSince(st, later - 1, st)).toBe(false); // racily clean: a write in the same tick could hide
+    for (const field of ["dev", "ino", "size", "mtimeNs", "ctimeNs"] as const) {
+      const changed = { ...st, [field]: st[field] + 1n } as BigIntStats;
+      expect(unchangedSince(st, later, changed), field).toBe(false);
+    }
+
+    await new Promise((r) => setTimeout(r, 80));
+    const unchanged = prefetchFiles([file]);
+    await unchanged.settle();
+    if (!coarse) expect(unchanged.takeUnchanged(file, statSync(file, { bigint: true }))?.equals(readFileSync(file))).toBe(true);
+    // Rewritten in place with as many bytes, after the read: not the file read.
+    await new Promise((r) => setTimeout(r, 80));
+    const rewritten = prefetchFiles([file]);
+    await rewritten.settle();
+    writeFileSync(file, readFileSync(file, "utf8").replace("Claim 3.", "Claim 4."));
+    expect(rewritten.takeUnchanged(file, statSync(file, { bigint: true }))).toBeUndefined();
+    // Replaced by a rename (a new inode), even with the same bytes.
+    await new Promise((r) => setTimeout(r, 80));
+    const replaced = prefetchFiles([file]);
+    await replaced.settle();
+    writeFileSync(`${file}.tmp`, readFileSync(file));
+    renameSync(`${file}.tmp`, file);
+    expect(replaced.takeUnchanged(file, statSync(file, { bigint: true }))).toBeUndefined();
+  });
+
+  it("patch applies its op to the document as it is under the lock, not as it was read ahead", async () => {
+    const repo = tempRepo({ "big.noma": largeDocument(2 * PREFETCH_MIN_BYTES) });
+    const doc = join(repo, "big.noma");
+    await new Promise((r) => setTimeout(r, 80)); // an old ctime: the read-ahead bytes would be eligible
+    const lock = await acquireFileLock(lockPathFor(doc));
+    const op = JSON.stringify({ op: "update_attribute", id: "c7", key: "confidence", value: 0.25 });
+    const child = spawn(process.execPath, [CLI, "patch", "big.noma", "--op", op, "--actor-name", "t", "--format", "json"], { cwd: repo, env: { ...process.env, NO_COLOR: "1" } });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const done = new Promise<number | null>((resolve) => child.on("close", resolve));
+    // The CLI starts, reads ahead and waits for the lock; meanwhile another writer changes the
+    // document in place, keeping its size.
+    await new Promise((r) => setTimeout(r, 1500));
+    const edited = readFileSync(doc, "utf8").replace("Claim 3.", "Claim 4.");
+    writeFileSync(doc, edited);
+    lock.release();
+    expect(await done).toBe(0);
+    const after = readFileSync(doc, "utf8");
+    expect(after).toContain("Claim 4.\n::\n\n::evidence{id=\"e3\"");
+    expect(after).toContain('::claim{id="c7" confidence=0.25}');
+    const result = JSON.parse(out) as { pre_sha256?: string; preSha256?: string };
+    const pre = result.pre_sha256 ?? result.preSha256;
+    expect(pre).toBe(createHash("sha256").update(edited).digest("hex"));
   });
 });

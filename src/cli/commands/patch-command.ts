@@ -73,7 +73,10 @@ export async function patchCommand(doc: string, options: Record<string, unknown>
   } catch {
     /* patchDocument reports a missing document */
   }
+  // The read started by the bin (main.ts) is done by now (modules loaded meanwhile); patchDocument uses it only if the file is unchanged under its lock.
+  if (io.prefetched !== undefined) await io.prefetched.settle();
   const result = patchDocument(join(ctx.root, file), ops, {
+    ...(io.prefetched !== undefined ? { prefetched: io.prefetched } : {}),
     actor,
     root: ctx.root,
     // One patch per process: nothing to remember it for.
