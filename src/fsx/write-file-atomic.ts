@@ -14,7 +14,8 @@ export interface WriteFileAtomicOptions {
   mode?: number;
 }
 
-export function writeFileAtomic(target: string, data: string | Uint8Array, options: WriteFileAtomicOptions = {}): void {
+/** `data`: a string (written as UTF-8), bytes, or bytes in consecutive pieces. */
+export function writeFileAtomic(target: string, data: string | Uint8Array | readonly Uint8Array[], options: WriteFileAtomicOptions = {}): void {
   const dir = dirname(target);
   const tmp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   let mode: number | undefined = options.mode === undefined ? undefined : options.mode & 0o777;
@@ -27,9 +28,10 @@ export function writeFileAtomic(target: string, data: string | Uint8Array, optio
   }
   const fd = openSync(tmp, "wx", mode ?? 0o644);
   try {
-    const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    for (const buf of typeof data === "string" ? [Buffer.from(data, "utf8")] : data instanceof Uint8Array ? [data] : data) {
+      let off = 0;
+      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    }
     fsyncSync(fd);
   } catch (e) {
     closeSync(fd);

@@ -23,7 +23,7 @@ import { compactTargets, NeedsTree } from "./compact-targets.js";
 import { DocumentMemo, type DocumentState } from "./document-memo.js";
 import { ResumableSha256 } from "./resumable-sha256.js";
 import { sha256Hex } from "./sha256-hex.js";
-import { assembledUtf8, recordedEdit, recordEdits, releaseEditBuffer, type RecordedEdit } from "./text-edit.js";
+import { assembledBytes, recordedEdit, recordEdits, releaseEditBuffer, useTextBytes, type RecordedEdit } from "./text-edit.js";
 
 export { sha256Hex };
 
@@ -132,6 +132,8 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   // read, nor nodes shared with it), and only under their own text's sha256.
   const remember = options.reuse !== false && options.preSha256 === undefined && options.parsed === undefined;
   const hit = remember ? MEMO.take(text) : undefined;
+  // A text patched once and let go: its edits' results are kept as pieces of the bytes read (text-edit.ts).
+  if (!remember && options.textUtf8 !== undefined) useTextBytes(text, options.textUtf8);
   // sha256 states that later texts resume (an op near the end hashes only the tail).
   let hash0: ResumableSha256 | undefined = hit?.hash;
   const hashOf0 = (): ResumableSha256 => (hash0 ??= ResumableSha256.of(text, undefined, options.textUtf8));
@@ -234,7 +236,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
       const known = edit !== undefined && edit !== null && edit.text === next ? edit : undefined;
       const changed = known !== undefined ? !sameBetween(current, next, known) : next !== current;
       let nextHash: ResumableSha256 | undefined;
-      if (changed) nextHash = (currentHash ?? hashOf0()).resume(next, known?.prefix, assembledUtf8(next));
+      if (changed) nextHash = (currentHash ?? hashOf0()).resume(next, known?.prefix, assembledBytes(next));
       const nextSha = nextHash !== undefined ? nextHash.hex : currentSha;
       outcomes.push({
         op: raw,

@@ -23,7 +23,7 @@ import { transcriptLines } from "../transcript/verify-transcript.js";
 import { interruptedRun, recoveryRecord, type InterruptedRun } from "../transcript/recover-interrupted.js";
 import { applyPatch, sha256Hex, type PatchOutcome } from "./apply-patch.js";
 import { decodeUtf8 } from "../fsx/read-text-file.js";
-import { assembledUtf8 } from "./text-edit.js";
+import { assembledBytes } from "./text-edit.js";
 import { assertRecordableOps } from "./assert-recordable-ops.js";
 import { assertNoSymlinkEscape, isSymlink, linkTarget, SymlinkNotAllowedError } from "../fsx/symlink-escape.js";
 import type { Prefetched } from "../fsx/prefetch-files.js";
@@ -186,8 +186,8 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
     if (!dryRun && outcome.result === "applied") {
       crashPoint("after-transcript");
       try {
-        // A long ASCII result is written from the bytes it was assembled in (no encoding of the text).
-        writeFileAtomic(absPath, assembledUtf8(outcome.text) ?? outcome.text, { beforeRename: () => crashPoint("before-document-rename") });
+        // A long ASCII result is written from the bytes it was assembled in or of (no encoding of the text).
+        writeFileAtomic(absPath, assembledBytes(outcome.text) ?? outcome.text, { beforeRename: () => crashPoint("before-document-rename") });
         written = true;
       } catch (e) {
         if (previous !== null) writeFileAtomic(tPath, previous);

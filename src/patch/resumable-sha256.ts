@@ -10,6 +10,7 @@
  * exactly the bytes it contributes to the whole text's encoding.
  */
 import { createHash, type Hash } from "node:crypto";
+import { byteRange, bytesLength, type Bytes } from "./byte-pieces.js";
 
 /** Characters per chunk (large enough that copying hash states costs nothing). */
 const CHUNK = 256 * 1024;
@@ -37,8 +38,8 @@ export class ResumableSha256 {
    * `chunk`: characters between kept states (small values are for tests); `utf8`: the text's
    * UTF-8 bytes when the caller has them (used when they are as many as its characters: ASCII).
    */
-  static of(text: string, chunk = CHUNK, utf8?: Uint8Array): ResumableSha256 {
-    return ResumableSha256.from(text, [{ at: 0, state: createHash("sha256") }], Math.max(1, chunk), utf8 !== undefined && utf8.length === text.length ? utf8 : undefined);
+  static of(text: string, chunk = CHUNK, utf8?: Bytes): ResumableSha256 {
+    return ResumableSha256.from(text, [{ at: 0, state: createHash("sha256") }], Math.max(1, chunk), utf8 !== undefined && bytesLength(utf8) === text.length ? utf8 : undefined);
   }
 
   /**
@@ -46,16 +47,16 @@ export class ResumableSha256 {
    * `samePrefix`: a length the caller knows both texts to share at the start (no comparing);
    * `utf8`: `next`'s UTF-8 bytes when the caller has them (an ASCII text: byte = character).
    */
-  resume(next: string, samePrefix?: number, utf8?: Uint8Array): ResumableSha256 {
+  resume(next: string, samePrefix?: number, utf8?: Bytes): ResumableSha256 {
     if (samePrefix === undefined && next === this.text) return this;
     const same = samePrefix ?? commonPrefixLength(this.text, next);
     let keep = 1;
     while (keep < this.marks.length && this.marks[keep]!.at <= same) keep++;
-    return ResumableSha256.from(next, this.marks.slice(0, keep), this.chunk, utf8 !== undefined && utf8.length === next.length ? utf8 : undefined);
+    return ResumableSha256.from(next, this.marks.slice(0, keep), this.chunk, utf8 !== undefined && bytesLength(utf8) === next.length ? utf8 : undefined);
   }
 
   /** Hash `text` on from the last of `marks` (whose states are never consumed: updates go to copies). */
-  private static from(text: string, marks: Mark[], chunk: number, ascii?: Uint8Array): ResumableSha256 {
+  private static from(text: string, marks: Mark[], chunk: number, ascii?: Bytes): ResumableSha256 {
     const head = marks[marks.length - 1]!;
     const h = head.state.copy();
     const out = marks;
@@ -64,7 +65,7 @@ export class ResumableSha256 {
       let j = Math.min(i + chunk, text.length);
       // A boundary never follows a high surrogate (in this text or any text sharing the prefix).
       while (j < text.length && isHighSurrogate(text.charCodeAt(j - 1))) j++;
-      if (ascii !== undefined) h.update(ascii.subarray(i, j));
+      if (ascii !== undefined) for (const piece of byteRange(ascii, i, j)) h.update(piece);
       else h.update(text.slice(i, j), "utf8");
       i = j;
       if (i < text.length) out.push({ at: i, state: h.copy() });

@@ -5,6 +5,7 @@
  */
 import { isAscii } from "node:buffer";
 import type { NomaDocument } from "../noma/ast.js";
+import { byteRange, type Bytes } from "./byte-pieces.js";
 
 export interface TextEdit {
   from: number;
@@ -77,22 +78,51 @@ function assemble(source: string, parts: readonly string[], length: number): str
   return text;
 }
 
+/** A long ASCII text whose bytes are known, as pieces (see useTextBytes). */
+let pieced: { text: string; bytes: Bytes } | null = null;
+
 /**
- * The UTF-8 bytes of `text` when it is the long result assembled last and all ASCII (its
- * Latin-1 bytes are then its UTF-8 bytes), else undefined. A view of the reused buffer:
- * valid until the next edit.
+ * The bytes of long ASCII `text` (one per character), for a process that edits it once (a
+ * one-shot patch): long results of edits to it are then joined as strings, and their bytes
+ * kept as pieces — views of these bytes and the inserts' — which the hash and the write use
+ * (assembledBytes). No buffer the size of the document is filled or decoded.
  */
-export function assembledUtf8(text: string): Uint8Array | undefined {
+export function useTextBytes(text: string, bytes: Uint8Array): void {
+  pieced = text.length >= LARGE && bytes.length === text.length ? { text, bytes } : null;
+}
+
+/**
+ * The UTF-8 bytes of `text` when it is a long result assembled last and all ASCII (its
+ * Latin-1 bytes are then its UTF-8 bytes), else undefined. Views of the reused buffer or of
+ * the pieces: valid until the next edit.
+ */
+export function assembledBytes(text: string): Bytes | undefined {
+  if (pieced !== null && pieced.text === text) return pieced.bytes;
   const last = lastLong;
   if (last === null || last.wide || scratch === null || last.text !== text) return undefined;
   const bytes = scratch.subarray(0, text.length);
   return isAscii(bytes) ? bytes : undefined;
 }
 
-/** Let go of the buffer long results are assembled in (it is made again when needed). */
+/** Let go of the buffer long results are assembled in (it is made again when needed) and of known bytes. */
 export function releaseEditBuffer(): void {
   scratch = null;
   lastLong = null;
+  pieced = null;
+}
+
+/** `sorted` applied to `source`, whose bytes are `bytes`: the result's bytes as pieces (inserts all ASCII), else undefined. */
+function piecesOf(source: string, bytes: Bytes, sorted: readonly TextEdit[]): Bytes | undefined {
+  const out: Uint8Array[] = [];
+  let at = 0;
+  for (const e of sorted) {
+    if (!/^[\x00-\x7f]*$/.test(e.insert)) return undefined;
+    out.push(...byteRange(bytes, at, e.from));
+    if (e.insert !== "") out.push(Buffer.from(e.insert, "latin1"));
+    at = e.to;
+  }
+  out.push(...byteRange(bytes, at, source.length));
+  return out;
 }
 
 /** Apply non-overlapping edits (any order) to `source`. */
@@ -108,7 +138,9 @@ export function applyEdits(source: string, edits: readonly TextEdit[]): string {
   }
   parts.push(source.slice(at));
   const length = source.length + sorted.reduce((n, e) => n + e.insert.length - (e.to - e.from), 0);
-  const text = length >= LARGE ? assemble(source, parts, length) : parts.join("");
+  const known = length >= LARGE && pieced !== null && pieced.text === source ? piecesOf(source, pieced.bytes, sorted) : undefined;
+  const text = known !== undefined || length < LARGE ? parts.join("") : assemble(source, parts, length);
+  if (known !== undefined) pieced = { text, bytes: known };
   const r = recording;
   if (r !== null && !r.lost) {
     // Edits of the text so far compose: the unchanged ends of both steps hold for the whole.

@@ -2,11 +2,13 @@
  * applyEdits: long results are assembled in a byte buffer (Latin-1, or UTF-16 when a
  * character does not fit a byte) instead of joined; the text is the same as the join's,
  * for any edits of long texts — non-Latin-1 characters and lone surrogates in the source
- * or in an insert, texts that become wide and narrow again, chained edits.
+ * or in an insert, texts that become wide and narrow again, chained edits. A text whose bytes
+ * are known (useTextBytes: a one-shot patch) has its results' bytes as pieces of them.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyEdits, assembledUtf8, recordedEdit, recordEdits, releaseEditBuffer, type TextEdit } from "../../src/patch/text-edit.js";
+import { bytesLength, byteRange } from "../../src/patch/byte-pieces.js";
+import { applyEdits, assembledBytes, recordedEdit, recordEdits, releaseEditBuffer, useTextBytes, type TextEdit } from "../../src/patch/text-edit.js";
 
 const BIG = "::claim{id=\"c\"}\nprose line\n::\n".repeat(40_000); // ~1.2 M characters
 const insertArb = fc.constantFrom("", "x", "\n", "é", "—", "≥ ×", "😀", "\ud800", "\udc00z", "ÿ");
@@ -38,14 +40,43 @@ describe("applyEdits", () => {
           expect(got.length).toBe(want.length);
           expect(got === want).toBe(true);
           // Its UTF-8 bytes are at hand exactly when it is all ASCII.
-          const utf8 = assembledUtf8(got);
+          const utf8 = assembledBytes(got);
           if (/[^\x00-\x7f]/.test(got)) expect(utf8).toBeUndefined();
-          else expect(Buffer.compare(Buffer.from(utf8!), Buffer.from(got, "utf8"))).toBe(0);
+          else expect(Buffer.compare(Buffer.concat(byteRange(utf8!, 0, got.length)), Buffer.from(got, "utf8"))).toBe(0);
           text = got;
         }
       }),
       { numRuns: 40 },
     );
+  });
+
+  it("keeps a known text's results as pieces of its bytes, exactly the results' bytes, until an insert is not ASCII", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.constantFrom("", "x", "\n", "::", "é", "\ud800")), { minLength: 1, maxLength: 6 }), (steps) => {
+        releaseEditBuffer();
+        let text = BIG;
+        useTextBytes(text, Buffer.from(text, "latin1"));
+        let ascii = true;
+        for (const [at, remove, insert] of steps) {
+          const from = at % text.length;
+          const edit = { from, to: Math.min(text.length, from + remove), insert };
+          const got = applyEdits(text, [edit]);
+          expect(got).toBe(joined(text, [edit]));
+          ascii &&= /^[\x00-\x7f]*$/.test(insert);
+          const bytes = assembledBytes(got);
+          if (ascii) {
+            expect(Array.isArray(bytes)).toBe(true); // pieces, not the scratch buffer
+            expect(bytesLength(bytes!)).toBe(got.length);
+            expect(Buffer.concat(byteRange(bytes!, 0, got.length)).equals(Buffer.from(got, "latin1"))).toBe(true);
+            const a = from % (got.length + 1);
+            expect(Buffer.concat(byteRange(bytes!, a, Math.min(got.length, a + 70_000))).toString("latin1")).toBe(got.slice(a, a + 70_000));
+          } else if (/[^\x00-\x7f]/.test(got)) expect(bytes).toBeUndefined();
+          text = got;
+        }
+      }),
+      { numRuns: 30 },
+    );
+    releaseEditBuffer();
   });
 
   it("records the span of several edits, and of edits applied to the text an earlier edit made", () => {
