@@ -134,6 +134,17 @@ export interface LoadCachedBodyOptions {
   here?: string;
 }
 
+/**
+ * The V8 flags Node was started with (its options on the command line and in NODE_OPTIONS),
+ * as a short suffix: V8 refuses code cached under other flags, so a user who runs with two
+ * sets (an editor's NODE_OPTIONS and a terminal's) keeps one cache file for each instead of
+ * rewriting one at every switch. Empty without any.
+ */
+function flagsKey(env: NodeJS.ProcessEnv): string {
+  const flags = `${process.execArgv.join("\0")}\n${env["NODE_OPTIONS"] ?? ""}`;
+  return flags === "\n" ? "" : `-f${sha256(Buffer.from(flags, "utf8")).toString("hex").slice(0, 12)}`;
+}
+
 /** Total bytes of the regular files among `paths` (links and missing ones count 0). */
 function inputBytes(paths: readonly string[]): number {
   let total = 0;
@@ -162,7 +173,7 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
     prepareShortRunJit(env);
   }
   const jit = shortRunJitApplied();
-  const cacheFile = join(dir, `${name}-${id.slice(0, 16)}-${process.version}-${process.arch}${jit ? "-jit" : ""}.bin`);
+  const cacheFile = join(dir, `${name}-${id.slice(0, 16)}-${process.version}-${process.arch}${jit ? "-jit" : ""}${flagsKey(env)}.bin`);
   const trusted = trustedCacheDir(dir, false);
   const cachedData = trusted ? (() => {
     const bytes = readOwnFile(cacheFile, MAX_CACHE_BYTES);

@@ -151,6 +151,21 @@ describe("the compile cache of command bodies", () => {
     expect(runCli(["transcript", "verify", "doc.noma"], { cwd: repo, env }).code).toBe(0);
   });
 
+  it("keeps one cache file per set of Node options, so switching between them rewrites nothing", () => {
+    const repo = tempRepo({ "doc.noma": DOC });
+    const dir = cacheDir();
+    const plain = { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir, NODE_OPTIONS: "" };
+    const tuned = { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir, NODE_OPTIONS: "--max-old-space-size=2048" };
+    const expected = runCli(["check", "doc.noma"], { cwd: repo, env: plain });
+    expect(runCli(["check", "doc.noma"], { cwd: repo, env: tuned })).toEqual(expected);
+    const names = files(dir);
+    expect(names).toHaveLength(2);
+    expect(names.filter((n) => /-f[0-9a-f]{12}\.bin$/.test(n))).toHaveLength(1);
+    const inodes = names.map((n) => statSync(join(dir, n)).ino);
+    for (const env of [plain, tuned, plain]) expect(runCli(["check", "doc.noma"], { cwd: repo, env })).toEqual(expected);
+    expect(files(dir).map((n) => statSync(join(dir, n)).ino)).toEqual(inodes);
+  });
+
   it("leaves one whole cache file when several commands write it at once", async () => {
     const repo = tempRepo({ "doc.noma": DOC });
     const dir = cacheDir();
