@@ -5,8 +5,8 @@
  * nobody else can write; a torn, flipped, foreign or linked file is never given to V8 and is
  * replaced; two commands at once leave one whole file.
  */
-import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -164,6 +164,18 @@ describe("the compile cache of command bodies", () => {
     const inodes = names.map((n) => statSync(join(dir, n)).ino);
     for (const env of [plain, tuned, plain]) expect(runCli(["check", "doc.noma"], { cwd: repo, env })).toEqual(expected);
     expect(files(dir).map((n) => statSync(join(dir, n)).ino)).toEqual(inodes);
+  });
+
+  it("runs the command's ES module when its body file is missing from the package", () => {
+    const repo = tempRepo({ "doc.noma": DOC });
+    const dir = cacheDir();
+    const pkg = join(dir, "..", "pkg");
+    cpSync(join(CLI, ".."), join(pkg, "dist"), { recursive: true });
+    rmSync(join(pkg, "dist", "bodies"), { recursive: true });
+    const expected = runCli(["check", "doc.noma", "--format", "json"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE: "0" } });
+    const r = spawnSync(process.execPath, [join(pkg, "dist", "cli.js"), "check", "doc.noma", "--format", "json"], { cwd: repo, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } });
+    expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual(expected);
+    expect(files(dir)).toEqual([]);
   });
 
   it("leaves one whole cache file when several commands write it at once", async () => {
