@@ -64,11 +64,11 @@ function bodyInfo(name: string): BodyInfo | undefined {
  * set: a built-in loaded after a flag change loses Node's own code cache (measured: 2.5×
  * slower to load), and the body, compiled after it, requires them only then.
  */
-export function preloadBodyBuiltins(name: string): void {
+export function preloadBodyBuiltins(name: string, more: readonly string[] = []): void {
   const info = bodyInfo(name);
   if (info === undefined) return;
   const require = createRequire(import.meta.url);
-  for (const id of info.builtins) require(id);
+  for (const id of [...info.builtins, ...more]) require(id);
 }
 
 /** SHA-256 of `bytes` (node:crypto on first use: every body requires it anyway, see preloadBodyBuiltins). */
@@ -130,6 +130,8 @@ export interface LoadCachedBodyOptions {
    * command would set it before parsing anyway); the body's built-ins are loaded first.
    */
   inputs?: readonly string[];
+  /** More built-ins to load before the flag: ones this run will need that the body loads lazily (node:child_process for git). */
+  builtins?: readonly string[];
   /** This bundle's path (dist/cli.js); the bodies are in bodies/ beside it. */
   here?: string;
 }
@@ -169,7 +171,7 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
   // node:vm on this path only (the bin's other commands never load it), and before the flag.
   const { Script } = createRequire(import.meta.url)("node:vm") as typeof import("node:vm");
   if (options.inputs !== undefined && options.inputs.length > 0 && env["NOMA_RECONCILE_JIT"] !== "default" && !shortRunJitApplied() && inputBytes(options.inputs) >= SHORT_RUN_JIT_MIN_CHARS) {
-    preloadBodyBuiltins(name);
+    preloadBodyBuiltins(name, options.builtins);
     prepareShortRunJit(env);
   }
   const jit = shortRunJitApplied();

@@ -59,8 +59,8 @@ const run = (load: () => Promise<number>): void => {
  * or from its ES module when there is no usable cache. `inputs` are the documents it is about
  * to parse: when they are large, the short-run V8 flag is set before the body compiles.
  */
-async function runBody<T>(name: string, inputs: readonly string[], load: () => Promise<T>, call: (m: T) => Promise<number>): Promise<number> {
-  const body = loadCachedBody<T>(name, io.env, { inputs });
+async function runBody<T>(name: string, inputs: readonly string[], load: () => Promise<T>, call: (m: T) => Promise<number>, builtins: readonly string[] = []): Promise<number> {
+  const body = loadCachedBody<T>(name, io.env, { inputs, builtins });
   if (body === undefined) return call(await load());
   try {
     return await call(body.exports);
@@ -233,7 +233,10 @@ cli
   .example(`  noma-reconcile patch docs/plan.noma --op '{"op":"update_attribute","id":"c1","key":"confidence","value":0.9}'`)
   .example("  noma-reconcile patch docs/plan.noma --ops edits.json --actor-kind agent --actor-name planner --reason 'weekly refresh'")
   .action((doc: string, options: Record<string, unknown>) =>
-    run(() => runBody("patch", [doc], () => import("./commands/patch-command.js"), (m) => m.patchCommand(doc, options, io))),
+    run(() =>
+      // Without --actor-name, patch asks git for user.name.
+      runBody("patch", [doc], () => import("./commands/patch-command.js"), (m) => m.patchCommand(doc, options, io), options["actorName"] === undefined ? ["node:child_process"] : []),
+    ),
   );
 
 cli

@@ -3,7 +3,7 @@
  * exit-status check, no fixed waits. Used where git can run on another core
  * while this process does other work (loading the cache, hashing).
  */
-import { execFile } from "node:child_process";
+import { childProcess } from "./child-process.js";
 import { GitError, type ExecGitOptions } from "./exec-git.js";
 
 export interface ExecGitAsyncOptions extends ExecGitOptions {
@@ -16,7 +16,7 @@ export interface ExecGitAsyncOptions extends ExecGitOptions {
 /** Run `git <args>` without blocking; resolve stdout as a Buffer, reject with GitError on failure. */
 export function execGitAsync(args: readonly string[], options: ExecGitAsyncOptions): Promise<Buffer> {
   return new Promise((resolvePromise, reject) => {
-    const child = execFile(
+    const child = childProcess().execFile(
       "git",
       args as string[],
       {

@@ -4,7 +4,8 @@
  * milliseconds and the hot paths (hook, status, MCP) cannot afford the timers
  * of a wrapper library.
  */
-import { execFileSync, type ExecFileSyncOptions } from "node:child_process";
+import type { ExecFileSyncOptions } from "node:child_process";
+import { childProcess } from "./child-process.js";
 
 export class GitError extends Error {
   constructor(
@@ -37,7 +38,7 @@ export function execGitBuffer(args: readonly string[], options: ExecGitOptions):
   if (options.input !== undefined) opts.input = options.input;
   if (options.env !== undefined) opts.env = { ...process.env, ...options.env };
   try {
-    return execFileSync("git", args as string[], opts) as Buffer;
+    return childProcess().execFileSync("git", args as string[], opts) as Buffer;
   } catch (e) {
     const err = e as NodeJS.ErrnoException & { status?: number | null; stderr?: Buffer | string };
     if (err.code === "ENOENT") {
