@@ -17,7 +17,8 @@
 // 1.16–1.36× faster, our patch 1.05–1.18× faster. This bench builds c95bc77 (from git history, into a
 // temp dir) and times it in the same rounds; the estimated reference is that build's time × those
 // ratios. NR_BASELINE_DIR=<dir with dist/> uses another baseline build.
-// NOMA_RECONCILE_JIT=default shows check with V8's default tiering (see prepare-short-run-jit.ts).
+// NOMA_RECONCILE_JIT=default shows check with V8's default tiering (see prepare-short-run-jit.ts);
+// NOMA_RECONCILE_COMPILE_CACHE=0 rows show check and patch without the compile cache (a first run).
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -47,8 +48,11 @@ try {
     rmSync(`${doc}.patches`, { force: true });
   };
   const op = JSON.stringify({ op: "update_attribute", id: `c${Math.floor(sections / 2)}`, key: "confidence", value: 0.42 });
-  const check = (cli, env) => ({ cmd: process.execPath, args: [cli, "check", "big.noma"], cwd: dir, okStatus: [0], ...(env !== undefined ? { env: { ...process.env, ...env } } : {}) });
-  const patch = (cli) => ({ cmd: process.execPath, args: [cli, "patch", "big.noma", "--op", op, "--actor-name", "bench"], cwd: dir, okStatus: [0], before: restore });
+  // The compile cache (src/cli/load-cached-body.ts) in a directory of this run's own: the warm-up
+  // rounds fill it, as a user's first run does; the "cache off" rows show a run without it.
+  const cacheDir = join(dir, ".compile-cache");
+  const check = (cli, env = {}) => ({ cmd: process.execPath, args: [cli, "check", "big.noma"], cwd: dir, okStatus: [0], env: { ...process.env, NOMA_RECONCILE_COMPILE_CACHE_DIR: cacheDir, ...env } });
+  const patch = (cli, env = {}) => ({ cmd: process.execPath, args: [cli, "patch", "big.noma", "--op", op, "--actor-name", "bench"], cwd: dir, okStatus: [0], before: restore, env: { ...process.env, NOMA_RECONCILE_COMPILE_CACHE_DIR: cacheDir, ...env } });
   const template = (t) => t.split(" ").filter((a) => a !== "").map((a) => a.replaceAll("{doc}", "big.noma").replaceAll("{op}", op));
   const refCheck = process.env.NR_REFERENCE_CHECK;
   const refPatch = process.env.NR_REFERENCE_PATCH;
@@ -58,6 +62,8 @@ try {
     { label: "check", ...check(CLI) },
     { label: "check, V8 default tiering", ...check(CLI, { NOMA_RECONCILE_JIT: "default" }) },
     { label: "patch", ...patch(CLI) },
+    { label: "check, compile cache off", ...check(CLI, { NOMA_RECONCILE_COMPILE_CACHE: "0" }) },
+    { label: "patch, compile cache off", ...patch(CLI, { NOMA_RECONCILE_COMPILE_CACHE: "0" }) },
   ];
   if (baseline.cli !== undefined) commands.push({ label: "check (baseline)", ...check(baseline.cli) }, { label: "patch (baseline)", ...patch(baseline.cli) });
   if (COMPARE !== undefined) commands.push({ label: "check (compare)", ...check(join(COMPARE, "dist/cli.js")) }, { label: "patch (compare)", ...patch(join(COMPARE, "dist/cli.js")) });
@@ -80,6 +86,10 @@ try {
   rows.push(["check big.noma", fmt(by.check.ms), x(by.check, node), x(by.check, read), vsRef("check", ISSUE_RATIOS.check), "≥ 2× faster"]);
   rows.push(["check, NOMA_RECONCILE_JIT=default", fmt(by["check, V8 default tiering"].ms), x(by["check, V8 default tiering"], node), x(by["check, V8 default tiering"], read), "", ""]);
   rows.push(["patch --op update_attribute", fmt(by.patch.ms), x(by.patch, node), x(by.patch, read), vsRef("patch", ISSUE_RATIOS.patch), "≥ 2× faster"]);
+  for (const key of ["check", "patch"]) {
+    const off = by[`${key}, compile cache off`];
+    rows.push([`${key}, NOMA_RECONCILE_COMPILE_CACHE=0`, fmt(off.ms), x(off, node), x(off, read), `${pairedRatio(off, by[key]).toFixed(2)}× slower than with it`, ""]);
+  }
   for (const key of ["check", "patch"]) {
     const ref = by[`${key} (reference)`];
     if (ref !== undefined) rows.push([`reference ${key}`, fmt(ref.ms), x(ref, node), x(ref, read), "", ""]);

@@ -60,8 +60,20 @@ function plainDay(v: string): number | null | undefined {
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
   if (date > days) return null;
-  const t = new Date(0).setUTCFullYear(year, month - 1, date);
-  return t;
+  return daysFromCivil(year, month, date) * 86_400_000;
+}
+
+/**
+ * Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil):
+ * integer arithmetic, no Date object (a Date per citation cost ≈ 2 µs cold).
+ */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
 }
 
 /** The general form (ISO 8601 with a time and an offset), through Date.parse. Exported for the property test. */

@@ -8,6 +8,18 @@ import { describe, expect, it } from "vitest";
 import { parseDate, parsedDate } from "../../src/validate/rule-values.js";
 
 describe("parseDate", () => {
+  it("reads every day of the years around epochs and era boundaries as the calendar does", () => {
+    const years = [0, 1, 2, 3, 4, 99, 100, 399, 400, 401, 1600, 1899, 9996, 9999];
+    for (let y = 1900; y <= 2100; y++) years.push(y);
+    for (const year of years) {
+      for (let t = new Date(0).setUTCFullYear(year, 0, 1); new Date(t).getUTCFullYear() === year; t += 86_400_000) {
+        const d = new Date(t);
+        const text = `${String(year).padStart(4, "0")}-${String(d.getUTCMonth() + 1).padStart(2, "0")}-${String(d.getUTCDate()).padStart(2, "0")}`;
+        if (parseDate(text) !== t) expect(parseDate(text), text).toBe(t);
+      }
+    }
+  });
+
   it("answers what the general reading answers for any date-shaped or nearly date-shaped text", () => {
     const digit = fc.constantFrom("0", "1", "2", "3", "4", "5", "6", "9", "-", " ", "a", "٣");
     const shaped = fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })).map(([y, m, d]) => `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`);
