@@ -15,7 +15,7 @@ import { fmt, git, pairedRatio, report, roundRobin } from "./lib/measure.mjs";
 import { fileText } from "./lib/gen-file-text.mjs";
 import { ensureRepo, pathOf, SPEC } from "./lib/gen-repo.mjs";
 
-const CLI = join(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
+const CLI = join(dirname(fileURLToPath(import.meta.url)), "../dist/cli.cjs");
 const N = Number(process.env.NR_BENCH_FILES ?? 100_000);
 const ROUNDS = Number(process.env.NR_BENCH_ROUNDS ?? 9);
 const keep = process.env.NR_BENCH_REPO;

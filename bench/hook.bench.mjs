@@ -21,7 +21,7 @@ import { fmt, git, ratio, report } from "./lib/measure.mjs";
 import { fileText } from "./lib/gen-file-text.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const CLI = join(HERE, "../dist/cli.js");
+const CLI = join(HERE, "../dist/cli.cjs");
 const N = Number(process.env.NR_BENCH_FILES ?? 100_000);
 const log = (s) => process.stderr.write(`${s}\n`);
 const RUNS = 21;

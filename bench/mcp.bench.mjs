@@ -1,4 +1,4 @@
-// The MCP server (dist/cli.js mcp) as a client meets it:
+// The MCP server (dist/cli.cjs mcp) as a client meets it:
 // - spawn → `initialize` + `tools/list` answered, beside `node -e 0` measured in the same run
 //   (target ≤ 1.5×), and spawn → first `tools/call` answered (loads zod and the tool);
 // - one `read_doc` and one `patch_block` round trip on a small document and on the generated
@@ -14,7 +14,7 @@ import { applyPatch, parseNoma, walkBlocks } from "../dist/index.js";
 import { generateDocument } from "./lib/gen-document.mjs";
 import { fmt, machineScale, ratio, report, time } from "./lib/measure.mjs";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const RUNS = 15;
 // The reference's ≈160 ms per op, measured where `node -e 0` takes ≈90 ms, scaled to this machine.
 const REFERENCE_OP_MS = 160 * machineScale().scale;

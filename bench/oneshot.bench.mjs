@@ -23,11 +23,11 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { baselineBuild } from "./lib/baseline.mjs";
+import { baselineBuild, binOf } from "./lib/baseline.mjs";
 import { generateMixedDocument } from "./lib/gen-mixed-document.mjs";
 import { fmt, git, pairedRatio, report, roundRobin } from "./lib/measure.mjs";
 
-const CLI = join(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
+const CLI = join(dirname(fileURLToPath(import.meta.url)), "../dist/cli.cjs");
 const BASE_COMMIT = "c95bc77a25c6ec761a83743b665e07e631420ea2";
 const ISSUE_RATIOS = { check: [1.16, 1.36], patch: [1.05, 1.18] };
 const ROUNDS = Number(process.env.NR_BENCH_ROUNDS ?? 11);
@@ -66,7 +66,7 @@ try {
     { label: "patch, compile cache off", ...patch(CLI, { NOMA_RECONCILE_COMPILE_CACHE: "0" }) },
   ];
   if (baseline.cli !== undefined) commands.push({ label: "check (baseline)", ...check(baseline.cli) }, { label: "patch (baseline)", ...patch(baseline.cli) });
-  if (COMPARE !== undefined) commands.push({ label: "check (compare)", ...check(join(COMPARE, "dist/cli.js")) }, { label: "patch (compare)", ...patch(join(COMPARE, "dist/cli.js")) });
+  if (COMPARE !== undefined) commands.push({ label: "check (compare)", ...check(binOf(COMPARE)) }, { label: "patch (compare)", ...patch(binOf(COMPARE)) });
   if (refCheck !== undefined) commands.push({ label: "check (reference)", cmd: template(refCheck)[0], args: template(refCheck).slice(1), cwd: dir });
   if (refPatch !== undefined) commands.push({ label: "patch (reference)", cmd: template(refPatch)[0], args: template(refPatch).slice(1), cwd: dir, before: restore });
   const t = roundRobin(commands, { rounds: ROUNDS, warmup: 2 });

@@ -9,7 +9,7 @@ import { parseNoma, readTextFile, validateNoma } from "../dist/index.js";
 import { generateDocument } from "./lib/gen-document.mjs";
 import { fmt, GUIDE_NODE_MS, nodeFloor, ratio, report, time, timeCommand, timePaired } from "./lib/measure.mjs";
 
-const CLI = join(dirname(fileURLToPath(import.meta.url)), "../dist/cli.js");
+const CLI = join(dirname(fileURLToPath(import.meta.url)), "../dist/cli.cjs");
 
 // The reference's figures (140 ms parse, 215 ms parse + validate) were measured where
 // `node -e 0` takes ≈90 ms. Each timed run here follows one `node -e 0`, and the ratio to the

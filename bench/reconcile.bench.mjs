@@ -23,7 +23,7 @@ import { fileText } from "./lib/gen-file-text.mjs";
 import { ensureRepo, pathOf, SPEC } from "./lib/gen-repo.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const CLI = join(HERE, "../dist/cli.js");
+const CLI = join(HERE, "../dist/cli.cjs");
 const N = Number(process.env.NR_BENCH_FILES ?? 100_000);
 const log = (s) => process.stderr.write(`${s}\n`);
 

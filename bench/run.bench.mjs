@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { normaTransaction, runLoop } from "../dist/index.js";
 import { fmt, nodeFloor, ratio, report, timeCommand } from "./lib/measure.mjs";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const ITERATIONS = 10;
 const STEPS = ITERATIONS * 4 - 1;
 const PAIRS = Number(process.env.BENCH_RUN_PAIRS ?? 5);

@@ -10,12 +10,17 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 
+/** A build's bin: dist/cli.cjs, or dist/cli.js in builds from before it was CommonJS. */
+export function binOf(dir) {
+  return existsSync(join(dir, "dist/cli.cjs")) ? join(dir, "dist/cli.cjs") : join(dir, "dist/cli.js");
+}
+
 /** { dir, cli, index, label, cleanup } or { reason } when no baseline can be had. */
 export function baselineBuild(commit) {
   const given = process.env.NR_BASELINE_DIR;
   if (given !== undefined) {
-    const cli = join(given, "dist/cli.js");
-    return existsSync(cli) ? { dir: given, cli, index: join(given, "dist/index.js"), label: given, cleanup: () => {} } : { reason: `NR_BASELINE_DIR=${given} has no dist/cli.js` };
+    const cli = binOf(given);
+    return existsSync(cli) ? { dir: given, cli, index: join(given, "dist/index.js"), label: given, cleanup: () => {} } : { reason: `NR_BASELINE_DIR=${given} has no dist/cli.cjs or dist/cli.js` };
   }
   if (spawnSync("git", ["cat-file", "-e", `${commit}^{commit}`], { cwd: ROOT }).status !== 0) return { reason: `commit ${commit} is not in this repository's history` };
   const dir = mkdtempSync(join(tmpdir(), "nr-bench-baseline-"));
@@ -28,5 +33,5 @@ export function baselineBuild(commit) {
     rmSync(dir, { recursive: true, force: true });
     return { reason: `building ${commit} failed: ${e.message.split("\n")[0]}` };
   }
-  return { dir, cli: join(dir, "dist/cli.js"), index: join(dir, "dist/index.js"), label: `commit ${commit.slice(0, 7)}`, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, cli: binOf(dir), index: join(dir, "dist/index.js"), label: `commit ${commit.slice(0, 7)}`, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

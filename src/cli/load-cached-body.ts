@@ -132,7 +132,7 @@ export interface LoadCachedBodyOptions {
   inputs?: readonly string[];
   /** More built-ins to load before the flag: ones this run will need that the body loads lazily (node:child_process for git). */
   builtins?: readonly string[];
-  /** This bundle's path (dist/cli.js); the bodies are in bodies/ beside it. */
+  /** This bundle's path (dist/cli.cjs); the bodies are in bodies/ beside it. */
   here?: string;
 }
 

@@ -86,13 +86,13 @@ formatOption(
   .example("  noma-reconcile check thesis.noma --profile research --ignore-rule claim-without-evidence")
   .example("  noma-reconcile check --staged            # in .git/hooks/pre-commit; NOMA_RECONCILE_SKIP=1 skips it")
   .action((paths: string[], options: Record<string, unknown>) =>
-    run(async () =>
-      // The pre-commit hook (--staged) mostly judges nothing or little: its few chunks load faster
-      // than a whole body's cached code (measured: 5% slower through the body on a commit of one
-      // source file), so it keeps the ES modules.
-      options["staged"] === true
-        ? (await import("./commands/check-command.js")).checkCommand(paths, options, io)
-        : runBody("check", paths.filter((p) => p.endsWith(".noma")), () => import("./commands/check-command.js"), (m) => m.checkCommand(paths, options, io)),
+    run(() =>
+      runBody(
+        "check",
+        options["staged"] === true ? [] : paths.filter((p) => p.endsWith(".noma")),
+        () => import("./commands/check-command.js"),
+        (m) => m.checkCommand(paths, options, io),
+      ),
     ),
   );
 
@@ -425,4 +425,13 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+// No top-level await: the bin is bundled as CommonJS (dist/cli.cjs; see scripts/build.mjs).
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`${TOOL_NAME}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -25,7 +25,7 @@
 import { createRequire } from "node:module";
 
 /**
- * The flag is process-wide, and so is the note that it is set: the bin (dist/cli.js) and a
+ * The flag is process-wide, and so is the note that it is set: the bin (dist/cli.cjs) and a
  * command body bundled on its own (dist/bodies/*.cjs, load-cached-body.ts) each carry a copy
  * of this module, and the second must neither set it again nor believe it unset.
  */

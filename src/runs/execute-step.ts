@@ -50,7 +50,7 @@ export interface StepInput {
   previousStepDirs: string[];
   /** Base environment (process.env). */
   env: NodeJS.ProcessEnv;
-  /** argv of our MCP server (`node …/dist/cli.js mcp`), or null; the step's agent gets it with `--step`. */
+  /** argv of our MCP server (`node …/dist/cli.cjs mcp`), or null; the step's agent gets it with `--step`. */
   mcpCommand: readonly string[] | null;
   /** The workspace tools' ledger and archive: left out of the step's work-tree changes. */
   records: RecordPaths;

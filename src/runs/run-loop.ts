@@ -86,7 +86,7 @@ export interface RunLoopOptions {
   resume?: string;
   /** Mark reconciled and write the snapshot on PASS (default true). */
   mark?: boolean;
-  /** argv of our MCP server given to the coding CLIs; default `node <dist/cli.js> mcp`; null: none. */
+  /** argv of our MCP server given to the coding CLIs; default `node <dist/cli.cjs> mcp`; null: none. */
   mcpCommand?: readonly string[] | null;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
@@ -122,7 +122,7 @@ export interface RunResult {
   recovery: RecoveryReport;
 }
 
-/** `node <our dist/cli.js> mcp`, found from this module (src/ in tests, dist/chunks/ when bundled); null if not found. */
+/** `node <our dist/cli.cjs> mcp`, found from this module (src/ in tests, dist/chunks/ when bundled); null if not found. */
 export function defaultMcpCommand(from?: string): string[] | null {
   const cli = cliEntryPath(from);
   return cli !== null ? [process.execPath, cli, "mcp"] : null;

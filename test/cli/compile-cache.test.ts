@@ -15,7 +15,7 @@ import { compileCacheDir, trustedCacheDir } from "../../src/cli/compile-cache-di
 import { cacheFileBytes, cachePayload } from "../../src/cli/load-cached-body.js";
 import { SHORT_RUN_JIT_MIN_CHARS } from "../../src/cli/prepare-short-run-jit.js";
 import { CLI, runCli } from "../helpers/run-cli.js";
-import { tempRepo } from "../helpers/temp-repo.js";
+import { git, tempRepo } from "../helpers/temp-repo.js";
 
 const DOC = `---\ntitle: Cache\n---\n\n# Cache {id="top"}\n\nSee [[nowhere]].\n\n::claim{id="c1" confidence=0.7}\nA claim.\n::\n\n::plot{dataset="missing" column="a"}\n::\n`;
 
@@ -116,17 +116,30 @@ describe("the compile cache of command bodies", () => {
     expect(readFileSync(target).equals(targetBytes)).toBe(true);
   });
 
-  it("is off with NOMA_RECONCILE_COMPILE_CACHE=0 or NODE_DISABLE_COMPILE_CACHE=1, and for the pre-commit hook's check --staged", () => {
+  it("is off with NOMA_RECONCILE_COMPILE_CACHE=0 or NODE_DISABLE_COMPILE_CACHE=1", () => {
     const repo = tempRepo({ "doc.noma": DOC });
     for (const off of [{ NOMA_RECONCILE_COMPILE_CACHE: "0" }, { NODE_DISABLE_COMPILE_CACHE: "1" }]) {
       const dir = cacheDir();
       expect(runCli(["check", "doc.noma"], { cwd: repo, env: { ...off, NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } }).code).toBe(1);
       expect(files(dir)).toEqual([]);
     }
+  });
+
+  it("serves the pre-commit hook's check --staged from check's cache, printing the same as without it", () => {
+    const repo = tempRepo({ "a.noma": "# A\n" });
+    writeFileSync(join(repo, "doc.noma"), DOC);
+    git(repo, ["add", "doc.noma"]);
     const dir = cacheDir();
-    writeFileSync(join(repo, "doc.noma"), DOC.replace("See [[nowhere]].", "Fine."));
-    expect(runCli(["check", "--staged"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } }).code).toBe(0);
-    expect(files(dir)).toEqual([]);
+    const env = { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir };
+    const expected = runCli(["check", "--staged"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE: "0" } });
+    expect(expected.code).toBe(1);
+    expect(runCli(["check", "--staged"], { cwd: repo, env })).toEqual(expected);
+    expect(files(dir)).toHaveLength(1);
+    expect(files(dir)[0]).toMatch(NAME);
+    const before = statSync(join(dir, files(dir)[0]!)).ino;
+    expect(runCli(["check", "--staged"], { cwd: repo, env })).toEqual(expected);
+    expect(runCli(["check", "doc.noma"], { cwd: repo, env }).code).toBe(1);
+    expect(statSync(join(dir, files(dir)[0]!)).ino).toBe(before);
   });
 
   it("keeps a separate cache for large documents (the short-run V8 flag set before compiling) and patch's own", () => {
@@ -173,7 +186,7 @@ describe("the compile cache of command bodies", () => {
     cpSync(join(CLI, ".."), join(pkg, "dist"), { recursive: true });
     rmSync(join(pkg, "dist", "bodies"), { recursive: true });
     const expected = runCli(["check", "doc.noma", "--format", "json"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE: "0" } });
-    const r = spawnSync(process.execPath, [join(pkg, "dist", "cli.js"), "check", "doc.noma", "--format", "json"], { cwd: repo, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } });
+    const r = spawnSync(process.execPath, [join(pkg, "dist", "cli.cjs"), "check", "doc.noma", "--format", "json"], { cwd: repo, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } });
     expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual(expected);
     expect(files(dir)).toEqual([]);
   });

@@ -1,10 +1,10 @@
 /**
- * Spawn the real built CLI (dist/cli.js) as a process, the way users run it.
+ * Spawn the real built CLI (dist/cli.cjs, the bin) as a process, the way users run it.
  */
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/cli.cjs", import.meta.url));
 
 export interface CliResult {
   code: number;

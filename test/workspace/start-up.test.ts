@@ -58,8 +58,12 @@ describe("start-up cost of the workspace tools", () => {
     git(root, ["add", "-A"]);
     const r = runTraced(["check", "--staged"], root);
     expect(r.code).toBe(0);
-    expect(readFileSync(r.loaded, "utf8")).toContain("/dist/cli.js");
+    expect(readFileSync(r.loaded, "utf8")).toContain("/dist/cli.cjs");
     expect(workspaceCode(r.loaded)).toEqual([]);
+    // check runs from its body bundle, compiled from its file (no module loader sees it): all of it loads.
+    const body = readFileSync(join(CLI, "..", "bodies", "check.cjs"), "latin1");
+    expect(WORKSPACE_MARKERS.filter((m) => m.test(body))).toEqual([]);
+    expect(body).toMatch(/function checkCommand\(/);
   });
 
   it("the MCP server starts and lists its tools without loading the workspace code; the first workspace call loads it", () => {

@@ -49,7 +49,7 @@ export interface CliAgentContext {
   prompt: string;
   /** The step's role: the MCP tools it may call. */
   role: Role;
-  /** argv of our MCP server for this step (`node …/dist/cli.js mcp --step RUN/NNN-role`), or null to give none. */
+  /** argv of our MCP server for this step (`node …/dist/cli.cjs mcp --step RUN/NNN-role`), or null to give none. */
   mcp: readonly string[] | null;
 }
 
