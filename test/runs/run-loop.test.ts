@@ -529,7 +529,10 @@ describe("runs list / runs show", () => {
     const b = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result.run_id;
     const list = JSON.parse(cli(root, ["runs", "list", "--format", "json"]).stdout).result;
     expect(list.total).toBe(2);
-    expect(list.runs.map((r: { run_id: string }) => r.run_id)).toEqual([b, a].sort().reverse());
+    // Newest first: b started after a; two runs started in the same millisecond are ordered by id, descending.
+    const [first, second] = list.runs as Array<{ run_id: string; created_at: string }>;
+    expect(new Set([first!.run_id, second!.run_id])).toEqual(new Set([a, b]));
+    expect(first!.created_at === second!.created_at ? [first!.run_id, second!.run_id] : [first!.run_id]).toEqual(first!.created_at === second!.created_at ? [a, b].sort().reverse() : [b]);
     expect(list.runs[0]).toMatchObject({ status: "passed", verdict: "PASS", iteration: 1, steps: 3 });
     expect(JSON.parse(cli(root, ["runs", "list", "--limit", "1", "--format", "json"]).stdout).result.runs).toHaveLength(1);
     const text = cli(root, ["runs", "list"]).stdout;
