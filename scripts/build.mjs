@@ -32,24 +32,22 @@ rmSync(join(root, "dist"), { recursive: true, force: true });
 // content hash (its cache key) and the Node built-ins it loads (loaded before the short-run
 // V8 flag is set, so they keep Node's own code cache) through a define.
 const BODIES = { check: "src/cli/bodies/check-body.ts", patch: "src/cli/bodies/patch-body.ts" };
+/** Loaded lazily at run time from node_modules (WASM files beside them; zstd-wasm reads its .wasm from beside its module). */
+const EXTERNAL = ["sql.js", "blake3-wasm", "@bokuweb/zstd-wasm", "yaml"];
+/** CommonJS outputs of our code: import.meta.url made from __filename. */
+const IMPORT_META_SHIM = { banner: { js: "const __nrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" }, external: EXTERNAL };
+/** What every CommonJS output shares (the bodies, the bin, the vendored YAML library). */
+const commonjs = { absWorkingDir: root, outExtension: { ".js": ".cjs" }, bundle: true, format: "cjs", platform: "node", target: "node20", legalComments: "none", logLevel: "warning" };
 const bodies = await build({
-  absWorkingDir: root,
+  ...commonjs,
   entryPoints: BODIES,
   outdir: "dist/bodies",
-  outExtension: { ".js": ".cjs" },
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  banner: { js: "const __nrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  ...IMPORT_META_SHIM,
   define: { "import.meta.url": "__nrImportMetaUrl", __NOMA_RECONCILE_VENDOR_YAML__: "true", __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version), __NOMA_RECONCILE_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)) },
-  external: ["sql.js", "blake3-wasm", "@bokuweb/zstd-wasm", "yaml"],
   // Without comments or indentation: a smaller source to read each run, and one byte per
   // character (esbuild escapes non-ASCII in code; comments were the only non-ASCII text),
   // which Node decodes and V8 scans faster. Names are kept, so stack traces still read.
   minifyWhitespace: true,
-  legalComments: "none",
-  logLevel: "warning",
   metafile: true,
 });
 const builtins = new Set(builtinModules);
@@ -94,8 +92,7 @@ await build({
     js: "import { createRequire as __nrCreateRequire } from 'node:module'; const require = __nrCreateRequire(import.meta.url);",
   },
   define: defines,
-  // Loaded lazily at run time from node_modules (WASM files beside them; zstd-wasm reads its .wasm from beside its module).
-  external: ["sql.js", "blake3-wasm", "@bokuweb/zstd-wasm", "yaml"],
+  external: EXTERNAL,
   legalComments: "none",
   logLevel: "warning",
   metafile: false,
@@ -105,17 +102,11 @@ await build({
 // command loaded through its cached body (check, patch) never needs that loader; the others
 // import their ES module (dist/commands/<name>.js), which sets it up then.
 await build({
-  absWorkingDir: root,
+  ...commonjs,
   entryPoints: { cli: "src/cli/main.ts" },
   outdir: "dist",
-  outExtension: { ".js": ".cjs" },
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  banner: { js: "const __nrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  ...IMPORT_META_SHIM,
   define: { ...defines, "import.meta.url": "__nrImportMetaUrl" },
-  external: ["sql.js", "blake3-wasm", "@bokuweb/zstd-wasm", "yaml"],
   plugins: [
     {
       name: "commands-stay-es-modules",
@@ -124,25 +115,12 @@ await build({
       },
     },
   ],
-  legalComments: "none",
-  logLevel: "warning",
 });
 // dist/cli.js, the bin's former path (configurations written before may name it): the same CLI.
 writeFileSync(join(root, "dist/cli.js"), "#!/usr/bin/env node\n// The CLI is dist/cli.cjs (the bin); this path is kept for configurations that name it.\nimport \"./cli.cjs\";\n");
 // The YAML library as one CommonJS file, required on first use (src/yaml/yaml-lib.ts): the
 // parser is synchronous, and most commands never need YAML.
-await build({
-  absWorkingDir: root,
-  entryPoints: { yaml: "node_modules/yaml/dist/index.js" },
-  outdir: "dist/vendor",
-  outExtension: { ".js": ".cjs" },
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  legalComments: "none",
-  logLevel: "warning",
-});
+await build({ ...commonjs, entryPoints: { yaml: "node_modules/yaml/dist/index.js" }, outdir: "dist/vendor" });
 chmodSync(join(root, "dist/cli.cjs"), 0o755);
 chmodSync(join(root, "dist/cli.js"), 0o755);
 

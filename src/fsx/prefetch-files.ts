@@ -64,17 +64,23 @@ export function prefetchFiles(paths: readonly string[]): Prefetched {
     }
     if (!pending.has(real)) pending.set(real, new Promise((resolve) => readFile(real, (err, bytes) => resolve(err === null ? bytes : null))));
   }
-  const take = (abs: string): Buffer | undefined => {
+  /** The real path of `abs` when some read is ready, else undefined. */
+  const readyReal = (abs: string): string | undefined => {
     if (ready.size === 0) return undefined;
-    let real: string;
     try {
-      real = realpathSync(abs);
+      return realpathSync(abs);
     } catch {
       return undefined;
     }
+  };
+  const takeReal = (real: string): Buffer | undefined => {
     const bytes = ready.get(real);
     ready.delete(real);
     return bytes;
+  };
+  const take = (abs: string): Buffer | undefined => {
+    const real = readyReal(abs);
+    return real === undefined ? undefined : takeReal(real);
   };
   return {
     async settle() {
@@ -86,15 +92,10 @@ export function prefetchFiles(paths: readonly string[]): Prefetched {
     },
     take,
     takeUnchanged(abs, now) {
-      if (ready.size === 0) return undefined;
-      let real: string;
-      try {
-        real = realpathSync(abs);
-      } catch {
-        return undefined;
-      }
+      const real = readyReal(abs);
+      if (real === undefined) return undefined;
       const before = stats.get(real);
-      const bytes = take(real);
+      const bytes = takeReal(real);
       return bytes !== undefined && before !== undefined && BigInt(bytes.length) === now.size && unchangedSince(before.st, before.atMs, now) ? bytes : undefined;
     },
   };
