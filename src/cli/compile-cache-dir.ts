@@ -8,7 +8,7 @@
  * silently (the output never depends on the cache).
  */
 import { lstatSync, mkdirSync } from "node:fs";
-import { posix, resolve, win32 } from "node:path";
+import { dirname, posix, resolve, win32 } from "node:path";
 
 /** The directory for this user and platform, or undefined when the cache is off or there is no home. */
 export function compileCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | undefined {
@@ -28,12 +28,34 @@ export function compileCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platfor
  */
 export function trustedCacheDir(dir: string, create: boolean): boolean {
   try {
-    if (create) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (create) makeDirs(dir, 0);
     const st = lstatSync(dir, { throwIfNoEntry: false });
     if (st === undefined || !st.isDirectory()) return false;
     if (process.platform === "win32") return true; // per-user profile directory; POSIX modes do not apply
     return st.uid === process.getuid?.() && (st.mode & 0o022) === 0;
   } catch {
     return false;
+  }
+}
+
+/**
+ * mkdir -p, one level at a time. Not `mkdirSync(dir, { recursive: true })`: on Node 20 that
+ * loops for ever when a parent exists but refuses children with ENOENT (measured with a
+ * cache directory under /proc: the command never exited).
+ */
+function makeDirs(dir: string, depth: number): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+    return;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return;
+    if (code !== "ENOENT" || depth > 64 || dirname(dir) === dir) throw e;
+  }
+  makeDirs(dirname(dir), depth + 1);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
   }
 }

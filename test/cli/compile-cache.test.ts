@@ -116,6 +116,20 @@ describe("the compile cache of command bodies", () => {
     expect(readFileSync(target).equals(targetBytes)).toBe(true);
   });
 
+  it("runs and exits without a cache where its directory cannot be made (under /proc, a file in the way)", () => {
+    const repo = tempRepo({ "doc.noma": DOC });
+    const expected = runCli(["check", "doc.noma"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE: "0" } });
+    const file = join(cacheDir(), "..", "a-file");
+    writeFileSync(file, "x");
+    const places = [join(file, "cc"), ...(existsSync("/proc/self") ? ["/proc/nr-no-such/cc"] : [])];
+    for (const place of places) {
+      const r = spawnSync(process.execPath, [CLI, "check", "doc.noma"], { cwd: repo, encoding: "utf8", timeout: 20_000, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", NOMA_RECONCILE_COMPILE_CACHE_DIR: place } });
+      expect(r.error, place).toBeUndefined(); // not killed by the timeout
+      expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }, place).toEqual(expected);
+    }
+    expect(trustedCacheDir("/proc/nr-no-such/cc", true)).toBe(false);
+  });
+
   it("is off with NOMA_RECONCILE_COMPILE_CACHE=0 or NODE_DISABLE_COMPILE_CACHE=1", () => {
     const repo = tempRepo({ "doc.noma": DOC });
     for (const off of [{ NOMA_RECONCILE_COMPILE_CACHE: "0" }, { NODE_DISABLE_COMPILE_CACHE: "1" }]) {
