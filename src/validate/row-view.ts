@@ -6,7 +6,7 @@
  */
 import type { AttrValue, BlockNode, NomaDocument, SectionNode } from "../noma/ast.js";
 import { getAttr, NO_ALIASES, splitAliases } from "../noma/attributes.js";
-import { CLOSED, F_C, F_D, F_END, F_LINE, F_NEXT, K_CODE, K_DIRECTIVE, K_LIST_ITEM, K_PARAGRAPH, K_SECTION, K_THEMATIC_BREAK, KIND_MASK, STRIDE } from "../noma/block-table.js";
+import { CLOSED, F_A, F_C, F_D, F_END, F_LINE, F_NEXT, K_CODE, K_DIRECTIVE, K_LIST, K_LIST_ITEM, K_QUOTE, K_SECTION, K_TABLE, K_THEMATIC_BREAK, KIND_MASK, STRIDE } from "../noma/block-table.js";
 import { rowAttrs, RowMaterializer } from "../noma/materialize-blocks.js";
 import { RowMap } from "../noma/row-map.js";
 import { compactParse, MAX_COLONS, parseNoma, type CompactParse } from "../noma/parse-noma.js";
@@ -198,9 +198,9 @@ export class RowView {
   /**
    * One pass over the rows in walk order: which rows carry each directive name, the
    * references and wikilinks that do not resolve, and the wikilinks inside ::memory
-   * blocks — what the rules read of references and wikilinks. A paragraph's wikilinks are
-   * read off its lines and looked up in place; other blocks whose source holds "[[" are
-   * made into nodes to read theirs. Facts and wikilink objects are made only for what a
+   * blocks — what the rules read of references and wikilinks. The wikilinks of sections,
+   * paragraphs, lists and quotes are read off their lines and looked up in place; a table
+   * whose source holds "[[" is made into a node to read its rows. Facts and wikilink objects are made only for what a
    * rule reports or reads further.
    */
   collect(): void {
@@ -240,27 +240,49 @@ export class RowView {
       }
       if (link >= index.ends[end - 1]!) continue;
       const ownerRow = depth > 0 ? owners[depth - 1]! : -1;
-      if (kind !== K_PARAGRAPH) {
+      if (kind === K_TABLE) {
+        // A table's wikilinks are read off its rows joined cell by cell (collectProse).
         const sink: Facts = { directives: [], refs: [], wikilinks: [] };
         collectProse(sink, this.node(b), ownerRow === -1 ? null : this.fact(ownerRow));
         for (const w of sink.wikilinks) this.keep(w);
         continue;
       }
       const inMemory = ownerRow !== -1 && d[ownerRow * STRIDE + F_C] === memory;
+      // The text a node of the block would hold, one line at a time: a section's title, a
+      // list item's text after its marker, a quote line after "> ", a paragraph line.
+      // Columns count from where that text starts on the line, as they do on the node's text.
+      const read = (from: number, to: number, lineNo: number): void => {
+        if (tick !== -1 && tick < from) tick = src.indexOf("`", from);
+        const n = scanLineLinks(src, from, to, tick, found);
+        for (let k = 0; k < n; k += 2) {
+          const resolved = this.resolvesRange(found[k]!, found[k + 1]!);
+          if (resolved && !inMemory) continue;
+          const w: Wikilink = { target: src.slice(found[k], found[k + 1]), anchor: LINE_ZERO, rel: lineNo, column: found[k]! - from - 1, owner: ownerRow === -1 ? null : this.fact(ownerRow) };
+          if (!resolved) this.brokenLinks.push(w);
+          if (inMemory) this.memoryLinks.push(w);
+        }
+      };
+      if (kind === K_SECTION) {
+        read(d[o + F_C]!, d[o + F_D]!, line + 1);
+        link = src.indexOf("[[", index.starts[line + 1]!);
+        continue;
+      }
+      if (kind === K_LIST) {
+        const stop = d[o + F_NEXT]!;
+        for (let c = b + 1; c < stop && link !== -1; c++) {
+          const j = d[c * STRIDE + F_LINE]!;
+          if (link >= index.ends[j]!) continue;
+          read(index.starts[j]! + d[c * STRIDE + F_A]!, index.ends[j]!, j + 1);
+          link = src.indexOf("[[", index.starts[j + 1]!);
+        }
+        continue;
+      }
       for (let j = line; j < end && link !== -1; j++) {
         const from = index.starts[j]!;
-        if (link >= index.ends[j]!) continue;
-        if (link >= from) {
-          if (tick !== -1 && tick < from) tick = src.indexOf("`", from);
-          const n = scanLineLinks(src, from, index.ends[j]!, tick, found);
-          for (let k = 0; k < n; k += 2) {
-            const resolved = this.resolvesRange(found[k]!, found[k + 1]!);
-            if (resolved && !inMemory) continue;
-            const w: Wikilink = { target: src.slice(found[k], found[k + 1]), anchor: LINE_ZERO, rel: j + 1, column: found[k]! - from - 1, owner: ownerRow === -1 ? null : this.fact(ownerRow) };
-            if (!resolved) this.brokenLinks.push(w);
-            if (inMemory) this.memoryLinks.push(w);
-          }
-        }
+        const to = index.ends[j]!;
+        if (link >= to) continue;
+        // A quote line's text starts after ">" and one space.
+        read(kind === K_QUOTE ? from + (from + 1 < to && src.charCodeAt(from + 1) === 32 ? 2 : 1) : from, to, j + 1);
         link = src.indexOf("[[", index.starts[j + 1]!);
       }
     }

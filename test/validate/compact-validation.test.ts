@@ -19,7 +19,9 @@ const LINES = [
   "::citation{source=\"x\" accessed=\"2020-01-01\"}", "::control{id=\"c\" type=\"slider\" default=5 min=10}",
   "::computed_metric{id=\"cm\" formula=\"c * 2 + zz\"}", "::plot{dataset=\"k0\" column=\"q\"}", "::dataset{id=\"ds\" format=\"csv\"}", "a,b",
   "::plotly", "{not json", "::diagram{kind=\"mermaid\"}", "::adr{owner=\"o\"}", "### Decision", "::agent_task", "::html",
-  "::state_change{block=\"k0\"}", "::figure", "::change_request{action=\"replace\" from=\"a\"}", "::decision", "::todo{scope=\"x\"}",
+  "::state_change{block=\"k0\"}",
+  "## Linked [[k0]] and [[lost]] {id=\"t2\"}", "### `[[masked]]` [[lost2]]", "- `a` [[gone]] `b` [[k0|x]]", "  - nested [[sub]] [[nope]]",
+  "10. [[e1]] and `[[hidden]]` [[m1]]", ">[[bare]]", "> `x` [[q1]]", ">", "* [[star]]", "::figure", "::change_request{action=\"replace\" from=\"a\"}", "::decision", "::todo{scope=\"x\"}",
 ];
 const lineArb = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...LINES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
 const docArb = fc
