@@ -13,30 +13,59 @@ const NOT_SLUG = /[^a-z0-9\s-]/g;
  * leading and a trailing `-`. "Café Überblick" → `cafe-uberblick`; "日本語" → "".
  */
 export function slugify(title: string): string {
-  return ASCII.test(title) ? slugifyAscii(title) : slugifyUnicode(title);
+  // One pass decides the path: any non-ASCII character → the full pipeline; a title that is
+  // already a slug but for upper case and spaces ("Risks and decisions 12": words of
+  // `A-Za-z0-9` between single spaces or hyphens) → lower-cased, spaces made hyphens, without
+  // building the string a character at a time; any other ASCII title → slugifyAscii.
+  let simple = true;
+  let upper = false;
+  let space = false;
+  // Was the last character a separator (true at the start: a leading one is not simple)?
+  let sep = true;
+  for (let i = 0; i < title.length; i++) {
+    const c = title.charCodeAt(i);
+    if (c > 127) return slugifyUnicode(title);
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) sep = false;
+    else if (c >= 65 && c <= 90) {
+      sep = false;
+      upper = true;
+    } else if (c === 32 || c === 45) {
+      if (sep) simple = false;
+      sep = true;
+      if (c === 32) space = true;
+    } else simple = false;
+  }
+  // Empty, or a separator at the end.
+  if (sep) simple = false;
+  if (!simple) return slugifyAscii(title);
+  const lower = upper ? title.toLowerCase() : title;
+  return space ? lower.replaceAll(" ", "-") : lower;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** Character codes of the slug being built (reused: titles are short, and one is built at a time). */
+const codes: number[] = [];
 
 /**
  * The same result for ASCII titles in one pass: runs of `a-z0-9` joined by a
  * single `-` wherever whitespace or `-` separated them; other characters vanish.
  */
 function slugifyAscii(title: string): string {
-  let out = "";
+  let n = 0;
   let sep = false;
   for (let i = 0; i < title.length; i++) {
     let c = title.charCodeAt(i);
     if (c >= 65 && c <= 90) c += 32;
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      if (sep && out.length > 0) out += "-";
+      if (sep && n > 0) codes[n++] = 45;
       sep = false;
-      out += String.fromCharCode(c);
+      codes[n++] = c;
     } else if (c === 45 || c === 32 || (c >= 9 && c <= 13)) {
       sep = true;
     }
   }
-  return out;
+  if (n === 0) return "";
+  if (codes.length > n) codes.length = n;
+  return String.fromCharCode.apply(null, codes);
 }
 
 /** The reference pipeline, step by step (any title). */

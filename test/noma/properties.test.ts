@@ -182,5 +182,12 @@ describe("slugify", () => {
       }),
       { numRuns: 3000 },
     );
+    // Titles that are slugs but for case and spaces (the common heading), and near misses.
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(..."aZz09 -".split("")), maxLength: 30 }), (s) => {
+        expect(slugify(s)).toBe(slugifyUnicode(s));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
