@@ -13,47 +13,16 @@ const NOT_SLUG = /[^a-z0-9\s-]/g;
  * leading and a trailing `-`. "Café Überblick" → `cafe-uberblick`; "日本語" → "".
  */
 export function slugify(title: string): string {
-  // One pass decides the path: any non-ASCII character → the full pipeline; a title that is
-  // already a slug but for upper case and spaces ("Risks and decisions 12": words of
-  // `A-Za-z0-9` between single spaces or hyphens) → lower-cased, spaces made hyphens, without
-  // building the string a character at a time; any other ASCII title → slugifyAscii.
-  let simple = true;
-  let upper = false;
-  let space = false;
-  // Was the last character a separator (true at the start: a leading one is not simple)?
-  let sep = true;
-  for (let i = 0; i < title.length; i++) {
-    const c = title.charCodeAt(i);
-    if (c > 127) return slugifyUnicode(title);
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) sep = false;
-    else if (c >= 65 && c <= 90) {
-      sep = false;
-      upper = true;
-    } else if (c === 32 || c === 45) {
-      if (sep) simple = false;
-      sep = true;
-      if (c === 32) space = true;
-    } else simple = false;
-  }
-  // Empty, or a separator at the end.
-  if (sep) simple = false;
-  if (!simple) return slugifyAscii(title);
-  const lower = upper ? title.toLowerCase() : title;
-  return space ? lower.replaceAll(" ", "-") : lower;
-}
-
-/** Character codes of the slug being built (reused: titles are short, and one is built at a time). */
-const codes: number[] = [];
-
-/**
- * The same result for ASCII titles in one pass: runs of `a-z0-9` joined by a
- * single `-` wherever whitespace or `-` separated them; other characters vanish.
- */
-function slugifyAscii(title: string): string {
+  // One pass, for ASCII titles: runs of `a-z0-9` (upper case lowered) joined by a single `-`
+  // wherever whitespace or `-` separated them; other characters vanish. The slug is built as
+  // character codes and made a string once (not a character at a time: that made ~300 bytes
+  // of garbage per heading), and a title that is its own slug is returned as it is. Any
+  // non-ASCII character: the full pipeline.
   let n = 0;
   let sep = false;
   for (let i = 0; i < title.length; i++) {
     let c = title.charCodeAt(i);
+    if (c > 127) return slugifyUnicode(title);
     if (c >= 65 && c <= 90) c += 32;
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
       if (sep && n > 0) codes[n++] = 45;
@@ -64,8 +33,29 @@ function slugifyAscii(title: string): string {
     }
   }
   if (n === 0) return "";
+  if (n === title.length && sameCodes(title, n)) return title;
+  if (n > CODES_PER_CALL) return longSlug(n);
   if (codes.length > n) codes.length = n;
   return String.fromCharCode.apply(null, codes);
+}
+
+/** Codes passed to one String.fromCharCode call (arguments go on the stack: a 1 MB heading would overflow it). */
+const CODES_PER_CALL = 4096;
+
+function longSlug(n: number): string {
+  let out = "";
+  for (let i = 0; i < n; i += CODES_PER_CALL) out += String.fromCharCode.apply(null, codes.slice(i, Math.min(n, i + CODES_PER_CALL)));
+  // Let go of the long buffer.
+  codes.length = 0;
+  return out;
+}
+
+/** Character codes of the slug being built (reused: titles are short, and one is built at a time). */
+const codes: number[] = [];
+
+function sameCodes(title: string, n: number): boolean {
+  for (let i = 0; i < n; i++) if (codes[i] !== title.charCodeAt(i)) return false;
+  return true;
 }
 
 /** The reference pipeline, step by step (any title). */

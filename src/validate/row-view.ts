@@ -214,11 +214,34 @@ export class RowView {
     const owners = new Int32Array(MAX_DEPTH + 2);
     const ownerEnds = new Int32Array(MAX_DEPTH + 2);
     let depth = 0;
-    for (const ref of this.c.refs) if (!this.resolves(ref.target)) this.brokenRefs.push({ attr: ref.attr, target: ref.target, node: this.fact(ref.row) });
+    // Indexed loops over arrays on this path: a for-of in code V8 has not optimized yet (most
+    // of a one-shot run) makes an iterator result object per element.
+    const refs = this.c.refs;
+    for (let r = 0; r < refs.length; r++) {
+      const ref = refs[r]!;
+      if (!this.resolves(ref.target)) this.brokenRefs.push({ attr: ref.attr, target: ref.target, node: this.fact(ref.row) });
+    }
     const found = LINKS;
     let link = src.indexOf("[[");
     // The first backtick at or after the line being read (a cursor, as `link`).
     let tick = src.indexOf("`");
+    // The block being read: its nearest enclosing directive's row (-1: none), and whether that is a ::memory.
+    let ownerRow = -1;
+    let inMemory = false;
+    // The text a node of the block would hold, one line at a time: a section's title, a
+    // list item's text after its marker, a quote line after "> ", a paragraph line.
+    // Columns count from where that text starts on the line, as they do on the node's text.
+    const read = (from: number, to: number, lineNo: number): void => {
+      if (tick !== -1 && tick < from) tick = src.indexOf("`", from);
+      const n = scanLineLinks(src, from, to, tick, found);
+      for (let k = 0; k < n; k += 2) {
+        const resolved = this.resolvesRange(found[k]!, found[k + 1]!);
+        if (resolved && !inMemory) continue;
+        const w: Wikilink = { target: src.slice(found[k], found[k + 1]), anchor: LINE_ZERO, rel: lineNo, column: found[k]! - from - 1, owner: ownerRow === -1 ? null : this.fact(ownerRow) };
+        if (!resolved) this.brokenLinks.push(w);
+        if (inMemory) this.memoryLinks.push(w);
+      }
+    };
     for (let b = 0; b < table.count; b++) {
       while (depth > 0 && ownerEnds[depth - 1]! <= b) depth--;
       const o = b * STRIDE;
@@ -239,7 +262,7 @@ export class RowView {
         if (link === -1) continue;
       }
       if (link >= index.ends[end - 1]!) continue;
-      const ownerRow = depth > 0 ? owners[depth - 1]! : -1;
+      ownerRow = depth > 0 ? owners[depth - 1]! : -1;
       if (kind === K_TABLE) {
         // A table's wikilinks are read off its rows joined cell by cell (collectProse).
         const sink: Facts = { directives: [], refs: [], wikilinks: [] };
@@ -247,21 +270,7 @@ export class RowView {
         for (const w of sink.wikilinks) this.keep(w);
         continue;
       }
-      const inMemory = ownerRow !== -1 && d[ownerRow * STRIDE + F_C] === memory;
-      // The text a node of the block would hold, one line at a time: a section's title, a
-      // list item's text after its marker, a quote line after "> ", a paragraph line.
-      // Columns count from where that text starts on the line, as they do on the node's text.
-      const read = (from: number, to: number, lineNo: number): void => {
-        if (tick !== -1 && tick < from) tick = src.indexOf("`", from);
-        const n = scanLineLinks(src, from, to, tick, found);
-        for (let k = 0; k < n; k += 2) {
-          const resolved = this.resolvesRange(found[k]!, found[k + 1]!);
-          if (resolved && !inMemory) continue;
-          const w: Wikilink = { target: src.slice(found[k], found[k + 1]), anchor: LINE_ZERO, rel: lineNo, column: found[k]! - from - 1, owner: ownerRow === -1 ? null : this.fact(ownerRow) };
-          if (!resolved) this.brokenLinks.push(w);
-          if (inMemory) this.memoryLinks.push(w);
-        }
-      };
+      inMemory = ownerRow !== -1 && d[ownerRow * STRIDE + F_C] === memory;
       if (kind === K_SECTION) {
         read(d[o + F_C]!, d[o + F_D]!, line + 1);
         link = src.indexOf("[[", index.starts[line + 1]!);
@@ -297,7 +306,8 @@ export class RowView {
     const rows = this.rowsByName[this.c.table.names.indexOf(name)] ?? [];
     const d = this.c.table.data;
     const cursor = (this.cursor ??= new RowDirective(this, -1, name, undefined, 0, 0, false));
-    for (const row of rows) {
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r]!;
       const o = row * STRIDE;
       cursor.moveTo(row, name, this.idOf(row), d[o + F_LINE]! + 1, d[o + F_END]!, (d[o]! & CLOSED) !== 0);
       fn(cursor);
@@ -318,7 +328,9 @@ export class RowView {
     const counter = table.names.indexOf("counterevidence");
     // Targets are strings the parse made: an IdTable hashes them without V8's runtime call (see id-table.ts).
     const targeted = new IdTable<true>();
-    for (const ref of this.c.refs) {
+    const refs = this.c.refs;
+    for (let r = 0; r < refs.length; r++) {
+      const ref = refs[r]!;
       if (ref.attr !== "for") continue;
       const name = d[ref.row * STRIDE + F_C];
       if (name !== evidence && name !== counter) continue;
@@ -327,7 +339,9 @@ export class RowView {
       if (canonical !== undefined) targeted.add(canonical, true);
     }
     const out: DirectiveFact[] = [];
-    for (const row of this.rowsByName[table.names.indexOf("claim")] ?? []) {
+    const claims = this.rowsByName[table.names.indexOf("claim")] ?? [];
+    for (let r = 0; r < claims.length; r++) {
+      const row = claims[r]!;
       const id = this.idOf(row);
       if (id !== undefined && targeted.has(id)) continue;
       const claim = this.fact(row);

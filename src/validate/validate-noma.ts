@@ -513,7 +513,9 @@ function staleCitations(v: Validation): void {
   const fm = v.doc.frontmatter?.data;
   const fmDays = fm !== null && typeof fm === "object" && !Array.isArray(fm) ? (fm as Record<string, unknown>)["stale_citation_days"] : undefined;
   const docDays = typeof fmDays === "number" ? fmDays : (v.options.staleDays ?? 365);
-  for (const c of v.named("citation")) {
+  const citations = v.named("citation");
+  for (let k = 0; k < citations.length; k++) {
+    const c = citations[k]!;
     const accessed = str(attrOf(c, "accessed"));
     if (accessed === undefined) continue;
     const t = parseDate(accessed);

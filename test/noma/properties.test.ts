@@ -182,6 +182,10 @@ describe("slugify", () => {
       }),
       { numRuns: 3000 },
     );
+    // A very long heading (its slug is built in pieces, not one call with a million arguments).
+    const long = "Ab-c d ".repeat(150_000);
+    expect(slugify(long)).toBe(slugifyUnicode(long));
+    expect(slugify("x".repeat(300_000))).toBe("x".repeat(300_000));
     // Titles that are slugs but for case and spaces (the common heading), and near misses.
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(..."aZz09 -".split("")), maxLength: 30 }), (s) => {
