@@ -52,6 +52,23 @@ describe("prefetchFiles", () => {
     expect(viaLink.take(big)).toBeUndefined();
     expect(prefetched.take(join(dir, "missing.noma"))).toBeUndefined();
   });
+
+  it("reads a file of several MiB whole, byte for byte (one read of its size, not fs.readFile's 512 KiB pieces)", async () => {
+    const dir = tempDir();
+    const path = join(dir, "large.noma");
+    // Not a multiple of any buffer size; bytes of every value.
+    const bytes = Buffer.alloc(6 * 1024 * 1024 + 12345);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 2654435761) >>> 24;
+    writeFileSync(path, bytes);
+    const exact = join(dir, "exact.noma");
+    writeFileSync(exact, Buffer.alloc(PREFETCH_MIN_BYTES, 0x61));
+    const prefetched = prefetchFiles([path, exact]);
+    await prefetched.settle();
+    const got = prefetched.take(path);
+    expect(got?.length).toBe(bytes.length);
+    expect(got?.equals(bytes)).toBe(true);
+    expect(prefetched.take(exact)?.equals(readFileSync(exact))).toBe(true);
+  });
 });
 
 describe("check of a large document (read ahead)", () => {
