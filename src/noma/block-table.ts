@@ -69,6 +69,8 @@ export class BlockTable {
   count = 0;
   /** How many of the rows are directives. */
   directives = 0;
+  /** How many of the rows are sections (with the directives: every row that can carry an id). */
+  sections = 0;
   /** Directive names, each once (F_C of a directive row indexes this). */
   readonly names: string[] = [];
   private nameIndex: Map<string, number> | undefined;

@@ -23,8 +23,13 @@ import { keepShape } from "./keep-shape.js";
 export class BlockScanner {
   readonly problems: ParseProblem[] = [];
   readonly table: BlockTable;
-  /** For a code-fence opening line i: index of its closing line, or `to` when unclosed; else -1 (indexed i - from). */
-  private readonly fenceEnd: Int32Array;
+  /**
+   * Code fences, in line order: opening lines (ascending) and, at the same index, the
+   * closing line, or `to` when unclosed. Lists, not an array by line: fences are few, and an
+   * array as long as the document (filled with -1) cost a page fault per 1,024 lines.
+   */
+  private readonly fenceOpens: number[] = [];
+  private readonly fenceCloses: number[] = [];
   /** closesByColons[m]: ascending indexes of close lines with exactly m colons, outside code fences. */
   private readonly closesByColons: number[][] = [];
   private readonly colon = newColonScan();
@@ -39,7 +44,6 @@ export class BlockScanner {
     to: number = ends.length,
   ) {
     this.table = new BlockTable(((to - from) >> 1) + 16);
-    this.fenceEnd = new Int32Array(Math.max(0, to - from)).fill(-1);
     let openAt = -1;
     for (let i = from; i < to; i++) {
       const s = starts[i]!;
@@ -47,7 +51,8 @@ export class BlockScanner {
       const c = src.charCodeAt(s);
       if (openAt !== -1) {
         if (c === 96 && this.isFence(i)) {
-          this.fenceEnd[openAt - from] = i;
+          this.fenceOpens.push(openAt);
+          this.fenceCloses.push(i);
           openAt = -1;
         }
         continue;
@@ -59,11 +64,23 @@ export class BlockScanner {
         if (m > 0) (this.closesByColons[m] ??= []).push(i);
       }
     }
-    if (openAt !== -1) this.fenceEnd[openAt - from] = to;
+    if (openAt !== -1) {
+      this.fenceOpens.push(openAt);
+      this.fenceCloses.push(to);
+    }
   }
 
   private fence(i: number): number {
-    return this.fenceEnd[i - this.from]!;
+    // Binary search: the first opening line at or after i.
+    const opens = this.fenceOpens;
+    let lo = 0;
+    let hi = opens.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (opens[mid]! < i) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < opens.length && opens[lo] === i ? this.fenceCloses[lo]! : -1;
   }
 
   private first(i: number): number {
@@ -315,6 +332,7 @@ export class BlockScanner {
     scanHeading(this.src, this.starts[i]!, this.ends[i]!, h);
     const t = this.table;
     const b = t.add(K_SECTION | (nested ? NESTED : 0) | (h.depth << LEVEL_SHIFT), i);
+    t.sections++;
     const o = b * STRIDE;
     t.data[o + F_A] = h.innerStart;
     t.data[o + F_B] = h.innerEnd;
