@@ -19,14 +19,15 @@
  * sees a byte: V8's own check is the length of the source only, and a torn or flipped file
  * must mean "compile from source", never a crash. It is written once, atomically (temp file,
  * fsync, rename: two commands finishing together each rename a whole file), after the command
- * ran, and only when the V8 flags are still those it was compiled under.
+ * ran, and only when the V8 flags are still those it was compiled under. Writing one removes
+ * the body's oldest files beyond the newest KEEP_CACHE_FILES (upgrades would pile them up).
  *
  * Nothing here changes what a command does: with `NOMA_RECONCILE_COMPILE_CACHE=0` (or Node's
  * own `NODE_DISABLE_COMPILE_CACHE=1`), without a usable directory, or when the body file is
  * missing, the command's ES module is imported as before.
  */
 import { isAscii } from "node:buffer";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, unlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -198,11 +199,45 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
         const bytes = cacheFileBytes(script.createCachedData());
         const { writeFileAtomic } = await import("../fsx/write-file-atomic.js");
         writeFileAtomic(cacheFile, bytes, { mode: 0o600 });
+        pruneCacheFiles(dir, name, cacheFile);
       } catch {
         /* a cache that cannot be written is only a slower next run */
       }
     },
   };
+}
+
+/** Cache files kept per body: the newest, by when they were written (each is written once). */
+export const KEEP_CACHE_FILES = 8;
+
+/**
+ * After a new cache file for body `name` is written: remove that body's older ones beyond the
+ * newest KEEP_CACHE_FILES. Each upgrade, Node version and set of Node options adds a file
+ * (≈ 0.3 MB) that nothing would ever remove. Only files named as ours and that are regular
+ * files of this user (never a link, never another name) are touched; `kept` never. Not
+ * "every file but this one": two installed versions of noma-reconcile share the directory,
+ * and each would delete the other's at every run.
+ */
+function pruneCacheFiles(dir: string, name: string, kept: string): void {
+  const ours = new RegExp(`^${name}-[0-9a-f]{16}-v[0-9.]+-[a-z0-9]+(-jit)?(-f[0-9a-f]{12})?\\.bin$`);
+  const uid = process.getuid?.();
+  const found: Array<{ path: string; mtimeMs: number }> = [];
+  for (const entry of readdirSync(dir)) {
+    if (!ours.test(entry)) continue;
+    const path = join(dir, entry);
+    if (path === kept) continue;
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (st === undefined || !st.isFile() || (uid !== undefined && st.uid !== uid)) continue;
+    found.push({ path, mtimeMs: st.mtimeMs });
+  }
+  found.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { path } of found.slice(KEEP_CACHE_FILES - 1)) {
+    try {
+      unlinkSync(path);
+    } catch {
+      /* gone already, or not ours to remove */
+    }
+  }
 }
 
 /** The body's source: ASCII as built (scripts/build.mjs checks), so decoded one byte per character. */

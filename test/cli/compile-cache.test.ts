@@ -6,13 +6,13 @@
  * replaced; two commands at once leave one whole file.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { compileCacheDir, trustedCacheDir } from "../../src/cli/compile-cache-dir.js";
-import { cacheFileBytes, cachePayload } from "../../src/cli/load-cached-body.js";
+import { cacheFileBytes, cachePayload, KEEP_CACHE_FILES } from "../../src/cli/load-cached-body.js";
 import { SHORT_RUN_JIT_MIN_CHARS } from "../../src/cli/prepare-short-run-jit.js";
 import { CLI, runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
@@ -191,6 +191,40 @@ describe("the compile cache of command bodies", () => {
     const inodes = names.map((n) => statSync(join(dir, n)).ino);
     for (const env of [plain, tuned, plain]) expect(runCli(["check", "doc.noma"], { cwd: repo, env })).toEqual(expected);
     expect(files(dir).map((n) => statSync(join(dir, n)).ino)).toEqual(inodes);
+  });
+
+  it("keeps the newest cache files of a body when it writes one, and touches nothing else", () => {
+    const repo = tempRepo({ "doc.noma": DOC });
+    const dir = cacheDir();
+    const env = { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir };
+    const expected = runCli(["check", "doc.noma"], { cwd: repo, env });
+    const [current] = files(dir);
+    // Files of older builds (ten, written one day apart), another body's, a stranger's, and a
+    // link named as a cache file that leads out of the directory.
+    const old = Array.from({ length: 10 }, (_, k) => `check-${k.toString(16).padStart(16, "0")}-v20.0.${k}-x64${k % 2 === 0 ? "-jit" : ""}.bin`);
+    old.forEach((n, k) => {
+      writeFileSync(join(dir, n), "old");
+      const t = new Date(Date.UTC(2025, 0, 1 + k));
+      utimesSync(join(dir, n), t, t);
+    });
+    const outside = join(dir, "..", "outside.bin");
+    writeFileSync(outside, "not a cache");
+    const link = "check-ffffffffffffffff-v20.0.0-x64.bin";
+    symlinkSync(outside, join(dir, link));
+    writeFileSync(join(dir, "patch-0000000000000000-v20.0.0-x64.bin"), "patch's");
+    writeFileSync(join(dir, "notes.txt"), "mine");
+    // Runs that read the cache write nothing and remove nothing.
+    expect(runCli(["check", "doc.noma"], { cwd: repo, env })).toEqual(expected);
+    expect(files(dir)).toHaveLength(1 + old.length + 3);
+    // A run that writes its file (the current one is gone) keeps the newest KEEP_CACHE_FILES of check's.
+    unlinkSync(join(dir, current!));
+    expect(runCli(["check", "doc.noma"], { cwd: repo, env })).toEqual(expected);
+    const left = files(dir);
+    expect(left).toContain(current);
+    expect(left.filter((n) => old.includes(n))).toEqual(old.slice(old.length - (KEEP_CACHE_FILES - 1)).sort());
+    expect(left).toEqual(expect.arrayContaining([link, "patch-0000000000000000-v20.0.0-x64.bin", "notes.txt"]));
+    expect(lstatSync(join(dir, link)).isSymbolicLink()).toBe(true);
+    expect(readFileSync(outside, "utf8")).toBe("not a cache");
   });
 
   it("runs the command's ES module when its body file is missing from the package", () => {
