@@ -16,7 +16,8 @@ import { loadCachedBody } from "./load-cached-body.js";
 
 const EXIT_CODES = `  0  clean (warnings allowed)
   1  findings: invalid documents, failed fixtures
-  2  usage, configuration or runtime error`;
+  2  usage, configuration or runtime error
+141  the reader of the output closed it early (\`… | head\`), as for git`;
 
 // Node ≥ 22.1 can keep the compiled code of the modules a command loads (in its own cache
 // directory under the OS temp dir; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so the next
@@ -32,10 +33,30 @@ const prefetched =
     ? prefetchFiles(process.argv.slice(3).filter((arg) => arg.endsWith(".noma") && !arg.startsWith("-")).map((arg) => resolve(arg)))
     : undefined;
 
+/**
+ * A reader that stops early (`noma-reconcile ids doc.noma | head`) closes the pipe, and the
+ * next write fails with EPIPE: stop quietly with status 141 (128 + SIGPIPE, what a shell
+ * reports for git or coreutils there), not with an unhandled-error trace. Set on the first
+ * write (creating process.stdout loads stream modules a silent run never needs).
+ */
+let stdoutGuarded = false;
+function guardStdout(): NodeJS.WriteStream {
+  if (!stdoutGuarded) {
+    stdoutGuarded = true;
+    process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code !== "EPIPE") throw e;
+      process.exit(141);
+    });
+  }
+  return process.stdout;
+}
+// Help and version are printed by the argument parser itself.
+if (process.argv.some((a) => a === "-h" || a === "--help" || a === "-v" || a === "--version")) guardStdout();
+
 const io: CliIO = {
   cwd: process.cwd(),
   env: process.env,
-  stdout: (s) => process.stdout.write(s),
+  stdout: (s) => guardStdout().write(s),
   stderr: (s) => process.stderr.write(s),
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
