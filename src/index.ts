@@ -78,7 +78,10 @@ export { OP_NAMES, CORE_OPS, OP_SCHEMAS, PatchOpSchema, type PatchOp, type OpNam
 export { blockHash } from "./patch/op-support.js";
 export { patchDocument, transcriptPath, type PatchDocumentOptions, type PatchDocumentResult } from "./patch/patch-document.js";
 export { assertRecordableOps, recordableOpProblem, MalformedOpError, MAX_OP_DEPTH } from "./patch/assert-recordable-ops.js";
-export { buildRecords, chainLines, TranscriptRecordSchema, type TranscriptRecord, type Actor } from "./transcript/transcript-record.js";
+export { buildRecords, chainLines, type TranscriptRecord, type Actor } from "./transcript/transcript-record.js";
+import { transcriptSchemas } from "./transcript/transcript-schema.js";
+/** The v1.0 transcript record as a zod schema (§5). */
+export const TranscriptRecordSchema = transcriptSchemas().record;
 export { verifyTranscript, transcriptLines, type TranscriptReport, type TranscriptFinding } from "./transcript/verify-transcript.js";
 export { readCapabilities, sidecarPath } from "./capability/read-capabilities.js";
 export { CapabilityDescriptorSchema, type CapabilityDescriptor } from "./capability/capability-schema.js";

@@ -1,68 +1,21 @@
 /**
- * Transcript records (§5): the v1.0 shape as a zod schema (for readers and
- * `noma-reconcile schema transcript`), and the writer that turns a patch
- * outcome into JSONL lines in the specified key order, chained by
- * `prev_entry_sha256` and sealed by `entry_sha256`.
+ * Transcript records (§5): the writer that turns a patch outcome into JSONL lines in the
+ * specified key order, chained by `prev_entry_sha256` and sealed by `entry_sha256`. (The
+ * v1.0 shape as a zod schema is in transcript-schema.ts: the writer never needs it.)
  *
  * `entry_sha256` (ours; extra fields are allowed by §5.6) is the sha256 of the
  * record's line written without that field. The chain protects every line but
  * the last; the seal protects the last one too.
  */
 import { randomUUID } from "node:crypto";
-import * as z from "zod/mini";
+import type { Actor, TranscriptRecord } from "./transcript-schema.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { summarize } from "../validate/diagnostic.js";
 import type { PatchOutcome } from "../patch/apply-patch.js";
 import { sha256Hex } from "../patch/sha256-hex.js";
 import { TOOL_VERSION } from "../version.js";
 
-const hex64 = z.string().check(z.regex(/^[0-9a-f]{64}$/, "expected 64 lowercase hex characters"));
-const hex8 = z.string().check(z.regex(/^[0-9a-f]{8}$/, "expected 8 lowercase hex characters"));
-const summary = z.enum(["ok", "warn", "error"]);
-
-export const ActorSchema = z.looseObject({
-  kind: z.enum(["human", "agent", "tool"]),
-  name: z.string(),
-  model: z.optional(z.string()),
-  version: z.optional(z.string()),
-});
-
-export const DiagnosticSchema = z.looseObject({
-  severity: z.enum(["info", "warning", "error"]),
-  code: z.string(),
-  message: z.string(),
-  pos: z.optional(z.looseObject({ line: z.number(), column: z.number() })),
-  nodeId: z.optional(z.string()),
-  phase: z.optional(z.enum(["pre", "post"])),
-});
-
-export const TranscriptRecordSchema = z.looseObject({
-  protocol_version: z.literal("1.0"),
-  tool_version: z.string(),
-  op_id: z.string().check(z.minLength(1)),
-  ts: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/, "expected an ISO 8601 UTC timestamp")),
-  actor: ActorSchema,
-  doc_uri: z.string(),
-  pre_sha256: hex64,
-  post_sha256: hex64,
-  pre_sha: hex8,
-  post_sha: hex8,
-  op: z.looseObject({ op: z.string() }),
-  patch_result: z.enum(["applied", "rejected", "noop"]),
-  pre_validation: summary,
-  post_validation: summary,
-  reason: z.optional(z.string()),
-  parent_op_id: z.optional(z.string()),
-  base_sha256: z.optional(hex64),
-  diagnostics: z.optional(z.array(DiagnosticSchema)),
-  elapsed_ms: z.optional(z.number()),
-  prev_entry_sha256: z.optional(hex64),
-  signature: z.optional(z.null()),
-  entry_sha256: z.optional(hex64),
-});
-
-export type TranscriptRecord = z.infer<typeof TranscriptRecordSchema>;
-export type Actor = z.infer<typeof ActorSchema>;
+export type { Actor, TranscriptRecord };
 
 /** Validator diagnostics kept per phase in a record (errors first, so the summary stays derivable). */
 export const MAX_VALIDATOR_DIAGNOSTICS = 50;

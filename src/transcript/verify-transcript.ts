@@ -14,7 +14,9 @@ import type { Diagnostic } from "../validate/diagnostic.js";
 import { summarize } from "../validate/diagnostic.js";
 import { describeIssues } from "../patch/describe-issues.js";
 import { sha256Hex } from "../patch/sha256-hex.js";
-import { expectedSeal, TranscriptRecordSchema, type TranscriptRecord } from "./transcript-record.js";
+import { expectedSeal, type TranscriptRecord } from "./transcript-record.js";
+import { isTranscriptRecord } from "./is-transcript-record.js";
+import { transcriptSchemas } from "./transcript-schema.js";
 import { isRecoveryOp } from "./recover-interrupted.js";
 import { utf8Of } from "../fsx/read-text-file.js";
 
@@ -94,7 +96,8 @@ export function verifyTranscript(transcript: string, documentText: string | null
       findings.push({ severity: "error", code: "transcript-invalid-json", message: `Not valid JSON: ${(e as Error).message}`, line });
       return;
     }
-    const parsed = TranscriptRecordSchema.safeParse(value);
+    // The shape by hand; zod (its schemas built now) only to say what is wrong.
+    const parsed = isTranscriptRecord(value) ? ({ success: true, data: value } as const) : transcriptSchemas().record.safeParse(value);
     if (!parsed.success) {
       const v = value as Record<string, unknown> | null;
       const legacy = v !== null && typeof v === "object" && v["protocol_version"] === undefined && v["v"] === 1;

@@ -13,7 +13,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
-import { TranscriptRecordSchema, chainLines } from "../../src/transcript/transcript-record.js";
+import { chainLines } from "../../src/transcript/transcript-record.js";
+import { TranscriptRecordSchema } from "../../src/index.js";
+import { isTranscriptRecord } from "../../src/transcript/is-transcript-record.js";
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
 
@@ -38,7 +40,10 @@ function expectHealthy(repo: string): void {
   expect(JSON.parse(strict.stdout).findings.filter((f: { severity: string }) => f.severity !== "info")).toEqual([]);
   const replay = runCli(["transcript", "verify", "d.noma", "--strict", "--base", "base.noma"], { cwd: repo });
   expect(replay.code, replay.stdout).toBe(0);
-  for (const r of records(repo)) expect(TranscriptRecordSchema.safeParse(r).success, JSON.stringify(r)).toBe(true);
+  for (const r of records(repo)) {
+    expect(TranscriptRecordSchema.safeParse(r).success, JSON.stringify(r)).toBe(true);
+    expect(isTranscriptRecord(r), JSON.stringify(r)).toBe(true);
+  }
   const check = runCli(["check", "d.noma", "d.noma.patches"], { cwd: repo });
   expect(check.code, check.stdout + check.stderr).toBe(0);
 }

@@ -4,7 +4,7 @@
  */
 import * as z from "zod/mini";
 import { PatchOpSchema } from "../../patch/patch-op-schema.js";
-import { TranscriptRecordSchema } from "../../transcript/transcript-record.js";
+import { transcriptSchemas } from "../../transcript/transcript-schema.js";
 import { CapabilityDescriptorSchema } from "../../capability/capability-schema.js";
 import { TOOL_VERSION } from "../../version.js";
 import type { CliIO } from "../cli-io.js";
@@ -12,7 +12,7 @@ import { choice } from "../repo-context.js";
 
 const SCHEMAS = {
   "patch-op": { schema: PatchOpSchema, title: "Noma Agent Protocol v1.0 patch op (one of the 25)" },
-  transcript: { schema: TranscriptRecordSchema, title: "Noma Agent Protocol v1.0 transcript record" },
+  transcript: { schema: transcriptSchemas().record, title: "Noma Agent Protocol v1.0 transcript record" },
   capability: { schema: CapabilityDescriptorSchema, title: "Noma Agent Protocol v1.0 capability descriptor (Annex A)" },
 } as const;
 
