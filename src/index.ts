@@ -74,7 +74,8 @@ export { applyPatch, clearPatchMemo, preparePatchMemo, sha256Hex, type ApplyPatc
 export { DocumentMemo, type DocumentState } from "./patch/document-memo.js";
 export { validateOp, applyOp } from "./patch/apply-op.js";
 export { PatchError, PATCH_ERROR_CODES, type PatchErrorCode } from "./patch/patch-error.js";
-export { OP_NAMES, CORE_OPS, OP_SCHEMAS, PatchOpSchema, type PatchOp, type OpName } from "./patch/patch-op-schema.js";
+export { OP_NAMES, CORE_OPS, OP_SCHEMAS, type PatchOp, type OpName } from "./patch/patch-op-schema.js";
+export { PatchOpSchema } from "./patch/patch-op-union.js";
 export { blockHash } from "./patch/op-support.js";
 export { patchDocument, transcriptPath, type PatchDocumentOptions, type PatchDocumentResult } from "./patch/patch-document.js";
 export { assertRecordableOps, recordableOpProblem, MalformedOpError, MAX_OP_DEPTH } from "./patch/assert-recordable-ops.js";

@@ -19,15 +19,16 @@ function op<T extends string, S extends Record<string, z.core.SomeType>>(name: T
   return z.looseObject({ op: z.literal(name), ...shape, baseHash });
 }
 
-export const OP_SCHEMAS = {
-  replace_block: op("replace_block", { id, content: z.string() }),
-  add_block: op("add_block", { parent: id, content: z.string(), position: z.optional(z.number().check(z.int())) }),
-  delete_block: op("delete_block", { id }),
-  update_attribute: op("update_attribute", { id, key: z.string().check(z.minLength(1)), value: z.union([scalar, z.null()]) }),
-  rename_id: op("rename_id", { from: id, to: id }),
-  replace_body: op("replace_body", { id, content: z.string() }),
-  update_heading: op("update_heading", { id, title: z.string() }),
-  add_comment: op("add_comment", {
+/** How to build each op's schema (see OP_SCHEMAS). */
+const BUILD = {
+  replace_block: () => op("replace_block", { id, content: z.string() }),
+  add_block: () => op("add_block", { parent: id, content: z.string(), position: z.optional(z.number().check(z.int())) }),
+  delete_block: () => op("delete_block", { id }),
+  update_attribute: () => op("update_attribute", { id, key: z.string().check(z.minLength(1)), value: z.union([scalar, z.null()]) }),
+  rename_id: () => op("rename_id", { from: id, to: id }),
+  replace_body: () => op("replace_body", { id, content: z.string() }),
+  update_heading: () => op("update_heading", { id, title: z.string() }),
+  add_comment: () => op("add_comment", {
     id,
     target: id,
     content: z.optional(z.string()),
@@ -36,11 +37,11 @@ export const OP_SCHEMAS = {
     date: z.optional(z.string()),
     reply_to: z.optional(id),
   }),
-  resolve_comment: op("resolve_comment", { id, resolved_by: z.optional(z.string()), resolved_at: z.optional(z.string()) }),
-  remove_attribute: op("remove_attribute", { id, key: z.string().check(z.minLength(1)) }),
-  add_footnote: op("add_footnote", { id, target: id, content: z.string(), label: z.optional(z.string()) }),
-  add_endnote: op("add_endnote", { id, target: id, content: z.string(), label: z.optional(z.string()) }),
-  add_change_request: op("add_change_request", {
+  resolve_comment: () => op("resolve_comment", { id, resolved_by: z.optional(z.string()), resolved_at: z.optional(z.string()) }),
+  remove_attribute: () => op("remove_attribute", { id, key: z.string().check(z.minLength(1)) }),
+  add_footnote: () => op("add_footnote", { id, target: id, content: z.string(), label: z.optional(z.string()) }),
+  add_endnote: () => op("add_endnote", { id, target: id, content: z.string(), label: z.optional(z.string()) }),
+  add_change_request: () => op("add_change_request", {
     id,
     target: id,
     action: z.enum(["insert", "delete", "replace"]),
@@ -50,38 +51,53 @@ export const OP_SCHEMAS = {
     author: z.optional(z.string()),
     date: z.optional(z.string()),
   }),
-  update_table_cell: op("update_table_cell", { id, row: index, column, value: scalar }),
-  update_table_header_cell: op("update_table_header_cell", { id, column, value: scalar }),
-  insert_table_row: op("insert_table_row", { id, row: index, cells }),
-  delete_table_row: op("delete_table_row", { id, row: index }),
-  insert_table_column: op("insert_table_column", { id, column: index, header: z.optional(scalar), cells: z.optional(cells) }),
-  delete_table_column: op("delete_table_column", { id, column }),
-  update_dataset_cell: op("update_dataset_cell", { id, row: index, column, value: z.union([scalar, z.null()]) }),
-  insert_dataset_row: op("insert_dataset_row", { id, row: index, cells }),
-  delete_dataset_row: op("delete_dataset_row", { id, row: index }),
-  insert_dataset_column: op("insert_dataset_column", {
+  update_table_cell: () => op("update_table_cell", { id, row: index, column, value: scalar }),
+  update_table_header_cell: () => op("update_table_header_cell", { id, column, value: scalar }),
+  insert_table_row: () => op("insert_table_row", { id, row: index, cells }),
+  delete_table_row: () => op("delete_table_row", { id, row: index }),
+  insert_table_column: () => op("insert_table_column", { id, column: index, header: z.optional(scalar), cells: z.optional(cells) }),
+  delete_table_column: () => op("delete_table_column", { id, column }),
+  update_dataset_cell: () => op("update_dataset_cell", { id, row: index, column, value: z.union([scalar, z.null()]) }),
+  insert_dataset_row: () => op("insert_dataset_row", { id, row: index, cells }),
+  delete_dataset_row: () => op("delete_dataset_row", { id, row: index }),
+  insert_dataset_column: () => op("insert_dataset_column", {
     id,
     column: index,
     header: z.string().check(z.minLength(1)),
     cells: z.optional(cells),
     type: z.optional(z.string()),
   }),
-  delete_dataset_column: op("delete_dataset_column", { id, column }),
-  move_block: op("move_block", { id, parent: id, position: z.optional(z.number().check(z.int())) }),
+  delete_dataset_column: () => op("delete_dataset_column", { id, column }),
+  move_block: () => op("move_block", { id, parent: id, position: z.optional(z.number().check(z.int())) }),
 };
 
+type OpSchemas = { [N in keyof typeof BUILD]: ReturnType<(typeof BUILD)[N]> };
+
+/**
+ * Each op's schema, built the first time it is read: a one-shot `patch` validates one op and
+ * built all 25 (with their union) when the module loaded. Enumerable getters, so
+ * `Object.keys`, `Object.values` and `in` work as on a plain object.
+ */
+export const OP_SCHEMAS = {} as OpSchemas;
+for (const name of Object.keys(BUILD) as Array<keyof typeof BUILD>) {
+  let built: z.ZodMiniType | undefined;
+  Object.defineProperty(OP_SCHEMAS, name, { enumerable: true, get: () => (built ??= BUILD[name]()) });
+}
+
 export type OpName = keyof typeof OP_SCHEMAS;
-export const OP_NAMES = Object.keys(OP_SCHEMAS) as OpName[];
+export const OP_NAMES = Object.keys(BUILD) as OpName[];
 export const CORE_OPS: readonly OpName[] = ["replace_block", "add_block", "delete_block", "update_attribute", "rename_id"];
 
 export type PatchOpOf<N extends OpName> = z.infer<(typeof OP_SCHEMAS)[N]>;
 export type PatchOp = { [N in OpName]: PatchOpOf<N> }[OpName];
 
-/** The whole union, for JSON Schema output. */
-export const PatchOpSchema = z.union(Object.values(OP_SCHEMAS) as unknown as [z.ZodMiniType, z.ZodMiniType, ...z.ZodMiniType[]]);
+/** The whole union, for JSON Schema output: built on first call (patch-op-union.ts keeps the library's const). */
+export function patchOpUnion(): z.ZodMiniType {
+  return z.union(Object.values(OP_SCHEMAS) as unknown as [z.ZodMiniType, z.ZodMiniType, ...z.ZodMiniType[]]);
+}
 
 export function isOpName(name: unknown): name is OpName {
-  return typeof name === "string" && Object.prototype.hasOwnProperty.call(OP_SCHEMAS, name);
+  return typeof name === "string" && Object.prototype.hasOwnProperty.call(BUILD, name);
 }
 
 export { describeIssues } from "./describe-issues.js";

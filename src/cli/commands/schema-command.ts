@@ -3,7 +3,7 @@
  * wire shape, generated from the zod schema the code itself validates with.
  */
 import * as z from "zod/mini";
-import { PatchOpSchema } from "../../patch/patch-op-schema.js";
+import { PatchOpSchema } from "../../patch/patch-op-union.js";
 import { transcriptSchemas } from "../../transcript/transcript-schema.js";
 import { CapabilityDescriptorSchema } from "../../capability/capability-schema.js";
 import { TOOL_VERSION } from "../../version.js";
