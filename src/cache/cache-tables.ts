@@ -31,6 +31,7 @@ import { isAscii } from "node:buffer";
 import { listingBlob, parseIndexListing, readIndexLine, type WorktreeListing } from "../git/worktree-listing.js";
 import type { ChunkCodec } from "./chunk-table.js";
 import { asBuffer, packPaths, unpackPaths } from "./packed-paths.js";
+import { sortedIndexOf } from "../sorted-index-of.js";
 
 export const CACHE_SCHEMA_VERSION = 3;
 
@@ -189,18 +190,6 @@ export const RECONCILED_CHUNKS: ChunkCodec<ReconciledRow> = {
     return out;
   },
 };
-
-/** Position of `v` in an ascending array, or -1. */
-function sortedIndexOf(a: readonly number[], v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return a[lo] === v ? lo : -1;
-}
 
 export const BLOB_HASH_CHUNKS: ChunkCodec<string> = {
   table: "nr_blob_hash_chunk",

@@ -19,6 +19,7 @@ import { BlockTable, CLOSED, F_A, F_B, F_C, F_D, F_END, F_NEXT, K_CODE, K_DIRECT
 import { isBlankChar, isWordChar, MAX_COLONS, newColonScan, newHeadingScan, OPEN_LINE, scanColonLine, scanHeading } from "./line-syntax.js";
 import { separatorCellCount } from "./table-row.js";
 import { keepShape } from "./keep-shape.js";
+import { sortedIndexOf } from "../sorted-index-of.js";
 
 export class BlockScanner {
   readonly problems: ParseProblem[] = [];
@@ -71,16 +72,8 @@ export class BlockScanner {
   }
 
   private fence(i: number): number {
-    // Binary search: the first opening line at or after i.
-    const opens = this.fenceOpens;
-    let lo = 0;
-    let hi = opens.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (opens[mid]! < i) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < opens.length && opens[lo] === i ? this.fenceCloses[lo]! : -1;
+    const k = sortedIndexOf(this.fenceOpens, i);
+    return k === -1 ? -1 : this.fenceCloses[k]!;
   }
 
   private first(i: number): number {

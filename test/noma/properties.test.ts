@@ -195,3 +195,17 @@ describe("slugify", () => {
     );
   });
 });
+
+describe("sortedIndexOf", () => {
+  it("finds a value in an ascending array as indexOf does", async () => {
+    const { sortedIndexOf } = await import("../../src/sorted-index-of.js");
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: -50, max: 50 }), { maxLength: 30 }), fc.integer({ min: -60, max: 60 }), (values, v) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        expect(sortedIndexOf(sorted, v)).toBe(sorted.indexOf(v));
+        expect(sortedIndexOf(Int32Array.from(sorted), v)).toBe(sorted.indexOf(v));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
