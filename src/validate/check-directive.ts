@@ -43,7 +43,6 @@ const MEMORY_TYPES = new Set([
   "feedback", "belief", "hypothesis", "question", "goal", "plan", "task", "todo", "project", "context", "reference",
   "note", "summary", "entity", "relation", "relationship", "person", "user", "profile", "identity", "state", "working",
 ]);
-/** What names a citation's source: a non-empty string (or number) value of one of these. */
 
 /** Directive names with checks of their own. */
 const CHECKED = new Set(["claim", "evidence", "counterevidence", "risk", "decision", "adr", "citation", "change_request", "agent_task", "todo", "control", "state_change", "diagram", "plotly", "figure", "html", "svg", "script", "memory"]);
@@ -86,6 +85,7 @@ export function checkDirective(v: DirectiveReporter, d: DirectiveFact, needConfi
       break;
     }
     case "citation":
+      // A non-empty string (or number) value of source=, url= or doi= names where it comes from.
       // Three calls, not a .some() over the keys: that made a closure per citation.
       if (!hasText(d, "source") && !hasText(d, "url") && !hasText(d, "doi")) v.report("citation-missing-source", "::citation has no source=, url= or doi= naming where it comes from.", d);
       break;
