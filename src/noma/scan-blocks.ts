@@ -41,7 +41,7 @@ export class BlockScanner {
     private readonly starts: Int32Array,
     private readonly ends: Int32Array,
     /** Lines [from, to) are scanned; fences and close lines are indexed there only. */
-    private readonly from: number,
+    from: number,
     to: number = ends.length,
   ) {
     this.table = new BlockTable(((to - from) >> 1) + 16);
