@@ -50,15 +50,16 @@ export async function transcriptCommand(action: string, doc: string | undefined,
 async function acceptCommand(doc: string, options: Record<string, unknown>, io: CliIO): Promise<number> {
   const format = choice("format", options["format"], ["text", "json"] as const);
   const reason = options["reason"];
-  if (reason === undefined || reason === true || String(reason).trim().length === 0) {
-    throw new UsageError("transcript accept needs --reason TEXT: why the edit made outside the protocol is accepted (it is stored in the record)");
+  // The argument parser turns a number-like value (also "" and blanks) into a number: not a reason.
+  if (typeof reason !== "string" || reason.trim().length === 0) {
+    throw new UsageError(`transcript accept needs --reason TEXT: why the edit made outside the protocol is accepted (it is stored in the record)${typeof reason === "number" ? `; got ${JSON.stringify(String(reason))}, which reads as a number` : ""}`);
   }
   const ctx = repoContext(io.cwd);
   const file = pathArg(doc, ctx, io.cwd);
   const { actorFromOptions } = await import("./actor-from-options.js");
   const { acceptOutsideEdits } = await import("../../transcript/accept-document.js");
   const actor = actorFromOptions(options, ctx.root, io.env);
-  const result = acceptOutsideEdits(join(ctx.root, file), { actor, reason: String(reason), label: file });
+  const result = acceptOutsideEdits(join(ctx.root, file), { actor, reason, label: file });
   const tFile = transcriptPath(file);
   if (format === "json") {
     const accepted = result.accepted.map((e) => ({ recorded_sha256: e.recordedSha256, accepted_sha256: e.acceptedSha256, ...(e.gap !== undefined ? { gap_line: e.gap.line, gap_op_id: e.gap.opId } : {}) }));
