@@ -140,6 +140,17 @@ describe("ci: acknowledgements made in the pull request", () => {
     expect(text.stdout).toMatch(NOTICE);
     const github = runCli(["ci", "--base", "main", "--format", "github"], { cwd: repo });
     expect(github.stdout).toMatch(/^::notice file=docs\/plan\.noma\.patches,line=2[^\n]*::This change acknowledges an edit/m);
+
+    // Merged; the next pull request patches the document: the acknowledgement is not repeated.
+    git(repo, ["checkout", "-q", "main"]);
+    git(repo, ["merge", "-q", "feature"]);
+    git(repo, ["checkout", "-q", "-B", "feature"]);
+    patch(repo, DOC, [0.8]);
+    await reconcileAll(repo);
+    commitAll(repo, "patched again");
+    const later = ciJson(repo);
+    expect(later.code, JSON.stringify(later.out.files)).toBe(0);
+    expect(later.out.files.find((f) => f.file === T)?.diagnostics ?? []).toEqual([]);
   });
 
   it("an edit patched over in the PR, accepted: the append-only rule takes the acknowledgement as growth", async () => {
