@@ -84,6 +84,8 @@ import { transcriptSchemas } from "./transcript/transcript-schema.js";
 /** The v1.0 transcript record as a zod schema (§5). */
 export const TranscriptRecordSchema = transcriptSchemas().record;
 export { verifyTranscript, transcriptLines, type TranscriptReport, type TranscriptFinding } from "./transcript/verify-transcript.js";
+export { acceptOutsideEdits, AcceptRefusedError, type AcceptOutsideEditsOptions, type AcceptOutsideEditsResult } from "./transcript/accept-document.js";
+export { ACCEPT_OP, type OutsideEdit } from "./transcript/accept-outside-edit.js";
 export { readCapabilities, sidecarPath } from "./capability/read-capabilities.js";
 export { CapabilityDescriptorSchema, type CapabilityDescriptor } from "./capability/capability-schema.js";
 export { capabilityAdvisories } from "./capability/capability-advisory.js";

@@ -17,6 +17,8 @@ export const CHECK_CODES: Readonly<Record<string, string>> = {
   "transcript-state-gap": "The document changed outside the patch protocol between two records.",
   "transcript-document-mismatch": "The document is not in the state its transcript ends in: it was edited outside the patch protocol (an error under `transcripts: strict`).",
   "transcript-interrupted": "A recorded patch's document write did not complete.",
+  "transcript-outside-edit-accepted": "Information: the change acknowledges an edit made outside the patch protocol (`transcript accept`).",
+  "transcript-bad-acceptance": "An accept_outside_edit record names no edit made outside the protocol, or one acknowledged already.",
   "transcript-replay-base-mismatch": "The replay base is not the state the first applied record starts from.",
   "transcript-replay-mismatch": "Replaying the applied ops does not reproduce the recorded states.",
   "transcript-rewritten": "The transcript is append-only, but lines that existed at the base commit were edited or removed in this change.",

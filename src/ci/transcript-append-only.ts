@@ -3,9 +3,11 @@
  * prefix of its version at the head; otherwise every base line that was
  * edited or removed is reported, by line number. (Truncating the newest
  * records leaves no trace inside the file, so only history can show it.)
+ * Appended acknowledgements of outside edits come back as information.
  */
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { transcriptLines } from "../transcript/verify-transcript.js";
+import { acknowledgementsAppended } from "../transcript/transcript-acknowledgements.js";
 
 export const MAX_REWRITE_FINDINGS = 20;
 
@@ -13,7 +15,8 @@ export function appendOnlyDiagnostics(base: string, head: string | null, baseLab
   if (head === null) {
     return [{ severity: "error", code: "transcript-rewritten", message: `The transcript existed at ${baseLabel} and was deleted; transcripts are append-only.`, pos: { line: 1, column: 1 } }];
   }
-  if (head.startsWith(base)) return [];
+  // Growth: the acknowledgements of outside edits it appends are shown (information).
+  if (head.startsWith(base)) return acknowledgementsAppended(base, head);
   const was = transcriptLines(base);
   const now = transcriptLines(head);
   const out: Diagnostic[] = [];

@@ -13,10 +13,14 @@
  *
  * Truncating the newest records, recomputing the chain, or re-sealing an
  * edited record all verify on their own; only history shows them.
+ *
+ * Acknowledgements of outside edits the change appends (or a transcript it creates holds)
+ * come back as information.
  */
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import { documentTranscript, transcriptDocument } from "../check/checked-path.js";
 import { appendOnlyDiagnostics } from "./transcript-append-only.js";
+import { acknowledgementsAppended } from "../transcript/transcript-acknowledgements.js";
 
 export interface TranscriptHistoryInput {
   /** Changed transcripts (present or deleted in the judged source). */
@@ -35,7 +39,10 @@ export function transcriptHistoryDiagnostics(input: TranscriptHistoryInput): Fil
   const out: FileDiagnostics[] = [];
   for (const t of input.transcripts) {
     const before = input.before(t);
-    if (before === null) continue;
+    if (before === null) {
+      out.push(...createdWithAcknowledgements(t, input));
+      continue;
+    }
     const after = input.after(t);
     if (after !== null) {
       out.push({ file: t, diagnostics: appendOnlyDiagnostics(before, after, input.label) });
@@ -56,4 +63,18 @@ export function transcriptHistoryDiagnostics(input: TranscriptHistoryInput): Fil
     else if (movedDoc !== undefined) out.push({ file: t, diagnostics: appendOnlyDiagnostics(before, null, `${input.label} (its document moved to ${movedDoc})`) });
   }
   return out.filter((r) => r.diagnostics.length > 0);
+}
+
+/**
+ * A transcript the change creates: the acknowledgements of outside edits it holds, as
+ * information — unless it is an old transcript moved here (those were shown when made).
+ */
+function createdWithAcknowledgements(t: string, input: TranscriptHistoryInput): FileDiagnostics[] {
+  const after = input.after(t);
+  if (after === null || !after.includes('"accept_outside_edit"')) return [];
+  const notices = acknowledgementsAppended("", after);
+  if (notices.length === 0) return [];
+  const renames = input.renames();
+  for (const [from, to] of renames) if (to === t || (to === transcriptDocument(t) && input.before(documentTranscript(from)) !== null)) return [];
+  return [{ file: t, diagnostics: notices }];
 }

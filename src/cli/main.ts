@@ -261,12 +261,17 @@ cli
   );
 
 cli
-  .command("transcript <action> [doc]", "verify: check <doc>.patches (records, hash chain, states, the document)")
-  .option("--base <file>", "Replay every applied op from this base document and require a byte-exact result")
-  .option("--strict", "Treat edits made outside the protocol as errors")
+  .command("transcript <action> [doc]", "verify: check <doc>.patches (records, hash chain, states, the document); accept: acknowledge edits made to <doc> outside the protocol")
+  .option("--base <file>", "verify: replay every applied op from this base document and require a byte-exact result")
+  .option("--strict", "verify: treat edits made outside the protocol as errors")
+  .option("--reason <text>", "accept: why the outside edit is accepted (required; stored in the record)")
+  .option("--actor-kind <kind>", "accept: human | agent | tool (default human)")
+  .option("--actor-name <name>", "accept: who accepts (default: git user.name)")
+  .option("--actor-model <model>", "accept: the agent's model, for kind=agent")
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile transcript verify docs/plan.noma")
   .example("  noma-reconcile transcript verify docs/plan.noma --base plan.at-creation.noma")
+  .example("  noma-reconcile transcript accept docs/plan.noma --reason 'typo fixed in the editor'")
   .action((action: string, doc: string | undefined, options: Record<string, unknown>) =>
     run(async () => (await import("./commands/transcript-command.js")).transcriptCommand(action, doc, options, io)),
   );
@@ -378,6 +383,10 @@ cli
 
 /** Commands whose exit codes mean something more specific than the general ones (keyed by the command's first word). */
 const COMMAND_EXIT_CODES: Record<string, string> = {
+  transcript: `  0  verify: no errors (warnings and information allowed); accept: acknowledgements appended
+  1  verify: findings (a broken record or chain; with --strict, an unacknowledged outside edit)
+  2  usage error, no transcript; accept refused (nothing to accept, no transcript, a transcript
+     with errors an acknowledgement cannot mend): nothing was written`,
   serve: `  0  stopped by SIGINT or SIGTERM (requests in flight finished and recorded)
   2  usage error (no --http, a host that is not loopback, a bad port or token), not a git
      repository, an invalid configuration, or the port cannot be bound`,
@@ -401,9 +410,16 @@ const RUN_HELP_NOTES = `  The loop (norma's layout, in .norma/): plan → do →
   With --spec, the criteria are generated: no unreconciled drift for the spec, every changed .noma
   document and transcript valid, and the test command of .notarai/config.yaml (workspace.test).`;
 
+const TRANSCRIPT_HELP_NOTES = `  An edit made to a document outside the patch protocol (an editor, a merge) leaves its transcript
+  ending in another state: a warning on every check, an error under \`transcripts: strict\`.
+  \`accept\` records that you accept it: one sealed \`accept_outside_edit\` record per edit not yet
+  acknowledged, naming the recorded state, the accepted one and your reason, under the document's
+  lock; the document is not touched. Edited again afterwards, it is a gap again. See docs/transcripts.md.`;
+
 cli.help((sections) => {
   const name = cli.matchedCommand?.name.split(" ")[0];
   if (name === "run") sections.splice(Math.max(1, sections.length - 1), 0, { title: "How it works", body: RUN_HELP_NOTES });
+  if (name === "transcript") sections.splice(Math.max(1, sections.length - 1), 0, { title: "Accepting an outside edit", body: TRANSCRIPT_HELP_NOTES });
   sections.push(name !== undefined && COMMAND_EXIT_CODES[name] !== undefined ? { title: "Exit codes", body: COMMAND_EXIT_CODES[name]! } : exitSection);
   return sections;
 });

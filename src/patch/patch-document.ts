@@ -18,8 +18,8 @@ import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import type { ValidateOptions } from "../validate/validate-noma.js";
 import { capabilityAdvisories } from "../capability/capability-advisory.js";
 import { readCapabilities, sidecarPath } from "../capability/read-capabilities.js";
-import { buildRecords, chainLines, type Actor } from "../transcript/transcript-record.js";
-import { transcriptLines } from "../transcript/verify-transcript.js";
+import { buildRecords, type Actor } from "../transcript/transcript-record.js";
+import { appendTranscript } from "../transcript/append-transcript.js";
 import { interruptedRun, recoveryRecord, type InterruptedRun } from "../transcript/recover-interrupted.js";
 import { applyPatch, sha256Hex, type PatchOutcome } from "./apply-patch.js";
 import { decodeUtf8 } from "../fsx/read-text-file.js";
@@ -99,29 +99,6 @@ export function lockPathFor(docPath: string): string {
 
 export function isBookManifestPath(p: string): boolean {
   return /\.noma\.ya?ml$/i.test(p);
-}
-
-/**
- * Append records to a transcript atomically, after the records `heal` returns for the
- * existing lines (a recovery record); returns the lines and what the file held before.
- */
-function appendTranscript(path: string, records: Record<string, unknown>[], dryRun: boolean, heal: (existing: readonly string[]) => Record<string, unknown>[]): { lines: string[]; previous: Buffer | null } {
-  const previous = existsSync(path) ? readFileSync(path) : null;
-  let before = previous?.toString("utf8") ?? "";
-  let last: string | null = null;
-  let prepend: Record<string, unknown>[] = [];
-  if (before.length > 0) {
-    const existing = transcriptLines(before);
-    prepend = heal(existing);
-    last = existing[existing.length - 1]!;
-    if (!last.endsWith("\n")) {
-      before += "\n";
-      last += "\n";
-    }
-  }
-  const lines = chainLines(prepend.length > 0 ? [...prepend, ...records] : records, last);
-  if (!dryRun) writeFileAtomic(path, before + lines.join(""));
-  return { lines, previous };
 }
 
 /**

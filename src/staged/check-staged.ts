@@ -80,15 +80,18 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
   });
   // Append-only against HEAD: each staged transcript HEAD holds (its blob came in the same batch).
   const headOf = new Map<string, string>();
+  // Staged transcripts HEAD does not hold: only the acknowledgements they carry are shown.
+  const created: string[] = [];
   for (const t of targets) {
     const headOid = checkedPathKind(t) === "transcript" ? staged.get(t)?.headOid ?? null : null;
     if (headOid !== null) headOf.set(t, headOid);
+    else if (checkedPathKind(t) === "transcript" && (staged.get(t)?.oid ?? null) !== null) created.push(t);
   }
-  if (headOf.size === 0) return { targets, results, config };
-  const blobs = prefetched !== null && [...headOf.values()].every((o) => prefetched.has(o)) ? prefetched : readBlobs(cwd, [...headOf.values()]);
+  if (headOf.size === 0 && created.length === 0) return { targets, results, config };
+  const blobs = headOf.size === 0 ? new Map<string, Buffer>() : prefetched !== null && [...headOf.values()].every((o) => prefetched.has(o)) ? prefetched : readBlobs(cwd, [...headOf.values()]);
   let renames: Map<string, string> | undefined;
   const history = transcriptHistoryDiagnostics({
-    transcripts: [...headOf.keys()],
+    transcripts: [...headOf.keys(), ...created],
     before: (p) => blobs.get(headOf.get(p) ?? "")?.toString("utf8") ?? null,
     after: read,
     renames: () => (renames ??= renameMap(cwd, ["--cached"])),

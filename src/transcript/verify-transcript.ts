@@ -6,7 +6,8 @@
  * Detects any single edited line (the seal, or the next line's chain link),
  * deleted, inserted or reordered line (chain links), records whose
  * rejected/noop post state differs from the pre state, summaries that do not
- * follow from their diagnostics, and documents changed outside the protocol.
+ * follow from their diagnostics, and documents changed outside the protocol
+ * (each unless a later `accept_outside_edit` record acknowledges it: accept-outside-edit.ts).
  * Truncation of the newest records leaves no trace inside the file itself;
  * anchor it to history (the PR check compares the transcript with its base version).
  */
@@ -18,6 +19,8 @@ import { expectedSeal, type TranscriptRecord } from "./transcript-record.js";
 import { isTranscriptRecord } from "./is-transcript-record.js";
 import { transcriptSchemas } from "./transcript-schema.js";
 import { isRecoveryOp } from "./recover-interrupted.js";
+import { isAcceptOp, type OutsideEdit } from "./accept-outside-edit.js";
+import { AcknowledgedGaps } from "./acknowledged-gaps.js";
 import { utf8Of } from "../fsx/read-text-file.js";
 
 export interface TranscriptFinding {
@@ -50,6 +53,8 @@ export interface TranscriptReport {
   /** sha256 of the state the transcript ends in (null when it has no usable record). */
   finalSha256: string | null;
   ok: boolean;
+  /** Every edit made outside the protocol, in order, with the line of its acknowledgement if one holds. */
+  outsideEdits: OutsideEdit[];
 }
 
 /** Split a transcript into raw lines, each with its "\n" (the last may lack it). */
@@ -150,10 +155,14 @@ export function verifyTranscript(transcript: string, documentText: string | null
   // State chain: applied records move the state; every record starts from the current state.
   // A recovery record (recover-interrupted.ts) abandons the trailing applied records whose
   // document write never landed: the state continues from the document's real state.
+  // An acknowledgement (accept-outside-edit.ts) bridges an edit made outside the protocol.
   let state: string | null = null;
   const trailingApplied: Array<{ line: number; pre: string; opId: string }> = [];
   const abandoned = new Set<number>();
   let applied = 0;
+  const acknowledgements = new AcknowledgedGaps(records);
+  const outsideEdits: OutsideEdit[] = [];
+  let previousOpId: string | undefined;
   for (const { line, record } of records) {
     if (isRecoveryOp(record.op)) {
       const run = recoveredRun(record, trailingApplied, state);
@@ -166,12 +175,27 @@ export function verifyTranscript(transcript: string, documentText: string | null
         findings.push({ severity: "info", code: "transcript-recovered", message: `Records the recovery of the patch on ${at}, whose document write never landed (replay skips it).`, line });
         trailingApplied.length = 0;
         state = record.pre_sha256;
+        previousOpId = record.op_id;
+        continue;
+      }
+    }
+    if (isAcceptOp(record.op)) {
+      const judged = acknowledgements.judge(line, record, state);
+      findings.push(judged.finding);
+      if (judged.bridges) {
+        outsideEdits.push({ recordedSha256: state!, acceptedSha256: record.pre_sha256, ...(previousOpId !== undefined ? { previousOpId } : {}), acknowledgedOn: line });
+        trailingApplied.length = 0;
+        state = record.pre_sha256;
+        previousOpId = record.op_id;
         continue;
       }
     }
     if (state !== null && record.pre_sha256 !== state) {
-      findings.push({ severity: outside, code: "transcript-state-gap", message: `The document changed outside the protocol before this record (it starts from ${record.pre_sha} but the previous state was ${state.slice(0, 8)}).`, line });
+      const acknowledgedOn = acknowledgements.covering(line, record, state);
+      outsideEdits.push({ recordedSha256: state, acceptedSha256: record.pre_sha256, gap: { line, opId: record.op_id }, ...(previousOpId !== undefined ? { previousOpId } : {}), ...(acknowledgedOn !== undefined ? { acknowledgedOn } : {}) });
+      if (acknowledgedOn === undefined) findings.push({ severity: outside, code: "transcript-state-gap", message: `The document changed outside the protocol before this record (it starts from ${record.pre_sha} but the previous state was ${state.slice(0, 8)}).`, line });
     }
+    previousOpId = record.op_id;
     if (record.patch_result === "applied") {
       applied++;
       trailingApplied.push({ line, pre: record.pre_sha256, opId: record.op_id });
@@ -189,14 +213,15 @@ export function verifyTranscript(transcript: string, documentText: string | null
       if (interrupted !== undefined) {
         findings.push({ severity: "error", code: "transcript-interrupted", message: `The document is at the state before the patch recorded on line ${interrupted.line}: that patch was recorded but its write did not complete.` });
       } else {
+        outsideEdits.push({ recordedSha256: state, acceptedSha256: docSha, ...(previousOpId !== undefined ? { previousOpId } : {}) });
         findings.push({ severity: outside, code: "transcript-document-mismatch", message: `The document (${docSha.slice(0, 8)}) is not the state the transcript ends in (${state.slice(0, 8)}): it was edited outside the patch protocol.` });
       }
     }
   }
 
-  if (options.replay !== undefined) replay(options.replay.base, options.replay.engine, records.filter((r) => !abandoned.has(r.line)), documentText, findings);
+  if (options.replay !== undefined) replay(options.replay.base, options.replay.engine, records.filter((r) => !abandoned.has(r.line)), documentText, findings, outsideEdits);
 
-  return { records: records.length, applied, findings, finalSha256: state, ok: !findings.some((f) => f.severity === "error") };
+  return { records: records.length, applied, findings, finalSha256: state, ok: !findings.some((f) => f.severity === "error"), outsideEdits };
 }
 
 /**
@@ -216,7 +241,13 @@ function recoveredRun(record: TranscriptRecord, trailing: ReadonlyArray<{ line: 
   return run;
 }
 
-function replay(base: string, applyPatch: ReplayEngine, records: ReadonlyArray<{ line: number; record: TranscriptRecord }>, documentText: string | null, findings: TranscriptFinding[]): void {
+/** Why replay cannot pass from `from` to `to` when an acknowledged outside edit is the step: the transcript does not hold its bytes. */
+function acknowledgedStep(edits: readonly OutsideEdit[], from: string, to: string): string {
+  const e = edits.find((x) => x.acknowledgedOn !== undefined && x.recordedSha256 === from && x.acceptedSha256 === to);
+  return e === undefined ? "" : ` That step is the edit made outside the protocol acknowledged on line ${e.acknowledgedOn}: the transcript does not hold its bytes, so no replay passes it.`;
+}
+
+function replay(base: string, applyPatch: ReplayEngine, records: ReadonlyArray<{ line: number; record: TranscriptRecord }>, documentText: string | null, findings: TranscriptFinding[], edits: readonly OutsideEdit[]): void {
   const appliedRecords = records.filter((r) => r.record.patch_result === "applied");
   let text = base;
   const firstPre = appliedRecords[0]?.record.pre_sha256;
@@ -226,7 +257,7 @@ function replay(base: string, applyPatch: ReplayEngine, records: ReadonlyArray<{
   }
   for (const { line, record } of appliedRecords) {
     if (sha256Hex(text) !== record.pre_sha256) {
-      findings.push({ severity: "error", code: "transcript-replay-mismatch", message: `Replay diverged before this record: the replayed state is ${sha256Hex(text).slice(0, 8)}, the record starts from ${record.pre_sha}.`, line });
+      findings.push({ severity: "error", code: "transcript-replay-mismatch", message: `Replay diverged before this record: the replayed state is ${sha256Hex(text).slice(0, 8)}, the record starts from ${record.pre_sha}.${acknowledgedStep(edits, sha256Hex(text), record.pre_sha256)}`, line });
       return;
     }
     const outcome = applyPatch(text, [record.op]);
@@ -241,6 +272,6 @@ function replay(base: string, applyPatch: ReplayEngine, records: ReadonlyArray<{
     }
   }
   if (documentText !== null && text !== documentText) {
-    findings.push({ severity: "error", code: "transcript-replay-mismatch", message: "Replaying every applied op from the base does not reproduce the document byte for byte." });
+    findings.push({ severity: "error", code: "transcript-replay-mismatch", message: `Replaying every applied op from the base does not reproduce the document byte for byte.${acknowledgedStep(edits, sha256Hex(text), sha256Hex(utf8Of(documentText) ?? documentText))}` });
   }
 }

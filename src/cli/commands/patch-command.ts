@@ -5,15 +5,14 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { execGit } from "../../git/exec-git.js";
 import { patchDocument, type PatchDocumentResult } from "../../patch/patch-document.js";
-import type { Actor } from "../../transcript/transcript-record.js";
 import { formatDiagnosticsText } from "../../report/format-text.js";
 import { TOOL_NAME } from "../../version.js";
 import { UsageError } from "../cli-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
 import { shortRunJitBeforeParse } from "../prepare-short-run-jit.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
+import { actorFromOptions } from "./actor-from-options.js";
 
 function parseOps(text: string, source: string): unknown[] {
   let value: unknown;
@@ -25,16 +24,6 @@ function parseOps(text: string, source: string): unknown[] {
   const ops = Array.isArray(value) ? value : [value];
   if (ops.length === 0) throw new UsageError(`${source} holds an empty op list; give at least one op.`);
   return ops;
-}
-
-function defaultActorName(root: string, env: NodeJS.ProcessEnv): string {
-  try {
-    const name = execGit(["config", "user.name"], { cwd: root }).trim();
-    if (name.length > 0) return name;
-  } catch {
-    /* no git user configured */
-  }
-  return env["USER"] ?? env["USERNAME"] ?? "unknown";
 }
 
 function str(v: unknown): string | undefined {
@@ -60,10 +49,7 @@ export async function patchCommand(doc: string, options: Record<string, unknown>
     }
     ops = parseOps(text, opsFile!);
   }
-  const kind = choice("actor-kind", options["actorKind"] ?? "human", ["human", "agent", "tool"] as const);
-  const actor: Actor = { kind, name: str(options["actorName"]) ?? defaultActorName(ctx.root, io.env) };
-  const model = str(options["actorModel"]);
-  if (model !== undefined) actor.model = model;
+  const actor = actorFromOptions(options, ctx.root, io.env);
   for (const [flag, value] of [["expected-sha", options["expectedSha"]], ["base-sha256", options["baseSha256"]]] as const) {
     if (value !== undefined && !/^[0-9a-fA-F]{8,64}$/.test(String(value))) throw new UsageError(`--${flag} must be hex (8–64 characters); got "${String(value)}"`);
   }

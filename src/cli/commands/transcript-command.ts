@@ -2,6 +2,10 @@
  * `noma-reconcile transcript verify <doc> [--base FILE] [--strict]`: check a
  * document's transcript record by record, its hash chain, its state chain and
  * the document on disk; with --base, replay every applied op byte for byte.
+ *
+ * `noma-reconcile transcript accept <doc> --reason TEXT`: acknowledge the edits
+ * made to the document outside the protocol (accept-document.ts). Exit 0 when
+ * acknowledgements were appended, 2 when refused (nothing written).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,8 +16,9 @@ import type { CliIO } from "../cli-io.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
 
 export async function transcriptCommand(action: string, doc: string | undefined, options: Record<string, unknown>, io: CliIO): Promise<number> {
-  if (action !== "verify") throw new UsageError(`unknown transcript action "${action}" (expected: verify)`);
-  if (doc === undefined) throw new UsageError("transcript verify needs the document path, e.g. `noma-reconcile transcript verify docs/plan.noma`");
+  if (action !== "verify" && action !== "accept") throw new UsageError(`unknown transcript action "${action}" (expected: verify or accept)`);
+  if (doc === undefined) throw new UsageError(`transcript ${action} needs the document path, e.g. \`noma-reconcile transcript ${action} docs/plan.noma${action === "accept" ? " --reason 'fixed a typo by hand'" : ""}\``);
+  if (action === "accept") return acceptCommand(doc, options, io);
   const format = choice("format", options["format"], ["text", "json"] as const);
   const ctx = repoContext(io.cwd);
   const file = pathArg(doc, ctx, io.cwd);
@@ -36,7 +41,36 @@ export async function transcriptCommand(action: string, doc: string | undefined,
     io.stdout(`${JSON.stringify({ schema: "noma-reconcile/transcript-verify@1", file, transcript: tFile, ok, records: report.records, applied: report.applied, final_sha256: report.finalSha256, findings: report.findings }, null, 2)}\n`);
   } else {
     for (const f of report.findings) io.stdout(`${f.severity.toUpperCase()} [${f.code}] ${f.line !== undefined ? `${tFile}:${f.line}` : file}: ${f.message}\n`);
-    if (!report.findings.some((f) => f.severity !== "info")) io.stdout(`✓ ${tFile}: ${report.records} records (${report.applied} applied), chain intact, document matches${base !== undefined ? ", replay reproduces it byte for byte" : ""}.\n`);
+    const acknowledged = report.outsideEdits.filter((e) => e.acknowledgedOn !== undefined).length;
+    if (!report.findings.some((f) => f.severity !== "info")) io.stdout(`✓ ${tFile}: ${report.records} records (${report.applied} applied), chain intact, document matches${acknowledged > 0 ? ` (${acknowledged} outside edit${acknowledged === 1 ? "" : "s"} acknowledged)` : ""}${base !== undefined ? ", replay reproduces it byte for byte" : ""}.\n`);
   }
   return ok ? 0 : 1;
+}
+
+async function acceptCommand(doc: string, options: Record<string, unknown>, io: CliIO): Promise<number> {
+  const format = choice("format", options["format"], ["text", "json"] as const);
+  const reason = options["reason"];
+  // The argument parser turns a number-like value (also "" and blanks) into a number: not a reason.
+  if (typeof reason !== "string" || reason.trim().length === 0) {
+    throw new UsageError(`transcript accept needs --reason TEXT: why the edit made outside the protocol is accepted (it is stored in the record)${typeof reason === "number" ? `; got ${JSON.stringify(String(reason))}, which reads as a number` : ""}`);
+  }
+  const ctx = repoContext(io.cwd);
+  const file = pathArg(doc, ctx, io.cwd);
+  const { actorFromOptions } = await import("./actor-from-options.js");
+  const { acceptOutsideEdits } = await import("../../transcript/accept-document.js");
+  const actor = actorFromOptions(options, ctx.root, io.env);
+  const result = acceptOutsideEdits(join(ctx.root, file), { actor, reason, label: file });
+  const tFile = transcriptPath(file);
+  if (format === "json") {
+    const accepted = result.accepted.map((e) => ({ recorded_sha256: e.recordedSha256, accepted_sha256: e.acceptedSha256, ...(e.gap !== undefined ? { gap_line: e.gap.line, gap_op_id: e.gap.opId } : {}) }));
+    io.stdout(`${JSON.stringify({ schema: "noma-reconcile/transcript-accept@1", file, transcript: tFile, document_sha256: result.documentSha256, accepted, records: result.records }, null, 2)}\n`);
+    return 0;
+  }
+  const lines = result.accepted.map((e) => {
+    const states = `${e.recordedSha256.slice(0, 8)} → ${e.acceptedSha256.slice(0, 8)}`;
+    return e.gap === undefined ? `accepted: ${file} as it is now (${states}), edited outside the protocol` : `accepted: the edit made outside the protocol before ${tFile}:${e.gap.line} (${states})`;
+  });
+  lines.push(`transcript: ${result.lines.length} acknowledgement${result.lines.length === 1 ? "" : "s"} appended to ${tFile} (actor ${actor.kind} ${actor.name})`);
+  io.stdout(`${lines.join("\n")}\n`);
+  return 0;
 }
