@@ -62,7 +62,8 @@ export { withFileLock, withFileLockSync, acquireFileLock, acquireFileLockSync, L
 export { listAffectedSpecs, type ListAffectedSpecsInput, type ListAffectedSpecsResult, type AffectedSpec, type GitToolOptions } from "./reconcile/list-affected-specs.js";
 export { getSpecDiff, type GetSpecDiffInput, type SpecDiffResult, type SpecChange } from "./reconcile/get-spec-diff.js";
 export { getChangedArtifacts, type GetChangedArtifactsInput, type ChangedArtifactsResult } from "./reconcile/get-changed-artifacts.js";
-export { markReconciled, type MarkReconciledInput, type MarkReconciledResult } from "./reconcile/mark-reconciled.js";
+export { markReconciled, type MarkReconciledInput, type MarkReconciledResult, type MarkedForSpec, type NotMarked } from "./reconcile/mark-reconciled.js";
+export { baselineReconciliation, type BaselineInput, type BaselineResult } from "./reconcile/baseline-reconciliation.js";
 export { clearCache, type ClearCacheResult } from "./reconcile/clear-cache.js";
 export { snapshotState, buildSnapshot, SNAPSHOT_LOCK_PATH, type SnapshotStateResult } from "./reconcile/snapshot-state.js";
 export { showState, resetState, type StateShowResult, type StateResetResult } from "./reconcile/state.js";
