@@ -35,6 +35,8 @@ export { specSchemaJson, SPEC_SCHEMA_ID } from "./spec/spec-json-schema.js";
 export { compileGlob, compileExcludePattern, normalizeGlob, isSpecPath, GLOB_OPTIONS, SPEC_FILE_GLOB } from "./governance/glob.js";
 export { buildGovernance, isInternalPath, SNAPSHOT_PATH, CACHE_DIR, SELF_CATEGORY, type Governance, type Governor } from "./governance/governance.js";
 export { governedFiles, listRepoFiles, type GovernedFile } from "./governance/governed-files.js";
+export { auditTest, DEFAULT_AUDIT_LOCATIONS, AUDIT_DESCRIPTIONS, type AuditLocations, type AuditKind } from "./governance/audit-paths.js";
+export { readAuditLocations } from "./governance/read-audit-locations.js";
 export { whichSpecsGovern, pathGovernance, type PathGovernance, type PathState, type WhichSpecsGovernResult } from "./governance/which-specs-govern.js";
 export { coverageReport, computeCoverage, type CoverageReport, type CoveragePolicy } from "./governance/coverage-report.js";
 export { blake3Hex, loadBlake3, type Blake3 } from "./cache/blake3.js";
@@ -60,7 +62,8 @@ export { withFileLock, withFileLockSync, acquireFileLock, acquireFileLockSync, L
 export { listAffectedSpecs, type ListAffectedSpecsInput, type ListAffectedSpecsResult, type AffectedSpec, type GitToolOptions } from "./reconcile/list-affected-specs.js";
 export { getSpecDiff, type GetSpecDiffInput, type SpecDiffResult, type SpecChange } from "./reconcile/get-spec-diff.js";
 export { getChangedArtifacts, type GetChangedArtifactsInput, type ChangedArtifactsResult } from "./reconcile/get-changed-artifacts.js";
-export { markReconciled, type MarkReconciledInput, type MarkReconciledResult } from "./reconcile/mark-reconciled.js";
+export { markReconciled, type MarkReconciledInput, type MarkReconciledResult, type MarkedForSpec, type NotMarked } from "./reconcile/mark-reconciled.js";
+export { baselineReconciliation, type BaselineInput, type BaselineResult } from "./reconcile/baseline-reconciliation.js";
 export { clearCache, type ClearCacheResult } from "./reconcile/clear-cache.js";
 export { snapshotState, buildSnapshot, SNAPSHOT_LOCK_PATH, type SnapshotStateResult } from "./reconcile/snapshot-state.js";
 export { showState, resetState, type StateShowResult, type StateResetResult } from "./reconcile/state.js";

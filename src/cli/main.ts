@@ -209,13 +209,18 @@ cli
   );
 
 cli
-  .command("mark-reconciled <...files>", "Record files as reconciled at their current content")
-  .option("--spec <path>", "For this spec only (default: every spec that governs each file)")
+  .command("mark-reconciled [...paths]", "Record files (a directory: the governed files under it) as reconciled at their current content; --all baselines the repository")
+  .option("--all", "Baseline: mark every governed file and the spec files themselves, then write the snapshot .notarai/reconciliation_state.json")
+  .option("--spec <path>", "For this spec only (repeatable; default: every spec that governs each file)")
+  .option("--dry-run", "Print what would be marked; write nothing")
   .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile mark-reconciled --all --dry-run     # adopting a repository: what the baseline would mark")
+  .example("  noma-reconcile mark-reconciled --all && git add .notarai && git commit -m 'Baseline the reconciliation'")
+  .example("  noma-reconcile mark-reconciled --all --spec .notarai/cli.spec.yaml --spec .notarai/docs.spec.yaml")
   .example("  noma-reconcile mark-reconciled src/auth.ts docs/auth.md")
-  .example("  noma-reconcile mark-reconciled src/auth.ts --spec .notarai/cli.spec.yaml")
+  .example("  noma-reconcile mark-reconciled docs/ --spec .notarai/docs.spec.yaml --format json")
   .action((files: string[], options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/mark-reconciled-command.js")).markReconciledCommand(files, options, io)),
+    run(async () => (await import("./commands/mark-reconciled-command.js")).markReconciledCommand(files ?? [], options, io)),
   );
 
 cli
@@ -387,6 +392,11 @@ const COMMAND_EXIT_CODES: Record<string, string> = {
   1  verify: findings (a broken record or chain; with --strict, an unacknowledged outside edit)
   2  usage error, no transcript; accept refused (nothing to accept, no transcript, a transcript
      with errors an acknowledgement cannot mend): nothing was written`,
+  "mark-reconciled": `  0  every path given was marked (a deleted file git knows has nothing to record); --all: baselined
+  1  some path was not marked (no spec governs it, git ignores it, an audit record the tools
+     write); the others were
+  2  nothing was marked: a path that does not exist and git never knew (a typo), a path outside
+     the repository, an unknown spec, an invalid spec (--all), paths together with --all`,
   serve: `  0  stopped by SIGINT or SIGTERM (requests in flight finished and recorded)
   2  usage error (no --http, a host that is not loopback, a bad port or token), not a git
      repository, an invalid configuration, or the port cannot be bound`,
@@ -416,10 +426,23 @@ const TRANSCRIPT_HELP_NOTES = `  An edit made to a document outside the patch pr
   acknowledged, naming the recorded state, the accepted one and your reason, under the document's
   lock; the document is not touched. Edited again afterwards, it is a gap again. See docs/transcripts.md.`;
 
+const MARK_HELP_NOTES = `  Adopting a repository: \`mark-reconciled --all\` marks every governed file git knows, and every
+  spec file, reconciled at its current content, writes .notarai/reconciliation_state.json, and
+  says what to commit. Commit it: the PR check measures drift from the committed snapshot.
+  A path is a file or a directory (the governed files under it); a deleted file git knows is
+  skipped. The records the tools keep for audit (the evidence ledger, the archive, .norma/,
+  *.noma.patches transcripts) are never governed, whatever a spec's globs cover.`;
+
+const HELP_NOTES: Record<string, { title: string; body: string }> = {
+  run: { title: "How it works", body: RUN_HELP_NOTES },
+  "mark-reconciled": { title: "How it works", body: MARK_HELP_NOTES },
+  transcript: { title: "Accepting an outside edit", body: TRANSCRIPT_HELP_NOTES },
+};
+
 cli.help((sections) => {
   const name = cli.matchedCommand?.name.split(" ")[0];
-  if (name === "run") sections.splice(Math.max(1, sections.length - 1), 0, { title: "How it works", body: RUN_HELP_NOTES });
-  if (name === "transcript") sections.splice(Math.max(1, sections.length - 1), 0, { title: "Accepting an outside edit", body: TRANSCRIPT_HELP_NOTES });
+  const notes = name !== undefined ? HELP_NOTES[name] : undefined;
+  if (notes !== undefined) sections.splice(Math.max(1, sections.length - 1), 0, notes);
   sections.push(name !== undefined && COMMAND_EXIT_CODES[name] !== undefined ? { title: "Exit codes", body: COMMAND_EXIT_CODES[name]! } : exitSection);
   return sections;
 });

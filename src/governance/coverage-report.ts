@@ -2,11 +2,14 @@
  * `coverage`: tracked files that no spec governs. The policy comes from the
  * system spec's `coverage` (`warn` by default): `strict` makes uncovered files
  * a finding, `off` turns the report into information only. Files the system
- * spec excludes are out of scope, not uncovered.
+ * spec excludes, and the audit records the tools write, are out of scope, not
+ * uncovered.
  */
 import { execGit, splitNul } from "../git/exec-git.js";
 import { loadSpecs, type SpecSet } from "../spec/load-specs.js";
+import type { AuditLocations } from "./audit-paths.js";
 import { buildGovernance, isInternalPath } from "./governance.js";
+import { readAuditLocations } from "./read-audit-locations.js";
 
 export type CoveragePolicy = "warn" | "strict" | "off";
 
@@ -25,9 +28,9 @@ export interface CoverageReport {
   failing: boolean;
 }
 
-/** Pure: coverage of `tracked` files under `specs`. */
-export function computeCoverage(specs: SpecSet, tracked: readonly string[]): CoverageReport {
-  const governance = buildGovernance(specs);
+/** Pure: coverage of `tracked` files under `specs` (`audit`: where the audit records live; default: the defaults). */
+export function computeCoverage(specs: SpecSet, tracked: readonly string[], audit?: AuditLocations): CoverageReport {
+  const governance = buildGovernance(specs, audit);
   const cov = specs.system?.data?.coverage;
   const policy: CoveragePolicy = cov?.policy ?? "warn";
   let governed = 0;
@@ -57,5 +60,5 @@ export function computeCoverage(specs: SpecSet, tracked: readonly string[]): Cov
 /** Coverage of the repository's tracked files. */
 export function coverageReport(root: string, specs: SpecSet = loadSpecs(root)): CoverageReport {
   const tracked = [...new Set(splitNul(execGit(["ls-files", "-z", "--cached"], { cwd: root })))].sort();
-  return computeCoverage(specs, tracked);
+  return computeCoverage(specs, tracked, readAuditLocations(root));
 }

@@ -5,10 +5,15 @@
  *    key, glob = the glob as written; the first matching glob per spec wins),
  *    minus its own `exclude` globs and the system spec's `exclude` globs.
  * Several specs may govern one file; all are reported. The reconciliation
- * snapshot and the cache directory are never governed.
+ * snapshot and the cache directory are never governed, nor are the records the
+ * tools write for audit (audit-paths.ts: the evidence ledger, the archive,
+ * `.norma/`, transcripts), wherever the configuration puts them: this is the
+ * one place every drift, affected, diff, changed, coverage and mark
+ * computation asks.
  */
 import type { SpecFile } from "../spec/validate-spec-text.js";
 import type { SpecSet } from "../spec/load-specs.js";
+import { auditTest, DEFAULT_AUDIT_LOCATIONS, type AuditKind, type AuditLocations } from "./audit-paths.js";
 import { compileGlob, type PathTest } from "./glob.js";
 
 /** The snapshot file (never governed). */
@@ -56,8 +61,10 @@ export interface Governance {
    * `governs(specPath, path)?.category` without building a Governor per path.
    */
   categoryTest(specPath: string): (path: string) => string | null;
-  /** Whether the system spec's `exclude` (or a built-in rule) takes `path` out of governance. */
+  /** Whether the system spec's `exclude` (or a built-in rule: the tool's own state, an audit record) takes `path` out of governance. */
   isExcluded(path: string): boolean;
+  /** The kind of audit record `path` is (never governed), or null. */
+  auditKind(path: string): AuditKind | null;
   /** The artifact categories a spec declares (in declaration order). */
   categoriesOf(specPath: string): string[];
 }
@@ -82,11 +89,17 @@ function compileSpec(file: SpecFile): CompiledSpec {
   return { path: file.path, rules, excludes: (data?.exclude ?? []).map(compileGlob), categories };
 }
 
-export function buildGovernance(specs: SpecSet): Governance {
+/**
+ * Governance of `specs`. `audit`: where the configuration puts the audit records
+ * (`workspace.ledger`, `workspace.archive` of `.notarai/config.yaml`; the
+ * defaults when not given — `loadSpecContext` reads the repository's).
+ */
+export function buildGovernance(specs: SpecSet, audit: AuditLocations = DEFAULT_AUDIT_LOCATIONS): Governance {
   const compiled = specs.files.map(compileSpec);
   const byPath = new Map(compiled.map((c) => [c.path, c]));
   const systemExcludes = (specs.system?.data?.exclude ?? []).map(compileGlob);
-  const isExcluded = (path: string): boolean => isInternalPath(path) || systemExcludes.some((t) => t(path));
+  const auditKind = auditTest(audit);
+  const isExcluded = (path: string): boolean => isInternalPath(path) || auditKind(path) !== null || systemExcludes.some((t) => t(path));
   const governsCompiled = (c: CompiledSpec, path: string, excluded: boolean): Governor | null => {
     if (path === c.path) return { spec_path: c.path, glob: c.path, category: SELF_CATEGORY };
     if (excluded) return null;
@@ -122,11 +135,13 @@ export function buildGovernance(specs: SpecSet): Governance {
         if (isInternalPath(path)) return null;
         if (path === c.path) return SELF_CATEGORY;
         if (systemExcludes.length > 0 && isExcluded(path)) return null;
-        for (const r of rules) if (r.test(path)) return excludes.length > 0 && excludes.some((t) => t(path)) ? null : r.category;
+        // The audit test only where a glob matched: the warm path walks every file git lists.
+        for (const r of rules) if (r.test(path)) return (excludes.length > 0 && excludes.some((t) => t(path))) || auditKind(path) !== null ? null : r.category;
         return null;
       };
     },
     isExcluded,
+    auditKind,
     categoriesOf(specPath) {
       return byPath.get(specPath)?.categories ?? [];
     },

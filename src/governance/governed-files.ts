@@ -5,6 +5,7 @@
 import { execGit, splitNul } from "../git/exec-git.js";
 import { loadSpecs } from "../spec/load-specs.js";
 import { buildGovernance, type Governance, type Governor } from "./governance.js";
+import { readAuditLocations } from "./read-audit-locations.js";
 
 export interface GovernedFile {
   path: string;
@@ -18,7 +19,7 @@ export function listRepoFiles(root: string): string[] {
 
 /** Governed files of the repository (of one spec with `specPath`), in path order. */
 export function governedFiles(root: string, options: { specPath?: string; governance?: Governance; files?: readonly string[] } = {}): GovernedFile[] {
-  const governance = options.governance ?? buildGovernance(loadSpecs(root));
+  const governance = options.governance ?? buildGovernance(loadSpecs(root), readAuditLocations(root));
   const out: GovernedFile[] = [];
   for (const path of options.files ?? listRepoFiles(root)) {
     let governors = governance.governorsOf(path);

@@ -9,7 +9,9 @@ import { containPath } from "../fsx/contain-path.js";
 import { chunkPaths, literalPathspec } from "../git/chunk-paths.js";
 import { execGit, splitNul } from "../git/exec-git.js";
 import { loadSpecs } from "../spec/load-specs.js";
+import type { AuditKind } from "./audit-paths.js";
 import { buildGovernance, isInternalPath, type Governance, type Governor } from "./governance.js";
+import { readAuditLocations } from "./read-audit-locations.js";
 
 export type PathState = "tracked" | "untracked" | "ignored" | "absent" | "internal";
 
@@ -17,8 +19,10 @@ export interface PathGovernance {
   path: string;
   /** How git sees the path ("internal": the tool's own state, never governed). */
   state: PathState;
-  /** Whether the system spec's exclude globs take it out of governance. */
+  /** Whether the system spec's exclude globs (or a built-in rule) take it out of governance. */
   excluded: boolean;
+  /** The kind of audit record the tools write it as (never governed), or null. */
+  audit: AuditKind | null;
   governed_by: Governor[];
 }
 
@@ -29,14 +33,14 @@ export interface WhichSpecsGovernResult {
 /** Pure: the answer for one path, given git's view of it. */
 export function pathGovernance(governance: Governance, path: string, state: PathState): PathGovernance {
   const governedBy = state === "ignored" || state === "internal" ? [] : governance.governorsOf(path);
-  return { path, state, excluded: governance.isExcluded(path), governed_by: governedBy };
+  return { path, state, excluded: governance.isExcluded(path), audit: governance.auditKind(path), governed_by: governedBy };
 }
 
 /**
  * For `paths` (repository-relative, or absolute inside the repository): their
  * governing specs. A path outside the repository throws PathOutsideRepoError.
  */
-export function whichSpecsGovern(root: string, given: readonly string[], governance: Governance = buildGovernance(loadSpecs(root))): WhichSpecsGovernResult {
+export function whichSpecsGovern(root: string, given: readonly string[], governance: Governance = buildGovernance(loadSpecs(root), readAuditLocations(root))): WhichSpecsGovernResult {
   const paths = given.map((p) => containPath(p, root, root));
   const tracked = new Set<string>();
   const untracked = new Set<string>();

@@ -73,7 +73,7 @@ export const TOOL_CATALOG: readonly ToolMeta[] = [
     name: "mark_reconciled",
     title: "Mark files reconciled",
     description:
-      "Record files as reconciled at their current content (BLAKE3 in the cache), for spec_path only or for every spec that governs each file. Call at the end of a reconciliation pass. Files that do not exist are skipped; ungoverned files are not marked; `updated` counts files recorded.",
+      "Record files as reconciled at their current content (BLAKE3 in the cache), for spec_path only or for every spec that governs each file. Call at the end of a reconciliation pass. A directory stands for the governed files under it. Deleted files git knows are skipped (listed in `deleted`); ungoverned files are not marked (listed in `not_marked` with the reason); a path that does not exist and git never knew is an error and nothing is marked. `updated` counts files recorded.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   {

@@ -207,10 +207,14 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
   },
   mark_reconciled: {
     input: z.strictObject({
-      files: z.array(z.string().check(z.minLength(1))).check(z.describe("Repository-relative paths of the files reconciled (each must be inside the repository)")),
+      files: z.array(z.string().check(z.minLength(1))).check(z.describe("Repository-relative paths of the files reconciled (each must be inside the repository); a directory stands for the governed files under it")),
       spec_path: z.optional(text("Mark for this spec only (default: for every spec that governs each file)")),
     }),
-    output: z.strictObject({ updated: z.number() }),
+    output: z.strictObject({
+      updated: z.number(),
+      not_marked: z.optional(z.array(z.strictObject({ path: z.string(), reason: z.string() })).check(z.describe("Paths given that nothing was recorded for (no spec governs them, git ignores them, an audit record the tools write), with the reason; absent when every path was marked"))),
+      deleted: z.optional(stringList.check(z.describe("Paths given that no longer exist but git knows (deleted files): nothing to record; absent when none"))),
+    }),
   },
   clear_cache: { input: z.strictObject({}), output: z.strictObject({ cleared: z.boolean() }) },
   snapshot_state: {

@@ -3,12 +3,19 @@
  * reconciliation tool starts from.
  */
 import { buildGovernance } from "../governance/governance.js";
+import { readAuditLocations } from "../governance/read-audit-locations.js";
 import { loadSpecs } from "../spec/load-specs.js";
 import { warnSpecProblems, type SpecContext, type ToolOptions } from "./reconcile-context.js";
 
-/** Load specs and governance (`known`: git's file list, if at hand); every invalid spec yields one warning (it still governs its own file). */
+/**
+ * Load specs and governance (`known`: git's file list, if at hand); every invalid spec
+ * yields one warning (it still governs its own file). The audit records are located
+ * from `options.audit`, else from the work tree's configuration.
+ */
 export function loadSpecContext(root: string, options: ToolOptions = {}, known?: Iterable<string>): SpecContext {
+  // Unknown configuration keys are `check`'s to report (the PR check would print them twice); invalid values throw.
+  const audit = options.audit ?? readAuditLocations(root);
   const specs = loadSpecs(root, known);
   warnSpecProblems(specs, options);
-  return { root, specs, governance: buildGovernance(specs) };
+  return { root, specs, governance: buildGovernance(specs, audit) };
 }

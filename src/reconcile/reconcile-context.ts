@@ -8,6 +8,7 @@
  */
 import { containPath, PathOutsideRepoError, type PathContainment } from "../fsx/contain-path.js";
 import { ANY_SPEC, writeCache, type CacheRead, type CacheWrite } from "../cache/cache-db.js";
+import type { AuditLocations } from "../governance/audit-paths.js";
 import type { Governance } from "../governance/governance.js";
 import type { SpecSet } from "../spec/load-specs.js";
 import { formatSpecProblem } from "../spec/spec-problem.js";
@@ -19,6 +20,12 @@ export interface ToolOptions {
   onWarning?: (message: string) => void;
   /** Never write the cache (the hash memo is otherwise persisted after reads). */
   readOnly?: boolean;
+  /**
+   * Where the audit records live (never governed); default: as the work tree's
+   * `.notarai/config.yaml` says. A caller judging another source (the PR check
+   * at HEAD) passes the locations of the configuration it read.
+   */
+  audit?: AuditLocations;
 }
 
 export interface SpecContext {

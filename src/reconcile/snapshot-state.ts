@@ -74,9 +74,13 @@ export async function buildSnapshot(root: string, options: ToolOptions = {}, now
 }
 
 export async function snapshotState(root: string, options: ToolOptions = {}): Promise<SnapshotStateResult> {
-  const snapshot = await buildSnapshot(root, options);
   ensureCacheDir(root);
-  await withFileLock(join(root, SNAPSHOT_LOCK_PATH), () => writeFileAtomic(join(root, SNAPSHOT_PATH), formatSnapshot(snapshot)));
+  // Built under the lock too: of two writers, the one that writes last read the cache last.
+  const snapshot = await withFileLock(join(root, SNAPSHOT_LOCK_PATH), async () => {
+    const s = await buildSnapshot(root, options);
+    writeFileAtomic(join(root, SNAPSHOT_PATH), formatSnapshot(s));
+    return s;
+  });
   return {
     state_path: join(root, SNAPSHOT_PATH),
     files: Object.keys(snapshot.file_fingerprints).length,

@@ -113,7 +113,9 @@ describe("reconciliation tools over MCP", () => {
     const changedBefore = await c.ok<{ changed_artifacts: string[] }>("get_changed_artifacts", { spec_path: CLI_SPEC, artifact_type: "code" });
     expect(changedBefore.changed_artifacts).toEqual(["src/main.ts", "src/new.ts", "src/util.ts"]);
 
-    const marked = await c.ok<{ updated: number }>("mark_reconciled", { files: ["src/main.ts", "src/new.ts", "src/util.ts", "docs/cli.md", "does/not/exist.ts"] });
+    // A path git never knew is an error the model can read, and nothing is marked.
+    expect(await c.fails("mark_reconciled", { files: ["src/main.ts", "does/not/exist.ts"] })).toContain("does/not/exist.ts: no such file or directory");
+    const marked = await c.ok<{ updated: number }>("mark_reconciled", { files: ["src/main.ts", "src/new.ts", "src/util.ts", "docs/cli.md"] });
     expect(marked).toEqual({ updated: 4 });
 
     const after = await c.ok<Record<string, unknown>>("get_spec_diff", { spec_path: CLI_SPEC, base_branch: "main" });

@@ -108,7 +108,7 @@ describe("affected, diff, changed, mark-reconciled", () => {
     expect(r.stderr).toContain("2 files to reconcile: src/a.ts, src/sub/new.ts");
 
     r = runCli(["mark-reconciled", "new.ts", "../a.ts"], { cwd: sub });
-    expect(r).toMatchObject({ code: 0, stdout: "Marked 2 files as reconciled.\n" });
+    expect(r).toMatchObject({ code: 0, stdout: `Marked 2 files as reconciled: 2 for ${CLI_SPEC}.\n` });
     r = runCli(["diff", "--spec", CLI_SPEC, "--base", "main", "--exclude", "*.md", "--format", "json"], { cwd: root });
     expect(envelopeResult(r.stdout)).toMatchObject({ files: [], skipped: ["src/a.ts", "src/sub/new.ts"], excluded: ["*.md"] });
 

@@ -121,5 +121,23 @@ describe("two processes marking at once", () => {
     const left = (await getChangedArtifacts(root, { specPath: ".notarai/a.spec.yaml" })).changed_artifacts;
     expect(left).toEqual(Array.from({ length: 6 }, (_, i) => `src/u${i}.ts`));
   });
-});
 
+  it("two baselines of different specs at once: both specs' records kept, and the snapshot written last holds both", async () => {
+    const tree: Record<string, string> = {
+      ".notarai/a.spec.yaml": specYaml({ artifacts: { code: ["src/**"] } }),
+      ".notarai/b.spec.yaml": specYaml({ artifacts: { docs: ["docs/**"] } }),
+    };
+    for (let i = 0; i < 20; i++) {
+      tree[`src/f${String(i).padStart(2, "0")}.ts`] = `file ${i}\n`;
+      tree[`docs/d${String(i).padStart(2, "0")}.md`] = `doc ${i}\n`;
+    }
+    const root = tempRepo(tree);
+    const runs = await Promise.all([".notarai/a.spec.yaml", ".notarai/b.spec.yaml"].map((spec) => runCliAsync(["mark-reconciled", "--all", "--spec", spec], root)));
+    for (const r of runs) expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    const snap = JSON.parse(readFileSync(join(root, ".notarai/reconciliation_state.json"), "utf8")) as { file_fingerprints: Record<string, unknown>; spec_fingerprints: Record<string, string> };
+    expect(Object.keys(snap.spec_fingerprints)).toEqual([".notarai/a.spec.yaml", ".notarai/b.spec.yaml"]);
+    expect(Object.keys(snap.file_fingerprints)).toEqual(Object.keys(tree).filter((p) => !p.startsWith(".notarai/")).sort());
+    for (const spec of [".notarai/a.spec.yaml", ".notarai/b.spec.yaml"]) expect((await getChangedArtifacts(root, { specPath: spec })).changed_artifacts).toEqual([]);
+    expect(existsSync(join(root, ".notarai/.cache/reconciliation_state.json.lock"))).toBe(false);
+  });
+});

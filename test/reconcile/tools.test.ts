@@ -284,22 +284,21 @@ describe("get_changed_artifacts", () => {
 });
 
 describe("mark_reconciled", () => {
-  it("marks only governed files inside the repository; missing files are skipped silently", async () => {
+  it("marks only governed files inside the repository, saying why the others were not; a path git never knew is an error and nothing is marked", async () => {
     const root = project();
-    const w = warnings();
-    const r = await markReconciled(root, { files: ["src/main.ts", "README.md", "src/does-not-exist.ts"] }, { onWarning: w.onWarning });
-    expect(r).toEqual({ updated: 1 });
-    expect(w.list).toHaveLength(1);
-    expect(w.list[0]).toContain("README.md");
+    const r = await markReconciled(root, { files: ["src/main.ts", "README.md"] });
+    expect(r).toMatchObject({ updated: 1, by_spec: [{ spec_path: CLI, files: ["src/main.ts"] }], not_marked: [{ path: "README.md", reason: "no spec governs it" }], deleted: [] });
+    const typo = markReconciled(root, { files: ["src/main.ts", "src/does-not-exist.ts"] });
+    await expect(typo).rejects.toThrow(ReconcileError);
+    await expect(typo).rejects.toThrow(/^src\/does-not-exist\.ts: no such file or directory, and git has never known it/);
     await expect(markReconciled(root, { files: ["/etc/passwd"] })).rejects.toThrow(/outside the repository/);
     await expect(markReconciled(root, { files: ["../x"] })).rejects.toThrow(ReconcileError);
   });
 
   it("with a spec, only files that spec governs", async () => {
     const root = project();
-    const w = warnings();
-    expect(await markReconciled(root, { files: ["docs/other.md", "docs/cli.md"], specPath: CLI }, { onWarning: w.onWarning })).toEqual({ updated: 1 });
-    expect(w.list[0]).toContain("docs/other.md");
+    const r = await markReconciled(root, { files: ["docs/other.md", "docs/cli.md"], specPath: CLI });
+    expect(r).toMatchObject({ updated: 1, not_marked: [{ path: "docs/other.md", reason: `${CLI} does not govern it` }] });
     await expect(markReconciled(root, { files: ["docs/cli.md"], specPath: ".notarai/missing.spec.yaml" })).rejects.toThrow(/not a spec file/);
   });
 });

@@ -332,7 +332,6 @@ describe("run: patches", () => {
             "reconciled.json": [
               { spec: SPEC, path: "src/app.ts" },
               { spec: SPEC, path: "docs/guide.noma" },
-              { spec: SPEC, path: "docs/guide.noma.patches" },
             ],
           },
         },
@@ -345,7 +344,7 @@ describe("run: patches", () => {
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ patch_result: "applied", actor: { kind: "agent", name: "act agent: exec node agents/scripted.mjs agents/act.json" } });
     expect(cli(good, ["transcript", "verify", "docs/guide.noma"]).code).toBe(0);
-    expect(JSON.parse(r.stdout).result.marked).toEqual([{ spec: SPEC, files: ["docs/guide.noma", "docs/guide.noma.patches", "src/app.ts"] }]);
+    expect(JSON.parse(r.stdout).result.marked).toEqual([{ spec: SPEC, files: ["docs/guide.noma", "src/app.ts"] }]);
 
     const bad = patchRepo({
       files: {

@@ -3,7 +3,9 @@
  * Exit 1 when some path is governed by no spec (like grep finding nothing).
  */
 import { whichSpecsGovern } from "../../governance/which-specs-govern.js";
+import { AUDIT_DESCRIPTIONS } from "../../governance/audit-paths.js";
 import { buildGovernance } from "../../governance/governance.js";
+import { readAuditLocations } from "../../governance/read-audit-locations.js";
 import { loadSpecs } from "../../spec/load-specs.js";
 import { UsageError } from "../cli-error.js";
 import type { CliIO } from "../cli-io.js";
@@ -19,14 +21,14 @@ export async function governsCommand(paths: string[], options: Record<string, un
     const rels = paths.map((p) => pathArg(p, ctx, io.cwd));
     const specs = loadSpecs(ctx.root);
     for (const f of specs.files) if (f.data === null) onWarning(`invalid spec ${f.path} governs only its own file (run \`noma-reconcile specs validate\`)`);
-    const result = whichSpecsGovern(ctx.root, rels, buildGovernance(specs));
+    const result = whichSpecsGovern(ctx.root, rels, buildGovernance(specs, readAuditLocations(ctx.root)));
     const ungoverned = result.paths.filter((p) => p.governed_by.length === 0);
     if (format === "json") io.stdout(envelope("governs", ungoverned.length === 0, result, warnings));
     else {
       let out = "";
       for (const p of result.paths) {
         if (p.governed_by.length === 0) {
-          const why = p.state === "ignored" ? "ignored by git" : p.state === "internal" ? "the tool's own state" : p.excluded ? "excluded by the system spec" : "no spec's globs match";
+          const why = p.state === "ignored" ? "ignored by git" : p.state === "internal" ? "the tool's own state" : p.audit !== null ? `${AUDIT_DESCRIPTIONS[p.audit]}, a record the tools keep for audit` : p.excluded ? "excluded by the system spec" : "no spec's globs match";
           out += `${p.path}: not governed (${why})\n`;
         } else {
           for (const g of p.governed_by) out += `${p.path}: ${g.spec_path} (${g.category}, via ${g.glob})${p.state === "absent" ? " [does not exist yet]" : ""}\n`;
