@@ -120,7 +120,7 @@ export { TOOL_SCHEMAS, type ToolSchemas } from "./mcp/tool-schemas.js";
 export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, negotiateProtocolVersion } from "./mcp/protocol-version.js";
 export { initProject, planInit, type InitResult, type InitFile, type InitOptions, type InitAction } from "./init/init-project.js";
 export { mergeMcpJson, McpJsonError, type McpJsonMerge } from "./init/merge-mcp-json.js";
-export { MCP_SERVER_ENTRY, readmeVersion, readmeVersionLine } from "./init/notarai-files.js";
+export { MCP_SERVER_ENTRY, LEGACY_MCP_SERVER_ENTRIES, readmeVersion, readmeVersionLine } from "./init/notarai-files.js";
 // The workspace tools (the NOA agent tool API): containment, allowlisted commands, archive-before-overwrite, the evidence ledger.
 export { openWorkspace, Workspace, type WorkspaceOptions, type CheckedPath } from "./workspace/workspace.js";
 export { runWorkspaceTool, recordRefusal, type WorkspaceCallOptions, type WorkspaceOutcome, type Binding } from "./workspace/run-workspace-tool.js";
