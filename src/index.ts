@@ -95,7 +95,8 @@ export { capabilityAdvisories } from "./capability/capability-advisory.js";
 export { execGit, execGitBuffer, splitNul, GitError, type ExecGitOptions } from "./git/exec-git.js";
 // Hooks and the PR check (issue 6)
 export { installHooks, gitHooksDir, type InstallHooksOptions, type InstallHooksResult } from "./hooks/install-hooks.js";
-export { PRE_COMMIT_SCRIPT, HOOK_COMMAND, HOOK_MARKER, SKIP_ENV, isOwnHook } from "./hooks/hook-script.js";
+export { PRE_COMMIT_SCRIPT, PRE_COMMIT_BLOCK, HOOK_COMMAND, HOOK_MARKER, SKIP_ENV, BIN_ENV, BIN_GIT_CONFIG, isOwnHook } from "./hooks/hook-script.js";
+export { locateProgram, type ProgramLocation } from "./hooks/locate-program.js";
 export { parseCatFileBatch, readBlobs, readBlobsAsync, type BatchObject } from "./git/cat-file-batch.js";
 export { listStagedFiles } from "./staged/list-staged-files.js";
 export { checkStaged, type CheckStagedOptions } from "./staged/check-staged.js";
@@ -124,7 +125,7 @@ export { TOOL_SCHEMAS, type ToolSchemas } from "./mcp/tool-schemas.js";
 export { SUPPORTED_PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, negotiateProtocolVersion } from "./mcp/protocol-version.js";
 export { initProject, planInit, type InitResult, type InitFile, type InitOptions, type InitAction } from "./init/init-project.js";
 export { mergeMcpJson, McpJsonError, type McpJsonMerge } from "./init/merge-mcp-json.js";
-export { MCP_SERVER_ENTRY, readmeVersion, readmeVersionLine } from "./init/notarai-files.js";
+export { MCP_SERVER_ENTRY, LEGACY_MCP_SERVER_ENTRIES, readmeVersion, readmeVersionLine } from "./init/notarai-files.js";
 // The workspace tools (the NOA agent tool API): containment, allowlisted commands, archive-before-overwrite, the evidence ledger.
 export { openWorkspace, Workspace, type WorkspaceOptions, type CheckedPath } from "./workspace/workspace.js";
 export { runWorkspaceTool, recordRefusal, type WorkspaceCallOptions, type WorkspaceOutcome, type Binding } from "./workspace/run-workspace-tool.js";

@@ -1,27 +1,85 @@
 /**
- * The pre-commit hook script we install (and ship as `hooks/pre-commit`): one
- * line that calls the project's local binary — straight from
- * `node_modules/.bin` when it is there (no npx start-up), else through
- * `npx --no`, which never downloads. Git runs pre-commit hooks from the top of
- * the work tree, so the relative path is the project's own install.
+ * The pre-commit hook we install (and ship as `hooks/pre-commit`), and the
+ * block we put into a husky `.husky/pre-commit`. Plain POSIX sh that never
+ * reaches for the network: it honours the skip switch itself (so skipping
+ * works even where the program is missing), runs the program from a
+ * configured path or the repository's own install, and where there is none
+ * prints one line (what is missing, the install command, how to skip) and
+ * blocks the commit. Git runs pre-commit hooks from the top of the work tree,
+ * so relative paths are the repository's.
  */
 
 /** A line every hook we write carries: how we recognise our own hook (any version). */
 export const HOOK_MARKER = "# noma-reconcile pre-commit hook";
 
-/** The command a hook runs (also what we tell husky/lefthook/pre-commit users to add). */
-export const HOOK_COMMAND = "npx --no noma-reconcile check --staged";
-
-/** The environment switch that makes `check --staged` a no-op. */
+/** The environment switch that makes the hook (and `check --staged`) a no-op. */
 export const SKIP_ENV = "NOMA_RECONCILE_SKIP";
 
-export const PRE_COMMIT_SCRIPT = `#!/bin/sh
-${HOOK_MARKER}: blocks commits that stage invalid .noma documents, transcripts or specs.
+/** The environment variable naming the program the hook runs (overrides everything else). */
+export const BIN_ENV = "NOMA_RECONCILE_BIN";
+
+/** The git setting naming the program the hook runs (when BIN_ENV is not set). */
+export const BIN_GIT_CONFIG = "noma-reconcile.bin";
+
+/** Where the hook finds the repository's own install, from the top of the work tree. */
+export const LOCAL_BIN = "node_modules/.bin/noma-reconcile";
+
+/** What we tell people to run when the program is not installed. */
+export const INSTALL_COMMAND = "npm i -D noma-reconcile";
+
+/** The command a hook runs (what we tell users of other hook set-ups to call). */
+export const HOOK_COMMAND = `${LOCAL_BIN} check --staged`;
+
+/** The one line earlier versions put into `.husky/pre-commit` (upgraded to the block). */
+export const LEGACY_HUSKY_LINE = "npx --no noma-reconcile check --staged";
+
+/** The last line of the block in a husky (or other shared) hook file. */
+export const HOOK_BLOCK_END = ") # end of the noma-reconcile pre-commit hook";
+
+const SKIP_HINT = `Skip this check once: ${SKIP_ENV}=1 git commit ...`;
+
+const HEADER = `${HOOK_MARKER}: blocks commits that stage invalid .noma documents, transcripts or specs.
 # Skip once: git commit --no-verify, or ${SKIP_ENV}=1 git commit ...
-b=node_modules/.bin/noma-reconcile; if [ -x "$b" ]; then exec "$b" check --staged; else exec ${HOOK_COMMAND}; fi
+# Runs $${BIN_ENV}, else \`git config ${BIN_GIT_CONFIG}\`, else ${LOCAL_BIN} (paths from the top of the work tree; *.js, *.cjs, *.mjs run with node).
 `;
 
-/** Whether a hook file's text is one of ours (this version or an older one). */
+const BODY = `case \${${SKIP_ENV}:-0} in 0|[Ff][Aa][Ll][Ss][Ee]) ;; *) echo "noma-reconcile: ${SKIP_ENV} is set; staged files not checked." >&2; exit 0 ;; esac
+b=\${${BIN_ENV}:-} from=${BIN_ENV}
+[ -n "$b" ] || b=$(git config --path --get ${BIN_GIT_CONFIG} || :) from="git config ${BIN_GIT_CONFIG}"
+if [ -z "$b" ]; then
+  b=${LOCAL_BIN}
+  [ -x "$b" ] || { echo "noma-reconcile: commit blocked: noma-reconcile is not installed in this repository (no $b). Install it: ${INSTALL_COMMAND} (or point git config ${BIN_GIT_CONFIG} at it). ${SKIP_HINT}" >&2; exit 1; }
+elif [ ! -f "$b" ]; then
+  echo "noma-reconcile: commit blocked: $b (set by $from) does not exist. Fix that setting, or unset it and install: ${INSTALL_COMMAND}. ${SKIP_HINT}" >&2; exit 1
+fi
+case $b in *.js|*.cjs|*.mjs|${LOCAL_BIN}) command -v node >/dev/null 2>&1 || { echo "noma-reconcile: commit blocked: node is not on the PATH this hook runs with, and $b needs it. ${SKIP_HINT}" >&2; exit 1; } ;; esac
+case $b in *.js|*.cjs|*.mjs) exec node "$b" check --staged ;; *) exec "$b" check --staged ;; esac
+`;
+
+/** The standalone hook: `.git/hooks/pre-commit` (or core.hooksPath) and the shipped `hooks/pre-commit`. */
+export const PRE_COMMIT_SCRIPT = `#!/bin/sh
+${HEADER}${BODY}`;
+
+/**
+ * The same hook as a block for a hook file that runs other steps too (husky's
+ * `.husky/pre-commit`, run with `sh -e`): a subshell, so skipping or running
+ * the check never ends the file's other steps, and a failure fails the file.
+ */
+export const PRE_COMMIT_BLOCK = `${HEADER}(
+${BODY.replace(/^(?=.)/gm, "  ")}${HOOK_BLOCK_END}
+`;
+
+/** Whether a hook file is one of our standalone hooks (this version or an older one): a shebang, then our marker. */
 export function isOwnHook(text: string): boolean {
-  return text.includes(HOOK_MARKER);
+  const lines = text.split(/\r?\n/, 2);
+  return lines.length === 2 && lines[0]!.startsWith("#!") && lines[1]!.startsWith(HOOK_MARKER);
+}
+
+/** Where our block sits in a hook file (0-based first and last line), or null when it has none, or "open" when it starts but never ends. */
+export function findHookBlock(text: string): { first: number; last: number } | "open" | null {
+  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  const first = lines.findIndex((l) => l.startsWith(HOOK_MARKER));
+  if (first === -1) return null;
+  const last = lines.findIndex((l, i) => i > first && l === HOOK_BLOCK_END);
+  return last === -1 ? "open" : { first, last };
 }

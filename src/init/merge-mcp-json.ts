@@ -2,11 +2,13 @@
  * Register our server in a `.mcp.json` text (pure): other servers and keys are
  * kept in their order, the file's indentation and line breaks are kept, and a
  * text that is not valid JSON (or not shaped like `.mcp.json`) is an error
- * naming the position — never overwritten.
+ * naming the position — never overwritten. An existing entry under our name
+ * is replaced only when it is one we wrote (`previous`, an earlier version's
+ * entry) or with `force`.
  */
 import { findJsonSyntaxError } from "./json-syntax-error.js";
 
-export type McpJsonAction = "create" | "add" | "replace" | "unchanged" | "keep";
+export type McpJsonAction = "create" | "add" | "upgrade" | "replace" | "unchanged" | "keep";
 
 export interface McpJsonMerge {
   /** The new text (equal to the input for "unchanged" and "keep"). */
@@ -48,7 +50,16 @@ function indentOf(text: string): string {
   return m !== null ? m[1]! : "  ";
 }
 
-export function mergeMcpJson(text: string | null, name: string, entry: Record<string, unknown>, options: { force?: boolean; file?: string } = {}): McpJsonMerge {
+export interface MergeMcpJsonOptions {
+  /** Replace a different entry under `name` (one we did not write). */
+  force?: boolean;
+  /** Entries earlier versions wrote under `name`: replaced without `force`. */
+  previous?: ReadonlyArray<Record<string, unknown>>;
+  /** The file name for errors. */
+  file?: string;
+}
+
+export function mergeMcpJson(text: string | null, name: string, entry: Record<string, unknown>, options: MergeMcpJsonOptions = {}): McpJsonMerge {
   const file = options.file ?? ".mcp.json";
   if (text === null) return { text: `${JSON.stringify({ mcpServers: { [name]: entry } }, null, 2)}\n`, action: "create" };
   const source = text.replace(/^\uFEFF/, "");
@@ -64,8 +75,9 @@ export function mergeMcpJson(text: string | null, name: string, entry: Record<st
   if (servers !== undefined && !isPlainObject(servers)) throw new McpJsonError(file, '"mcpServers" must be an object mapping server names to their settings');
   const existing = servers?.[name];
   if (existing !== undefined && sameJson(existing, entry)) return { text, action: "unchanged" };
-  if (existing !== undefined && options.force !== true) return { text, action: "keep" };
-  const action: McpJsonAction = existing === undefined ? "add" : "replace";
+  const ours = existing !== undefined && (options.previous ?? []).some((p) => sameJson(existing, p));
+  if (existing !== undefined && !ours && options.force !== true) return { text, action: "keep" };
+  const action: McpJsonAction = existing === undefined ? "add" : ours ? "upgrade" : "replace";
   if (servers === undefined) doc["mcpServers"] = { [name]: entry };
   else servers[name] = entry;
   const eol = source.includes("\r\n") ? "\r\n" : "\n";

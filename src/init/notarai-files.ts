@@ -14,8 +14,24 @@ export const CACHE_IGNORE_ENTRY = ".notarai/.cache/";
 export const MCP_JSON_PATH = ".mcp.json";
 export const MCP_SERVER_NAME = TOOL_NAME;
 
-/** The `.mcp.json` entry `init` registers (`--no`: npx never downloads, so a client never waits on the registry). */
-export const MCP_SERVER_ENTRY = { type: "stdio", command: "npx", args: ["--no", TOOL_NAME, "mcp"] } as const;
+/**
+ * The program `.mcp.json` starts: node running a launcher that finds the
+ * repository's own install the way `require` does (from the client's working
+ * directory, the repository root), reads its `bin` from its package.json and
+ * runs it in the same process; where nothing is installed it prints one line
+ * and exits 1. No npx (on Windows a client cannot even spawn `npx` without a
+ * shell), no network, no sh. docs/init.md says why.
+ */
+export const MCP_LAUNCHER =
+  `const n=${JSON.stringify(TOOL_NAME)};let p;try{p=require.resolve(n+"/package.json",{paths:[process.cwd()]})}catch{}` +
+  `if(p){const b=require("path").resolve(p,"..",require(p).bin[n]);process.argv.splice(1,0,b);require(b)}` +
+  `else{console.error(n+": the MCP server cannot start: "+n+" is not installed in "+process.cwd()+" (no node_modules/"+n+"). Install it: npm i -D "+n);process.exitCode=1}`;
+
+/** The `.mcp.json` entry `init` registers. */
+export const MCP_SERVER_ENTRY = { type: "stdio", command: "node", args: ["-e", MCP_LAUNCHER, "mcp"] } as const;
+
+/** Entries earlier versions registered: ours, so `init` upgrades them without --force. */
+export const LEGACY_MCP_SERVER_ENTRIES: ReadonlyArray<Record<string, unknown>> = [{ type: "stdio", command: "npx", args: ["--no", TOOL_NAME, "mcp"] }];
 
 /** First line of `.notarai/README.md`: `# noma-reconcile -- X.Y.Z`. */
 export function readmeVersionLine(version: string): string {

@@ -20,7 +20,7 @@ the line above records its version, and re-running \`init\` after an upgrade ref
 - \`.cache/\` — the local hash cache (git-ignored; \`npx ${TOOL_NAME} cache clear\` resets it).
 
 Coding agents use all of it through the MCP server registered in \`.mcp.json\`
-(\`npx --no ${TOOL_NAME} mcp\`): list_affected_specs, get_spec_diff, get_changed_artifacts,
+(\`${TOOL_NAME} mcp\`, started from this repository's own install): list_affected_specs, get_spec_diff, get_changed_artifacts,
 mark_reconciled, clear_cache, snapshot_state for reconciliation, and read_doc, list_ids,
 validate_doc, patch_block for \`.noma\` documents.
 `;

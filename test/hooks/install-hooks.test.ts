@@ -2,14 +2,16 @@
  * installHooks, in real repositories:
  * - installs into the real hooks directory (.git/hooks, core.hooksPath, a linked worktree's common dir);
  * - is idempotent, upgrades an older hook of ours, refuses a foreign hook unless forced (keeping it);
- * - dry runs write nothing; husky's core.hooksPath means .husky/pre-commit;
+ * - dry runs write nothing; husky's core.hooksPath means our block in .husky/pre-commit,
+ *   upgraded in place (from the line earlier versions wrote, or an older block), the
+ *   user's steps kept; a block that never ends is refused;
  * - the shipped hooks/pre-commit is exactly the script we install.
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { installHooks } from "../../src/hooks/install-hooks.js";
-import { PRE_COMMIT_SCRIPT } from "../../src/hooks/hook-script.js";
+import { HOOK_BLOCK_END, HOOK_MARKER, PRE_COMMIT_BLOCK, PRE_COMMIT_SCRIPT } from "../../src/hooks/hook-script.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 
 const hookFile = (dir: string): string => join(dir, "pre-commit");
@@ -82,21 +84,72 @@ describe("installHooks", () => {
     expect(existsSync(join(repo, "nowhere"))).toBe(false);
   });
 
-  it("under husky (core.hooksPath .husky/_) writes .husky/pre-commit, and appends only with force", () => {
+  it("under husky (core.hooksPath .husky/_) writes our block into .husky/pre-commit, and appends it only with force", () => {
     const repo = tempRepo({ "a.txt": "a\n" });
     mkdirSync(join(repo, ".husky/_"), { recursive: true });
     git(repo, ["config", "core.hooksPath", ".husky/_"]);
     const r = installHooks(repo, {});
     expect(r.hooksDir).toBe(join(repo, ".husky"));
-    expect(readFileSync(join(repo, ".husky/pre-commit"), "utf8")).toBe("npx --no noma-reconcile check --staged\n");
+    expect(readFileSync(join(repo, ".husky/pre-commit"), "utf8")).toBe(PRE_COMMIT_BLOCK);
     expect(installHooks(repo, {}).unchanged).toEqual(["pre-commit"]);
 
     const other = tempRepo({ ".husky/pre-commit": "npx lint-staged\n" });
     mkdirSync(join(other, ".husky/_"), { recursive: true });
     git(other, ["config", "core.hooksPath", ".husky/_"]);
-    expect(installHooks(other, {}).refused[0]!.reason).toContain("npx --no noma-reconcile check --staged");
+    const refused = installHooks(other, {});
+    expect(refused.refused[0]!.reason).toContain("--force to append");
+    expect(readFileSync(join(other, ".husky/pre-commit"), "utf8")).toBe("npx lint-staged\n");
     expect(installHooks(other, { force: true }).installed).toEqual(["pre-commit"]);
-    expect(readFileSync(join(other, ".husky/pre-commit"), "utf8")).toBe("npx lint-staged\nnpx --no noma-reconcile check --staged\n");
+    expect(readFileSync(join(other, ".husky/pre-commit"), "utf8")).toBe(`npx lint-staged\n${PRE_COMMIT_BLOCK}`);
+    expect(installHooks(other, {}).unchanged).toEqual(["pre-commit"]);
+  });
+
+  it("under husky, upgrades the line earlier versions wrote (alone or among the user's steps) to the block, in place", () => {
+    for (const [before, after] of [
+      ["npx --no noma-reconcile check --staged\n", PRE_COMMIT_BLOCK],
+      ["npx lint-staged\nnpx --no noma-reconcile check --staged\nnpm test\n", `npx lint-staged\n${PRE_COMMIT_BLOCK}npm test\n`],
+    ] as const) {
+      const repo = tempRepo({ ".husky/pre-commit": before });
+      mkdirSync(join(repo, ".husky/_"), { recursive: true });
+      git(repo, ["config", "core.hooksPath", ".husky/_"]);
+      expect(installHooks(repo, {}).installed).toEqual(["pre-commit"]);
+      expect(readFileSync(join(repo, ".husky/pre-commit"), "utf8")).toBe(after);
+      expect(installHooks(repo, {}).unchanged).toEqual(["pre-commit"]);
+    }
+  });
+
+  it("under husky, an older block of ours is replaced in place, the user's lines kept; the user's own call of the check is left alone", () => {
+    const old = `${HOOK_MARKER} (0.0.9)\n(\n  exec noma-reconcile check --staged\n)\n${HOOK_BLOCK_END}\n`;
+    const repo = tempRepo({ ".husky/pre-commit": `npx lint-staged\n${old}npm test\n` });
+    mkdirSync(join(repo, ".husky/_"), { recursive: true });
+    git(repo, ["config", "core.hooksPath", ".husky/_"]);
+    expect(installHooks(repo, {}).installed).toEqual(["pre-commit"]);
+    expect(readFileSync(join(repo, ".husky/pre-commit"), "utf8")).toBe(`npx lint-staged\n${PRE_COMMIT_BLOCK}npm test\n`);
+
+    const own = tempRepo({ ".husky/pre-commit": "pnpm exec noma-reconcile check --staged\n" });
+    mkdirSync(join(own, ".husky/_"), { recursive: true });
+    git(own, ["config", "core.hooksPath", ".husky/_"]);
+    expect(installHooks(own, { force: true }).unchanged).toEqual(["pre-commit"]);
+    expect(readFileSync(join(own, ".husky/pre-commit"), "utf8")).toBe("pnpm exec noma-reconcile check --staged\n");
+  });
+
+  it("a block of ours that starts but never ends is refused, even with force, and the file left as it is", () => {
+    const text = `npx lint-staged\n${HOOK_MARKER}: half a block\n(\n`;
+    const repo = tempRepo({ "a.txt": "a\n" });
+    writeFileSync(join(repo, ".git/hooks/pre-commit"), `#!/bin/sh\n${text}`, { mode: 0o755 });
+    const r = installHooks(repo, { force: true });
+    expect(r.refused[0]!.reason).toContain("not its last");
+    expect(readFileSync(join(repo, ".git/hooks/pre-commit"), "utf8")).toBe(`#!/bin/sh\n${text}`);
+  });
+
+  it("a foreign standalone hook that carries our block gets the block upgraded in place, its other lines kept", () => {
+    const repo = tempRepo({ "a.txt": "a\n" });
+    const path = join(repo, ".git/hooks/pre-commit");
+    const old = `${HOOK_MARKER} (0.0.9)\n(\n  exec noma-reconcile check --staged\n)\n${HOOK_BLOCK_END}\n`;
+    writeFileSync(path, `#!/bin/sh\nset -e\nmake lint\n${old}`, { mode: 0o755 });
+    expect(installHooks(repo, {}).installed).toEqual(["pre-commit"]);
+    expect(readFileSync(path, "utf8")).toBe(`#!/bin/sh\nset -e\nmake lint\n${PRE_COMMIT_BLOCK}`);
+    expect(installHooks(repo, {}).unchanged).toEqual(["pre-commit"]);
   });
 
   it("the shipped hooks/pre-commit is the script we install", () => {

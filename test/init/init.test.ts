@@ -6,11 +6,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { specSchemaJson, validateSpecText } from "../../src/index.js";
+import { MCP_SERVER_ENTRY, specSchemaJson, validateSpecText } from "../../src/index.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 
-const ENTRY = { type: "stdio", command: "npx", args: ["--no", "noma-reconcile", "mcp"] };
+const ENTRY = { ...MCP_SERVER_ENTRY, args: [...MCP_SERVER_ENTRY.args] };
 const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
 function files(root: string): Map<string, string> {
@@ -124,15 +124,17 @@ describe("init", () => {
     const repo = tempRepo({ ".mcp.json": JSON.stringify({ mcpServers: { "noma-reconcile": custom } }, null, 2), ".notarai/README.md": "# Our notes\n" });
     const r = runCli(["init"], { cwd: repo });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^kept +\.mcp\.json +\(has a different noma-reconcile entry; --force replaces it/m);
+    expect(r.stdout).toMatch(/^kept +\.mcp\.json +\(has a different noma-reconcile entry \(not written by noma-reconcile\); --force replaces it/m);
     expect(r.stdout).toMatch(/^kept +\.notarai\/README\.md/m);
     expect(r.stderr).toMatch(/2 kept \(--force replaces\)/);
     expect(JSON.parse(readFileSync(join(repo, ".mcp.json"), "utf8")).mcpServers["noma-reconcile"]).toEqual(custom);
     expect(readFileSync(join(repo, ".notarai/README.md"), "utf8")).toBe("# Our notes\n");
     const f = runCli(["init", "--force"], { cwd: repo });
     expect(f.code).toBe(0);
+    expect(f.stdout).toMatch(/^updated +\.mcp\.json +\(a different noma-reconcile entry replaced \(--force\); it was \{"command":"node","args":\["\/dev\/noma-reconcile\/dist\/cli\.js","mcp"\]\}\)/m);
     expect(JSON.parse(readFileSync(join(repo, ".mcp.json"), "utf8")).mcpServers["noma-reconcile"]).toEqual(ENTRY);
     expect(readFileSync(join(repo, ".notarai/README.md"), "utf8")).toMatch(/^# noma-reconcile -- /);
+    expect(readFileSync(join(repo, ".notarai/README.md.bak"), "utf8")).toBe("# Our notes\n");
   });
 
   it("updates the README and schema written by an older version; keeps those of a newer one", () => {

@@ -1,14 +1,16 @@
 /**
  * End to end, the way a client meets the server: `init` in a fresh repository,
  * read the `.mcp.json` it wrote, spawn the server exactly as that entry says
- * (with `npx --no noma-reconcile` replaced by `node <dist/cli.js>`, since the
- * package is not installed in the temp repository), then list and call every
- * tool and reconcile, edit and verify a document.
+ * (the package installed in the temp repository the way npm lays it out, as a
+ * link to this one), then list and call every tool and reconcile, edit and
+ * verify a document.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, runCli } from "../helpers/run-cli.js";
+import { MCP_SERVER_ENTRY } from "../../src/index.js";
+import { installLocally } from "../helpers/local-install.js";
+import { runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { McpClient, expectProtocolOnly } from "./helpers/mcp-client.js";
 
@@ -30,10 +32,9 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
 
     const config = JSON.parse(readFileSync(join(repo, ".mcp.json"), "utf8")) as { mcpServers: Record<string, { type: string; command: string; args: string[] }> };
     const entry = config.mcpServers["noma-reconcile"]!;
-    expect(entry).toEqual({ type: "stdio", command: "npx", args: ["--no", "noma-reconcile", "mcp"] });
-    const [npxNo, pkg, ...rest] = entry.args;
-    expect([entry.command, npxNo, pkg]).toEqual(["npx", "--no", "noma-reconcile"]);
-    const c = new McpClient(repo, [process.execPath, CLI, ...rest]);
+    expect(entry).toEqual({ ...MCP_SERVER_ENTRY, args: [...MCP_SERVER_ENTRY.args] });
+    installLocally(repo);
+    const c = new McpClient(repo, [entry.command, ...entry.args]);
 
     const hello = await c.initialize("2025-11-25");
     expect(hello.protocolVersion).toBe("2025-11-25");

@@ -4,6 +4,8 @@
  * the git pre-commit hook). Idempotent. Exit 0 done (or nothing to do), 2 when
  * something could not be done (an unparseable `.mcp.json`, which is never
  * touched; a foreign hook in the way without `--force`; not a repository).
+ * Warns (stderr; `warnings` in JSON) when the program is not installed where
+ * the hook and the MCP server look for it — not an error.
  */
 import { relative, sep } from "node:path";
 import { initProject, type InitFile, type InitResult } from "../../init/init-project.js";
@@ -34,7 +36,7 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
   const ctx = requireRepo(io);
   let result: InitResult;
   try {
-    result = await initProject(ctx.root, { dryRun, force });
+    result = await initProject(ctx.root, { dryRun, force, env: io.env });
   } catch (e) {
     if (e instanceof McpJsonError) throw new RuntimeError(e.message, { cause: e });
     throw e;
@@ -47,8 +49,12 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
   const refused = hooks?.refused ?? [];
   const code = refused.length > 0 ? 2 : 0;
 
+  const warn = (): void => {
+    for (const w of result.warnings) io.stderr(`${TOOL_NAME}: warning: ${w}\n`);
+  };
   if (format === "json") {
-    io.stdout(envelope("init", code === 0, { root: ctx.root, dry_run: dryRun, files: result.files, ...(hooks !== null ? { hooks } : {}) }));
+    warn();
+    io.stdout(envelope("init", code === 0, { root: ctx.root, dry_run: dryRun, files: result.files, ...(hooks !== null ? { hooks } : {}), program: result.program }, result.warnings));
     return code;
   }
   const lines: string[] = [];
@@ -69,7 +75,8 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
   if (written > 0) summary.push(`${written} file${written === 1 ? "" : "s"} ${dryRun ? "to write" : "written"}`);
   if (installed > 0) summary.push(`${installed} hook${installed === 1 ? "" : "s"} ${dryRun ? "to install" : "installed"}`);
   if (kept > 0) summary.push(`${kept} kept (--force replaces)`);
-  if (refused.length > 0) summary.push(`${refused.length} hook${refused.length === 1 ? "" : "s"} refused (--force keeps the existing one as <hook>.local.bak)`);
+  if (refused.length > 0) summary.push(`${refused.length} hook${refused.length === 1 ? "" : "s"} refused (each line above says what --force does)`);
   io.stderr(`${TOOL_NAME}: ${dryRun ? "dry run, nothing written: " : ""}${summary.join("; ")}\n`);
+  warn();
   return code;
 }
