@@ -80,6 +80,8 @@ export function renderCiJson(r: CiReport, failOn: FailOn): string {
     affected_specs: r.affected_specs,
     drift: r.drift,
     files: r.results,
+    // Last on purpose: the one field the work tree may change; everything above is the verdict on HEAD.
+    uncommitted: r.uncommitted,
   };
   return `${JSON.stringify(envelope, null, 2)}\n`;
 }

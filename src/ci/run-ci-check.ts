@@ -4,23 +4,36 @@
  * every changed document, transcript, sidecar and spec as committed at HEAD
  * (transcripts against their documents at HEAD, and append-only relative to
  * the merge-base), and report drift: for every affected spec, the governed
- * changed files the committed snapshot does not vouch for. Read-only.
+ * changed files the committed snapshot does not vouch for.
+ *
+ * One source: everything is read from the commits (trees and blobs through
+ * `git cat-file --batch`) — documents, transcripts, specs, the configuration,
+ * the snapshot and the governed files' contents. The work tree, the index and
+ * the local cache never change the verdict; uncommitted changes that would
+ * matter are only listed (`uncommitted`). Read-only: nothing is checked out or
+ * written.
  */
 import { blobTextReader, type BlobTextReader } from "../git/blob-text-reader.js";
-import { execGit, splitNul } from "../git/exec-git.js";
 import { findMergeBase } from "../git/merge-base.js";
-import { reconciliationDrift, type DriftSpec, type ReconciliationDrift } from "../reconcile/reconciliation-drift.js";
+import { listTree } from "../git/paths-in-tree.js";
+import { renamesOf, treeChanges } from "../git/tree-changes.js";
+import { uncommittedPaths } from "../git/uncommitted-paths.js";
+import type { DriftSpec, ReconciliationDrift } from "../reconcile/reconciliation-drift.js";
 import { checkFiles } from "../check/check-files.js";
 import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../check/checked-path.js";
 import type { CheckOptions } from "../check/check-document.js";
 import { besideLookups, resolveBeside } from "../check/resolve-beside.js";
 import { loadConfig } from "../config/load-config.js";
 import type { NomaConfig } from "../config/config-defaults.js";
+import { SNAPSHOT_PATH } from "../governance/governance.js";
+import { isSpecPath } from "../governance/glob.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
+import { committedDrift } from "./committed-drift.js";
 import { resolveCiBase, type BaseSource } from "./resolve-ci-base.js";
+import { specContextAt } from "./spec-context-at.js";
 import { transcriptHistoryDiagnostics } from "./transcript-history.js";
-import { renameMap } from "../git/rename-map.js";
+import { relevantUncommitted, type UncommittedChanges } from "./uncommitted-notice.js";
 
 export interface CiCheckOptions {
   /** The repository's top level. */
@@ -58,6 +71,8 @@ export interface CiReport {
   affected_specs: string[];
   drift: CiDrift;
   config: NomaConfig;
+  /** Uncommitted changes (index, work tree, untracked) that were not judged, relevant ones only. */
+  uncommitted: UncommittedChanges;
 }
 
 const REASON = { "not-in-snapshot": "not in the snapshot", "hash-differs": "changed since the snapshot", deleted: "deleted, not recorded in the snapshot" } as const;
@@ -80,13 +95,19 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
   const base = resolveCiBase(root, { ...(options.base !== undefined ? { base: options.base } : {}), env: options.env });
   options.onProgress?.(`base: ${base.ref} (${base.source})`);
   const mb = findMergeBase(root, base.ref, { ...(options.deepenSteps !== undefined ? { deepenSteps: options.deepenSteps } : {}), onDeepen: (by) => options.onProgress?.(`shallow clone without the merge-base: git fetch --deepen=${by}`) });
-  const changed = splitNul(execGit(["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--diff-filter=ACMRTD", mb.mergeBase, mb.headCommit, "--"], { cwd: root }));
+  // Only to say what was not judged: git walks the work tree while the commit is judged.
+  const worktree = uncommittedPaths(root);
+  worktree.catch(() => undefined);
+  const changes = treeChanges(root, mb.mergeBase, mb.headCommit);
+  const changed = changes.map((c) => c.path);
 
   const readerAt = (rev: string): BlobTextReader => blobTextReader(root, (p) => `${rev}:${p}`);
   const head = readerAt(mb.headCommit);
   const atHead = head.read;
   const relevant = changed.filter((p) => checkedPathKind(p) !== null);
-  head.prefetch([...relatedPaths(relevant), CONFIG_PATH]);
+  // Everything under .notarai/ at HEAD: the specs (governance, and judging changed specs), the snapshot.
+  const notarai = listTree(root, mb.headCommit, ".notarai");
+  head.prefetch([...relatedPaths(relevant), CONFIG_PATH, SNAPSHOT_PATH, ...notarai.filter(isSpecPath)]);
   const config = loadConfig({ cwd: options.cwd, read: atHead, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
   const checked = config.exclude.length > 0 ? (await import("../check/apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
   const inTree = (rel: string | null): boolean => rel !== null && atHead(rel) !== null;
@@ -99,11 +120,7 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
   const check = await checkFiles({
     targets: checked,
     read: atHead,
-    specPaths: () => {
-      const paths = splitNul(execGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", mb.headCommit, "--", ".notarai"], { cwd: root })).filter((p) => checkedPathKind(p) === "spec");
-      head.prefetch(paths);
-      return paths;
-    },
+    specPaths: () => notarai.filter((p) => checkedPathKind(p) === "spec"),
     config,
     document: {
       ...options.document,
@@ -116,17 +133,19 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
   const transcripts = checked.filter((p) => checkedPathKind(p) === "transcript");
   const atMergeBase = readerAt(mb.mergeBase);
   atMergeBase.prefetch(transcripts);
-  let renames: Map<string, string> | undefined;
   const history = transcriptHistoryDiagnostics({
     transcripts,
     before: atMergeBase.read,
     after: atHead,
-    renames: () => (renames ??= renameMap(root, [mb.mergeBase, mb.headCommit])),
+    renames: () => renamesOf(changes),
     label: `the merge-base ${mb.mergeBase.slice(0, 12)}`,
   });
   for (const r of history) add(r);
 
-  const drift = await reconciliationDrift(root, { baseBranch: mb.mergeBase }, { ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}), readOnly: true });
+  // Drift: the specs, the snapshot and the changed files' contents, all as committed at HEAD.
+  const warn = options.onWarning !== undefined ? { onWarning: options.onWarning } : {};
+  const { governance } = specContextAt(notarai, atHead, warn);
+  const drift = await committedDrift({ root, head: mb.headCommit, changes, governance, read: atHead, ...warn });
   const severity = config.drift === "error" ? "error" : "warning";
   for (const r of driftDiagnostics(drift.specs, severity)) add(r);
 
@@ -139,5 +158,6 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
     affected_specs: drift.specs.map((s) => s.spec_path),
     drift: { severity, snapshot: drift.snapshot, specs: drift.specs, unreconciled: drift.unreconciled },
     config,
+    uncommitted: relevantUncommitted(await worktree, governance),
   };
 }

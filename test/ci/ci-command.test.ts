@@ -282,6 +282,7 @@ describe("ci: formats and GitHub integration", () => {
       affected_specs: [SPEC_PATH],
       drift: { severity: "warning", snapshot: { present: true, git_hash: null, ancestry: null, problem: null }, specs: [{ spec_path: SPEC_PATH, unreconciled, reconciled: [] }], unreconciled: 20_000 },
       config: { transcripts: "warn", drift: "warning", exclude: [], workspace: DEFAULT_WORKSPACE_CONFIG },
+      uncommitted: { count: 0, paths: [] },
     });
     expect(Buffer.byteLength(md)).toBeLessThanOrEqual(1024 * 1024);
     expect(md).toContain("more");

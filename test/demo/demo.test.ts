@@ -73,8 +73,14 @@ describe("demo", () => {
     expect(readFileSync(join(repo, "docs/billing.noma"), "utf8")).toContain("A hotfix that kept a 1% fee was withdrawn");
     expect(records()).toBe(before + 1);
     expect(runCli(["transcript", "verify", "docs/billing.noma"], { cwd: repo }).code).toBe(0);
-    // Reconciled: the PR check finds no drift left.
+    // The PR check judges commits: until the run's changes are committed it names them as not judged.
+    const uncommitted = runCli(["ci", "--base", "main", "--format", "json"], { cwd: repo });
+    expect(JSON.parse(uncommitted.stdout).uncommitted.paths).toEqual([".notarai/reconciliation_state.json", "docs/billing.noma", "docs/billing.noma.patches", "src/billing/refund.ts"]);
+    expect(uncommitted.stderr).toContain("4 uncommitted changes were not judged");
+    // Reconciled and committed: the PR check finds no drift left.
+    git(repo, ["commit", "-qam", "Fix the refund drift (run)"]);
     const ci = JSON.parse(runCli(["ci", "--base", "main", "--format", "json"], { cwd: repo }).stdout);
+    expect(ci.uncommitted).toEqual({ count: 0, paths: [] });
     expect(ci.drift.unreconciled).toBe(0);
     expect(ci.drift.specs).toEqual([expect.objectContaining({ spec_path: ".notarai/billing.spec.yaml", unreconciled: [], reconciled: expect.arrayContaining(["src/billing/refund.ts"]) })]);
     // Recorded: the run, its steps and its events.

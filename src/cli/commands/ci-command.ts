@@ -1,13 +1,15 @@
 /**
  * `noma-reconcile ci [--base REF]`: the PR check. Translates options, runs
  * `runCiCheck`, prints the report and, inside GitHub Actions, writes the step
- * summary and the step outputs. Exit 0 clean, 1 findings (per --fail-on),
+ * summary and the step outputs. Uncommitted changes the check did not judge
+ * are named on stderr (and in `uncommitted` of the JSON envelope). Exit 0 clean, 1 findings (per --fail-on),
  * 2 usage, configuration or git errors.
  */
 import { appendFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { runCiCheck } from "../../ci/run-ci-check.js";
 import { ciFails, renderCiAnnotations, renderCiJson, renderCiOutputs, renderCiSarif, renderCiSummary, renderCiText, type FailOn } from "../../ci/render-ci-report.js";
+import { uncommittedMessage } from "../../ci/uncommitted-notice.js";
 import { GitError } from "../../git/exec-git.js";
 import { RuntimeError, UsageError } from "../cli-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
@@ -41,6 +43,8 @@ export async function ciCommand(options: Record<string, unknown>, io: CliIO): Pr
     if (e instanceof GitError) throw new RuntimeError(e.message, { cause: e });
     throw e;
   }
+  const notice = uncommittedMessage(report.uncommitted);
+  if (notice !== null) io.stderr(`noma-reconcile: ${notice}\n`);
   switch (format) {
     case "json":
       io.stdout(renderCiJson(report, failOn));
