@@ -144,7 +144,8 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
 
   // Drift: the specs, the snapshot and the changed files' contents, all as committed at HEAD.
   const warn = options.onWarning !== undefined ? { onWarning: options.onWarning } : {};
-  const { governance } = specContextAt(notarai, atHead, warn);
+  // The audit records (ledger, archive) where the configuration committed at HEAD puts them.
+  const { governance } = specContextAt(notarai, atHead, warn, { ledger: config.workspace.ledger, archive: config.workspace.archive });
   const drift = await committedDrift({ root, head: mb.headCommit, changes, governance, read: atHead, ...warn });
   const severity = config.drift === "error" ? "error" : "warning";
   for (const r of driftDiagnostics(drift.specs, severity)) add(r);

@@ -4,6 +4,7 @@
  * applies to the work tree, over texts read from that source.
  */
 import { buildGovernance, type Governance } from "../governance/governance.js";
+import type { AuditLocations } from "../governance/audit-paths.js";
 import { isSpecPath } from "../governance/glob.js";
 import { buildSpecSet, type SpecSet } from "../spec/load-specs.js";
 import { validateSpecText } from "../spec/validate-spec-text.js";
@@ -18,7 +19,7 @@ export interface SourceSpecContext {
  * `paths`: every path the source holds under `.notarai/` (spec files are picked by
  * `isSpecPath`); `read`: a path's text in the source. One warning per invalid spec.
  */
-export function specContextAt(paths: readonly string[], read: (path: string) => string | null, options: ToolOptions = {}): SourceSpecContext {
+export function specContextAt(paths: readonly string[], read: (path: string) => string | null, options: ToolOptions = {}, audit?: AuditLocations): SourceSpecContext {
   const files = [];
   for (const p of paths) {
     if (!isSpecPath(p)) continue;
@@ -27,5 +28,5 @@ export function specContextAt(paths: readonly string[], read: (path: string) => 
   }
   const specs = buildSpecSet(files);
   warnSpecProblems(specs, options);
-  return { specs, governance: buildGovernance(specs) };
+  return { specs, governance: buildGovernance(specs, audit) };
 }

@@ -139,6 +139,25 @@ describe("audit records are never drift", () => {
     expect(bad.stderr).toContain(".notarai/config.yaml:2");
   });
 
+  it("ci takes the locations from the configuration committed at HEAD", async () => {
+    const root = repo({ ".notarai/config.yaml": "workspace:\n  ledger: records/tools.log\n  archive: records/old\n" });
+    expect(runCli(["mark-reconciled", "--all"], { cwd: root }).code).toBe(0);
+    commitAll(root, "baseline");
+    branch(root, "feature");
+    await editThroughTools(root, "src/app.ts", "export const app = 2;\n");
+    expect(runCli(["mark-reconciled", "src/app.ts"], { cwd: root }).code).toBe(0);
+    expect(runCli(["state", "snapshot"], { cwd: root }).code).toBe(0);
+    commitAll(root, "agent edit, reconciled");
+    // The work tree's configuration goes back to the defaults: ci must not read it.
+    remove(root, ".notarai/config.yaml");
+    const ci = runCli(["ci", "--base", "main", "--format", "json"], { cwd: root });
+    const report = JSON.parse(ci.stdout) as { changed_files: string[]; drift: { unreconciled: number; specs: Array<{ reconciled: string[]; unreconciled: Array<{ path: string }> }> } };
+    expect(report.changed_files).toEqual(expect.arrayContaining(["records/tools.log", "src/app.ts"]));
+    expect(report.drift.unreconciled, ci.stdout).toBe(0);
+    const judged = new Set(report.drift.specs.flatMap((s) => [...s.reconciled, ...s.unreconciled.map((u) => u.path)]));
+    expect([...judged].sort()).toEqual(["src/app.ts"]);
+  });
+
   it("the run loop's records under .norma/ (a repository that commits them), but not its config.json", () => {
     const root = repo();
     expect(runCli(["mark-reconciled", "--all"], { cwd: root }).code).toBe(0);
