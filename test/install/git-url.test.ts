@@ -24,7 +24,7 @@ describe("install from a git URL", () => {
       const url = `git+file://${clone}`;
       const installed = clock.time("npm i -D git+file://… (clone, npm install, prepare, pack)", () => ok("npm", ["i", "-D", url, ...NPM_FLAGS], project));
       expect(installed.stdout + installed.stderr).not.toMatch(/ERR!/);
-      expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).devDependencies).toEqual({ "noma-reconcile": url });
+      expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).devDependencies["noma-reconcile"]).toContain(clone);
 
       await adoptAndUse(project, clock);
       console.log(clock.summary("install from a git URL"));
