@@ -1,0 +1,162 @@
+/**
+ * What the install tests share: a user's environment (nothing of this source tree reachable),
+ * processes run the way a user runs them, a clone of this repository at HEAD, and a clock for
+ * the timings the tests print.
+ *
+ * npm always runs with `--prefer-offline --no-audit --no-fund`: after `npm ci` has filled the
+ * npm cache, every install here works without the network (the package bundles its runtime
+ * dependencies, see docs/install.md).
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, symlinkSync } from "node:fs";
+import { delimiter, dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** This repository's work tree. */
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export const NPM_FLAGS = ["--prefer-offline", "--no-audit", "--no-fund"] as const;
+
+/** Generous: an install builds the package (esbuild and tsc) on two shared cores. */
+export const INSTALL_TIMEOUT_MS = 600_000;
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The environment a user's shell has: this process's, without what `npm test` and git hooks add
+ * (npm_* variables but npm_config_cache and npm_config_offline, node_modules/.bin directories
+ * on PATH, GIT_* variables such as GIT_INDEX_FILE, GITHUB_* and RUNNER_* when the tests run in
+ * Actions), without NODE_PATH and our own NOMA_RECONCILE_* switches. Keys mapped to
+ * undefined are removed (child_process drops them), so it can be spread over process.env.
+ */
+export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const key of Object.keys(process.env)) {
+    if (/^(npm_|GIT_|NOMA_RECONCILE_|NODE_PATH$|INIT_CWD$|GITHUB_|RUNNER_)/i.test(key) && !/^npm_config_(cache|offline)$/i.test(key)) env[key] = undefined;
+    else env[key] = process.env[key];
+  }
+  env["PATH"] = (process.env["PATH"] ?? "")
+    .split(delimiter)
+    .filter((p) => p.length > 0 && !p.split(/[\\/]/).includes("node_modules"))
+    .join(delimiter);
+  env["NO_COLOR"] = "1";
+  env["FORCE_COLOR"] = undefined;
+  return { ...env, ...extra };
+}
+
+/** Run a command in `cwd` with the user's environment. */
+export function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}, input?: string): Run {
+  const r = spawnSync(command, args, { cwd, env: userEnv(env), input, encoding: "utf8", maxBuffer: 1 << 28, timeout: INSTALL_TIMEOUT_MS });
+  if (r.error) throw r.error;
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Run and require exit 0, else throw with everything the command printed. */
+export function ok(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Run {
+  const r = run(command, args, cwd, env);
+  if (r.code !== 0) throw new Error(`${command} ${args.join(" ")} (in ${cwd}) exited ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
+  return r;
+}
+
+/** A git command in `repo`. */
+export function git(repo: string, args: readonly string[], env: Record<string, string> = {}): Run {
+  return run("git", args, repo, env);
+}
+
+/**
+ * A clone of this repository at the commit checked out here (HEAD, detached): what a git URL
+ * or an action ref gives. Uncommitted changes are not in it — commit before running.
+ */
+export function cloneHead(dest: string): string {
+  const head = ok("git", ["rev-parse", "HEAD"], ROOT).stdout.trim();
+  ok("git", ["clone", "--quiet", "--no-checkout", ROOT, dest], dirname(dest));
+  ok("git", ["checkout", "--quiet", "--detach", head], dest);
+  return head;
+}
+
+/**
+ * A copy of this work tree's source (tracked files and untracked ones git does not ignore, as
+ * they are now; no dist/), with node_modules linked to this one's (read only: the build writes
+ * only dist/ of the copy). `npm pack` there builds and packs without touching this dist/,
+ * which the other tests are running.
+ */
+export function copySource(dest: string): void {
+  const files = ok("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], ROOT).stdout.split("\0");
+  for (const file of files) {
+    if (file.length === 0 || file === "node_modules" || file.startsWith("node_modules/") || file.startsWith("dist/")) continue;
+    const from = join(ROOT, file);
+    let stat;
+    try {
+      stat = lstatSync(from);
+    } catch {
+      continue; // deleted in the work tree, not yet staged
+    }
+    if (!stat.isFile()) continue;
+    mkdirSync(dirname(join(dest, file)), { recursive: true });
+    cpSync(from, join(dest, file));
+  }
+  symlinkSync(realpathSync(join(ROOT, "node_modules")), join(dest, "node_modules"), "dir");
+}
+
+/** A fresh project, as a user starts one: `git init`, `npm init -y`, node_modules ignored, one commit on main. */
+export function userProject(dir: string): void {
+  ok("git", ["init", "--quiet", "--initial-branch=main"], dir);
+  for (const [k, v] of [["user.name", "New User"], ["user.email", "user@example.invalid"], ["commit.gpgsign", "false"]] as const) ok("git", ["config", k, v], dir);
+  ok("npm", ["init", "-y"], dir);
+  ok("sh", ["-c", "printf 'node_modules/\\n' > .gitignore && printf '# My project\\n' > README.md"], dir);
+  ok("git", ["add", "-A"], dir);
+  ok("git", ["commit", "--quiet", "-m", "A project"], dir);
+}
+
+/**
+ * Every path under `dir` that is a symbolic link leading outside `within` (an install that
+ * links back into this source tree would pass here and fail for a user).
+ */
+export function linksLeaving(dir: string, within: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isSymbolicLink()) {
+        const target = resolve(dirname(p), readlinkSync(p));
+        if (relative(within, target).startsWith("..")) out.push(`${relative(within, p)} -> ${target}`);
+      } else if (e.isDirectory()) walk(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Wall-clock timings of a path's steps, printed at the end of its test. */
+export class Clock {
+  private readonly laps: Array<[string, number]> = [];
+  private readonly started = performance.now();
+
+  time<T>(label: string, fn: () => T): T {
+    const t = performance.now();
+    try {
+      return fn();
+    } finally {
+      this.laps.push([label, performance.now() - t]);
+    }
+  }
+
+  async timeAsync<T>(label: string, fn: () => Promise<T>): Promise<T> {
+    const t = performance.now();
+    try {
+      return await fn();
+    } finally {
+      this.laps.push([label, performance.now() - t]);
+    }
+  }
+
+  /** One line: `<path>: total 41.2 s — pack 12.3 s, install 8.1 s, …`. */
+  summary(path: string): string {
+    const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+    return `${path}: total ${s(performance.now() - this.started)} — ${this.laps.map(([l, ms]) => `${l} ${s(ms)}`).join(", ")}`;
+  }
+}
