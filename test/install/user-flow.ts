@@ -6,7 +6,7 @@
  * Written against behaviour, not the text of what init writes: the hook is whatever git runs,
  * the server whatever command/args/cwd/env the `.mcp.json` entry names.
  */
-import { accessSync, constants, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { expect } from "vitest";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
@@ -61,10 +61,22 @@ export async function adoptAndUse(project: string, clock: Clock): Promise<void> 
     ok("git", ["commit", "--quiet", "-m", "noma-reconcile init"], project);
   });
 
+  // Adopting the existing files: one baseline (every governed file and spec reconciled, the snapshot written), committed.
+  const baseline = clock.time("baseline: mark-reconciled --all", () => npx(["mark-reconciled", "--all"]));
+  expect(baseline.code, baseline.stdout + baseline.stderr).toBe(0);
+  expect(baseline.stdout).toContain(".notarai/reconciliation_state.json");
+  clock.time("commit the baseline", () => {
+    ok("git", ["add", "-A"], project);
+    ok("git", ["commit", "--quiet", "-m", "noma-reconcile baseline"], project);
+  });
+
   // On a branch: a valid document commits; an invalid one is blocked at its file and line.
+  // New code under the example spec's src/** is drift until someone reconciles it.
   ok("git", ["checkout", "--quiet", "-b", "feature"], project);
   writeFileSync(join(project, "docs.noma"), VALID);
-  ok("git", ["add", "docs.noma"], project);
+  mkdirSync(join(project, "src"));
+  writeFileSync(join(project, "src/index.js"), "export const answer = 42;\n");
+  ok("git", ["add", "docs.noma", "src/index.js"], project);
   const good = clock.time("commit, hook passes", () => git(project, ["commit", "-m", "A document"]));
   expect(good.code, good.stdout + good.stderr).toBe(0);
   expect(git(project, ["log", "-1", "--format=%s"]).stdout).toBe("A document\n");
@@ -81,6 +93,9 @@ export async function adoptAndUse(project: string, clock: Clock): Promise<void> 
   const clean = clock.time("ci, clean", () => npx(["ci"]));
   expect(clean.code, clean.stdout + clean.stderr).toBe(0);
   expect(clean.stdout).toContain("0 errors");
+  const report = JSON.parse(npx(["ci", "--format", "json"]).stdout) as { drift: { unreconciled: number; specs: Array<{ reconciled: string[]; unreconciled: Array<{ path: string }> }> } };
+  expect(report.drift.unreconciled).toBe(1);
+  expect(report.drift.specs.flatMap((s) => s.unreconciled.map((u) => u.path))).toEqual(["src/index.js"]);
   ok("git", ["commit", "--quiet", "--no-verify", "-m", "A broken document, past the hook"], project);
   const failing = clock.time("ci, failing", () => npx(["ci"]));
   expect(failing.code, failing.stdout + failing.stderr).toBe(1);
