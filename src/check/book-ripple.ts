@@ -59,6 +59,9 @@ export function bookRipple(input: BookRippleInput): FileDiagnostics[] {
     }
   }
   if (touched.size === 0) return [];
+  // No name gone and no manifest changed (the usual chapter edit): no other chapter can break.
+  const manifestChanged = input.changed.some((p) => checkedPathKind(p) === "book");
+  if (gone.size === 0 && !manifestChanged) touched.clear();
 
   const out: FileDiagnostics[] = [];
   const label = before.source.label ?? "before this change";
