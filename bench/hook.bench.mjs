@@ -6,6 +6,9 @@
 //       patched through the patch engine (so their transcripts are staged too and verified
 //       against the staged documents)                      vs node -e 0 + git diff --cached --name-only   target ≤ 2×
 //   and, for information, the installed hook script itself (sh + node_modules/.bin) on (b).
+//   (c) a one-word edit of one chapter of a 50-chapter book (chapters linking into each other),
+//       in a small repository and in the 100,000-file one, beside the same edit of the same
+//       document where no manifest makes the 50 files a book     vs node -e 0   (info)
 // The big repository is generated once per run with `git fast-import` (no work tree for the
 // 100,000 files: the check reads only the index) and removed at the end. Figures are medians
 // of 21 rounds in which every command of a row group runs once (round-robin), so a figure and
@@ -46,6 +49,44 @@ function interleaved(commands, rounds = RUNS, warmup = 3) {
 
 const DOC = '---\ntitle: Plan\n---\n\n# Plan\n\n::claim{id="c1" confidence=0.5}\nA claim.\n::\n\n::evidence{id="e1" for="c1"}\nSeen in production.\n::\n';
 
+
+const CHAPTERS = 50;
+
+function chapterPath(i) {
+  return `book/${String(i).padStart(2, "0")}-part${i}.noma`;
+}
+
+/** Chapter i (~4 KB): links into the chapters before and after it (filename slug), a scoped id of another, and an unscoped one of a third. */
+function chapterText(i) {
+  const n = (k) => (k + CHAPTERS) % CHAPTERS;
+  const para = (k) => `Paragraph ${k} of part ${i}: the findings so far hold across the cohorts we looked at, and the method stays as it was described.\n`;
+  return [
+    `---\ntitle: Part ${i}\n---\n`,
+    `# Part ${i}\n`,
+    `This part builds on [[part${n(i - 1)}]] and leads to [[part${n(i + 1)}]].\n`,
+    `## Findings ${i}\n`,
+    `::claim{id="p${i}-c1" confidence=0.6}\nThe effect holds in part ${i}.\n::\n`,
+    `::evidence{id="p${i}-e1" for="p${i}-c1"}\nMeasured twice.\n::\n`,
+    ...[1, 2, 3, 4, 5].map(para),
+    `## Method\n`,
+    `As in [[part${n(i + 17)}/method]]; compare [[findings-${n(i + 31)}]].\n`,
+    ...[6, 7, 8, 9, 10, 11, 12, 13].map(para),
+    `## Notes\n`,
+    ...[14, 15, 16, 17, 18, 19, 20].map(para),
+  ].join("\n");
+}
+
+/** The 50 chapters, and (unless `manifest` is false) the manifest that makes them a book. */
+function writeBook(dir, manifest = true) {
+  for (let i = 0; i < CHAPTERS; i++) write(dir, chapterPath(i), chapterText(i));
+  if (manifest) write(dir, "book/book.noma.yml", `title: Fifty parts\nchapters:\n${Array.from({ length: CHAPTERS }, (_, i) => `  - ${chapterPath(i).slice("book/".length)}\n`).join("")}`);
+}
+
+/** The one-word edit of chapter 25, staged. */
+function stageChapterEdit(dir) {
+  write(dir, chapterPath(25), chapterText(25).replace("The effect holds", "The effect still holds"));
+  git(dir, ["add", chapterPath(25)]);
+}
 
 function pathOf(i) {
   return `src/d${Math.floor(i / 1000)}/e${Math.floor(i / 50) % 20}/f${i}.ts`;
@@ -164,6 +205,36 @@ try {
     ["(a) nothing governed staged, big repo", fmt(aBig), "node -e 0", fmt(floorNode), ratio(aBig, floorNode), "≤ 1.5×"],
     ["(b) 3 sources + 2 patched .noma (+ transcripts)", fmt(b), "node -e 0 + git diff --cached", `${fmt(floorNode2)} + ${fmt(diff)}`, ratio(b, floorB), "≤ 2×"],
     ["    the installed hook script on (b)", fmt(hookScript), "node -e 0 + git diff --cached", fmt(floorB), ratio(hookScript, floorB), "(info)"],
+  ]);
+
+  // (c) one chapter of a 50-chapter book, a one-word edit staged; beside it, the same 50 files and edit without a manifest.
+  const book = join(root, "book");
+  const loose = join(root, "loose");
+  for (const [dir, manifest] of [[book, true], [loose, false]]) {
+    mkdirSync(dir);
+    initRepo(dir);
+    writeBook(dir, manifest);
+    commitAll(dir, "a book");
+    stageChapterEdit(dir);
+  }
+  git(big, ["reset", "-q"]);
+  writeBook(big);
+  git(big, ["add", "book"]);
+  git(big, ["commit", "-q", "--no-verify", "-m", "a book"]);
+  stageChapterEdit(big);
+  checkOnce(book, 0);
+  checkOnce(big, 0);
+  const [floorNode3, cBook, cLoose, cBig] = interleaved([
+    [process.execPath, ["-e", "0"], book],
+    [process.execPath, [CLI, "check", "--staged"], book],
+    [process.execPath, [CLI, "check", "--staged"], loose],
+    [process.execPath, [CLI, "check", "--staged"], big],
+  ]);
+  report("pre-commit check of one chapter of a 50-chapter book", [
+    ["figure", "time", "floor", "floor time", "× floor", "target"],
+    ["(c) one chapter staged, small repo", fmt(cBook), "node -e 0", fmt(floorNode3), ratio(cBook, floorNode3), "(info)"],
+    ["    the same edit, no manifest (no book)", fmt(cLoose), "node -e 0", fmt(floorNode3), ratio(cLoose, floorNode3), "(info)"],
+    ["(c) one chapter staged, big repo", fmt(cBig), "node -e 0", fmt(floorNode3), ratio(cBig, floorNode3), "(info)"],
   ]);
 } finally {
   rmSync(root, { recursive: true, force: true });

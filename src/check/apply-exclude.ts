@@ -8,6 +8,12 @@ import { compileGlob } from "../governance/glob.js";
 /** Keep what the configuration's `exclude` globs do not name (explicit file arguments always stay). */
 export function applyExclude(paths: readonly string[], exclude: readonly string[], keep: ReadonlySet<string> = new Set()): string[] {
   if (exclude.length === 0) return [...paths];
+  const excluded = excludedBy(exclude, keep);
+  return paths.filter((p) => !excluded(p));
+}
+
+/** Whether the configuration's `exclude` globs name a path (never one of `keep`). */
+export function excludedBy(exclude: readonly string[], keep: ReadonlySet<string> = new Set()): (path: string) => boolean {
   const tests = exclude.map(compileGlob);
-  return paths.filter((p) => keep.has(p) || !tests.some((t) => t(p)));
+  return (p) => !keep.has(p) && tests.some((t) => t(p));
 }

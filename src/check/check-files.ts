@@ -7,12 +7,28 @@
  * - transcripts (`<doc>.patches`): records, hash chain, state chain, and that
  *   the state they end in is the document's in the same source; a judged
  *   document's transcript is judged with it;
- * - specs: schema and `$ref`s, resolved against the same source.
+ * - specs: schema and `$ref`s, resolved against the same source;
+ * - book chapters: in their books' context (links into other chapters resolve), the books
+ *   read from the same source; given the source before a change, also the unchanged
+ *   chapters the change breaks (book-ripple.ts).
  */
 import type { NomaConfig } from "../config/config-defaults.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import { checkNomaText, type CheckOptions } from "./check-noma-text.js";
 import { checkedPathKind, documentTranscript, transcriptDocument } from "./checked-path.js";
+import type { BookContext } from "./book-context.js";
+import { bookRipple } from "./book-ripple.js";
+
+export interface CheckBooks {
+  /** The books of the judged source. */
+  context: BookContext;
+  /** The work tree: the manifest of every book a judged chapter's links were looked up in is judged too (its problems shown once, at the manifest). */
+  withManifests?: boolean;
+  /** The hook and the PR check: the books before the change, to judge the unchanged chapters it breaks. */
+  before?: BookContext;
+  /** Paths never judged (the configuration's `exclude`), for chapters judged because of others. */
+  excluded?: (path: string) => boolean;
+}
 
 export interface CheckFilesInput {
   /** Repository-relative paths to judge (paths of other kinds are ignored; absent ones are skipped). */
@@ -23,6 +39,8 @@ export interface CheckFilesInput {
   specPaths: () => readonly string[] | Promise<readonly string[]>;
   config: Pick<NomaConfig, "transcripts">;
   document?: CheckOptions;
+  /** Judge chapters in their books' context (without: each document on its own). */
+  books?: CheckBooks;
 }
 
 /**
@@ -53,13 +71,15 @@ export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostic
     } else if (kind === "document" || kind === "book") {
       const text = input.read(file);
       if (text === null) continue;
-      results.set(file, checkNomaText(file, text, input.document ?? {}));
+      const resolveOutside = kind === "document" ? input.books?.context.lookupFor(file) : undefined;
+      results.set(file, checkNomaText(file, text, resolveOutside !== undefined ? { ...input.document, resolveOutside } : (input.document ?? {})));
       if (kind === "document") {
         transcripts.add(documentTranscript(file));
         documentTexts.set(file, text);
       }
     }
   }
+  if (input.books !== undefined) for (const r of judgeBooks(input, input.books, results)) add(results, r);
   const strict = input.config.transcripts === "strict";
   for (const file of transcripts) {
     const doc = transcriptDocument(file);
@@ -75,4 +95,38 @@ export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostic
     for (const r of specDiagnostics(specs, await input.specPaths(), input.read)) results.set(r.file, r);
   }
   return [...results.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+function add(results: Map<string, FileDiagnostics>, r: FileDiagnostics): void {
+  const have = results.get(r.file);
+  if (have === undefined) results.set(r.file, r);
+  else have.diagnostics.push(...r.diagnostics);
+}
+
+/** The books around the judged documents: their manifests (the work tree), the chapters a change breaks (hook, PR check). */
+function judgeBooks(input: CheckFilesInput, books: CheckBooks, results: ReadonlyMap<string, FileDiagnostics>): FileDiagnostics[] {
+  const judged = new Set(results.keys());
+  const excluded = (p: string): boolean => books.excluded?.(p) === true;
+  const out: FileDiagnostics[] = [];
+  if (books.withManifests === true) {
+    for (const m of [...books.context.consulted].sort()) {
+      if (judged.has(m) || excluded(m)) continue;
+      const text = input.read(m);
+      if (text !== null) out.push(checkNomaText(m, text, input.document ?? {}));
+    }
+  }
+  if (books.before !== undefined) {
+    out.push(
+      ...bookRipple({
+        changed: input.targets.filter((p) => checkedPathKind(p) === "document" || checkedPathKind(p) === "book"),
+        judged,
+        excluded,
+        after: books.context,
+        before: books.before,
+        judgeChapter: (file, text, resolveOutside) => checkNomaText(file, text, { ...input.document, resolveOutside }).diagnostics,
+        judgeManifest: (file, text) => checkNomaText(file, text, input.document ?? {}).diagnostics,
+      }),
+    );
+  }
+  return out;
 }

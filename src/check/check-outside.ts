@@ -13,6 +13,9 @@ import type { CheckOptions } from "./check-document.js";
 import { checkFiles } from "./check-files.js";
 import { isNomaPath, MissingPathError } from "./list-noma-files.js";
 import { besideLookups } from "./resolve-beside.js";
+import { BookContext } from "./book-context.js";
+import { bookChapters } from "./book-chapters.js";
+import { checkedPathKind } from "./checked-path.js";
 import { readTextFile } from "../fsx/read-text-file.js";
 
 /** realpath of `p`, or of its nearest existing ancestor joined with the rest. */
@@ -94,7 +97,8 @@ export interface CheckOutsideOptions {
 /**
  * `check` on outside paths: documents, book manifests, sidecars and transcripts read from
  * disk, a document's transcript beside it judged with it; a dataset's `src=` resolved
- * beside its document, a book's chapters beside (or below) the manifest.
+ * beside its document, a book's chapters beside (or below) the manifest. A chapter is judged
+ * in the books named with it or lying beside it; a book named brings its chapters.
  */
 export async function checkOutsidePaths(options: CheckOutsideOptions): Promise<FileDiagnostics[]> {
   const { cwd } = options;
@@ -114,17 +118,45 @@ export async function checkOutsidePaths(options: CheckOutsideOptions): Promise<F
   const exists = (p: string | null): boolean => p !== null && fileAt(p) !== null;
   // A dataset's src= names a file anywhere beside its document; a chapter must lie beside or below its manifest.
   const dataset = besideLookups((fromFile, target) => (isAbsolute(target) ? target : join(dirname(fromFile), target)), exists);
-  const chapter = besideLookups((fromFile, target) => {
+  const resolveChapter = (fromFile: string, target: string): string | null => {
     if (isAbsolute(target)) return null;
     const joined = join(dirname(fromFile), target);
     const rel = relative(resolve(cwd, dirname(fromFile)), resolve(cwd, joined));
     return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? null : joined;
-  }, exists);
+  };
+  const chapter = besideLookups(resolveChapter, exists);
+  // Books: the manifests named (or found in a directory named), and those beside a file named.
+  const books = new BookContext({ read, resolve: resolveChapter, manifests: () => manifestsBeside(targets, cwd) });
   return checkFiles({
-    targets,
+    targets: bookChapters(books, targets),
     read,
     specPaths: () => [],
     config: options.config,
     document: { ...options.document, datasetSrcExists: dataset.datasetSrcExists, chapterExists: chapter.chapterExists },
+    books: { context: books, withManifests: true },
   });
+}
+
+/** The manifests among `labels` and those in the directory of each document among them. */
+function manifestsBeside(labels: readonly string[], cwd: string): string[] {
+  const found = new Set<string>();
+  const dirs = new Set<string>();
+  for (const label of labels) {
+    const kind = checkedPathKind(label);
+    if (kind === "book") found.add(label);
+    else if (kind === "document") dirs.add(dirname(label));
+  }
+  for (const dir of dirs) {
+    let entries: string[];
+    try {
+      entries = readdirSync(resolve(cwd, dir));
+    } catch {
+      continue;
+    }
+    for (const name of entries) {
+      const label = join(dir, name);
+      if (checkedPathKind(name) === "book" && statSync(resolve(cwd, label), { throwIfNoEntry: false })?.isFile() === true) found.add(label);
+    }
+  }
+  return [...found].sort();
 }

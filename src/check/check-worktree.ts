@@ -16,6 +16,9 @@ import type { CheckOptions } from "./check-document.js";
 import { checkFiles } from "./check-files.js";
 import { besideLookups } from "./resolve-beside.js";
 import { listNomaFiles } from "./list-noma-files.js";
+import { bookChapters } from "./book-chapters.js";
+import { checkedPathKind } from "./checked-path.js";
+import { worktreeBooks } from "./worktree-books.js";
 import { decodeUtf8, readTextFile } from "../fsx/read-text-file.js";
 import type { Prefetched } from "../fsx/prefetch-files.js";
 import { assertNoSymlinkEscape, isSymlink } from "../fsx/symlink-escape.js";
@@ -64,20 +67,24 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
     const rel = containPath(given, root, options.cwd);
     if (existsSync(join(root, rel)) && statSync(join(root, rel)).isFile()) explicit.add(rel);
   }
-  const targets = config.exclude.length > 0 ? (await import("./apply-exclude.js")).applyExclude(listed, config.exclude, explicit) : listed;
+  const contained = (fromFile: string, target: string): string | null => {
+    try {
+      return containPath(join(dirname(join(root, fromFile)), target), root, root);
+    } catch {
+      return null;
+    }
+  };
+  // A book manifest judged brings its chapters (`check book.noma.yml` judges the book).
+  const books = worktreeBooks(root, options.inRepo, read, contained, options.paths.length === 0 && options.inRepo ? listed.filter((p) => checkedPathKind(p) === "book") : undefined);
+  const withChapters = bookChapters(books, listed);
+  const excluded = config.exclude.length > 0 ? (await import("./apply-exclude.js")).excludedBy(config.exclude, explicit) : undefined;
+  const targets = excluded !== undefined ? withChapters.filter((p) => !excluded(p)) : withChapters;
   const isFileAt = (rel: string | null): boolean => {
     if (rel === null) return false;
     try {
       return statSync(join(root, rel)).isFile();
     } catch {
       return false;
-    }
-  };
-  const contained = (fromFile: string, target: string): string | null => {
-    try {
-      return containPath(join(dirname(join(root, fromFile)), target), root, root);
-    } catch {
-      return null;
     }
   };
   const results = await checkFiles({
@@ -90,6 +97,7 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
       ...options.document,
       ...besideLookups(contained, isFileAt),
     },
+    books: { context: books, withManifests: true, ...(excluded !== undefined ? { excluded } : {}) },
   });
   return { targets, results, config };
 }

@@ -14,6 +14,17 @@ import { checkedPathKind } from "./checked-path.js";
 /** git pathspecs of every kind `check` judges (`*` crosses directories in git pathspecs). */
 export const NOMA_PATHSPECS = ["*.noma", "*.noma.yml", "*.noma.yaml", "*.noma.capabilities.yml", "*.noma.patches", ".notarai/*.spec.yaml"];
 
+/** git pathspecs of book manifests. */
+export const BOOK_PATHSPECS = ["*.noma.yml", "*.noma.yaml"];
+
+/** Every book manifest under `root`: those git knows (tracked, or untracked and not ignored), or outside a repository those on disk. */
+export function listBookManifests(root: string, inRepo: boolean): string[] {
+  let found: string[];
+  if (inRepo) found = splitNul(execGit(["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...BOOK_PATHSPECS], { cwd: root }));
+  else walk(root, "", (found = []));
+  return [...new Set(found.filter((p) => checkedPathKind(p) === "book"))].sort();
+}
+
 /** Whether `check` judges a file at `p` (the configuration file is read, not listed). */
 export function isNomaPath(p: string): boolean {
   const kind = checkedPathKind(p);

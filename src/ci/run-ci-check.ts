@@ -23,6 +23,7 @@ import { checkFiles } from "../check/check-files.js";
 import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../check/checked-path.js";
 import type { CheckOptions } from "../check/check-document.js";
 import { besideLookups, resolveBeside } from "../check/resolve-beside.js";
+import { commitBooks } from "../check/commit-books.js";
 import { loadConfig } from "../config/load-config.js";
 import type { NomaConfig } from "../config/config-defaults.js";
 import { SNAPSHOT_PATH } from "../governance/governance.js";
@@ -126,6 +127,7 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
       ...options.document,
       ...besideLookups(resolveBeside, inTree),
     },
+    books: commitBooks(root, { commit: mb.headCommit, reader: head }, mb.mergeBase, changed),
   });
   for (const r of check) add(r);
 

@@ -12,7 +12,8 @@
  *     - file: 02-risks.noma # or an object with `file`
  */
 import { yamlLib } from "../yaml/yaml-lib.js";
-import type { NomaDocument, SectionNode } from "./ast.js";
+import { readSimpleManifest } from "./read-simple-manifest.js";
+import type { DirectiveNode, NomaDocument, SectionNode } from "./ast.js";
 import { parseNoma } from "./parse-noma.js";
 import { slugify } from "./slugify.js";
 import { walkBlocks } from "./walk.js";
@@ -50,12 +51,15 @@ export function chapterSlug(file: string): string {
 
 /** The chapter paths a manifest lists, or errors explaining what is wrong with it. */
 export function parseBookManifest(text: string): { title?: string; files: string[]; errors: BookManifestError[] } {
-  let data: unknown;
-  try {
-    data = yamlLib().parse(text);
-  } catch (e) {
-    const err = e as Error & { linePos?: Array<{ line: number }> };
-    return { files: [], errors: [{ message: `Book manifest is not valid YAML: ${err.message.split("\n")[0]}`, line: err.linePos?.[0]?.line }] };
+  // The usual shape (`title:`, a `chapters:` block list of paths) is read without the YAML library.
+  let data: unknown = readSimpleManifest(text);
+  if (data === undefined) {
+    try {
+      data = yamlLib().parse(text);
+    } catch (e) {
+      const err = e as Error & { linePos?: Array<{ line: number }> };
+      return { files: [], errors: [{ message: `Book manifest is not valid YAML: ${err.message.split("\n")[0]}`, line: err.linePos?.[0]?.line }] };
+    }
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
     return { files: [], errors: [{ message: "Book manifest must be a YAML mapping with a `chapters:` list." }] };
@@ -79,6 +83,30 @@ export function parseBookManifest(text: string): { title?: string; files: string
   return title !== undefined ? { title, files, errors } : { files, errors };
 }
 
+/**
+ * One chapter parsed in book mode (§2.3): section ids at heading depth ≥ 2 become
+ * `<slug>/<id>` (the unscoped id kept as an alias) and the filename slug is an alias of the
+ * root section. `visit` sees every section and directive that carries an id, in order, after
+ * scoping. Used for a whole book (`parseBook`) and, one chapter at a time, by `check`'s
+ * book context.
+ */
+export function parseChapter(file: string, text: string, visit?: (node: SectionNode | DirectiveNode) => void): BookChapter {
+  const slug = chapterSlug(file);
+  const doc = parseNoma(text, slug.length > 0 ? { rootAliases: [slug] } : {});
+  const scoped = new Map<string, string>();
+  walkBlocks(doc, (node) => {
+    if (node.type === "section" && node.depth >= 2 && node.id !== undefined && slug.length > 0) {
+      const original = node.id;
+      const s = node as SectionNode;
+      s.id = `${slug}/${original}`;
+      if (!s.aliases.includes(original)) s.aliases = [...s.aliases, original];
+      scoped.set(s.id, original);
+    }
+    if ((node.type === "section" || node.type === "directive") && node.id !== undefined) visit?.(node);
+  });
+  return { file, slug, doc, scoped };
+}
+
 /** Parse a manifest and its chapters (read through `readChapter`, which returns null when a file is missing). */
 export function parseBook(manifestText: string, readChapter: (file: string) => string | null): Book {
   const manifest = parseBookManifest(manifestText);
@@ -92,23 +120,12 @@ export function parseBook(manifestText: string, readChapter: (file: string) => s
       errors.push({ message: `Chapter ${file} cannot be read.` });
       continue;
     }
-    const slug = chapterSlug(file);
-    const doc = parseNoma(text, slug.length > 0 ? { rootAliases: [slug] } : {});
-    const scoped = new Map<string, string>();
-    walkBlocks(doc, (node) => {
-      if (node.type === "section" && node.depth >= 2 && node.id !== undefined && slug.length > 0) {
-        const original = node.id;
-        const s = node as SectionNode;
-        s.id = `${slug}/${original}`;
-        if (!s.aliases.includes(original)) s.aliases = [...s.aliases, original];
-        scoped.set(s.id, original);
-      }
-      if ((node.type === "section" || node.type === "directive") && node.id !== undefined) {
-        ids.push(node.id);
-        for (const a of node.aliases) if (!aliasMap.has(a)) aliasMap.set(a, node.id);
-      }
-    });
-    chapters.push({ file, slug, doc, scoped });
+    chapters.push(
+      parseChapter(file, text, (node) => {
+        ids.push(node.id!);
+        for (const a of node.aliases) if (!aliasMap.has(a)) aliasMap.set(a, node.id!);
+      }),
+    );
   }
   const book: Book = { chapters, errors, ids, aliasMap };
   if (manifest.title !== undefined) book.title = manifest.title;

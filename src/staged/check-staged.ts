@@ -12,6 +12,9 @@
  * comes in the same batch: transcripts are append-only against HEAD (records
  * dropped, rewritten or re-sealed, a transcript deleted while its document
  * stays — renames followed), as the PR check holds them to the merge-base.
+ *
+ * A staged chapter is judged in its books as staged (staged-books.ts), and an unchanged
+ * chapter whose links the commit breaks is judged for those links.
  */
 import { blobTextReader } from "../git/blob-text-reader.js";
 import { execGit, GitError, splitNul } from "../git/exec-git.js";
@@ -28,6 +31,7 @@ import { renameMap } from "../git/rename-map.js";
 import { transcriptHistoryDiagnostics } from "../ci/transcript-history.js";
 import { listStagedEntries } from "./list-staged-files.js";
 import { stagedObjectName, type StagedPrefetch } from "./prefetch-staged.js";
+import { listIndexManifests, stagedBooks } from "./staged-books.js";
 
 export interface CheckStagedOptions {
   /** Any directory of the work tree (git finds the repository). */
@@ -53,6 +57,10 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
   const config = await loadConfigLazy({ cwd, read, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
   const targets = config.exclude.length > 0 ? (await import("../check/apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
   const inIndex = (rel: string | null): boolean => rel !== null && read(rel) !== null;
+  const early = options.prefetch?.books !== undefined ? await options.prefetch.books : undefined;
+  if (early !== undefined) texts.seed(early.paths, early.blobs);
+  const books = stagedBooks(cwd, staged, texts, () => early?.manifests ?? listIndexManifests(cwd), early?.blobs);
+  const excluded = config.exclude.length > 0 ? (await import("../check/apply-exclude.js")).excludedBy(config.exclude) : undefined;
   const results = await checkFiles({
     targets,
     read,
@@ -77,6 +85,7 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
       ...options.document,
       ...besideLookups(resolveBeside, inIndex),
     },
+    books: { context: books.context, before: books.before, ...(excluded !== undefined ? { excluded } : {}) },
   });
   // Append-only against HEAD: each staged transcript HEAD holds (its blob came in the same batch).
   const headOf = new Map<string, string>();

@@ -55,6 +55,13 @@ export interface ValidateOptions {
    * tail of the walk are taken over, only the blocks between them are read again.
    */
   previous?: NomaDocument;
+  /**
+   * Where a reference or wikilink target this document does not define is looked up next
+   * (a chapter's book: its other chapters, §2.3): `true` when it resolves there (no
+   * broken-reference), else words that finish the broken-reference message after "does
+   * not exist" (e.g. " in book.noma.yml"). Asked once per target that does not resolve.
+   */
+  resolveOutside?: (target: string) => true | string;
 }
 
 const DAY_MS = 86_400_000;
@@ -402,16 +409,29 @@ function integrity(v: Validation): void {
     brokenRefs = unresolved.refs.map((k) => v.refs[k]!);
     brokenLinks = unresolved.links.map((k) => v.wikilinks[k]!);
   }
+  // Each target is looked up outside at most once (a book lookup may parse other chapters).
+  const outside = v.options.resolveOutside;
+  const elsewhere = new Map<string, true | string>();
+  const where = (target: string): true | string => {
+    if (outside === undefined) return "";
+    let w = elsewhere.get(target);
+    if (w === undefined) elsewhere.set(target, (w = outside(target)));
+    return w;
+  };
   for (const ref of brokenRefs) {
     if (reported.has(ref.target)) continue;
     if (isNoverify(ref.node) || (v.options.ignoreRules ?? []).includes("broken-reference")) continue;
+    const w = where(ref.target);
+    if (w === true) continue;
     reported.add(ref.target);
-    v.report("broken-reference", `${ref.attr}="${ref.target}" on ::${ref.node.name} points at an id that does not exist.`, ref.node);
+    v.report("broken-reference", `${ref.attr}="${ref.target}" on ::${ref.node.name} points at an id that does not exist${w}.`, ref.node);
   }
   for (const link of brokenLinks) {
-    if (reported.has(link.target) || isNoverify(link.owner)) continue;
+    if (reported.has(link.target) || isNoverify(link.owner) || (v.options.ignoreRules ?? []).includes("broken-reference")) continue;
+    const w = where(link.target);
+    if (w === true) continue;
     reported.add(link.target);
-    v.report("broken-reference", `[[${link.target}]] points at an id that does not exist.`, null, link.owner, link.anchor.pos.line + link.rel, link.column);
+    v.report("broken-reference", `[[${link.target}]] points at an id that does not exist${w}.`, null, link.owner, link.anchor.pos.line + link.rel, link.column);
   }
 }
 

@@ -73,6 +73,72 @@ describe("check: which files", () => {
   });
 });
 
+describe("check: chapters of a book manifest, in their book", () => {
+  const MANIFEST = "title: Guide\nchapters:\n  - 01-intro.noma\n  - 02-risks.noma\n";
+  const INTRO = "# Intro\n\nRead [[risks]], then [[risks/mitigation]] and [[mitigation]].\n";
+  const RISKS = "# Risks\n\n## Mitigation\n\nBack to [[intro]].\n";
+  const BOOK = { "book/book.noma.yml": MANIFEST, "book/01-intro.noma": INTRO, "book/02-risks.noma": RISKS };
+
+  it("links between chapters resolve with no paths, a directory, a chapter, from a subdirectory, and for the manifest", () => {
+    const repo = tempRepo(BOOK);
+    for (const [args, cwd] of [[[], repo], [["book"], repo], [["book/01-intro.noma"], repo], [["02-risks.noma"], join(repo, "book")], [["book/book.noma.yml"], repo]] as const) {
+      const r = runCli(["check", ...args], { cwd });
+      expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 0, stdout: "✓ No issues found.\n" });
+    }
+  });
+
+  it("a chapter's own errors show at its file and line; checking the manifest judges its chapters", () => {
+    const repo = tempRepo({ ...BOOK, "book/02-risks.noma": `${RISKS}\nSee [[nowhere]].\n` });
+    const expected = "ERROR [broken-reference] book/02-risks.noma:7:5: [[nowhere]] points at an id that does not exist in book book/book.noma.yml.\n";
+    for (const args of [[], ["book"], ["book/02-risks.noma"], ["book/book.noma.yml"]]) {
+      const r = runCli(["check", ...args], { cwd: repo });
+      expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 1, stdout: expected });
+    }
+  });
+
+  it("a chapter in two books resolves its links in each, and is told which book lacks a target", () => {
+    const repo = tempRepo({ ...BOOK, "book/short.noma.yml": "chapters:\n  - 01-intro.noma\n" });
+    const r = runCli(["check", "book/01-intro.noma", "--format", "json"], { cwd: repo });
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string; message: string }> }> };
+    expect(out.files.map((f) => f.file)).toEqual(["book/01-intro.noma", "book/book.noma.yml", "book/short.noma.yml"]);
+    expect(out.files[0]!.diagnostics.map((d) => d.message)).toEqual(
+      ["[[risks]]", "[[risks/mitigation]]", "[[mitigation]]"].map((l) => `${l} points at an id that does not exist in book book/short.noma.yml (it does in book/book.noma.yml; a chapter's links must resolve in every book that lists it).`),
+    );
+  });
+
+  it("outside a repository, and for a book outside the repository named from inside one", () => {
+    const dir = tempDir();
+    writeTree(dir, { ...BOOK, "book/02-risks.noma": `${RISKS}\nSee [[nowhere]].\n` });
+    const expected = (prefix: string): string => `ERROR [broken-reference] ${prefix}book/02-risks.noma:7:5: [[nowhere]] points at an id that does not exist in book ${prefix}book/book.noma.yml.\n`;
+    for (const args of [["book"], ["book/01-intro.noma", "book/02-risks.noma"], ["book/book.noma.yml"]]) {
+      const r = runCli(["check", ...args], { cwd: dir });
+      expect({ args, stdout: r.stdout }).toEqual({ args, stdout: expected("") });
+    }
+    const repo = tempRepo({ "a.noma": VALID });
+    const outside = runCli(["check", join(dir, "book/02-risks.noma"), join(dir, "book/01-intro.noma")], { cwd: repo });
+    expect(outside.stdout).toBe(expected(`${dir}/`));
+  });
+
+  it("a manifest listing a missing chapter, or one that is not valid YAML, is reported once, at the manifest", () => {
+    const missing = tempRepo({ ...BOOK, "book/book.noma.yml": `${MANIFEST}  - 03-gone.noma\n` });
+    for (const args of [[], ["book/01-intro.noma", "book/02-risks.noma"]]) {
+      const r = runCli(["check", ...args], { cwd: missing });
+      expect({ args, stdout: r.stdout }).toEqual({ args, stdout: 'ERROR [book-chapter-missing] book/book.noma.yml:5:1: Chapter "03-gone.noma" does not exist (paths are relative to the manifest).\n' });
+    }
+    const invalid = tempRepo({ ...BOOK, "book/book.noma.yml": "chapters: [01-intro.noma, 02-risks.noma\n" });
+    const r = runCli(["check", "book/01-intro.noma"], { cwd: invalid });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines.filter((l) => l.includes("[book-manifest-invalid] book/book.noma.yml:"))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes("book/01-intro.noma:3:"))).toEqual(
+      [["6", "[[risks]]"], ["22", "[[risks/mitigation]]"], ["47", "[[mitigation]]"]].map(
+        ([col, link]) => `ERROR [broken-reference] book/01-intro.noma:3:${col}: ${link} points at an id that does not exist (book/book.noma.yml, which may list this chapter, is not a valid book manifest: see the error there).`,
+      ),
+    );
+  });
+});
+
 describe("check: capability sidecars (Annex A)", () => {
   it("validates <doc>.capabilities.yml: schema errors name the line; an unknown version grants nothing", () => {
     const repo = tempRepo({

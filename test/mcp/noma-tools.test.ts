@@ -168,6 +168,23 @@ describe("validate_doc", () => {
   });
 });
 
+describe("validate_doc: a chapter of a book", () => {
+  it("resolves links into the other chapters of its book; its own broken link is still reported at its line", async () => {
+    const repo = tempRepo({
+      "book/book.noma.yml": "chapters:\n  - 01-intro.noma\n  - 02-risks.noma\n",
+      "book/01-intro.noma": "# Intro\n\nRead [[risks]] and [[risks/mitigation]].\n",
+      "book/02-risks.noma": "# Risks\n\n## Mitigation\n\nBack to [[intro]], not [[nowhere]].\n",
+    });
+    const c = new McpClient(repo);
+    const intro = await c.ok<{ ok: boolean; diagnostics: Array<{ code: string }> }>("validate_doc", { file: "book/01-intro.noma" });
+    expect(intro).toEqual({ ok: true, diagnostics: [] });
+    const risks = await c.ok<{ ok: boolean; diagnostics: Array<{ code: string; message: string; pos: { line: number } }> }>("validate_doc", { file: join(repo, "book/02-risks.noma") });
+    expect(risks.ok).toBe(false);
+    expect(risks.diagnostics).toMatchObject([{ code: "broken-reference", message: "[[nowhere]] points at an id that does not exist in book book/book.noma.yml.", pos: { line: 5 } }]);
+    await c.close();
+  });
+});
+
 describe("patch_block", () => {
   it("applies one op, rewrites the file, appends one v1.0 record and returns it", async () => {
     const repo = tempRepo({ "d.noma": DOC });

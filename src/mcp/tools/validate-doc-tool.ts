@@ -1,12 +1,14 @@
 /**
  * MCP `validate_doc` (Annex B.5): the diagnostics `noma-reconcile check` gives
  * for one document (profile from its frontmatter; `::dataset src=` files are
- * looked up beside the document, inside the repository). `ok` is true when no
- * diagnostic is an error.
+ * looked up beside the document, inside the repository; a chapter of a book
+ * manifest is validated in its books, as `check` does, so its links into other
+ * chapters resolve). `ok` is true when no diagnostic is an error.
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { checkDocument } from "../../check/check-document.js";
+import { worktreeBooks } from "../../check/worktree-books.js";
 import { containPath } from "../../fsx/contain-path.js";
 import type { Diagnostic } from "../../validate/diagnostic.js";
 import type { ToolContext } from "../tool-context.js";
@@ -20,15 +22,31 @@ export interface ValidateDocResult {
 
 export async function validateDocTool(args: { file: string }, ctx: ToolContext): Promise<ValidateDocResult> {
   const { abs, rel } = documentArg(args.file, ctx);
-  const srcExists = (_from: string, src: string): boolean => {
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(src)) return true;
+  /** A path written in `from` (a dataset's src=, a manifest's chapter), inside the repository, or null. */
+  const beside = (from: string, written: string): string | null => {
     try {
-      const target = join(ctx.root, containPath(join(dirname(abs), src), ctx.root, ctx.root));
-      return existsSync(target) && statSync(target).isFile();
+      return containPath(join(dirname(join(ctx.root, from)), written), ctx.root, ctx.root);
     } catch {
-      return false;
+      return null;
     }
   };
-  const { diagnostics } = checkDocument(rel, readTextFile(abs), { datasetSrcExists: srcExists });
+  const isFile = (p: string | null): boolean => {
+    if (p === null) return false;
+    const target = join(ctx.root, p);
+    return existsSync(target) && statSync(target).isFile();
+  };
+  const srcExists = (from: string, src: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(src) || isFile(beside(from, src));
+  // Manifests and chapters are read only where they are inside the repository (symbolic links resolved).
+  const read = (p: string): string | null => {
+    let inside: string;
+    try {
+      inside = containPath(p, ctx.root, ctx.root);
+    } catch {
+      return null;
+    }
+    return isFile(inside) ? readTextFile(join(ctx.root, inside)) : null;
+  };
+  const resolveOutside = worktreeBooks(ctx.root, ctx.inRepo, read, beside).lookupFor(rel);
+  const { diagnostics } = checkDocument(rel, readTextFile(abs), { datasetSrcExists: srcExists, resolveOutside });
   return { ok: !diagnostics.some((d) => d.severity === "error"), diagnostics };
 }
