@@ -377,7 +377,7 @@ export function formatAge(ms: number): string {
 }
 
 function seconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(ms < 1000 ? 2 : 1))} s`;
+  return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
 /** The command line of a live process on this host (Linux /proc), shortened, or null. */
@@ -407,8 +407,8 @@ export function lockOwner(found: { info: LockInfo | null; mtimeMs: number }): Lo
 }
 
 /** The one line a waiter that gives up prints: the lock, its holder, since when, what to do. */
-function timeoutError(lockPath: string, found: Found | null, waitedMs: number, now: number): LockTimeoutError {
-  const waited = `timed out after ${seconds(waitedMs)} waiting for the lock ${lockPath}`;
+function timeoutError(lockPath: string, found: Found | null, timeoutMs: number, waitedMs: number, now: number): LockTimeoutError {
+  const waited = `timed out after ${seconds(timeoutMs)} waiting for the lock ${lockPath}`;
   const onlyIfGone = `delete ${lockPath} only if no such process exists`;
   if (found === null) {
     // Taken and released over and over by others, never free when we looked.
@@ -417,7 +417,8 @@ function timeoutError(lockPath: string, found: Found | null, waitedMs: number, n
   const h = lockOwner(found);
   const since = h.since !== null ? `since ${localTime(h.since)} (${formatAge(now - h.since)} ago)` : "";
   if (h.pid === null) {
-    return new LockTimeoutError(lockPath, "an unknown process", `${waited}: the lock file names no owner (last written ${since.replace(/^since /, "")}); if no noma-reconcile process is running, delete ${lockPath}`, h, waitedMs);
+    const written = h.since !== null ? ` (written ${localTime(h.since)}, ${formatAge(now - h.since)} ago)` : "";
+    return new LockTimeoutError(lockPath, "an unknown process", `${waited}: the lock file names no owner${written}; if no noma-reconcile process is running, delete ${lockPath}`, h, waitedMs);
   }
   const holder = `pid ${h.pid} on ${h.host}`;
   const who = `${holder}${h.cmd !== null ? ` (${h.cmd})` : ""}`;
@@ -454,18 +455,19 @@ function held(lockPath: string, token: string, staleMs: number | null): HeldLock
 export function acquireFileLockSync(lockPath: string, options: FileLockOptions = {}): HeldLock {
   const o = resolved(options);
   const started = Date.now();
-  let deadline: number | null = null;
+  let timeoutMs: number | undefined;
   let quick = 0;
   let delay = o.initialDelayMs;
   for (;;) {
     const a = attempt(lockPath, o.staleMs);
     if (a.token !== null) return held(lockPath, a.token, null);
     // The timeout is looked up only now that the lock is found taken.
-    deadline ??= started + resolveLockTimeout(o.timeoutMs);
+    timeoutMs ??= resolveLockTimeout(o.timeoutMs);
+    const deadline = started + timeoutMs;
     const now = Date.now();
     // Broken as stale, or released meanwhile: try again at once (a few times even past the deadline, so a zero wait still takes a free lock).
     if (a.delay === 0 && (now < deadline || quick++ < 3)) continue;
-    if (now >= deadline) throw timeoutError(lockPath, a.found, now - started, now);
+    if (now >= deadline) throw timeoutError(lockPath, a.found, timeoutMs, now - started, now);
     // Never past the deadline: the last attempt is made when the wait runs out.
     sleepSync(Math.min(delay + Math.random() * delay, Math.max(1, deadline - now)));
     delay = Math.min(delay * 2, o.maxDelayMs);
@@ -476,16 +478,17 @@ export function acquireFileLockSync(lockPath: string, options: FileLockOptions =
 export async function acquireFileLock(lockPath: string, options: FileLockOptions = {}): Promise<HeldLock> {
   const o = resolved(options);
   const started = Date.now();
-  let deadline: number | null = null;
+  let timeoutMs: number | undefined;
   let quick = 0;
   let delay = o.initialDelayMs;
   for (;;) {
     const a = attempt(lockPath, o.staleMs);
     if (a.token !== null) return held(lockPath, a.token, o.staleMs);
-    deadline ??= started + resolveLockTimeout(o.timeoutMs);
+    timeoutMs ??= resolveLockTimeout(o.timeoutMs);
+    const deadline = started + timeoutMs;
     const now = Date.now();
     if (a.delay === 0 && (now < deadline || quick++ < 3)) continue;
-    if (now >= deadline) throw timeoutError(lockPath, a.found, now - started, now);
+    if (now >= deadline) throw timeoutError(lockPath, a.found, timeoutMs, now - started, now);
     const wait = Math.min(delay + Math.random() * delay, Math.max(1, deadline - now));
     await new Promise((r) => setTimeout(r, wait));
     delay = Math.min(delay * 2, o.maxDelayMs);
