@@ -266,6 +266,7 @@ cli
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example(`  noma-reconcile patch docs/plan.noma --op '{"op":"update_attribute","id":"c1","key":"confidence","value":0.9}'`)
   .example("  noma-reconcile patch docs/plan.noma --ops edits.json --actor-kind agent --actor-name planner --reason 'weekly refresh'")
+  .example("  noma-reconcile patch docs/plan.noma --ops edits.json --lock-timeout 60   # wait up to a minute for another writer")
   .action((doc: string, options: Record<string, unknown>) =>
     run(() =>
       // Without --actor-name, patch asks git for user.name.
