@@ -58,7 +58,7 @@ export { isBinaryContent } from "./git/is-binary-content.js";
 export { newFileDiff, gitBlobId, quoteGitPath } from "./git/new-file-diff.js";
 export { execGitAsync } from "./git/exec-git-async.js";
 export { readTextFile, decodeUtf8 } from "./fsx/read-text-file.js";
-export { withFileLock, withFileLockSync, acquireFileLock, acquireFileLockSync, LockTimeoutError, type FileLockOptions, type HeldLock } from "./fsx/with-file-lock.js";
+export { withFileLock, withFileLockSync, acquireFileLock, acquireFileLockSync, LockTimeoutError, setDefaultLockTimeout, DEFAULT_LOCK_TIMEOUT_MS, type FileLockOptions, type HeldLock, type LockTimeout, type LockOwner } from "./fsx/with-file-lock.js";
 export { listAffectedSpecs, type ListAffectedSpecsInput, type ListAffectedSpecsResult, type AffectedSpec, type GitToolOptions } from "./reconcile/list-affected-specs.js";
 export { getSpecDiff, type GetSpecDiffInput, type SpecDiffResult, type SpecChange } from "./reconcile/get-spec-diff.js";
 export { getChangedArtifacts, type GetChangedArtifactsInput, type ChangedArtifactsResult } from "./reconcile/get-changed-artifacts.js";

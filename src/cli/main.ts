@@ -12,6 +12,8 @@ import { cac, type Command } from "cac";
 import { prefetchFiles } from "../fsx/prefetch-files.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 import type { CliIO } from "./cli-io.js";
+import { expectedExitCode, expectedMessage } from "./expected-errors.js";
+import { LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP } from "./lock-timeout-help.js";
 import { loadCachedBody } from "./load-cached-body.js";
 
 const EXIT_CODES = `  0  clean (warnings allowed)
@@ -192,6 +194,7 @@ cli
   .option("--base <ref>", "Branch or commit to compare with (required)")
   .option("--exclude <glob>", "Leave out matching files (repeatable; without '/' it matches file names at any depth)")
   .option("--bypass-cache", "Diff every governed changed file, reconciled or not (the cache is kept)")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile diff --spec .notarai/cli.spec.yaml --base main")
   .example("  noma-reconcile diff --spec .notarai/cli.spec.yaml --base main --exclude '*.lock' --format json")
@@ -201,6 +204,7 @@ cli
   .command("changed", "Artifact files of a spec whose content is not reconciled (versus the cache)")
   .option("--spec <path>", "The spec file (required)")
   .option("--type <category>", "Only this artifact category (code, docs, …)")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile changed --spec .notarai/cli.spec.yaml")
   .example("  noma-reconcile changed --spec .notarai/cli.spec.yaml --type docs --format json")
@@ -213,6 +217,7 @@ cli
   .option("--all", "Baseline: mark every governed file and the spec files themselves, then write the snapshot .notarai/reconciliation_state.json")
   .option("--spec <path>", "For this spec only (repeatable; default: every spec that governs each file)")
   .option("--dry-run", "Print what would be marked; write nothing")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile mark-reconciled --all --dry-run     # adopting a repository: what the baseline would mark")
   .example("  noma-reconcile mark-reconciled --all && git add .notarai && git commit -m 'Baseline the reconciliation'")
@@ -225,6 +230,7 @@ cli
 
 cli
   .command("cache <action> [...rest]", "The hash cache .notarai/.cache/notarai.db: `cache status` or `cache clear`")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile cache status")
   .example("  noma-reconcile cache clear --format json")
@@ -234,6 +240,7 @@ cli
 
 cli
   .command("state <action> [...rest]", "The committed snapshot .notarai/reconciliation_state.json: `state snapshot`, `state show` or `state reset`")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile state snapshot")
   .example("  noma-reconcile state show --format json")
@@ -255,9 +262,11 @@ cli
   .option("--reason <text>", "Why: stored in the transcript")
   .option("--parent-op-id <id>", "op_id of a causally prior record")
   .option("--dry-run", "Show what would happen; write nothing")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example(`  noma-reconcile patch docs/plan.noma --op '{"op":"update_attribute","id":"c1","key":"confidence","value":0.9}'`)
   .example("  noma-reconcile patch docs/plan.noma --ops edits.json --actor-kind agent --actor-name planner --reason 'weekly refresh'")
+  .example("  noma-reconcile patch docs/plan.noma --ops edits.json --lock-timeout 60   # wait up to a minute for another writer")
   .action((doc: string, options: Record<string, unknown>) =>
     run(() =>
       // Without --actor-name, patch asks git for user.name.
@@ -273,6 +282,7 @@ cli
   .option("--actor-kind <kind>", "accept: human | agent | tool (default human)")
   .option("--actor-name <name>", "accept: who accepts (default: git user.name)")
   .option("--actor-model <model>", "accept: the agent's model, for kind=agent")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile transcript verify docs/plan.noma")
   .example("  noma-reconcile transcript verify docs/plan.noma --base plan.at-creation.noma")
@@ -321,6 +331,7 @@ cli
   .option("--number <n>", "restore: this version, the N of <path>.~N~ (default the latest)")
   .option("--month <yyyy-mm>", "restore: from this month's archive (default the latest holding the path)")
   .option("--stdout", "restore: print the version instead of writing the file")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile archive list docs/plan.md")
   .example("  noma-reconcile archive restore docs/plan.md --number 2     # the current version is archived first")
@@ -347,6 +358,7 @@ cli
   .option("--hooks", "Also install the git pre-commit hook")
   .option("--force", "Replace files (and hooks) written by another tool or a newer version, and a different noma-reconcile entry in .mcp.json")
   .option("--dry-run", "Print the plan; write nothing")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile init")
   .example("  noma-reconcile init --hooks --dry-run")
@@ -369,6 +381,7 @@ cli
   .option("--max-iterations <n>", "Stop after N iterations (default: budgets.max_iterations in .norma/config.json, else 5)")
   .option("--resume <run-id>", "Continue a stopped or failed run after its last committed step")
   .option("--no-mark", "On PASS, do not mark the governed files reconciled nor write the snapshot")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format of the result: text | json", { default: "text" })
   .example("  noma-reconcile run --spec .notarai/billing.spec.yaml")
   .example("  noma-reconcile run --spec .notarai/billing.spec.yaml --max-iterations 3 --format json")
@@ -379,6 +392,7 @@ cli
 cli
   .command("runs <action> [...rest]", "The runs recorded in .norma/norma.db: `runs list`, `runs show [RUN_ID]` (default: the newest)")
   .option("--limit <n>", "list: at most N runs (newest first)")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile runs list")
   .example("  noma-reconcile runs show 20260105-100000-ab12cd --format json")
@@ -475,10 +489,11 @@ async function main(): Promise<number> {
       io.stderr(`${TOOL_NAME}: ${err.message}\nRun \`${TOOL_NAME} ${cli.matchedCommand?.name ?? ""} --help\` for usage.\n`.replace("  --help", " --help"));
       return 2;
     }
-    const known = (err as { exitCode?: unknown }).exitCode;
-    if (typeof known === "number") {
-      io.stderr(`${TOOL_NAME}: ${err.message}\n`);
-      return known;
+    // An expected condition (bad input, the repository, the environment, a lock another process holds): one line, no stack.
+    const code = expectedExitCode(err);
+    if (code !== null) {
+      io.stderr(`${TOOL_NAME}: ${expectedMessage(err)}\n`);
+      return code;
     }
     io.stderr(`${TOOL_NAME}: internal error: ${err.stack ?? err.message}\nThis is a bug in ${TOOL_NAME} ${TOOL_VERSION}; please report it with the command you ran.\n`);
     return 2;

@@ -3,7 +3,7 @@
  * repository has no `.notarai/config.yaml` (most hooks), so zod is loaded only to read one
  * (config-schema.ts; load-config-lazy.ts).
  */
-export const CONFIG_KEYS = ["transcripts", "drift", "exclude", "workspace"] as const;
+export const CONFIG_KEYS = ["transcripts", "drift", "exclude", "workspace", "lock_timeout"] as const;
 export const WORKSPACE_KEYS = ["allowlist", "ledger", "archive", "test", "build"] as const;
 
 export interface WorkspaceConfig {
@@ -24,7 +24,16 @@ export interface NomaConfig {
   drift: "warning" | "error";
   exclude: string[];
   workspace: WorkspaceConfig;
+  /**
+   * `lock_timeout`: how long (seconds) a write waits for a lock another process holds before
+   * it gives up naming the holder (exit 2). `--lock-timeout` overrides it. Absent: the
+   * documented default, DEFAULT_LOCK_TIMEOUT_MS of src/fsx/with-file-lock.ts (15 s).
+   */
+  lockTimeout?: number;
 }
+
+/** The longest wait `lock_timeout` and `--lock-timeout` accept (seconds): a larger value is most likely milliseconds meant as seconds. */
+export const MAX_LOCK_TIMEOUT_SECONDS = 3600;
 
 export const DEFAULT_WORKSPACE_CONFIG: Readonly<WorkspaceConfig> = Object.freeze({
   allowlist: "tools/allowed_commands.toml",

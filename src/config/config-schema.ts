@@ -11,8 +11,10 @@
  *     archive: archive                         # where overwritten versions are kept
  *     test: [npm, test]                        # argv of run_tests (and of the loop's test criterion)
  *     build: [npm, run, build]                 # argv of build_workspace
+ *   lock_timeout: 15             # seconds a write waits for a lock another process holds (0–3600)
  */
 import * as z from "zod/mini";
+import { MAX_LOCK_TIMEOUT_SECONDS } from "./config-defaults.js";
 
 const argv = z.array(z.string().check(z.minLength(1))).check(z.minLength(1));
 
@@ -29,6 +31,7 @@ export const ConfigSchema = z.object({
   drift: z.optional(z.enum(["warning", "error"])),
   exclude: z.optional(z.array(z.string())),
   workspace: z.optional(WorkspaceConfigSchema),
+  lock_timeout: z.optional(z.number().check(z.gte(0), z.lte(MAX_LOCK_TIMEOUT_SECONDS))),
 });
 
-export { CONFIG_KEYS, WORKSPACE_KEYS, DEFAULT_WORKSPACE_CONFIG, DEFAULT_CONFIG, type WorkspaceConfig, type NomaConfig } from "./config-defaults.js";
+export { CONFIG_KEYS, WORKSPACE_KEYS, DEFAULT_WORKSPACE_CONFIG, DEFAULT_CONFIG, MAX_LOCK_TIMEOUT_SECONDS, type WorkspaceConfig, type NomaConfig } from "./config-defaults.js";

@@ -7,7 +7,7 @@
 import type { LineCounter, Node as YamlNode } from "yaml";
 import { yamlLib } from "../yaml/yaml-lib.js";
 import { yamlToData } from "./yaml-to-data.js";
-import { CONFIG_KEYS, ConfigSchema, DEFAULT_CONFIG, WORKSPACE_KEYS, type NomaConfig } from "./config-schema.js";
+import { CONFIG_KEYS, ConfigSchema, DEFAULT_CONFIG, MAX_LOCK_TIMEOUT_SECONDS, WORKSPACE_KEYS, type NomaConfig } from "./config-schema.js";
 
 export interface ConfigProblem {
   severity: "error" | "warning";
@@ -114,7 +114,9 @@ export function parseConfig(text: string, file: string): ConfigResult {
       const where = issue.path.map(String).join(".");
       const found = nodeAt(root, issue.path);
       const expected =
-        issue.code === "invalid_value"
+        where === "lock_timeout"
+          ? `a number of seconds from 0 to ${MAX_LOCK_TIMEOUT_SECONDS}`
+          : issue.code === "invalid_value"
           ? `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`
           : issue.code === "invalid_type"
             ? `${issue.expected === "array" ? "a list" : issue.expected === "object" ? "a mapping" : `a ${issue.expected}`}`
@@ -132,6 +134,7 @@ export function parseConfig(text: string, file: string): ConfigResult {
   if (v.transcripts !== undefined) config.transcripts = v.transcripts;
   if (v.drift !== undefined) config.drift = v.drift;
   if (v.exclude !== undefined) config.exclude = v.exclude;
+  if (v.lock_timeout !== undefined) config.lockTimeout = v.lock_timeout;
   if (v.workspace !== undefined) {
     const w = v.workspace;
     config.workspace = {

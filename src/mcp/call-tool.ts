@@ -5,10 +5,14 @@
  * a call pays only for what its tool imports), and turn the outcome into an
  * MCP result. Every failure inside a tool is an `isError` result the model can
  * read — bad arguments, a path outside the repository, an unknown spec or
- * ref, a missing file, a git or file-system fault; an unexpected exception is
+ * ref, a missing file, a git or file-system fault, a lock another process
+ * holds past `lock_timeout` of the configuration; an unexpected exception is
  * logged with its stack and reported as an internal error.
  */
+import { expectedExitCode, expectedMessage } from "../cli/expected-errors.js";
+import { lockTimeoutFromConfig } from "../config/lock-timeout-from-config.js";
 import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
+import { setDefaultLockTimeout } from "../fsx/with-file-lock.js";
 import type { ToolName } from "./tool-catalog.js";
 import type { ToolContext } from "./tool-context.js";
 import { ToolFailure, toolFailure, toolSuccess, type ToolResult } from "./tool-result.js";
@@ -74,16 +78,22 @@ export function escapingPaths(args: Record<string, unknown>, root: string): stri
 function failureMessage(e: unknown, name: ToolName, log: (line: string) => void): string {
   if (e instanceof ToolFailure) return e.message;
   const err = e instanceof Error ? e : new Error(String(e));
-  // Our user-facing errors carry an exit code (ReconcileError, GitRefError, DocumentMissingError, …);
-  // git, lock and file-system failures name what failed.
-  const known = typeof (err as { exitCode?: unknown }).exitCode === "number" || ["GitError", "GitOutputError", "LockTimeoutError", "PathOutsideRepoError", "CacheWriteError"].includes(err.name);
-  const errno = (err as NodeJS.ErrnoException).code;
-  if (known || typeof errno === "string") return err.message;
+  // The conditions the CLI answers with one line and exit 2 (src/cli/expected-errors.ts): the
+  // same text here — bad input, git, a lock another process holds, a file-system failure.
+  if (expectedExitCode(err) !== null) return expectedMessage(err);
   log(`internal error in ${name}: ${err.stack ?? err.message}`);
   return `internal error in ${name}: ${err.message}`;
 }
 
+/** The repository whose `lock_timeout` is this process's lock wait (set on the first call). */
+let lockWaitRoot: string | undefined;
+
 export async function callTool(name: ToolName, rawArgs: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  // Every tool's locks wait as long as lock_timeout of .notarai/config.yaml says (read when a lock is found taken).
+  if (lockWaitRoot !== ctx.root) {
+    lockWaitRoot = ctx.root;
+    setDefaultLockTimeout(lockTimeoutFromConfig(ctx.root));
+  }
   // The workspace tools validate, contain and record their requests themselves (src/workspace/).
   if (isWorkspaceTool(name)) return (await import("./tools/workspace-tool.js")).workspaceTool(name, rawArgs, ctx);
   const { TOOL_SCHEMAS } = await import("./tool-schemas.js");

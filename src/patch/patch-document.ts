@@ -182,5 +182,5 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       ...(recovered !== null ? { recovered } : {}),
     };
   };
-  return options.dryRun === true ? run() : withFileLockSync(lockPathFor(absPath), run, { timeoutMs: options.lockTimeoutMs ?? 30_000 });
+  return options.dryRun === true ? run() : withFileLockSync(lockPathFor(absPath), run, options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {});
 }

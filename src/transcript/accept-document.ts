@@ -93,6 +93,6 @@ export function acceptOutsideEdits(absPath: string, options: AcceptOutsideEditsO
       const { lines } = appendTranscript(tPath, records, false);
       return { accepted: pending, lines, records: lines.map((l) => JSON.parse(l) as Record<string, unknown>), transcriptPath: tPath, documentSha256 };
     },
-    { timeoutMs: options.lockTimeoutMs ?? 30_000 },
+    options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {},
   );
 }

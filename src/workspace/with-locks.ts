@@ -9,12 +9,13 @@ import { withFileLock } from "../fsx/with-file-lock.js";
 
 const tails = new Map<string, Promise<unknown>>();
 
-/** Run `fn` holding both the in-process turn for `lockPath` and the lock file itself. */
-export function withLocks<T>(lockPath: string, fn: () => T | Promise<T>, timeoutMs: number): Promise<T> {
+/** Run `fn` holding both the in-process turn for `lockPath` and the lock file itself (waiting `timeoutMs`, else the process's lock wait). */
+export function withLocks<T>(lockPath: string, fn: () => T | Promise<T>, timeoutMs: number | undefined): Promise<T> {
   const before = tails.get(lockPath) ?? Promise.resolve();
+  const options = timeoutMs !== undefined ? { timeoutMs } : {};
   const run = before.then(
-    () => withFileLock(lockPath, fn, { timeoutMs }),
-    () => withFileLock(lockPath, fn, { timeoutMs }),
+    () => withFileLock(lockPath, fn, options),
+    () => withFileLock(lockPath, fn, options),
   );
   const tail = run.catch(() => undefined);
   tails.set(lockPath, tail);

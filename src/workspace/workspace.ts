@@ -27,7 +27,7 @@ export interface WorkspaceOptions {
   config?: WorkspaceConfig;
   /** Where warnings about the configuration go. */
   onWarning?: (message: string) => void;
-  /** How long to wait for a lock (ms; default 15 000). */
+  /** How long to wait for a lock (ms; default: the process's lock wait, src/fsx/with-file-lock.ts — lock_timeout of the configuration in the servers, else 15 000). */
   lockTimeoutMs?: number;
   /**
    * Called after a path was checked and before it is first used (fault injection: a
@@ -52,7 +52,7 @@ export class Workspace {
   readonly config: WorkspaceConfig;
   readonly env: NodeJS.ProcessEnv;
   readonly now: () => Date;
-  readonly lockTimeoutMs: number;
+  readonly lockTimeoutMs: number | undefined;
   readonly protectedPaths: ProtectedPaths;
   readonly afterCheck: ((rel: string) => void) | undefined;
   private lockDirChecked = false;
@@ -62,7 +62,7 @@ export class Workspace {
     this.config = config;
     this.env = options.env ?? process.env;
     this.now = options.now ?? (() => new Date());
-    this.lockTimeoutMs = options.lockTimeoutMs ?? 15_000;
+    this.lockTimeoutMs = options.lockTimeoutMs;
     this.afterCheck = options.afterCheck;
     this.protectedPaths = { ledger: configPath(config.ledger, "ledger"), archive: configPath(config.archive, "archive"), allowlist: configPath(config.allowlist, "allowlist") };
   }

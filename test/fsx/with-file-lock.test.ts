@@ -6,11 +6,11 @@
  * processes, a small staleMs, and a real `patch` waiting on a slow holder.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { acquireFileLock, LockTimeoutError, withFileLock, withFileLockSync } from "../../src/fsx/with-file-lock.js";
 import { lockPathFor } from "../../src/patch/patch-document.js";
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
@@ -165,5 +165,61 @@ describe("a live owner keeps its lock past staleMs", () => {
     const lock = join(dir, "x.lock");
     writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: "not-ours", created: Date.now() }));
     expect(withFileLockSync(lock, () => "broken", { timeoutMs: 2_000 })).toBe("broken");
+  });
+});
+
+/** A process's state letter from /proc (R, S, T, Z, …), or null. */
+function procState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+describe("the lock file and the answer of a waiter that gives up", () => {
+  it("appears whole (owner, start, command line), is gone after release, and leaves no temp file", () => {
+    const dir = tempDir();
+    const lock = join(dir, "x.lock");
+    const seen = withFileLockSync(lock, () => JSON.parse(readFileSync(lock, "utf8")) as Record<string, unknown>);
+    expect(seen).toMatchObject({ pid: process.pid, host: hostname(), token: expect.stringMatching(/^[0-9a-f]{16}$/), created: expect.any(Number), cmd: expect.any(String) });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("names a holder on another host, its command line and age, and says where to end it", () => {
+    const dir = tempDir();
+    const lock = join(dir, "x.lock");
+    writeFileSync(lock, JSON.stringify({ pid: 4242, host: "elsewhere.invalid", token: "t", created: Date.now() - 90_000, cmd: "noma-reconcile mcp" }));
+    expect(() => withFileLockSync(lock, () => 1, { timeoutMs: 100, staleMs: 600_000 })).toThrow(
+      new RegExp(
+        `^timed out after 0\\.1 s waiting for the lock ${lock.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: held by pid 4242 on elsewhere\\.invalid \\(noma-reconcile mcp\\) since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d \\(1 min \\d+ s ago\\); that process runs on another host: wait for it to finish, or end it there; delete .* only if no such process exists on elsewhere\\.invalid$`,
+      ),
+    );
+  });
+
+  it("says so when the lock file names no owner", () => {
+    const dir = tempDir();
+    const lock = join(dir, "x.lock");
+    writeFileSync(lock, "written by something else");
+    expect(() => withFileLockSync(lock, () => 1, { timeoutMs: 100 })).toThrow(/: the lock file names no owner \(written \d{4}-\d\d-\d\d \d\d:\d\d:\d\d, \d+ s ago\); if no noma-reconcile process is running, delete .*x\.lock$/);
+  });
+
+  it.skipIf(procState(process.pid) === null)("a zombie owner (exited, not yet reaped by its parent) is dead: its lock is taken at once", async () => {
+    const dir = tempDir();
+    const lock = join(dir, "x.lock");
+    const holder = join(dir, "holder.mjs");
+    writeFileSync(holder, `import { acquireFileLockSync } from ${JSON.stringify(DIST_INDEX)};\nacquireFileLockSync(${JSON.stringify(lock)});\nsetInterval(() => {}, 1000);\n`);
+    // sh starts the holder in the background, then becomes sleep, which never reaps it.
+    const parent = spawn("sh", ["-c", '"$0" "$1" & exec sleep 120', process.execPath, holder], { stdio: "ignore" });
+    onTestFinished(() => {
+      parent.kill("SIGKILL");
+    });
+    await waitFor(() => existsSync(lock) && readFileSync(lock, "utf8").endsWith("}"));
+    const pid = (JSON.parse(readFileSync(lock, "utf8")) as { pid: number }).pid;
+    process.kill(pid, "SIGKILL");
+    await waitFor(() => procState(pid) === "Z");
+    // kill(pid, 0) still succeeds on a zombie: judged by that alone, its lock would be kept until this wait ran out.
+    expect(withFileLockSync(lock, () => "taken", { timeoutMs: 2_000 })).toBe("taken");
   });
 });

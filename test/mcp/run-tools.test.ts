@@ -4,16 +4,24 @@
  * it runs, and bad arguments as isError results.
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli.js";
-import { cli, execAgent, runRepo, SPEC } from "../runs/helpers/run-repo.js";
+import { tempDir } from "../helpers/temp-repo.js";
+import { cli, runRepo, SPEC } from "../runs/helpers/run-repo.js";
 import { McpClient } from "./helpers/mcp-client.js";
 import { roleTools } from "../../src/mcp/agent-step.js";
 
+/** An exec agent that answers once the file named by its argument exists. */
+const GATED_AGENT = `import { existsSync, readFileSync } from "node:fs";
+const req = JSON.parse(readFileSync(0, "utf8"));
+while (!existsSync(process.argv[2])) await new Promise((r) => setTimeout(r, 20));
+process.stdout.write(JSON.stringify({ version: 1, status: "ok", summary: req.step.role + " done", files: [], next_actions: [], errors: [] }));
+`;
+
 interface Listed {
-  runs: Array<{ run_id: string; status: string; verdict: string | null; steps: number; iteration: number }>;
+  runs: Array<{ run_id: string; created_at: string; status: string; verdict: string | null; steps: number; iteration: number }>;
   total: number;
 }
 
@@ -26,7 +34,10 @@ describe("mcp: run_list and run_status", () => {
     await c.initialize();
     const list = await c.ok<Listed>("run_list");
     expect(list.total).toBe(2);
-    expect(list.runs.map((r) => r.run_id)).toEqual([first, second].sort().reverse());
+    // Newest first by start time (the second run started after the first ended), not by id: two runs
+    // started in the same second differ only in their random suffix. Only a shared millisecond is ordered by id, descending.
+    const [newest, older] = list.runs;
+    expect(list.runs.map((r) => r.run_id)).toEqual(newest!.created_at === older!.created_at ? [first, second].sort().reverse() : [second, first]);
     expect(list.runs[0]).toMatchObject({ status: "passed", verdict: "PASS", steps: 3, iteration: 1 });
     expect((await c.ok<Listed>("run_list", { limit: 1 })).runs).toHaveLength(1);
 
@@ -62,26 +73,29 @@ describe("mcp: run_list and run_status", () => {
   });
 
   it("a run in progress is `running` and live", async () => {
-    const root = runRepo({ config: { agents: { plan: execAgent("plan.json") } }, behaviors: { "plan.json": { sleepMs: 6000 } } });
+    // The plan agent holds the run in progress until the test opens its gate (a file outside the
+    // repository, so the work tree stays as the agent found it): no race with a sleeping agent.
+    const gate = join(tempDir(), "gate");
+    const root = runRepo({ config: { agents: { plan: { type: "exec", cmd: ["node", "agents/gated.mjs", gate], timeout_ms: 600_000 } } }, extra: { "agents/gated.mjs": GATED_AGENT } });
     const child = spawn(process.execPath, [CLI, "run", "--spec", SPEC], { cwd: root, env: { ...process.env, CI: "1" }, stdio: "ignore" });
     const done = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-    // Wait until the run is recorded (its directory exists once its row is about to be committed).
-    for (let i = 0; i < 400 && !existsSync(join(root, ".norma/norma.db")); i++) await new Promise((r) => setTimeout(r, 25));
+    onTestFinished(() => {
+      if (!existsSync(gate)) writeFileSync(gate, "");
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    });
     const c = new McpClient(root);
     await c.initialize();
+    // Until the run is recorded, run_status answers "no runs yet" (an isError result); the test's timeout bounds the wait.
     let s: Record<string, any> | null = null;
-    for (let i = 0; i < 200; i++) {
+    while (s === null) {
       const r = await c.call("run_status");
-      if (r.isError !== true) {
-        s = r.structuredContent as Record<string, any>;
-        break;
-      }
-      await new Promise((res) => setTimeout(res, 25));
+      if (r.isError !== true) s = r.structuredContent as Record<string, any>;
+      else await new Promise((res) => setTimeout(res, 20));
     }
-    expect(s).not.toBeNull();
-    expect(s!.run.status).toBe("running");
-    expect(s!.live).toBe(true);
+    expect(s.run.status).toBe("running");
+    expect(s.live).toBe(true);
     await c.close();
+    writeFileSync(gate, "");
     expect(await done).toBe(0);
     const after = new McpClient(root);
     await after.initialize();

@@ -13,6 +13,7 @@ import { WorkspaceError } from "../../workspace/workspace-error.js";
 import { openWorkspace, type Workspace } from "../../workspace/workspace.js";
 import { RuntimeError, UsageError } from "../cli-error.js";
 import type { CliIO } from "../cli-io.js";
+import { applyLockTimeout } from "../lock-timeout-option.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
 
 function workspace(io: CliIO): Workspace {
@@ -35,6 +36,7 @@ export async function archiveCommand(action: string, path: string | undefined, o
   const format = choice("format", options["format"], ["text", "json"] as const);
   if (action !== "list" && action !== "restore") throw new UsageError(`unknown archive action "${action}" (expected: list, restore)`);
   const ws = workspace(io);
+  applyLockTimeout(options, ws.root);
   const rel = path !== undefined ? pathArg(path, { root: ws.root, inRepo: true }, io.cwd) : undefined;
   if (action === "list") {
     const files = await listArchived(ws, rel).catch(asRuntime);

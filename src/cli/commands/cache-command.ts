@@ -8,12 +8,14 @@ import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
 import type { CliIO } from "../cli-io.js";
 import { choice } from "../repo-context.js";
 import { callTool, envelope, formatArg, requireRepo } from "./reconcile-command.js";
+import { applyLockTimeout } from "../lock-timeout-option.js";
 
 export async function cacheCommand(action: string, extra: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
   const what = choice("action", action, ["status", "clear"] as const);
   if (extra.length > 0) throw new UsageError(`\`cache ${what}\` takes no further arguments`);
   const format = formatArg(options);
   const ctx = requireRepo(io);
+  applyLockTimeout(options, ctx.root);
   await prepareShortRunWasm({ hashing: false, env: io.env });
   if (what === "clear") {
     const r = await callTool(() => clearCache(ctx.root));

@@ -8,12 +8,14 @@ import { join } from "node:path";
 import { startWorktreeListing } from "../../git/read-worktree-status.js";
 import type { CliIO } from "../cli-io.js";
 import { callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
+import { applyLockTimeout } from "../lock-timeout-option.js";
 
 export async function changedCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
   const format = formatArg(options);
   if (typeof options["spec"] !== "string" || options["spec"] === "") throw new UsageError("--spec <path> is required (a .notarai/**/*.spec.yaml file)");
   const type = options["type"] !== undefined ? String(options["type"]) : undefined;
   const ctx = requireRepo(io);
+  applyLockTimeout(options, ctx.root);
   const specPath = specArg(options["spec"], ctx, io.cwd);
   // Git first: its processes run while this one loads the rest, reads the cache and parses the specs.
   const listing = startWorktreeListing(ctx.root);

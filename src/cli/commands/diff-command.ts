@@ -13,12 +13,14 @@ import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
 import type { CliIO } from "../cli-io.js";
 import { listOption } from "../repo-context.js";
 import { callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
+import { applyLockTimeout } from "../lock-timeout-option.js";
 
 export async function diffCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
   const format = formatArg(options);
   if (typeof options["spec"] !== "string" || options["spec"] === "") throw new UsageError("--spec <path> is required (a .notarai/**/*.spec.yaml file)");
   if (typeof options["base"] !== "string" || options["base"] === "") throw new UsageError("--base <ref> is required (the branch to compare with, e.g. main)");
   const ctx = requireRepo(io);
+  applyLockTimeout(options, ctx.root);
   const specPath = specArg(options["spec"], ctx, io.cwd);
   const scans = startSpecDiffScans(ctx.root, options["base"] as string);
   let getSpecDiff: typeof import("../../reconcile/get-spec-diff.js").getSpecDiff;

@@ -14,6 +14,7 @@ import { TOOL_NAME } from "../../version.js";
 import { RuntimeError } from "../cli-error.js";
 import type { CliIO } from "../cli-io.js";
 import { envelope, formatArg, requireRepo } from "./reconcile-command.js";
+import { applyLockTimeout } from "../lock-timeout-option.js";
 
 interface HooksOutcome {
   hooksDir: string;
@@ -34,6 +35,7 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
   const dryRun = options["dryRun"] === true;
   const force = options["force"] === true;
   const ctx = requireRepo(io);
+  applyLockTimeout(options, ctx.root);
   let result: InitResult;
   try {
     result = await initProject(ctx.root, { dryRun, force, env: io.env });

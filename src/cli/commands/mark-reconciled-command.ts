@@ -17,6 +17,7 @@ import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
 import type { CliIO } from "../cli-io.js";
 import { listOption, pathArg } from "../repo-context.js";
 import { callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
+import { applyLockTimeout } from "../lock-timeout-option.js";
 
 /** A path as a shell word. */
 const shellWord = (p: string): string => (/^[A-Za-z0-9._\/+@=-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`);
@@ -30,6 +31,7 @@ export async function markReconciledCommand(files: string[], options: Record<str
   if (all && files.length > 0) throw new UsageError(`--all marks every governed file; give either --all or paths, not both (got ${files.join(" ")})`);
   if (!all && files.length === 0) throw new UsageError("give the files or directories to mark, or --all to baseline the whole repository");
   const ctx = requireRepo(io);
+  applyLockTimeout(options, ctx.root);
   const specs = listOption(options["spec"]).map((s) => specArg(s, ctx, io.cwd));
   await prepareShortRunWasm({ hashing: true, env: io.env });
   const { warnings, onWarning } = warningSink(io);

@@ -12,6 +12,7 @@ import { UsageError } from "../cli-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
 import { shortRunJitBeforeParse } from "../prepare-short-run-jit.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
+import { applyLockTimeout } from "../lock-timeout-option.js";
 import { actorFromOptions } from "./actor-from-options.js";
 
 function parseOps(text: string, source: string): unknown[] {
@@ -36,6 +37,7 @@ export async function patchCommand(doc: string, options: Record<string, unknown>
   const opsFile = str(options["ops"]);
   if ((op === undefined) === (opsFile === undefined)) throw new UsageError("give exactly one of --op '<json>' or --ops <file> (use --ops - for stdin)");
   const ctx = repoContext(io.cwd);
+  applyLockTimeout(options, ctx.root);
   const file = pathArg(doc, ctx, io.cwd);
   let ops: unknown[];
   if (op !== undefined) ops = parseOps(op, "--op");

@@ -16,6 +16,7 @@ import { listOption } from "../repo-context.js";
 import { parseAcArg } from "../../runs/run-criteria.js";
 import { runLoop, type RunProgress, type RunResult } from "../../runs/run-loop.js";
 import { RUN_ID_PATTERN } from "../../runs/norma-layout.js";
+import { applyLockTimeout } from "../lock-timeout-option.js";
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
@@ -50,6 +51,7 @@ export function renderRunText(r: RunResult): string {
 export async function runCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
   const format = formatArg(options);
   const ctx = requireRepo(io);
+  applyLockTimeout(options, ctx.root);
   const resume = options["resume"] !== undefined ? String(options["resume"]) : undefined;
   const specs = listOption(options["spec"]).map((s) => specArg(s, ctx, io.cwd));
   const ac = listOption(options["ac"]).map((a) => {

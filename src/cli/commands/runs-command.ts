@@ -9,6 +9,7 @@ import { choice } from "../repo-context.js";
 import { callTool, envelope, formatArg, requireRepo } from "./reconcile-command.js";
 import { listRuns, recoverIfIdle, showRun, type RunDetail, type RunList } from "../../runs/list-runs.js";
 import { RUN_ID_PATTERN } from "../../runs/norma-layout.js";
+import { applyLockTimeout } from "../lock-timeout-option.js";
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -48,6 +49,7 @@ export async function runsCommand(action: string, rest: string[], options: Recor
   const what = choice("action", action, ["list", "show"] as const);
   const format = formatArg(options);
   const ctx = requireRepo(io);
+  applyLockTimeout(options, ctx.root);
   await callTool(() => recoverIfIdle(ctx.root));
   if (what === "list") {
     if (rest.length > 0) throw new UsageError("`runs list` takes no arguments (use --limit N)");

@@ -14,6 +14,8 @@ import { openWorkspace } from "../../workspace/workspace.js";
 import { RuntimeError, UsageError } from "../cli-error.js";
 import type { CliIO } from "../cli-io.js";
 import { choice, repoContext } from "../repo-context.js";
+import { lockTimeoutFromConfig } from "../../config/lock-timeout-from-config.js";
+import { setDefaultLockTimeout } from "../../fsx/with-file-lock.js";
 
 function intOption(name: string, value: unknown, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -31,6 +33,8 @@ export async function serveCommand(options: Record<string, unknown>, io: CliIO):
   const maxBody = intOption("max-body-bytes", options["maxBodyBytes"], DEFAULT_MAX_BODY_BYTES, 1024, 1 << 30);
   const ctx = repoContext(io.cwd);
   if (!ctx.inRepo) throw new RuntimeError(`not inside a git repository (${io.cwd}): the workspace tools are confined to a repository`);
+  // Every request's locks wait as long as lock_timeout of .notarai/config.yaml says (read when a lock is found taken).
+  setDefaultLockTimeout(lockTimeoutFromConfig(ctx.root));
   try {
     openWorkspace(ctx.root, { onWarning: (m) => io.stderr(`warning: ${m}\n`) });
   } catch (e) {

@@ -10,12 +10,14 @@ import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
 import type { CliIO } from "../cli-io.js";
 import { choice } from "../repo-context.js";
 import { callTool, count, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
+import { applyLockTimeout } from "../lock-timeout-option.js";
 
 export async function stateCommand(action: string, extra: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
   const what = choice("action", action, ["snapshot", "show", "reset"] as const);
   if (extra.length > 0) throw new UsageError(`\`state ${what}\` takes no further arguments`);
   const format = formatArg(options);
   const ctx = requireRepo(io);
+  applyLockTimeout(options, ctx.root);
   const { warnings, onWarning } = warningSink(io);
   if (what === "snapshot") {
     await prepareShortRunWasm({ hashing: false, env: io.env });

@@ -13,6 +13,7 @@ import { transcriptPath } from "../../patch/patch-document.js";
 import { verifyTranscript } from "../../transcript/verify-transcript.js";
 import { UsageError } from "../cli-error.js";
 import type { CliIO } from "../cli-io.js";
+import { applyLockTimeout } from "../lock-timeout-option.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
 
 export async function transcriptCommand(action: string, doc: string | undefined, options: Record<string, unknown>, io: CliIO): Promise<number> {
@@ -55,6 +56,7 @@ async function acceptCommand(doc: string, options: Record<string, unknown>, io: 
     throw new UsageError(`transcript accept needs --reason TEXT: why the edit made outside the protocol is accepted (it is stored in the record)${typeof reason === "number" ? `; got ${JSON.stringify(String(reason))}, which reads as a number` : ""}`);
   }
   const ctx = repoContext(io.cwd);
+  applyLockTimeout(options, ctx.root);
   const file = pathArg(doc, ctx, io.cwd);
   const { actorFromOptions } = await import("./actor-from-options.js");
   const { acceptOutsideEdits } = await import("../../transcript/accept-document.js");
