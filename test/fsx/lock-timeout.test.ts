@@ -43,8 +43,8 @@ interface Done {
   stderr: string;
 }
 
-function start(args: string[], cwd: string): { child: ChildProcessWithoutNullStreams; done: Promise<Done> } {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+function start(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): { child: ChildProcessWithoutNullStreams; done: Promise<Done> } {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -63,6 +63,16 @@ function procStart(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process's state letter from /proc (`T`: stopped), or undefined. */
+function procState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
   } catch {
     return undefined;
   }
@@ -90,21 +100,28 @@ function oneLine(r: Done): string {
 }
 
 describe("a patch stopped while it holds the document's lock", () => {
-  it("the next patch with --lock-timeout 1 exits 2 with one line naming the stopped holder; resumed, the first completes", async () => {
-    // ~1 MB and 200 ops: the first patch holds the lock long enough to be seen holding it.
+  it.skipIf(process.platform !== "linux")("the next patch with --lock-timeout 1 exits 2 with one line naming the stopped holder; resumed, the first completes", async () => {
+    // ~1 MB and 200 ops, all applied once the stopped patch is resumed.
     const doc = Array.from({ length: 8000 }, (_, i) => `::claim{id="c${i}" confidence=0.5}\nClaim number ${i}, padded with words to make the document about one megabyte.\n::\n`).join("\n");
     const ops = Array.from({ length: 200 }, (_, k) => ({ op: "update_attribute", id: `c${k * 40}`, key: "owner", value: `agent-${k}` }));
     const repo = tempRepo({ "d.noma": doc, "ops.json": JSON.stringify(ops) });
     const lock = join(repo, ".d.noma.lock");
-    const first = start(["patch", "d.noma", "--ops", "ops.json"], repo);
+    // The real CLI, with a preload that stops the process (SIGSTOP, as a user's Ctrl-Z would) the
+    // moment it has linked its lock file into place: stopped while holding, whatever the load.
+    const preload = join(tempDir(), "stop-after-lock.cjs");
+    writeFileSync(
+      preload,
+      `const fs = require("node:fs");\nconst link = fs.linkSync;\nfs.linkSync = function (from, to) {\n  const r = link.apply(this, arguments);\n  if (String(to).endsWith(".d.noma.lock")) process.kill(process.pid, "SIGSTOP");\n  return r;\n};\n`,
+    );
+    const first = start(["patch", "d.noma", "--ops", "ops.json"], repo, { NODE_OPTIONS: `--require ${preload}` });
     let exited = false;
     void first.done.then(() => (exited = true));
-    // Look for the lock file between turns of the event loop (no sleep): stop the patch as soon as it holds it.
-    while (!existsSync(lock)) {
-      if (exited) throw new Error(`the first patch ended before its lock file was seen: ${(await first.done).stderr}`);
+    // Wait (between turns of the event loop, no sleep) until the kernel shows it stopped.
+    while (procState(first.child.pid!) !== "T") {
+      if (exited) throw new Error(`the first patch ended before it stopped holding its lock: ${(await first.done).stderr}`);
       await new Promise((r) => setImmediate(r));
     }
-    first.child.kill("SIGSTOP");
+    expect(existsSync(lock)).toBe(true);
     const owner = JSON.parse(readFileSync(lock, "utf8")) as { pid: number; cmd: string };
     expect(owner).toMatchObject({ pid: first.child.pid, cmd: "noma-reconcile patch d.noma --ops ops.json" });
 
