@@ -80,6 +80,8 @@ export interface ApplyPatchOptions {
   textUtf8?: Uint8Array;
   /** Parse of `text`, when the caller already has it. It is consumed: the engine reuses its nodes and id index (read what you need from it first). */
   parsed?: NomaDocument;
+  /** Called after each op that applied or did nothing, with its index (the CLI collects garbage there: prepare-short-run-jit.ts). */
+  afterOp?: (index: number) => void;
   /** Clock for elapsed_ms (tests). */
   now?: () => number;
   /**
@@ -291,6 +293,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
         error: { code: e.code, message: e.message, opIndex: k },
       };
     }
+    options.afterOp?.(k);
   }
   // Ops may undo each other: the list changed the text only if it differs in the end.
   const changed = span === null ? false : span !== undefined ? !sameBetween(text, current, span) : current !== text;
