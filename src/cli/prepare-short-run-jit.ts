@@ -113,7 +113,7 @@ export function shortRunJitBeforeParse(env: NodeJS.ProcessEnv = process.env, app
  * promoted by the scavenge that runs while it is in use), and with incremental marking off
  * nothing starts a full collection as they pile up: a scavenge's promotions never do, and
  * external strings' bytes only past a fixed allowance many documents large. The CLI's peak
- * memory grew by about a document per op (docs/perf-patch.md).
+ * memory grew by half a document or more per op (docs/perf-patch.md).
  *
  * So a list run under the short-run flags collects between its ops: after an op, once the
  * heap with the external strings' bytes has doubled since the last collection (since the
