@@ -32,7 +32,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compileCacheDir, trustedCacheDir } from "./compile-cache-dir.js";
-import { prepareShortRunJit, SHORT_RUN_JIT_MIN_CHARS, shortRunJitApplied } from "./prepare-short-run-jit.js";
+import { prepareShortRunJit, SHORT_RUN_JIT_MIN_CHARS, shortRunJitApplied, v8FlagChanges } from "./prepare-short-run-jit.js";
 
 declare const __NOMA_RECONCILE_BODIES__: string | undefined;
 
@@ -175,6 +175,7 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
     prepareShortRunJit(env);
   }
   const jit = shortRunJitApplied();
+  const flags = v8FlagChanges();
   const cacheFile = join(dir, `${name}-${id.slice(0, 16)}-${process.version}-${process.arch}${jit ? "-jit" : ""}${flagsKey(env)}.bin`);
   const trusted = trustedCacheDir(dir, false);
   const cachedData = trusted ? (() => {
@@ -193,7 +194,7 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
     exports: mod.exports,
     async settle() {
       // Once per (body, Node, flags); never from code compiled under flags that changed since (V8 would refuse it).
-      if (fromCache || shortRunJitApplied() !== jit) return;
+      if (fromCache || v8FlagChanges() !== flags) return;
       try {
         if (!trustedCacheDir(dir, true)) return;
         const bytes = cacheFileBytes(script.createCachedData());

@@ -20,7 +20,8 @@
  * - `--semi-space-growth-factor=1`: the young generation keeps its size (V8 reads the factor
  *   each time it would grow it; the lower bound of 2 is applied only at start-up);
  * - `--no-incremental-marking`: no marking starts at a soft limit; a full collection happens
- *   only when the old generation reaches its limit, and then in one atomic pause;
+ *   only when an allocation in the old space finds the old generation at its limit, and then
+ *   in one atomic pause (what a scavenge promotes never starts one: see opListCollector);
  * - `--no-parallel-scavenge`: each scavenge runs on the main thread (V8 reads this per
  *   scavenge).
  * Each is read where V8 uses it, so setting it mid-run is safe (unlike, say,
@@ -55,6 +56,24 @@ export function shortRunJitApplied(): boolean {
   return (globalThis as Record<symbol, unknown>)[APPLIED] === true;
 }
 
+/** Process-wide too: how many times this process has changed V8's flags. */
+const CHANGES = Symbol.for("noma-reconcile.v8-flag-changes");
+
+/**
+ * How many times this process has changed V8's flags (the short-run flags, then `--expose-gc`
+ * for an op list's collections): code compiled, and the cache V8 makes of it, holds under the
+ * flags of its time only.
+ */
+export function v8FlagChanges(): number {
+  return ((globalThis as Record<symbol, unknown>)[CHANGES] as number | undefined) ?? 0;
+}
+
+function setV8Flags(flags: string): void {
+  // node:v8 on first use only: most runs never set a flag.
+  (createRequire(import.meta.url)("node:v8") as typeof import("node:v8")).setFlagsFromString(flags);
+  (globalThis as Record<symbol, unknown>)[CHANGES] = v8FlagChanges() + 1;
+}
+
 /** The V8 flags a short run sets (see above). */
 export const SHORT_RUN_V8_FLAGS = ["--no-turbo-inlining", "--semi-space-growth-factor=1", "--no-incremental-marking", "--no-parallel-scavenge"] as const;
 
@@ -64,8 +83,7 @@ export const SHORT_RUN_JIT_MIN_CHARS = 128 * 1024;
 /** Ask V8 for cheaper optimized code and a collector fit for a short run, for the rest of this process; true when applied now. */
 export function prepareShortRunJit(env: NodeJS.ProcessEnv = process.env): boolean {
   if (shortRunJitApplied() || env["NOMA_RECONCILE_JIT"] === "default") return false;
-  // node:v8 on first use only: most runs never set the flag.
-  (createRequire(import.meta.url)("node:v8") as typeof import("node:v8")).setFlagsFromString(SHORT_RUN_V8_FLAGS.join(" "));
+  setV8Flags(SHORT_RUN_V8_FLAGS.join(" "));
   (globalThis as Record<symbol, unknown>)[APPLIED] = true;
   return true;
 }
@@ -84,4 +102,61 @@ export function shortRunJitBeforeParse(env: NodeJS.ProcessEnv = process.env, app
     done = true;
     apply(env);
   };
+}
+
+/**
+ * Full collections between the ops of a list, for a run under the short-run flags.
+ *
+ * Each op of a list makes the document's next text, which the next op edits and then drops:
+ * a document of garbage per op, with the re-parse's leftovers. The texts end in the old
+ * generation (a long one is an external string, which V8 makes there; a shorter one is
+ * promoted by the scavenge that runs while it is in use), and with incremental marking off
+ * nothing starts a full collection as they pile up: a scavenge's promotions never do, and
+ * external strings' bytes only past a fixed allowance many documents large. The CLI's peak
+ * memory grew by half a document or more per op (docs/perf-patch.md).
+ *
+ * So a list run under the short-run flags collects between its ops: after an op, once the
+ * heap with the external strings' bytes has doubled since the last collection (since the
+ * first op, at first), one full collection. The decision reads sizes, never a clock, so the
+ * peak does not move with the machine's load: about twice what a collection keeps (the
+ * document's parse, the process's own) plus the transcript, whatever the number of ops
+ * (test/patch/op-list-memory.test.ts). A list too short to double the heap is never
+ * collected. V8's own scheduling was tried instead: with incremental marking back on (and a
+ * fixed growing factor), each marking ran alongside the ops for as long as its clock-driven
+ * schedule said while the texts piled up, and the peak still grew with the number of ops.
+ *
+ * Collecting needs V8's `gc` function: `--expose-gc` set when the first collection is due
+ * (a flag set at run time makes V8 refuse code cached under the others: see v8FlagChanges) and
+ * the function taken from a new context, which is made with it. A process on V8's defaults
+ * (NOMA_RECONCILE_JIT=default, a small document) has its incremental marking and needs none.
+ *
+ * Returns what to call after each op of a list of `opCount` (with the op's index), or undefined.
+ */
+export function opListCollector(opCount: number): ((index: number) => void) | undefined {
+  if (opCount < 2 || !shortRunJitApplied()) return undefined;
+  const require = createRequire(import.meta.url);
+  const v8 = require("node:v8") as typeof import("node:v8");
+  const size = (): number => {
+    const h = v8.getHeapStatistics();
+    return h.used_heap_size + h.external_memory;
+  };
+  let kept: number | undefined;
+  let gc: (() => void) | undefined;
+  return () => {
+    const now = size();
+    if (kept === undefined) kept = now;
+    else if (now >= 2 * kept) {
+      gc ??= exposedGc(require);
+      gc();
+      kept = size();
+    }
+  };
+}
+
+/** V8's `gc` function (see opListCollector). */
+function exposedGc(require: NodeJS.Require): () => void {
+  const own = (globalThis as { gc?: unknown }).gc;
+  if (typeof own === "function") return own as () => void;
+  setV8Flags("--expose-gc");
+  return (require("node:vm") as typeof import("node:vm")).runInNewContext("gc") as () => void;
 }

@@ -80,6 +80,8 @@ export interface ApplyPatchOptions {
   textUtf8?: Uint8Array;
   /** Parse of `text`, when the caller already has it. It is consumed: the engine reuses its nodes and id index (read what you need from it first). */
   parsed?: NomaDocument;
+  /** Called after each op that applied or did nothing, with its index (the CLI collects garbage there: prepare-short-run-jit.ts). */
+  afterOp?: (index: number) => void;
   /** Clock for elapsed_ms (tests). */
   now?: () => number;
   /**
@@ -132,8 +134,10 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   // read, nor nodes shared with it), and only under their own text's sha256.
   const remember = options.reuse !== false && options.preSha256 === undefined && options.parsed === undefined;
   const hit = remember ? MEMO.take(text) : undefined;
-  // A text patched once and let go: its edits' results are kept as pieces of the bytes read (text-edit.ts).
-  if (!remember && options.textUtf8 !== undefined) useTextBytes(text, options.textUtf8);
+  // A text patched once by a single op and let go: the result is kept as pieces of the bytes
+  // read (text-edit.ts). Not for a list: each op's result would be a fresh document-sized string
+  // on the collected heap, where an assembled one reuses its buffer and lives outside it.
+  if (!remember && options.textUtf8 !== undefined && ops.length === 1) useTextBytes(text, options.textUtf8);
   // sha256 states that later texts resume (an op near the end hashes only the tail).
   let hash0: ResumableSha256 | undefined = hit?.hash;
   const hashOf0 = (): ResumableSha256 => (hash0 ??= ResumableSha256.of(text, undefined, options.textUtf8));
@@ -291,6 +295,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
         error: { code: e.code, message: e.message, opIndex: k },
       };
     }
+    options.afterOp?.(k);
   }
   // Ops may undo each other: the list changed the text only if it differs in the end.
   const changed = span === null ? false : span !== undefined ? !sameBetween(text, current, span) : current !== text;

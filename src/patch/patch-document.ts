@@ -57,6 +57,8 @@ export interface PatchDocumentOptions {
    * read (Prefetched.takeUnchanged), else the document is read under the lock as always.
    */
   prefetched?: Prefetched;
+  /** See ApplyPatchOptions.afterOp. */
+  afterOp?: (index: number) => void;
 }
 
 export interface PatchDocumentResult {
@@ -141,6 +143,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
         ? {}
         : { rejectAll: { code: "invalid_content" as const, message: "The document is not valid UTF-8; it cannot be patched without losing bytes." }, preSha256: sha256Hex(bytes) }),
       advisory: (doc, op) => capabilityAdvisories(capabilities, sidecarName, doc, op),
+      ...(options.afterOp !== undefined ? { afterOp: options.afterOp } : {}),
     });
     const records = buildRecords(outcome, {
       docUri: pathToFileURL(absPath).href,

@@ -72,5 +72,29 @@ describe("patching large documents", () => {
       check(a, expectedA);
       check(b, expectedB);
     });
+
+    it(`${label}, as the CLI patches (nothing remembered): a single op and op lists write the edited text`, () => {
+      const dir = tempDir();
+      const path = join(dir, "a.noma");
+      const doc = bigDocument(1_500_000, extra);
+      writeFileSync(path, doc.text);
+      let expected = doc.text;
+      const edit = (id: string, value: number): unknown => {
+        const after = expected.replace(new RegExp(`::claim\\{id="${id}" confidence=[0-9.]+\\}`), `::claim{id="${id}" confidence=${value}}`);
+        expect(after).not.toBe(expected);
+        expected = after;
+        return { op: "update_attribute", id, key: "confidence", value };
+      };
+      const last = doc.sections - 1;
+      const mid = doc.sections >> 1;
+      // One op (its result kept as pieces of the bytes read), then lists (each op's result assembled).
+      const lists = [(): unknown[] => [edit("c3", 0.1)], (): unknown[] => [edit(`c${last}`, 0.2), edit("c0", 0.3), edit(`c${mid}`, 0.4), edit(`c${mid}`, 0.6)], (): unknown[] => [edit("c1", 0.7), edit(`c${last}`, 0.8)]];
+      for (const list of lists) {
+        const r = patchDocument(path, list(), { actor, reuse: false });
+        expect(r.outcome.result).toBe("applied");
+        expect(r.written).toBe(true);
+        check(path, expected);
+      }
+    });
   }
 });

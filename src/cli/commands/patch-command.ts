@@ -10,7 +10,7 @@ import { formatDiagnosticsText } from "../../report/format-text.js";
 import { TOOL_NAME } from "../../version.js";
 import { UsageError } from "../cli-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
-import { shortRunJitBeforeParse } from "../prepare-short-run-jit.js";
+import { opListCollector, shortRunJitBeforeParse } from "../prepare-short-run-jit.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 import { actorFromOptions } from "./actor-from-options.js";
@@ -61,12 +61,15 @@ export async function patchCommand(doc: string, options: Record<string, unknown>
   } catch {
     /* patchDocument reports a missing document */
   }
+  // An op list makes a document of garbage per op: collected between ops (prepare-short-run-jit.ts).
+  const afterOp = opListCollector(ops.length);
   // The read started by the bin (main.ts) is done by now (modules loaded meanwhile); patchDocument uses it only if the file is unchanged under its lock.
   if (io.prefetched !== undefined) await io.prefetched.settle();
   const result = patchDocument(join(ctx.root, file), ops, {
     ...(io.prefetched !== undefined ? { prefetched: io.prefetched } : {}),
     actor,
     root: ctx.root,
+    ...(afterOp !== undefined ? { afterOp } : {}),
     // One patch per process: nothing to remember it for.
     reuse: false,
     strict: options["strict"] === true,
