@@ -194,8 +194,11 @@ export async function applyPatchPlan(root: string, runId: string, stepIndex: num
     crashPoint("patch-diff-applied");
     if (plan.noma.length > 0) {
       const { patchDocument } = await import("../patch/patch-document.js");
+      const { worktreeChapterLookup } = await import("../check/worktree-books.js");
       for (const e of plan.noma) {
-        const r = patchDocument(join(root, e.file), e.ops, { actor: hooks.actor, reason: hooks.reason, reuse: false });
+        // A chapter of a book is validated in its book, as check and the hook judge it.
+        const validate = { resolveOutside: worktreeChapterLookup(root, true, e.file) };
+        const r = patchDocument(join(root, e.file), e.ops, { actor: hooks.actor, reason: hooks.reason, reuse: false, validate });
         transcripts += r.lines.length;
         if (r.outcome.result === "rejected") {
           failure = { stage: "noma", problem: `${e.file}: the patch engine rejected the ops (${r.outcome.error?.code ?? "rejected"}: ${r.outcome.error?.message ?? ""})` };

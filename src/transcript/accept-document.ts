@@ -22,7 +22,7 @@ import { isSymlink, linkTarget, SymlinkNotAllowedError } from "../fsx/symlink-es
 import { DocumentMissingError, isBookManifestPath, lockPathFor, transcriptPath } from "../patch/patch-document.js";
 import { sha256Hex } from "../patch/sha256-hex.js";
 import { parseNoma } from "../noma/parse-noma.js";
-import { validateNoma } from "../validate/validate-noma.js";
+import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
 import { appendTranscript } from "./append-transcript.js";
 import { acceptanceRecord, type OutsideEdit } from "./accept-outside-edit.js";
 import type { Actor } from "./transcript-record.js";
@@ -36,6 +36,8 @@ export interface AcceptOutsideEditsOptions {
   label?: string;
   lockTimeoutMs?: number;
   now?: Date;
+  /** How the accepted bytes are validated for the record (a chapter: with its book's lookup). */
+  validate?: ValidateOptions;
 }
 
 export interface AcceptOutsideEditsResult {
@@ -87,7 +89,7 @@ export function acceptOutsideEdits(absPath: string, options: AcceptOutsideEditsO
         const known = report.outsideEdits.length;
         throw new AcceptRefusedError(`nothing to accept: ${label} is in the state its transcript ends in (${documentSha256.slice(0, 8)})${known > 0 ? ` and every edit made outside the protocol is acknowledged already (${known})` : ", and no edit was made outside the protocol"}; nothing was written.`);
       }
-      const validation = validateNoma(parseNoma(text));
+      const validation = validateNoma(parseNoma(text), options.validate);
       const ctx = { docUri: pathToFileURL(absPath).href, actor: options.actor, reason: options.reason, documentSha256, validation, ...(options.now !== undefined ? { now: options.now } : {}) };
       const records = pending.map((e) => acceptanceRecord(e, ctx));
       const { lines } = appendTranscript(tPath, records, false);

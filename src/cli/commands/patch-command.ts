@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { worktreeChapterLookup } from "../../check/worktree-books.js";
 import { patchDocument, type PatchDocumentResult } from "../../patch/patch-document.js";
 import { formatDiagnosticsText } from "../../report/format-text.js";
 import { TOOL_NAME } from "../../version.js";
@@ -72,6 +73,8 @@ export async function patchCommand(doc: string, options: Record<string, unknown>
     ...(afterOp !== undefined ? { afterOp } : {}),
     // One patch per process: nothing to remember it for.
     reuse: false,
+    // A chapter of a book is validated in its book (the manifests are listed only if a link does not resolve in the document).
+    validate: { resolveOutside: worktreeChapterLookup(ctx.root, ctx.inRepo, file) },
     strict: options["strict"] === true,
     dryRun: options["dryRun"] === true,
     ...(str(options["expectedSha"]) !== undefined ? { expectedSha: str(options["expectedSha"])! } : {}),

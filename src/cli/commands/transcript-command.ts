@@ -61,7 +61,9 @@ async function acceptCommand(doc: string, options: Record<string, unknown>, io: 
   const { actorFromOptions } = await import("./actor-from-options.js");
   const { acceptOutsideEdits } = await import("../../transcript/accept-document.js");
   const actor = actorFromOptions(options, ctx.root, io.env);
-  const result = acceptOutsideEdits(join(ctx.root, file), { actor, reason, label: file });
+  const { worktreeChapterLookup } = await import("../../check/worktree-books.js");
+  const validate = { resolveOutside: worktreeChapterLookup(ctx.root, ctx.inRepo, file) };
+  const result = acceptOutsideEdits(join(ctx.root, file), { actor, reason, label: file, validate });
   const tFile = transcriptPath(file);
   if (format === "json") {
     const accepted = result.accepted.map((e) => ({ recorded_sha256: e.recordedSha256, accepted_sha256: e.acceptedSha256, ...(e.gap !== undefined ? { gap_line: e.gap.line, gap_op_id: e.gap.opId } : {}) }));

@@ -17,6 +17,7 @@
  */
 import { preparePatchMemo } from "../../patch/apply-patch.js";
 import { describeJsonValue } from "../../patch/assert-recordable-ops.js";
+import { worktreeChapterLookupIfListed } from "../../check/worktree-books.js";
 import { patchDocument } from "../../patch/patch-document.js";
 import type { Diagnostic, ValidationSummary } from "../../validate/diagnostic.js";
 import type { ToolContext } from "../tool-context.js";
@@ -68,7 +69,9 @@ export async function patchBlockTool(args: PatchBlockArgs, ctx: ToolContext): Pr
   const hasOp = args.op !== undefined;
   const hasOps = args.ops !== undefined;
   if (hasOp === hasOps) throw new ToolFailure("give exactly one of `op` (one patch op) or `ops` (a list of ops applied atomically)");
-  const { abs } = documentArg(args.file, ctx);
+  const { abs, rel } = documentArg(args.file, ctx);
+  // A chapter of a book is validated in its book (its links into other chapters resolve).
+  const resolveOutside = worktreeChapterLookupIfListed(ctx.root, ctx.inRepo, rel);
   const ops = hasOps ? opList(args.ops) : [fromJsonString(args.op)];
   const r = patchDocument(abs, ops, {
     root: ctx.root,
@@ -79,6 +82,7 @@ export async function patchBlockTool(args: PatchBlockArgs, ctx: ToolContext): Pr
     ...(args.base_sha256 !== undefined ? { baseSha256: args.base_sha256.toLowerCase() } : {}),
     ...(args.strict !== undefined ? { strict: args.strict } : {}),
     prepareLater: true,
+    ...(resolveOutside !== undefined ? { validate: { resolveOutside } } : {}),
   });
   // Once this answer is out and nothing else waits, build what the document's next patch
   // needs (a first patch of a document skips it; see preparePatchMemo). Never keeps the

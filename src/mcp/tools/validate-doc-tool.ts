@@ -8,7 +8,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { checkDocument } from "../../check/check-document.js";
-import { worktreeBooks } from "../../check/worktree-books.js";
+import { worktreeChapterLookup } from "../../check/worktree-books.js";
 import { containPath } from "../../fsx/contain-path.js";
 import type { Diagnostic } from "../../validate/diagnostic.js";
 import type { ToolContext } from "../tool-context.js";
@@ -36,17 +36,7 @@ export async function validateDocTool(args: { file: string }, ctx: ToolContext):
     return existsSync(target) && statSync(target).isFile();
   };
   const srcExists = (from: string, src: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(src) || isFile(beside(from, src));
-  // Manifests and chapters are read only where they are inside the repository (symbolic links resolved).
-  const read = (p: string): string | null => {
-    let inside: string;
-    try {
-      inside = containPath(p, ctx.root, ctx.root);
-    } catch {
-      return null;
-    }
-    return isFile(inside) ? readTextFile(join(ctx.root, inside)) : null;
-  };
-  const resolveOutside = worktreeBooks(ctx.root, ctx.inRepo, read, beside).lookupFor(rel);
+  const resolveOutside = worktreeChapterLookup(ctx.root, ctx.inRepo, rel);
   const { diagnostics } = checkDocument(rel, readTextFile(abs), { datasetSrcExists: srcExists, resolveOutside });
   return { ok: !diagnostics.some((d) => d.severity === "error"), diagnostics };
 }
