@@ -25,8 +25,10 @@ const DOCS = Number(process.env.NR_BENCH_DOCS ?? 40);
 const ROUNDS = Number(process.env.NR_BENCH_ROUNDS ?? 11);
 const log = (s) => process.stderr.write(`${s}\n`);
 
-const SPEC = 'schema_version: "0.7"\nintent: Everything in this repository.\nbehaviors:\n  - name: all\n    given: any change\n    then: it is reconciled\nartifacts:\n  code:\n    - path: "src/**"\n  docs:\n    - path: "docs/**"\n';
-const DOC = (i) => `---\ntitle: Doc ${i}\n---\n\n# Doc ${i}\n\n::claim{id="c1" confidence=0.5}\nClaim ${i}.\n::\n\n::evidence{id="e1" for="c1"}\nSeen ${i}.\n::\n`;
+const SPEC =
+  'schema_version: "0.7"\nintent: Everything in this repository.\nbehaviors:\n  - name: all\n    given: any change\n    then: it is reconciled\nartifacts:\n  code:\n    - path: "src/**"\n  docs:\n    - path: "docs/**"\n';
+const DOC = (i) =>
+  `---\ntitle: Doc ${i}\n---\n\n# Doc ${i}\n\n::claim{id="c1" confidence=0.5}\nClaim ${i}.\n::\n\n::evidence{id="e1" for="c1"}\nSeen ${i}.\n::\n`;
 const srcPath = (i) => `src/m${i % 30}/p${Math.floor(i / 30) % 20}/f${i}.ts`;
 const docPath = (i) => `docs/d${i % 5}/doc${i}.noma`;
 
@@ -47,7 +49,9 @@ function commitAll(dir, message) {
 
 /** Mark every file under src/ and docs/ reconciled, write the snapshot, commit it. */
 async function reconcileAndCommit(dir, message) {
-  const files = git(dir, ["ls-files", "-z", "src", "docs"]).split("\0").filter((f) => f.length > 0);
+  const files = git(dir, ["ls-files", "-z", "src", "docs"])
+    .split("\0")
+    .filter((f) => f.length > 0);
   await markReconciled(dir, { files: [...files, ".notarai/all.spec.yaml"] });
   await snapshotState(dir);
   commitAll(dir, message);
@@ -58,7 +62,12 @@ async function generate(root) {
   const main = join(root, "repo");
   mkdirSync(main);
   git(main, ["init", "-q", "-b", "main"]);
-  for (const [k, v] of [["user.name", "Bench"], ["user.email", "bench@example.invalid"], ["commit.gpgsign", "false"]]) git(main, ["config", k, v]);
+  for (const [k, v] of [
+    ["user.name", "Bench"],
+    ["user.email", "bench@example.invalid"],
+    ["commit.gpgsign", "false"],
+  ])
+    git(main, ["config", k, v]);
   write(main, ".gitignore", ".notarai/.cache/\n");
   write(main, ".notarai/all.spec.yaml", SPEC);
   for (let i = 0; i < FILES; i++) write(main, srcPath(i), fileText(i));
@@ -111,7 +120,10 @@ try {
       rows.push([`${k} this build / before`, "", "", "", `${pairedRatio(results[now], results[before]).toFixed(2)}×`, ""]);
     }
   }
-  report(`ci --base main --format json: ${FILES} governed source files, ${DOCS} documents; (a) ${repos.some} files + ${Math.min(DOCS, 5)} documents changed, (b) all changed; ${ROUNDS} rounds`, rows);
+  report(
+    `ci --base main --format json: ${FILES} governed source files, ${DOCS} documents; (a) ${repos.some} files + ${Math.min(DOCS, 5)} documents changed, (b) all changed; ${ROUNDS} rounds`,
+    rows,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

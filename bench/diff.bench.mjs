@@ -37,7 +37,9 @@ try {
   ];
   const t = roundRobin(commands, { rounds: ROUNDS, warmup: 1 });
   const [status, diff, affected, node] = t;
-  console.log(`repository: ${N} files, a 200-file branch and 10 files edited; diff lists ${first.result.files.length} files (${(first.result.diff.length / 1e6).toFixed(2)} MB of diff); node -e 0 = ${fmt(node.ms)}; ${ROUNDS} rounds, medians\n`);
+  console.log(
+    `repository: ${N} files, a 200-file branch and 10 files edited; diff lists ${first.result.files.length} files (${(first.result.diff.length / 1e6).toFixed(2)} MB of diff); node -e 0 = ${fmt(node.ms)}; ${ROUNDS} rounds, medians\n`,
+  );
   report("diff --spec --base", [
     ["figure (one process)", "time", "floor", "floor time", "× floor (round by round)", "target"],
     ["diff --spec --base main --format json", fmt(diff.ms), "git status --porcelain", fmt(status.ms), `${pairedRatio(diff, status).toFixed(2)}×`, "≤ 2×"],

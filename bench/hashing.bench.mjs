@@ -63,7 +63,14 @@ try {
   console.log(`tree: ${files.length} files, ${(bytes / 1e6).toFixed(1)} MB; ${hashed} files read and hashed per run; ${ROUNDS} rounds, medians\n`);
   report("cold hashing (read + BLAKE3 + git blob id, nothing cached)", [
     ["figure", "time", "floor", "floor time", "× floor (round by round)", "target"],
-    ["currentHashes, empty caches", fmt(median(ours)), "b3sum --num-threads 1", hasB3sum ? fmt(median(b3)) : "n/a", hasB3sum ? `${byRound(ours, b3).toFixed(2)}×` : "", "≤ 1.5×"],
+    [
+      "currentHashes, empty caches",
+      fmt(median(ours)),
+      "b3sum --num-threads 1",
+      hasB3sum ? fmt(median(b3)) : "n/a",
+      hasB3sum ? `${byRound(ours, b3).toFixed(2)}×` : "",
+      "≤ 1.5×",
+    ],
     ["", "", "reading the bytes", fmt(median(read)), `${byRound(ours, read).toFixed(2)}×`, ""],
   ]);
 } finally {

@@ -49,7 +49,6 @@ function interleaved(commands, rounds = RUNS, warmup = 3) {
 
 const DOC = '---\ntitle: Plan\n---\n\n# Plan\n\n::claim{id="c1" confidence=0.5}\nA claim.\n::\n\n::evidence{id="e1" for="c1"}\nSeen in production.\n::\n';
 
-
 const CHAPTERS = 50;
 
 function chapterPath(i) {
@@ -79,7 +78,12 @@ function chapterText(i) {
 /** The 50 chapters, and (unless `manifest` is false) the manifest that makes them a book. */
 function writeBook(dir, manifest = true) {
   for (let i = 0; i < CHAPTERS; i++) write(dir, chapterPath(i), chapterText(i));
-  if (manifest) write(dir, "book/book.noma.yml", `title: Fifty parts\nchapters:\n${Array.from({ length: CHAPTERS }, (_, i) => `  - ${chapterPath(i).slice("book/".length)}\n`).join("")}`);
+  if (manifest)
+    write(
+      dir,
+      "book/book.noma.yml",
+      `title: Fifty parts\nchapters:\n${Array.from({ length: CHAPTERS }, (_, i) => `  - ${chapterPath(i).slice("book/".length)}\n`).join("")}`,
+    );
 }
 
 /** The one-word edit of chapter 25, staged. */
@@ -94,7 +98,12 @@ function pathOf(i) {
 
 function initRepo(dir) {
   git(dir, ["init", "-q", "-b", "main"]);
-  for (const [k, v] of [["user.name", "Bench"], ["user.email", "bench@example.invalid"], ["commit.gpgsign", "false"]]) git(dir, ["config", k, v]);
+  for (const [k, v] of [
+    ["user.name", "Bench"],
+    ["user.email", "bench@example.invalid"],
+    ["commit.gpgsign", "false"],
+  ])
+    git(dir, ["config", k, v]);
 }
 
 function commitAll(dir, message) {
@@ -210,7 +219,10 @@ try {
   // (c) one chapter of a 50-chapter book, a one-word edit staged; beside it, the same 50 files and edit without a manifest.
   const book = join(root, "book");
   const loose = join(root, "loose");
-  for (const [dir, manifest] of [[book, true], [loose, false]]) {
+  for (const [dir, manifest] of [
+    [book, true],
+    [loose, false],
+  ]) {
     mkdirSync(dir);
     initRepo(dir);
     writeBook(dir, manifest);

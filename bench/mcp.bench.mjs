@@ -100,7 +100,7 @@ try {
   const floor = median(floors);
   const list = median(lists);
   const first = median(firstCalls);
-  report("MCP server start-up (median of " + RUNS + ")", [
+  report(`MCP server start-up (median of ${RUNS})`, [
     ["figure", "time", "floor", "floor time", "× floor", "target"],
     ["spawn → initialize + tools/list answered", fmt(list), "node -e 0", fmt(floor), ratio(list, floor), "≤ 1.50×"],
     ["spawn → initialize + first tools/call (list_ids)", fmt(first), "node -e 0", fmt(floor), ratio(first, floor), ""],
@@ -138,7 +138,10 @@ try {
     const patches = [];
     for (let i = 0; i < runs + 1; i++) {
       const t0 = now();
-      const r = await s.request("tools/call", { name: "patch_block", arguments: { file: name, op: { op: "update_attribute", id: target, key: "owner", value: `agent-${i}` } } });
+      const r = await s.request("tools/call", {
+        name: "patch_block",
+        arguments: { file: name, op: { op: "update_attribute", id: target, key: "owner", value: `agent-${i}` } },
+      });
       if (i > 0) patches.push(now() - t0);
       if (r.result.structuredContent?.ok !== true) throw new Error(`patch failed: ${JSON.stringify(r.result).slice(0, 300)}`);
     }
@@ -147,7 +150,15 @@ try {
     const op = { op: "update_attribute", id: target, key: "owner", value: "x" };
     const patchFloor = time(() => applyPatch(text, [op], { reuse: false }), { runs: Math.min(runs, 7), warmup: 1 });
     const p = median(patches);
-    rows.push(["patch_block", `${name} (${size})`, fmt(p), "applyPatch, cold", fmt(patchFloor), ratio(p, patchFloor), name === "big.noma" ? `${(REFERENCE_OP_MS / p).toFixed(2)}× faster than the reference op (≈${REFERENCE_OP_MS.toFixed(0)} ms scaled to this machine)` : ""]);
+    rows.push([
+      "patch_block",
+      `${name} (${size})`,
+      fmt(p),
+      "applyPatch, cold",
+      fmt(patchFloor),
+      ratio(p, patchFloor),
+      name === "big.noma" ? `${(REFERENCE_OP_MS / p).toFixed(2)}× faster than the reference op (≈${REFERENCE_OP_MS.toFixed(0)} ms scaled to this machine)` : "",
+    ]);
   }
   await s.close();
   console.log("");

@@ -51,9 +51,26 @@ try {
   // The compile cache (src/cli/load-cached-body.ts) in a directory of this run's own: the warm-up
   // rounds fill it, as a user's first run does; the "cache off" rows show a run without it.
   const cacheDir = join(dir, ".compile-cache");
-  const check = (cli, env = {}) => ({ cmd: process.execPath, args: [cli, "check", "big.noma"], cwd: dir, okStatus: [0], env: { ...process.env, NOMA_RECONCILE_COMPILE_CACHE_DIR: cacheDir, ...env } });
-  const patch = (cli, env = {}) => ({ cmd: process.execPath, args: [cli, "patch", "big.noma", "--op", op, "--actor-name", "bench"], cwd: dir, okStatus: [0], before: restore, env: { ...process.env, NOMA_RECONCILE_COMPILE_CACHE_DIR: cacheDir, ...env } });
-  const template = (t) => t.split(" ").filter((a) => a !== "").map((a) => a.replaceAll("{doc}", "big.noma").replaceAll("{op}", op));
+  const check = (cli, env = {}) => ({
+    cmd: process.execPath,
+    args: [cli, "check", "big.noma"],
+    cwd: dir,
+    okStatus: [0],
+    env: { ...process.env, NOMA_RECONCILE_COMPILE_CACHE_DIR: cacheDir, ...env },
+  });
+  const patch = (cli, env = {}) => ({
+    cmd: process.execPath,
+    args: [cli, "patch", "big.noma", "--op", op, "--actor-name", "bench"],
+    cwd: dir,
+    okStatus: [0],
+    before: restore,
+    env: { ...process.env, NOMA_RECONCILE_COMPILE_CACHE_DIR: cacheDir, ...env },
+  });
+  const template = (t) =>
+    t
+      .split(" ")
+      .filter((a) => a !== "")
+      .map((a) => a.replaceAll("{doc}", "big.noma").replaceAll("{op}", op));
   const refCheck = process.env.NR_REFERENCE_CHECK;
   const refPatch = process.env.NR_REFERENCE_PATCH;
   const commands = [
@@ -68,7 +85,8 @@ try {
   if (baseline.cli !== undefined) commands.push({ label: "check (baseline)", ...check(baseline.cli) }, { label: "patch (baseline)", ...patch(baseline.cli) });
   if (COMPARE !== undefined) commands.push({ label: "check (compare)", ...check(binOf(COMPARE)) }, { label: "patch (compare)", ...patch(binOf(COMPARE)) });
   if (refCheck !== undefined) commands.push({ label: "check (reference)", cmd: template(refCheck)[0], args: template(refCheck).slice(1), cwd: dir });
-  if (refPatch !== undefined) commands.push({ label: "patch (reference)", cmd: template(refPatch)[0], args: template(refPatch).slice(1), cwd: dir, before: restore });
+  if (refPatch !== undefined)
+    commands.push({ label: "patch (reference)", cmd: template(refPatch)[0], args: template(refPatch).slice(1), cwd: dir, before: restore });
   const t = roundRobin(commands, { rounds: ROUNDS, warmup: 2 });
   const by = Object.fromEntries(commands.map((c, i) => [c.label, t[i]]));
   const node = by["node -e 0"];
@@ -84,24 +102,60 @@ try {
   };
   const rows = [["command (one process)", "time", "× node -e 0", "× node reading the bytes", "vs the reference", "target"]];
   rows.push(["check big.noma", fmt(by.check.ms), x(by.check, node), x(by.check, read), vsRef("check", ISSUE_RATIOS.check), "≥ 2× faster"]);
-  rows.push(["check, NOMA_RECONCILE_JIT=default", fmt(by["check, V8 default tiering"].ms), x(by["check, V8 default tiering"], node), x(by["check, V8 default tiering"], read), "", ""]);
+  rows.push([
+    "check, NOMA_RECONCILE_JIT=default",
+    fmt(by["check, V8 default tiering"].ms),
+    x(by["check, V8 default tiering"], node),
+    x(by["check, V8 default tiering"], read),
+    "",
+    "",
+  ]);
   rows.push(["patch --op update_attribute", fmt(by.patch.ms), x(by.patch, node), x(by.patch, read), vsRef("patch", ISSUE_RATIOS.patch), "≥ 2× faster"]);
   for (const key of ["check", "patch"]) {
     const off = by[`${key}, compile cache off`];
-    rows.push([`${key}, NOMA_RECONCILE_COMPILE_CACHE=0`, fmt(off.ms), x(off, node), x(off, read), `${pairedRatio(off, by[key]).toFixed(2)}× slower than with it`, ""]);
+    rows.push([
+      `${key}, NOMA_RECONCILE_COMPILE_CACHE=0`,
+      fmt(off.ms),
+      x(off, node),
+      x(off, read),
+      `${pairedRatio(off, by[key]).toFixed(2)}× slower than with it`,
+      "",
+    ]);
   }
   for (const key of ["check", "patch"]) {
     const ref = by[`${key} (reference)`];
     if (ref !== undefined) rows.push([`reference ${key}`, fmt(ref.ms), x(ref, node), x(ref, read), "", ""]);
   }
-  console.log(`document: ${(Buffer.byteLength(text) / 1048576).toFixed(2)} MiB, ${sections} sections (mixed-document generator); node -e 0 = ${fmt(node.ms)}, node reading the bytes = ${fmt(read.ms)}; ${ROUNDS} rounds, medians`);
+  console.log(
+    `document: ${(Buffer.byteLength(text) / 1048576).toFixed(2)} MiB, ${sections} sections (mixed-document generator); node -e 0 = ${fmt(node.ms)}, node reading the bytes = ${fmt(read.ms)}; ${ROUNDS} rounds, medians`,
+  );
   const measured = refCheck !== undefined || refPatch !== undefined;
-  console.log(measured ? "reference: measured in the same rounds (NR_REFERENCE_CHECK / NR_REFERENCE_PATCH).\n" : `reference: not available here; estimated as the baseline's time × issue 16's measured ratios (check ${ISSUE_RATIOS.check.join("–")}, patch ${ISSUE_RATIOS.patch.join("–")}).\n`);
+  console.log(
+    measured
+      ? "reference: measured in the same rounds (NR_REFERENCE_CHECK / NR_REFERENCE_PATCH).\n"
+      : `reference: not available here; estimated as the baseline's time × issue 16's measured ratios (check ${ISSUE_RATIOS.check.join("–")}, patch ${ISSUE_RATIOS.patch.join("–")}).\n`,
+  );
   report("one-shot commands on the 5 MiB document", rows);
   const others = [["other build (same rounds)", "check", "this build vs it (check)", "patch", "this build vs it (patch)", ""]];
-  if (baseline.cli !== undefined) others.push([`baseline ${baseline.label}`, fmt(by["check (baseline)"].ms), `${pairedRatio(by["check (baseline)"], by.check).toFixed(2)}× faster`, fmt(by["patch (baseline)"].ms), `${pairedRatio(by["patch (baseline)"], by.patch).toFixed(2)}× faster`, ""]);
+  if (baseline.cli !== undefined)
+    others.push([
+      `baseline ${baseline.label}`,
+      fmt(by["check (baseline)"].ms),
+      `${pairedRatio(by["check (baseline)"], by.check).toFixed(2)}× faster`,
+      fmt(by["patch (baseline)"].ms),
+      `${pairedRatio(by["patch (baseline)"], by.patch).toFixed(2)}× faster`,
+      "",
+    ]);
   else others.push([`baseline: none (${baseline.reason})`, "", "", "", "", ""]);
-  if (COMPARE !== undefined) others.push([COMPARE, fmt(by["check (compare)"].ms), `${pairedRatio(by["check (compare)"], by.check).toFixed(2)}× faster`, fmt(by["patch (compare)"].ms), `${pairedRatio(by["patch (compare)"], by.patch).toFixed(2)}× faster`, ""]);
+  if (COMPARE !== undefined)
+    others.push([
+      COMPARE,
+      fmt(by["check (compare)"].ms),
+      `${pairedRatio(by["check (compare)"], by.check).toFixed(2)}× faster`,
+      fmt(by["patch (compare)"].ms),
+      `${pairedRatio(by["patch (compare)"], by.patch).toFixed(2)}× faster`,
+      "",
+    ]);
   console.log("");
   report("other builds", others);
 } finally {

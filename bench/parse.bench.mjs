@@ -43,20 +43,42 @@ try {
   const diags = validateNoma(doc);
   const vsReference = (m, ref) => `${m.speedup(ref).toFixed(1)}× faster than ${ref} ms (node -e 0: ${fmt(m.nodeMs)})`;
 
-  console.log(`reference (node -e 0 = ${GUIDE_NODE_MS} ms): parse ${REFERENCE_PARSE_MS} ms, parse + validate ${REFERENCE_PARSE_VALIDATE_MS} ms; target: parse + validate ≥ 3× faster\n`);
+  console.log(
+    `reference (node -e 0 = ${GUIDE_NODE_MS} ms): parse ${REFERENCE_PARSE_MS} ms, parse + validate ${REFERENCE_PARSE_VALIDATE_MS} ms; target: parse + validate ≥ 3× faster\n`,
+  );
   report(`document: ${mb.toFixed(2)} MB, ${doc.lines.length} lines, ${sections} sections, ${doc.ids.length} ids, ${diags.length} diagnostics`, [
     ["figure", "time", "MB/s", "floor (read + split lines)", "× floor", "vs reference, scaled pair by pair"],
     ["parse", fmt(parse.ms), (mb / (parse.ms / 1000)).toFixed(0), fmt(floor), ratio(parse.ms, floor), vsReference(parse, REFERENCE_PARSE_MS)],
-    ["parse + validate", fmt(inMemory.ms), (mb / (inMemory.ms / 1000)).toFixed(0), fmt(floor), ratio(inMemory.ms, floor), `${vsReference(inMemory, REFERENCE_PARSE_VALIDATE_MS)} ← target`],
-    ["read + parse + validate", fmt(full.ms), (mb / (full.ms / 1000)).toFixed(0), fmt(floor), ratio(full.ms, floor), `${vsReference(full, REFERENCE_PARSE_VALIDATE_MS)}, reading included`],
+    [
+      "parse + validate",
+      fmt(inMemory.ms),
+      (mb / (inMemory.ms / 1000)).toFixed(0),
+      fmt(floor),
+      ratio(inMemory.ms, floor),
+      `${vsReference(inMemory, REFERENCE_PARSE_VALIDATE_MS)} ← target`,
+    ],
+    [
+      "read + parse + validate",
+      fmt(full.ms),
+      (mb / (full.ms / 1000)).toFixed(0),
+      fmt(floor),
+      ratio(full.ms, floor),
+      `${vsReference(full, REFERENCE_PARSE_VALIDATE_MS)}, reading included`,
+    ],
   ]);
-  console.log(`(steady state: median of 9 runs after ${WARMUP} warm-up runs; the first run in a process is slower, see below. Reading the file alone: ${fmt(readOnly)}, against ${fmt(readUtf8)} for readFileSync(file, "utf8").)`);
-  console.log(`\nnoma-reconcile check on the same file, one process (start-up and unoptimized code included): ${fmt(cli)}; node -e 0: ${fmt(nodeStart)}; the difference: ${fmt(cli - nodeStart)}`);
+  console.log(
+    `(steady state: median of 9 runs after ${WARMUP} warm-up runs; the first run in a process is slower, see below. Reading the file alone: ${fmt(readOnly)}, against ${fmt(readUtf8)} for readFileSync(file, "utf8").)`,
+  );
+  console.log(
+    `\nnoma-reconcile check on the same file, one process (start-up and unoptimized code included): ${fmt(cli)}; node -e 0: ${fmt(nodeStart)}; the difference: ${fmt(cli - nodeStart)}`,
+  );
 
   const small = generateDocument(1024 * 1024).text;
   const tSmall = time(() => validateNoma(parseNoma(small)), { runs: 9 });
   const tBig = time(() => validateNoma(parseNoma(text)), { runs: 9 });
-  console.log(`\nscaling: 1 MB ${fmt(tSmall)}, 5 MB ${fmt(tBig)} → ${(tBig / tSmall).toFixed(2)}× for ${(Buffer.byteLength(text) / Buffer.byteLength(small)).toFixed(2)}× the bytes (linear ≈ 5×)`);
+  console.log(
+    `\nscaling: 1 MB ${fmt(tSmall)}, 5 MB ${fmt(tBig)} → ${(tBig / tSmall).toFixed(2)}× for ${(Buffer.byteLength(text) / Buffer.byteLength(small)).toFixed(2)}× the bytes (linear ≈ 5×)`,
+  );
 
   const families = [
     ["pipe table, header/separator mismatch", (n) => `| a | b |\n|---|---|---|\n${"| 1 | 2 |\n".repeat(n)}`],

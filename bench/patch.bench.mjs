@@ -20,9 +20,15 @@ const { text, sections } = generateDocument(5 * 1024 * 1024);
 const parse = time(() => parseNoma(text), { runs: 7 });
 const vsRef = (ms) => `${(REFERENCE_OP_MS / ms).toFixed(2)}× faster than ≈${REFERENCE_OP_MS.toFixed(0)} ms`;
 
-console.log(`machine: node -e 0 = ${fmt(nodeMs)} (guide: 90 ms) → reference scaled ×${scale.toFixed(2)}: ≈${REFERENCE_OP_MS.toFixed(0)} ms per op (target ≤ ${(REFERENCE_OP_MS / 5).toFixed(0)} ms)\n`);
+console.log(
+  `machine: node -e 0 = ${fmt(nodeMs)} (guide: 90 ms) → reference scaled ×${scale.toFixed(2)}: ≈${REFERENCE_OP_MS.toFixed(0)} ms per op (target ≤ ${(REFERENCE_OP_MS / 5).toFixed(0)} ms)\n`,
+);
 const rows = [["figure", "time", "parse of the same text", "× parse", "vs reference (target ≥ 5×)"]];
-for (const [where, i] of [["first block", 0], ["middle block", Math.floor(sections / 2)], ["last block", sections - 1]]) {
+for (const [where, i] of [
+  ["first block", 0],
+  ["middle block", Math.floor(sections / 2)],
+  ["last block", sections - 1],
+]) {
   const op = (v) => ({ op: "update_attribute", id: `c${i}`, key: "confidence", value: v });
   // Cold: a text this process has not patched before (parse, validate, op, parse or re-parse, validate).
   const cold = time(() => applyPatch(text, [op(0.42)], { reuse: false }), { runs: 5, warmup: 1 });
@@ -38,7 +44,12 @@ for (const [where, i] of [["first block", 0], ["middle block", Math.floor(sectio
   rows.push([`update_attribute, ${where}, warm`, fmt(warm), fmt(parse), ratio(warm, parse), vsRef(warm)]);
 }
 clearPatchMemo();
-const hundred = Array.from({ length: 100 }, (_, k) => ({ op: "update_attribute", id: `c${Math.floor((k * sections) / 100)}`, key: "owner", value: `agent-${k}` }));
+const hundred = Array.from({ length: 100 }, (_, k) => ({
+  op: "update_attribute",
+  id: `c${Math.floor((k * sections) / 100)}`,
+  key: "owner",
+  value: `agent-${k}`,
+}));
 const list = time(() => applyPatch(text, hundred, { reuse: false }), { runs: 3, warmup: 1 });
 rows.push(["100-op list (one write), cold", fmt(list), fmt(parse), ratio(list, parse), `${fmt(list / 100)} per op: ${vsRef(list / 100)}`]);
 report(`patch engine on ${(Buffer.byteLength(text) / 1048576).toFixed(2)} MB, ${sections} sections (pre- and post-validation, per-op sha256 included)`, rows);

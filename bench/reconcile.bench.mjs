@@ -49,7 +49,6 @@ function cli(args, cwd) {
   return r;
 }
 
-
 const keep = process.env.NR_BENCH_REPO;
 const root = keep ?? join(mkdtempSync(join(tmpdir(), "nr-bench-reconcile-")), "repo");
 const scratch = mkdtempSync(join(tmpdir(), "nr-bench-scratch-"));
@@ -59,7 +58,7 @@ try {
   git(root, ["clean", "-qfdx", "--", "src"]);
   rmSync(join(root, ".notarai/.cache"), { recursive: true, force: true });
   const files = listRepoFiles(root).filter((f) => f.startsWith("src/"));
-  const mb = files.length * 1001 / 1e6;
+  const mb = (files.length * 1001) / 1e6;
 
   // Floors.
   const node = nodeFloor();
@@ -79,9 +78,12 @@ try {
   // Cold hashing in-process, against reading the same bytes and against b3sum.
   const st = readWorktreeStatus(root);
   const hashAllMs = await timeAsync(() => currentHashes(root, files, st, { blobHashes: new Map(), statHashes: new Map() }), { runs: 3, warmup: 1 });
-  const readAll = time(() => {
-    for (const f of files) readFileSync(join(root, f));
-  }, { runs: 3, warmup: 1 });
+  const readAll = time(
+    () => {
+      for (const f of files) readFileSync(join(root, f));
+    },
+    { runs: 3, warmup: 1 },
+  );
   const list = Buffer.from(files.map((f) => `${f}\0`).join(""));
   // b3sum (Debian package `b3sum`) is optional: its rows print n/a without it.
   const hasB3sum = spawnSync("b3sum", ["--num-threads", "1", "--no-names"], { input: "" }).status === 0;
@@ -93,7 +95,7 @@ try {
   await markReconciled(root, { files });
   const markMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const dbMb = statSync(join(root, ".notarai/.cache/notarai.db")).size / 1e6;
-  for (let i = 0; i < 10; i++) writeFileSync(join(root, pathOf(i * 7919 % N)), `${fileText(i)}edited\n`);
+  for (let i = 0; i < 10; i++) writeFileSync(join(root, pathOf((i * 7919) % N)), `${fileText(i)}edited\n`);
   const warmOut = cli(["changed", "--spec", SPEC], root).stdout.trim().split("\n").length;
   const warm = timeCommand(process.execPath, [CLI, "changed", "--spec", SPEC], { cwd: root, runs: 7 });
   const status1 = status();
@@ -105,16 +107,19 @@ try {
   const status2 = status();
   const statusMid = median([status0, status1, status2]);
 
-  report(`repository: ${files.length} files (${mb.toFixed(0)} MB), 1 commit + a 200-file branch; node -e 0 = ${fmt(node)}; git status --porcelain = ${fmt(status0)} / ${fmt(status1)} / ${fmt(status2)}`, [
-    ["figure", "time", "floor", "floor time", "× floor", "target"],
-    ["cold `changed` (CLI, hashes all)", fmt(cold), "git status --porcelain", fmt(statusMid), ratio(cold, statusMid), ""],
-    ["cold hashing, in-process (read + BLAKE3 + blob id)", fmt(hashAllMs), "reading the bytes", fmt(readAll), ratio(hashAllMs, readAll), ""],
-    ["", "", "b3sum --num-threads 1", b3sum === null ? "n/a" : fmt(b3sum), b3sum === null ? "" : ratio(hashAllMs, b3sum), "≤ 2×"],
-    [`warm \`changed\` (CLI, 10 modified → ${warmOut} listed)`, fmt(warm), "git status --porcelain", fmt(status1), ratio(warm, status1), "≤ 2×"],
-    [`\`affected --base main\` (CLI, ${affectedOut} changed)`, fmt(affected), "git status --porcelain", fmt(status2), ratio(affected, status2), ""],
-    ["`diff --spec --base main` (CLI, json)", fmt(diff), "git status --porcelain", fmt(status2), ratio(diff, status2), ""],
-    [`mark ${files.length} files reconciled (one library call)`, fmt(markMs), `cache DB ${dbMb.toFixed(1)} MB`, "", "", ""],
-  ]);
+  report(
+    `repository: ${files.length} files (${mb.toFixed(0)} MB), 1 commit + a 200-file branch; node -e 0 = ${fmt(node)}; git status --porcelain = ${fmt(status0)} / ${fmt(status1)} / ${fmt(status2)}`,
+    [
+      ["figure", "time", "floor", "floor time", "× floor", "target"],
+      ["cold `changed` (CLI, hashes all)", fmt(cold), "git status --porcelain", fmt(statusMid), ratio(cold, statusMid), ""],
+      ["cold hashing, in-process (read + BLAKE3 + blob id)", fmt(hashAllMs), "reading the bytes", fmt(readAll), ratio(hashAllMs, readAll), ""],
+      ["", "", "b3sum --num-threads 1", b3sum === null ? "n/a" : fmt(b3sum), b3sum === null ? "" : ratio(hashAllMs, b3sum), "≤ 2×"],
+      [`warm \`changed\` (CLI, 10 modified → ${warmOut} listed)`, fmt(warm), "git status --porcelain", fmt(status1), ratio(warm, status1), "≤ 2×"],
+      [`\`affected --base main\` (CLI, ${affectedOut} changed)`, fmt(affected), "git status --porcelain", fmt(status2), ratio(affected, status2), ""],
+      ["`diff --spec --base main` (CLI, json)", fmt(diff), "git status --porcelain", fmt(status2), ratio(diff, status2), ""],
+      [`mark ${files.length} files reconciled (one library call)`, fmt(markMs), `cache DB ${dbMb.toFixed(1)} MB`, "", "", ""],
+    ],
+  );
 
   // One silent git call (prints nothing): our adapter vs execFile, and simple-git if provided.
   const silent = ["diff", "--cached", "--name-only"];
@@ -152,16 +157,26 @@ try {
   closeSync(fd);
   const b3 = await loadBlake3();
   const gib = time(() => hashFile(big, b3), { runs: 3, warmup: 1 });
-  const readGib = time(() => {
-    const f = openSync(big, "r");
-    const buf = Buffer.allocUnsafe(8 << 20);
-    while (readSync(f, buf, 0, buf.length, null) > 0);
-    closeSync(f);
-  }, { runs: 3, warmup: 1 });
+  const readGib = time(
+    () => {
+      const f = openSync(big, "r");
+      const buf = Buffer.allocUnsafe(8 << 20);
+      while (readSync(f, buf, 0, buf.length, null) > 0);
+      closeSync(f);
+    },
+    { runs: 3, warmup: 1 },
+  );
   const b3sumGib = hasB3sum ? timeCommand("b3sum", ["--num-threads", "1", big], { runs: 3, warmup: 1 }) : null;
   const gibRows = [
     ["1 GiB file", "time", "MB/s", "floor", "floor time", "× floor"],
-    ["blake3-wasm 2.1.5 (hashFile, 1 MiB reads)", fmt(gib), ((1 << 30) / 1e6 / (gib / 1000)).toFixed(0), "reading the bytes", fmt(readGib), ratio(gib, readGib)],
+    [
+      "blake3-wasm 2.1.5 (hashFile, 1 MiB reads)",
+      fmt(gib),
+      ((1 << 30) / 1e6 / (gib / 1000)).toFixed(0),
+      "reading the bytes",
+      fmt(readGib),
+      ratio(gib, readGib),
+    ],
     ["", "", "", "b3sum --num-threads 1", b3sumGib === null ? "n/a" : fmt(b3sumGib), b3sumGib === null ? "" : ratio(gib, b3sumGib)],
   ];
   const v3Dir = process.env.NR_BLAKE3_V3_DIR;
@@ -169,16 +184,26 @@ try {
     const req = createRequire(join(v3Dir, "package.json"));
     const v3 = req(v3Dir);
     await v3.load();
-    const v3Time = time(() => {
-      const f = openSync(big, "r");
-      const buf = Buffer.allocUnsafe(1 << 20); // 3.0.0 returns wrong digests for update() calls of 2 MiB or more
-      const h = v3.createHash();
-      let n;
-      while ((n = readSync(f, buf, 0, buf.length, null)) > 0) h.update(buf.subarray(0, n));
-      h.digest();
-      closeSync(f);
-    }, { runs: 3, warmup: 1 });
-    gibRows.push(["blake3-wasm 3.0.0 (override; 1 MiB updates)", fmt(v3Time), ((1 << 30) / 1e6 / (v3Time / 1000)).toFixed(0), "b3sum --num-threads 1", b3sumGib === null ? "n/a" : fmt(b3sumGib), b3sumGib === null ? "" : ratio(v3Time, b3sumGib)]);
+    const v3Time = time(
+      () => {
+        const f = openSync(big, "r");
+        const buf = Buffer.allocUnsafe(1 << 20); // 3.0.0 returns wrong digests for update() calls of 2 MiB or more
+        const h = v3.createHash();
+        let n;
+        while ((n = readSync(f, buf, 0, buf.length, null)) > 0) h.update(buf.subarray(0, n));
+        h.digest();
+        closeSync(f);
+      },
+      { runs: 3, warmup: 1 },
+    );
+    gibRows.push([
+      "blake3-wasm 3.0.0 (override; 1 MiB updates)",
+      fmt(v3Time),
+      ((1 << 30) / 1e6 / (v3Time / 1000)).toFixed(0),
+      "b3sum --num-threads 1",
+      b3sumGib === null ? "n/a" : fmt(b3sumGib),
+      b3sumGib === null ? "" : ratio(v3Time, b3sumGib),
+    ]);
   }
   console.log("");
   report("BLAKE3 throughput", gibRows);
@@ -189,4 +214,3 @@ try {
     git(root, ["checkout", "-q", "--", "."]);
   }
 }
-

@@ -43,7 +43,10 @@ function repo() {
   writeFileSync(join(root, "agent.cjs"), AGENT);
   const agent = { type: "exec", cmd: [process.execPath, "agent.cjs"] };
   mkdirSync(join(root, ".norma"), { recursive: true });
-  writeFileSync(join(root, ".norma/config.json"), JSON.stringify({ agents: { plan: agent, do: agent, check: agent, act: agent }, budgets: { max_iterations: ITERATIONS } }));
+  writeFileSync(
+    join(root, ".norma/config.json"),
+    JSON.stringify({ agents: { plan: agent, do: agent, check: agent, act: agent }, budgets: { max_iterations: ITERATIONS } }),
+  );
   return root;
 }
 
@@ -72,7 +75,14 @@ const directs = [];
 {
   const warm = repo();
   await loopOnce(warm); // loads sql.js, BLAKE3 and the modules once, as a long-lived CLI process would have
-  const runDir = join(warm, ".norma/runs", execFileSync("ls", [join(warm, ".norma/runs")]).toString().trim().split("\n")[0]);
+  const runDir = join(
+    warm,
+    ".norma/runs",
+    execFileSync("ls", [join(warm, ".norma/runs")])
+      .toString()
+      .trim()
+      .split("\n")[0],
+  );
   const requests = execFileSync("ls", [join(runDir, "steps")])
     .toString()
     .trim()
@@ -104,12 +114,31 @@ await normaTransaction(big, (tx) => {
     const t = new Date(Date.UTC(2026, 0, 1) + r * 60_000).toISOString();
     const id = `${t.slice(0, 10).replace(/-/g, "")}-${t.slice(11, 19).replace(/:/g, "")}-${r.toString(16).padStart(6, "0")}`;
     const dir = `.norma/runs/${id}`;
-    tx.insertRun({ run_id: id, created_at: t, goal: `Reconcile .notarai/s${r % 7}.spec.yaml: no unreconciled drift, valid documents and transcripts`, status: r % 3 === 0 ? "stopped" : "passed", iteration: 5, current_step_index: STEPS_PER_RUN, verdict: r % 3 === 0 ? "FAIL" : "PASS", run_dir: dir });
+    tx.insertRun({
+      run_id: id,
+      created_at: t,
+      goal: `Reconcile .notarai/s${r % 7}.spec.yaml: no unreconciled drift, valid documents and transcripts`,
+      status: r % 3 === 0 ? "stopped" : "passed",
+      iteration: 5,
+      current_step_index: STEPS_PER_RUN,
+      verdict: r % 3 === 0 ? "FAIL" : "PASS",
+      run_dir: dir,
+    });
     tx.setKv(id, "criteria", [{ id: "AC1", text: "no unreconciled drift", kind: "drift" }]);
     for (let s = 1; s <= STEPS_PER_RUN; s++) {
       const role = roles[(s - 1) % 4];
       const stepDir = `${dir}/steps/${String(s).padStart(3, "0")}-${role}`;
-      tx.insertStep({ run_id: id, step_index: s, role, iteration: 1 + Math.floor((s - 1) / 4), status: "ok", step_dir: stepDir, started_at: t, ended_at: t, summary: `${role} done: a summary of one or two sentences, as agents write them.` });
+      tx.insertStep({
+        run_id: id,
+        step_index: s,
+        role,
+        iteration: 1 + Math.floor((s - 1) / 4),
+        status: "ok",
+        step_dir: stepDir,
+        started_at: t,
+        ended_at: t,
+        summary: `${role} done: a summary of one or two sentences, as agents write them.`,
+      });
       mkdirSync(join(big, stepDir), { recursive: true });
     }
     for (let e = 0; e < 60; e++) tx.event(id, "step_committed", `step ${e} committed: ok`, { step_index: e }, t);

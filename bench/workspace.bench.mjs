@@ -50,7 +50,11 @@ function mcpServer(cwd) {
 }
 
 async function httpServer(cwd) {
-  const child = spawn(process.execPath, [CLI, "serve", "--http", "--port", "0"], { cwd, env: { ...process.env, NOMA_RECONCILE_TOKEN: TOKEN }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "serve", "--http", "--port", "0"], {
+    cwd,
+    env: { ...process.env, NOMA_RECONCILE_TOKEN: TOKEN },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let err = "";
   child.stderr.setEncoding("utf8");
   const url = await new Promise((resolve, reject) => {
@@ -65,15 +69,25 @@ async function httpServer(cwd) {
   const call = (name, args) =>
     new Promise((resolve, reject) => {
       const body = JSON.stringify(args);
-      const req = request({ host: url.hostname, port: url.port, path: `/${name}`, method: "POST", agent, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-        const parts = [];
-        res.on("data", (d) => parts.push(d));
-        res.on("end", () => {
-          const out = JSON.parse(Buffer.concat(parts).toString());
-          if (res.statusCode !== 200 || out.success !== true) reject(new Error(`${res.statusCode} ${JSON.stringify(out)}`));
-          else resolve(out);
-        });
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: `/${name}`,
+          method: "POST",
+          agent,
+          headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
+        (res) => {
+          const parts = [];
+          res.on("data", (d) => parts.push(d));
+          res.on("end", () => {
+            const out = JSON.parse(Buffer.concat(parts).toString());
+            if (res.statusCode !== 200 || out.success !== true) reject(new Error(`${res.statusCode} ${JSON.stringify(out)}`));
+            else resolve(out);
+          });
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -145,9 +159,11 @@ try {
   const PER_CLIENT = 20;
   const throughput = async (make) => {
     const t0 = now();
-    await Promise.all(Array.from({ length: CLIENTS }, async (_, k) => {
-      for (let j = 0; j < PER_CLIENT; j++) await http.call(...make(k, j));
-    }));
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async (_, k) => {
+        for (let j = 0; j < PER_CLIENT; j++) await http.call(...make(k, j));
+      }),
+    );
     return (CLIENTS * PER_CLIENT) / ((now() - t0) / 1000);
   };
   const readRps = await throughput(() => ["read_file", { path: "src/read.txt" }]);

@@ -19,7 +19,16 @@ const started = Date.now();
 // every server start (tens of ms); the bundle carries them as a JSON string constant
 // (src/mcp/tool-json-schemas.ts; a string, because esbuild injects an object define into every module).
 async function generateToolSchemas() {
-  const out = await build({ absWorkingDir: root, entryPoints: ["src/mcp/generate-tool-json-schemas.ts"], bundle: true, format: "esm", platform: "node", target: "node20", write: false, logLevel: "warning" });
+  const out = await build({
+    absWorkingDir: root,
+    entryPoints: ["src/mcp/generate-tool-json-schemas.ts"],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    write: false,
+    logLevel: "warning",
+  });
   const mod = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
   return mod.toolJsonSchemas();
 }
@@ -37,13 +46,27 @@ const EXTERNAL = ["sql.js", "blake3-wasm", "@bokuweb/zstd-wasm", "yaml"];
 /** CommonJS outputs of our code: import.meta.url made from __filename. */
 const IMPORT_META_SHIM = { banner: { js: "const __nrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" }, external: EXTERNAL };
 /** What every CommonJS output shares (the bodies, the bin, the vendored YAML library). */
-const commonjs = { absWorkingDir: root, outExtension: { ".js": ".cjs" }, bundle: true, format: "cjs", platform: "node", target: "node20", legalComments: "none", logLevel: "warning" };
+const commonjs = {
+  absWorkingDir: root,
+  outExtension: { ".js": ".cjs" },
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  legalComments: "none",
+  logLevel: "warning",
+};
 const bodies = await build({
   ...commonjs,
   entryPoints: BODIES,
   outdir: "dist/bodies",
   ...IMPORT_META_SHIM,
-  define: { "import.meta.url": "__nrImportMetaUrl", __NOMA_RECONCILE_VENDOR_YAML__: "true", __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version), __NOMA_RECONCILE_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)) },
+  define: {
+    "import.meta.url": "__nrImportMetaUrl",
+    __NOMA_RECONCILE_VENDOR_YAML__: "true",
+    __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version),
+    __NOMA_RECONCILE_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)),
+  },
   // Without comments or indentation: a smaller source to read each run, and one byte per
   // character (esbuild escapes non-ASCII in code; comments were the only non-ASCII text),
   // which Node decodes and V8 scans faster. Names are kept, so stack traces still read.
@@ -60,7 +83,10 @@ for (const [out, meta] of Object.entries(bodies.metafile.outputs)) {
   const text = bytes.toString("latin1");
   // A body runs as a vm.Script, where import() has no loader behind it: everything must be require().
   const dynamic = /\bimport\(\s*["'`]/.exec(text);
-  if (dynamic !== null) throw new Error(`${out}: a dynamic import() of an external module (${text.slice(dynamic.index, dynamic.index + 60)}); make it a require() or keep it out of the body`);
+  if (dynamic !== null)
+    throw new Error(
+      `${out}: a dynamic import() of an external module (${text.slice(dynamic.index, dynamic.index + 60)}); make it a require() or keep it out of the body`,
+    );
   const needs = [...new Set(meta.imports.filter((i) => i.external && (i.path.startsWith("node:") || builtins.has(i.path))).map((i) => i.path))];
   // The global `performance` loads node:perf_hooks on first use.
   if (/\bperformance\.now\(/.test(text)) needs.push("node:perf_hooks");
@@ -117,7 +143,10 @@ await build({
   ],
 });
 // dist/cli.js, the bin's former path (configurations written before may name it): the same CLI.
-writeFileSync(join(root, "dist/cli.js"), "#!/usr/bin/env node\n// The CLI is dist/cli.cjs (the bin); this path is kept for configurations that name it.\nimport \"./cli.cjs\";\n");
+writeFileSync(
+  join(root, "dist/cli.js"),
+  '#!/usr/bin/env node\n// The CLI is dist/cli.cjs (the bin); this path is kept for configurations that name it.\nimport "./cli.cjs";\n',
+);
 // The YAML library as one CommonJS file, required on first use (src/yaml/yaml-lib.ts): the
 // parser is synchronous, and most commands never need YAML.
 await build({ ...commonjs, entryPoints: { yaml: "node_modules/yaml/dist/index.js" }, outdir: "dist/vendor" });

@@ -3,7 +3,16 @@
  * GitHub Action are thin shells over these functions.
  */
 export type * from "./noma/ast.js";
-export { parseNoma, lineText, indexLines, directiveAttrTokens, classifyColonLine, parseHeadingLine, type ParseOptions, type LineIndex } from "./noma/parse-noma.js";
+export {
+  parseNoma,
+  lineText,
+  indexLines,
+  directiveAttrTokens,
+  classifyColonLine,
+  parseHeadingLine,
+  type ParseOptions,
+  type LineIndex,
+} from "./noma/parse-noma.js";
 export { renderNoma } from "./noma/render-noma.js";
 export { documentStructure, type DocumentStructure } from "./noma/structure.js";
 export { astToJson } from "./noma/ast-json.js";
@@ -42,7 +51,23 @@ export { coverageReport, computeCoverage, type CoverageReport, type CoveragePoli
 export { blake3Hex, loadBlake3, type Blake3 } from "./cache/blake3.js";
 export { hashFile, type FileHash } from "./cache/hash-file.js";
 export { currentHashes, RACY_WINDOW_MS, type CurrentHashes, type HashMemo } from "./cache/current-hashes.js";
-export { readCache, writeCache, clearCacheDb, cacheStats, ensureCacheDir, CACHE_DB_PATH, CACHE_LOCK_PATH, CACHE_SCHEMA_VERSION, ANY_SPEC, CacheWriteError, type CacheRead, type CacheQuery, type CacheWrite, type CacheStats, type CacheStatus } from "./cache/cache-db.js";
+export {
+  readCache,
+  writeCache,
+  clearCacheDb,
+  cacheStats,
+  ensureCacheDir,
+  CACHE_DB_PATH,
+  CACHE_LOCK_PATH,
+  CACHE_SCHEMA_VERSION,
+  ANY_SPEC,
+  CacheWriteError,
+  type CacheRead,
+  type CacheQuery,
+  type CacheWrite,
+  type CacheStats,
+  type CacheStatus,
+} from "./cache/cache-db.js";
 export { prepareShortRunWasm } from "./cache/wasm-tiering.js";
 export { findMergeBase, isShallowRepository, SHALLOW_HINT, type MergeBase, type MergeBaseOptions } from "./git/merge-base.js";
 export { resolveCommit, isAncestor, assertSafeRef } from "./git/resolve-commit.js";
@@ -58,8 +83,26 @@ export { isBinaryContent } from "./git/is-binary-content.js";
 export { newFileDiff, gitBlobId, quoteGitPath } from "./git/new-file-diff.js";
 export { execGitAsync } from "./git/exec-git-async.js";
 export { readTextFile, decodeUtf8 } from "./fsx/read-text-file.js";
-export { withFileLock, withFileLockSync, acquireFileLock, acquireFileLockSync, LockTimeoutError, setDefaultLockTimeout, DEFAULT_LOCK_TIMEOUT_MS, type FileLockOptions, type HeldLock, type LockTimeout, type LockOwner } from "./fsx/with-file-lock.js";
-export { listAffectedSpecs, type ListAffectedSpecsInput, type ListAffectedSpecsResult, type AffectedSpec, type GitToolOptions } from "./reconcile/list-affected-specs.js";
+export {
+  withFileLock,
+  withFileLockSync,
+  acquireFileLock,
+  acquireFileLockSync,
+  LockTimeoutError,
+  setDefaultLockTimeout,
+  DEFAULT_LOCK_TIMEOUT_MS,
+  type FileLockOptions,
+  type HeldLock,
+  type LockTimeout,
+  type LockOwner,
+} from "./fsx/with-file-lock.js";
+export {
+  listAffectedSpecs,
+  type ListAffectedSpecsInput,
+  type ListAffectedSpecsResult,
+  type AffectedSpec,
+  type GitToolOptions,
+} from "./reconcile/list-affected-specs.js";
 export { getSpecDiff, type GetSpecDiffInput, type SpecDiffResult, type SpecChange } from "./reconcile/get-spec-diff.js";
 export { getChangedArtifacts, type GetChangedArtifactsInput, type ChangedArtifactsResult } from "./reconcile/get-changed-artifacts.js";
 export { markReconciled, type MarkReconciledInput, type MarkReconciledResult, type MarkedForSpec, type NotMarked } from "./reconcile/mark-reconciled.js";
@@ -67,13 +110,36 @@ export { baselineReconciliation, type BaselineInput, type BaselineResult } from 
 export { clearCache, type ClearCacheResult } from "./reconcile/clear-cache.js";
 export { snapshotState, buildSnapshot, SNAPSHOT_LOCK_PATH, type SnapshotStateResult } from "./reconcile/snapshot-state.js";
 export { showState, resetState, type StateShowResult, type StateResetResult } from "./reconcile/state.js";
-export { reconciliationDrift, type ReconciliationDrift, type ReconciliationDriftInput, type DriftSpec, type DriftFile, type DriftReason } from "./reconcile/reconciliation-drift.js";
+export {
+  reconciliationDrift,
+  type ReconciliationDrift,
+  type ReconciliationDriftInput,
+  type DriftSpec,
+  type DriftFile,
+  type DriftReason,
+} from "./reconcile/reconciliation-drift.js";
 export { ReconcileError, type ReconcileErrorCode } from "./reconcile/reconcile-error.js";
 export type { ToolOptions } from "./reconcile/reconcile-context.js";
 export { readSnapshot, snapshotAncestry, ancestryWarning, type SnapshotRead, type SnapshotAncestry } from "./snapshot/read-snapshot.js";
-export { parseSnapshot, formatSnapshot, snapshotFingerprints, snapshotTimestampToIso, SNAPSHOT_SCHEMA_VERSION, type Snapshot } from "./snapshot/snapshot-format.js";
+export {
+  parseSnapshot,
+  formatSnapshot,
+  snapshotFingerprints,
+  snapshotTimestampToIso,
+  SNAPSHOT_SCHEMA_VERSION,
+  type Snapshot,
+} from "./snapshot/snapshot-format.js";
 // Patch engine, transcripts, capability sidecars (Noma Agent Protocol §3, §5, Annex A)
-export { applyPatch, clearPatchMemo, preparePatchMemo, sha256Hex, type ApplyPatchOptions, type PatchOutcome, type OpOutcome, type PatchResult } from "./patch/apply-patch.js";
+export {
+  applyPatch,
+  clearPatchMemo,
+  preparePatchMemo,
+  sha256Hex,
+  type ApplyPatchOptions,
+  type PatchOutcome,
+  type OpOutcome,
+  type PatchResult,
+} from "./patch/apply-patch.js";
 export { DocumentMemo, type DocumentState } from "./patch/document-memo.js";
 export { validateOp, applyOp } from "./patch/apply-op.js";
 export { PatchError, PATCH_ERROR_CODES, type PatchErrorCode } from "./patch/patch-error.js";
@@ -108,12 +174,33 @@ export { renderCheckReport, CHECK_FORMATS, type CheckFormat } from "./check/rend
 export { CHECK_CODES, describeCheckCode } from "./check/check-codes.js";
 export { parseConfig, formatConfigProblem, type ConfigProblem, type ConfigResult } from "./config/parse-config.js";
 export { loadConfig, ConfigError, type LoadConfigOptions } from "./config/load-config.js";
-export { ConfigSchema, DEFAULT_CONFIG, DEFAULT_WORKSPACE_CONFIG, CONFIG_KEYS, WORKSPACE_KEYS, type NomaConfig, type WorkspaceConfig } from "./config/config-schema.js";
+export {
+  ConfigSchema,
+  DEFAULT_CONFIG,
+  DEFAULT_WORKSPACE_CONFIG,
+  CONFIG_KEYS,
+  WORKSPACE_KEYS,
+  type NomaConfig,
+  type WorkspaceConfig,
+} from "./config/config-schema.js";
 export { runCiCheck, driftDiagnostics, type CiCheckOptions, type CiReport, type CiDrift } from "./ci/run-ci-check.js";
 export { resolveCiBase, defaultBranchRef, CiBaseError, type CiBase, type BaseSource } from "./ci/resolve-ci-base.js";
 export { baseFromGithubEvent, parseGithubEvent, type EventBase } from "./ci/github-event-base.js";
 export { appendOnlyDiagnostics } from "./ci/transcript-append-only.js";
-export { renderCiText, renderCiJson, renderCiAnnotations, renderCiSummary, renderCiOutputs, renderCiSarif, ciCounts, ciFails, CI_JSON_SCHEMA, STEP_SUMMARY_LIMIT, type CiCounts, type FailOn } from "./ci/render-ci-report.js";
+export {
+  renderCiText,
+  renderCiJson,
+  renderCiAnnotations,
+  renderCiSummary,
+  renderCiOutputs,
+  renderCiSarif,
+  ciCounts,
+  ciFails,
+  CI_JSON_SCHEMA,
+  STEP_SUMMARY_LIMIT,
+  type CiCounts,
+  type FailOn,
+} from "./ci/render-ci-report.js";
 export { parseDiffRawZ, type RawDiffEntry } from "./staged/parse-diff-raw.js";
 export { listStagedEntries } from "./staged/list-staged-files.js";
 export { prefetchStaged, stagedObjectName, type StagedPrefetch } from "./staged/prefetch-staged.js";
@@ -133,7 +220,14 @@ export { WORKSPACE_TOOL_NAMES, isWorkspaceTool, type WorkspaceToolName } from ".
 export { WORKSPACE_SCHEMAS, MAX_FILE_BYTES } from "./workspace/workspace-schemas.js";
 export { WorkspaceError, HTTP_STATUS, failureBody, type WorkspaceErrorCode, type FailureBody } from "./workspace/workspace-error.js";
 export { checkPathText, protectedReason, isGitComponent, type ProtectedPaths } from "./workspace/path-rules.js";
-export { parseAllowlist, formatAllowlistProblem, isBareExecutable, type Allowlist, type AllowRecord, type AllowlistProblem } from "./workspace/parse-allowlist.js";
+export {
+  parseAllowlist,
+  formatAllowlistProblem,
+  isBareExecutable,
+  type Allowlist,
+  type AllowRecord,
+  type AllowlistProblem,
+} from "./workspace/parse-allowlist.js";
 export { matchAllowlist, recordMatches, refusedEnvironmentKeys } from "./workspace/match-allowlist.js";
 export { parseArgPattern, matchArgPattern } from "./workspace/arg-pattern.js";
 export { applyHunks, type Hunk } from "./workspace/apply-hunks.js";
@@ -144,14 +238,64 @@ export { archiveVersion, archivePathFor, memberName, type ArchivedVersion } from
 export { listArchived, readArchived, type ArchiveFile, type ArchivedMember } from "./workspace/read-archive.js";
 export { tarMembers, TarFormatError } from "./workspace/tar-members.js";
 export { runProcess, type RunProcessOptions, type RunProcessResult } from "./workspace/run-process.js";
-export { startWorkspaceHttp, loopbackAddress, tokenMatches, DEFAULT_HTTP_PORT, type WorkspaceHttpOptions, type WorkspaceHttpServer } from "./workspace/serve-workspace-http.js";
+export {
+  startWorkspaceHttp,
+  loopbackAddress,
+  tokenMatches,
+  DEFAULT_HTTP_PORT,
+  type WorkspaceHttpOptions,
+  type WorkspaceHttpServer,
+} from "./workspace/serve-workspace-http.js";
 // The run loop: plan → do → check → act in norma's layout (issue 13)
-export { runLoop, nextStep, checkAgentBinaries, defaultMcpCommand, readStepFile, RunSetupError, type RunLoopOptions, type RunResult, type RunProgress, type RunStepSummary } from "./runs/run-loop.js";
-export { listRuns, showRun, runStatus, recoverIfIdle, type RunList, type RunListEntry, type RunDetail, type RunEvent, type RunStatusResult } from "./runs/list-runs.js";
+export {
+  runLoop,
+  nextStep,
+  checkAgentBinaries,
+  defaultMcpCommand,
+  readStepFile,
+  RunSetupError,
+  type RunLoopOptions,
+  type RunResult,
+  type RunProgress,
+  type RunStepSummary,
+} from "./runs/run-loop.js";
+export {
+  listRuns,
+  showRun,
+  runStatus,
+  recoverIfIdle,
+  type RunList,
+  type RunListEntry,
+  type RunDetail,
+  type RunEvent,
+  type RunStatusResult,
+} from "./runs/list-runs.js";
 export { recoverRuns, type RecoveryReport, type PendingPatch } from "./runs/recover-runs.js";
 export { normaTransaction, readNormaState, NormaTx, NormaDbError, type NormaState } from "./runs/norma-db.js";
-export { NORMA_TABLES, NORMA_SCHEMA_VERSION, type RunRow, type StepRow, type EventRow, type RunStatus, type StepStatus, type Verdict } from "./runs/norma-schema.js";
-export { NORMA_DIR, NORMA_DB, NORMA_CONFIG, RUN_LOCK, RUNS_DIR, ROLES, RUN_ID_PATTERN, stepDirName, parseStepDirName, runDir, stepDir, type Role } from "./runs/norma-layout.js";
+export {
+  NORMA_TABLES,
+  NORMA_SCHEMA_VERSION,
+  type RunRow,
+  type StepRow,
+  type EventRow,
+  type RunStatus,
+  type StepStatus,
+  type Verdict,
+} from "./runs/norma-schema.js";
+export {
+  NORMA_DIR,
+  NORMA_DB,
+  NORMA_CONFIG,
+  RUN_LOCK,
+  RUNS_DIR,
+  ROLES,
+  RUN_ID_PATTERN,
+  stepDirName,
+  parseStepDirName,
+  runDir,
+  stepDir,
+  type Role,
+} from "./runs/norma-layout.js";
 export { commitStep, type StepCommit, type EventSpec } from "./runs/commit-step.js";
 export { executeStep, type StepInput, type StepOutcome } from "./runs/execute-step.js";
 export {
@@ -173,9 +317,35 @@ export {
 } from "./runs/agent-protocol.js";
 export { roleTools, parseAgentStep, formatAgentStep, WORK_TOOLS, AGENT_ROLES, type AgentStep, type AgentRole } from "./mcp/agent-step.js";
 export { ledgerEdits, worktreeFingerprint, changedPaths, type RecordPaths } from "./runs/worktree-changes.js";
-export { parseRunConfig, loadRunConfig, defaultRunConfig, RunConfigError, AGENT_TYPES, CLI_AGENT_TYPES, DEFAULT_MAX_ITERATIONS, DEFAULT_TIMEOUT_MS, type RunConfig, type AgentConfig, type AgentType, type CliAgentType, type ExecAgentConfig, type CliAgentConfig, type BuiltinAgentConfig } from "./runs/run-config.js";
+export {
+  parseRunConfig,
+  loadRunConfig,
+  defaultRunConfig,
+  RunConfigError,
+  AGENT_TYPES,
+  CLI_AGENT_TYPES,
+  DEFAULT_MAX_ITERATIONS,
+  DEFAULT_TIMEOUT_MS,
+  type RunConfig,
+  type AgentConfig,
+  type AgentType,
+  type CliAgentType,
+  type ExecAgentConfig,
+  type CliAgentConfig,
+  type BuiltinAgentConfig,
+} from "./runs/run-config.js";
 export { generateCriteria, parseAcArg, publicCriteria, type RunCriterion, type CriterionKind } from "./runs/run-criteria.js";
-export { planPatch, applyPatchPlan, budgetBreach, filesBreach, gitState, type PatchPlan, type BudgetBreach, type GitState, type ApplyResult } from "./runs/apply-act-patch.js";
+export {
+  planPatch,
+  applyPatchPlan,
+  budgetBreach,
+  filesBreach,
+  gitState,
+  type PatchPlan,
+  type BudgetBreach,
+  type GitState,
+  type ApplyResult,
+} from "./runs/apply-act-patch.js";
 export { builtinCheck, type Acknowledgement, type BuiltinCheckInput, type BuiltinCheckResult } from "./runs/agents/builtin-check.js";
 export { cliAgentCommand, MCP_SERVER_NAME, type CliCommand } from "./runs/agents/cli-agent-command.js";
 export { extractResponse } from "./runs/agents/extract-response.js";

@@ -20,9 +20,12 @@ export function baselineBuild(commit) {
   const given = process.env.NR_BASELINE_DIR;
   if (given !== undefined) {
     const cli = binOf(given);
-    return existsSync(cli) ? { dir: given, cli, index: join(given, "dist/index.js"), label: given, cleanup: () => {} } : { reason: `NR_BASELINE_DIR=${given} has no dist/cli.cjs or dist/cli.js` };
+    return existsSync(cli)
+      ? { dir: given, cli, index: join(given, "dist/index.js"), label: given, cleanup: () => {} }
+      : { reason: `NR_BASELINE_DIR=${given} has no dist/cli.cjs or dist/cli.js` };
   }
-  if (spawnSync("git", ["cat-file", "-e", `${commit}^{commit}`], { cwd: ROOT }).status !== 0) return { reason: `commit ${commit} is not in this repository's history` };
+  if (spawnSync("git", ["cat-file", "-e", `${commit}^{commit}`], { cwd: ROOT }).status !== 0)
+    return { reason: `commit ${commit} is not in this repository's history` };
   const dir = mkdtempSync(join(tmpdir(), "nr-bench-baseline-"));
   try {
     const tar = execFileSync("git", ["archive", commit], { cwd: ROOT, maxBuffer: 1 << 28 });
@@ -33,5 +36,11 @@ export function baselineBuild(commit) {
     rmSync(dir, { recursive: true, force: true });
     return { reason: `building ${commit} failed: ${e.message.split("\n")[0]}` };
   }
-  return { dir, cli: binOf(dir), index: join(dir, "dist/index.js"), label: `commit ${commit.slice(0, 7)}`, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    cli: binOf(dir),
+    index: join(dir, "dist/index.js"),
+    label: `commit ${commit.slice(0, 7)}`,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -48,7 +48,11 @@ function jsonDataset(i) {
   ];
 }
 
-const COLUMNS = [["revenue", "margin"], ["users", "churn"], ["signups", "activations"]];
+const COLUMNS = [
+  ["revenue", "margin"],
+  ["users", "churn"],
+  ["signups", "activations"],
+];
 
 /** One section in DATA_EVERY holds a dataset (YAML, CSV or JSON in turn) and two plots of its columns. */
 const DATA_EVERY = 50;

@@ -67,7 +67,7 @@ export function report(title, rows) {
   const widths = [0, 0, 0, 0, 0, 0];
   const cells = rows.map((r) => r.map((c) => String(c ?? "")));
   for (const r of cells) r.forEach((c, i) => (widths[i] = Math.max(widths[i], c.length)));
-  for (const r of cells) console.log("  " + r.map((c, i) => c.padEnd(widths[i])).join("  "));
+  for (const r of cells) console.log(`  ${r.map((c, i) => c.padEnd(widths[i])).join("  ")}`);
 }
 
 export function ratio(a, b) {

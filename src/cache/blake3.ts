@@ -76,7 +76,10 @@ export function loadBlake3(): Promise<Blake3> {
         binding.hash(bytes, out);
         return out.toString("hex");
       };
-      const raw = binding.__wasm !== undefined && typeof binding.__wasm.hash === "function" && typeof binding.__wasm.__wbindgen_malloc === "function" ? rawHashHex(binding.__wasm) : undefined;
+      const raw =
+        binding.__wasm !== undefined && typeof binding.__wasm.hash === "function" && typeof binding.__wasm.__wbindgen_malloc === "function"
+          ? rawHashHex(binding.__wasm)
+          : undefined;
       if (raw !== undefined && agrees(raw)) hashHex = raw;
       else if (agrees(viaBinding)) hashHex = viaBinding;
     } catch {

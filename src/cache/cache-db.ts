@@ -20,7 +20,16 @@ import type { Database, SqlJsStatic } from "sql.js";
 import { withFileLock } from "../fsx/with-file-lock.js";
 import { assertNoSymlinkEscape, symlinkEscape } from "../fsx/symlink-escape.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
-import { BLOB_HASH_CHUNKS, CACHE_SCHEMA_VERSION, CHUNK_TABLES, RECONCILED_CHUNKS, SCHEMA_DDL, STAT_HASH_CHUNKS, type ReconciledRow, type StatRow } from "./cache-tables.js";
+import {
+  BLOB_HASH_CHUNKS,
+  CACHE_SCHEMA_VERSION,
+  CHUNK_TABLES,
+  RECONCILED_CHUNKS,
+  SCHEMA_DDL,
+  STAT_HASH_CHUNKS,
+  type ReconciledRow,
+  type StatRow,
+} from "./cache-tables.js";
 import { countRows, keysByChunk, decodeChunks, deleteScope, readChunks, sqlJsChunks, updateChunks, type ChunkCodec, type ChunkReader } from "./chunk-table.js";
 import { fileChunks, fileMetaValue, hasCurrentTables } from "./file-chunks.js";
 import { fileSource, SqliteFile, SqliteFormatError } from "./sqlite-file.js";
@@ -114,7 +123,12 @@ function classify(db: Database): Classified {
   const raw = metaValue(db, "schema_version");
   const version = Number(raw);
   if (!Number.isInteger(version) || version > CACHE_SCHEMA_VERSION) {
-    return { ok: false, status: "newer", version: raw ?? "?", warning: `cache ${CACHE_DB_PATH} has schema version ${raw ?? "?"}, newer than this tool's ${CACHE_SCHEMA_VERSION}; treating it as cold` };
+    return {
+      ok: false,
+      status: "newer",
+      version: raw ?? "?",
+      warning: `cache ${CACHE_DB_PATH} has schema version ${raw ?? "?"}, newer than this tool's ${CACHE_SCHEMA_VERSION}; treating it as cold`,
+    };
   }
   const kind: DbKind = version < 2 || tables.has(V1_TABLES[0]) ? "v1" : version < CACHE_SCHEMA_VERSION ? "v2" : "current";
   return { ok: true, kind, seeded: metaValue(db, "seeded") === "1" };
@@ -228,13 +242,19 @@ async function openForRead(file: string, viaSqlJs = false): Promise<Opened> {
   try {
     db = new SQL.Database(bytes);
   } catch (e) {
-    return { ok: false, read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is not a readable database (${describeError(e)}); ${cold} (\`cache clear\` removes it)`) };
+    return {
+      ok: false,
+      read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is not a readable database (${describeError(e)}); ${cold} (\`cache clear\` removes it)`),
+    };
   }
   try {
     c = classify(db);
   } catch (e) {
     db.close();
-    return { ok: false, read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is not a readable database (${describeError(e)}); ${cold} (\`cache clear\` removes it)`) };
+    return {
+      ok: false,
+      read: emptyRead("unreadable", `cache ${CACHE_DB_PATH} is not a readable database (${describeError(e)}); ${cold} (\`cache clear\` removes it)`),
+    };
   }
   if (!c.ok) {
     db.close();
@@ -257,7 +277,10 @@ function readKeyed<Row>(chunks: ChunkReader, codec: ChunkCodec<Row>, scope: stri
     return;
   }
   if (wanted.length === 0) return;
-  const byChunk = keysByChunk(chunks.readChunks(codec, scope, 0).map((c) => c.first), wanted);
+  const byChunk = keysByChunk(
+    chunks.readChunks(codec, scope, 0).map((c) => c.first),
+    wanted,
+  );
   const stored = chunks.readChunks(codec, scope, codec.columns.length, [...byChunk.keys()]);
   for (const c of stored) {
     const keys = byChunk.get(c.first) ?? [];
@@ -270,10 +293,11 @@ function readKeyed<Row>(chunks: ChunkReader, codec: ChunkCodec<Row>, scope: stri
 function filterRows<Row>(rows: ReadonlyMap<string, Row>, wanted: "all" | readonly string[] | undefined, into: Map<string, Row>): void {
   if (wanted === undefined) return;
   if (wanted === "all") for (const [k, v] of rows) into.set(k, v);
-  else for (const k of wanted) {
-    const v = rows.get(k);
-    if (v !== undefined) into.set(k, v);
-  }
+  else
+    for (const k of wanted) {
+      const v = rows.get(k);
+      if (v !== undefined) into.set(k, v);
+    }
 }
 
 function readOpen(o: SharedDb, q: CacheQuery, out: CacheRead): void {
@@ -314,7 +338,10 @@ function readOpen(o: SharedDb, q: CacheQuery, out: CacheRead): void {
 function escapedCache(root: string): CacheRead | null {
   const e = symlinkEscape(root, CACHE_DB_PATH);
   if (e === null) return null;
-  return emptyRead("unreadable", `cache ${CACHE_DB_PATH}: ${e.link} is a symbolic link to ${e.target}, outside the repository; not read (${cold}; writing it is refused)`);
+  return emptyRead(
+    "unreadable",
+    `cache ${CACHE_DB_PATH}: ${e.link} is a symbolic link to ${e.target}, outside the repository; not read (${cold}; writing it is refused)`,
+  );
 }
 
 /** Read the cache (bulk). Never throws for a bad DB: it reads as cold, with a warning. */
@@ -368,7 +395,17 @@ export interface RecordsRead {
 
 /** A cold read of `specs`, with the warning that says why. */
 export function coldRecords(specs: readonly string[], read: Pick<CacheRead, "status" | "warning">): RecordsRead {
-  return { specs, status: read.status, warning: read.warning, seeded: false, outdated: false, tables: new Map(), memo: () => ({ blobHashes: new Map(), statHashes: new Map() }), close: () => undefined, damaged: () => null };
+  return {
+    specs,
+    status: read.status,
+    warning: read.warning,
+    seeded: false,
+    outdated: false,
+    tables: new Map(),
+    memo: () => ({ blobHashes: new Map(), statHashes: new Map() }),
+    close: () => undefined,
+    damaged: () => null,
+  };
 }
 
 /** The warning for a damaged cache found while reading it. */
@@ -426,7 +463,13 @@ export async function readRecords(root: string, specs: readonly string[]): Promi
             throw e;
           }
         };
-        tables.set(spec, RecordTable.fromChunks(chunks.map((c) => ({ first: c.first, n: c.n, lines: asBuffer(c.values[0]!) })), load));
+        tables.set(
+          spec,
+          RecordTable.fromChunks(
+            chunks.map((c) => ({ first: c.first, n: c.n, lines: asBuffer(c.values[0]!) })),
+            load,
+          ),
+        );
       }
       return { specs, status: "ok", warning: null, seeded: s.seeded, outdated: s.kind !== "current", tables, memo, close, damaged };
     } catch (e) {
@@ -486,8 +529,13 @@ function migrateV1(db: Database, tables: Set<string>): void {
       updateChunks(db, RECONCILED_CHUNKS, spec, { upserts: valid, onlyMissing: true });
     }
   }
-  if (tables.has("nr_blob_hash")) updateChunks(db, BLOB_HASH_CHUNKS, null, { upserts: new Map([...readV1BlobHashes(db)].filter(([b, h]) => BLOB.test(b) && HASH.test(h))), onlyMissing: true });
-  if (tables.has("nr_stat_hash")) updateChunks(db, STAT_HASH_CHUNKS, null, { upserts: new Map([...readV1StatHashes(db)].filter(([, s]) => HASH.test(s.hash))), onlyMissing: true });
+  if (tables.has("nr_blob_hash"))
+    updateChunks(db, BLOB_HASH_CHUNKS, null, {
+      upserts: new Map([...readV1BlobHashes(db)].filter(([b, h]) => BLOB.test(b) && HASH.test(h))),
+      onlyMissing: true,
+    });
+  if (tables.has("nr_stat_hash"))
+    updateChunks(db, STAT_HASH_CHUNKS, null, { upserts: new Map([...readV1StatHashes(db)].filter(([, s]) => HASH.test(s.hash))), onlyMissing: true });
   for (const t of V1_TABLES) db.run(`DROP TABLE IF EXISTS ${t}`);
 }
 
@@ -541,7 +589,9 @@ function prune(db: Database, root: string, p: NonNullable<CacheWrite["prune"]>):
     }
   }
   for (const [spec, paths] of deadBySpec) updateChunks(db, RECONCILED_CHUNKS, spec, { deletes: paths });
-  const deadFileCache = selectRows(db, ["path"], "file_cache").map((r) => r[0]!).filter(isGone);
+  const deadFileCache = selectRows(db, ["path"], "file_cache")
+    .map((r) => r[0]!)
+    .filter(isGone);
   for (const b of batches(deadFileCache)) db.run(`DELETE FROM file_cache WHERE path IN (${b.map(() => "?").join(",")})`, b);
   const deadStats: string[] = [];
   for (const c of readChunks(db, STAT_HASH_CHUNKS, null, 1)) for (const path of unpackPaths(c.values[0]!, c.n)) if (isGone(path)) deadStats.push(path);
@@ -550,7 +600,8 @@ function prune(db: Database, root: string, p: NonNullable<CacheWrite["prune"]>):
     // Amortised: collect only when most memo rows are dead.
     if (countRows(db, BLOB_HASH_CHUNKS) > 2 * p.liveBlobs.size + 1_000) {
       const dead: string[] = [];
-      for (const c of readChunks(db, BLOB_HASH_CHUNKS, null, 1)) for (const b of BLOB_HASH_CHUNKS.decodeKeys(c.values[0]!, c.n)) if (!p.liveBlobs.has(b)) dead.push(b);
+      for (const c of readChunks(db, BLOB_HASH_CHUNKS, null, 1))
+        for (const b of BLOB_HASH_CHUNKS.decodeKeys(c.values[0]!, c.n)) if (!p.liveBlobs.has(b)) dead.push(b);
       updateChunks(db, BLOB_HASH_CHUNKS, null, { deletes: dead });
     }
   }
@@ -614,7 +665,9 @@ export async function writeCache(root: string, w: CacheWrite): Promise<{ warning
         if (!c.ok && c.status === "newer") {
           db.close();
           db = null;
-          throw new CacheWriteError(`cache ${CACHE_DB_PATH} has schema version ${c.version}, newer than this tool's ${CACHE_SCHEMA_VERSION}; upgrade noma-reconcile or run \`noma-reconcile cache clear\``);
+          throw new CacheWriteError(
+            `cache ${CACHE_DB_PATH} has schema version ${c.version}, newer than this tool's ${CACHE_SCHEMA_VERSION}; upgrade noma-reconcile or run \`noma-reconcile cache clear\``,
+          );
         }
         if (!c.ok) throw new Error(c.warning);
         kind = c.kind;
@@ -640,13 +693,16 @@ export async function writeCache(root: string, w: CacheWrite): Promise<{ warning
         const any = new Map<string, ReconciledRow>();
         // NotarAI's rows are global per path: they hold for every spec.
         if (from === "legacy") for (const [p, r] of readFileCacheRows(target)) if (HASH.test(r.hash)) any.set(p, r);
-        if (w.seed != null && w.declineSeed !== true) for (const [p, h] of w.seed) if (!any.has(p) && HASH.test(h)) any.set(p, { hash: h, blob: null, updatedAt: now });
+        if (w.seed != null && w.declineSeed !== true)
+          for (const [p, h] of w.seed) if (!any.has(p) && HASH.test(h)) any.set(p, { hash: h, blob: null, updatedAt: now });
         updateChunks(target, RECONCILED_CHUNKS, ANY_SPEC, { upserts: any, onlyMissing: true });
         target.run("INSERT OR REPLACE INTO nr_meta(key, value) VALUES ('seeded', '1')");
       }
-      if (w.reconciled !== undefined) for (const [spec, rows] of groupBySpec(w.reconciled, now)) updateChunks(target, RECONCILED_CHUNKS, spec, { upserts: rows });
+      if (w.reconciled !== undefined)
+        for (const [spec, rows] of groupBySpec(w.reconciled, now)) updateChunks(target, RECONCILED_CHUNKS, spec, { upserts: rows });
       if (w.fileCache !== undefined && w.fileCache.length > 0) upsertFileCache(target, w.fileCache, now);
-      if (w.blobHashes !== undefined && w.blobHashes.size > 0) updateChunks(target, BLOB_HASH_CHUNKS, null, { upserts: new Map([...w.blobHashes].filter(([b, h]) => BLOB.test(b) && HASH.test(h))) });
+      if (w.blobHashes !== undefined && w.blobHashes.size > 0)
+        updateChunks(target, BLOB_HASH_CHUNKS, null, { upserts: new Map([...w.blobHashes].filter(([b, h]) => BLOB.test(b) && HASH.test(h))) });
       if (w.statHashes !== undefined && w.statHashes.size > 0) updateChunks(target, STAT_HASH_CHUNKS, null, { upserts: w.statHashes });
       if (w.prune !== undefined) prune(target, root, w.prune);
       target.run("COMMIT");
@@ -717,7 +773,16 @@ export interface CacheStats {
 /** Row counts and health of the cache DB (read-only). */
 export async function cacheStats(root: string): Promise<CacheStats> {
   const file = join(root, CACHE_DB_PATH);
-  const base: CacheStats = { path: CACHE_DB_PATH, status: "absent", warning: null, bytes: 0, schema_version: null, seeded: false, rows: { file_cache: 0, reconciled: 0, blob_hashes: 0, stat_hashes: 0 }, specs: {} };
+  const base: CacheStats = {
+    path: CACHE_DB_PATH,
+    status: "absent",
+    warning: null,
+    bytes: 0,
+    schema_version: null,
+    seeded: false,
+    rows: { file_cache: 0, reconciled: 0, blob_hashes: 0, stat_hashes: 0 },
+    specs: {},
+  };
   const escaped = escapedCache(root);
   if (escaped !== null) return { ...base, status: "unreadable", warning: escaped.warning };
   let bytes: Uint8Array;
@@ -760,7 +825,11 @@ export async function cacheStats(root: string): Promise<CacheStats> {
         if (tables.has(codec.table)) decodeChunks(codec, readChunks(db, codec, null, codec.columns.length));
       }
     }
-    const perSpec = tables.has("nr_reconciled") ? "SELECT spec, count(*) AS n FROM nr_reconciled GROUP BY spec" : tables.has(RECONCILED_CHUNKS.table) ? `SELECT spec, sum(n) AS n FROM ${RECONCILED_CHUNKS.table} GROUP BY spec` : null;
+    const perSpec = tables.has("nr_reconciled")
+      ? "SELECT spec, count(*) AS n FROM nr_reconciled GROUP BY spec"
+      : tables.has(RECONCILED_CHUNKS.table)
+        ? `SELECT spec, sum(n) AS n FROM ${RECONCILED_CHUNKS.table} GROUP BY spec`
+        : null;
     if (perSpec !== null) for (const [spec, n] of selectRows(db, ["spec", "n"], `(${perSpec} ORDER BY spec)`)) base.specs[spec!] = Number(n);
     return base;
   } catch (e) {

@@ -26,7 +26,7 @@
  * recorded). While nothing changed, a chunk's lines are byte for byte a run of
  * git's own listing, so the warm path checks thousands of files with one
  * comparison (`get-changed-artifacts.ts`).
-  */
+ */
 import { isAscii } from "node:buffer";
 import { listingBlob, parseIndexListing, readIndexLine, type WorktreeListing } from "../git/worktree-listing.js";
 import type { ChunkCodec } from "./chunk-table.js";
@@ -142,7 +142,15 @@ export const RECONCILED_CHUNKS: ChunkCodec<ReconciledRow> = {
   encode(keys, rows) {
     const updated = Buffer.alloc(rows.length * 4);
     rows.forEach((r, i) => updated.writeUInt32LE(Math.min(Math.max(Math.floor(r.updatedAt), 0), 0xffffffff), i * 4));
-    return [recordLines(keys, rows, blobWidth(rows.map((r) => r.blob))), packHex(rows.map((r) => r.hash), HASH_BYTES, "hash"), updated];
+    return [
+      recordLines(keys, rows, blobWidth(rows.map((r) => r.blob))),
+      packHex(
+        rows.map((r) => r.hash),
+        HASH_BYTES,
+        "hash",
+      ),
+      updated,
+    ];
   },
   decode(values, n, only) {
     const [lineBytes, hashBytes, updatedBytes] = values;
@@ -154,7 +162,12 @@ export const RECONCILED_CHUNKS: ChunkCodec<ReconciledRow> = {
     const updated = asBuffer(updatedBytes);
     return (only ?? range(n)).map((i) => {
       const mode = lines.modes[i]!;
-      return { hash: hashes.toString("hex", i * HASH_BYTES, (i + 1) * HASH_BYTES), blob: mode === 0 ? null : listingBlob(lines, i), updatedAt: updated.readUInt32LE(i * 4), mode: mode === 0 ? null : mode.toString(8) };
+      return {
+        hash: hashes.toString("hex", i * HASH_BYTES, (i + 1) * HASH_BYTES),
+        blob: mode === 0 ? null : listingBlob(lines, i),
+        updatedAt: updated.readUInt32LE(i * 4),
+        mode: mode === 0 ? null : mode.toString(8),
+      };
     });
   },
   decodeKeys(first, n) {
@@ -183,7 +196,15 @@ export const RECONCILED_CHUNKS: ChunkCodec<ReconciledRow> = {
         if (row < 0) continue;
         const line = readIndexLine(lines, start, oidLength, utf8);
         const mode = line.mode;
-        out.push([key, { hash: hashes.toString("hex", row * HASH_BYTES, (row + 1) * HASH_BYTES), blob: mode === 0 ? null : lines.toString("latin1", line.oidAt, line.oidAt + oidLength), updatedAt: updated.readUInt32LE(row * 4), mode: mode === 0 ? null : mode.toString(8) }]);
+        out.push([
+          key,
+          {
+            hash: hashes.toString("hex", row * HASH_BYTES, (row + 1) * HASH_BYTES),
+            blob: mode === 0 ? null : lines.toString("latin1", line.oidAt, line.oidAt + oidLength),
+            updatedAt: updated.readUInt32LE(row * 4),
+            mode: mode === 0 ? null : mode.toString(8),
+          },
+        ]);
         break;
       }
     }
@@ -227,7 +248,15 @@ export const STAT_HASH_CHUNKS: ChunkCodec<StatRow> = {
       stats.writeBigInt64LE(BigInt(r.ctimeNs), o + 16);
       stats.writeBigUInt64LE(BigInt(r.ino), o + 24);
     });
-    return [packPaths(keys), stats, packHex(rows.map((r) => r.hash), HASH_BYTES, "hash")];
+    return [
+      packPaths(keys),
+      stats,
+      packHex(
+        rows.map((r) => r.hash),
+        HASH_BYTES,
+        "hash",
+      ),
+    ];
   },
   decode(values, n, only) {
     const [, statBytes, hashBytes] = values;

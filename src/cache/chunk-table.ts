@@ -52,7 +52,8 @@ export function verifyChunk(codec: ChunkCodec<unknown>, chunk: StoredChunk, sums
   const meta = metaSum(codec.table, chunk.scope, chunk.first, chunk.n);
   if (!meta.equals(sums.subarray(0, SUM_BYTES))) throw new CacheCorruptError(`${where} fails its checksum (key range)`);
   chunk.values.forEach((v, i) => {
-    if (!columnSum(meta, i, v).equals(sums.subarray(SUM_BYTES * (i + 1), SUM_BYTES * (i + 2)))) throw new CacheCorruptError(`${where} fails its checksum (${codec.columns[i]})`);
+    if (!columnSum(meta, i, v).equals(sums.subarray(SUM_BYTES * (i + 1), SUM_BYTES * (i + 2))))
+      throw new CacheCorruptError(`${where} fails its checksum (${codec.columns[i]})`);
   });
 }
 
@@ -98,7 +99,14 @@ function scopeWhere(codec: ChunkCodec<unknown>, scope: string | null): { sql: st
  * directory), each checked against its sums (`checked` false: a schema-2
  * table, which has none). `firsts` limits the read to chunks with those first keys.
  */
-export function readChunks(db: Database, codec: ChunkCodec<unknown>, scope: string | null, columns: number, firsts?: readonly string[], checked = true): StoredChunk[] {
+export function readChunks(
+  db: Database,
+  codec: ChunkCodec<unknown>,
+  scope: string | null,
+  columns: number,
+  firsts?: readonly string[],
+  checked = true,
+): StoredChunk[] {
   const where = scopeWhere(codec, scope);
   columns = Math.min(columns, codec.columns.length);
   const cols = [...(checked ? ["sums"] : []), ...codec.columns.slice(0, columns)];
@@ -106,7 +114,9 @@ export function readChunks(db: Database, codec: ChunkCodec<unknown>, scope: stri
   const scopeCol = codec.scope ?? "''";
   const out: StoredChunk[] = [];
   const run = (extra: string, params: SqlValue[]): void => {
-    const st = db.prepare(`SELECT ${scopeCol}, ${codec.first}, n${cols.map((c) => `, ${c}`).join("")} FROM ${codec.table} WHERE ${where.sql}${extra} ORDER BY ${scopeCol}, ${codec.first}`);
+    const st = db.prepare(
+      `SELECT ${scopeCol}, ${codec.first}, n${cols.map((c) => `, ${c}`).join("")} FROM ${codec.table} WHERE ${where.sql}${extra} ORDER BY ${scopeCol}, ${codec.first}`,
+    );
     try {
       st.bind([...where.params, ...params]);
       while (st.step()) {
@@ -128,10 +138,11 @@ export function readChunks(db: Database, codec: ChunkCodec<unknown>, scope: stri
     }
   };
   if (firsts === undefined) run("", []);
-  else for (let i = 0; i < firsts.length; i += 500) {
-    const b = firsts.slice(i, i + 500);
-    run(` AND ${codec.first} IN (${b.map(() => "?").join(",")})`, b);
-  }
+  else
+    for (let i = 0; i < firsts.length; i += 500) {
+      const b = firsts.slice(i, i + 500);
+      run(` AND ${codec.first} IN (${b.map(() => "?").join(",")})`, b);
+    }
   return out;
 }
 
@@ -172,7 +183,12 @@ export function keysByChunk(firsts: readonly string[], keys: Iterable<string>): 
 }
 
 /** Decoded rows of chunks, keyed (only the keys in `wanted`, when given: the other rows are not decoded). */
-export function decodeChunks<Row>(codec: ChunkCodec<Row>, chunks: readonly StoredChunk[], into: Map<string, Row> = new Map(), wanted?: ReadonlySet<string>): Map<string, Row> {
+export function decodeChunks<Row>(
+  codec: ChunkCodec<Row>,
+  chunks: readonly StoredChunk[],
+  into: Map<string, Row> = new Map(),
+  wanted?: ReadonlySet<string>,
+): Map<string, Row> {
   try {
     return decodeInto(codec, chunks, into, wanted);
   } catch (e) {
@@ -197,7 +213,14 @@ function decodeInto<Row>(codec: ChunkCodec<Row>, chunks: readonly StoredChunk[],
   return into;
 }
 
-function insertChunks<Row>(db: Database, codec: ChunkCodec<Row>, scope: string | null, keys: readonly string[], rows: ReadonlyMap<string, Row>, chunkRows: number): void {
+function insertChunks<Row>(
+  db: Database,
+  codec: ChunkCodec<Row>,
+  scope: string | null,
+  keys: readonly string[],
+  rows: ReadonlyMap<string, Row>,
+  chunkRows: number,
+): void {
   if (keys.length === 0) return;
   const pieces = Math.ceil(keys.length / chunkRows);
   const size = Math.ceil(keys.length / pieces);
@@ -206,7 +229,10 @@ function insertChunks<Row>(db: Database, codec: ChunkCodec<Row>, scope: string |
   try {
     for (let start = 0; start < keys.length; start += size) {
       const k = keys.slice(start, start + size);
-      const values = codec.encode(k, k.map((key) => rows.get(key)!));
+      const values = codec.encode(
+        k,
+        k.map((key) => rows.get(key)!),
+      );
       const scopeValue = codec.scope !== null ? (scope ?? "") : "";
       st.run([...(codec.scope !== null ? [scopeValue] : []), k[0]!, k.length, chunkSums(codec, scopeValue, k[0]!, k.length, values), ...values]);
     }

@@ -40,7 +40,9 @@ export interface CurrentHashes {
 }
 
 function sigMatches(s: BigIntStats, row: StatRow | undefined): boolean {
-  return row !== undefined && Number(s.size) === row.size && String(s.mtimeNs) === row.mtimeNs && String(s.ctimeNs) === row.ctimeNs && String(s.ino) === row.ino;
+  return (
+    row !== undefined && Number(s.size) === row.size && String(s.mtimeNs) === row.mtimeNs && String(s.ctimeNs) === row.ctimeNs && String(s.ino) === row.ino
+  );
 }
 
 function statRow(st: BigIntStats, hash: string): StatRow {
@@ -48,6 +50,7 @@ function statRow(st: BigIntStats, hash: string): StatRow {
 }
 
 function trustworthy(s: BigIntStats, nowMs: number, windowMs: number): boolean {
+  // biome-ignore lint/complexity/useMathMinMax: bigints (Math.max takes numbers)
   const changedMs = Number((s.ctimeNs > s.mtimeNs ? s.ctimeNs : s.mtimeNs) / 1_000_000n);
   return nowMs - changedMs > windowMs;
 }
@@ -59,7 +62,14 @@ function cleanBlob(e: WorktreeEntry | undefined): string | null {
 
 /** `root`/`path` for a repository-relative path; `join` (which normalizes) only for paths that need it. */
 function absolutePath(root: string, path: string): string {
-  const plain = path.length > 0 && path.charCodeAt(0) !== 47 && !path.includes("//") && !path.includes("./") && !path.includes("\\") && !root.endsWith("/") && !root.endsWith(sep);
+  const plain =
+    path.length > 0 &&
+    path.charCodeAt(0) !== 47 &&
+    !path.includes("//") &&
+    !path.includes("./") &&
+    !path.includes("\\") &&
+    !root.endsWith("/") &&
+    !root.endsWith(sep);
   return plain ? `${root}${sep === "\\" ? "\\" : "/"}${path}` : join(root, path);
 }
 

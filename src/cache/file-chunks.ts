@@ -43,7 +43,8 @@ export function fileChunks(file: SqliteFile): ChunkReader {
         const rowScope = codec.scope !== null ? row.get(0) : "";
         const first = row.get(base);
         const n = row.get(base + 1);
-        if (typeof rowScope !== "string" || typeof first !== "string" || typeof n !== "number" || !Number.isInteger(n) || n < 0) throw new SqliteFormatError(`${codec.table} row`);
+        if (typeof rowScope !== "string" || typeof first !== "string" || typeof n !== "number" || !Number.isInteger(n) || n < 0)
+          throw new SqliteFormatError(`${codec.table} row`);
         if (scope !== null && codec.scope !== null && rowScope !== scope) continue;
         if (wantFirst !== null && !wantFirst.has(first)) continue;
         row.upTo(base + 2 + columns);

@@ -48,7 +48,11 @@ const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encodi
 /** git's object id of the `n` bytes at `buf[HEADER_ROOM…]`: the header is written just before them, and both are hashed in one call. */
 function blobIdAt(algorithm: "sha1" | "sha256", buf: Buffer, n: number): string {
   const header = `blob ${n}\0`;
-  if (oneShot === undefined) return createHash(algorithm).update(header).update(buf.subarray(HEADER_ROOM, HEADER_ROOM + n)).digest("hex");
+  if (oneShot === undefined)
+    return createHash(algorithm)
+      .update(header)
+      .update(buf.subarray(HEADER_ROOM, HEADER_ROOM + n))
+      .digest("hex");
   const at = HEADER_ROOM - header.length;
   buf.write(header, at, "latin1");
   return oneShot(algorithm, buf.subarray(at, HEADER_ROOM + n), "hex");

@@ -24,7 +24,12 @@ export function readFileCacheRows(db: Database): Map<string, ReconciledRow> {
 export function readV1Reconciled(db: Database, specs: readonly string[] | null): Map<string, Map<string, ReconciledRow>> {
   const out = new Map<string, Map<string, ReconciledRow>>();
   const where = specs !== null ? ` WHERE spec IN (${specs.map(() => "?").join(",")})` : "";
-  for (const [spec, path, hash, blob, updated] of selectRows(db, ["spec", "path", "blake3_hash", "blob", "updated_at"], `nr_reconciled${where}`, specs !== null ? [...specs] : []) as [string, string, string, string, string][]) {
+  for (const [spec, path, hash, blob, updated] of selectRows(
+    db,
+    ["spec", "path", "blake3_hash", "blob", "updated_at"],
+    `nr_reconciled${where}`,
+    specs !== null ? [...specs] : [],
+  ) as [string, string, string, string, string][]) {
     let m = out.get(spec);
     if (m === undefined) out.set(spec, (m = new Map()));
     m.set(path, { hash, blob: blob === "" ? null : blob, updatedAt: Number(updated) });
@@ -40,7 +45,14 @@ export function readV1BlobHashes(db: Database): Map<string, string> {
 /** Version-1 stat memo: path → signature and BLAKE3. */
 export function readV1StatHashes(db: Database): Map<string, StatRow> {
   const out = new Map<string, StatRow>();
-  for (const [path, size, mtimeNs, ctimeNs, ino, hash] of selectRows(db, ["path", "size", "mtime_ns", "ctime_ns", "ino", "blake3_hash"], "nr_stat_hash") as [string, string, string, string, string, string][]) {
+  for (const [path, size, mtimeNs, ctimeNs, ino, hash] of selectRows(db, ["path", "size", "mtime_ns", "ctime_ns", "ino", "blake3_hash"], "nr_stat_hash") as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ][]) {
     out.set(path, { size: Number(size), mtimeNs, ctimeNs, ino, hash });
   }
   return out;

@@ -98,7 +98,8 @@ export class RecordTable {
       } catch (e) {
         throw new CacheCorruptError(`reconciled chunk ${JSON.stringify(this.chunks[c]!.first)} cannot be read (${(e as Error).message})`);
       }
-      if (d.paths.length !== this.chunks[c]!.n) throw new CacheCorruptError(`reconciled chunk ${JSON.stringify(this.chunks[c]!.first)} holds ${d.paths.length} lines, expected ${this.chunks[c]!.n}`);
+      if (d.paths.length !== this.chunks[c]!.n)
+        throw new CacheCorruptError(`reconciled chunk ${JSON.stringify(this.chunks[c]!.first)} holds ${d.paths.length} lines, expected ${this.chunks[c]!.n}`);
       this.decoded[c] = d;
     }
     return d;
@@ -219,6 +220,11 @@ export class RecordTable {
     if (v === null) return null;
     const [c, r] = this.locate(i);
     const mode = this.rows(c).modes[r]!;
-    return { hash: v.buf.hashes.toString("hex", v.at * 32, v.at * 32 + 32), blob: this.blobAt(i), updatedAt: v.buf.updated.readUInt32LE(v.at * 4), mode: mode === 0 ? null : mode.toString(8) };
+    return {
+      hash: v.buf.hashes.toString("hex", v.at * 32, v.at * 32 + 32),
+      blob: this.blobAt(i),
+      updatedAt: v.buf.updated.readUInt32LE(v.at * 4),
+      mode: mode === 0 ? null : mode.toString(8),
+    };
   }
 }

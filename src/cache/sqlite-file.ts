@@ -49,7 +49,7 @@ export class SqliteRow {
     /** The cell's local payload bytes. */
     private readonly local: Buffer,
     /** The whole payload's size. */
-    private readonly size: number,
+    size: number,
     /** First overflow page, or 0. */
     private readonly overflow: number,
   ) {
@@ -223,7 +223,8 @@ export class SqliteFile {
 
   /** Parse the header and the schema; throws SqliteFormatError for anything unexpected. */
   static open(from: Uint8Array | PageSource): SqliteFile {
-    if (from instanceof Uint8Array) return new SqliteFile(bufferSource(Buffer.isBuffer(from) ? from : Buffer.from(from.buffer, from.byteOffset, from.byteLength)));
+    if (from instanceof Uint8Array)
+      return new SqliteFile(bufferSource(Buffer.isBuffer(from) ? from : Buffer.from(from.buffer, from.byteOffset, from.byteLength)));
     return new SqliteFile(from);
   }
 
@@ -276,7 +277,8 @@ export class SqliteFile {
       const type = p[h]!;
       const cells = p.readUInt16BE(h + 3);
       const leaf = type === LEAF_TABLE || type === LEAF_INDEX;
-      if (type !== (index ? LEAF_INDEX : LEAF_TABLE) && type !== (index ? INTERIOR_INDEX : INTERIOR_TABLE)) throw new SqliteFormatError(`page ${n} has type ${type}`);
+      if (type !== (index ? LEAF_INDEX : LEAF_TABLE) && type !== (index ? INTERIOR_INDEX : INTERIOR_TABLE))
+        throw new SqliteFormatError(`page ${n} has type ${type}`);
       const pointers = h + (leaf ? 8 : 12);
       if (pointers + 2 * cells > this.usable) throw new SqliteFormatError(`page ${n} has too many cells`);
       for (let i = 0; i < cells; i++) {

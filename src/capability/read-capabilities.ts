@@ -31,10 +31,21 @@ export function readCapabilities(text: string): CapabilityReading {
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: true });
   if (doc.errors.length > 0) {
     const err = doc.errors[0]!;
-    return { descriptor: null, problems: [{ severity: "error", code: "capability-invalid", message: `Not valid YAML: ${err.message.split("\n")[0]}`, ...(err.linePos?.[0] !== undefined ? { line: err.linePos[0].line } : {}) }] };
+    return {
+      descriptor: null,
+      problems: [
+        {
+          severity: "error",
+          code: "capability-invalid",
+          message: `Not valid YAML: ${err.message.split("\n")[0]}`,
+          ...(err.linePos?.[0] !== undefined ? { line: err.linePos[0].line } : {}),
+        },
+      ],
+    };
   }
   const converted = yamlToData(doc, counter);
-  if (!converted.ok) return { descriptor: null, problems: [{ severity: "error", code: "capability-invalid", message: converted.message, line: converted.line }] };
+  if (!converted.ok)
+    return { descriptor: null, problems: [{ severity: "error", code: "capability-invalid", message: converted.message, line: converted.line }] };
   const value = converted.data;
   const parsed = CapabilityDescriptorSchema.safeParse(value);
   if (!parsed.success) {
@@ -45,7 +56,11 @@ export function readCapabilities(text: string): CapabilityReading {
         const node = doc.getIn(issue.path as unknown[], true) as { range?: [number, number, number] } | undefined;
         const parentNode = doc.getIn(issue.path.slice(0, -1) as unknown[], true) as { range?: [number, number, number] } | undefined;
         const range = node?.range ?? parentNode?.range;
-        const p: CapabilityProblem = { severity: "error", code: "capability-invalid", message: `${path.length > 0 ? path.join(".") : "(root)"}: ${issue.message}` };
+        const p: CapabilityProblem = {
+          severity: "error",
+          code: "capability-invalid",
+          message: `${path.length > 0 ? path.join(".") : "(root)"}: ${issue.message}`,
+        };
         if (range !== undefined) p.line = counter.linePos(range[0]).line;
         return p;
       }),

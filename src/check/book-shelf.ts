@@ -85,7 +85,9 @@ export class BookShelf {
   unreadableNaming(chapter: string): string[] {
     const name = baseName(chapter);
     this.booksOf(chapter); // parses every manifest that can name it
-    return [...this.books.values()].filter((b): b is ShelvedBook => b !== null && b.errors.length > 0 && b.chapters.length === 0 && this.source.read(b.manifest)!.includes(name)).map((b) => b.manifest);
+    return [...this.books.values()]
+      .filter((b): b is ShelvedBook => b !== null && b.errors.length > 0 && b.chapters.length === 0 && this.source.read(b.manifest)!.includes(name))
+      .map((b) => b.manifest);
   }
 
   /** The books that list `chapter`, in manifest path order. */
@@ -100,7 +102,7 @@ export class BookShelf {
           if (text === null || !mayName(text, name)) continue;
         }
         const b = this.book(m);
-        if (b !== null && b.chapters.includes(chapter)) found.push(b);
+        if (b?.chapters.includes(chapter)) found.push(b);
       }
       this.of.set(chapter, found);
     }

@@ -15,7 +15,8 @@ export const CHECK_CODES: Readonly<Record<string, string>> = {
   "transcript-unchanged-state": "A rejected or noop record claims the document changed.",
   "transcript-summary-inconsistent": "A record's validation summary does not follow from its diagnostics.",
   "transcript-state-gap": "The document changed outside the patch protocol between two records.",
-  "transcript-document-mismatch": "The document is not in the state its transcript ends in: it was edited outside the patch protocol (an error under `transcripts: strict`).",
+  "transcript-document-mismatch":
+    "The document is not in the state its transcript ends in: it was edited outside the patch protocol (an error under `transcripts: strict`).",
   "transcript-interrupted": "A recorded patch's document write did not complete.",
   "transcript-outside-edit-accepted": "Information: the change acknowledges an edit made outside the patch protocol (`transcript accept`).",
   "transcript-bad-acceptance": "An accept_outside_edit record names no edit made outside the protocol, or one acknowledged already.",

@@ -45,7 +45,11 @@ function checkBookManifest(file: string, text: string, options: CheckOptions): D
     for (const chapter of manifest.files) {
       if (options.chapterExists(file, chapter)) continue;
       const at = lines.findIndex((l) => l.includes(chapter));
-      const d: Diagnostic = { severity: "error", code: "book-chapter-missing", message: `Chapter "${chapter}" does not exist (paths are relative to the manifest).` };
+      const d: Diagnostic = {
+        severity: "error",
+        code: "book-chapter-missing",
+        message: `Chapter "${chapter}" does not exist (paths are relative to the manifest).`,
+      };
       if (at !== -1) d.pos = { line: at + 1, column: 1 };
       out.push(d);
     }

@@ -60,7 +60,12 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
   const { root } = options;
   await options.prefetched?.settle();
   const read = (p: string): string | null => readOrNull(root, p, options.prefetched);
-  const config = await loadConfigLazy({ cwd: options.cwd, read: options.inRepo ? read : () => null, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
+  const config = await loadConfigLazy({
+    cwd: options.cwd,
+    read: options.inRepo ? read : () => null,
+    ...(options.configPath !== undefined ? { override: options.configPath } : {}),
+    ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
+  });
   const listed = listNomaFiles(root, options.inRepo, options.paths, options.cwd);
   const explicit = new Set<string>();
   for (const given of options.paths) {
@@ -75,7 +80,13 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
     }
   };
   // A book manifest judged brings its chapters (`check book.noma.yml` judges the book).
-  const books = worktreeBooks(root, options.inRepo, read, contained, options.paths.length === 0 && options.inRepo ? listed.filter((p) => checkedPathKind(p) === "book") : undefined);
+  const books = worktreeBooks(
+    root,
+    options.inRepo,
+    read,
+    contained,
+    options.paths.length === 0 && options.inRepo ? listed.filter((p) => checkedPathKind(p) === "book") : undefined,
+  );
   const withChapters = bookChapters(books, listed);
   const excluded = config.exclude.length > 0 ? (await import("./apply-exclude.js")).excludedBy(config.exclude, explicit) : undefined;
   const targets = excluded !== undefined ? withChapters.filter((p) => !excluded(p)) : withChapters;

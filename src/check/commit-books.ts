@@ -17,7 +17,9 @@ export interface CommitSource {
 
 /** The book manifests of a commit. */
 export function listCommitManifests(cwd: string, commit: string): string[] {
-  return splitNul(execGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", commit], { cwd })).filter((p) => checkedPathKind(p) === "book").sort();
+  return splitNul(execGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", commit], { cwd }))
+    .filter((p) => checkedPathKind(p) === "book")
+    .sort();
 }
 
 /**
@@ -29,7 +31,10 @@ export function commitBooks(cwd: string, head: CommitSource, mergeBase: string, 
   const names = new ChapterNames();
   const differs = new Set(changed);
   const base = { commit: mergeBase, reader: blobTextReader(cwd, (p) => `${mergeBase}:${p}`), label: `the merge-base ${mergeBase.slice(0, 12)}` };
-  const context = new BookContext({ read: head.reader.read, prefetch: head.reader.prefetch, manifests: () => listCommitManifests(cwd, head.commit), resolve: resolveBeside }, names);
+  const context = new BookContext(
+    { read: head.reader.read, prefetch: head.reader.prefetch, manifests: () => listCommitManifests(cwd, head.commit), resolve: resolveBeside },
+    names,
+  );
   const before = new BookContext(
     {
       read: (p) => (differs.has(p) ? base.reader.read(p) : head.reader.read(p)),

@@ -18,7 +18,11 @@ export interface RenderedReport {
   summary: string | null;
 }
 
-export function renderCheckReport(results: readonly FileDiagnostics[], format: CheckFormat, options: { color?: boolean; title?: string; json?: Record<string, unknown> } = {}): RenderedReport {
+export function renderCheckReport(
+  results: readonly FileDiagnostics[],
+  format: CheckFormat,
+  options: { color?: boolean; title?: string; json?: Record<string, unknown> } = {},
+): RenderedReport {
   const withFindings = results.filter((r) => r.diagnostics.length > 0);
   switch (format) {
     case "json":

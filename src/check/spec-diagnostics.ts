@@ -13,7 +13,12 @@ import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
 
 function toDiagnostic(p: SpecProblem): Diagnostic {
-  return { severity: "error", code: `spec-${p.code}`, message: `${p.path.length > 0 ? `${p.path}: ` : ""}${p.message}`, pos: { line: p.line, column: p.column } };
+  return {
+    severity: "error",
+    code: `spec-${p.code}`,
+    message: `${p.path.length > 0 ? `${p.path}: ` : ""}${p.message}`,
+    pos: { line: p.line, column: p.column },
+  };
 }
 
 /**
@@ -32,7 +37,10 @@ export function specDiagnostics(targets: readonly string[], allSpecPaths: readon
   for (const f of set.files) {
     const problems = wanted.has(f.path)
       ? f.problems
-      : f.problems.filter((p) => (p.code === "missing-ref" || p.code === "ref-cycle") && f.refs.some((r) => r.line === p.line && wanted.has(refTargetPath(f.path, r.target) ?? "")));
+      : f.problems.filter(
+          (p) =>
+            (p.code === "missing-ref" || p.code === "ref-cycle") && f.refs.some((r) => r.line === p.line && wanted.has(refTargetPath(f.path, r.target) ?? "")),
+        );
     if (wanted.has(f.path) || problems.length > 0) out.push({ file: f.path, diagnostics: problems.map(toDiagnostic) });
   }
   return out;

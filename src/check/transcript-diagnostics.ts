@@ -15,7 +15,12 @@ export function transcriptDiagnostics(transcript: string, document: string | nul
   const report = verifyTranscript(transcript, document, { strict });
   const last = Math.max(1, transcriptLines(transcript).length);
   return withoutAcknowledgements(report.findings).map((f) => {
-    const d: Diagnostic = { severity: f.severity, code: f.code, message: f.line === undefined ? `${documentPath}: ${f.message}` : f.message, pos: { line: f.line ?? last, column: 1 } };
+    const d: Diagnostic = {
+      severity: f.severity,
+      code: f.code,
+      message: f.line === undefined ? `${documentPath}: ${f.message}` : f.message,
+      pos: { line: f.line ?? last, column: 1 },
+    };
     return d;
   });
 }

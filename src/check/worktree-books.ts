@@ -12,7 +12,13 @@ import { BookContext, type OutsideResolver } from "./book-context.js";
 import { listBookManifests } from "./list-noma-files.js";
 
 /** @param known the manifests, when the caller has listed them already (`check` with no paths: the tracked ones) */
-export function worktreeBooks(root: string, inRepo: boolean, read: (path: string) => string | null, resolve: (fromFile: string, written: string) => string | null, known?: readonly string[]): BookContext {
+export function worktreeBooks(
+  root: string,
+  inRepo: boolean,
+  read: (path: string) => string | null,
+  resolve: (fromFile: string, written: string) => string | null,
+  known?: readonly string[],
+): BookContext {
   return new BookContext({ read, resolve, manifests: () => known ?? listBookManifests(root, inRepo) });
 }
 

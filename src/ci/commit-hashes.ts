@@ -16,7 +16,11 @@ const REGULAR = new Set(["100644", "100755"]);
 const SYMLINK = "120000";
 
 /** path → BLAKE3 (lowercase hex) of its content in `commit`, or null; for every entry of `changes`. */
-export async function commitHashes(root: string, commit: string, changes: readonly Pick<TreeChange, "path" | "oid" | "mode">[]): Promise<Map<string, string | null>> {
+export async function commitHashes(
+  root: string,
+  commit: string,
+  changes: readonly Pick<TreeChange, "path" | "oid" | "mode">[],
+): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
   const byOid = new Map<string, string[]>();
   const links: string[] = [];

@@ -28,7 +28,14 @@ export interface CiCounts {
 
 export function ciCounts(report: CiReport): CiCounts {
   const c = countDiagnostics(report.results);
-  return { files: report.checked.length, errors: c.errors, warnings: c.warnings, infos: c.infos, drift: report.drift.unreconciled, affected_specs: report.affected_specs.length };
+  return {
+    files: report.checked.length,
+    errors: c.errors,
+    warnings: c.warnings,
+    infos: c.infos,
+    drift: report.drift.unreconciled,
+    affected_specs: report.affected_specs.length,
+  };
 }
 
 export type FailOn = "error" | "warning" | "never";
@@ -61,9 +68,19 @@ function driftLines(r: CiReport): string[] {
 }
 
 export function renderCiText(r: CiReport, color = false): string {
-  const findings = r.results.map((f) => ({ file: f.file, diagnostics: f.diagnostics.filter((d) => d.code !== "drift-unreconciled") })).filter((f) => f.diagnostics.length > 0);
+  const findings = r.results
+    .map((f) => ({ file: f.file, diagnostics: f.diagnostics.filter((d) => d.code !== "drift-unreconciled") }))
+    .filter((f) => f.diagnostics.length > 0);
   const c = ciCounts(r);
-  return [baseLine(r), "", formatDiagnosticsText(findings, { color }).trimEnd(), "", ...driftLines(r), "", `${plural(c.errors, "error")}, ${plural(c.warnings, "warning")}.`].join("\n") + "\n";
+  return `${[
+    baseLine(r),
+    "",
+    formatDiagnosticsText(findings, { color }).trimEnd(),
+    "",
+    ...driftLines(r),
+    "",
+    `${plural(c.errors, "error")}, ${plural(c.warnings, "warning")}.`,
+  ].join("\n")}\n`;
 }
 
 export function renderCiJson(r: CiReport, failOn: FailOn): string {
@@ -87,7 +104,10 @@ export function renderCiJson(r: CiReport, failOn: FailOn): string {
 }
 
 export function renderCiAnnotations(r: CiReport, cap = 10): string {
-  return formatGithubAnnotations(r.results.filter((f) => f.diagnostics.length > 0), cap);
+  return formatGithubAnnotations(
+    r.results.filter((f) => f.diagnostics.length > 0),
+    cap,
+  );
 }
 
 function md(s: string): string {
@@ -96,14 +116,23 @@ function md(s: string): string {
 
 /** The Markdown step summary, never longer than `limit` bytes. */
 export function renderCiSummary(r: CiReport, limit = STEP_SUMMARY_LIMIT): string {
-  const findings = r.results.filter((f) => f.diagnostics.some((d) => d.code !== "drift-unreconciled")).map((f) => ({ file: f.file, diagnostics: f.diagnostics.filter((d) => d.code !== "drift-unreconciled") }));
-  const head = [`## ${TOOL_NAME} ci`, "", `Base \`${md(r.base.ref)}\` (${r.base.source}), merge-base \`${short(r.base.merge_base)}\`, head \`${short(r.head)}\`: ${plural(r.changed_files.length, "changed file")}, ${r.checked.length} checked.`, ""].join("\n");
+  const findings = r.results
+    .filter((f) => f.diagnostics.some((d) => d.code !== "drift-unreconciled"))
+    .map((f) => ({ file: f.file, diagnostics: f.diagnostics.filter((d) => d.code !== "drift-unreconciled") }));
+  const head = [
+    `## ${TOOL_NAME} ci`,
+    "",
+    `Base \`${md(r.base.ref)}\` (${r.base.source}), merge-base \`${short(r.base.merge_base)}\`, head \`${short(r.head)}\`: ${plural(r.changed_files.length, "changed file")}, ${r.checked.length} checked.`,
+    "",
+  ].join("\n");
   let drift = `### Drift\n\n`;
   if (r.affected_specs.length === 0) drift += "No spec is affected by this change.\n";
   else {
     drift += `${plural(r.drift.unreconciled, "unreconciled governed file")} across ${plural(r.affected_specs.length, "affected spec")} (${r.drift.severity === "error" ? "errors" : "warnings"}).\n\n| spec | file | governed through | category | change | why |\n| --- | --- | --- | --- | --- | --- |\n`;
     const rows: string[] = [];
-    for (const s of r.drift.specs) for (const f of s.unreconciled) rows.push(`| \`${md(s.spec_path)}\` | \`${md(f.path)}\` | \`${md(f.glob)}\` | ${md(f.category)} | ${f.change} | ${f.reason} |`);
+    for (const s of r.drift.specs)
+      for (const f of s.unreconciled)
+        rows.push(`| \`${md(s.spec_path)}\` | \`${md(f.path)}\` | \`${md(f.glob)}\` | ${md(f.category)} | ${f.change} | ${f.reason} |`);
     const clean = r.drift.specs.filter((s) => s.unreconciled.length === 0).map((s) => `\`${md(s.spec_path)}\``);
     drift += rows.join("\n") + (rows.length > 0 ? "\n" : "");
     if (clean.length > 0) drift += `\nFully reconciled: ${clean.join(", ")}.\n`;

@@ -75,6 +75,10 @@ export function resolveCiBase(root: string, options: { base?: string; env: NodeJ
     }
   }
   const ref = defaultBranchRef(root);
-  if (ref === null) throw new GitRefError("unknown-ref", "no base to compare with: pass --base <ref> (no GitHub event names one, and there is no origin/HEAD, origin/main, origin/master, main or master)");
+  if (ref === null)
+    throw new GitRefError(
+      "unknown-ref",
+      "no base to compare with: pass --base <ref> (no GitHub event names one, and there is no origin/HEAD, origin/main, origin/master, main or master)",
+    );
   return { ref, source: "default-branch" };
 }

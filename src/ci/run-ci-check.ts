@@ -76,7 +76,11 @@ export interface CiReport {
   uncommitted: UncommittedChanges;
 }
 
-const REASON = { "not-in-snapshot": "not in the snapshot", "hash-differs": "changed since the snapshot", deleted: "deleted, not recorded in the snapshot" } as const;
+const REASON = {
+  "not-in-snapshot": "not in the snapshot",
+  "hash-differs": "changed since the snapshot",
+  deleted: "deleted, not recorded in the snapshot",
+} as const;
 
 /** Pure: drift as diagnostics on each unreconciled file. */
 export function driftDiagnostics(specs: readonly DriftSpec[], severity: "warning" | "error"): FileDiagnostics[] {
@@ -84,7 +88,11 @@ export function driftDiagnostics(specs: readonly DriftSpec[], severity: "warning
   for (const s of specs) {
     for (const f of s.unreconciled) {
       const list = byFile.get(f.path) ?? [];
-      list.push({ severity, code: "drift-unreconciled", message: `Governed by ${s.spec_path} (through "${f.glob}", ${f.category}) and not reconciled: ${REASON[f.reason]}.` });
+      list.push({
+        severity,
+        code: "drift-unreconciled",
+        message: `Governed by ${s.spec_path} (through "${f.glob}", ${f.category}) and not reconciled: ${REASON[f.reason]}.`,
+      });
       byFile.set(f.path, list);
     }
   }
@@ -95,7 +103,10 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
   const { root } = options;
   const base = resolveCiBase(root, { ...(options.base !== undefined ? { base: options.base } : {}), env: options.env });
   options.onProgress?.(`base: ${base.ref} (${base.source})`);
-  const mb = findMergeBase(root, base.ref, { ...(options.deepenSteps !== undefined ? { deepenSteps: options.deepenSteps } : {}), onDeepen: (by) => options.onProgress?.(`shallow clone without the merge-base: git fetch --deepen=${by}`) });
+  const mb = findMergeBase(root, base.ref, {
+    ...(options.deepenSteps !== undefined ? { deepenSteps: options.deepenSteps } : {}),
+    onDeepen: (by) => options.onProgress?.(`shallow clone without the merge-base: git fetch --deepen=${by}`),
+  });
   // Only to say what was not judged: git walks the work tree while the commit is judged.
   const worktree = uncommittedPaths(root);
   worktree.catch(() => undefined);
@@ -109,7 +120,12 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
   // Everything under .notarai/ at HEAD: the specs (governance, and judging changed specs), the snapshot.
   const notarai = listTree(root, mb.headCommit, ".notarai");
   head.prefetch([...relatedPaths(relevant), CONFIG_PATH, SNAPSHOT_PATH, ...notarai.filter(isSpecPath)]);
-  const config = loadConfig({ cwd: options.cwd, read: atHead, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
+  const config = loadConfig({
+    cwd: options.cwd,
+    read: atHead,
+    ...(options.configPath !== undefined ? { override: options.configPath } : {}),
+    ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
+  });
   const checked = config.exclude.length > 0 ? (await import("../check/apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
   const inTree = (rel: string | null): boolean => rel !== null && atHead(rel) !== null;
   const results = new Map<string, FileDiagnostics>();

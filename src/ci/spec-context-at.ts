@@ -19,7 +19,12 @@ export interface SourceSpecContext {
  * `paths`: every path the source holds under `.notarai/` (spec files are picked by
  * `isSpecPath`); `read`: a path's text in the source. One warning per invalid spec.
  */
-export function specContextAt(paths: readonly string[], read: (path: string) => string | null, options: ToolOptions = {}, audit?: AuditLocations): SourceSpecContext {
+export function specContextAt(
+  paths: readonly string[],
+  read: (path: string) => string | null,
+  options: ToolOptions = {},
+  audit?: AuditLocations,
+): SourceSpecContext {
   const files = [];
   for (const p of paths) {
     if (!isSpecPath(p)) continue;

@@ -13,7 +13,14 @@ export const MAX_REWRITE_FINDINGS = 20;
 
 export function appendOnlyDiagnostics(base: string, head: string | null, baseLabel = "the base"): Diagnostic[] {
   if (head === null) {
-    return [{ severity: "error", code: "transcript-rewritten", message: `The transcript existed at ${baseLabel} and was deleted; transcripts are append-only.`, pos: { line: 1, column: 1 } }];
+    return [
+      {
+        severity: "error",
+        code: "transcript-rewritten",
+        message: `The transcript existed at ${baseLabel} and was deleted; transcripts are append-only.`,
+        pos: { line: 1, column: 1 },
+      },
+    ];
   }
   // Growth: the acknowledgements of outside edits it appends are shown (information).
   if (head.startsWith(base)) return acknowledgementsAppended(base, head);
@@ -31,10 +38,26 @@ export function appendOnlyDiagnostics(base: string, head: string | null, baseLab
     const line = i + 1;
     out.push(
       after === undefined
-        ? { severity: "error", code: "transcript-rewritten", message: `Line ${line} existed at ${baseLabel} and was removed; transcripts are append-only.`, pos: { line: Math.max(1, now.length), column: 1 } }
-        : { severity: "error", code: "transcript-rewritten", message: `Line ${line} differs from its version at ${baseLabel}: an earlier record was edited (transcripts are append-only).`, pos: { line, column: 1 } },
+        ? {
+            severity: "error",
+            code: "transcript-rewritten",
+            message: `Line ${line} existed at ${baseLabel} and was removed; transcripts are append-only.`,
+            pos: { line: Math.max(1, now.length), column: 1 },
+          }
+        : {
+            severity: "error",
+            code: "transcript-rewritten",
+            message: `Line ${line} differs from its version at ${baseLabel}: an earlier record was edited (transcripts are append-only).`,
+            pos: { line, column: 1 },
+          },
     );
   }
-  if (changed > out.length) out.push({ severity: "error", code: "transcript-rewritten", message: `…and ${changed - out.length} more lines of ${baseLabel}'s version were edited or removed.`, pos: { line: out[out.length - 1]?.pos?.line ?? 1, column: 1 } });
+  if (changed > out.length)
+    out.push({
+      severity: "error",
+      code: "transcript-rewritten",
+      message: `…and ${changed - out.length} more lines of ${baseLabel}'s version were edited or removed.`,
+      pos: { line: out[out.length - 1]?.pos?.line ?? 1, column: 1 },
+    });
   return out;
 }

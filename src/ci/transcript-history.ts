@@ -60,7 +60,8 @@ export function transcriptHistoryDiagnostics(input: TranscriptHistoryInput): Fil
     const now = input.after(moved);
     // Moved with its document: held to the old path's history; the document moved without it: deleted.
     if (now !== null) out.push({ file: moved, diagnostics: appendOnlyDiagnostics(before, now, `${input.label} (as ${t})`) });
-    else if (movedDoc !== undefined) out.push({ file: t, diagnostics: appendOnlyDiagnostics(before, null, `${input.label} (its document moved to ${movedDoc})`) });
+    else if (movedDoc !== undefined)
+      out.push({ file: t, diagnostics: appendOnlyDiagnostics(before, null, `${input.label} (its document moved to ${movedDoc})`) });
   }
   return out.filter((r) => r.diagnostics.length > 0);
 }

@@ -170,7 +170,13 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
   if (source === undefined) return undefined;
   // node:vm on this path only (the bin's other commands never load it), and before the flag.
   const { Script } = createRequire(import.meta.url)("node:vm") as typeof import("node:vm");
-  if (options.inputs !== undefined && options.inputs.length > 0 && env["NOMA_RECONCILE_JIT"] !== "default" && !shortRunJitApplied() && inputBytes(options.inputs) >= SHORT_RUN_JIT_MIN_CHARS) {
+  if (
+    options.inputs !== undefined &&
+    options.inputs.length > 0 &&
+    env["NOMA_RECONCILE_JIT"] !== "default" &&
+    !shortRunJitApplied() &&
+    inputBytes(options.inputs) >= SHORT_RUN_JIT_MIN_CHARS
+  ) {
     preloadBodyBuiltins(name, options.builtins);
     prepareShortRunJit(env);
   }
@@ -178,10 +184,12 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
   const flags = v8FlagChanges();
   const cacheFile = join(dir, `${name}-${id.slice(0, 16)}-${process.version}-${process.arch}${jit ? "-jit" : ""}${flagsKey(env)}.bin`);
   const trusted = trustedCacheDir(dir, false);
-  const cachedData = trusted ? (() => {
-    const bytes = readOwnFile(cacheFile, MAX_CACHE_BYTES);
-    return bytes === undefined ? undefined : cachePayload(bytes);
-  })() : undefined;
+  const cachedData = trusted
+    ? (() => {
+        const bytes = readOwnFile(cacheFile, MAX_CACHE_BYTES);
+        return bytes === undefined ? undefined : cachePayload(bytes);
+      })()
+    : undefined;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     ...(cachedData !== undefined ? { cachedData } : {}),

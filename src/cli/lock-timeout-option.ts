@@ -16,7 +16,9 @@ export function lockTimeoutFlag(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
   if (!Number.isFinite(n) || n < 0 || n > MAX_LOCK_TIMEOUT_SECONDS) {
-    throw new UsageError(`--lock-timeout expects a number of seconds from 0 to ${MAX_LOCK_TIMEOUT_SECONDS}; got ${value === true ? "nothing" : JSON.stringify(String(value))}`);
+    throw new UsageError(
+      `--lock-timeout expects a number of seconds from 0 to ${MAX_LOCK_TIMEOUT_SECONDS}; got ${value === true ? "nothing" : JSON.stringify(String(value))}`,
+    );
   }
   return n * 1000;
 }

@@ -32,7 +32,12 @@ const EXIT_CODES = `  0  clean (warnings allowed)
 // (src/fsx/prefetch-files.ts; patch uses the bytes only if the file is unchanged under its lock).
 const prefetched =
   (process.argv[2] === "check" && !process.argv.includes("--staged")) || process.argv[2] === "patch"
-    ? prefetchFiles(process.argv.slice(3).filter((arg) => arg.endsWith(".noma") && !arg.startsWith("-")).map((arg) => resolve(arg)))
+    ? prefetchFiles(
+        process.argv
+          .slice(3)
+          .filter((arg) => arg.endsWith(".noma") && !arg.startsWith("-"))
+          .map((arg) => resolve(arg)),
+      )
     : undefined;
 
 /**
@@ -82,7 +87,13 @@ const run = (load: () => Promise<number>): void => {
  * or from its ES module when there is no usable cache. `inputs` are the documents it is about
  * to parse: when they are large, the short-run V8 flag is set before the body compiles.
  */
-async function runBody<T>(name: string, inputs: readonly string[], load: () => Promise<T>, call: (m: T) => Promise<number>, builtins: readonly string[] = []): Promise<number> {
+async function runBody<T>(
+  name: string,
+  inputs: readonly string[],
+  load: () => Promise<T>,
+  call: (m: T) => Promise<number>,
+  builtins: readonly string[] = [],
+): Promise<number> {
   const body = loadCachedBody<T>(name, io.env, { inputs, builtins });
   if (body === undefined) return call(await load());
   try {
@@ -123,9 +134,7 @@ cli
   .command("ids <file>", "List a document's canonical ids and its alias map")
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile ids thesis.noma --format json")
-  .action((file: string, options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/ids-command.js")).idsCommand(file, options, io)),
-  );
+  .action((file: string, options: Record<string, unknown>) => run(async () => (await import("./commands/ids-command.js")).idsCommand(file, options, io)));
 
 cli
   .command("parse <file>", "Print the parsed document tree (with spans) as JSON")
@@ -137,17 +146,13 @@ cli
   .command("render <file>", "Render a document: normalised Noma source, or its structure as JSON")
   .option("--to <target>", "noma | json", { default: "noma" })
   .example("  noma-reconcile render thesis.noma --to noma > thesis.normalised.noma")
-  .action((file: string, options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/render-command.js")).renderCommand(file, options, io)),
-  );
+  .action((file: string, options: Record<string, unknown>) => run(async () => (await import("./commands/render-command.js")).renderCommand(file, options, io)));
 
 cli
   .command("verify [dir]", "Run a Noma conformance corpus (Annex C layout) and report PASS/FAIL per fixture")
   .example("  noma-reconcile verify ../shared/conformance")
   .example("  noma-reconcile verify fixtures/conformance")
-  .action((dir: string | undefined) =>
-    run(async () => (await import("./commands/verify-command.js")).verifyCommand(dir, io)),
-  );
+  .action((dir: string | undefined) => run(async () => (await import("./commands/verify-command.js")).verifyCommand(dir, io)));
 
 cli
   .command("specs <action> [...paths]", "Spec files: `specs validate [paths…]` checks .notarai/**/*.spec.yaml; `specs schema` prints their JSON Schema")
@@ -174,9 +179,7 @@ cli
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile coverage")
   .example("  noma-reconcile coverage --format json")
-  .action((options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/coverage-command.js")).coverageCommand(options, io)),
-  );
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/coverage-command.js")).coverageCommand(options, io)));
 
 cli
   .command("affected", "Files changed since the merge-base with --base, and the specs that govern them")
@@ -184,9 +187,7 @@ cli
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile affected --base main")
   .example("  noma-reconcile affected --base origin/main --format json")
-  .action((options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/affected-command.js")).affectedCommand(options, io)),
-  );
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/affected-command.js")).affectedCommand(options, io)));
 
 cli
   .command("diff", "The unreconciled diff of one spec's governed files against the merge-base with --base")
@@ -208,12 +209,13 @@ cli
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile changed --spec .notarai/cli.spec.yaml")
   .example("  noma-reconcile changed --spec .notarai/cli.spec.yaml --type docs --format json")
-  .action((options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/changed-command.js")).changedCommand(options, io)),
-  );
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/changed-command.js")).changedCommand(options, io)));
 
 cli
-  .command("mark-reconciled [...paths]", "Record files (a directory: the governed files under it) as reconciled at their current content; --all baselines the repository")
+  .command(
+    "mark-reconciled [...paths]",
+    "Record files (a directory: the governed files under it) as reconciled at their current content; --all baselines the repository",
+  )
   .option("--all", "Baseline: mark every governed file and the spec files themselves, then write the snapshot .notarai/reconciliation_state.json")
   .option("--spec <path>", "For this spec only (repeatable; default: every spec that governs each file)")
   .option("--dry-run", "Print what would be marked; write nothing")
@@ -270,12 +272,21 @@ cli
   .action((doc: string, options: Record<string, unknown>) =>
     run(() =>
       // Without --actor-name, patch asks git for user.name.
-      runBody("patch", [doc], () => import("./commands/patch-command.js"), (m) => m.patchCommand(doc, options, io), options["actorName"] === undefined ? ["node:child_process"] : []),
+      runBody(
+        "patch",
+        [doc],
+        () => import("./commands/patch-command.js"),
+        (m) => m.patchCommand(doc, options, io),
+        options["actorName"] === undefined ? ["node:child_process"] : [],
+      ),
     ),
   );
 
 cli
-  .command("transcript <action> [doc]", "verify: check <doc>.patches (records, hash chain, states, the document); accept: acknowledge edits made to <doc> outside the protocol")
+  .command(
+    "transcript <action> [doc]",
+    "verify: check <doc>.patches (records, hash chain, states, the document); accept: acknowledge edits made to <doc> outside the protocol",
+  )
   .option("--base <file>", "verify: replay every applied op from this base document and require a byte-exact result")
   .option("--strict", "verify: treat edits made outside the protocol as errors")
   .option("--reason <text>", "accept: why the outside edit is accepted (required; stored in the record)")
@@ -298,7 +309,10 @@ cli
 
 cli
   .command("mcp", "Run the MCP server on stdio (newline-delimited JSON-RPC 2.0) for coding agents")
-  .option("--step <run_id/NNN-role>", "Serve the agent of this run step (what `run` gives its agents): only the tools its role may use; its workspace requests are attributed to the step in the ledger")
+  .option(
+    "--step <run_id/NNN-role>",
+    "Serve the agent of this run step (what `run` gives its agents): only the tools its role may use; its workspace requests are attributed to the step in the ledger",
+  )
   .example("  noma-reconcile mcp            # what .mcp.json runs (see `noma-reconcile init`)")
   .example("  noma-reconcile mcp --step 20260105-100000-ab12cd/004-act   # an act agent: read-only tools + the workspace tools")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io, options)));
@@ -309,11 +323,13 @@ cli
   .option("--port <port>", "Port (0 picks a free one)", { default: 7878 })
   .option("--host <host>", "127.0.0.1 (default), ::1 or localhost; anything else is refused")
   .option("--max-body-bytes <bytes>", "Largest request body accepted (default 32 MiB)")
-  .option("--format <format>", "text (everything on stderr) | json (also one line on stdout once listening: url, port, and the token when generated)", { default: "text" })
+  .option("--format <format>", "text (everything on stderr) | json (also one line on stdout once listening: url, port, and the token when generated)", {
+    default: "text",
+  })
   .example("  noma-reconcile serve --http                      # token generated and printed on stderr")
   .example("  NOMA_RECONCILE_TOKEN=$(openssl rand -hex 32) noma-reconcile serve --http --port 8080")
   .example(`  curl -s -H "Authorization: Bearer $TOKEN" -d '{"path":"README.md"}' http://127.0.0.1:7878/read_file`)
-  .example("  noma-reconcile serve --http --port 0 --format json   # a free port; stdout: {\"url\":…,\"port\":…,\"token\":…}")
+  .example('  noma-reconcile serve --http --port 0 --format json   # a free port; stdout: {"url":…,"port":…,"token":…}')
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/serve-command.js")).serveCommand(options, io)));
 
 cli
@@ -465,7 +481,13 @@ cli.version(TOOL_VERSION);
 async function main(): Promise<number> {
   try {
     // mri does not take a lone "-" (stdin) as an option value; "--ops -" → "--ops=-".
-    const argv = process.argv.flatMap((a, i, all) => (a === "-" && i > 0 && /^--[a-z]/.test(all[i - 1]!) && !all[i - 1]!.includes("=") ? [] : a.startsWith("--") && all[i + 1] === "-" && !a.includes("=") ? [`${a}=-`] : [a]));
+    const argv = process.argv.flatMap((a, i, all) =>
+      a === "-" && i > 0 && /^--[a-z]/.test(all[i - 1]!) && !all[i - 1]!.includes("=")
+        ? []
+        : a.startsWith("--") && all[i + 1] === "-" && !a.includes("=")
+          ? [`${a}=-`]
+          : [a],
+    );
     cli.parse(argv, { run: false });
     if (cli.options["help"] === true || cli.options["version"] === true) return 0;
     if (cli.matchedCommand === undefined) {
@@ -495,7 +517,9 @@ async function main(): Promise<number> {
       io.stderr(`${TOOL_NAME}: ${expectedMessage(err)}\n`);
       return code;
     }
-    io.stderr(`${TOOL_NAME}: internal error: ${err.stack ?? err.message}\nThis is a bug in ${TOOL_NAME} ${TOOL_VERSION}; please report it with the command you ran.\n`);
+    io.stderr(
+      `${TOOL_NAME}: internal error: ${err.stack ?? err.message}\nThis is a bug in ${TOOL_NAME} ${TOOL_VERSION}; please report it with the command you ran.\n`,
+    );
     return 2;
   }
 }

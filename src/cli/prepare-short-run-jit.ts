@@ -92,7 +92,10 @@ export function prepareShortRunJit(env: NodeJS.ProcessEnv = process.env): boolea
  * A `beforeParse` hook for one-shot commands: sets the flag (through `apply`) once the
  * documents about to be parsed add up to `SHORT_RUN_JIT_MIN_CHARS`.
  */
-export function shortRunJitBeforeParse(env: NodeJS.ProcessEnv = process.env, apply: (env: NodeJS.ProcessEnv) => unknown = prepareShortRunJit): (chars: number) => void {
+export function shortRunJitBeforeParse(
+  env: NodeJS.ProcessEnv = process.env,
+  apply: (env: NodeJS.ProcessEnv) => unknown = prepareShortRunJit,
+): (chars: number) => void {
   let total = 0;
   let done = env["NOMA_RECONCILE_JIT"] === "default";
   return (chars) => {

@@ -34,4 +34,12 @@ export const ConfigSchema = z.object({
   lock_timeout: z.optional(z.number().check(z.gte(0), z.lte(MAX_LOCK_TIMEOUT_SECONDS))),
 });
 
-export { CONFIG_KEYS, WORKSPACE_KEYS, DEFAULT_WORKSPACE_CONFIG, DEFAULT_CONFIG, MAX_LOCK_TIMEOUT_SECONDS, type WorkspaceConfig, type NomaConfig } from "./config-defaults.js";
+export {
+  CONFIG_KEYS,
+  WORKSPACE_KEYS,
+  DEFAULT_WORKSPACE_CONFIG,
+  DEFAULT_CONFIG,
+  MAX_LOCK_TIMEOUT_SECONDS,
+  type WorkspaceConfig,
+  type NomaConfig,
+} from "./config-defaults.js";

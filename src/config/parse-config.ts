@@ -4,7 +4,7 @@
  * values are errors; unknown keys are warnings (with a suggestion), so an
  * older tool reads a newer file and says what it ignores.
  */
-import type { LineCounter, Node as YamlNode } from "yaml";
+import type { Node as YamlNode } from "yaml";
 import { yamlLib } from "../yaml/yaml-lib.js";
 import { yamlToData } from "./yaml-to-data.js";
 import { CONFIG_KEYS, ConfigSchema, DEFAULT_CONFIG, MAX_LOCK_TIMEOUT_SECONDS, WORKSPACE_KEYS, type NomaConfig } from "./config-schema.js";
@@ -93,19 +93,34 @@ export function parseConfig(text: string, file: string): ConfigResult {
   const data = converted.data;
   if (data === null || data === undefined) return { config, problems };
   if (typeof data !== "object" || Array.isArray(data)) {
-    problems.push({ severity: "error", file, ...at((doc.contents as YamlNode | null)?.range?.[0]), message: `expected a mapping of settings (${CONFIG_KEYS.join(", ")})` });
+    problems.push({
+      severity: "error",
+      file,
+      ...at((doc.contents as YamlNode | null)?.range?.[0]),
+      message: `expected a mapping of settings (${CONFIG_KEYS.join(", ")})`,
+    });
     return { config, problems };
   }
   const root = doc.contents as YamlNode | null;
   for (const key of Object.keys(data)) {
     if ((CONFIG_KEYS as readonly string[]).includes(key)) continue;
-    problems.push({ severity: "warning", file, ...at(nodeAt(root, [key]).key?.range?.[0]), message: `unknown key "${key}"${closest(key)} is ignored; known keys: ${CONFIG_KEYS.join(", ")}` });
+    problems.push({
+      severity: "warning",
+      file,
+      ...at(nodeAt(root, [key]).key?.range?.[0]),
+      message: `unknown key "${key}"${closest(key)} is ignored; known keys: ${CONFIG_KEYS.join(", ")}`,
+    });
   }
   const ws = (data as Record<string, unknown>).workspace;
   if (ws !== null && typeof ws === "object" && !Array.isArray(ws)) {
     for (const key of Object.keys(ws)) {
       if ((WORKSPACE_KEYS as readonly string[]).includes(key)) continue;
-      problems.push({ severity: "warning", file, ...at(nodeAt(root, ["workspace", key]).key?.range?.[0]), message: `unknown key "workspace.${key}"${closest(key, WORKSPACE_KEYS)} is ignored; known keys: ${WORKSPACE_KEYS.join(", ")}` });
+      problems.push({
+        severity: "warning",
+        file,
+        ...at(nodeAt(root, ["workspace", key]).key?.range?.[0]),
+        message: `unknown key "workspace.${key}"${closest(key, WORKSPACE_KEYS)} is ignored; known keys: ${WORKSPACE_KEYS.join(", ")}`,
+      });
     }
   }
   const parsed = ConfigSchema.safeParse(data);
@@ -117,16 +132,21 @@ export function parseConfig(text: string, file: string): ConfigResult {
         where === "lock_timeout"
           ? `a number of seconds from 0 to ${MAX_LOCK_TIMEOUT_SECONDS}`
           : issue.code === "invalid_value"
-          ? `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`
-          : issue.code === "invalid_type"
-            ? `${issue.expected === "array" ? "a list" : issue.expected === "object" ? "a mapping" : `a ${issue.expected}`}`
-            : issue.code === "too_small"
-              ? issue.origin === "array"
-                ? "a non-empty list"
-                : "a non-empty string"
-              : issue.message;
+            ? `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`
+            : issue.code === "invalid_type"
+              ? `${issue.expected === "array" ? "a list" : issue.expected === "object" ? "a mapping" : `a ${issue.expected}`}`
+              : issue.code === "too_small"
+                ? issue.origin === "array"
+                  ? "a non-empty list"
+                  : "a non-empty string"
+                : issue.message;
       const value = valueAt(data, issue.path);
-      problems.push({ severity: "error", file, ...at(found.node?.range?.[0]), message: `${where}: expected ${expected}, found ${value === undefined ? "nothing" : JSON.stringify(value)}` });
+      problems.push({
+        severity: "error",
+        file,
+        ...at(found.node?.range?.[0]),
+        message: `${where}: expected ${expected}, found ${value === undefined ? "nothing" : JSON.stringify(value)}`,
+      });
     }
     return { config, problems: sortProblems(problems) };
   }

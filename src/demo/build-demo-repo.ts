@@ -25,12 +25,20 @@ function commitAll(dir: string, message: string): void {
 
 /** Governed files git knows (tracked or not ignored), for mark-reconciled. */
 function governedCandidates(dir: string): string[] {
-  return git(dir, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".notarai", "src", "docs", "README.md"]).split("\0").filter((p) => p.length > 0);
+  return git(dir, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".notarai", "src", "docs", "README.md"])
+    .split("\0")
+    .filter((p) => p.length > 0);
 }
 
 export async function buildDemoRepo(dir: string, files: string): Promise<void> {
   git(dir, ["init", "-q", "-b", "main"]);
-  for (const [k, v] of [["user.name", "noma-reconcile demo"], ["user.email", "demo@example.invalid"], ["commit.gpgsign", "false"], ["core.hooksPath", ".git/no-hooks"]] as const) git(dir, ["config", k, v]);
+  for (const [k, v] of [
+    ["user.name", "noma-reconcile demo"],
+    ["user.email", "demo@example.invalid"],
+    ["commit.gpgsign", "false"],
+    ["core.hooksPath", ".git/no-hooks"],
+  ] as const)
+    git(dir, ["config", k, v]);
   cpSync(join(files, "base"), dir, { recursive: true });
   commitAll(dir, "Billing service: specs, code and handbook");
   await markReconciled(dir, { files: governedCandidates(dir) });
@@ -39,7 +47,11 @@ export async function buildDemoRepo(dir: string, files: string): Promise<void> {
 
   git(dir, ["checkout", "-q", "-b", "feature"]);
   const ops = JSON.parse(readFileSync(join(files, "branch", "ops.json"), "utf8")) as unknown[];
-  const patched = patchDocument(join(dir, DEMO_DOCUMENT), ops, { actor: { kind: "agent", name: "billing-agent", model: "demo" }, reason: "Document the retry policy", now: new Date("2026-01-05T10:00:00Z") });
+  const patched = patchDocument(join(dir, DEMO_DOCUMENT), ops, {
+    actor: { kind: "agent", name: "billing-agent", model: "demo" },
+    reason: "Document the retry policy",
+    now: new Date("2026-01-05T10:00:00Z"),
+  });
   if (patched.outcome.result !== "applied") throw new Error(`demo patch was ${patched.outcome.result}: ${patched.outcome.error?.message ?? ""}`);
   cpSync(join(files, "branch", "src", "billing", "charge.ts"), join(dir, "src", "billing", "charge.ts"));
   await markReconciled(dir, { files: [DEMO_DOCUMENT, `${DEMO_DOCUMENT}.patches`, "src/billing/charge.ts"] });

@@ -41,7 +41,8 @@ export interface Prefetched {
  * the times carry sub-second digits, 3 s where they do not (a coarse file system).
  */
 export function unchangedSince(before: BigIntStats, beforeAtMs: number, now: BigIntStats): boolean {
-  if (before.dev !== now.dev || before.ino !== now.ino || before.size !== now.size || before.mtimeNs !== now.mtimeNs || before.ctimeNs !== now.ctimeNs) return false;
+  if (before.dev !== now.dev || before.ino !== now.ino || before.size !== now.size || before.mtimeNs !== now.mtimeNs || before.ctimeNs !== now.ctimeNs)
+    return false;
   const margin = before.ctimeNs % 1_000_000_000n === 0n ? 3_000 : 50;
   return Number(before.ctimeNs / 1_000_000n) <= beforeAtMs - margin;
 }
@@ -73,7 +74,10 @@ function readWhole(path: string): Promise<Buffer | null> {
   }
   return new Promise((resolve) => {
     const next = (at: number): void => {
-      if (at === bytes.length) return finish(bytes);
+      if (at === bytes.length) {
+        finish(bytes);
+        return;
+      }
       read(fd, bytes, at, bytes.length - at, at, (err, n) => {
         if (err !== null) return finish(null);
         if (n === 0) return finish(bytes.subarray(0, at));
@@ -138,7 +142,9 @@ export function prefetchFiles(paths: readonly string[]): Prefetched {
       if (real === undefined) return undefined;
       const before = stats.get(real);
       const bytes = takeReal(real);
-      return bytes !== undefined && before !== undefined && BigInt(bytes.length) === now.size && unchangedSince(before.st, before.atMs, now) ? bytes : undefined;
+      return bytes !== undefined && before !== undefined && BigInt(bytes.length) === now.size && unchangedSince(before.st, before.atMs, now)
+        ? bytes
+        : undefined;
     },
   };
 }

@@ -7,7 +7,7 @@
  * it points.
  */
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { realpathLenient } from "./realpath-lenient.js";
 
 export class SymlinkEscapeError extends Error {

@@ -149,7 +149,8 @@ const MAX_CMD = 200;
 /** `argv` as a shell-like line: our bin as `noma-reconcile`, long arguments shortened, the whole bounded. */
 export function commandLine(argv: readonly string[]): string {
   const [exe = "node", script, ...args] = argv;
-  const head = script === undefined ? [basename(exe)] : /(?:^|[\\/])(?:noma-reconcile|dist[\\/]cli\.c?js)$/.test(script) ? ["noma-reconcile"] : [basename(exe), script];
+  const head =
+    script === undefined ? [basename(exe)] : /(?:^|[\\/])(?:noma-reconcile|dist[\\/]cli\.c?js)$/.test(script) ? ["noma-reconcile"] : [basename(exe), script];
   const quote = (a: string): string => {
     const s = a.length > 60 ? `${a.slice(0, 57)}…` : a;
     return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
@@ -339,7 +340,8 @@ function attempt(lockPath: string, staleMs: number): Attempt {
 export function resolveLockTimeout(timeout?: LockTimeout): number {
   const t = timeout ?? processDefault ?? DEFAULT_LOCK_TIMEOUT_MS;
   const ms = typeof t === "function" ? t() : t;
-  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) throw new RangeError(`a lock timeout is a finite number of milliseconds ≥ 0; got ${String(ms)}`);
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0)
+    throw new RangeError(`a lock timeout is a finite number of milliseconds ≥ 0; got ${String(ms)}`);
   return ms;
 }
 
@@ -412,19 +414,32 @@ function timeoutError(lockPath: string, found: Found | null, timeoutMs: number, 
   const onlyIfGone = `delete ${lockPath} only if no such process exists`;
   if (found === null) {
     // Taken and released over and over by others, never free when we looked.
-    return new LockTimeoutError(lockPath, "other processes", `${waited}: other processes kept taking it; retry, or wait longer (--lock-timeout SECONDS, or lock_timeout in .notarai/config.yaml)`, null, waitedMs);
+    return new LockTimeoutError(
+      lockPath,
+      "other processes",
+      `${waited}: other processes kept taking it; retry, or wait longer (--lock-timeout SECONDS, or lock_timeout in .notarai/config.yaml)`,
+      null,
+      waitedMs,
+    );
   }
   const h = lockOwner(found);
   const since = h.since !== null ? `since ${localTime(h.since)} (${formatAge(now - h.since)} ago)` : "";
   if (h.pid === null) {
     const written = h.since !== null ? ` (written ${localTime(h.since)}, ${formatAge(now - h.since)} ago)` : "";
-    return new LockTimeoutError(lockPath, "an unknown process", `${waited}: the lock file names no owner${written}; if no noma-reconcile process is running, delete ${lockPath}`, h, waitedMs);
+    return new LockTimeoutError(
+      lockPath,
+      "an unknown process",
+      `${waited}: the lock file names no owner${written}; if no noma-reconcile process is running, delete ${lockPath}`,
+      h,
+      waitedMs,
+    );
   }
   const holder = `pid ${h.pid} on ${h.host}`;
   const who = `${holder}${h.cmd !== null ? ` (${h.cmd})` : ""}`;
   let advice: string;
   if (h.host !== HOST) advice = `that process runs on another host: wait for it to finish, or end it there; ${onlyIfGone} on ${h.host}`;
-  else if (h.state === "stopped") advice = `that process is stopped (SIGSTOP or Ctrl-Z): resume it (kill -CONT ${h.pid}) or end it (kill ${h.pid}); ${onlyIfGone}`;
+  else if (h.state === "stopped")
+    advice = `that process is stopped (SIGSTOP or Ctrl-Z): resume it (kill -CONT ${h.pid}) or end it (kill ${h.pid}); ${onlyIfGone}`;
   else advice = `wait for it to finish, or, if it is hung, end it (kill ${h.pid}); ${onlyIfGone}`;
   return new LockTimeoutError(lockPath, holder, `${waited}: held by ${who} ${since}; ${advice}`, h, waitedMs);
 }

@@ -50,9 +50,19 @@ export class CatFileSession {
     });
     this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString("utf8")));
     this.child.stdin.on("error", () => undefined); // git gone: reported through 'close' / 'error'
-    this.child.on("error", (e: NodeJS.ErrnoException) => this.fail(e.code === "ENOENT" ? new GitError("git is not installed or not on PATH", args, null, "") : e));
+    this.child.on("error", (e: NodeJS.ErrnoException) =>
+      this.fail(e.code === "ENOENT" ? new GitError("git is not installed or not on PATH", args, null, "") : e),
+    );
     this.child.on("close", (code: number | null) => {
-      if (this.queue.length > 0) this.fail(new GitError(`git cat-file --batch ended (exit ${code ?? "by signal"}) before answering${this.stderr.length > 0 ? `: ${this.stderr.trim()}` : ""}`, args, code, this.stderr.trim()));
+      if (this.queue.length > 0)
+        this.fail(
+          new GitError(
+            `git cat-file --batch ended (exit ${code ?? "by signal"}) before answering${this.stderr.length > 0 ? `: ${this.stderr.trim()}` : ""}`,
+            args,
+            code,
+            this.stderr.trim(),
+          ),
+        );
     });
   }
 

@@ -87,14 +87,21 @@ export function catFileBatchParser(names: readonly string[], visit: (name: strin
       }
     },
     end() {
-      if (next !== names.length || need >= 0 || header.length > 0) throw new GitOutputError(`cat-file --batch output ends before the entry for ${JSON.stringify(names[next] ?? "")}`);
+      if (next !== names.length || need >= 0 || header.length > 0)
+        throw new GitOutputError(`cat-file --batch output ends before the entry for ${JSON.stringify(names[next] ?? "")}`);
     },
   };
 }
 
 /** Stream the objects `names` denote to `visit`, one call per name, in order (pass each name once). */
-export function streamCatFile(cwd: string, names: readonly string[], visit: (name: string, blob: Buffer | null) => void, options: CatFileStreamOptions = {}): Promise<void> {
-  for (const n of names) if (n.includes("\n") || n.includes("\r")) throw new TypeError(`streamCatFile: ${JSON.stringify(n)} cannot be sent on a batch line (read it by object id)`);
+export function streamCatFile(
+  cwd: string,
+  names: readonly string[],
+  visit: (name: string, blob: Buffer | null) => void,
+  options: CatFileStreamOptions = {},
+): Promise<void> {
+  for (const n of names)
+    if (n.includes("\n") || n.includes("\r")) throw new TypeError(`streamCatFile: ${JSON.stringify(n)} cannot be sent on a batch line (read it by object id)`);
   if (names.length === 0) return Promise.resolve();
   const args = ["cat-file", "--batch", "--buffer", ...(options.followSymlinks === true ? ["--follow-symlinks"] : [])];
   return new Promise((resolve, reject) => {

@@ -14,7 +14,7 @@ function unitRank(u: number): number {
 /** Negative, zero or positive as `a` sorts before, equal to or after `b` by UTF-8 bytes. */
 export function compareUtf8(a: string, b: string): number {
   if (a === b) return 0;
-  const n = a.length < b.length ? a.length : b.length;
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);
     const y = b.charCodeAt(i);

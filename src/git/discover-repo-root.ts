@@ -28,7 +28,8 @@ import { lstatSync, readFileSync, realpathSync, statSync, type Stats } from "nod
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 
 /** Environment variables under which only git can say where the top level is. */
-const DISCOVERY_ENV = /^GIT_(DIR|WORK_TREE|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|COMMON_DIR|CONFIG|TEST_.*|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE)$/;
+const DISCOVERY_ENV =
+  /^GIT_(DIR|WORK_TREE|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|COMMON_DIR|CONFIG|TEST_.*|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE)$/;
 /** Configuration given on the command line (`git -c`, as a hook inherits it): only these keys matter. */
 const CONFIG_ENV = /^GIT_CONFIG_(PARAMETERS|KEY_\d+)$/;
 const DISCOVERY_KEYS = /core\.(worktree|bare)|safe\.directory|include/i;

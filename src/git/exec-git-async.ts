@@ -40,7 +40,9 @@ export function execGitAsync(args: readonly string[], options: ExecGitAsyncOptio
         }
         const status = typeof err.code === "number" ? err.code : null;
         const text = stderr.toString("utf8").trim();
-        reject(new GitError(`git ${args.join(" ")} failed${status !== null ? ` (exit ${status})` : ""}${text.length > 0 ? `: ${text}` : ""}`, args, status, text));
+        reject(
+          new GitError(`git ${args.join(" ")} failed${status !== null ? ` (exit ${status})` : ""}${text.length > 0 ? `: ${text}` : ""}`, args, status, text),
+        );
       },
     );
     if (options.input !== undefined) child.stdin?.end(options.input);

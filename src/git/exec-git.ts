@@ -45,7 +45,12 @@ export function execGitBuffer(args: readonly string[], options: ExecGitOptions):
       throw new GitError("git is not installed or not on PATH", args, null, "");
     }
     const stderr = err.stderr !== undefined ? String(err.stderr).trim() : "";
-    throw new GitError(`git ${args.join(" ")} failed${err.status != null ? ` (exit ${err.status})` : ""}${stderr.length > 0 ? `: ${stderr}` : ""}`, args, err.status ?? null, stderr);
+    throw new GitError(
+      `git ${args.join(" ")} failed${err.status != null ? ` (exit ${err.status})` : ""}${stderr.length > 0 ? `: ${stderr}` : ""}`,
+      args,
+      err.status ?? null,
+      stderr,
+    );
   }
 }
 

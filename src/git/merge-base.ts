@@ -77,14 +77,20 @@ export function findMergeBase(root: string, baseRef: string, options: MergeBaseO
       execGit(["fetch", "--quiet", "--no-tags", `--deepen=${by}`], { cwd: root });
     } catch (e) {
       if (!(e instanceof GitError) || e.exitCode === null) throw e;
-      throw new GitRefError("shallow-no-merge-base", `no merge-base between ${baseRef} and HEAD in this shallow clone, and deepening it failed (${e.stderr || e.message}); ${SHALLOW_HINT}`);
+      throw new GitRefError(
+        "shallow-no-merge-base",
+        `no merge-base between ${baseRef} and HEAD in this shallow clone, and deepening it failed (${e.stderr || e.message}); ${SHALLOW_HINT}`,
+      );
     }
     attempts++;
     total += by;
     mb = tryMergeBase(root, baseCommit, headCommit);
     if (mb !== null) return { baseRef, baseCommit, headCommit, mergeBase: mb };
     if (!isShallowRepository(root)) {
-      throw new GitRefError("no-merge-base", `${baseRef} and HEAD have no common ancestor (unrelated histories, full history fetched); pick a base ref this branch was created from`);
+      throw new GitRefError(
+        "no-merge-base",
+        `${baseRef} and HEAD have no common ancestor (unrelated histories, full history fetched); pick a base ref this branch was created from`,
+      );
     }
   }
   throw new GitRefError(

@@ -38,7 +38,8 @@ export function parseLsFilesTagged(out: string): Map<string, WorktreeEntry> {
     if (out.charAt(start + 1) !== " ") throw new GitOutputError(`bad ls-files line ${JSON.stringify(out.slice(start, end))}`);
     if (tag === "?") {
       const path = out.slice(start + 2, end);
-      if (!map.has(path)) map.set(path, { path, tracked: false, blob: null, mode: null, modified: false, deleted: false, unmerged: false, skipWorktree: false });
+      if (!map.has(path))
+        map.set(path, { path, tracked: false, blob: null, mode: null, modified: false, deleted: false, unmerged: false, skipWorktree: false });
       start = end + 1;
       continue;
     }

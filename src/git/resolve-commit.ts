@@ -23,7 +23,10 @@ export function resolveCommit(root: string, ref: string): string {
     if (!(e instanceof GitError) || e.exitCode === null) throw e;
   }
   if (ref === "HEAD") throw new GitRefError("no-commits", "HEAD does not name a commit yet (no commits on this branch)");
-  throw new GitRefError("unknown-ref", `unknown ref ${JSON.stringify(ref)}: it does not name a commit in this repository (try \`git fetch\`, or check the branch name)`);
+  throw new GitRefError(
+    "unknown-ref",
+    `unknown ref ${JSON.stringify(ref)}: it does not name a commit in this repository (try \`git fetch\`, or check the branch name)`,
+  );
 }
 
 /** Whether `ancestor` is an ancestor of (or equal to) `descendant`; null when either is not a known commit. */

@@ -25,7 +25,16 @@ export interface TreeChange {
 }
 
 const HEADER = /^:([0-7]{6}) ([0-7]{6}) ([0-9a-f]{40,64}) ([0-9a-f]{40,64}) ([ACDMRTUX])(\d*)$/;
-const KIND: Record<string, ChangeKind> = { A: "added", C: "copied", D: "deleted", M: "modified", R: "renamed", T: "type-changed", U: "unmerged", X: "modified" };
+const KIND: Record<string, ChangeKind> = {
+  A: "added",
+  C: "copied",
+  D: "deleted",
+  M: "modified",
+  R: "renamed",
+  T: "type-changed",
+  U: "unmerged",
+  X: "modified",
+};
 const GONE = "000000";
 
 /** Pure: parse `git diff --raw -z` output (renames and copies carry two paths) into one entry per path, sorted. */

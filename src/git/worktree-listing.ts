@@ -110,7 +110,13 @@ export function parseIndexListing(out: Buffer | string): WorktreeListing {
     const objectAt = start + 9;
     const stageAt = objectAt + blobLength + 1;
     const pathAt = stageAt + 2;
-    if (pathAt > end || text.charCodeAt(start + 1) !== SPACE || text.charCodeAt(start + 8) !== SPACE || text.charCodeAt(stageAt - 1) !== SPACE || text.charCodeAt(stageAt + 1) !== TAB) {
+    if (
+      pathAt > end ||
+      text.charCodeAt(start + 1) !== SPACE ||
+      text.charCodeAt(start + 8) !== SPACE ||
+      text.charCodeAt(stageAt - 1) !== SPACE ||
+      text.charCodeAt(stageAt + 1) !== TAB
+    ) {
       throw new GitOutputError(`bad ls-files line ${JSON.stringify(text.slice(start, end))}`);
     }
     let mode = 0;
@@ -152,7 +158,16 @@ export function parseIndexListing(out: Buffer | string): WorktreeListing {
     start = end + 1;
   }
   const n = paths.length;
-  return { text, paths, blobAt: blobAt.subarray(0, n), blobLength: blobLength || 40, modes: modes.subarray(0, n), flags: flags.subarray(0, n), untracked: [], ascii };
+  return {
+    text,
+    paths,
+    blobAt: blobAt.subarray(0, n),
+    blobLength: blobLength || 40,
+    modes: modes.subarray(0, n),
+    flags: flags.subarray(0, n),
+    untracked: [],
+    ascii,
+  };
 }
 
 /** Hex characters of the object ids in an `ls-files -s` output (40, or 64 in SHA-256 repositories; 40 when empty). */

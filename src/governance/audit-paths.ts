@@ -29,7 +29,10 @@ export interface AuditLocations {
 
 export type AuditKind = "ledger" | "archive" | "run-loop" | "transcript";
 
-export const DEFAULT_AUDIT_LOCATIONS: Readonly<AuditLocations> = Object.freeze({ ledger: DEFAULT_WORKSPACE_CONFIG.ledger, archive: DEFAULT_WORKSPACE_CONFIG.archive });
+export const DEFAULT_AUDIT_LOCATIONS: Readonly<AuditLocations> = Object.freeze({
+  ledger: DEFAULT_WORKSPACE_CONFIG.ledger,
+  archive: DEFAULT_WORKSPACE_CONFIG.archive,
+});
 
 /** What each kind of record is, for messages ("… is <description>; never governed"). */
 export const AUDIT_DESCRIPTIONS: Readonly<Record<AuditKind, string>> = Object.freeze({

@@ -40,7 +40,11 @@ export function pathGovernance(governance: Governance, path: string, state: Path
  * For `paths` (repository-relative, or absolute inside the repository): their
  * governing specs. A path outside the repository throws PathOutsideRepoError.
  */
-export function whichSpecsGovern(root: string, given: readonly string[], governance: Governance = buildGovernance(loadSpecs(root), readAuditLocations(root))): WhichSpecsGovernResult {
+export function whichSpecsGovern(
+  root: string,
+  given: readonly string[],
+  governance: Governance = buildGovernance(loadSpecs(root), readAuditLocations(root)),
+): WhichSpecsGovernResult {
   const paths = given.map((p) => containPath(p, root, root));
   const tracked = new Set<string>();
   const untracked = new Set<string>();

@@ -59,7 +59,12 @@ export function locateProgram(root: string, env: NodeJS.ProcessEnv = process.env
     const path = isAbsolute(configured) ? configured : resolve(root, configured);
     const setBy = source === "env" ? BIN_ENV : `git config ${BIN_GIT_CONFIG}`;
     if (isFile(path)) return { path, source, configured, problem: null };
-    return { path: null, source, configured, problem: `${configured} (set by ${setBy}) does not exist; fix that setting, or unset it and install: ${INSTALL_COMMAND}` };
+    return {
+      path: null,
+      source,
+      configured,
+      problem: `${configured} (set by ${setBy}) does not exist; fix that setting, or unset it and install: ${INSTALL_COMMAND}`,
+    };
   }
   const local = join(root, LOCAL_BIN);
   if (isExecutable(local)) return { path: local, source: "local-install", configured: LOCAL_BIN, problem: null };

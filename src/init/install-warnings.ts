@@ -34,10 +34,15 @@ export function checkInstall(root: string, env: NodeJS.ProcessEnv, mcpEntryOurs:
   const mcpMissing = mcpEntryOurs && mcpPackage === null;
   const warnings: string[] = [];
   if (program.problem !== null && program.source === "local-install" && mcpMissing) {
-    warnings.push(`${TOOL_NAME} is not installed in this repository (no ${LOCAL_BIN}), so the pre-commit hook and the MCP server in .mcp.json cannot run it; install it: ${INSTALL_COMMAND}`);
+    warnings.push(
+      `${TOOL_NAME} is not installed in this repository (no ${LOCAL_BIN}), so the pre-commit hook and the MCP server in .mcp.json cannot run it; install it: ${INSTALL_COMMAND}`,
+    );
   } else {
     if (program.problem !== null) warnings.push(`the pre-commit hook cannot run: ${program.problem}`);
-    if (mcpMissing) warnings.push(`the MCP server in .mcp.json cannot start: node finds no ${TOOL_NAME} package from the repository root (node_modules/${TOOL_NAME}); install it: ${INSTALL_COMMAND}, or edit the ${TOOL_NAME} entry in .mcp.json`);
+    if (mcpMissing)
+      warnings.push(
+        `the MCP server in .mcp.json cannot start: node finds no ${TOOL_NAME} package from the repository root (node_modules/${TOOL_NAME}); install it: ${INSTALL_COMMAND}, or edit the ${TOOL_NAME} entry in .mcp.json`,
+      );
   }
   return { program, mcpPackage, warnings };
 }

@@ -41,7 +41,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (!isPlainObject(a) || !isPlainObject(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(a[k], b[k]));
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
 }
 
 /** The indentation unit of a JSON text (its first indented line), default two spaces. */

@@ -48,7 +48,10 @@ export function parseAgentStep(text: string): { ok: true; step: AgentStep } | { 
   const m = /^(\d{8}-\d{6}-[0-9a-f]{6})\/(\d{3,})-(plan|do|check|act)$/.exec(text);
   const index = m !== null ? Number(m[2]) : NaN;
   if (m === null || !Number.isSafeInteger(index) || index < 1) {
-    return { ok: false, problem: `--step: expected <run_id>/<NNN-role> (e.g. 20260105-100000-ab12cd/004-act, role plan, do, check or act), found ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}` };
+    return {
+      ok: false,
+      problem: `--step: expected <run_id>/<NNN-role> (e.g. 20260105-100000-ab12cd/004-act, role plan, do, check or act), found ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`,
+    };
   }
   return { ok: true, step: { runId: m[1]!, index, role: m[3] as AgentRole } };
 }

@@ -19,6 +19,7 @@ import { ToolFailure, toolFailure, toolSuccess, type ToolResult } from "./tool-r
 import { isWorkspaceTool, type WorkspaceToolName } from "../workspace/workspace-tool-names.js";
 
 // Arguments are validated against the tool's schema before its handler sees them (hence `any`).
+// biome-ignore lint/suspicious/noExplicitAny: each handler takes its own tool's arguments, validated by its schema before the call
 type Handler = (args: any, ctx: ToolContext) => Promise<object>;
 
 const HANDLERS: Record<Exclude<ToolName, WorkspaceToolName>, () => Promise<Handler>> = {
@@ -52,7 +53,8 @@ function describeArgumentIssues(issues: readonly Issue[]): string {
     .slice(0, 5)
     .map((i) => {
       const at = i.path.map(String).join(".");
-      if (i.code === "unrecognized_keys" && i.keys !== undefined) return `unknown argument${i.keys.length > 1 ? "s" : ""} ${i.keys.map((k) => JSON.stringify(k)).join(", ")}${at.length > 0 ? ` in ${at}` : ""}`;
+      if (i.code === "unrecognized_keys" && i.keys !== undefined)
+        return `unknown argument${i.keys.length > 1 ? "s" : ""} ${i.keys.map((k) => JSON.stringify(k)).join(", ")}${at.length > 0 ? ` in ${at}` : ""}`;
       return `${at.length > 0 ? at : "arguments"}: ${i.message}`;
     })
     .join("; ");
@@ -103,7 +105,9 @@ export async function callTool(name: ToolName, rawArgs: Record<string, unknown>,
   const args = parsed.data as Record<string, unknown>;
   const escaping = escapingPaths(args, ctx.root);
   if (escaping.length > 0) {
-    return toolFailure(`${escaping.map((p) => JSON.stringify(p)).join(", ")}: path${escaping.length > 1 ? "s are" : " is"} outside the repository (${ctx.root}); nothing was read or written`);
+    return toolFailure(
+      `${escaping.map((p) => JSON.stringify(p)).join(", ")}: path${escaping.length > 1 ? "s are" : " is"} outside the repository (${ctx.root}); nothing was read or written`,
+    );
   }
   try {
     const handler = await HANDLERS[name as Exclude<ToolName, WorkspaceToolName>]();

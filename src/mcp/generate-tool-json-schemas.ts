@@ -24,7 +24,8 @@ function portable(node: unknown): unknown {
       out["anyOf"] = v.map((t) => ({ type: t }));
       continue;
     }
-    out[k] = k === "properties" || k === "$defs" ? Object.fromEntries(Object.entries(v as JsonSchema).map(([name, sub]) => [name, portable(sub)])) : portable(v);
+    out[k] =
+      k === "properties" || k === "$defs" ? Object.fromEntries(Object.entries(v as JsonSchema).map(([name, sub]) => [name, portable(sub)])) : portable(v);
   }
   return out;
 }
@@ -56,7 +57,9 @@ function typed(node: unknown, defs: JsonSchema): unknown {
   if (Array.isArray(node)) return node.map((x) => typed(x, defs));
   if (node === null || typeof node !== "object") return node;
   const out: JsonSchema = {};
-  for (const [k, v] of Object.entries(node as JsonSchema)) out[k] = k === "properties" || k === "$defs" ? Object.fromEntries(Object.entries(v as JsonSchema).map(([name, sub]) => [name, typed(sub, defs)])) : typed(v, defs);
+  for (const [k, v] of Object.entries(node as JsonSchema))
+    out[k] =
+      k === "properties" || k === "$defs" ? Object.fromEntries(Object.entries(v as JsonSchema).map(([name, sub]) => [name, typed(sub, defs)])) : typed(v, defs);
   if (out["type"] === undefined && (out["$ref"] !== undefined || out["anyOf"] !== undefined)) {
     const t = singleType(out, defs);
     if (t !== null) return { type: t, ...out };

@@ -58,8 +58,9 @@ function validId(v: unknown): v is RpcId {
 
 /** Classify one parsed JSON value (one element of a batch, or a whole message). */
 export function classifyMessage(value: unknown): RpcMessage {
-  if (!isRecord(value)) return { kind: "invalid", id: null, error: { code: INVALID_REQUEST, message: "Invalid Request: a JSON-RPC message must be a JSON object" } };
-  const hasId = Object.prototype.hasOwnProperty.call(value, "id");
+  if (!isRecord(value))
+    return { kind: "invalid", id: null, error: { code: INVALID_REQUEST, message: "Invalid Request: a JSON-RPC message must be a JSON object" } };
+  const hasId = Object.hasOwn(value, "id");
   const id = hasId && validId(value["id"]) ? value["id"] : null;
   const invalid = (message: string): RpcMessage => ({ kind: "invalid", id, error: { code: INVALID_REQUEST, message: `Invalid Request: ${message}` } });
   if (value["jsonrpc"] !== "2.0") return invalid('"jsonrpc" must be "2.0"');

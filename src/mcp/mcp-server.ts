@@ -193,7 +193,10 @@ export class McpServer {
     const step = this.options.agentStep;
     if (allowed !== null && step !== undefined && !allowed.includes(name as ToolName)) {
       // A result the model can read (not a protocol error): the tool exists, this agent may not use it.
-      const why = step.role === "plan" || step.role === "check" ? "plan and check agents only read" : "no agent marks files reconciled, writes the snapshot, clears the cache or patches a .noma document itself — the loop does, from the step's files";
+      const why =
+        step.role === "plan" || step.role === "check"
+          ? "plan and check agents only read"
+          : "no agent marks files reconciled, writes the snapshot, clears the cache or patches a .noma document itself — the loop does, from the step's files";
       const message = `${name} is not available to the ${step.role} agent of run ${step.runId} (step ${step.index}): ${why}; its tools: ${allowed.join(", ")}`;
       if (!workspace) return toolFailure(message);
       // A refused workspace request is a ledger line like every other.

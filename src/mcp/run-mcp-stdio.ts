@@ -51,7 +51,12 @@ export function findWorkTreeTop(cwd: string): string {
 export function runMcpStdio(options: McpStdioOptions): Promise<void> {
   const log = (line: string): void => options.log(`noma-reconcile mcp: ${line}\n`);
   let root: Promise<RepoRoot> | undefined;
-  const server = new McpServer({ root: () => (root ??= findRepoRootAsync(options.cwd)), projectRoot: () => findWorkTreeTop(options.cwd), log, ...(options.agentStep !== undefined ? { agentStep: options.agentStep } : {}) });
+  const server = new McpServer({
+    root: () => (root ??= findRepoRootAsync(options.cwd)),
+    projectRoot: () => findWorkTreeTop(options.cwd),
+    log,
+    ...(options.agentStep !== undefined ? { agentStep: options.agentStep } : {}),
+  });
   const framer = new LineFramer();
   let queue: Promise<void> = Promise.resolve();
   const enqueue = (line: string): void => {

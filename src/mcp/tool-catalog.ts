@@ -79,7 +79,8 @@ export const TOOL_CATALOG: readonly ToolMeta[] = [
   {
     name: "clear_cache",
     title: "Clear the reconciliation cache",
-    description: "Forget every reconciliation (delete the hash cache), so the next get_spec_diff lists every changed governed file. `cleared` is false when there was no cache.",
+    description:
+      "Forget every reconciliation (delete the hash cache), so the next get_spec_diff lists every changed governed file. `cleared` is false when there was no cache.",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   },
   {
@@ -99,13 +100,15 @@ export const TOOL_CATALOG: readonly ToolMeta[] = [
   {
     name: "list_ids",
     title: "List a document's ids",
-    description: "The canonical ids of a .noma file, in document order, and its alias map (alias → canonical id). Patches address blocks by canonical id only: resolve an alias here first.",
+    description:
+      "The canonical ids of a .noma file, in document order, and its alias map (alias → canonical id). Patches address blocks by canonical id only: resolve an alias here first.",
     annotations: READ,
   },
   {
     name: "validate_doc",
     title: "Validate a Noma document",
-    description: "Run the Noma validator on a .noma file (profile from its frontmatter). `ok` is true when no diagnostic has severity error; inspect warnings too.",
+    description:
+      "Run the Noma validator on a .noma file (profile from its frontmatter). `ok` is true when no diagnostic has severity error; inspect warnings too.",
     annotations: READ,
   },
   {
@@ -153,13 +156,15 @@ export const TOOL_CATALOG: readonly ToolMeta[] = [
   {
     name: "run_tests",
     title: "Run the project's tests",
-    description: "Run the test command configured as workspace.test in .notarai/config.yaml (e.g. [npm, test]) the way run_command runs commands; same result shape. Not configured: an error naming the setting.",
+    description:
+      "Run the test command configured as workspace.test in .notarai/config.yaml (e.g. [npm, test]) the way run_command runs commands; same result shape. Not configured: an error naming the setting.",
     annotations: RUN,
   },
   {
     name: "build_workspace",
     title: "Build the project",
-    description: "Run the build command configured as workspace.build in .notarai/config.yaml (e.g. [npm, run, build]) the way run_command runs commands; same result shape. Not configured: an error naming the setting.",
+    description:
+      "Run the build command configured as workspace.build in .notarai/config.yaml (e.g. [npm, run, build]) the way run_command runs commands; same result shape. Not configured: an error naming the setting.",
     annotations: RUN,
   },
   {

@@ -16,6 +16,9 @@ let cached: ToolJsonSchemas | undefined;
 
 export async function loadToolJsonSchemas(): Promise<ToolJsonSchemas> {
   if (cached !== undefined) return cached;
-  cached = typeof __NOMA_RECONCILE_TOOL_SCHEMAS__ === "string" ? (JSON.parse(__NOMA_RECONCILE_TOOL_SCHEMAS__) as ToolJsonSchemas) : (await import("./generate-tool-json-schemas.js")).toolJsonSchemas();
+  cached =
+    typeof __NOMA_RECONCILE_TOOL_SCHEMAS__ === "string"
+      ? (JSON.parse(__NOMA_RECONCILE_TOOL_SCHEMAS__) as ToolJsonSchemas)
+      : (await import("./generate-tool-json-schemas.js")).toolJsonSchemas();
   return cached;
 }

@@ -79,9 +79,23 @@ const actor = z.strictObject({
 const patchEnvelope = {
   file: docFile,
   reason: z.optional(z.string().check(z.describe("Why: stored in each transcript record"))),
-  expected_sha: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{8,64}$/, "expected_sha must be 8–64 hex characters"), z.describe("First 8+ hex of the document's sha256 before the patch; the patch is rejected (sha_mismatch) if the document changed"))),
+  expected_sha: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(/^[0-9a-fA-F]{8,64}$/, "expected_sha must be 8–64 hex characters"),
+        z.describe("First 8+ hex of the document's sha256 before the patch; the patch is rejected (sha_mismatch) if the document changed"),
+      ),
+  ),
   actor: z.optional(actor.check(z.describe('Who is patching, recorded in the transcript; default {"kind":"agent","name":"unknown"}'))),
-  base_sha256: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, "base_sha256 must be 64 hex characters"), z.describe("sha256 of the document as you read it (read_doc's sha256); a difference is recorded as a base_sha_drift warning, not a rejection"))),
+  base_sha256: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(/^[0-9a-fA-F]{64}$/, "base_sha256 must be 64 hex characters"),
+        z.describe("sha256 of the document as you read it (read_doc's sha256); a difference is recorded as a base_sha_drift warning, not a rejection"),
+      ),
+  ),
   parent_op_id: z.optional(z.string().check(z.minLength(1), z.describe("op_id of a causally prior transcript record"))),
   strict: z.optional(z.boolean().check(z.describe("Reject the patch (pre_validation_blocked) when the document already has validator errors"))),
 };
@@ -119,7 +133,12 @@ const block = z.strictObject({
   hash: z.optional(z.string()),
 });
 
-const runId = z.string().check(z.regex(/^\d{8}-\d{6}-[0-9a-f]{6}$/, "a run id such as 20260105-100000-ab12cd"), z.describe("A run id such as 20260105-100000-ab12cd (run_list lists them)"));
+const runId = z
+  .string()
+  .check(
+    z.regex(/^\d{8}-\d{6}-[0-9a-f]{6}$/, "a run id such as 20260105-100000-ab12cd"),
+    z.describe("A run id such as 20260105-100000-ab12cd (run_list lists them)"),
+  );
 const runStatusEnum = z.enum(["running", "passed", "failed", "stopped"]);
 const verdictEnum = z.nullable(z.enum(["PASS", "FAIL"]));
 const roleEnum = z.enum(["plan", "do", "check", "act"]);
@@ -181,7 +200,9 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
     input: z.strictObject({
       spec_path: specPath,
       base_branch: baseBranch,
-      exclude_patterns: z.optional(z.array(z.string()).check(z.describe('Globs to leave out, e.g. ["*.lock"] (a pattern without "/" matches file names at any depth)'))),
+      exclude_patterns: z.optional(
+        z.array(z.string()).check(z.describe('Globs to leave out, e.g. ["*.lock"] (a pattern without "/" matches file names at any depth)')),
+      ),
       bypass_cache: z.optional(z.boolean().check(z.describe("Diff every changed governed file, reconciled or not (the cache is kept). Default false"))),
     }),
     output: z.strictObject({
@@ -202,17 +223,37 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
     }),
     output: z.strictObject({
       changed_artifacts: stringList,
-      warnings: z.optional(stringList.check(z.describe('Why the list may be incomplete or empty: e.g. an artifact_type the spec does not have (answered with an empty list, as NotarAI does), a cold cache'))),
+      warnings: z.optional(
+        stringList.check(
+          z.describe(
+            "Why the list may be incomplete or empty: e.g. an artifact_type the spec does not have (answered with an empty list, as NotarAI does), a cold cache",
+          ),
+        ),
+      ),
     }),
   },
   mark_reconciled: {
     input: z.strictObject({
-      files: z.array(z.string().check(z.minLength(1))).check(z.describe("Repository-relative paths of the files reconciled (each must be inside the repository); a directory stands for the governed files under it")),
+      files: z
+        .array(z.string().check(z.minLength(1)))
+        .check(
+          z.describe(
+            "Repository-relative paths of the files reconciled (each must be inside the repository); a directory stands for the governed files under it",
+          ),
+        ),
       spec_path: z.optional(text("Mark for this spec only (default: for every spec that governs each file)")),
     }),
     output: z.strictObject({
       updated: z.number(),
-      not_marked: z.optional(z.array(z.strictObject({ path: z.string(), reason: z.string() })).check(z.describe("Paths given that nothing was recorded for (no spec governs them, git ignores them, an audit record the tools write), with the reason; absent when every path was marked"))),
+      not_marked: z.optional(
+        z
+          .array(z.strictObject({ path: z.string(), reason: z.string() }))
+          .check(
+            z.describe(
+              "Paths given that nothing was recorded for (no spec governs them, git ignores them, an audit record the tools write), with the reason; absent when every path was marked",
+            ),
+          ),
+      ),
       deleted: z.optional(stringList.check(z.describe("Paths given that no longer exist but git knows (deleted files): nothing to record; absent when none"))),
     }),
   },
@@ -269,7 +310,13 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
       scorecard: z.nullable(z.string()),
       verdict_file: z.nullable(z.string()),
       verdict: z.nullable(
-        z.looseObject({ version: z.number(), verdict: z.enum(["PASS", "FAIL"]), criteria: z.array(verdictCriterion), blockers: z.optional(stringList), recommended_fix: z.optional(stringList) }),
+        z.looseObject({
+          version: z.number(),
+          verdict: z.enum(["PASS", "FAIL"]),
+          criteria: z.array(verdictCriterion),
+          blockers: z.optional(stringList),
+          recommended_fix: z.optional(stringList),
+        }),
       ),
     }),
   },

@@ -123,15 +123,7 @@ export interface TableNode extends NodeBase {
   rows: string[][];
 }
 
-export type BlockNode =
-  | SectionNode
-  | DirectiveNode
-  | CodeNode
-  | ParagraphNode
-  | ListNode
-  | QuoteNode
-  | ThematicBreakNode
-  | TableNode;
+export type BlockNode = SectionNode | DirectiveNode | CodeNode | ParagraphNode | ListNode | QuoteNode | ThematicBreakNode | TableNode;
 
 export type AnyNode = BlockNode | ListItemNode | FrontmatterNode | NomaDocument;
 

@@ -57,7 +57,7 @@ function isSpace(c: number): boolean {
  * stores `__proto__` as an own property instead of changing the prototype.
  */
 export function getAttr(attrs: Readonly<Record<string, AttrValue>>, key: string): AttrValue | undefined {
-  return Object.prototype.hasOwnProperty.call(attrs, key) ? attrs[key] : undefined;
+  return Object.hasOwn(attrs, key) ? attrs[key] : undefined;
 }
 
 export function setAttr(attrs: Record<string, AttrValue>, key: string, value: AttrValue): void {

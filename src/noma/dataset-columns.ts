@@ -39,6 +39,7 @@ export function parsedDatasetColumns(interior: readonly string[], fmt: string): 
   const schema = rec["schema"];
   if (schema !== null && typeof schema === "object" && !Array.isArray(schema)) return Object.keys(schema as object);
   const columns = rec["columns"];
-  if (Array.isArray(columns)) return columns.map((c) => (c !== null && typeof c === "object" ? String((c as Record<string, unknown>)["name"] ?? "") : String(c)));
+  if (Array.isArray(columns))
+    return columns.map((c) => (c !== null && typeof c === "object" ? String((c as Record<string, unknown>)["name"] ?? "") : String(c)));
   return null;
 }

@@ -18,7 +18,7 @@ const MIN_VIEW = 13;
  * copy) no longer refers to whatever `s` was cut from. The characters are the same.
  */
 export function detachString(s: string): string {
-  return s.length < MIN_VIEW ? s : (" " + s).slice(1);
+  return s.length < MIN_VIEW ? s : ` ${s}`.slice(1);
 }
 
 /**

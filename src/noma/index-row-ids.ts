@@ -28,7 +28,14 @@ export interface RowRef {
  * Ids from a block table (rows in walk order), into `builder`; fills `idSlot`, marks
  * explicit section ids, and collects the directives' references into `refs`.
  */
-export function indexRowIds(table: BlockTable, src: string, builder: IdIndexBuilder<number>, idSlot: Int32Array, refs: RowRef[], tokens: AttrTokenIndex): readonly string[] {
+export function indexRowIds(
+  table: BlockTable,
+  src: string,
+  builder: IdIndexBuilder<number>,
+  idSlot: Int32Array,
+  refs: RowRef[],
+  tokens: AttrTokenIndex,
+): readonly string[] {
   const d = table.data;
   const values: Array<AttrValue | undefined> = [undefined, undefined, undefined, undefined, undefined];
   let rootAliases: readonly string[] = NO_ALIASES;

@@ -6,7 +6,30 @@
  */
 import type { AttrValue, BlockNode, CodeNode, DirectiveNode, ListItemNode, ListNode, SectionNode, TableAlign, TableNode } from "./ast.js";
 import { getAttr, NO_ALIASES, parseAttributeRange, splitAliases } from "./attributes.js";
-import { type BlockTable, CLOSED, EXPLICIT_ID, F_A, F_B, F_C, F_D, F_END, F_LINE, F_NEXT, K_CODE, K_DIRECTIVE, K_LIST, K_PARAGRAPH, K_QUOTE, K_SECTION, K_TABLE, KIND_MASK, level, NESTED, ORDERED, STRIDE } from "./block-table.js";
+import {
+  type BlockTable,
+  CLOSED,
+  EXPLICIT_ID,
+  F_A,
+  F_B,
+  F_C,
+  F_D,
+  F_END,
+  F_LINE,
+  F_NEXT,
+  K_CODE,
+  K_DIRECTIVE,
+  K_LIST,
+  K_PARAGRAPH,
+  K_QUOTE,
+  K_SECTION,
+  K_TABLE,
+  KIND_MASK,
+  level,
+  NESTED,
+  ORDERED,
+  STRIDE,
+} from "./block-table.js";
 import { RowMap } from "./row-map.js";
 import { separatorAlign, splitTableRow } from "./table-row.js";
 

@@ -124,7 +124,10 @@ function frontmatterAliases(data: unknown): string[] {
   if (data === null || typeof data !== "object" || Array.isArray(data)) return [];
   const value = (data as Record<string, unknown>)["aliases"];
   if (Array.isArray(value)) {
-    return value.filter((v) => typeof v === "string" || typeof v === "number").map(String).filter((v) => v.length > 0);
+    return value
+      .filter((v) => typeof v === "string" || typeof v === "number")
+      .map(String)
+      .filter((v) => v.length > 0);
   }
   if (typeof value === "string") return [...splitAliases(value)];
   return [];
@@ -342,7 +345,11 @@ function materialize(doc: NomaDocument): void {
   const nodeById = new Map<string, SectionNode | DirectiveNode>();
   for (const [id, row] of c.rowById.entries()) nodeById.set(id, nodes.get(row) as SectionNode | DirectiveNode);
   const duplicateIds = new Map<string, Array<SectionNode | DirectiveNode>>();
-  for (const [id, rows] of c.duplicateRows) duplicateIds.set(id, rows.map((r) => nodes.get(r) as SectionNode | DirectiveNode));
+  for (const [id, rows] of c.duplicateRows)
+    duplicateIds.set(
+      id,
+      rows.map((r) => nodes.get(r) as SectionNode | DirectiveNode),
+    );
   const data = (value: unknown): PropertyDescriptor => ({ value, writable: true, enumerable: true, configurable: true });
   Object.defineProperty(doc, "children", data(foldSections(flat, doc.endLine)));
   Object.defineProperty(doc, "nodeById", data(nodeById));
@@ -377,7 +384,19 @@ export function parseNoma(source: string, options: ParseOptions = {}): NomaDocum
   const warning = builder.unattached(rootRow !== -1 ? table.data[rootRow * STRIDE + F_LINE]! + 1 : undefined);
   if (warning !== undefined) problems.push(warning);
   problems.sort((a, b) => a.line - b.line);
-  const compact: CompactParse = { table, index, bodyStart, options, rowById: builder.byId, duplicateRows: builder.duplicates, idSlot, rootRow, rootAliases, refs, tokens };
+  const compact: CompactParse = {
+    table,
+    index,
+    bodyStart,
+    options,
+    rowById: builder.byId,
+    duplicateRows: builder.duplicates,
+    idSlot,
+    rootRow,
+    rootAliases,
+    refs,
+    tokens,
+  };
   attachCompact(doc, compact);
   return doc;
 }
@@ -541,7 +560,13 @@ export function reparseEdited(old: NomaDocument, text: string, span?: EditSpan):
     for (const b of merged) if (b.type === "section" && b.depth === 1) b.aliases = splitAliases(getAttr(b.attrs, "aliases"));
   }
   const before = memo.lineage;
-  const lineage: Lineage = { from: memo.serial, head: i0, tail: n - i1, prev: before !== undefined && before.depth < MAX_LINEAGE ? before : undefined, depth: before !== undefined && before.depth < MAX_LINEAGE ? before.depth + 1 : 1 };
+  const lineage: Lineage = {
+    from: memo.serial,
+    head: i0,
+    tail: n - i1,
+    prev: before !== undefined && before.depth < MAX_LINEAGE ? before : undefined,
+    depth: before !== undefined && before.depth < MAX_LINEAGE ? before.depth + 1 : 1,
+  };
   return makeDocument(text, index, old.frontmatter, merged, children, kept, memo.options, carried ? old : undefined, lineage);
 }
 

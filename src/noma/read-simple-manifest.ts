@@ -37,7 +37,7 @@ export function readSimpleManifest(text: string): Record<string, unknown> | unde
   let out: Record<string, unknown> = {};
   if (rest.some((l) => !/^ *$/.test(l))) {
     const other = readSimpleFrontmatter(rest.join("\n"));
-    if (other === undefined || Object.prototype.hasOwnProperty.call(other, "chapters")) return undefined;
+    if (other === undefined || Object.hasOwn(other, "chapters")) return undefined;
     out = other;
   }
   out["chapters"] = chapters;

@@ -104,13 +104,16 @@ class Renderer {
         this.push(out, node.content.length > 0 ? `\`\`\`${node.lang}\n${node.content}\n\`\`\`` : `\`\`\`${node.lang}\n\`\`\``);
         return;
       case "list":
-        this.push(
-          out,
-          node.children.map((item, i) => (node.ordered ? `${i + 1}. ${item.text}` : `- ${item.text}`)).join("\n"),
-        );
+        this.push(out, node.children.map((item, i) => (node.ordered ? `${i + 1}. ${item.text}` : `- ${item.text}`)).join("\n"));
         return;
       case "quote":
-        this.push(out, node.text.split("\n").map((l) => (l.length > 0 ? `> ${l}` : ">")).join("\n"));
+        this.push(
+          out,
+          node.text
+            .split("\n")
+            .map((l) => (l.length > 0 ? `> ${l}` : ">"))
+            .join("\n"),
+        );
         return;
       case "thematic_break":
         // `---` as the very first line could be read back as a frontmatter fence.

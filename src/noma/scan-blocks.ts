@@ -15,7 +15,29 @@
  * it sits in. Never throws: malformed input becomes blocks plus `problems`.
  */
 import type { ParseProblem } from "./ast.js";
-import { BlockTable, CLOSED, F_A, F_B, F_C, F_D, F_END, F_NEXT, K_CODE, K_DIRECTIVE, K_LIST, K_LIST_ITEM, K_PARAGRAPH, K_QUOTE, K_SECTION, K_TABLE, K_THEMATIC_BREAK, LEVEL_SHIFT, NESTED, ORDERED, STRIDE } from "./block-table.js";
+import {
+  BlockTable,
+  CLOSED,
+  F_A,
+  F_B,
+  F_C,
+  F_D,
+  F_END,
+  F_NEXT,
+  K_CODE,
+  K_DIRECTIVE,
+  K_LIST,
+  K_LIST_ITEM,
+  K_PARAGRAPH,
+  K_QUOTE,
+  K_SECTION,
+  K_TABLE,
+  K_THEMATIC_BREAK,
+  LEVEL_SHIFT,
+  NESTED,
+  ORDERED,
+  STRIDE,
+} from "./block-table.js";
 import { isBlankChar, isWordChar, MAX_COLONS, newColonScan, newHeadingScan, OPEN_LINE, scanColonLine, scanHeading } from "./line-syntax.js";
 import { separatorCellCount } from "./table-row.js";
 import { keepShape } from "./keep-shape.js";

@@ -4,10 +4,8 @@
 import type { BlockNode, NomaDocument } from "./ast.js";
 
 /** Call `visit(node, parent)` for every block in document order; return false from `visit` to skip a subtree. */
-export function walkBlocks(
-  doc: NomaDocument,
-  visit: (node: BlockNode, parent: BlockNode | null) => boolean | void,
-): void {
+// biome-ignore lint/suspicious/noConfusingVoidType: a visitor returns false to skip a subtree, or nothing
+export function walkBlocks(doc: NomaDocument, visit: (node: BlockNode, parent: BlockNode | null) => boolean | void): void {
   const go = (nodes: BlockNode[], parent: BlockNode | null): void => {
     for (const node of nodes) {
       if (visit(node, parent) === false) continue;

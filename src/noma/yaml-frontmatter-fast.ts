@@ -42,7 +42,7 @@ export function readSimpleFrontmatter(raw: string): Record<string, unknown> | un
     const m = /^([A-Za-z_][A-Za-z0-9_-]*):( +(.*))?$/.exec(line);
     if (m === null) return undefined;
     const key = m[1] as string;
-    if (key === "__proto__" || Object.prototype.hasOwnProperty.call(out, key) || isCoreKeyword(key)) return undefined;
+    if (key === "__proto__" || Object.hasOwn(out, key) || isCoreKeyword(key)) return undefined;
     any = true;
     const text = (m[3] ?? "").replace(/ +$/, "");
     if (text.length === 0) {

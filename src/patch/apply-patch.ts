@@ -171,35 +171,58 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   const preValidation = summarize(preDiagnostics);
   const warnings: Diagnostic[] = [];
   if (options.baseSha256 !== undefined && options.baseSha256.toLowerCase() !== preSha256) {
-    warnings.push(engineDiagnostic("base_sha_drift", `The document changed since the caller read it: base_sha256 ${options.baseSha256.slice(0, 12)}… ≠ pre_sha256 ${preSha256.slice(0, 12)}…; the patch was applied to the current state.`, "warning"));
+    warnings.push(
+      engineDiagnostic(
+        "base_sha_drift",
+        `The document changed since the caller read it: base_sha256 ${options.baseSha256.slice(0, 12)}… ≠ pre_sha256 ${preSha256.slice(0, 12)}…; the patch was applied to the current state.`,
+        "warning",
+      ),
+    );
   }
   const rejectAll = (code: PatchErrorCode, message: string): PatchOutcome => {
     keep(text, doc0, hashOf0(), preDiagnostics);
     return {
-    result: "rejected",
-    text,
-    preSha256,
-    postSha256: preSha256,
-    ops: ops.map((op) => ({ op, result: "rejected", preSha256, postSha256: preSha256, diagnostics: [engineDiagnostic(code, message)], error: { code, message }, elapsedMs: 0 })),
-    preDiagnostics,
-    postDiagnostics: preDiagnostics,
-    preValidation,
-    postValidation: preValidation,
-    warnings,
-    error: { code, message, opIndex: 0 },
+      result: "rejected",
+      text,
+      preSha256,
+      postSha256: preSha256,
+      ops: ops.map((op) => ({
+        op,
+        result: "rejected",
+        preSha256,
+        postSha256: preSha256,
+        diagnostics: [engineDiagnostic(code, message)],
+        error: { code, message },
+        elapsedMs: 0,
+      })),
+      preDiagnostics,
+      postDiagnostics: preDiagnostics,
+      preValidation,
+      postValidation: preValidation,
+      warnings,
+      error: { code, message, opIndex: 0 },
     };
   };
 
   if (options.rejectAll !== undefined) return rejectAll(options.rejectAll.code, options.rejectAll.message);
   if (options.bookManifest === true) {
-    return rejectAll("unsupported_op", "Book manifests (.noma.yml) are not patch targets in v1.0; patch the chapter's .noma file with its unscoped ids (§2.3).");
+    return rejectAll(
+      "unsupported_op",
+      "Book manifests (.noma.yml) are not patch targets in v1.0; patch the chapter's .noma file with its unscoped ids (§2.3).",
+    );
   }
   if (options.expectedSha !== undefined && !preSha256.startsWith(options.expectedSha.toLowerCase())) {
-    return rejectAll("sha_mismatch", `expected_sha ${options.expectedSha} does not match the document's current sha ${preSha256.slice(0, 8)}; re-read the document and rebuild the patch.`);
+    return rejectAll(
+      "sha_mismatch",
+      `expected_sha ${options.expectedSha} does not match the document's current sha ${preSha256.slice(0, 8)}; re-read the document and rebuild the patch.`,
+    );
   }
   if (options.strict === true && preValidation === "error") {
     const first = preDiagnostics.find((d) => d.severity === "error")!;
-    return rejectAll("pre_validation_blocked", `Strict mode: the document already has validator errors (first: [${first.code}] ${first.message}); fix them first or patch without --strict.`);
+    return rejectAll(
+      "pre_validation_blocked",
+      `Strict mode: the document already has validator errors (first: [${first.code}] ${first.message}); fix them first or patch without --strict.`,
+    );
   }
 
   const outcomes: OpOutcome[] = [];
@@ -254,7 +277,12 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
         current = next;
         currentSha = nextSha;
         currentHash = nextHash;
-        span = known === undefined || span === undefined ? undefined : span === null ? known : { prefix: Math.min(span.prefix, known.prefix), suffix: Math.min(span.suffix, known.suffix) };
+        span =
+          known === undefined || span === undefined
+            ? undefined
+            : span === null
+              ? known
+              : { prefix: Math.min(span.prefix, known.prefix), suffix: Math.min(span.suffix, known.suffix) };
         // Re-parse only around the edit (the result equals a full parse; see reparseEdited).
         if (oneShot === undefined) doc = reparseEdited(doc, current, known);
       }
@@ -275,7 +303,10 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
         result: "rejected" as const,
         preSha256,
         postSha256: preSha256,
-        diagnostics: [...o.diagnostics, engineDiagnostic("op_list_aborted", `Rolled back: op ${k + 1} of the list was rejected (${e.code}); no bytes were written.`, "info")],
+        diagnostics: [
+          ...o.diagnostics,
+          engineDiagnostic("op_list_aborted", `Rolled back: op ${k + 1} of the list was rejected (${e.code}); no bytes were written.`, "info"),
+        ],
         error: { code: "op_list_aborted" as const, message: `op ${i + 1} was rolled back because op ${k + 1} was rejected` },
       }));
       failed.preSha256 = preSha256;
@@ -302,8 +333,13 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   // One-shot: the result's table from the original's when the edit stayed within a directive's
   // opening line (reparse-compact-line.ts), else a fresh parse. Not for a result remembered for
   // the next patch (its ids would keep the original text alive beside the new one).
-  if (changed && oneShot !== undefined) doc = (!remember && span !== null && span !== undefined ? reparseCompactLine(doc0, current, span) : undefined) ?? parseNoma(current);
-  const postDiagnostics = !changed ? preDiagnostics : oneShot !== undefined ? validateNoma(doc, options.validate) : validateNoma(doc, { ...validateOptions, previous: doc0 });
+  if (changed && oneShot !== undefined)
+    doc = (!remember && span !== null && span !== undefined ? reparseCompactLine(doc0, current, span) : undefined) ?? parseNoma(current);
+  const postDiagnostics = !changed
+    ? preDiagnostics
+    : oneShot !== undefined
+      ? validateNoma(doc, options.validate)
+      : validateNoma(doc, { ...validateOptions, previous: doc0 });
   keep(current, doc, currentHash ?? hashOf0(), postDiagnostics);
   return {
     result: changed ? "applied" : "noop",

@@ -54,8 +54,12 @@ function tooDeep(op: object): string | null {
     const { v, depth, path } = stack.pop()!;
     if (v === null || typeof v !== "object") continue;
     if (depth > MAX_OP_DEPTH) return path;
-    const entries = Array.isArray(v) ? v.map((x, i) => [`[${i}]`, x] as const) : Object.keys(v).map((k) => [`.${k}`, (v as Record<string, unknown>)[k]] as const);
-    for (const [k, x] of entries) if (x !== null && typeof x === "object") stack.push({ v: x, depth: depth + 1, path: path.length < 60 ? `${path}${k}` : path.endsWith("…") ? path : `${path}…` });
+    const entries = Array.isArray(v)
+      ? v.map((x, i) => [`[${i}]`, x] as const)
+      : Object.keys(v).map((k) => [`.${k}`, (v as Record<string, unknown>)[k]] as const);
+    for (const [k, x] of entries)
+      if (x !== null && typeof x === "object")
+        stack.push({ v: x, depth: depth + 1, path: path.length < 60 ? `${path}${k}` : path.endsWith("…") ? path : `${path}…` });
   }
   return null;
 }
@@ -65,11 +69,12 @@ export function recordableOpProblem(value: unknown): string | null {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     return `${EXPECTED}, found ${describeJsonValue(value)}${Array.isArray(value) ? " (an op list goes in --ops / ops, not in one op)" : ""}`;
   }
-  if (!Object.prototype.hasOwnProperty.call(value, "op")) return `${EXPECTED}, found an object without an "op" field`;
+  if (!Object.hasOwn(value, "op")) return `${EXPECTED}, found an object without an "op" field`;
   const name = (value as Record<string, unknown>)["op"];
   if (typeof name !== "string") return `${EXPECTED}, found an object whose "op" is ${describeJsonValue(name)}`;
   const deep = tooDeep(value);
-  if (deep !== null) return `${EXPECTED} nested at most ${MAX_OP_DEPTH} levels deep, found a value nested deeper than ${MAX_OP_DEPTH} levels (at ${deep.replace(/^\./, "")})`;
+  if (deep !== null)
+    return `${EXPECTED} nested at most ${MAX_OP_DEPTH} levels deep, found a value nested deeper than ${MAX_OP_DEPTH} levels (at ${deep.replace(/^\./, "")})`;
   return null;
 }
 

@@ -71,7 +71,7 @@ export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
     let escaped = false;
     i++; // opening quote
     for (;;) {
-      if (i >= text.length) fail('a closing \'"\'');
+      if (i >= text.length) fail("a closing '\"'");
       const c = text.charCodeAt(i);
       if (c === 34) break;
       if (c < 32) fail("a character (control characters must be escaped)");
@@ -87,7 +87,7 @@ export function parseJsonSpans(text: string, maxDepth = 200): JsonSpan {
           }
           continue;
         }
-        if (e === undefined || !'"\\/bfnrt'.includes(e)) fail("an escape (one of \" \\ / b f n r t u)");
+        if (e === undefined || !'"\\/bfnrt'.includes(e)) fail('an escape (one of " \\ / b f n r t u)');
         i++;
         continue;
       }

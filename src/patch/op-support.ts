@@ -15,7 +15,9 @@ export type IdNode = SectionNode | DirectiveNode;
 
 /** sha256 hex of a block's source lines (raw, `\r` kept) joined with `\n` (the `baseHash` / `read_doc` hash). */
 export function blockHash(doc: NomaDocument, node: { pos: { line: number }; endLine: number }): string {
-  return createHash("sha256").update(rawLinesForHash(doc.source, doc.lineStarts, node.pos.line, node.endLine), "utf8").digest("hex");
+  return createHash("sha256")
+    .update(rawLinesForHash(doc.source, doc.lineStarts, node.pos.line, node.endLine), "utf8")
+    .digest("hex");
 }
 
 /** The node carrying canonical id `id`, or a PatchError with `missingCode` explaining why not. */
@@ -30,16 +32,27 @@ export function findById(doc: NomaDocument, id: string, missingCode: "target_mis
   }
   const dups = doc.duplicateIds.get(id);
   if (dups !== undefined) {
-    throw new PatchError("id_conflict", `${role} "${id}" is carried by ${dups.length} blocks (lines ${dups.map((n) => n.pos.line).join(", ")}); block identity is ambiguous until the duplicate-id error is fixed.`);
+    throw new PatchError(
+      "id_conflict",
+      `${role} "${id}" is carried by ${dups.length} blocks (lines ${dups.map((n) => n.pos.line).join(", ")}); block identity is ambiguous until the duplicate-id error is fixed.`,
+    );
   }
   return node;
 }
 
 /** Like findById, but the node must be a directive block. */
-export function findDirective(doc: NomaDocument, id: string, missingCode: "target_missing" | "parent_missing" = "target_missing", role = "Target"): DirectiveNode {
+export function findDirective(
+  doc: NomaDocument,
+  id: string,
+  missingCode: "target_missing" | "parent_missing" = "target_missing",
+  role = "Target",
+): DirectiveNode {
   const node = findById(doc, id, missingCode, role);
   if (node.type !== "directive") {
-    throw new PatchError(missingCode, `${role} "${id}" is a heading section (line ${node.pos.line}), not a directive block; this op works on directive blocks only.`);
+    throw new PatchError(
+      missingCode,
+      `${role} "${id}" is a heading section (line ${node.pos.line}), not a directive block; this op works on directive blocks only.`,
+    );
   }
   return node;
 }
@@ -49,7 +62,10 @@ export function checkBaseHash(doc: NomaDocument, node: { pos: { line: number }; 
   if (baseHash === undefined) return;
   const actual = blockHash(doc, node);
   if (!actual.startsWith(baseHash.toLowerCase())) {
-    throw new PatchError("sha_mismatch", `baseHash ${baseHash} does not match the current hash of ${role} (${actual.slice(0, 12)}…): the block changed since it was read.`);
+    throw new PatchError(
+      "sha_mismatch",
+      `baseHash ${baseHash} does not match the current hash of ${role} (${actual.slice(0, 12)}…): the block changed since it was read.`,
+    );
   }
 }
 
@@ -135,14 +151,18 @@ export interface Fragment {
 /** A `replace_block`/`add_block` fragment: trailing newlines stripped; exactly one closed top-level directive. */
 export function parseFragment(content: string, field = "content"): Fragment {
   const text = content.replace(/(?:\r\n|\r|\n)+$/, "");
-  if (text.trim().length === 0) throw new PatchError("invalid_content", `${field} is empty; it must be exactly one directive block (e.g. "::note{id=\\"n1\\"}\\ntext\\n::").`);
+  if (text.trim().length === 0)
+    throw new PatchError("invalid_content", `${field} is empty; it must be exactly one directive block (e.g. "::note{id=\\"n1\\"}\\ntext\\n::").`);
   const doc = parseNoma(text);
   if (doc.frontmatter !== undefined) throw new PatchError("invalid_content", `${field} starts with frontmatter; it must be exactly one directive block.`);
   const problem = doc.problems.find((p) => p.severity === "error");
   if (problem !== undefined) throw new PatchError("invalid_content", `${field} does not parse cleanly: ${problem.message}`);
   if (doc.children.length !== 1 || doc.children[0]!.type !== "directive") {
     const kinds = doc.children.map((c) => (c.type === "directive" ? `::${c.name}` : c.type)).join(", ");
-    throw new PatchError("invalid_content", `${field} must parse to exactly one top-level directive block; found ${doc.children.length === 0 ? "nothing" : kinds}.`);
+    throw new PatchError(
+      "invalid_content",
+      `${field} must parse to exactly one top-level directive block; found ${doc.children.length === 0 ? "nothing" : kinds}.`,
+    );
   }
   const ids = idsIn(doc.children);
   const seen = new Set<string>();
@@ -163,7 +183,10 @@ export function findParent(doc: NomaDocument, id: string): ParentNode {
   // target-only view of a fresh parse hands the op back to the whole document here).
   if (node.type === "section") void doc.children;
   if (node.type === "section" && node.nested) {
-    throw new PatchError("parent_missing", `Parent "${id}" is a heading inside a directive (line ${node.pos.line}): a one-line section with no children of its own; add the block to the enclosing directive.`);
+    throw new PatchError(
+      "parent_missing",
+      `Parent "${id}" is a heading inside a directive (line ${node.pos.line}): a one-line section with no children of its own; add the block to the enclosing directive.`,
+    );
   }
   return node;
 }
@@ -193,7 +216,10 @@ export function childPosition(parent: ParentNode, position: number | undefined, 
     throw new PatchError("parent_missing", `position ${at} is out of range for parent ${name}, which has ${count} children${context} (valid: 0–${count}).`);
   }
   if (at > placeable) {
-    throw new PatchError("parent_missing", `position ${at} of heading section ${name} lies after its sub-heading "${(parent.children[placeable] as SectionNode).title}" (child ${placeable}); a block placed there would belong to that sub-heading. Use a position from 0 to ${placeable}, or add the block to the sub-section.`);
+    throw new PatchError(
+      "parent_missing",
+      `position ${at} of heading section ${name} lies after its sub-heading "${(parent.children[placeable] as SectionNode).title}" (child ${placeable}); a block placed there would belong to that sub-heading. Use a position from 0 to ${placeable}, or add the block to the sub-section.`,
+    );
   }
   return at;
 }
@@ -277,7 +303,11 @@ export function checkAttrKey(key: string): void {
 export function formatAttrOrThrow(key: string, value: AttrValue): string {
   const written = formatAttr(key, value);
   if (written === "newline") throw new PatchError("invalid_content", `The value of ${key} contains a line break; attribute values must be one line.`);
-  if (written === "both-quotes") throw new PatchError("invalid_content", `The value of ${key} contains both ' and " and also whitespace or a leading quote; no attribute token can hold it (quoted values have no escapes, unquoted ones end at whitespace).`);
+  if (written === "both-quotes")
+    throw new PatchError(
+      "invalid_content",
+      `The value of ${key} contains both ' and " and also whitespace or a leading quote; no attribute token can hold it (quoted values have no escapes, unquoted ones end at whitespace).`,
+    );
   if (written === "not-finite") throw new PatchError("invalid_content", `The value of ${key} is not a finite number.`);
   return written;
 }
@@ -320,7 +350,11 @@ export function setOpenerAttr(line: string, key: string, value: AttrValue | null
 /** An id value must read back as a non-empty string id. */
 export function checkNewId(id: string, field: string): void {
   if (/[\r\n]/.test(id)) throw new PatchError("invalid_content", `${field} "${id}" contains a line break.`);
-  if (typeof coerceAttrValue(id) !== "string") throw new PatchError("invalid_content", `${field} "${id}" would be read back as a ${typeof coerceAttrValue(id)}, not an id; ids must not look like numbers or booleans.`);
+  if (typeof coerceAttrValue(id) !== "string")
+    throw new PatchError(
+      "invalid_content",
+      `${field} "${id}" would be read back as a ${typeof coerceAttrValue(id)}, not an id; ids must not look like numbers or booleans.`,
+    );
   if (id.includes('"') && id.includes("'")) throw new PatchError("invalid_content", `${field} "${id}" contains both quote kinds and could not be written.`);
 }
 
@@ -338,8 +372,18 @@ export function buildBlock(colons: number, name: string, attrs: Array<[string, A
   const lines = [`${fence}${name}${tokens.length > 0 ? `{${tokens.join(" ")}}` : ""}`, ...body, fence];
   const check = parseNoma(lines.join("\n"));
   const only = check.children[0];
-  if (check.children.length !== 1 || only === undefined || only.type !== "directive" || !only.closed || only.endLine !== lines.length || check.problems.some((p) => p.severity === "error")) {
-    throw new PatchError("invalid_content", `The content would not stay inside the new ::${name} block (a line of colons or an unclosed code fence breaks out of it).`);
+  if (
+    check.children.length !== 1 ||
+    only === undefined ||
+    only.type !== "directive" ||
+    !only.closed ||
+    only.endLine !== lines.length ||
+    check.problems.some((p) => p.severity === "error")
+  ) {
+    throw new PatchError(
+      "invalid_content",
+      `The content would not stay inside the new ::${name} block (a line of colons or an unclosed code fence breaks out of it).`,
+    );
   }
   return lines;
 }

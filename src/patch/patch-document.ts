@@ -110,7 +110,12 @@ export function isBookManifestPath(p: string): boolean {
  */
 function refuseSymlinks(absPath: string, root: string | undefined): void {
   const t = transcriptPath(absPath);
-  if (isSymlink(t)) throw new SymlinkNotAllowedError(root !== undefined ? relative(root, t).split(sep).join("/") : t, linkTarget(t), "a transcript must be a regular file (appending would replace the link with a copy of what it points at)");
+  if (isSymlink(t))
+    throw new SymlinkNotAllowedError(
+      root !== undefined ? relative(root, t).split(sep).join("/") : t,
+      linkTarget(t),
+      "a transcript must be a regular file (appending would replace the link with a copy of what it points at)",
+    );
   const sidecar = sidecarPath(absPath);
   if (root !== undefined && isSymlink(sidecar)) assertNoSymlinkEscape(root, relative(root, sidecar), "read it");
 }
@@ -122,7 +127,8 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
   refuseSymlinks(absPath, options.root);
   if (!existsSync(absPath) || !statSync(absPath).isFile()) throw new DocumentMissingError(absPath);
   const run = (): PatchDocumentResult => {
-    const bytes = (options.prefetched !== undefined ? options.prefetched.takeUnchanged(absPath, statSync(absPath, { bigint: true })) : undefined) ?? readFileSync(absPath);
+    const bytes =
+      (options.prefetched !== undefined ? options.prefetched.takeUnchanged(absPath, statSync(absPath, { bigint: true })) : undefined) ?? readFileSync(absPath);
     const text = decodeUtf8(bytes);
     const validUtf8 = isUtf8(bytes);
     const sidecar = sidecarPath(absPath);
@@ -141,7 +147,10 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       bookManifest: isBookManifestPath(absPath),
       ...(validUtf8
         ? {}
-        : { rejectAll: { code: "invalid_content" as const, message: "The document is not valid UTF-8; it cannot be patched without losing bytes." }, preSha256: sha256Hex(bytes) }),
+        : {
+            rejectAll: { code: "invalid_content" as const, message: "The document is not valid UTF-8; it cannot be patched without losing bytes." },
+            preSha256: sha256Hex(bytes),
+          }),
       advisory: (doc, op) => capabilityAdvisories(capabilities, sidecarName, doc, op),
       ...(options.afterOp !== undefined ? { afterOp: options.afterOp } : {}),
     });
@@ -159,7 +168,9 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
     let recovered: InterruptedRun | null = null;
     const heal = (existing: readonly string[]): Record<string, unknown>[] => {
       recovered = interruptedRun(existing, outcome.preSha256);
-      return recovered === null ? [] : [recoveryRecord(recovered, outcome, { docUri: pathToFileURL(absPath).href, ...(options.now !== undefined ? { now: options.now } : {}) })];
+      return recovered === null
+        ? []
+        : [recoveryRecord(recovered, outcome, { docUri: pathToFileURL(absPath).href, ...(options.now !== undefined ? { now: options.now } : {}) })];
     };
     const { lines, previous } = appendTranscript(tPath, records, dryRun, heal);
     let written = false;
@@ -185,5 +196,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       ...(recovered !== null ? { recovered } : {}),
     };
   };
-  return options.dryRun === true ? run() : withFileLockSync(lockPathFor(absPath), run, options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {});
+  return options.dryRun === true
+    ? run()
+    : withFileLockSync(lockPathFor(absPath), run, options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {});
 }

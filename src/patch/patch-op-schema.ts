@@ -28,29 +28,31 @@ const BUILD = {
   rename_id: () => op("rename_id", { from: id, to: id }),
   replace_body: () => op("replace_body", { id, content: z.string() }),
   update_heading: () => op("update_heading", { id, title: z.string() }),
-  add_comment: () => op("add_comment", {
-    id,
-    target: id,
-    content: z.optional(z.string()),
-    author: z.optional(z.string()),
-    initials: z.optional(z.string()),
-    date: z.optional(z.string()),
-    reply_to: z.optional(id),
-  }),
+  add_comment: () =>
+    op("add_comment", {
+      id,
+      target: id,
+      content: z.optional(z.string()),
+      author: z.optional(z.string()),
+      initials: z.optional(z.string()),
+      date: z.optional(z.string()),
+      reply_to: z.optional(id),
+    }),
   resolve_comment: () => op("resolve_comment", { id, resolved_by: z.optional(z.string()), resolved_at: z.optional(z.string()) }),
   remove_attribute: () => op("remove_attribute", { id, key: z.string().check(z.minLength(1)) }),
   add_footnote: () => op("add_footnote", { id, target: id, content: z.string(), label: z.optional(z.string()) }),
   add_endnote: () => op("add_endnote", { id, target: id, content: z.string(), label: z.optional(z.string()) }),
-  add_change_request: () => op("add_change_request", {
-    id,
-    target: id,
-    action: z.enum(["insert", "delete", "replace"]),
-    from: z.optional(z.string()),
-    to: z.optional(z.string()),
-    text: z.optional(z.string()),
-    author: z.optional(z.string()),
-    date: z.optional(z.string()),
-  }),
+  add_change_request: () =>
+    op("add_change_request", {
+      id,
+      target: id,
+      action: z.enum(["insert", "delete", "replace"]),
+      from: z.optional(z.string()),
+      to: z.optional(z.string()),
+      text: z.optional(z.string()),
+      author: z.optional(z.string()),
+      date: z.optional(z.string()),
+    }),
   update_table_cell: () => op("update_table_cell", { id, row: index, column, value: scalar }),
   update_table_header_cell: () => op("update_table_header_cell", { id, column, value: scalar }),
   insert_table_row: () => op("insert_table_row", { id, row: index, cells }),
@@ -60,13 +62,14 @@ const BUILD = {
   update_dataset_cell: () => op("update_dataset_cell", { id, row: index, column, value: z.union([scalar, z.null()]) }),
   insert_dataset_row: () => op("insert_dataset_row", { id, row: index, cells }),
   delete_dataset_row: () => op("delete_dataset_row", { id, row: index }),
-  insert_dataset_column: () => op("insert_dataset_column", {
-    id,
-    column: index,
-    header: z.string().check(z.minLength(1)),
-    cells: z.optional(cells),
-    type: z.optional(z.string()),
-  }),
+  insert_dataset_column: () =>
+    op("insert_dataset_column", {
+      id,
+      column: index,
+      header: z.string().check(z.minLength(1)),
+      cells: z.optional(cells),
+      type: z.optional(z.string()),
+    }),
   delete_dataset_column: () => op("delete_dataset_column", { id, column }),
   move_block: () => op("move_block", { id, parent: id, position: z.optional(z.number().check(z.int())) }),
 };
@@ -97,7 +100,7 @@ export function patchOpUnion(): z.ZodMiniType {
 }
 
 export function isOpName(name: unknown): name is OpName {
-  return typeof name === "string" && Object.prototype.hasOwnProperty.call(BUILD, name);
+  return typeof name === "string" && Object.hasOwn(BUILD, name);
 }
 
 export { describeIssues } from "./describe-issues.js";

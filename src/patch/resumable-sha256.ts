@@ -39,7 +39,12 @@ export class ResumableSha256 {
    * UTF-8 bytes when the caller has them (used when they are as many as its characters: ASCII).
    */
   static of(text: string, chunk = CHUNK, utf8?: Bytes): ResumableSha256 {
-    return ResumableSha256.from(text, [{ at: 0, state: createHash("sha256") }], Math.max(1, chunk), utf8 !== undefined && bytesLength(utf8) === text.length ? utf8 : undefined);
+    return ResumableSha256.from(
+      text,
+      [{ at: 0, state: createHash("sha256") }],
+      Math.max(1, chunk),
+      utf8 !== undefined && bytesLength(utf8) === text.length ? utf8 : undefined,
+    );
   }
 
   /**

@@ -63,7 +63,8 @@ export async function baselineReconciliation(root: string, input: BaselineInput 
   const ctx = loadSpecContext(root, options);
   const only = selectedSpecs(ctx, input.specPaths !== undefined ? { specPaths: input.specPaths } : {});
   const chosen = only ?? ctx.specs.files.map((f) => f.path);
-  if (chosen.length === 0) throw new ReconcileError("unknown-spec", "no spec to baseline: specs live in .notarai/**/*.spec.yaml (`noma-reconcile init` writes an example)");
+  if (chosen.length === 0)
+    throw new ReconcileError("unknown-spec", "no spec to baseline: specs live in .notarai/**/*.spec.yaml (`noma-reconcile init` writes an example)");
   const invalid = ctx.specs.files.filter((f) => chosen.includes(f.path) && f.data === null);
   if (invalid.length > 0) {
     const valid = ctx.specs.files.filter((f) => chosen.includes(f.path) && f.data !== null).map((f) => `--spec ${f.path}`);

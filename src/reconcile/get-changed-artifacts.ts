@@ -22,7 +22,19 @@ import { compareUtf8 } from "../git/compare-utf8.js";
 import { parseNameStatusZ } from "../git/parse-name-status.js";
 import type { WorktreeEntry } from "../git/parse-ls-files.js";
 import { startWorktreeListing, type WorktreeListingJob } from "../git/read-worktree-status.js";
-import { DELETED, indexLineEntry, indexOidLength, listingBlob, MODIFIED, parseIndexListing, readIndexLine, REGULAR, SKIP_WORKTREE, UNMERGED, untrackedEntry } from "../git/worktree-listing.js";
+import {
+  DELETED,
+  indexLineEntry,
+  indexOidLength,
+  listingBlob,
+  MODIFIED,
+  parseIndexListing,
+  readIndexLine,
+  REGULAR,
+  SKIP_WORKTREE,
+  UNMERGED,
+  untrackedEntry,
+} from "../git/worktree-listing.js";
 import { SELF_CATEGORY } from "../governance/governance.js";
 import { isSpecPath } from "../governance/glob.js";
 import type { SpecFile } from "../spec/validate-spec-text.js";
@@ -137,7 +149,13 @@ function walkIndex(out: Buffer, own: RecordTable | undefined, any: RecordTable |
     if (orow < 0 && oc < chunks) {
       const lines = own!.chunk(oc).lines;
       // Cheap first: the same first object id bytes, then the whole run.
-      if (out.length - pos >= lines.length && out[pos + 9] === lines[9] && out[pos + 10] === lines[10] && out[pos + 11] === lines[11] && out.compare(lines, 0, lines.length, pos, pos + lines.length) === 0) {
+      if (
+        out.length - pos >= lines.length &&
+        out[pos + 9] === lines[9] &&
+        out[pos + 10] === lines[10] &&
+        out[pos + 11] === lines[11] &&
+        out.compare(lines, 0, lines.length, pos, pos + lines.length) === 0
+      ) {
         // Every-spec rows inside the run would need their own look; then read the run line by line instead.
         let j = ai;
         while (j < anyPaths.length && before(anyPaths[j]!, own!.chunk(oc).first)) j++;
@@ -155,7 +173,8 @@ function walkIndex(out: Buffer, own: RecordTable | undefined, any: RecordTable |
     pos = line.next;
     if (line.path === prev) {
       // Another stage of a conflicted path.
-      if (!doubts.has(line.path) && wanted(categoryOf(line.path), type)) doubts.set(line.path, { entry: { ...indexLineEntry(out, line, oidLength), unmerged: true }, own: prevRows[0], any: prevRows[1] });
+      if (!doubts.has(line.path) && wanted(categoryOf(line.path), type))
+        doubts.set(line.path, { entry: { ...indexLineEntry(out, line, oidLength), unmerged: true }, own: prevRows[0], any: prevRows[1] });
       continue;
     }
     prev = line.path;
@@ -179,7 +198,15 @@ function walkIndex(out: Buffer, own: RecordTable | undefined, any: RecordTable |
  * in doubt (deleted ones are not listed at all, and their records are dead),
  * and so are governed untracked files.
  */
-function addWorktreeChanges(w: Walk, dirtyOut: string, untracked: readonly string[], own: RecordTable | undefined, any: RecordTable | undefined, categoryOf: CategoryTest, type: string | undefined): void {
+function addWorktreeChanges(
+  w: Walk,
+  dirtyOut: string,
+  untracked: readonly string[],
+  own: RecordTable | undefined,
+  any: RecordTable | undefined,
+  categoryOf: CategoryTest,
+  type: string | undefined,
+): void {
   const row = (t: RecordTable | undefined, path: string): number => t?.indexOf(path) ?? -1;
   for (const d of parseNameStatusZ(dirtyOut)) {
     const o = row(own, d.path);
@@ -190,7 +217,11 @@ function addWorktreeChanges(w: Walk, dirtyOut: string, untracked: readonly strin
       w.doubts.delete(d.path);
     } else if (wanted(categoryOf(d.path), type)) {
       // Its content differs from the index: hashed from the work tree (a stat signature may answer).
-      w.doubts.set(d.path, { entry: { path: d.path, tracked: true, blob: null, mode: null, modified: true, deleted: false, unmerged: d.status === "U", skipWorktree: false }, own: o, any: a });
+      w.doubts.set(d.path, {
+        entry: { path: d.path, tracked: true, blob: null, mode: null, modified: true, deleted: false, unmerged: d.status === "U", skipWorktree: false },
+        own: o,
+        any: a,
+      });
     }
   }
   for (const path of untracked) {
@@ -211,7 +242,11 @@ interface Pass {
   warnings: string[];
 }
 
-export async function getChangedArtifacts(root: string, input: GetChangedArtifactsInput, options: ChangedArtifactsOptions = {}): Promise<ChangedArtifactsResult> {
+export async function getChangedArtifacts(
+  root: string,
+  input: GetChangedArtifactsInput,
+  options: ChangedArtifactsOptions = {},
+): Promise<ChangedArtifactsResult> {
   const listing = options.listing ?? startWorktreeListing(root);
   try {
     return await changedArtifacts(root, input, { ...options, listing });
@@ -262,7 +297,9 @@ async function changedArtifacts(root: string, input: GetChangedArtifactsInput, o
     const categories = ctx.governance.categoriesOf(spec.path);
     if (input.artifactType !== undefined && !categories.includes(input.artifactType)) {
       // NotarAI answers an empty list, and its reconcile skill relies on that (it asks every spec for "docs").
-      options.onWarning?.(`${spec.path} has no artifact category "${input.artifactType}" (its categories: ${categories.join(", ") || "none"}); nothing to list`);
+      options.onWarning?.(
+        `${spec.path} has no artifact category "${input.artifactType}" (its categories: ${categories.join(", ") || "none"}); nothing to list`,
+      );
       return { changed_artifacts: [] };
     }
     if (records.warning !== null) options.onWarning?.(records.warning);
@@ -294,7 +331,11 @@ async function changedArtifacts(root: string, input: GetChangedArtifactsInput, o
     const force = dead || records.outdated;
     if (options.readOnly !== true && (force || current.newBlobHashes.size > 0 || current.newStatHashes.size > 0)) {
       const listing = parseIndexListing(indexOut);
-      const deleted = new Set(parseNameStatusZ(await job.dirtyOut).filter((d) => d.status === "D").map((d) => d.path));
+      const deleted = new Set(
+        parseNameStatusZ(await job.dirtyOut)
+          .filter((d) => d.status === "D")
+          .map((d) => d.path),
+      );
       const livePaths = new Set<string>(untracked);
       const liveBlobs = new Set<string>();
       for (let k = 0; k < listing.paths.length; k++) {
@@ -303,11 +344,21 @@ async function changedArtifacts(root: string, input: GetChangedArtifactsInput, o
         if (!deleted.has(listing.paths[k]!)) livePaths.add(listing.paths[k]!);
       }
       records.close();
-      await persistMemo(root, seed, { blobHashes: current.newBlobHashes, statHashes: current.newStatHashes, prune: { livePaths, liveSpecs: new Set(ctx.specs.byPath.keys()), liveBlobs } }, options, force);
+      await persistMemo(
+        root,
+        seed,
+        { blobHashes: current.newBlobHashes, statHashes: current.newStatHashes, prune: { livePaths, liveSpecs: new Set(ctx.specs.byPath.keys()), liveBlobs } },
+        options,
+        force,
+      );
     }
     return { changed_artifacts: changed };
   } finally {
     if (records !== null) records.close();
-    else recordsPromise.then((r) => r.close(), () => undefined);
+    else
+      recordsPromise.then(
+        (r) => r.close(),
+        () => undefined,
+      );
   }
 }

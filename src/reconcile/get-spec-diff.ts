@@ -136,7 +136,12 @@ export async function getSpecDiff(root: string, input: GetSpecDiffInput, options
     }
 
     const untracked = new Set(governed.filter((c) => c.kind === "untracked").map((c) => c.path));
-    const { binary, diff: trackedDiff } = trackedChanges(root, mergeBase, branch, files.filter((f) => !untracked.has(f)));
+    const { binary, diff: trackedDiff } = trackedChanges(
+      root,
+      mergeBase,
+      branch,
+      files.filter((f) => !untracked.has(f)),
+    );
     let newFiles = "";
     for (const f of files) {
       if (!untracked.has(f)) continue;
@@ -200,7 +205,14 @@ function trackedChanges(root: string, commit: string, branch: BranchDiff, tracke
       binary.add(e.path);
       if (e.oldPath !== undefined) binary.add(e.oldPath);
     }
-    return { binary, diff: diffPatch(root, commit, tracked.filter((f) => !binary.has(f))) };
+    return {
+      binary,
+      diff: diffPatch(
+        root,
+        commit,
+        tracked.filter((f) => !binary.has(f)),
+      ),
+    };
   }
   for (const e of branch.numstat) {
     if (!e.binary || !set.has(e.path)) continue;

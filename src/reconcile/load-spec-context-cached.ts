@@ -63,11 +63,17 @@ function keyOf(texts: ReadonlyMap<string, string>, config: string | null): strin
   return h.digest("hex");
 }
 
-const isLocations = (a: unknown): a is AuditLocations => a !== null && typeof a === "object" && typeof (a as AuditLocations).ledger === "string" && typeof (a as AuditLocations).archive === "string";
+const isLocations = (a: unknown): a is AuditLocations =>
+  a !== null && typeof a === "object" && typeof (a as AuditLocations).ledger === "string" && typeof (a as AuditLocations).archive === "string";
 
 function fromStored(s: Stored): SpecSet {
   const files = s.files;
-  return { files, byPath: new Map(files.map((f) => [f.path, f])), system: files.find((f) => f.path === s.system) ?? null, problems: files.flatMap((f) => f.problems) };
+  return {
+    files,
+    byPath: new Map(files.map((f) => [f.path, f])),
+    system: files.find((f) => f.path === s.system) ?? null,
+    problems: files.flatMap((f) => f.problems),
+  };
 }
 
 function readStored(root: string, key: string, texts: ReadonlyMap<string, string>): { specs: SpecSet; audit: AuditLocations } | null {
@@ -101,7 +107,12 @@ export async function loadSpecContextCached(root: string, options: ToolOptions, 
   else {
     // The configuration first (an invalid one fails before anything is remembered);
     // not parsed when the caller gave the locations (then the set is not remembered either).
-    audit = config === null ? { ...DEFAULT_AUDIT_LOCATIONS } : options.audit !== undefined ? null : (await import("../governance/read-audit-locations.js")).readAuditLocations(root, config);
+    audit =
+      config === null
+        ? { ...DEFAULT_AUDIT_LOCATIONS }
+        : options.audit !== undefined
+          ? null
+          : (await import("../governance/read-audit-locations.js")).readAuditLocations(root, config);
     const { loadSpecs } = await import("../spec/load-specs.js");
     specs = loadSpecs(root, list);
     if (key !== null && audit !== null && options.readOnly !== true) remember(root, key, texts!, specs, audit);

@@ -130,12 +130,19 @@ export async function markInContext(ctx: SpecContext, input: MarkReconciledInput
   }
   if (unknown.length > 0) {
     const them = unknown.length === 1 ? "it" : "them";
-    throw new ReconcileError("path-not-found", `${unknown.join(", ")}: no such file or directory, and git has never known ${them} (a typo?); nothing was marked`);
+    throw new ReconcileError(
+      "path-not-found",
+      `${unknown.join(", ")}: no such file or directory, and git has never known ${them} (a typo?); nothing was marked`,
+    );
   }
 
   const governorsOf = new Map<string, string[]>();
   const notMarked: NotMarked[] = [];
-  const specsOf = (p: string): string[] => ctx.governance.governorsOf(p).map((g) => g.spec_path).filter((s) => only === null || only.includes(s));
+  const specsOf = (p: string): string[] =>
+    ctx.governance
+      .governorsOf(p)
+      .map((g) => g.spec_path)
+      .filter((s) => only === null || only.includes(s));
   for (const p of paths) {
     const kind = kinds.get(p);
     if (kind === "file") {
@@ -152,7 +159,14 @@ export async function markInContext(ctx: SpecContext, input: MarkReconciledInput
         governorsOf.set(f, specs);
         found++;
       }
-      if (found === 0) notMarked.push({ path: p === "" ? "./" : `${p}/`, reason: only !== null ? `${only.join(", ")} ${only.length === 1 ? "governs" : "govern"} no file under it that git knows` : "no spec governs a file under it that git knows" });
+      if (found === 0)
+        notMarked.push({
+          path: p === "" ? "./" : `${p}/`,
+          reason:
+            only !== null
+              ? `${only.join(", ")} ${only.length === 1 ? "governs" : "govern"} no file under it that git knows`
+              : "no spec governs a file under it that git knows",
+        });
     }
   }
 

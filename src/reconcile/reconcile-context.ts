@@ -39,7 +39,9 @@ export function warnSpecProblems(specs: SpecSet, options: ToolOptions): void {
   for (const f of specs.files) {
     if (f.problems.length > 0) {
       const first = f.problems[0]!;
-      options.onWarning?.(`invalid spec ${formatSpecProblem(first)}${f.problems.length > 1 ? ` (+${f.problems.length - 1} more; run \`noma-reconcile specs validate\`)` : ""}${f.data === null ? "; it governs only its own file" : ""}`);
+      options.onWarning?.(
+        `invalid spec ${formatSpecProblem(first)}${f.problems.length > 1 ? ` (+${f.problems.length - 1} more; run \`noma-reconcile specs validate\`)` : ""}${f.data === null ? "; it governs only its own file" : ""}`,
+      );
     }
   }
 }
@@ -60,11 +62,17 @@ export function requireSpec(ctx: SpecContext, specPath: string, options: { requi
   const spec = ctx.specs.byPath.get(rel);
   if (spec === undefined) {
     const known = ctx.specs.files.map((f) => f.path);
-    throw new ReconcileError("unknown-spec", `${specPath}: not a spec file of this repository (known specs: ${known.length > 0 ? known.join(", ") : "none; specs live in .notarai/**/*.spec.yaml"})`);
+    throw new ReconcileError(
+      "unknown-spec",
+      `${specPath}: not a spec file of this repository (known specs: ${known.length > 0 ? known.join(", ") : "none; specs live in .notarai/**/*.spec.yaml"})`,
+    );
   }
   if (options.requireData === true && spec.data === null) {
     const first = spec.problems[0];
-    throw new ReconcileError("invalid-spec", `${rel} is invalid, so which files it governs is unknown: ${first !== undefined ? formatSpecProblem(first) : "unknown problem"} (run \`noma-reconcile specs validate\`)`);
+    throw new ReconcileError(
+      "invalid-spec",
+      `${rel} is invalid, so which files it governs is unknown: ${first !== undefined ? formatSpecProblem(first) : "unknown problem"} (run \`noma-reconcile specs validate\`)`,
+    );
   }
   return spec;
 }

@@ -40,7 +40,8 @@ export function formatGithubAnnotations(files: readonly FileDiagnostics[], cap =
     out.push(...list.slice(0, cap));
     hidden += Math.max(0, list.length - cap);
   }
-  if (hidden > 0) out.push(`::notice title=${escapeProperty("noma-reconcile")}::${escapeData(`${hidden} more findings are not annotated; the job summary lists them all.`)}`);
+  if (hidden > 0)
+    out.push(`::notice title=${escapeProperty("noma-reconcile")}::${escapeData(`${hidden} more findings are not annotated; the job summary lists them all.`)}`);
   if (out.length === 0) out.push("✓ No issues found.");
   return `${out.join("\n")}\n`;
 }

@@ -118,7 +118,10 @@ export function parseJsonAs<T>(schema: z.ZodMiniType, textValue: string, what: s
     data = JSON.parse(textValue);
   } catch (e) {
     const snippet = textValue.trim().slice(0, 80);
-    return { ok: false, problems: [`${what} is not valid JSON (${(e as Error).message})${snippet.length > 0 ? `; it starts with ${JSON.stringify(snippet)}` : "; it is empty"}`] };
+    return {
+      ok: false,
+      problems: [`${what} is not valid JSON (${(e as Error).message})${snippet.length > 0 ? `; it starts with ${JSON.stringify(snippet)}` : "; it is empty"}`],
+    };
   }
   const r = schema.safeParse(data);
   if (!r.success) return { ok: false, problems: describeIssues(r.error.issues as never, data).map((p) => `${what}: ${p}`) };

@@ -131,7 +131,12 @@ export function planPatch(root: string, stepDir: string): PlanResult {
       diffPath: diff !== null ? diffPath : null,
       noma,
       touched: uniq,
-      diffDocuments: diff !== null ? [...new Set(numstatPaths(execGit(["apply", "--numstat", "-z", diffPath], { cwd: root })).map((p) => norm(p)))].filter((p) => p.toLowerCase().endsWith(".noma") && existsSync(join(root, p))) : [],
+      diffDocuments:
+        diff !== null
+          ? [...new Set(numstatPaths(execGit(["apply", "--numstat", "-z", diffPath], { cwd: root })).map((p) => norm(p)))].filter(
+              (p) => p.toLowerCase().endsWith(".noma") && existsSync(join(root, p)),
+            )
+          : [],
       sizeKb: size / 1024,
     },
   };
@@ -145,14 +150,16 @@ export interface BudgetBreach {
 
 /** The first budget this patch would exceed, given the files earlier patches and edits of the run changed. */
 export function budgetBreach(plan: PatchPlan, budgets: Budgets, risky: readonly string[], changedBefore: readonly string[]): BudgetBreach | null {
-  if (budgets.max_patch_kb !== undefined && plan.sizeKb > budgets.max_patch_kb) return { budget: "max_patch_kb", limit: budgets.max_patch_kb, value: Math.round(plan.sizeKb * 10) / 10 };
+  if (budgets.max_patch_kb !== undefined && plan.sizeKb > budgets.max_patch_kb)
+    return { budget: "max_patch_kb", limit: budgets.max_patch_kb, value: Math.round(plan.sizeKb * 10) / 10 };
   return filesBreach([...changedBefore, ...plan.touched], budgets, risky);
 }
 
 /** The first of `max_changed_files`, `max_risky_files` the run's changed files (all of them, this step's included) exceed. */
 export function filesBreach(changed: readonly string[], budgets: Budgets, risky: readonly string[]): BudgetBreach | null {
   const all = new Set(changed);
-  if (budgets.max_changed_files !== undefined && all.size > budgets.max_changed_files) return { budget: "max_changed_files", limit: budgets.max_changed_files, value: all.size };
+  if (budgets.max_changed_files !== undefined && all.size > budgets.max_changed_files)
+    return { budget: "max_changed_files", limit: budgets.max_changed_files, value: all.size };
   if (budgets.max_risky_files !== undefined && risky.length > 0) {
     const tests = risky.map((g) => compileGlob(g));
     const n = [...all].filter((p) => tests.some((t) => t(p))).length;
@@ -179,7 +186,14 @@ export async function applyPatchPlan(root: string, runId: string, stepIndex: num
     try {
       execGit(["apply", "--check", plan.diffPath], { cwd: root });
     } catch (e) {
-      return { ok: false, stage: "check", problem: `patch.diff does not apply: ${e instanceof GitError ? e.stderr || e.message : (e as Error).message}`, before, after: gitState(root), restored: false };
+      return {
+        ok: false,
+        stage: "check",
+        problem: `patch.diff does not apply: ${e instanceof GitError ? e.stderr || e.message : (e as Error).message}`,
+        before,
+        after: gitState(root),
+        restored: false,
+      };
     }
   }
   const backupDir = abs(root, patchBackupDir(runId, stepIndex));
@@ -201,7 +215,10 @@ export async function applyPatchPlan(root: string, runId: string, stepIndex: num
         const r = patchDocument(join(root, e.file), e.ops, { actor: hooks.actor, reason: hooks.reason, reuse: false, validate });
         transcripts += r.lines.length;
         if (r.outcome.result === "rejected") {
-          failure = { stage: "noma", problem: `${e.file}: the patch engine rejected the ops (${r.outcome.error?.code ?? "rejected"}: ${r.outcome.error?.message ?? ""})` };
+          failure = {
+            stage: "noma",
+            problem: `${e.file}: the patch engine rejected the ops (${r.outcome.error?.code ?? "rejected"}: ${r.outcome.error?.message ?? ""})`,
+          };
           break;
         }
       }
@@ -209,11 +226,20 @@ export async function applyPatchPlan(root: string, runId: string, stepIndex: num
     if (failure === null && plan.diffDocuments.length > 0) {
       const { checkWorktree } = await import("../check/check-worktree.js");
       const run = await checkWorktree({ root, inRepo: true, cwd: root, paths: plan.diffDocuments });
-      const errors = run.results.flatMap((r) => r.diagnostics.filter((d) => d.severity === "error").map((d) => `${r.file}${d.pos !== undefined ? `:${d.pos.line}` : ""}: ${d.message} [${d.code}]`));
-      if (errors.length > 0) failure = { stage: "validate", problem: `patch.diff leaves invalid .noma documents: ${errors.slice(0, 5).join("; ")}${errors.length > 5 ? ` (+${errors.length - 5} more)` : ""}` };
+      const errors = run.results.flatMap((r) =>
+        r.diagnostics.filter((d) => d.severity === "error").map((d) => `${r.file}${d.pos !== undefined ? `:${d.pos.line}` : ""}: ${d.message} [${d.code}]`),
+      );
+      if (errors.length > 0)
+        failure = {
+          stage: "validate",
+          problem: `patch.diff leaves invalid .noma documents: ${errors.slice(0, 5).join("; ")}${errors.length > 5 ? ` (+${errors.length - 5} more)` : ""}`,
+        };
     }
   } catch (e) {
-    failure = { stage: plan.diffPath !== null && transcripts === 0 ? "apply" : "noma", problem: e instanceof GitError ? `git apply failed: ${e.stderr || e.message}` : (e as Error).message };
+    failure = {
+      stage: plan.diffPath !== null && transcripts === 0 ? "apply" : "noma",
+      problem: e instanceof GitError ? `git apply failed: ${e.stderr || e.message}` : (e as Error).message,
+    };
   }
   crashPoint("patch-before-outcome");
   if (failure !== null) {

@@ -42,7 +42,12 @@ export async function commitStep(root: string, c: StepCommit): Promise<void> {
   await normaTransaction(root, (tx) => {
     tx.insertStep(c.step);
     for (const e of c.events) tx.event(c.step.run_id, e.type, e.message, e.data);
-    tx.event(c.step.run_id, "step_committed", `step ${c.step.step_index} (${c.step.role}, iteration ${c.step.iteration}) committed: ${c.step.status}`, { step_index: c.step.step_index, role: c.step.role, status: c.step.status, step_dir: c.step.step_dir });
+    tx.event(c.step.run_id, "step_committed", `step ${c.step.step_index} (${c.step.role}, iteration ${c.step.iteration}) committed: ${c.step.status}`, {
+      step_index: c.step.step_index,
+      role: c.step.role,
+      status: c.step.status,
+      step_dir: c.step.step_dir,
+    });
     tx.updateRun(c.step.run_id, { current_step_index: c.step.step_index, ...c.run });
     for (const [k, v] of Object.entries(c.kv ?? {})) tx.setKv(c.step.run_id, k, v);
     c.extra?.(tx);

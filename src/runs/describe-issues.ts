@@ -43,10 +43,18 @@ export function describeIssues(issues: readonly Issue[], data: unknown, base: re
     const where = keyPath([...base, ...i.path]);
     const found = showValue(valueAt(data, i.path));
     let expected: string;
-    if (i.code === "invalid_value" && i.values !== undefined) expected = i.values.length === 1 ? JSON.stringify(i.values[0]) : `one of ${i.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    if (i.code === "invalid_value" && i.values !== undefined)
+      expected = i.values.length === 1 ? JSON.stringify(i.values[0]) : `one of ${i.values.map((v) => JSON.stringify(v)).join(", ")}`;
     else if (i.code === "invalid_type") expected = i.expected === "array" ? "a list" : i.expected === "object" ? "an object" : `a ${i.expected}`;
-    else if (i.code === "too_small") expected = i.origin === "array" ? `a list of at least ${String(i.minimum)}` : i.origin === "string" ? "a non-empty string" : `a number ${i.inclusive === false ? ">" : "≥"} ${String(i.minimum)}`;
-    else if (i.code === "too_big") expected = i.origin === "array" ? `a list of at most ${String(i.maximum)}` : `a number ${i.inclusive === false ? "<" : "≤"} ${String(i.maximum)}`;
+    else if (i.code === "too_small")
+      expected =
+        i.origin === "array"
+          ? `a list of at least ${String(i.minimum)}`
+          : i.origin === "string"
+            ? "a non-empty string"
+            : `a number ${i.inclusive === false ? ">" : "≥"} ${String(i.minimum)}`;
+    else if (i.code === "too_big")
+      expected = i.origin === "array" ? `a list of at most ${String(i.maximum)}` : `a number ${i.inclusive === false ? "<" : "≤"} ${String(i.maximum)}`;
     else if (i.code === "invalid_union" || i.code === "invalid_format" || i.code === "custom") expected = i.message;
     else expected = i.message;
     return `${where}: expected ${expected}, found ${found}`;

@@ -21,7 +21,18 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AgentResponseSchema, normalizeResponse, parseJsonAs, ReconciledAckSchema, VerdictSchema, type AgentRequest, type AgentResponse, type Budgets, type ReconciledAck, type VerdictFile } from "./agent-protocol.js";
+import {
+  AgentResponseSchema,
+  normalizeResponse,
+  parseJsonAs,
+  ReconciledAckSchema,
+  VerdictSchema,
+  type AgentRequest,
+  type AgentResponse,
+  type Budgets,
+  type ReconciledAck,
+  type VerdictFile,
+} from "./agent-protocol.js";
 import { builtinCheck, type Acknowledgement } from "./agents/builtin-check.js";
 import { cliAgentCommand } from "./agents/cli-agent-command.js";
 import { extractResponse } from "./agents/extract-response.js";
@@ -129,10 +140,27 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
     skipped = true;
     writeFileSync(join(tmpDir, STDOUT_LOG), "");
     writeFileSync(join(tmpDir, STDERR_LOG), "");
-    response = { version: 1, status: "ok", summary: `no ${s.role} agent is configured (.norma/config.json agents.${s.role})`, files: [], next_actions: [], errors: [] };
+    response = {
+      version: 1,
+      status: "ok",
+      summary: `no ${s.role} agent is configured (.norma/config.json agents.${s.role})`,
+      files: [],
+      next_actions: [],
+      errors: [],
+    };
   } else if (s.agent.type === "builtin") {
     const testTimeout = s.agent.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-    const r = await builtinCheck({ root: s.root, stepDir: tmpDir, criteria: s.criteria, acks: s.acks, startHead: s.startHead, specs: s.specs, testTimeoutMs: testTimeout, env: s.env, signal: s.signal });
+    const r = await builtinCheck({
+      root: s.root,
+      stepDir: tmpDir,
+      criteria: s.criteria,
+      acks: s.acks,
+      startHead: s.startHead,
+      specs: s.specs,
+      testTimeoutMs: testTimeout,
+      env: s.env,
+      signal: s.signal,
+    });
     response = r.response;
   } else {
     let out: SpawnOutcome;
@@ -142,11 +170,29 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
     const ledgerStart = ledgerOffset(s.root, s.records);
     const before = s.agent.type !== "exec" ? fingerprint(s) : null;
     if (s.agent.type === "exec") {
-      out = await spawnAgent({ argv: s.agent.cmd, cwd: s.root, env: minimalEnv(s.env, request, s.agent.env), stdin: requestJson, timeoutMs, stepDir: tmpDir, signal: s.signal, recordIn: s.root });
+      out = await spawnAgent({
+        argv: s.agent.cmd,
+        cwd: s.root,
+        env: minimalEnv(s.env, request, s.agent.env),
+        stdin: requestJson,
+        timeoutMs,
+        stepDir: tmpDir,
+        signal: s.signal,
+        recordIn: s.root,
+      });
     } else {
       const cwd = abs(s.root, s.agent.path ?? "");
       const cmd = cliAgentCommand(s.agent, { cwd, stepDir: tmpDir, prompt: rolePrompt(request, { mcp: mcp !== null }), role: s.role, mcp });
-      out = await spawnAgent({ argv: cmd.argv, cwd, env: inheritedEnv(s.env, request, cmd.env), stdin: null, timeoutMs, stepDir: tmpDir, signal: s.signal, recordIn: s.root });
+      out = await spawnAgent({
+        argv: cmd.argv,
+        cwd,
+        env: inheritedEnv(s.env, request, cmd.env),
+        stdin: null,
+        timeoutMs,
+        stepDir: tmpDir,
+        signal: s.signal,
+        recordIn: s.root,
+      });
     }
     const after = before !== null ? fingerprint(s) : null;
     const viaTools = ledgerEdits(s.root, s.records, ledgerStart, { runId: s.runId, index: s.index });
@@ -167,8 +213,14 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
     if (out.spawnError !== null) failure = `${s.role} agent (${agentLabel(s.agent)}) could not start: ${out.spawnError}`;
     else if (out.aborted) failure = `${s.role} agent interrupted`;
     else if (out.timedOut) failure = `${s.role} agent timed out after ${timeoutMs} ms`;
-    else if (out.exitCode !== 0) failure = `${s.role} agent exited with ${out.exitCode !== null ? `code ${out.exitCode}` : `signal ${out.signal}`} (see ${STDERR_LOG})`;
-    if (failure !== null) events.push({ type: out.timedOut ? "agent_timeout" : out.aborted ? "agent_interrupted" : "agent_failed", message: failure, data: { exit_code: out.exitCode, signal: out.signal, duration_ms: out.durationMs } });
+    else if (out.exitCode !== 0)
+      failure = `${s.role} agent exited with ${out.exitCode !== null ? `code ${out.exitCode}` : `signal ${out.signal}`} (see ${STDERR_LOG})`;
+    if (failure !== null)
+      events.push({
+        type: out.timedOut ? "agent_timeout" : out.aborted ? "agent_interrupted" : "agent_failed",
+        message: failure,
+        data: { exit_code: out.exitCode, signal: out.signal, duration_ms: out.durationMs },
+      });
     text = extractResponse(s.agent.type, out.stdout);
     if (text.ok) {
       const parsed = parseJsonAs<Parameters<typeof normalizeResponse>[0]>(AgentResponseSchema, text.text, "stdout (AgentResponse)");
@@ -181,17 +233,28 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
   const removed = removeEscapingLinks(tmpDir);
   if (removed.length > 0) {
     protocolError ??= `symbolic links leading outside the step directory (removed): ${removed.join(", ")}`;
-    events.push({ type: "links_removed", message: `removed symbolic links leading outside the step directory: ${removed.join(", ")}`, data: { paths: removed } });
+    events.push({
+      type: "links_removed",
+      message: `removed symbolic links leading outside the step directory: ${removed.join(", ")}`,
+      data: { paths: removed },
+    });
   }
   if (response !== null) {
     const fc = checkListedFiles(tmpDir, response.files);
     if (fc.problems.length > 0) protocolError ??= fc.problems.join("; ");
-    if (fc.missing.length > 0) events.push({ type: "files_missing", message: `files listed in the AgentResponse do not exist: ${fc.missing.join(", ")}`, data: { files: fc.missing } });
+    if (fc.missing.length > 0)
+      events.push({ type: "files_missing", message: `files listed in the AgentResponse do not exist: ${fc.missing.join(", ")}`, data: { files: fc.missing } });
   }
 
   // Role rules (§8).
   if (s.role !== "act") {
-    for (const f of ["patch.diff", "patch.noma.json"]) if (existsSync(join(tmpDir, f))) events.push({ type: "patch_ignored", message: `${s.role} steps must not produce ${f}; it is ignored (kept for the record, never applied)`, data: { file: f } });
+    for (const f of ["patch.diff", "patch.noma.json"])
+      if (existsSync(join(tmpDir, f)))
+        events.push({
+          type: "patch_ignored",
+          message: `${s.role} steps must not produce ${f}; it is ignored (kept for the record, never applied)`,
+          data: { file: f },
+        });
   }
   let acks: ReconciledAck[] | null = null;
   if (existsSync(join(tmpDir, "reconciled.json"))) {
@@ -220,9 +283,29 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
   const finalResponse: AgentResponse =
     response !== null && protocolError === null
       ? response
-      : { version: 1, status: "fail", summary: failure ?? `protocol_error: ${protocolError}`, files: [], next_actions: [], errors: [failure ?? `protocol_error: ${protocolError}`] };
+      : {
+          version: 1,
+          status: "fail",
+          summary: failure ?? `protocol_error: ${protocolError}`,
+          files: [],
+          next_actions: [],
+          errors: [failure ?? `protocol_error: ${protocolError}`],
+        };
   if (response !== null && protocolError === null && failure !== null) finalResponse.errors = [...finalResponse.errors, failure];
   writeFileSync(join(tmpDir, "output.json"), `${JSON.stringify(finalResponse, null, 2)}\n`);
   const summary = failure ?? (protocolError !== null ? `protocol_error: ${protocolError}` : finalResponse.summary);
-  return { tmpDir, stepDirRel, status, summary, response: finalResponse, verdict, acks: status === "fail" ? null : acks, worktreeChanges, protocolError, events, startedAt, endedAt: new Date().toISOString() };
+  return {
+    tmpDir,
+    stepDirRel,
+    status,
+    summary,
+    response: finalResponse,
+    verdict,
+    acks: status === "fail" ? null : acks,
+    worktreeChanges,
+    protocolError,
+    events,
+    startedAt,
+    endedAt: new Date().toISOString(),
+  };
 }

@@ -75,7 +75,8 @@ function readVerdict(root: string, rel: string | null): VerdictFile | null {
   try {
     // The loop validated it (zod) before committing the step; this only guards against a file edited since (zod stays off this read path).
     const v = JSON.parse(readFileSync(abs(root, rel), "utf8")) as Partial<VerdictFile> | null;
-    const criteriaOk = Array.isArray(v?.criteria) && v.criteria.every((c) => c !== null && typeof c === "object" && typeof c.id === "string" && typeof c.pass === "boolean");
+    const criteriaOk =
+      Array.isArray(v?.criteria) && v.criteria.every((c) => c !== null && typeof c === "object" && typeof c.id === "string" && typeof c.pass === "boolean");
     return v !== null && typeof v === "object" && v.version === 1 && (v.verdict === "PASS" || v.verdict === "FAIL") && criteriaOk ? (v as VerdictFile) : null;
   } catch {
     return null;
@@ -114,7 +115,13 @@ export async function showRun(root: string, runId?: string, options: { eventsLim
     specs: (kv.get("specs") as string[] | undefined) ?? [],
     budgets: (kv.get("budgets") as Record<string, number> | undefined) ?? null,
     steps,
-    events: shown.map((e) => ({ seq: e.seq, ts: e.ts, type: e.type, message: e.message, data: e.data_json !== null ? (JSON.parse(e.data_json) as unknown) : null })),
+    events: shown.map((e) => ({
+      seq: e.seq,
+      ts: e.ts,
+      type: e.type,
+      message: e.message,
+      data: e.data_json !== null ? (JSON.parse(e.data_json) as unknown) : null,
+    })),
     events_total: events.length,
     scorecard,
     verdict_file: verdictFile,

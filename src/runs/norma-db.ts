@@ -117,14 +117,25 @@ export class NormaTx {
   updateStep(runId: string, index: number, patch: Partial<Pick<StepRow, "status" | "summary" | "ended_at">>): void {
     const keys = Object.keys(patch) as Array<keyof typeof patch>;
     if (keys.length === 0) return;
-    this.db.run(`UPDATE steps SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE run_id = ? AND step_index = ?`, [...keys.map((k) => (patch[k] ?? null) as SqlValue), runId, index]);
+    this.db.run(`UPDATE steps SET ${keys.map((k) => `${k} = ?`).join(", ")} WHERE run_id = ? AND step_index = ?`, [
+      ...keys.map((k) => (patch[k] ?? null) as SqlValue),
+      runId,
+      index,
+    ]);
   }
 
   /** Append an event (seq = the run's last + 1); returns its seq. */
   event(runId: string, type: string, message: string, data?: unknown, ts: string = new Date().toISOString()): number {
     const [row] = rowsOf(this.db, "SELECT coalesce(max(seq), 0) + 1 AS next FROM events WHERE run_id = ?", [runId]);
     const seq = Number(row!["next"]);
-    this.db.run("INSERT INTO events (run_id, seq, ts, type, message, data_json) VALUES (?, ?, ?, ?, ?, ?)", [runId, seq, ts, type, message, data === undefined ? null : JSON.stringify(data)]);
+    this.db.run("INSERT INTO events (run_id, seq, ts, type, message, data_json) VALUES (?, ?, ?, ?, ?, ?)", [
+      runId,
+      seq,
+      ts,
+      type,
+      message,
+      data === undefined ? null : JSON.stringify(data),
+    ]);
     return seq;
   }
 
@@ -146,15 +157,19 @@ export class NormaTx {
 function ensureSchema(db: Database): void {
   const tables = new Set(rowsOf(db, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r["name"])));
   if (!tables.has("schema_migrations")) {
-    if (tables.size > 0) throw new NormaDbError(`${NORMA_DB} is an SQLite database without a schema_migrations table (not written by norma or noma-reconcile); move it aside`);
+    if (tables.size > 0)
+      throw new NormaDbError(`${NORMA_DB} is an SQLite database without a schema_migrations table (not written by norma or noma-reconcile); move it aside`);
     for (const t of NORMA_TABLES) db.run(t.sql);
     db.run("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", [NORMA_SCHEMA_VERSION, new Date().toISOString()]);
     return;
   }
   const [row] = rowsOf(db, "SELECT max(version) AS v FROM schema_migrations");
   const version = Number(row?.["v"] ?? 0);
-  if (version > NORMA_SCHEMA_VERSION) throw new NormaDbError(`${NORMA_DB} has schema version ${version}, newer than this tool's ${NORMA_SCHEMA_VERSION}; upgrade noma-reconcile`);
-  for (const t of NORMA_TABLES) if (!tables.has(t.name)) throw new NormaDbError(`${NORMA_DB} lacks the table ${t.name}; move it aside to start a new one (the run records in .norma/runs stay)`);
+  if (version > NORMA_SCHEMA_VERSION)
+    throw new NormaDbError(`${NORMA_DB} has schema version ${version}, newer than this tool's ${NORMA_SCHEMA_VERSION}; upgrade noma-reconcile`);
+  for (const t of NORMA_TABLES)
+    if (!tables.has(t.name))
+      throw new NormaDbError(`${NORMA_DB} lacks the table ${t.name}; move it aside to start a new one (the run records in .norma/runs stay)`);
 }
 
 function openBytes(SQL: Awaited<ReturnType<typeof loadSqlJs>>, bytes: Uint8Array | null): Database {
@@ -165,7 +180,10 @@ function openBytes(SQL: Awaited<ReturnType<typeof loadSqlJs>>, bytes: Uint8Array
     ensureSchema(db);
   } catch (e) {
     if (e instanceof NormaDbError) throw e;
-    throw new NormaDbError(`${NORMA_DB} is not a readable SQLite database (${describe(e)}); move it aside to start a new one (the run records in .norma/runs stay)`, { cause: e });
+    throw new NormaDbError(
+      `${NORMA_DB} is not a readable SQLite database (${describe(e)}); move it aside to start a new one (the run records in .norma/runs stay)`,
+      { cause: e },
+    );
   }
   return db;
 }
@@ -290,7 +308,16 @@ function fastState(bytes: Buffer): NormaState | null {
     f
       .rows("events")
       .filter((r) => r.get(0) === runId)
-      .map((r): EventRow => ({ run_id: runId, seq: num(r.get(1)), ts: str(r.get(2)), type: str(r.get(3)), message: str(r.get(4)), data_json: strOrNull(r.get(5)) }));
+      .map(
+        (r): EventRow => ({
+          run_id: runId,
+          seq: num(r.get(1)),
+          ts: str(r.get(2)),
+          type: str(r.get(3)),
+          message: str(r.get(4)),
+          data_json: strOrNull(r.get(5)),
+        }),
+      );
   const kv = grouped("kv_run", (r): [string, unknown] => [str(r.get(1)), JSON.parse(str(r.get(2))) as unknown]);
   return {
     runs,
@@ -318,10 +345,26 @@ async function sqlJsState(bytes: Buffer): Promise<NormaState> {
   const counts = new Map(rowsOf(db, "SELECT run_id, count(*) AS n FROM steps GROUP BY run_id").map((r) => [String(r["run_id"]), Number(r["n"])]));
   const steps = new Map(runs.map((r) => [r.run_id, tx.steps(r.run_id)]));
   const events = new Map(runs.map((r) => [r.run_id, tx.events(r.run_id)]));
-  const kv = new Map(runs.map((r) => [r.run_id, new Map(rowsOf(db, "SELECT key, value_json FROM kv_run WHERE run_id = ?", [r.run_id]).map((x) => [String(x["key"]), JSON.parse(String(x["value_json"])) as unknown]))]));
+  const kv = new Map(
+    runs.map((r) => [
+      r.run_id,
+      new Map(
+        rowsOf(db, "SELECT key, value_json FROM kv_run WHERE run_id = ?", [r.run_id]).map((x) => [
+          String(x["key"]),
+          JSON.parse(String(x["value_json"])) as unknown,
+        ]),
+      ),
+    ]),
+  );
   db.close();
   // Copies out: callers may change what they get (the state is cached by readNormaState).
-  return { runs, steps: (id) => (steps.get(id) ?? []).map((r) => ({ ...r })), stepCounts: () => new Map(counts), events: (id) => (events.get(id) ?? []).map((e) => ({ ...e })), kv: (id) => new Map(kv.get(id) ?? []) };
+  return {
+    runs,
+    steps: (id) => (steps.get(id) ?? []).map((r) => ({ ...r })),
+    stepCounts: () => new Map(counts),
+    events: (id) => (events.get(id) ?? []).map((e) => ({ ...e })),
+    kv: (id) => new Map(kv.get(id) ?? []),
+  };
 }
 
 /** The last state read, by file identity: the file is only ever replaced whole (rename), so a new write is a new inode. */

@@ -6,7 +6,14 @@
 import type { Budgets } from "./agent-protocol.js";
 import type { RunCriterion } from "./run-criteria.js";
 
-export function formatNormaMd(run: { runId: string; createdAt: string; goal: string; criteria: readonly RunCriterion[]; budgets: Budgets; specs: readonly string[] }): string {
+export function formatNormaMd(run: {
+  runId: string;
+  createdAt: string;
+  goal: string;
+  criteria: readonly RunCriterion[];
+  budgets: Budgets;
+  specs: readonly string[];
+}): string {
   const b = run.budgets;
   return [
     `# Run ${run.runId}`,

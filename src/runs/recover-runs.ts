@@ -138,7 +138,17 @@ export async function recoverRuns(root: string): Promise<RecoveryReport> {
       if (parsed === null || have.has(parsed.index)) continue;
       const when = mtimeIso(`${rdir}/steps/${s}`);
       const iteration = recordedIteration(`${rdir}/steps/${s}`) ?? inferredIteration(rows, parsed.index, parsed.role);
-      missingSteps.push({ run_id: name, step_index: parsed.index, role: parsed.role, iteration, status: "fail", step_dir: `${runDir(name)}/steps/${stepDirName(parsed.index, parsed.role)}`, started_at: when, ended_at: null, summary: "recovered: step directory existed without its database record" });
+      missingSteps.push({
+        run_id: name,
+        step_index: parsed.index,
+        role: parsed.role,
+        iteration,
+        status: "fail",
+        step_dir: `${runDir(name)}/steps/${stepDirName(parsed.index, parsed.role)}`,
+        started_at: when,
+        ended_at: null,
+        summary: "recovered: step directory existed without its database record",
+      });
     }
     // A backup whose patch never started (patch_started not committed) guards nothing: the tree was not touched yet.
     const started = state?.kv(name).get("pending_patch") as PendingPatch | undefined;
@@ -169,30 +179,56 @@ export async function recoverRuns(root: string): Promise<RecoveryReport> {
   await normaTransaction(root, (tx) => {
     for (const r of missingRuns) {
       const steps = missingSteps.filter((s) => s.run_id === r.id);
-      tx.insertRun({ run_id: r.id, created_at: r.created, goal: r.goal, status: "failed", iteration: 0, current_step_index: Math.max(0, ...steps.map((s) => s.step_index)), verdict: null, run_dir: runDir(r.id) });
+      tx.insertRun({
+        run_id: r.id,
+        created_at: r.created,
+        goal: r.goal,
+        status: "failed",
+        iteration: 0,
+        current_step_index: Math.max(0, ...steps.map((s) => s.step_index)),
+        verdict: null,
+        run_dir: runDir(r.id),
+      });
       tx.event(r.id, "reconciled_run", "Run dir exists but DB record was missing; inserted during recovery");
       report.insertedRuns.push(r.id);
     }
     for (const s of missingSteps) {
       tx.insertStep(s);
-      tx.event(s.run_id, "reconciled_step", "Step dir exists but DB record was missing; inserted during recovery", { step_index: s.step_index, role: s.role, step_dir: s.step_dir });
+      tx.event(s.run_id, "reconciled_step", "Step dir exists but DB record was missing; inserted during recovery", {
+        step_index: s.step_index,
+        role: s.role,
+        step_dir: s.step_dir,
+      });
       const run = tx.run(s.run_id)!;
       if (run.current_step_index < s.step_index) tx.updateRun(s.run_id, { current_step_index: s.step_index });
       report.insertedSteps.push(s.step_dir);
     }
     for (const { runId, pending } of pendingPatches) {
       const ok = rolled.get(runId) === true;
-      tx.event(runId, ok ? "patch_rolled_back" : "patch_unrecoverable", ok ? `The patch of step ${pending.step} was being applied when the process died; the work tree was restored from its backup` : `The patch of step ${pending.step} was being applied when the process died and its backup is missing; check the work tree`, { step_index: pending.step });
+      tx.event(
+        runId,
+        ok ? "patch_rolled_back" : "patch_unrecoverable",
+        ok
+          ? `The patch of step ${pending.step} was being applied when the process died; the work tree was restored from its backup`
+          : `The patch of step ${pending.step} was being applied when the process died and its backup is missing; check the work tree`,
+        { step_index: pending.step },
+      );
       tx.updateStep(runId, pending.step, { status: "fail", summary: "patch interrupted and rolled back during recovery" });
       tx.db.run("DELETE FROM kv_run WHERE run_id = ? AND key = 'pending_patch'", [runId]);
       report.rolledBack.push(runId);
     }
     for (const id of interrupted) {
       tx.updateRun(id, { status: "stopped" });
-      tx.event(id, "run_interrupted", "The process running this run ended before the run did (crash or kill); it was marked stopped during recovery. Continue it with `noma-reconcile run --resume`");
+      tx.event(
+        id,
+        "run_interrupted",
+        "The process running this run ended before the run did (crash or kill); it was marked stopped during recovery. Continue it with `noma-reconcile run --resume`",
+      );
       report.interrupted.push(id);
     }
   });
-  for (const { runId, pending } of pendingPatches) if (rolled.get(runId) === true) rmSync(abs(root, `${runDir(runId)}/patches/${String(pending.step).padStart(3, "0")}.backup`), { recursive: true, force: true });
+  for (const { runId, pending } of pendingPatches)
+    if (rolled.get(runId) === true)
+      rmSync(abs(root, `${runDir(runId)}/patches/${String(pending.step).padStart(3, "0")}.backup`), { recursive: true, force: true });
   return report;
 }

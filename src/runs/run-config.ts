@@ -53,7 +53,13 @@ const SCHEMAS: Record<AgentType, z.ZodMiniType> = {
 };
 
 function cliSchema<T extends CliAgentType>(type: T) {
-  return z.strictObject({ type: z.literal(type), model: z.optional(z.string().check(z.minLength(1))), path: z.optional(z.string().check(z.minLength(1))), timeout_ms: timeout, args: z.optional(z.array(z.string())) });
+  return z.strictObject({
+    type: z.literal(type),
+    model: z.optional(z.string().check(z.minLength(1))),
+    path: z.optional(z.string().check(z.minLength(1))),
+    timeout_ms: timeout,
+    args: z.optional(z.array(z.string())),
+  });
 }
 
 const BudgetsSchema = z.strictObject({
@@ -121,7 +127,8 @@ export function parseRunConfig(textValue: string, root: string, file = NORMA_CON
     const e = findJsonSyntaxError(textValue);
     return { config: null, problems: [`${file}:${e?.line ?? 1}:${e?.column ?? 1}: not valid JSON (${e?.message ?? "unparseable"})`] };
   }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) return { config: null, problems: [`${file}: expected an object with ${TOP_KEYS.join(", ")}, found ${showValue(data)}`] };
+  if (data === null || typeof data !== "object" || Array.isArray(data))
+    return { config: null, problems: [`${file}: expected an object with ${TOP_KEYS.join(", ")}, found ${showValue(data)}`] };
   const obj = data as Record<string, unknown>;
   for (const k of Object.keys(obj)) if (!TOP_KEYS.includes(k)) at([k], `unknown key (known keys: ${TOP_KEYS.join(", ")})`);
   const config = defaultRunConfig();
@@ -129,14 +136,21 @@ export function parseRunConfig(textValue: string, root: string, file = NORMA_CON
 
   if (obj["agents"] !== undefined) {
     const agents = obj["agents"];
-    if (agents === null || typeof agents !== "object" || Array.isArray(agents)) at(["agents"], `expected an object mapping roles (${ROLES.join(", ")}) to agents, found ${showValue(agents)}`);
+    if (agents === null || typeof agents !== "object" || Array.isArray(agents))
+      at(["agents"], `expected an object mapping roles (${ROLES.join(", ")}) to agents, found ${showValue(agents)}`);
     else {
       for (const [role, value] of Object.entries(agents)) {
         if (!(ROLES as readonly string[]).includes(role)) {
           at(["agents", role], `unknown role (roles: ${ROLES.join(", ")})`);
           continue;
         }
-        const agent = parseAgent(value, role as Role, root, (p, m) => at(["agents", role, ...p], m), (line) => problems.push(`${file}: ${line}`));
+        const agent = parseAgent(
+          value,
+          role as Role,
+          root,
+          (p, m) => at(["agents", role, ...p], m),
+          (line) => problems.push(`${file}: ${line}`),
+        );
         if (agent !== null) config.agents[role as Role] = agent;
       }
       if ((agents as Record<string, unknown>)["check"] === undefined) config.agents.check = { type: "builtin" };
@@ -155,13 +169,20 @@ export function parseRunConfig(textValue: string, root: string, file = NORMA_CON
   }
   if (obj["risky"] !== undefined) {
     const r = obj["risky"];
-    if (!Array.isArray(r) || r.some((g) => typeof g !== "string" || g.length === 0)) at(["risky"], `expected a list of globs (non-empty strings), found ${showValue(r)}`);
+    if (!Array.isArray(r) || r.some((g) => typeof g !== "string" || g.length === 0))
+      at(["risky"], `expected a list of globs (non-empty strings), found ${showValue(r)}`);
     else config.risky = r as string[];
   }
   return problems.length > 0 ? { config: null, problems } : { config, problems };
 }
 
-function parseAgent(value: unknown, role: Role, root: string, at: (path: PropertyKey[], msg: string) => void, problem: (line: string) => void): AgentConfig | null {
+function parseAgent(
+  value: unknown,
+  role: Role,
+  root: string,
+  at: (path: PropertyKey[], msg: string) => void,
+  problem: (line: string) => void,
+): AgentConfig | null {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     at([], `expected an agent object such as {"type": "exec", "cmd": ["./bin/agent"]}, found ${showValue(value)}`);
     return null;

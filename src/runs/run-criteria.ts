@@ -31,7 +31,8 @@ export function generateCriteria(specs: readonly string[], testArgv: readonly st
   const id = () => `AC${++n}`;
   for (const spec of specs) out.push({ id: id(), text: driftCriterionText(spec), kind: "drift", spec });
   out.push({ id: id(), text: DOCUMENTS_CRITERION, kind: "documents" });
-  if (testArgv !== null && testArgv.length > 0) out.push({ id: id(), text: `the test command passes: ${testArgv.join(" ")}`, kind: "tests", argv: [...testArgv] });
+  if (testArgv !== null && testArgv.length > 0)
+    out.push({ id: id(), text: `the test command passes: ${testArgv.join(" ")}`, kind: "tests", argv: [...testArgv] });
   return out;
 }
 

@@ -185,18 +185,33 @@ interface Ctx {
 
 type End = { status: RunStatus; reason: string; events: EventSpec[] };
 
-async function createRun(root: string, o: { goal: string; criteria: RunCriterion[]; budgets: Budgets; specs: string[]; mark: boolean; startHead: string | null; config: RunConfig }): Promise<string> {
+async function createRun(
+  root: string,
+  o: { goal: string; criteria: RunCriterion[]; budgets: Budgets; specs: string[]; mark: boolean; startHead: string | null; config: RunConfig },
+): Promise<string> {
   const now = new Date();
   const runId = newRunId(now);
   const final = abs(root, runDir(runId));
   const tmp = `${final}${TMP_MARK}${randomBytes(4).toString("hex")}`;
   mkdirSync(join(tmp, "steps"), { recursive: true });
-  writeFileSync(join(tmp, "norma.md"), formatNormaMd({ runId, createdAt: now.toISOString(), goal: o.goal, criteria: o.criteria, budgets: o.budgets, specs: o.specs }));
+  writeFileSync(
+    join(tmp, "norma.md"),
+    formatNormaMd({ runId, createdAt: now.toISOString(), goal: o.goal, criteria: o.criteria, budgets: o.budgets, specs: o.specs }),
+  );
   fsyncTree(tmp);
   renameSync(tmp, final);
   fsyncDir(abs(root, RUNS_DIR));
   await normaTransaction(root, (tx) => {
-    tx.insertRun({ run_id: runId, created_at: now.toISOString(), goal: o.goal, status: "running", iteration: 1, current_step_index: 0, verdict: null, run_dir: runDir(runId) });
+    tx.insertRun({
+      run_id: runId,
+      created_at: now.toISOString(),
+      goal: o.goal,
+      status: "running",
+      iteration: 1,
+      current_step_index: 0,
+      verdict: null,
+      run_dir: runDir(runId),
+    });
     tx.setKv(runId, "criteria", o.criteria);
     tx.setKv(runId, "budgets", o.budgets);
     tx.setKv(runId, "specs", o.specs);
@@ -204,7 +219,13 @@ async function createRun(root: string, o: { goal: string; criteria: RunCriterion
     tx.setKv(runId, "start_head", o.startHead);
     tx.setKv(runId, "agents", o.config.agents);
     tx.setKv(runId, "risky", o.config.risky);
-    tx.event(runId, "run_started", `run started: ${o.goal}`, { criteria: o.criteria.map((c) => c.id), budgets: o.budgets, specs: o.specs, head: o.startHead, config: o.config.source });
+    tx.event(runId, "run_started", `run started: ${o.goal}`, {
+      criteria: o.criteria.map((c) => c.id),
+      budgets: o.budgets,
+      specs: o.specs,
+      head: o.startHead,
+      config: o.config.source,
+    });
   });
   return runId;
 }
@@ -232,14 +253,34 @@ function progress(ctx: Ctx, p: Omit<RunProgress, "runId" | "elapsedMs">): void {
 }
 
 function stepRow(ctx: Ctx, index: number, role: Role, iteration: number, o: StepOutcome): StepRow {
-  return { run_id: ctx.runId, step_index: index, role, iteration, status: o.status, step_dir: o.stepDirRel, started_at: o.startedAt, ended_at: o.endedAt, summary: o.summary };
+  return {
+    run_id: ctx.runId,
+    step_index: index,
+    role,
+    iteration,
+    status: o.status,
+    step_dir: o.stepDirRel,
+    started_at: o.startedAt,
+    ended_at: o.endedAt,
+    summary: o.summary,
+  };
 }
 
 async function ackEvents(ctx: Ctx, step: number, acks: NonNullable<StepOutcome["acks"]>): Promise<{ events: EventSpec[]; merged: Acknowledgement[] }> {
   const r = await recordAcknowledgements(ctx.root, step, acks);
   const events: EventSpec[] = [];
-  if (r.recorded.length > 0) events.push({ type: "drift_acknowledged", message: `step ${step} acknowledged ${r.recorded.length} file${r.recorded.length === 1 ? "" : "s"}: ${r.recorded.map((a) => a.path).join(", ")}`, data: { step_index: step, acks: r.recorded } });
-  if (r.ignored.length > 0) events.push({ type: "acknowledgement_ignored", message: `ignored: ${r.ignored.map((i) => `${i.path} (${i.reason})`).join("; ")}`, data: { step_index: step, ignored: r.ignored } });
+  if (r.recorded.length > 0)
+    events.push({
+      type: "drift_acknowledged",
+      message: `step ${step} acknowledged ${r.recorded.length} file${r.recorded.length === 1 ? "" : "s"}: ${r.recorded.map((a) => a.path).join(", ")}`,
+      data: { step_index: step, acks: r.recorded },
+    });
+  if (r.ignored.length > 0)
+    events.push({
+      type: "acknowledgement_ignored",
+      message: `ignored: ${r.ignored.map((i) => `${i.path} (${i.reason})`).join("; ")}`,
+      data: { step_index: step, ignored: r.ignored },
+    });
   return { events, merged: mergeAcknowledgements(ctx.acks, r.recorded) };
 }
 
@@ -279,7 +320,13 @@ async function applyPending(ctx: Ctx, pending: PendingPatch): Promise<End | null
     reason: `noma-reconcile run ${ctx.runId}, step ${pending.step} (act)`,
     started: async (before, backup) => {
       await normaTransaction(ctx.root, (tx) => {
-        tx.event(ctx.runId, "patch_started", `applying the patch of step ${pending.step}: ${plan.touched.length} file${plan.touched.length === 1 ? "" : "s"}`, { step_index: pending.step, files: plan.touched, head_before: before.head, status_before: before.status, backup: backup.slice(ctx.root.length + 1) });
+        tx.event(ctx.runId, "patch_started", `applying the patch of step ${pending.step}: ${plan.touched.length} file${plan.touched.length === 1 ? "" : "s"}`, {
+          step_index: pending.step,
+          files: plan.touched,
+          head_before: before.head,
+          status_before: before.status,
+          backup: backup.slice(ctx.root.length + 1),
+        });
         tx.setKv(ctx.runId, "pending_patch", { ...pending, started: true });
       });
     },
@@ -287,16 +334,21 @@ async function applyPending(ctx: Ctx, pending: PendingPatch): Promise<End | null
   const backupDir = abs(ctx.root, patchBackupDir(ctx.runId, pending.step));
   if (!result.ok) {
     await normaTransaction(ctx.root, (tx) => {
-      tx.event(ctx.runId, "patch_failed", `the patch of step ${pending.step} failed (${result.stage}): ${result.problem}; the work tree was ${result.restored ? "restored" : "restored from the backup, but git status differs — check it"}`, {
-        step_index: pending.step,
-        stage: result.stage,
-        problem: result.problem,
-        restored: result.restored,
-        head_before: result.before.head,
-        status_before: result.before.status,
-        head_after: result.after.head,
-        status_after: result.after.status,
-      });
+      tx.event(
+        ctx.runId,
+        "patch_failed",
+        `the patch of step ${pending.step} failed (${result.stage}): ${result.problem}; the work tree was ${result.restored ? "restored" : "restored from the backup, but git status differs — check it"}`,
+        {
+          step_index: pending.step,
+          stage: result.stage,
+          problem: result.problem,
+          restored: result.restored,
+          head_before: result.before.head,
+          status_before: result.before.status,
+          head_after: result.after.head,
+          status_after: result.after.status,
+        },
+      );
       tx.updateStep(ctx.runId, pending.step, { status: "fail", summary: `patch failed (${result.stage}): ${result.problem}` });
       clear(tx);
     });
@@ -304,20 +356,26 @@ async function applyPending(ctx: Ctx, pending: PendingPatch): Promise<End | null
     stepRowOf.status = "fail";
     return { status: "failed", reason: `the act step's patch failed (${result.stage}): ${result.problem}`, events: [] };
   }
-  const ack = pending.acks !== undefined ? await ackEvents(ctx, pending.step, pending.acks as NonNullable<StepOutcome["acks"]>) : { events: [], merged: ctx.acks };
+  const ack =
+    pending.acks !== undefined ? await ackEvents(ctx, pending.step, pending.acks as NonNullable<StepOutcome["acks"]>) : { events: [], merged: ctx.acks };
   const changed = [...new Set([...ctx.changedFiles, ...plan.touched])].sort();
   ctx.iteration += 1;
   await normaTransaction(ctx.root, (tx) => {
-    tx.event(ctx.runId, "patch_applied", `the patch of step ${pending.step} was applied: ${plan.touched.join(", ")}${result.transcripts > 0 ? ` (${result.transcripts} transcript record${result.transcripts === 1 ? "" : "s"})` : ""}`, {
-      step_index: pending.step,
-      files: plan.touched,
-      noma_documents: plan.noma.map((e) => e.file),
-      transcript_records: result.transcripts,
-      head_before: result.before.head,
-      status_before: result.before.status,
-      head_after: result.after.head,
-      status_after: result.after.status,
-    });
+    tx.event(
+      ctx.runId,
+      "patch_applied",
+      `the patch of step ${pending.step} was applied: ${plan.touched.join(", ")}${result.transcripts > 0 ? ` (${result.transcripts} transcript record${result.transcripts === 1 ? "" : "s"})` : ""}`,
+      {
+        step_index: pending.step,
+        files: plan.touched,
+        noma_documents: plan.noma.map((e) => e.file),
+        transcript_records: result.transcripts,
+        head_before: result.before.head,
+        status_before: result.before.status,
+        head_after: result.after.head,
+        status_after: result.after.status,
+      },
+    );
     for (const e of ack.events) tx.event(ctx.runId, e.type, e.message, e.data);
     tx.setKv(ctx.runId, "acks", ack.merged);
     tx.setKv(ctx.runId, "changed_files", changed);
@@ -350,9 +408,18 @@ async function onPass(ctx: Ctx): Promise<EventSpec[]> {
     const skipped = pending.filter((p) => !files.includes(p.path)).map((p) => p.path);
     if (files.length > 0) {
       const r = await markReconciled(ctx.root, { files, specPath: spec }, { onWarning: ctx.onWarning });
-      events.push({ type: "marked_reconciled", message: `${spec}: marked ${r.updated} file${r.updated === 1 ? "" : "s"} reconciled: ${files.join(", ")}`, data: { spec, files, updated: r.updated } });
+      events.push({
+        type: "marked_reconciled",
+        message: `${spec}: marked ${r.updated} file${r.updated === 1 ? "" : "s"} reconciled: ${files.join(", ")}`,
+        data: { spec, files, updated: r.updated },
+      });
     }
-    if (skipped.length > 0) events.push({ type: "mark_skipped", message: `${spec}: not marked (changed after the check, or deleted): ${skipped.join(", ")}`, data: { spec, files: skipped } });
+    if (skipped.length > 0)
+      events.push({
+        type: "mark_skipped",
+        message: `${spec}: not marked (changed after the check, or deleted): ${skipped.join(", ")}`,
+        data: { spec, files: skipped },
+      });
   }
   // Nothing newly reconciled: the committed snapshot already says all there is; rewriting it would only churn its HEAD and time.
   if (!events.some((e) => e.type === "marked_reconciled") && existsSync(abs(ctx.root, SNAPSHOT_PATH))) {
@@ -360,7 +427,11 @@ async function onPass(ctx: Ctx): Promise<EventSpec[]> {
     return events;
   }
   const snap = await snapshotState(ctx.root, { onWarning: ctx.onWarning });
-  events.push({ type: "snapshot_written", message: `wrote .notarai/reconciliation_state.json: ${snap.files} file and ${snap.specs} spec fingerprints`, data: { ...snap, state_path: ".notarai/reconciliation_state.json" } });
+  events.push({
+    type: "snapshot_written",
+    message: `wrote .notarai/reconciliation_state.json: ${snap.files} file and ${snap.specs} spec fingerprints`,
+    data: { ...snap, state_path: ".notarai/reconciliation_state.json" },
+  });
   return events;
 }
 
@@ -383,7 +454,12 @@ async function drive(ctx: Ctx): Promise<End> {
     if (end !== null) return end;
   }
   for (;;) {
-    if (ctx.signal?.aborted === true) return { status: "stopped", reason: "interrupted; continue with `noma-reconcile run --resume`", events: [{ type: "run_interrupted", message: "the run was interrupted (signal)" }] };
+    if (ctx.signal?.aborted === true)
+      return {
+        status: "stopped",
+        reason: "interrupted; continue with `noma-reconcile run --resume`",
+        events: [{ type: "run_interrupted", message: "the run was interrupted (signal)" }],
+      };
     const next = nextStep(ctx.steps, ctx.verdict);
     if (next === null) {
       const events = await onPass(ctx);
@@ -391,7 +467,11 @@ async function drive(ctx: Ctx): Promise<End> {
     }
     const { role, iteration } = next;
     if (role === "act" && ctx.config.agents.act === undefined) {
-      return { status: "failed", reason: "the check failed and no act agent is configured to fix it (.norma/config.json agents.act)", events: [{ type: "act_missing", message: "FAIL with no act agent configured" }] };
+      return {
+        status: "failed",
+        reason: "the check failed and no act agent is configured to fix it (.norma/config.json agents.act)",
+        events: [{ type: "act_missing", message: "FAIL with no act agent configured" }],
+      };
     }
     const index = (ctx.steps[ctx.steps.length - 1]?.step_index ?? 0) + 1;
     progress(ctx, { iteration, role, index, phase: "start" });
@@ -429,22 +509,40 @@ async function drive(ctx: Ctx): Promise<End> {
       const breach = filesBreach(ctx.changedFiles, ctx.budgets, ctx.config.risky);
       if (breach !== null && outcome.status !== "fail") {
         const msg = `${breach.budget} exceeded: the ${role} agent of step ${index} changed ${outcome.worktreeChanges.join(", ")}, which makes it ${breach.value} (limit ${breach.limit}); the changes are in the work tree (overwritten versions in the workspace archive)`;
-        end = { status: "stopped", reason: msg, events: [{ type: "budget_exceeded", message: msg, data: { ...breach, step_index: index, files: outcome.worktreeChanges } }] };
+        end = {
+          status: "stopped",
+          reason: msg,
+          events: [{ type: "budget_exceeded", message: msg, data: { ...breach, step_index: index, files: outcome.worktreeChanges } }],
+        };
       }
     }
 
     if (end !== null) {
       /* stopped by a budget: nothing of this step is acted on */
     } else if (outcome.status === "fail") {
-      end = isAborted(ctx) ? { status: "stopped", reason: "interrupted; continue with `noma-reconcile run --resume`", events: [{ type: "run_interrupted", message: `the run was interrupted during step ${index} (${role})` }] } : { status: "failed", reason: `step ${index} (${role}) failed: ${outcome.summary}`, events: [] };
+      end = isAborted(ctx)
+        ? {
+            status: "stopped",
+            reason: "interrupted; continue with `noma-reconcile run --resume`",
+            events: [{ type: "run_interrupted", message: `the run was interrupted during step ${index} (${role})` }],
+          }
+        : { status: "failed", reason: `step ${index} (${role}) failed: ${outcome.summary}`, events: [] };
     } else if (role === "check" && outcome.verdict !== null) {
       ctx.verdict = outcome.verdict.verdict;
       runUpdate = { verdict: ctx.verdict };
       const failed = outcome.verdict.criteria.filter((c) => !c.pass).map((c) => c.id);
-      events.push({ type: "verdict", message: `${ctx.verdict}${failed.length > 0 ? `: ${failed.join(", ")} failed` : ""}`, data: { step_index: index, verdict: ctx.verdict, failed, scorecard: `${outcome.stepDirRel}/scorecard.md` } });
+      events.push({
+        type: "verdict",
+        message: `${ctx.verdict}${failed.length > 0 ? `: ${failed.join(", ")} failed` : ""}`,
+        data: { step_index: index, verdict: ctx.verdict, failed, scorecard: `${outcome.stepDirRel}/scorecard.md` },
+      });
       if (ctx.verdict === "FAIL" && ctx.config.agents.act !== undefined && iteration >= ctx.budgets.max_iterations) {
         const msg = `max_iterations exceeded: iteration ${iteration} of ${ctx.budgets.max_iterations} ended with FAIL`;
-        end = { status: "stopped", reason: msg, events: [{ type: "budget_exceeded", message: msg, data: { budget: "max_iterations", limit: ctx.budgets.max_iterations, value: iteration } }] };
+        end = {
+          status: "stopped",
+          reason: msg,
+          events: [{ type: "budget_exceeded", message: msg, data: { budget: "max_iterations", limit: ctx.budgets.max_iterations, value: iteration } }],
+        };
       }
     } else if (role === "do" && outcome.acks !== null) {
       const a = await ackEvents(ctx, index, outcome.acks);
@@ -498,8 +596,12 @@ export async function runLoop(o: RunLoopOptions): Promise<RunResult> {
   if (o.resume === undefined) {
     const specs = [...new Set(o.specs ?? [])];
     const ac = o.ac ?? [];
-    if (specs.length === 0 && ac.length === 0) throw new RunSetupError("a run needs acceptance criteria: give --spec PATH (criteria are generated from it) or --ac ID=TEXT");
-    if (ac.length > 0 && config.agents.check?.type === "builtin") throw new RunSetupError("--ac criteria are free text, which the built-in check cannot judge; configure a check agent in .norma/config.json (agents.check), or use --spec alone");
+    if (specs.length === 0 && ac.length === 0)
+      throw new RunSetupError("a run needs acceptance criteria: give --spec PATH (criteria are generated from it) or --ac ID=TEXT");
+    if (ac.length > 0 && config.agents.check?.type === "builtin")
+      throw new RunSetupError(
+        "--ac criteria are free text, which the built-in check cannot judge; configure a check agent in .norma/config.json (agents.check), or use --spec alone",
+      );
     if (specs.length > 0) {
       const sctx = loadSpecContext(root, { onWarning });
       for (const s of specs) requireSpec(sctx, s, { requireData: true });
@@ -512,16 +614,31 @@ export async function runLoop(o: RunLoopOptions): Promise<RunResult> {
     const recovery = await recoverRuns(root);
     let ctx: Ctx;
     const records: RecordPaths = { ledger: wsConfig.workspace.ledger, archive: wsConfig.workspace.archive };
-    const base = { root, config, env, mcp: o.mcpCommand === undefined ? defaultMcpCommand() : o.mcpCommand, signal: o.signal, started: Date.now(), onProgress: o.onProgress, onWarning, records };
+    const base = {
+      root,
+      config,
+      env,
+      mcp: o.mcpCommand === undefined ? defaultMcpCommand() : o.mcpCommand,
+      signal: o.signal,
+      started: Date.now(),
+      onProgress: o.onProgress,
+      onWarning,
+      records,
+    };
     if (o.resume === undefined) {
       const specs = [...new Set(o.specs ?? [])];
-      const criteria: RunCriterion[] = [...(specs.length > 0 ? generateCriteria(specs, wsConfig.workspace.test) : []), ...(o.ac ?? []).map((c) => ({ ...c, kind: "custom" as const }))];
+      const criteria: RunCriterion[] = [
+        ...(specs.length > 0 ? generateCriteria(specs, wsConfig.workspace.test) : []),
+        ...(o.ac ?? []).map((c) => ({ ...c, kind: "custom" as const })),
+      ];
       const ids = new Set<string>();
       for (const c of criteria) {
         if (ids.has(c.id)) throw new RunSetupError(`two acceptance criteria have the id ${c.id}; give each --ac a different id`);
         ids.add(c.id);
       }
-      const goal = o.goal ?? `Reconcile ${specs.join(", ")}: no unreconciled drift, valid documents and transcripts${wsConfig.workspace.test !== null ? ", the tests pass" : ""}`;
+      const goal =
+        o.goal ??
+        `Reconcile ${specs.join(", ")}: no unreconciled drift, valid documents and transcripts${wsConfig.workspace.test !== null ? ", the tests pass" : ""}`;
       const budgets: Budgets = { ...config.budgets, ...(o.maxIterations !== undefined ? { max_iterations: o.maxIterations } : {}) };
       const startHead = headOrNull(root);
       const mark = o.mark !== false;
@@ -533,8 +650,14 @@ export async function runLoop(o: RunLoopOptions): Promise<RunResult> {
       if (state === null || run === undefined) throw new RunSetupError(`no run ${o.resume} in .norma/norma.db (\`noma-reconcile runs list\` lists them)`);
       if (run.status === "passed") throw new RunSetupError(`run ${run.run_id} already passed; start a new run instead`);
       const kv = state.kv(run.run_id);
-      if (!kv.has("criteria")) throw new RunSetupError(`run ${run.run_id} has no recorded acceptance criteria (its database record was recovered after a crash at its start); start a new run instead`);
-      const budgets: Budgets = { ...((kv.get("budgets") as Budgets | undefined) ?? config.budgets), ...(o.maxIterations !== undefined ? { max_iterations: o.maxIterations } : {}) };
+      if (!kv.has("criteria"))
+        throw new RunSetupError(
+          `run ${run.run_id} has no recorded acceptance criteria (its database record was recovered after a crash at its start); start a new run instead`,
+        );
+      const budgets: Budgets = {
+        ...((kv.get("budgets") as Budgets | undefined) ?? config.budgets),
+        ...(o.maxIterations !== undefined ? { max_iterations: o.maxIterations } : {}),
+      };
       const mark = o.mark === false ? false : ((kv.get("mark") as boolean | undefined) ?? true);
       ctx = {
         ...base,
@@ -551,11 +674,17 @@ export async function runLoop(o: RunLoopOptions): Promise<RunResult> {
         acks: (kv.get("acks") as Acknowledgement[] | undefined) ?? [],
         changedFiles: (kv.get("changed_files") as string[] | undefined) ?? [],
       };
-      if (ctx.criteria.some((c) => c.kind === "custom") && config.agents.check?.type === "builtin") throw new RunSetupError(`run ${run.run_id} has free-text criteria, which the built-in check cannot judge; configure a check agent in .norma/config.json`);
+      if (ctx.criteria.some((c) => c.kind === "custom") && config.agents.check?.type === "builtin")
+        throw new RunSetupError(
+          `run ${run.run_id} has free-text criteria, which the built-in check cannot judge; configure a check agent in .norma/config.json`,
+        );
       await normaTransaction(root, (tx) => {
         tx.updateRun(run.run_id, { status: "running" });
         tx.setKv(run.run_id, "budgets", budgets);
-        tx.event(run.run_id, "run_resumed", `run resumed after step ${ctx.steps[ctx.steps.length - 1]?.step_index ?? 0} (was ${run.status})`, { previous_status: run.status, budgets });
+        tx.event(run.run_id, "run_resumed", `run resumed after step ${ctx.steps[ctx.steps.length - 1]?.step_index ?? 0} (was ${run.status})`, {
+          previous_status: run.status,
+          budgets,
+        });
       });
     }
     let end: End;

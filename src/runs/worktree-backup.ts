@@ -9,7 +9,20 @@
  * Layout: `<dir>/manifest.json` and `<dir>/files/<n>`. The directory is built
  * under a temp name and renamed, so a backup either exists whole or not at all.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";

@@ -27,7 +27,6 @@ export interface SpecSet {
   problems: SpecProblem[];
 }
 
-
 /** Read and validate one spec file (problems only about the file itself; refs are resolved by `buildSpecSet`). */
 export function validateSpecFile(root: string, path: string): SpecFile {
   let text: string;
@@ -35,7 +34,16 @@ export function validateSpecFile(root: string, path: string): SpecFile {
     text = readFileSync(join(root, path), "utf8");
   } catch (e) {
     const found = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    return { path, text: "", version: null, data: null, refs: [], problems: [{ file: path, path: "", line: 1, column: 1, code: "unreadable", expected: "a readable file", found, message: `cannot read the file (${found})` }] };
+    return {
+      path,
+      text: "",
+      version: null,
+      data: null,
+      refs: [],
+      problems: [
+        { file: path, path: "", line: 1, column: 1, code: "unreadable", expected: "a readable file", found, message: `cannot read the file (${found})` },
+      ],
+    };
   }
   return validateSpecText(path, text);
 }
@@ -57,4 +65,3 @@ export function buildSpecSet(files: readonly SpecFile[]): SpecSet {
 export function loadSpecs(root: string, known?: Iterable<string>): SpecSet {
   return buildSpecSet(listSpecPaths(root, known).map((p) => validateSpecFile(root, p)));
 }
-

@@ -34,9 +34,27 @@ export function resolveSpecRefs(files: readonly SpecFile[]): Map<string, SpecPro
     for (const ref of f.refs) {
       const to = refTargetPath(f.path, ref.target);
       if (to === null) {
-        add(refProblem(f.path, ref, "missing-ref", "a spec file inside the repository", `"${ref.target}" (outside the repository)`, `$ref "${ref.target}" points outside the repository`));
+        add(
+          refProblem(
+            f.path,
+            ref,
+            "missing-ref",
+            "a spec file inside the repository",
+            `"${ref.target}" (outside the repository)`,
+            `$ref "${ref.target}" points outside the repository`,
+          ),
+        );
       } else if (!byPath.has(to)) {
-        add(refProblem(f.path, ref, "missing-ref", "an existing .spec.yaml file", `"${ref.target}" (${to}: no such spec file)`, `$ref "${ref.target}" names no spec file (${to} does not exist or is not a .notarai/**/*.spec.yaml file)`));
+        add(
+          refProblem(
+            f.path,
+            ref,
+            "missing-ref",
+            "an existing .spec.yaml file",
+            `"${ref.target}" (${to}: no such spec file)`,
+            `$ref "${ref.target}" names no spec file (${to} does not exist or is not a .notarai/**/*.spec.yaml file)`,
+          ),
+        );
       } else {
         list.push({ to, ref });
       }

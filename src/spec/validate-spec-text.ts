@@ -105,7 +105,12 @@ function schemaAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): z.core
   };
   for (const seg of path) {
     if (s === null) return null;
-    const def = unwrap(s)._zod.def as unknown as { type: string; shape?: Record<string, z.core.$ZodType>; element?: z.core.$ZodType; valueType?: z.core.$ZodType };
+    const def = unwrap(s)._zod.def as unknown as {
+      type: string;
+      shape?: Record<string, z.core.$ZodType>;
+      element?: z.core.$ZodType;
+      valueType?: z.core.$ZodType;
+    };
     if (def.type === "object" && def.shape !== undefined) s = def.shape[String(seg)] ?? null;
     else if (def.type === "array" && def.element !== undefined) s = def.element;
     else if (def.type === "record" && def.valueType !== undefined) s = def.valueType;
@@ -187,7 +192,12 @@ function describeIssue(issue: Issue, data: unknown, schema: z.core.$ZodType): De
       return [{ code: "bad-value", expected, found: f, message: `expected ${expected}, found ${f}` }];
     }
     case "too_small": {
-      const expected = issue.origin === "array" ? (Number(issue.minimum) === 1 ? "a non-empty list" : `at least ${String(issue.minimum)} items`) : `a value >= ${String(issue.minimum)}`;
+      const expected =
+        issue.origin === "array"
+          ? Number(issue.minimum) === 1
+            ? "a non-empty list"
+            : `at least ${String(issue.minimum)} items`
+          : `a value >= ${String(issue.minimum)}`;
       return [{ code: "out-of-range", expected, found: f, message: `expected ${expected}, found ${f}` }];
     }
     case "too_big": {
@@ -236,19 +246,44 @@ export function validateSpecText(path: string, text: string): SpecFile {
     for (const e of doc.errors) {
       const at = position(lc, e.pos[0]);
       const message = e.message.split("\n")[0]!;
-      result.problems.push({ file: path, path: "", line: at.line, column: at.column, code: "yaml-syntax", expected: "well-formed YAML", found: message, message: `YAML: ${message}` });
+      result.problems.push({
+        file: path,
+        path: "",
+        line: at.line,
+        column: at.column,
+        code: "yaml-syntax",
+        expected: "well-formed YAML",
+        found: message,
+        message: `YAML: ${message}`,
+      });
     }
     return result;
   }
   const converted = yamlToData(doc, lc, 1000);
   if (!converted.ok) {
-    result.problems.push({ file: path, path: "", line: converted.line, column: converted.column, code: "yaml-syntax", expected: "well-formed YAML with bounded aliases", found: converted.message, message: `YAML: ${converted.message}` });
+    result.problems.push({
+      file: path,
+      path: "",
+      line: converted.line,
+      column: converted.column,
+      code: "yaml-syntax",
+      expected: "well-formed YAML with bounded aliases",
+      found: converted.message,
+      message: `YAML: ${converted.message}`,
+    });
     return result;
   }
   const data = converted.data;
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
     const f = describeFound(data === null && (doc.contents === null || text.trim().length === 0) ? undefined : data);
-    result.problems.push(problem(path, [], nodePos(lc, doc.contents as YamlNode | null), { code: "not-a-mapping", expected: "a mapping with schema_version, intent and artifacts", found: f, message: `expected a mapping with schema_version, intent and artifacts, found ${f}` }));
+    result.problems.push(
+      problem(path, [], nodePos(lc, doc.contents as YamlNode | null), {
+        code: "not-a-mapping",
+        expected: "a mapping with schema_version, intent and artifacts",
+        found: f,
+        message: `expected a mapping with schema_version, intent and artifacts, found ${f}`,
+      }),
+    );
     return result;
   }
   const record = data as Record<string, unknown>;

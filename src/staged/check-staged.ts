@@ -54,7 +54,12 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
   const relevant = [...staged.keys()].filter((p) => checkedPathKind(p) !== null);
   texts.prefetch([...relatedPaths(relevant), CONFIG_PATH]);
   const read = texts.read;
-  const config = await loadConfigLazy({ cwd, read, ...(options.configPath !== undefined ? { override: options.configPath } : {}), ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}) });
+  const config = await loadConfigLazy({
+    cwd,
+    read,
+    ...(options.configPath !== undefined ? { override: options.configPath } : {}),
+    ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
+  });
   const targets = config.exclude.length > 0 ? (await import("../check/apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
   const inIndex = (rel: string | null): boolean => rel !== null && read(rel) !== null;
   const early = options.prefetch?.books !== undefined ? await options.prefetch.books : undefined;
@@ -67,7 +72,8 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
     specPaths: () => {
       const paths = new Set<string>();
       try {
-        for (const p of splitNul(execGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", ".notarai"], { cwd }))) if (checkedPathKind(p) === "spec") paths.add(p);
+        for (const p of splitNul(execGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", ".notarai"], { cwd })))
+          if (checkedPathKind(p) === "spec") paths.add(p);
       } catch (e) {
         if (!(e instanceof GitError) || e.exitCode === null) throw e; // no commit yet: every spec is staged
       }
@@ -92,12 +98,17 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
   // Staged transcripts HEAD does not hold: only the acknowledgements they carry are shown.
   const created: string[] = [];
   for (const t of targets) {
-    const headOid = checkedPathKind(t) === "transcript" ? staged.get(t)?.headOid ?? null : null;
+    const headOid = checkedPathKind(t) === "transcript" ? (staged.get(t)?.headOid ?? null) : null;
     if (headOid !== null) headOf.set(t, headOid);
     else if (checkedPathKind(t) === "transcript" && (staged.get(t)?.oid ?? null) !== null) created.push(t);
   }
   if (headOf.size === 0 && created.length === 0) return { targets, results, config };
-  const blobs = headOf.size === 0 ? new Map<string, Buffer>() : prefetched !== null && [...headOf.values()].every((o) => prefetched.has(o)) ? prefetched : readBlobs(cwd, [...headOf.values()]);
+  const blobs =
+    headOf.size === 0
+      ? new Map<string, Buffer>()
+      : prefetched !== null && [...headOf.values()].every((o) => prefetched.has(o))
+        ? prefetched
+        : readBlobs(cwd, [...headOf.values()]);
   let renames: Map<string, string> | undefined;
   const history = transcriptHistoryDiagnostics({
     transcripts: [...headOf.keys(), ...created],

@@ -30,7 +30,13 @@ export function parseDiffRawZ(out: string): RawDiffEntry[] {
     const m = HEADER.exec(parts[i]!);
     if (m === null) throw new GitOutputError(`diff --raw header ${JSON.stringify(parts[i])}`);
     const status = m[5]!;
-    entries.push({ path: parts[i + 1]!, status, oid: status === "D" || /^0+$/.test(m[4]!) ? null : m[4]!, headOid: status === "A" || /^0+$/.test(m[3]!) ? null : m[3]!, mode: m[2]! });
+    entries.push({
+      path: parts[i + 1]!,
+      status,
+      oid: status === "D" || /^0+$/.test(m[4]!) ? null : m[4]!,
+      headOid: status === "A" || /^0+$/.test(m[3]!) ? null : m[3]!,
+      mode: m[2]!,
+    });
   }
   return entries;
 }

@@ -27,7 +27,11 @@ function baseName(path: string): string {
 }
 
 /** @param readBlobs reads objects by name (the hook's one `git cat-file --batch` session) */
-export async function prefetchBooks(cwd: string, staged: ReadonlyMap<string, RawDiffEntry>, readBlobs: (names: string[]) => Promise<Map<string, Buffer | null>>): Promise<BookPrefetch> {
+export async function prefetchBooks(
+  cwd: string,
+  staged: ReadonlyMap<string, RawDiffEntry>,
+  readBlobs: (names: string[]) => Promise<Map<string, Buffer | null>>,
+): Promise<BookPrefetch> {
   const manifests = await listIndexManifestsAsync(cwd);
   const name = (p: string): string | null => stagedObjectName(staged, p);
   if (manifests.length === 0) return { manifests, paths: [], blobs: new Map() };

@@ -17,7 +17,9 @@ import type { RawDiffEntry } from "./parse-diff-raw.js";
 const ARGS = ["ls-files", "-z", "--full-name", "--", ":(top)*.noma.yml", ":(top)*.noma.yaml"];
 
 function manifestsOf(out: string): string[] {
-  return splitNul(out).filter((p) => checkedPathKind(p) === "book").sort();
+  return splitNul(out)
+    .filter((p) => checkedPathKind(p) === "book")
+    .sort();
 }
 
 /** The book manifests in the index. */
@@ -36,7 +38,13 @@ export async function listIndexManifestsAsync(cwd: string): Promise<string[]> {
  * @param manifests the book manifests in the index
  * @param prefetched blobs read early by object name (prefetch-books.ts), HEAD versions of staged chapters among them
  */
-export function stagedBooks(cwd: string, staged: ReadonlyMap<string, RawDiffEntry>, texts: BlobTextReader, manifests: () => readonly string[], prefetched?: ReadonlyMap<string, Buffer | null>): { context: BookContext; before: BookContext } {
+export function stagedBooks(
+  cwd: string,
+  staged: ReadonlyMap<string, RawDiffEntry>,
+  texts: BlobTextReader,
+  manifests: () => readonly string[],
+  prefetched?: ReadonlyMap<string, Buffer | null>,
+): { context: BookContext; before: BookContext } {
   const names = new ChapterNames();
   const context = new BookContext({ read: texts.read, prefetch: texts.prefetch, manifests, resolve: resolveBeside }, names);
   // HEAD's version of a staged path is its source blob; an unstaged path's is the index's.

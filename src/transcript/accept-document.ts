@@ -62,35 +62,64 @@ export class AcceptRefusedError extends Error {
 /** Acknowledge the outside edits of the document at `absPath` (already contained in the repository by the caller). */
 export function acceptOutsideEdits(absPath: string, options: AcceptOutsideEditsOptions): AcceptOutsideEditsResult {
   const label = options.label ?? basename(absPath);
-  if (options.reason.trim().length === 0) throw new AcceptRefusedError("an acknowledgement needs a reason (--reason): why the edit made outside the protocol is accepted");
+  if (options.reason.trim().length === 0)
+    throw new AcceptRefusedError("an acknowledgement needs a reason (--reason): why the edit made outside the protocol is accepted");
   if (!existsSync(absPath) || !statSync(absPath).isFile()) throw new DocumentMissingError(label);
-  if (isBookManifestPath(absPath)) throw new AcceptRefusedError(`${label} is a book manifest: it has no transcript (book manifests are not patch targets, §2.3)`);
+  if (isBookManifestPath(absPath))
+    throw new AcceptRefusedError(`${label} is a book manifest: it has no transcript (book manifests are not patch targets, §2.3)`);
   const tPath = transcriptPath(absPath);
-  if (isSymlink(tPath)) throw new SymlinkNotAllowedError(`${label}.patches`, linkTarget(tPath), "a transcript must be a regular file (appending would replace the link with a copy of what it points at)");
+  if (isSymlink(tPath))
+    throw new SymlinkNotAllowedError(
+      `${label}.patches`,
+      linkTarget(tPath),
+      "a transcript must be a regular file (appending would replace the link with a copy of what it points at)",
+    );
   return withFileLockSync(
     lockPathFor(absPath),
     () => {
-      if (!existsSync(tPath)) throw new AcceptRefusedError(`${label} has no transcript (${label}.patches): there is no recorded state to bridge from. Its first patch starts the transcript from the document as it is; nothing needs accepting.`);
+      if (!existsSync(tPath))
+        throw new AcceptRefusedError(
+          `${label} has no transcript (${label}.patches): there is no recorded state to bridge from. Its first patch starts the transcript from the document as it is; nothing needs accepting.`,
+        );
       const bytes = readFileSync(absPath);
-      if (!isUtf8(bytes)) throw new AcceptRefusedError(`${label} is not valid UTF-8: its state cannot be recorded in a form the checks can match (they hash its text).`);
+      if (!isUtf8(bytes))
+        throw new AcceptRefusedError(`${label} is not valid UTF-8: its state cannot be recorded in a form the checks can match (they hash its text).`);
       const text = decodeUtf8(bytes);
       const transcript = readFileSync(tPath, "utf8");
       const report = verifyTranscript(transcript, text);
       const errors = report.findings.filter((f) => f.severity === "error");
       if (errors.length > 0) {
-        const list = errors.slice(0, 5).map((f) => `\n  ${f.line !== undefined ? `${label}.patches:${f.line}` : label}: [${f.code}] ${f.message}`).join("");
-        const interrupted = errors.some((f) => f.code === "transcript-interrupted") ? "\nAn interrupted patch is not an outside edit: the next patch heals it (a recover_interrupted record)." : "";
-        throw new AcceptRefusedError(`${label}.patches has errors an acknowledgement cannot mend; nothing was written:${list}${errors.length > 5 ? `\n  …and ${errors.length - 5} more (noma-reconcile transcript verify ${label})` : ""}${interrupted}`);
+        const list = errors
+          .slice(0, 5)
+          .map((f) => `\n  ${f.line !== undefined ? `${label}.patches:${f.line}` : label}: [${f.code}] ${f.message}`)
+          .join("");
+        const interrupted = errors.some((f) => f.code === "transcript-interrupted")
+          ? "\nAn interrupted patch is not an outside edit: the next patch heals it (a recover_interrupted record)."
+          : "";
+        throw new AcceptRefusedError(
+          `${label}.patches has errors an acknowledgement cannot mend; nothing was written:${list}${errors.length > 5 ? `\n  …and ${errors.length - 5} more (noma-reconcile transcript verify ${label})` : ""}${interrupted}`,
+        );
       }
       // The document's current bytes first: the acknowledgements of earlier gaps then start from the state the first one records.
-      const pending = report.outsideEdits.filter((e) => e.acknowledgedOn === undefined).sort((a, b) => (a.gap === undefined ? 0 : 1) - (b.gap === undefined ? 0 : 1));
+      const pending = report.outsideEdits
+        .filter((e) => e.acknowledgedOn === undefined)
+        .sort((a, b) => (a.gap === undefined ? 0 : 1) - (b.gap === undefined ? 0 : 1));
       const documentSha256 = sha256Hex(bytes);
       if (pending.length === 0) {
         const known = report.outsideEdits.length;
-        throw new AcceptRefusedError(`nothing to accept: ${label} is in the state its transcript ends in (${documentSha256.slice(0, 8)})${known > 0 ? ` and every edit made outside the protocol is acknowledged already (${known})` : ", and no edit was made outside the protocol"}; nothing was written.`);
+        throw new AcceptRefusedError(
+          `nothing to accept: ${label} is in the state its transcript ends in (${documentSha256.slice(0, 8)})${known > 0 ? ` and every edit made outside the protocol is acknowledged already (${known})` : ", and no edit was made outside the protocol"}; nothing was written.`,
+        );
       }
       const validation = validateNoma(parseNoma(text), options.validate);
-      const ctx = { docUri: pathToFileURL(absPath).href, actor: options.actor, reason: options.reason, documentSha256, validation, ...(options.now !== undefined ? { now: options.now } : {}) };
+      const ctx = {
+        docUri: pathToFileURL(absPath).href,
+        actor: options.actor,
+        reason: options.reason,
+        documentSha256,
+        validation,
+        ...(options.now !== undefined ? { now: options.now } : {}),
+      };
       const records = pending.map((e) => acceptanceRecord(e, ctx));
       const { lines } = appendTranscript(tPath, records, false);
       return { accepted: pending, lines, records: lines.map((l) => JSON.parse(l) as Record<string, unknown>), transcriptPath: tPath, documentSha256 };

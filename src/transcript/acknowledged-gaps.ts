@@ -36,7 +36,8 @@ function malformed(record: TranscriptRecord): string | null {
     if (typeof op[key] !== "string" || !HEX64.test(op[key] as string)) return `${key} must be a sha256 (64 lowercase hex characters)`;
   }
   if (op["recorded_sha256"] === op["accepted_sha256"]) return "recorded_sha256 and accepted_sha256 are the same state: there is no edit to accept";
-  if ("gap_op_id" in op && (typeof op["gap_op_id"] !== "string" || op["gap_op_id"].length === 0)) return "gap_op_id must be the op_id of the record the edit preceded";
+  if ("gap_op_id" in op && (typeof op["gap_op_id"] !== "string" || op["gap_op_id"].length === 0))
+    return "gap_op_id must be the op_id of the record the edit preceded";
   return null;
 }
 
@@ -54,7 +55,8 @@ export class AcknowledgedGaps {
     for (const { line, record } of records) {
       if (!isAcceptOp(record.op) || malformed(record) !== null) continue;
       const gap = record.op.gap_op_id;
-      if (typeof gap === "string" && !this.named.has(gap)) this.named.set(gap, { line, recorded: record.op.recorded_sha256 as string, accepted: record.op.accepted_sha256 as string });
+      if (typeof gap === "string" && !this.named.has(gap))
+        this.named.set(gap, { line, recorded: record.op.recorded_sha256 as string, accepted: record.op.accepted_sha256 as string });
     }
   }
 
@@ -71,7 +73,15 @@ export class AcknowledgedGaps {
    * bridges the state chain here (the caller then continues from its pre_sha256).
    */
   judge(line: number, record: TranscriptRecord, state: string | null): { finding: Finding; bridges: boolean } {
-    const bad = (why: string) => ({ finding: { severity: "error" as const, code: "transcript-bad-acceptance", message: `This acknowledgement of an outside edit does not match the transcript: ${why}.`, line }, bridges: false });
+    const bad = (why: string) => ({
+      finding: {
+        severity: "error" as const,
+        code: "transcript-bad-acceptance",
+        message: `This acknowledgement of an outside edit does not match the transcript: ${why}.`,
+        line,
+      },
+      bridges: false,
+    });
     const why = malformed(record);
     if (why !== null) return bad(why);
     const op = record.op as Record<string, unknown>;
@@ -80,12 +90,31 @@ export class AcknowledgedGaps {
     const states = `${recorded.slice(0, 8)} → ${accepted.slice(0, 8)}`;
     if (typeof op["gap_op_id"] === "string") {
       const gapLine = this.matched.get(line);
-      if (gapLine === undefined) return bad(`gap_op_id ${op["gap_op_id"]} names no earlier record that starts from ${accepted.slice(0, 8)} right after the state ${recorded.slice(0, 8)}, or that edit is acknowledged already`);
-      return { finding: { severity: "info", code: "transcript-outside-edit-accepted", message: `Acknowledges the edit made outside the protocol before line ${gapLine} (${states}), ${who(record)}.`, line }, bridges: false };
+      if (gapLine === undefined)
+        return bad(
+          `gap_op_id ${op["gap_op_id"]} names no earlier record that starts from ${accepted.slice(0, 8)} right after the state ${recorded.slice(0, 8)}, or that edit is acknowledged already`,
+        );
+      return {
+        finding: {
+          severity: "info",
+          code: "transcript-outside-edit-accepted",
+          message: `Acknowledges the edit made outside the protocol before line ${gapLine} (${states}), ${who(record)}.`,
+          line,
+        },
+        bridges: false,
+      };
     }
     if (state === null) return bad("no record before it recorded a state to bridge from");
     if (recorded !== state) return bad(`recorded_sha256 is not the state the transcript was in (${state.slice(0, 8)})`);
     if (accepted !== record.pre_sha256) return bad(`accepted_sha256 is not the state it records (pre_sha256 ${record.pre_sha})`);
-    return { finding: { severity: "info", code: "transcript-outside-edit-accepted", message: `Acknowledges an edit made outside the protocol (${states}), ${who(record)}; the recorded state continues from ${accepted.slice(0, 8)}.`, line }, bridges: true };
+    return {
+      finding: {
+        severity: "info",
+        code: "transcript-outside-edit-accepted",
+        message: `Acknowledges an edit made outside the protocol (${states}), ${who(record)}; the recorded state continues from ${accepted.slice(0, 8)}.`,
+        line,
+      },
+      bridges: true,
+    };
   }
 }

@@ -13,7 +13,12 @@ import { transcriptLines } from "./verify-transcript.js";
  * existing lines (a recovery record); returns the lines written and what the file held before.
  * A last line without its line break gets one first. `dryRun` computes and writes nothing.
  */
-export function appendTranscript(path: string, records: readonly Record<string, unknown>[], dryRun: boolean, heal: (existing: readonly string[]) => Record<string, unknown>[] = () => []): { lines: string[]; previous: Buffer | null } {
+export function appendTranscript(
+  path: string,
+  records: readonly Record<string, unknown>[],
+  dryRun: boolean,
+  heal: (existing: readonly string[]) => Record<string, unknown>[] = () => [],
+): { lines: string[]; previous: Buffer | null } {
   const previous = existsSync(path) ? readFileSync(path) : null;
   let before = previous?.toString("utf8") ?? "";
   let last: string | null = null;

@@ -56,7 +56,8 @@ export function isTranscriptRecord(v: unknown): v is TranscriptRecord {
   const ts = v["ts"];
   if (typeof ts !== "string" || !TS.test(ts)) return false;
   const actor = v["actor"];
-  if (!isObject(actor) || (actor["kind"] !== "human" && actor["kind"] !== "agent" && actor["kind"] !== "tool") || typeof actor["name"] !== "string") return false;
+  if (!isObject(actor) || (actor["kind"] !== "human" && actor["kind"] !== "agent" && actor["kind"] !== "tool") || typeof actor["name"] !== "string")
+    return false;
   if (!optString(actor, "model") || !optString(actor, "version")) return false;
   if (typeof v["doc_uri"] !== "string" || !hex64(v["pre_sha256"]) || !hex64(v["post_sha256"])) return false;
   const preSha = v["pre_sha"];

@@ -50,7 +50,8 @@ function summary(line: string): Summary | null {
   }
   if (v === null || typeof v !== "object") return null;
   const r = v as Record<string, unknown>;
-  const ok = typeof r["op_id"] === "string" && typeof r["patch_result"] === "string" && typeof r["pre_sha256"] === "string" && typeof r["post_sha256"] === "string";
+  const ok =
+    typeof r["op_id"] === "string" && typeof r["patch_result"] === "string" && typeof r["pre_sha256"] === "string" && typeof r["post_sha256"] === "string";
   return ok ? (r as unknown as Summary) : null;
 }
 
@@ -89,7 +90,16 @@ export function recoveryRecord(run: InterruptedRun, outcome: PatchOutcome, ctx: 
   const [record] = buildRecords(
     {
       ...outcome,
-      ops: [{ op: { op: RECOVERY_OP, abandoned_op_ids: run.opIds, recorded_sha256: run.recordedSha256 }, result: "noop", preSha256: outcome.preSha256, postSha256: outcome.preSha256, diagnostics: [note], elapsedMs: 0 }],
+      ops: [
+        {
+          op: { op: RECOVERY_OP, abandoned_op_ids: run.opIds, recorded_sha256: run.recordedSha256 },
+          result: "noop",
+          preSha256: outcome.preSha256,
+          postSha256: outcome.preSha256,
+          diagnostics: [note],
+          elapsedMs: 0,
+        },
+      ],
       postDiagnostics: outcome.preDiagnostics,
       warnings: [],
     },

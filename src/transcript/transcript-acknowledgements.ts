@@ -49,7 +49,10 @@ export function acknowledgementsAppended(before: string, after: string): Diagnos
     if (record === null || typeof record !== "object" || !isAcceptOp(record["op"])) continue;
     const op = record["op"] as unknown as Record<string, unknown>;
     const actor = record["actor"] as { name?: unknown; kind?: unknown } | undefined;
-    const by = actor !== undefined && actor !== null && typeof actor.name === "string" ? ` by ${actor.name}${typeof actor.kind === "string" ? ` (${actor.kind})` : ""}` : "";
+    const by =
+      actor !== undefined && actor !== null && typeof actor.name === "string"
+        ? ` by ${actor.name}${typeof actor.kind === "string" ? ` (${actor.kind})` : ""}`
+        : "";
     const why = typeof record["reason"] === "string" ? `: "${record["reason"]}"` : "";
     const where = typeof op["gap_op_id"] === "string" ? ` before ${gapLine(lines, op["gap_op_id"], i)}` : "";
     out.push({

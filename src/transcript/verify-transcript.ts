@@ -32,7 +32,10 @@ export interface TranscriptFinding {
 }
 
 /** The patch engine as replay needs it (injected, so verification alone never loads it). */
-export type ReplayEngine = (text: string, ops: unknown[]) => {
+export type ReplayEngine = (
+  text: string,
+  ops: unknown[],
+) => {
   result: "applied" | "rejected" | "noop";
   text: string;
   postSha256: string;
@@ -90,10 +93,21 @@ export function verifyTranscript(transcript: string, documentText: string | null
   function checkLine(lineText: string, i: number): void {
     const line = i + 1;
     if (lineText.trim().length === 0) {
-      findings.push({ severity: "error", code: "transcript-blank-line", message: "Blank line in a JSONL transcript (lines are never removed or emptied).", line });
+      findings.push({
+        severity: "error",
+        code: "transcript-blank-line",
+        message: "Blank line in a JSONL transcript (lines are never removed or emptied).",
+        line,
+      });
       return;
     }
-    if (!lineText.endsWith("\n")) findings.push({ severity: "error", code: "transcript-torn-line", message: "The last line has no line break: the transcript was cut off mid-write.", line });
+    if (!lineText.endsWith("\n"))
+      findings.push({
+        severity: "error",
+        code: "transcript-torn-line",
+        message: "The last line has no line break: the transcript was cut off mid-write.",
+        line,
+      });
     let value: unknown;
     try {
       value = JSON.parse(lineText);
@@ -109,7 +123,9 @@ export function verifyTranscript(transcript: string, documentText: string | null
       findings.push({
         severity: "error",
         code: "transcript-invalid-record",
-        message: legacy ? "A Phase 0 record (v: 1) is not a v1.0 transcript record (§5.7)." : `Not a valid v1.0 record: ${describeIssues(parsed.error.issues, value)}.`,
+        message: legacy
+          ? "A Phase 0 record (v: 1) is not a v1.0 transcript record (§5.7)."
+          : `Not a valid v1.0 record: ${describeIssues(parsed.error.issues, value)}.`,
         line,
       });
       return;
@@ -120,29 +136,67 @@ export function verifyTranscript(transcript: string, documentText: string | null
     const prevRaw = i > 0 ? raw[i - 1]! : null;
     if (record.prev_entry_sha256 !== undefined) {
       chained = true;
-      if (prevRaw === null) findings.push({ severity: "error", code: "transcript-chain-broken", message: "The first record links to a previous line that is not there (lines were removed from the start).", line });
-      else if (sha256Hex(prevRaw) !== record.prev_entry_sha256) findings.push({ severity: "error", code: "transcript-chain-broken", message: `prev_entry_sha256 does not match line ${line - 1}: a line was edited, removed, inserted or moved.`, line });
+      if (prevRaw === null)
+        findings.push({
+          severity: "error",
+          code: "transcript-chain-broken",
+          message: "The first record links to a previous line that is not there (lines were removed from the start).",
+          line,
+        });
+      else if (sha256Hex(prevRaw) !== record.prev_entry_sha256)
+        findings.push({
+          severity: "error",
+          code: "transcript-chain-broken",
+          message: `prev_entry_sha256 does not match line ${line - 1}: a line was edited, removed, inserted or moved.`,
+          line,
+        });
     } else if (chained) {
-      findings.push({ severity: "error", code: "transcript-chain-broken", message: "This record has no prev_entry_sha256 although earlier records are chained.", line });
+      findings.push({
+        severity: "error",
+        code: "transcript-chain-broken",
+        message: "This record has no prev_entry_sha256 although earlier records are chained.",
+        line,
+      });
     }
     if (record.entry_sha256 !== undefined && expectedSeal(full) !== record.entry_sha256) {
-      findings.push({ severity: "error", code: "transcript-seal-broken", message: "entry_sha256 does not match the record's content: this line was edited.", line });
+      findings.push({
+        severity: "error",
+        code: "transcript-seal-broken",
+        message: "entry_sha256 does not match the record's content: this line was edited.",
+        line,
+      });
     }
     const first = seenIds.get(record.op_id);
-    if (first !== undefined) findings.push({ severity: "error", code: "transcript-duplicate-op-id", message: `op_id ${record.op_id} already appears on line ${first}.`, line });
+    if (first !== undefined)
+      findings.push({ severity: "error", code: "transcript-duplicate-op-id", message: `op_id ${record.op_id} already appears on line ${first}.`, line });
     else seenIds.set(record.op_id, line);
     if (record.pre_sha !== record.pre_sha256.slice(0, 8) || record.post_sha !== record.post_sha256.slice(0, 8)) {
-      findings.push({ severity: "error", code: "transcript-display-sha-mismatch", message: "pre_sha/post_sha are not the first 8 characters of pre_sha256/post_sha256.", line });
+      findings.push({
+        severity: "error",
+        code: "transcript-display-sha-mismatch",
+        message: "pre_sha/post_sha are not the first 8 characters of pre_sha256/post_sha256.",
+        line,
+      });
     }
     if (record.patch_result !== "applied" && record.post_sha256 !== record.pre_sha256) {
-      findings.push({ severity: "error", code: "transcript-unchanged-state", message: `A ${record.patch_result} record must have post_sha256 equal to pre_sha256 (no bytes were written).`, line });
+      findings.push({
+        severity: "error",
+        code: "transcript-unchanged-state",
+        message: `A ${record.patch_result} record must have post_sha256 equal to pre_sha256 (no bytes were written).`,
+        line,
+      });
     }
     if (record.diagnostics !== undefined) {
       for (const phase of ["pre", "post"] as const) {
         const derived = summarize(record.diagnostics.filter((d) => d.phase === phase) as Diagnostic[]);
         const stated = phase === "pre" ? record.pre_validation : record.post_validation;
         if (derived !== stated) {
-          findings.push({ severity: "error", code: "transcript-summary-inconsistent", message: `${phase}_validation is "${stated}" but its diagnostics give "${derived}" (§4.2).`, line });
+          findings.push({
+            severity: "error",
+            code: "transcript-summary-inconsistent",
+            message: `${phase}_validation is "${stated}" but its diagnostics give "${derived}" (§4.2).`,
+            line,
+          });
         }
       }
       if (record.diagnostics.some((d) => d.phase === undefined)) {
@@ -172,7 +226,12 @@ export function verifyTranscript(transcript: string, documentText: string | null
         for (const t of run) abandoned.add(t.line);
         applied -= run.length;
         const at = run.length === 1 ? `line ${run[0]!.line}` : `lines ${run[0]!.line}–${run[run.length - 1]!.line}`;
-        findings.push({ severity: "info", code: "transcript-recovered", message: `Records the recovery of the patch on ${at}, whose document write never landed (replay skips it).`, line });
+        findings.push({
+          severity: "info",
+          code: "transcript-recovered",
+          message: `Records the recovery of the patch on ${at}, whose document write never landed (replay skips it).`,
+          line,
+        });
         trailingApplied.length = 0;
         state = record.pre_sha256;
         previousOpId = record.op_id;
@@ -183,7 +242,12 @@ export function verifyTranscript(transcript: string, documentText: string | null
       const judged = acknowledgements.judge(line, record, state);
       findings.push(judged.finding);
       if (judged.bridges) {
-        outsideEdits.push({ recordedSha256: state!, acceptedSha256: record.pre_sha256, ...(previousOpId !== undefined ? { previousOpId } : {}), acknowledgedOn: line });
+        outsideEdits.push({
+          recordedSha256: state!,
+          acceptedSha256: record.pre_sha256,
+          ...(previousOpId !== undefined ? { previousOpId } : {}),
+          acknowledgedOn: line,
+        });
         trailingApplied.length = 0;
         state = record.pre_sha256;
         previousOpId = record.op_id;
@@ -192,8 +256,20 @@ export function verifyTranscript(transcript: string, documentText: string | null
     }
     if (state !== null && record.pre_sha256 !== state) {
       const acknowledgedOn = acknowledgements.covering(line, record, state);
-      outsideEdits.push({ recordedSha256: state, acceptedSha256: record.pre_sha256, gap: { line, opId: record.op_id }, ...(previousOpId !== undefined ? { previousOpId } : {}), ...(acknowledgedOn !== undefined ? { acknowledgedOn } : {}) });
-      if (acknowledgedOn === undefined) findings.push({ severity: outside, code: "transcript-state-gap", message: `The document changed outside the protocol before this record (it starts from ${record.pre_sha} but the previous state was ${state.slice(0, 8)}).`, line });
+      outsideEdits.push({
+        recordedSha256: state,
+        acceptedSha256: record.pre_sha256,
+        gap: { line, opId: record.op_id },
+        ...(previousOpId !== undefined ? { previousOpId } : {}),
+        ...(acknowledgedOn !== undefined ? { acknowledgedOn } : {}),
+      });
+      if (acknowledgedOn === undefined)
+        findings.push({
+          severity: outside,
+          code: "transcript-state-gap",
+          message: `The document changed outside the protocol before this record (it starts from ${record.pre_sha} but the previous state was ${state.slice(0, 8)}).`,
+          line,
+        });
     }
     previousOpId = record.op_id;
     if (record.patch_result === "applied") {
@@ -211,15 +287,31 @@ export function verifyTranscript(transcript: string, documentText: string | null
     if (docSha !== state) {
       const interrupted = trailingApplied.find((t) => t.pre === docSha);
       if (interrupted !== undefined) {
-        findings.push({ severity: "error", code: "transcript-interrupted", message: `The document is at the state before the patch recorded on line ${interrupted.line}: that patch was recorded but its write did not complete.` });
+        findings.push({
+          severity: "error",
+          code: "transcript-interrupted",
+          message: `The document is at the state before the patch recorded on line ${interrupted.line}: that patch was recorded but its write did not complete.`,
+        });
       } else {
         outsideEdits.push({ recordedSha256: state, acceptedSha256: docSha, ...(previousOpId !== undefined ? { previousOpId } : {}) });
-        findings.push({ severity: outside, code: "transcript-document-mismatch", message: `The document (${docSha.slice(0, 8)}) is not the state the transcript ends in (${state.slice(0, 8)}): it was edited outside the patch protocol.` });
+        findings.push({
+          severity: outside,
+          code: "transcript-document-mismatch",
+          message: `The document (${docSha.slice(0, 8)}) is not the state the transcript ends in (${state.slice(0, 8)}): it was edited outside the patch protocol.`,
+        });
       }
     }
   }
 
-  if (options.replay !== undefined) replay(options.replay.base, options.replay.engine, records.filter((r) => !abandoned.has(r.line)), documentText, findings, outsideEdits);
+  if (options.replay !== undefined)
+    replay(
+      options.replay.base,
+      options.replay.engine,
+      records.filter((r) => !abandoned.has(r.line)),
+      documentText,
+      findings,
+      outsideEdits,
+    );
 
   return { records: records.length, applied, findings, finalSha256: state, ok: !findings.some((f) => f.severity === "error"), outsideEdits };
 }
@@ -229,11 +321,16 @@ export function verifyTranscript(transcript: string, documentText: string | null
  * a noop from the state the first of them starts from, name exactly the trailing applied
  * records from there to the end, and the state they end in.
  */
-function recoveredRun(record: TranscriptRecord, trailing: ReadonlyArray<{ line: number; pre: string; opId: string }>, state: string | null): Array<{ line: number }> | string {
+function recoveredRun(
+  record: TranscriptRecord,
+  trailing: ReadonlyArray<{ line: number; pre: string; opId: string }>,
+  state: string | null,
+): Array<{ line: number }> | string {
   const op = record.op as Record<string, unknown>;
   const ids = op["abandoned_op_ids"];
   if (record.patch_result !== "noop" || record.post_sha256 !== record.pre_sha256) return "a recovery is a noop (post_sha256 = pre_sha256)";
-  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((x) => typeof x === "string")) return "abandoned_op_ids must list the op_ids of the interrupted records";
+  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((x) => typeof x === "string"))
+    return "abandoned_op_ids must list the op_ids of the interrupted records";
   if (op["recorded_sha256"] !== state) return `recorded_sha256 is not the state the transcript was in (${state?.slice(0, 8) ?? "none"})`;
   const run = trailing.slice(trailing.length - ids.length);
   if (run.length !== ids.length || run.some((t, i) => t.opId !== ids[i])) return "abandoned_op_ids are not the applied records just before it";
@@ -244,34 +341,66 @@ function recoveredRun(record: TranscriptRecord, trailing: ReadonlyArray<{ line: 
 /** Why replay cannot pass from `from` to `to` when an acknowledged outside edit is the step: the transcript does not hold its bytes. */
 function acknowledgedStep(edits: readonly OutsideEdit[], from: string, to: string): string {
   const e = edits.find((x) => x.acknowledgedOn !== undefined && x.recordedSha256 === from && x.acceptedSha256 === to);
-  return e === undefined ? "" : ` That step is the edit made outside the protocol acknowledged on line ${e.acknowledgedOn}: the transcript does not hold its bytes, so no replay passes it.`;
+  return e === undefined
+    ? ""
+    : ` That step is the edit made outside the protocol acknowledged on line ${e.acknowledgedOn}: the transcript does not hold its bytes, so no replay passes it.`;
 }
 
-function replay(base: string, applyPatch: ReplayEngine, records: ReadonlyArray<{ line: number; record: TranscriptRecord }>, documentText: string | null, findings: TranscriptFinding[], edits: readonly OutsideEdit[]): void {
+function replay(
+  base: string,
+  applyPatch: ReplayEngine,
+  records: ReadonlyArray<{ line: number; record: TranscriptRecord }>,
+  documentText: string | null,
+  findings: TranscriptFinding[],
+  edits: readonly OutsideEdit[],
+): void {
   const appliedRecords = records.filter((r) => r.record.patch_result === "applied");
   let text = base;
   const firstPre = appliedRecords[0]?.record.pre_sha256;
   if (firstPre !== undefined && sha256Hex(base) !== firstPre) {
-    findings.push({ severity: "error", code: "transcript-replay-base-mismatch", message: `The base document (${sha256Hex(base).slice(0, 8)}) is not the state the first applied record starts from (${firstPre.slice(0, 8)}).` });
+    findings.push({
+      severity: "error",
+      code: "transcript-replay-base-mismatch",
+      message: `The base document (${sha256Hex(base).slice(0, 8)}) is not the state the first applied record starts from (${firstPre.slice(0, 8)}).`,
+    });
     return;
   }
   for (const { line, record } of appliedRecords) {
     if (sha256Hex(text) !== record.pre_sha256) {
-      findings.push({ severity: "error", code: "transcript-replay-mismatch", message: `Replay diverged before this record: the replayed state is ${sha256Hex(text).slice(0, 8)}, the record starts from ${record.pre_sha}.${acknowledgedStep(edits, sha256Hex(text), record.pre_sha256)}`, line });
+      findings.push({
+        severity: "error",
+        code: "transcript-replay-mismatch",
+        message: `Replay diverged before this record: the replayed state is ${sha256Hex(text).slice(0, 8)}, the record starts from ${record.pre_sha}.${acknowledgedStep(edits, sha256Hex(text), record.pre_sha256)}`,
+        line,
+      });
       return;
     }
     const outcome = applyPatch(text, [record.op]);
     if (outcome.result !== "applied") {
-      findings.push({ severity: "error", code: "transcript-replay-mismatch", message: `Replaying this applied op gave ${outcome.result}${outcome.error !== undefined ? ` (${outcome.error.code}: ${outcome.error.message})` : ""}.`, line });
+      findings.push({
+        severity: "error",
+        code: "transcript-replay-mismatch",
+        message: `Replaying this applied op gave ${outcome.result}${outcome.error !== undefined ? ` (${outcome.error.code}: ${outcome.error.message})` : ""}.`,
+        line,
+      });
       return;
     }
     text = outcome.text;
     if (outcome.postSha256 !== record.post_sha256) {
-      findings.push({ severity: "error", code: "transcript-replay-mismatch", message: `Replaying this op produced ${outcome.postSha256.slice(0, 8)}, not the recorded post state ${record.post_sha}.`, line });
+      findings.push({
+        severity: "error",
+        code: "transcript-replay-mismatch",
+        message: `Replaying this op produced ${outcome.postSha256.slice(0, 8)}, not the recorded post state ${record.post_sha}.`,
+        line,
+      });
       return;
     }
   }
   if (documentText !== null && text !== documentText) {
-    findings.push({ severity: "error", code: "transcript-replay-mismatch", message: `Replaying every applied op from the base does not reproduce the document byte for byte.${acknowledgedStep(edits, sha256Hex(text), sha256Hex(utf8Of(documentText) ?? documentText))}` });
+    findings.push({
+      severity: "error",
+      code: "transcript-replay-mismatch",
+      message: `Replaying every applied op from the base does not reproduce the document byte for byte.${acknowledgedStep(edits, sha256Hex(text), sha256Hex(utf8Of(documentText) ?? documentText))}`,
+    });
   }
 }

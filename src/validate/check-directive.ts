@@ -38,14 +38,72 @@ const CHANGE_ACTIONS = new Map<string, "insert" | "delete" | "replace">([
  * preferences and decisions agents keep, and the entities they keep them about.
  */
 const MEMORY_TYPES = new Set([
-  "fact", "semantic", "episode", "episodic", "event", "procedure", "procedural", "skill", "workflow", "instruction",
-  "preference", "habit", "decision", "rule", "policy", "convention", "constraint", "observation", "insight", "lesson",
-  "feedback", "belief", "hypothesis", "question", "goal", "plan", "task", "todo", "project", "context", "reference",
-  "note", "summary", "entity", "relation", "relationship", "person", "user", "profile", "identity", "state", "working",
+  "fact",
+  "semantic",
+  "episode",
+  "episodic",
+  "event",
+  "procedure",
+  "procedural",
+  "skill",
+  "workflow",
+  "instruction",
+  "preference",
+  "habit",
+  "decision",
+  "rule",
+  "policy",
+  "convention",
+  "constraint",
+  "observation",
+  "insight",
+  "lesson",
+  "feedback",
+  "belief",
+  "hypothesis",
+  "question",
+  "goal",
+  "plan",
+  "task",
+  "todo",
+  "project",
+  "context",
+  "reference",
+  "note",
+  "summary",
+  "entity",
+  "relation",
+  "relationship",
+  "person",
+  "user",
+  "profile",
+  "identity",
+  "state",
+  "working",
 ]);
 
 /** Directive names with checks of their own. */
-const CHECKED = new Set(["claim", "evidence", "counterevidence", "risk", "decision", "adr", "citation", "change_request", "agent_task", "todo", "control", "state_change", "diagram", "plotly", "figure", "html", "svg", "script", "memory"]);
+const CHECKED = new Set([
+  "claim",
+  "evidence",
+  "counterevidence",
+  "risk",
+  "decision",
+  "adr",
+  "citation",
+  "change_request",
+  "agent_task",
+  "todo",
+  "control",
+  "state_change",
+  "diagram",
+  "plotly",
+  "figure",
+  "html",
+  "svg",
+  "script",
+  "memory",
+]);
 
 /** Whether directives named `name` have checks of their own. */
 export function isCheckedDirective(name: string): boolean {
@@ -80,24 +138,34 @@ export function checkDirective(v: DirectiveReporter, d: DirectiveFact, needConfi
       if (!has(d, "status")) v.report("decision-without-status", "::adr has no status= attribute.", d);
       if (!has(d, "owner")) v.report("adr-missing-owner", "::adr has no owner=.", d);
       if (!has(d, "date")) v.report("adr-missing-date", "::adr has no date=.", d);
-      const decided = has(d, "decision") || d.children.some((c) => (c.type === "directive" && c.name === "decision") || (c.type === "section" && /^decision\b/i.test(c.title)));
+      const decided =
+        has(d, "decision") ||
+        d.children.some((c) => (c.type === "directive" && c.name === "decision") || (c.type === "section" && /^decision\b/i.test(c.title)));
       if (!decided) v.report("adr-missing-decision", "::adr states no decision (a decision= attribute or a ::decision child).", d);
       break;
     }
     case "citation":
       // A non-empty string (or number) value of source=, url= or doi= names where it comes from.
       // Three calls, not a .some() over the keys: that made a closure per citation.
-      if (!hasText(d, "source") && !hasText(d, "url") && !hasText(d, "doi")) v.report("citation-missing-source", "::citation has no source=, url= or doi= naming where it comes from.", d);
+      if (!hasText(d, "source") && !hasText(d, "url") && !hasText(d, "doi"))
+        v.report("citation-missing-source", "::citation has no source=, url= or doi= naming where it comes from.", d);
       break;
     case "change_request": {
       const action = changeAction(d);
       if (action === undefined) {
         const given = attrOf(d, "action");
-        v.report("change-request-invalid-action", given === undefined ? "::change_request has no action= and no from=/to=/text= to tell it (insert, delete or replace)." : `::change_request action=${JSON.stringify(given)} is not insert, delete or replace.`, d);
+        v.report(
+          "change-request-invalid-action",
+          given === undefined
+            ? "::change_request has no action= and no from=/to=/text= to tell it (insert, delete or replace)."
+            : `::change_request action=${JSON.stringify(given)} is not insert, delete or replace.`,
+          d,
+        );
         break;
       }
       const text = has(d, "text") || d.children.length > 0;
-      const missing = action === "insert" ? !has(d, "to") && !text : action === "delete" ? !has(d, "from") && !text : !has(d, "from") || (!has(d, "to") && !text);
+      const missing =
+        action === "insert" ? !has(d, "to") && !text : action === "delete" ? !has(d, "from") && !text : !has(d, "from") || (!has(d, "to") && !text);
       if (missing) {
         const need = action === "insert" ? "to= or text=" : action === "delete" ? "from= or text=" : "from= and to=";
         v.report("change-request-missing-revision-text", `::change_request action="${action}" needs ${need}.`, d);
@@ -138,7 +206,8 @@ export function checkDirective(v: DirectiveReporter, d: DirectiveFact, needConfi
     case "html":
     case "svg":
     case "script":
-      if (!has(d, "trusted")) v.report("escape-hatch-untrusted", `::${d.name} is an escape hatch; add the \`trusted\` flag to acknowledge it (or noverify).`, d);
+      if (!has(d, "trusted"))
+        v.report("escape-hatch-untrusted", `::${d.name} is an escape hatch; add the \`trusted\` flag to acknowledge it (or noverify).`, d);
       break;
     case "memory":
       checkMemory(v, d);
@@ -165,7 +234,11 @@ function checkControl(v: DirectiveReporter, c: DirectiveFact): void {
     const min = attrOf(c, "min");
     const max = attrOf(c, "max");
     if ((typeof min === "number" && def < min) || (typeof max === "number" && def > max)) {
-      v.report("control-out-of-range-default", `::control default=${def} is outside its range [${typeof min === "number" ? min : "-∞"}, ${typeof max === "number" ? max : "∞"}].`, c);
+      v.report(
+        "control-out-of-range-default",
+        `::control default=${def} is outside its range [${typeof min === "number" ? min : "-∞"}, ${typeof max === "number" ? max : "∞"}].`,
+        c,
+      );
     }
   }
 }
@@ -184,7 +257,10 @@ function changeAction(d: DirectiveFact): "insert" | "delete" | "replace" | undef
 
 /** A known memory type, or one made of them (`user_preference`, `project-decision`). */
 function isMemoryType(type: string): boolean {
-  const t = type.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  const t = type
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
   return MEMORY_TYPES.has(t) || (t.includes("_") && t.split("_").every((part) => MEMORY_TYPES.has(part)));
 }
 
@@ -200,10 +276,15 @@ function checkMemory(v: DirectiveReporter, m: DirectiveFact): void {
   const type = str(given);
   if (given === undefined) v.report("memory-missing-type", "::memory has no type=.", m);
   else if (type === undefined || !isMemoryType(type)) {
-    v.report("memory-invalid-type", `::memory type=${JSON.stringify(given)} is not a memory type (e.g. fact, preference, decision, procedure, episode, observation, entity).`, m);
+    v.report(
+      "memory-invalid-type",
+      `::memory type=${JSON.stringify(given)} is not a memory type (e.g. fact, preference, decision, procedure, episode, observation, entity).`,
+      m,
+    );
   }
   const conf = attrOf(m, "confidence");
-  if (conf !== undefined && !confidenceOk(conf)) v.report("memory-invalid-confidence", `::memory confidence=${JSON.stringify(conf)} is not a number between 0 and 1.`, m);
+  if (conf !== undefined && !confidenceOk(conf))
+    v.report("memory-invalid-confidence", `::memory confidence=${JSON.stringify(conf)} is not a number between 0 and 1.`, m);
   const seen = attrOf(m, "last_seen");
   if (seen !== undefined && (typeof seen !== "string" || parseDate(seen) === null)) {
     v.report("memory-invalid-last-seen", `::memory last_seen=${JSON.stringify(seen)} is not a date (YYYY-MM-DD or ISO 8601).`, m);

@@ -225,4 +225,3 @@ export function collectBlock(sink: Facts, node: BlockNode, owner: DirectiveFact 
   const children = node.children;
   for (let c = 0; c < children.length; c++) collectBlock(sink, children[c]!, node);
 }
-

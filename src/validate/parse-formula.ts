@@ -15,8 +15,27 @@
  */
 
 export const FORMULA_FUNCTIONS = new Set([
-  "abs", "avg", "ceil", "clamp", "cos", "exp", "floor", "if", "log", "log10", "log2", "max", "mean",
-  "min", "pow", "round", "sign", "sin", "sqrt", "sum", "tan",
+  "abs",
+  "avg",
+  "ceil",
+  "clamp",
+  "cos",
+  "exp",
+  "floor",
+  "if",
+  "log",
+  "log10",
+  "log2",
+  "max",
+  "mean",
+  "min",
+  "pow",
+  "round",
+  "sign",
+  "sin",
+  "sqrt",
+  "sum",
+  "tan",
 ]);
 
 export const FORMULA_CONSTANTS = new Set(["pi", "e", "PI", "E", "true", "false"]);
@@ -145,7 +164,7 @@ export function parseFormula(src: string): FormulaResult {
       expect(")");
       return;
     }
-    fail("a number, a name or \"(\"");
+    fail('a number, a name or "("');
   };
   try {
     expr(0);

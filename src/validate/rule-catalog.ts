@@ -18,13 +18,20 @@ export const RULES = {
   "book-manifest-invalid": { severity: "error", description: "A book manifest (*.noma.yml) is not a mapping with a `chapters:` list of paths." },
   "book-chapter-missing": { severity: "error", description: "A book manifest lists a chapter file that does not exist." },
   "capability-invalid": { severity: "error", description: "A capability sidecar (<doc>.capabilities.yml) does not match the Annex A descriptor schema." },
-  "capability-unknown-version": { severity: "warning", description: "A capability sidecar declares a nomaAgent.version this tool does not read; it grants nothing." },
+  "capability-unknown-version": {
+    severity: "warning",
+    description: "A capability sidecar declares a nomaAgent.version this tool does not read; it grants nothing.",
+  },
   // Document integrity (§4.4)
   "duplicate-id": { severity: "error", description: "Two or more nodes carry the same canonical id." },
   "broken-reference": { severity: "error", description: "A for=, parent=, dataset= or [[wikilink]] points at an id (or alias) that does not exist." },
   // Profiles
   "unknown-profile": { severity: "warning", description: "The frontmatter declares a profile the validator does not know." },
-  "out-of-profile-directive": { severity: "warning", description: "A directive belongs to a kind of document (research, memory, ADR, spec, investment thesis, API reference) none of the declared profiles admits." },
+  "out-of-profile-directive": {
+    severity: "warning",
+    description:
+      "A directive belongs to a kind of document (research, memory, ADR, spec, investment thesis, API reference) none of the declared profiles admits.",
+  },
   // Research
   "claim-without-evidence": { severity: "warning", description: "A ::claim has no ::evidence or ::counterevidence pointing at it with for=." },
   "evidence-missing-for": { severity: "warning", description: "An ::evidence or ::counterevidence block has no for= attribute." },
@@ -34,7 +41,10 @@ export const RULES = {
   "claim-missing-confidence": { severity: "warning", description: "A ::claim in a research profile has no confidence= attribute." },
   "citation-missing-source": { severity: "warning", description: "A ::citation has no source=, url= or doi= with a value." },
   "stale-citation": { severity: "warning", description: "A ::citation's accessed= date is older than the stale window." },
-  "change-request-invalid-action": { severity: "warning", description: "A ::change_request's action= is not insert, delete or replace (or a word for one), or it has none and no from=/to=/text= to tell it." },
+  "change-request-invalid-action": {
+    severity: "warning",
+    description: "A ::change_request's action= is not insert, delete or replace (or a word for one), or it has none and no from=/to=/text= to tell it.",
+  },
   "change-request-missing-revision-text": { severity: "warning", description: "A ::change_request lacks the from=/to=/text= its action needs." },
   // Agent tasks
   "agent-task-without-scope": { severity: "warning", description: "An ::agent_task or ::todo has no scope=, no body and no children." },
@@ -44,7 +54,11 @@ export const RULES = {
   "control-invalid-lock": { severity: "warning", description: "A ::control's lock= is not control, content, all, unlocked or none." },
   "computed-missing-formula": { severity: "warning", description: "A computed block has no formula= attribute or `formula:` body line." },
   "formula-parse-error": { severity: "error", description: "A computed block's formula is not valid or calls a function outside the allow-list." },
-  "computed-unknown-dependency": { severity: "error", description: "A formula names something that is not a control or a computed block (by id, alias or id with - as _; name.attr names its attribute) or a plot-domain variable." },
+  "computed-unknown-dependency": {
+    severity: "error",
+    description:
+      "A formula names something that is not a control or a computed block (by id, alias or id with - as _; name.attr names its attribute) or a plot-domain variable.",
+  },
   "computed-chain-too-deep": { severity: "warning", description: "A computed block depends on a chain deeper than two levels, or on a cycle." },
   // State changes
   "state-change-missing-block": { severity: "warning", description: "A ::state_change has no block= attribute." },
@@ -67,7 +81,10 @@ export const RULES = {
   "memory-invalid-type": { severity: "warning", description: "A ::memory block's type= is not a known memory type." },
   "memory-invalid-confidence": { severity: "warning", description: "A ::memory block's confidence= is not a number between 0 and 1." },
   "memory-invalid-last-seen": { severity: "warning", description: "A ::memory block's last_seen= is not a date (YYYY-MM-DD or ISO 8601)." },
-  "memory-wikilink-non-memory-target": { severity: "warning", description: "A [[wikilink]] inside a ::memory block points at something that is not a ::memory block." },
+  "memory-wikilink-non-memory-target": {
+    severity: "warning",
+    description: "A [[wikilink]] inside a ::memory block points at something that is not a ::memory block.",
+  },
   // ADR profile
   "adr-missing-owner": { severity: "warning", description: "An ::adr block has no owner=." },
   "adr-missing-date": { severity: "warning", description: "An ::adr block has no date=." },
@@ -79,5 +96,5 @@ export const RULES = {
 export type RuleCode = keyof typeof RULES;
 
 export function isRuleCode(code: string): code is RuleCode {
-  return Object.prototype.hasOwnProperty.call(RULES, code);
+  return Object.hasOwn(RULES, code);
 }

@@ -29,7 +29,6 @@ import { keepShape } from "../noma/keep-shape.js";
 import { parseNoma } from "../noma/parse-noma.js";
 import { firstAfterLine } from "../noma/line-search.js";
 
-
 export interface ValidateOptions {
   /** Profile to validate against; overrides the frontmatter's `profile:`/`profiles:`. */
   profile?: string;
@@ -163,7 +162,16 @@ function indexFacts(doc: NomaDocument, previous: FactsIndex | undefined, shared:
   const blocks = walkBlocks(doc) ?? walkOrder(doc.children, []);
   const n = blocks.length;
   if (previous === undefined || shared === undefined || shared.head + shared.tail > Math.min(n, previous.count)) {
-    const out: FactsIndex = { count: n, directives: [], refs: [], wikilinks: [], dirAt: new Int32Array(n + 1), refAt: new Int32Array(n + 1), linkAt: new Int32Array(n + 1), spent: false };
+    const out: FactsIndex = {
+      count: n,
+      directives: [],
+      refs: [],
+      wikilinks: [],
+      dirAt: new Int32Array(n + 1),
+      refAt: new Int32Array(n + 1),
+      linkAt: new Int32Array(n + 1),
+      spent: false,
+    };
     for (let i = 0; i < n; i++) {
       out.dirAt[i] = out.directives.length;
       out.refAt[i] = out.refs.length;
@@ -219,7 +227,14 @@ function indexFacts(doc: NomaDocument, previous: FactsIndex | undefined, shared:
  * head's directives, whose lines lie above every other directive's), then the replaced
  * ones, then the shared tail's.
  */
-function spliceByName(earlier: Map<string, DirectiveFact[]>, gone: readonly DirectiveFact[], added: readonly DirectiveFact[], directives: readonly DirectiveFact[], head: number, reuse: boolean): Map<string, DirectiveFact[]> {
+function spliceByName(
+  earlier: Map<string, DirectiveFact[]>,
+  gone: readonly DirectiveFact[],
+  added: readonly DirectiveFact[],
+  directives: readonly DirectiveFact[],
+  head: number,
+  reuse: boolean,
+): Map<string, DirectiveFact[]> {
   const byName = reuse ? earlier : new Map(earlier);
   if (gone.length === 0 && added.length === 0) return byName;
   // Lines at or below this one belong to the head.
@@ -262,7 +277,14 @@ class Validation {
     this.rows = compact !== undefined ? new RowView(doc, compact) : undefined;
   }
 
-  report(code: RuleCode, message: string, node: DirectiveFact | SectionNode | null, owner: DirectiveFact | null = node?.type === "directive" ? node : null, line?: number, column?: number): void {
+  report(
+    code: RuleCode,
+    message: string,
+    node: DirectiveFact | SectionNode | null,
+    owner: DirectiveFact | null = node?.type === "directive" ? node : null,
+    line?: number,
+    column?: number,
+  ): void {
     if (this.ignored.has(code) || isNoverify(owner)) return;
     const d: Diagnostic = { severity: RULES[code].severity as Severity, code, message };
     const l = line ?? node?.pos.line;
@@ -439,7 +461,13 @@ function profiles(v: Validation, declared: string[]): void {
   const known = declared.filter((p) => KNOWN_PROFILES.includes(p));
   for (const p of declared) {
     if (!KNOWN_PROFILES.includes(p)) {
-      v.report("unknown-profile", `Unknown profile "${p}" (known: ${KNOWN_PROFILES.join(", ")}).`, null, null, v.doc.frontmatter !== undefined && v.options.profile === undefined ? 1 : undefined);
+      v.report(
+        "unknown-profile",
+        `Unknown profile "${p}" (known: ${KNOWN_PROFILES.join(", ")}).`,
+        null,
+        null,
+        v.doc.frontmatter !== undefined && v.options.profile === undefined ? 1 : undefined,
+      );
     }
   }
   if (known.length === 0) return;
@@ -450,7 +478,6 @@ function profiles(v: Validation, declared: string[]): void {
     for (const d of v.named(name)) v.report("out-of-profile-directive", what, d);
   }
 }
-
 
 /**
  * The one-directive rules (check-directive.ts). With a facts index, the directives that had
@@ -502,7 +529,8 @@ function directiveChecks(v: Validation, declared: readonly string[]): void {
  */
 function research(v: Validation): void {
   if (v.options.requireEvidenceForClaims === false) return;
-  const report = (c: DirectiveFact): void => v.report("claim-without-evidence", `::claim${c.id !== undefined ? ` "${c.id}"` : ""} has no ::evidence or ::counterevidence pointing at it with for=.`, c);
+  const report = (c: DirectiveFact): void =>
+    v.report("claim-without-evidence", `::claim${c.id !== undefined ? ` "${c.id}"` : ""} has no ::evidence or ::counterevidence pointing at it with for=.`, c);
   const aliasMap = v.doc.aliasMap;
   const facts = v.facts;
   if (v.rows !== undefined) {
@@ -517,7 +545,7 @@ function research(v: Validation): void {
   if (index === undefined || index.aliasMap !== aliasMap) {
     const splice = facts.splice;
     const earlier = splice?.evidence;
-    if (splice !== undefined && splice.reused && earlier !== undefined && earlier.aliasMap === aliasMap) {
+    if (splice?.reused && earlier !== undefined && earlier.aliasMap === aliasMap) {
       earlier.update(splice.gone, facts.directives.slice(splice.dirs.from, splice.dirs.newTo));
       index = earlier;
     } else {
@@ -589,7 +617,8 @@ function computed(v: Validation): void {
     if (node.name === "computed_plot") {
       // The plot's variable: var= (or variable=, domain_var=, x_var=), a domain="t: 0..10"'s name, else x.
       const domainName = /^\s*([A-Za-z_]\w*)\s*(?:[:=]|in\b)/.exec(str(attrOf(node, "domain")) ?? "")?.[1];
-      const declared = str(attrOf(node, "var")) ?? str(attrOf(node, "variable")) ?? str(attrOf(node, "domain_var")) ?? str(attrOf(node, "x_var")) ?? domainName ?? "x";
+      const declared =
+        str(attrOf(node, "var")) ?? str(attrOf(node, "variable")) ?? str(attrOf(node, "domain_var")) ?? str(attrOf(node, "x_var")) ?? domainName ?? "x";
       for (const d of declared.split(/[\s,]+/)) if (d.length > 0) domain.add(d);
     }
     const mine: DirectiveFact[] = [];
@@ -602,7 +631,11 @@ function computed(v: Validation): void {
         mine.push(other);
         continue;
       }
-      v.report("computed-unknown-dependency", `::${node.name} formula uses "${full}", which is not a ::control, a computed block or a plot-domain variable.`, node);
+      v.report(
+        "computed-unknown-dependency",
+        `::${node.name} formula uses "${full}", which is not a ::control, a computed block or a plot-domain variable.`,
+        node,
+      );
     }
     deps.set(node, mine);
   }
@@ -698,7 +731,14 @@ function memoryLinks(v: Validation): void {
     if (link.owner === null || link.owner.name !== "memory") continue;
     const target = v.resolve(link.target);
     if (target !== undefined && !(target.type === "directive" && target.name === "memory")) {
-      v.report("memory-wikilink-non-memory-target", `[[${link.target}]] inside a ::memory block points at a ${target.type === "directive" ? `::${target.name}` : "section"}, not a ::memory block.`, null, link.owner, link.anchor.pos.line + link.rel, link.column);
+      v.report(
+        "memory-wikilink-non-memory-target",
+        `[[${link.target}]] inside a ::memory block points at a ${target.type === "directive" ? `::${target.name}` : "section"}, not a ::memory block.`,
+        null,
+        link.owner,
+        link.anchor.pos.line + link.rel,
+        link.column,
+      );
     }
   }
 }
@@ -737,10 +777,15 @@ export function validationReadsClock(doc: NomaDocument): boolean {
   const facts = factsOf(doc);
   const compact = facts === undefined ? compactParse(doc) : undefined;
   if (compact !== undefined) return new RowView(doc, compact).anyWithAttr("citation", "accessed");
-  const directives = facts?.byName !== undefined ? (facts.byName.get("citation") ?? []) : facts !== undefined ? facts.directives : (() => {
-    const sink: Facts = { directives: [], refs: [], wikilinks: [] };
-    for (const node of walkOrder(doc.children, [])) collectBlock(sink, node, null);
-    return sink.directives;
-  })();
+  const directives =
+    facts?.byName !== undefined
+      ? (facts.byName.get("citation") ?? [])
+      : facts !== undefined
+        ? facts.directives
+        : (() => {
+            const sink: Facts = { directives: [], refs: [], wikilinks: [] };
+            for (const node of walkOrder(doc.children, [])) collectBlock(sink, node, null);
+            return sink.directives;
+          })();
   return directives.some((d) => d.name === "citation" && attrOf(d, "accessed") !== undefined);
 }

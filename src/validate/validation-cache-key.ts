@@ -9,7 +9,18 @@ import { validationReadsClock, type ValidateOptions } from "./validate-noma.js";
 
 export function validationCacheKey(doc: NomaDocument, options: ValidateOptions = {}): string | null {
   // Every option is named here, so a new one cannot be forgotten (the rest must be empty).
-  const { profile, ignoreRules, staleDays, now, requireEvidenceForClaims, datasetSrcExists, cacheBlockFacts: _c, previous: _p, resolveOutside, ...rest } = options;
+  const {
+    profile,
+    ignoreRules,
+    staleDays,
+    now,
+    requireEvidenceForClaims,
+    datasetSrcExists,
+    cacheBlockFacts: _c,
+    previous: _p,
+    resolveOutside,
+    ...rest
+  } = options;
   const none: Record<string, never> = rest;
   if (Object.keys(none).length > 0 || datasetSrcExists !== undefined || resolveOutside !== undefined) return null;
   const clock = validationReadsClock(doc);

@@ -110,7 +110,8 @@ export function evaluateFixture(files: FixtureFiles, engine?: FixturePatchEngine
     const rendered = renderNoma(doc);
     if (rendered !== roundtrip) return fail(`roundtrip mismatch at ${firstDifference(rendered, roundtrip)}`);
     const again = documentStructure(parseNoma(rendered));
-    if (!isDeepStrictEqual(again, documentStructure(doc))) return fail("roundtrip AST differs: parse(render(parse(input))) is not structurally equal to parse(input)");
+    if (!isDeepStrictEqual(again, documentStructure(doc)))
+      return fail("roundtrip AST differs: parse(render(parse(input))) is not structurally equal to parse(input)");
   }
 
   if (files.get("expected.spans.json") !== undefined) {

@@ -132,7 +132,10 @@ async function drain(ws: Workspace, key: string, q: { waiting: Waiting[]; draini
   while (q.waiting.length > 0) {
     const batch = q.waiting.splice(0);
     try {
-      const entries = await appendNow(ws, batch.flatMap((b) => b.records));
+      const entries = await appendNow(
+        ws,
+        batch.flatMap((b) => b.records),
+      );
       let at = entries.length - batch.reduce((n, b) => n + b.records.length, 0); // a ledger_repair entry comes first
       for (const b of batch) {
         b.resolve(entries.slice(at, at + b.records.length));

@@ -34,15 +34,22 @@ function lineStarts(bytes: Uint8Array): number[] {
 /** Check hunk order and overlap (independent of the file). */
 export function checkHunkOrder(hunks: readonly Hunk[]): void {
   hunks.forEach((h, i) => {
-    if (!Number.isInteger(h.start_line) || h.start_line < 1) throw new WorkspaceError("invalid_arguments", `hunk ${i + 1}: start_line must be a whole number ≥ 1 (lines are 1-indexed)`);
+    if (!Number.isInteger(h.start_line) || h.start_line < 1)
+      throw new WorkspaceError("invalid_arguments", `hunk ${i + 1}: start_line must be a whole number ≥ 1 (lines are 1-indexed)`);
     if (!Number.isInteger(h.end_line) || h.end_line < h.start_line - 1) {
-      throw new WorkspaceError("invalid_arguments", `hunk ${i + 1}: end_line ${h.end_line} is before start_line ${h.start_line} (inclusive range; end_line = start_line − 1 inserts before start_line)`);
+      throw new WorkspaceError(
+        "invalid_arguments",
+        `hunk ${i + 1}: end_line ${h.end_line} is before start_line ${h.start_line} (inclusive range; end_line = start_line − 1 inserts before start_line)`,
+      );
     }
     if (i === 0) return;
     const p = hunks[i - 1]!;
     const bothInserts = h.end_line === h.start_line - 1 && p.end_line === p.start_line - 1;
     if (h.start_line <= p.end_line || (bothInserts && h.start_line === p.start_line)) {
-      throw new WorkspaceError("invalid_arguments", `hunk ${i + 1} (lines ${h.start_line}–${h.end_line}) overlaps or comes before hunk ${i} (lines ${p.start_line}–${p.end_line}): hunks must be ordered and non-overlapping`);
+      throw new WorkspaceError(
+        "invalid_arguments",
+        `hunk ${i + 1} (lines ${h.start_line}–${h.end_line}) overlaps or comes before hunk ${i} (lines ${p.start_line}–${p.end_line}): hunks must be ordered and non-overlapping`,
+      );
     }
   });
 }
@@ -58,7 +65,10 @@ export function applyHunks(bytes: Uint8Array, hunks: readonly Hunk[], name = "th
   const endsWithBreak = bytes.length > 0 && bytes[bytes.length - 1] === 0x0a;
   hunks.forEach((h, i) => {
     if (h.end_line > n || h.start_line > n + 1) {
-      throw new WorkspaceError("hunk_out_of_range", `hunk ${i + 1}: lines ${h.start_line}–${h.end_line}, but ${name} has ${n} line${n === 1 ? "" : "s"}; nothing was changed`);
+      throw new WorkspaceError(
+        "hunk_out_of_range",
+        `hunk ${i + 1}: lines ${h.start_line}–${h.end_line}, but ${name} has ${n} line${n === 1 ? "" : "s"}; nothing was changed`,
+      );
     }
   });
   const lineStart = (line: number): number => (line <= n ? starts[line - 1]! : bytes.length); // 1-based line → offset

@@ -89,13 +89,25 @@ export async function readArchiveTar(dir: PinnedDir, name: string, rel: string):
   try {
     return zstd.decompress(bytes);
   } catch (e) {
-    throw new WorkspaceError("archive_unreadable", `${rel}: cannot be decompressed (${(e as Error).message}); it is left as it is and the overwrite is refused so no version is lost — move it aside to continue`);
+    throw new WorkspaceError(
+      "archive_unreadable",
+      `${rel}: cannot be decompressed (${(e as Error).message}); it is left as it is and the overwrite is refused so no version is lost — move it aside to continue`,
+    );
   }
 }
 
 /** Add `bytes` (with `stat`'s mode, mtime, uid, gid) as the next version of `rel` in this month's archive. */
-export async function archiveVersion(ws: Workspace, rel: string, bytes: Uint8Array, stat: Pick<Stats, "mode" | "mtimeMs" | "uid" | "gid">): Promise<ArchivedVersion> {
-  if (bytes.length > MAX_ARCHIVED_BYTES) throw new WorkspaceError("too_large", `${rel}: the current version is ${bytes.length} bytes, more than the ${MAX_ARCHIVED_BYTES} the archive takes; it is not overwritten`);
+export async function archiveVersion(
+  ws: Workspace,
+  rel: string,
+  bytes: Uint8Array,
+  stat: Pick<Stats, "mode" | "mtimeMs" | "uid" | "gid">,
+): Promise<ArchivedVersion> {
+  if (bytes.length > MAX_ARCHIVED_BYTES)
+    throw new WorkspaceError(
+      "too_large",
+      `${rel}: the current version is ${bytes.length} bytes, more than the ${MAX_ARCHIVED_BYTES} the archive takes; it is not overwritten`,
+    );
   const archiveRel = archivePathFor(ws.protectedPaths.archive, rel, ws.now());
   return withLocks(
     ws.lockPath("archive", archiveRel),
@@ -112,14 +124,26 @@ export async function archiveVersion(ws: Workspace, rel: string, bytes: Uint8Arr
             end = walked.end;
             count = walked.members.length;
           } catch (e) {
-            if (e instanceof TarFormatError) throw new WorkspaceError("archive_unreadable", `${archiveRel}: not a readable tar (${e.message}); it is left as it is and the overwrite is refused — move it aside to continue`);
+            if (e instanceof TarFormatError)
+              throw new WorkspaceError(
+                "archive_unreadable",
+                `${archiveRel}: not a readable tar (${e.message}); it is left as it is and the overwrite is refused — move it aside to continue`,
+              );
             throw e;
           }
         }
         const member = memberName(rel, count + 1);
         const packed = await packTar([
           {
-            header: { name: member, size: bytes.length, mode: stat.mode & 0o7777, mtime: new Date(Math.floor(stat.mtimeMs / 1000) * 1000), uid: stat.uid, gid: stat.gid, type: "file" },
+            header: {
+              name: member,
+              size: bytes.length,
+              mode: stat.mode & 0o7777,
+              mtime: new Date(Math.floor(stat.mtimeMs / 1000) * 1000),
+              uid: stat.uid,
+              gid: stat.gid,
+              type: "file",
+            },
             body: bytes,
           },
         ]);

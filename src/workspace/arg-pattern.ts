@@ -23,7 +23,8 @@ export function parseArgPattern(pattern: string): PatternPart[] {
     const c = pattern[i]!;
     if (c === "\\") {
       const next = pattern[i + 1];
-      if (next !== "*" && next !== "\\") throw new PatternSyntaxError(`${JSON.stringify(pattern)}: "\\" must be followed by "*" or "\\" (write \\\\ for a backslash)`);
+      if (next !== "*" && next !== "\\")
+        throw new PatternSyntaxError(`${JSON.stringify(pattern)}: "\\" must be followed by "*" or "\\" (write \\\\ for a backslash)`);
       text += next;
       i++;
     } else if (c === "*") {

@@ -113,9 +113,11 @@ export function parseAllowlist(text: string, file: string): { allowlist: Allowli
     if (!isTable(raw)) return at(`expected a table, found ${show(raw)}`);
     for (const k of Object.keys(raw)) if (!RECORD_KEYS.includes(k)) at(`unknown key "${k}" (keys: ${RECORD_KEYS.join(", ")})`);
     const argv = raw["argv"];
-    if (!Array.isArray(argv) || argv.length === 0 || argv.some((a) => typeof a !== "string")) return at(`argv: expected a non-empty array of strings, found ${argv === undefined ? "nothing" : show(argv)}`);
+    if (!Array.isArray(argv) || argv.length === 0 || argv.some((a) => typeof a !== "string"))
+      return at(`argv: expected a non-empty array of strings, found ${argv === undefined ? "nothing" : show(argv)}`);
     const words = argv as string[];
-    if (!isBareExecutable(words[0]!)) return at(`argv[0] ${JSON.stringify(words[0])}: expected a bare executable name (letters, digits, . _ + -; no directory, no wildcard)`);
+    if (!isBareExecutable(words[0]!))
+      return at(`argv[0] ${JSON.stringify(words[0])}: expected a bare executable name (letters, digits, . _ + -; no directory, no wildcard)`);
     const rest = words.length > 1 && words[words.length - 1] === "**";
     const argPatterns: PatternPart[][] = [];
     for (const [i, w] of words.slice(1, rest ? -1 : undefined).entries()) {
@@ -127,21 +129,34 @@ export function parseAllowlist(text: string, file: string): { allowlist: Allowli
         throw e;
       }
     }
-    const record: AllowRecord = { index, line, argv: words, argPatterns, rest, environment: [], inherit: [], env: {}, timeoutSeconds: DEFAULT_COMMAND_TIMEOUT_SECONDS };
+    const record: AllowRecord = {
+      index,
+      line,
+      argv: words,
+      argPatterns,
+      rest,
+      environment: [],
+      inherit: [],
+      env: {},
+      timeoutSeconds: DEFAULT_COMMAND_TIMEOUT_SECONDS,
+    };
     const environment = raw["environment"];
     if (environment !== undefined) {
-      if (!Array.isArray(environment) || environment.some((e) => typeof e !== "string")) return at(`environment: expected an array of variable names, found ${show(environment)}`);
+      if (!Array.isArray(environment) || environment.some((e) => typeof e !== "string"))
+        return at(`environment: expected an array of variable names, found ${show(environment)}`);
       for (const name of environment as string[]) {
         if (!ENV_PATTERN.test(name)) return at(`environment: ${JSON.stringify(name)} is not a variable name (letters, digits, _, and * as a wildcard)`);
         const literal = name.replace(/\*/g, "");
-        if (literal.length === 0) return at(`environment: ${JSON.stringify(name)} would accept every variable: name them (a prefix with a wildcard, like NPM_CONFIG_*, is fine)`);
+        if (literal.length === 0)
+          return at(`environment: ${JSON.stringify(name)} would accept every variable: name them (a prefix with a wildcard, like NPM_CONFIG_*, is fine)`);
         if (isForbiddenVariable(literal)) return at(`environment: ${JSON.stringify(name)} would let requests set PATH or a loader variable (LD_*, DYLD_*)`);
         record.environment.push({ text: name, parts: parseArgPattern(name) });
       }
     }
     const inherit = raw["inherit"];
     if (inherit !== undefined) {
-      if (!Array.isArray(inherit) || inherit.some((e) => typeof e !== "string" || !ENV_NAME.test(e))) return at(`inherit: expected an array of variable names, found ${show(inherit)}`);
+      if (!Array.isArray(inherit) || inherit.some((e) => typeof e !== "string" || !ENV_NAME.test(e)))
+        return at(`inherit: expected an array of variable names, found ${show(inherit)}`);
       const bad = (inherit as string[]).find(isForbiddenVariable);
       if (bad !== undefined) return at(`inherit: ${bad} cannot be passed through (PATH is always the server's, without directories inside the repository)`);
       record.inherit = inherit as string[];
@@ -158,7 +173,8 @@ export function parseAllowlist(text: string, file: string): { allowlist: Allowli
     const timeout = raw["timeout_seconds"];
     if (timeout !== undefined) {
       const n = typeof timeout === "bigint" ? Number(timeout) : timeout;
-      if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > MAX_COMMAND_TIMEOUT_SECONDS) return at(`timeout_seconds: expected a whole number of seconds from 1 to ${MAX_COMMAND_TIMEOUT_SECONDS}, found ${show(timeout)}`);
+      if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > MAX_COMMAND_TIMEOUT_SECONDS)
+        return at(`timeout_seconds: expected a whole number of seconds from 1 to ${MAX_COMMAND_TIMEOUT_SECONDS}, found ${show(timeout)}`);
       record.timeoutSeconds = n;
     }
     const description = raw["description"];

@@ -27,7 +27,8 @@ export function checkPathText(given: string, allowEmpty = false): string {
   const shown = JSON.stringify(given.length > 200 ? `${given.slice(0, 200)}…` : given);
   if (given.includes("\0")) throw new WorkspaceError("invalid_path", `${shown}: a path may not contain a NUL byte`);
   if (given.length > MAX_PATH_CHARS) throw new WorkspaceError("invalid_path", `${shown}: longer than ${MAX_PATH_CHARS} characters`);
-  if (given.includes("\\")) throw new WorkspaceError("invalid_path", `${shown}: backslashes are refused; write paths with forward slashes, relative to the repository root`);
+  if (given.includes("\\"))
+    throw new WorkspaceError("invalid_path", `${shown}: backslashes are refused; write paths with forward slashes, relative to the repository root`);
   if (/^[A-Za-z]:/.test(given)) throw new WorkspaceError("invalid_path", `${shown}: drive letters are refused; write paths relative to the repository root`);
   if (given.startsWith("//")) throw new WorkspaceError("invalid_path", `${shown}: a path may not start with //`);
   if (given.split("/").includes("..")) throw new WorkspaceError("invalid_path", `${shown}: ".." is refused; write the path from the repository root`);
@@ -36,7 +37,10 @@ export function checkPathText(given: string, allowEmpty = false): string {
 
 /** A path component as a case-insensitive file system compares it (case folded, trailing dots and spaces dropped). */
 function folded(component: string): string {
-  return component.normalize("NFC").toLowerCase().replace(/[. ]+$/, "");
+  return component
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/[. ]+$/, "");
 }
 
 /** True when a component names the git directory on some file system. */
@@ -52,7 +56,12 @@ export interface ProtectedPaths {
   allowlist: string;
 }
 
-const foldPath = (p: string): string => p.split("/").filter((c) => c !== "" && c !== ".").map(folded).join("/");
+const foldPath = (p: string): string =>
+  p
+    .split("/")
+    .filter((c) => c !== "" && c !== ".")
+    .map(folded)
+    .join("/");
 
 const within = (rel: string, dir: string): boolean => dir.length > 0 && (rel === dir || rel.startsWith(`${dir}/`));
 
@@ -66,9 +75,11 @@ export function protectedReason(rel: string, paths: ProtectedPaths, write: boole
   const f = foldPath(rel);
   if (f === "") return "the repository root is not a file";
   if (within(f, foldPath(paths.ledger))) return `${rel}: the evidence ledger is written only by the tools themselves (one line per request)`;
-  if (within(f, foldPath(paths.archive))) return `${rel}: the archive (${paths.archive}/) keeps overwritten versions and is never written by the tools' callers`;
+  if (within(f, foldPath(paths.archive)))
+    return `${rel}: the archive (${paths.archive}/) keeps overwritten versions and is never written by the tools' callers`;
   if (within(f, foldPath(paths.allowlist))) return `${rel}: the command allowlist is edited by people, not through the workspace tools`;
-  if (within(f, ".notarai/config.yaml")) return `${rel}: the configuration (which names the allowlist and the test and build commands) is edited by people, not through the workspace tools`;
+  if (within(f, ".notarai/config.yaml"))
+    return `${rel}: the configuration (which names the allowlist and the test and build commands) is edited by people, not through the workspace tools`;
   if (within(f, ".notarai/.cache")) return `${rel}: .notarai/.cache/ holds the reconciliation cache and the tools' locks`;
   if (f.endsWith(".noma.patches")) return `${rel}: a transcript is appended only by patch_block (one record per op)`;
   return null;

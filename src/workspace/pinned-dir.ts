@@ -91,7 +91,10 @@ export class PinnedDir {
         if (realpathSync(realAbs) !== realAbs || st.ino !== now.ino || st.dev !== now.dev) throw new Error("moved");
       } catch {
         closeSync(fd);
-        throw new WorkspaceError("path_changed", `${rel}: the path changed while it was being used (a symbolic link was swapped in?); nothing was read or written`);
+        throw new WorkspaceError(
+          "path_changed",
+          `${rel}: the path changed while it was being used (a symbolic link was swapped in?); nothing was read or written`,
+        );
       }
     }
     return new PinnedDir(fd, realAbs, rel);
@@ -114,7 +117,8 @@ export function classifyOpenError(e: unknown, rel: string, wanted: "file" | "dir
   if (code === "ENOTDIR") {
     if (lstatPath !== undefined) {
       try {
-        if (lstatSync(lstatPath).isSymbolicLink()) return new WorkspaceError("path_changed", `${rel}: became a symbolic link after it was checked; nothing was read or written`);
+        if (lstatSync(lstatPath).isSymbolicLink())
+          return new WorkspaceError("path_changed", `${rel}: became a symbolic link after it was checked; nothing was read or written`);
       } catch {
         /* fall through */
       }

@@ -52,7 +52,8 @@ function archiveFiles(ws: Workspace): Array<{ archive: string; path: string; mon
       const child = `${rel}/${name}`;
       const st = lstatSync(join(ws.root, child));
       if (st.isDirectory()) walk(child, month, under === "" ? name : `${under}/${name}`);
-      else if (st.isFile() && name.endsWith(".tar.zst")) out.push({ archive: child, path: `${under === "" ? "" : `${under}/`}${name.slice(0, -".tar.zst".length)}`, month });
+      else if (st.isFile() && name.endsWith(".tar.zst"))
+        out.push({ archive: child, path: `${under === "" ? "" : `${under}/`}${name.slice(0, -".tar.zst".length)}`, month });
     }
   };
   for (const y of list(base).filter((n) => /^\d{4}$/.test(n))) {
@@ -71,7 +72,9 @@ async function readMembers(ws: Workspace, archive: string): Promise<Array<{ name
     throw new WorkspaceError("archive_unreadable", `${archive}: cannot be decompressed (${(e as Error).message})`);
   }
   const entries = await unpackTar(tar, { strict: true });
-  return entries.filter((e) => (e.header.type ?? "file") === "file").map((e) => ({ name: e.header.name, data: e.data ?? new Uint8Array(), mode: e.header.mode ?? 0o644, mtime: e.header.mtime ?? new Date(0) }));
+  return entries
+    .filter((e) => (e.header.type ?? "file") === "file")
+    .map((e) => ({ name: e.header.name, data: e.data ?? new Uint8Array(), mode: e.header.mode ?? 0o644, mtime: e.header.mtime ?? new Date(0) }));
 }
 
 /** Every archived version (of `path` only, when given). */
@@ -93,12 +96,21 @@ export async function listArchived(ws: Workspace, path?: string): Promise<Archiv
 }
 
 /** One archived version's bytes: of `month` ("YYYY-MM", default the latest holding `path`) and `version` (default its latest). */
-export async function readArchived(ws: Workspace, path: string, options: { month?: string; version?: number } = {}): Promise<{ archive: string; member: string; data: Uint8Array; mode: number; mtime: Date }> {
+export async function readArchived(
+  ws: Workspace,
+  path: string,
+  options: { month?: string; version?: number } = {},
+): Promise<{ archive: string; member: string; data: Uint8Array; mode: number; mtime: Date }> {
   const files = archiveFiles(ws).filter((f) => f.path === path && (options.month === undefined || f.month === options.month));
   const file = files[files.length - 1];
-  if (file === undefined) throw new WorkspaceError("not_found", `${path}: no archived version${options.month !== undefined ? ` in ${options.month}` : ""} under ${ws.protectedPaths.archive}/`);
+  if (file === undefined)
+    throw new WorkspaceError(
+      "not_found",
+      `${path}: no archived version${options.month !== undefined ? ` in ${options.month}` : ""} under ${ws.protectedPaths.archive}/`,
+    );
   const members = await readMembers(ws, file.archive);
   const pick = options.version !== undefined ? members.find((m) => memberVersion(m.name) === options.version) : members[members.length - 1];
-  if (pick === undefined) throw new WorkspaceError("not_found", `${file.archive}: no version ${options.version} (it holds ${members.map((m) => memberVersion(m.name)).join(", ")})`);
+  if (pick === undefined)
+    throw new WorkspaceError("not_found", `${file.archive}: no version ${options.version} (it holds ${members.map((m) => memberVersion(m.name)).join(", ")})`);
   return { archive: file.archive, member: pick.name, ...pick };
 }

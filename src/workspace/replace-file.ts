@@ -31,7 +31,12 @@ const sha = (b: Uint8Array): string => createHash("sha256").update(b).digest("he
  * exist); it may throw to refuse. With `create`, missing directories are made. `mode`
  * sets the permission bits (a restore brings back the archived ones); else they are kept.
  */
-export async function replaceFile(ws: Workspace, c: CheckedPath, compute: (old: Buffer | null) => Uint8Array, options: { create: boolean; mode?: number }): Promise<ReplaceResult> {
+export async function replaceFile(
+  ws: Workspace,
+  c: CheckedPath,
+  compute: (old: Buffer | null) => Uint8Array,
+  options: { create: boolean; mode?: number },
+): Promise<ReplaceResult> {
   if (c.rel === "") throw new WorkspaceError("not_a_file", `${JSON.stringify(c.given)}: the repository root is not a file`);
   return withLocks(
     ws.lockPath("file", c.rel),
@@ -40,7 +45,8 @@ export async function replaceFile(ws: Workspace, c: CheckedPath, compute: (old: 
       try {
         dir = openPinnedDir(ws.root, c.dir, options.create);
       } catch (e) {
-        if (e instanceof WorkspaceError && e.code === "not_found" && !options.create) throw new WorkspaceError("not_found", `${c.rel}: no such file (edit_file creates files with create_if_missing: true)`);
+        if (e instanceof WorkspaceError && e.code === "not_found" && !options.create)
+          throw new WorkspaceError("not_found", `${c.rel}: no such file (edit_file creates files with create_if_missing: true)`);
         throw e;
       }
       try {
@@ -52,7 +58,8 @@ export async function replaceFile(ws: Workspace, c: CheckedPath, compute: (old: 
             stat = opened.stat;
             if (stat.isDirectory()) throw new WorkspaceError("not_a_file", `${c.rel}: is a directory`);
             if (!stat.isFile()) throw new WorkspaceError("not_a_file", `${c.rel}: not a regular file`);
-            if (stat.size > MAX_ARCHIVED_BYTES) throw new WorkspaceError("too_large", `${c.rel}: ${stat.size} bytes, more than the archive takes (${MAX_ARCHIVED_BYTES}); it is not overwritten`);
+            if (stat.size > MAX_ARCHIVED_BYTES)
+              throw new WorkspaceError("too_large", `${c.rel}: ${stat.size} bytes, more than the archive takes (${MAX_ARCHIVED_BYTES}); it is not overwritten`);
             old = readAll(opened.fd, stat.size);
           } finally {
             closeSync(opened.fd);

@@ -66,13 +66,16 @@ function describeIssues(issues: readonly Issue[], raw: unknown): string {
     .slice(0, 5)
     .map((i) => {
       const at = i.path.map(String).join(".");
-      if (i.code === "unrecognized_keys" && i.keys !== undefined) return `unknown argument${i.keys.length > 1 ? "s" : ""} ${i.keys.map((k) => JSON.stringify(k)).join(", ")}${at.length > 0 ? ` in ${at}` : ""}`;
-      if (i.code === "invalid_type" && i.expected !== undefined) return `${at.length > 0 ? at : "arguments"}: expected ${i.expected === "int" ? "a whole number" : i.expected}, found ${jsonType(valueAt(raw, i.path))}`;
+      if (i.code === "unrecognized_keys" && i.keys !== undefined)
+        return `unknown argument${i.keys.length > 1 ? "s" : ""} ${i.keys.map((k) => JSON.stringify(k)).join(", ")}${at.length > 0 ? ` in ${at}` : ""}`;
+      if (i.code === "invalid_type" && i.expected !== undefined)
+        return `${at.length > 0 ? at : "arguments"}: expected ${i.expected === "int" ? "a whole number" : i.expected}, found ${jsonType(valueAt(raw, i.path))}`;
       return `${at.length > 0 ? at : "arguments"}: ${i.message}`;
     })
     .join("; ");
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: each tool takes its own arguments, validated by its schema before dispatch
 async function dispatch(ws: Workspace, name: WorkspaceToolName, args: any, options: WorkspaceCallOptions): Promise<ToolOutput<object>> {
   const run = { ...(options.signal !== undefined ? { signal: options.signal } : {}) };
   switch (name) {
@@ -115,25 +118,42 @@ function askedPath(raw: unknown): string {
  * a method other than POST, a body that is not JSON or too large) and answer it: one ledger
  * line like any refusal, then the failure body with `status`. Never throws.
  */
-export async function recordRefusal(ws: Workspace, action: string, refusal: { code: string; message: string; status: number; details?: Record<string, unknown> }, options: Pick<WorkspaceCallOptions, "via" | "log"> = {}): Promise<WorkspaceOutcome> {
+export async function recordRefusal(
+  ws: Workspace,
+  action: string,
+  refusal: { code: string; message: string; status: number; details?: Record<string, unknown> },
+  options: Pick<WorkspaceCallOptions, "via" | "log"> = {},
+): Promise<WorkspaceOutcome> {
   const body = { success: false, message: refusal.message, code: refusal.code };
   try {
-    await appendLedger(ws, [{ action, path: "", details: { via: options.via ?? "library", outcome: "refused", code: refusal.code, message: refusal.message, ...refusal.details } }]);
+    await appendLedger(ws, [
+      { action, path: "", details: { via: options.via ?? "library", outcome: "refused", code: refusal.code, message: refusal.message, ...refusal.details } },
+    ]);
   } catch (e) {
     const why = classify(e, "the ledger", options.log);
-    return { status: HTTP_STATUS.ledger_error, body: { ...failureBody("ledger_error", `${refusal.message} (and it could not be recorded in the evidence ledger: ${why.message})`) }, failed: true };
+    return {
+      status: HTTP_STATUS.ledger_error,
+      body: { ...failureBody("ledger_error", `${refusal.message} (and it could not be recorded in the evidence ledger: ${why.message})`) },
+      failed: true,
+    };
   }
   return { status: refusal.status, body, failed: true };
 }
 
 /** Run one workspace tool request end to end (validation, tool, ledger). Never throws. */
-export async function runWorkspaceTool(ws: Workspace, name: WorkspaceToolName, rawArgs: unknown, options: WorkspaceCallOptions = {}): Promise<WorkspaceOutcome> {
+export async function runWorkspaceTool(
+  ws: Workspace,
+  name: WorkspaceToolName,
+  rawArgs: unknown,
+  options: WorkspaceCallOptions = {},
+): Promise<WorkspaceOutcome> {
   const via = options.via ?? "library";
   let output: ToolOutput<object> | null = null;
   let failure: { code: WorkspaceErrorCode; message: string } | null = null;
   const parsed = WORKSPACE_SCHEMAS[name].input.safeParse(rawArgs);
   if (options.unreadable !== undefined) failure = { code: "invalid_arguments", message: `invalid request for ${name}: ${options.unreadable}` };
-  else if (!parsed.success) failure = { code: "invalid_arguments", message: `invalid arguments for ${name}: ${describeIssues(parsed.error.issues as unknown as Issue[], rawArgs)}` };
+  else if (!parsed.success)
+    failure = { code: "invalid_arguments", message: `invalid arguments for ${name}: ${describeIssues(parsed.error.issues as unknown as Issue[], rawArgs)}` };
   else {
     try {
       output = await dispatch(ws, name, parsed.data, options);
@@ -141,12 +161,18 @@ export async function runWorkspaceTool(ws: Workspace, name: WorkspaceToolName, r
       failure = classify(e, name, options.log);
     }
   }
-  const details = output !== null ? { via, ...options.details, outcome: "ok", ...output.details } : { via, ...options.details, outcome: "refused", code: failure!.code, message: failure!.message };
+  const details =
+    output !== null
+      ? { via, ...options.details, outcome: "ok", ...output.details }
+      : { via, ...options.details, outcome: "refused", code: failure!.code, message: failure!.message };
   try {
     await appendLedger(ws, [{ action: name, path: output !== null ? output.ledgerPath : askedPath(rawArgs), details }]);
   } catch (e) {
     const why = classify(e, "the ledger", options.log);
-    const message = output !== null ? `${name} was carried out, but could not be recorded in the evidence ledger (${ws.protectedPaths.ledger}): ${why.message}` : `${failure!.message} (and it could not be recorded in the evidence ledger: ${why.message})`;
+    const message =
+      output !== null
+        ? `${name} was carried out, but could not be recorded in the evidence ledger (${ws.protectedPaths.ledger}): ${why.message}`
+        : `${failure!.message} (and it could not be recorded in the evidence ledger: ${why.message})`;
     return { status: HTTP_STATUS.ledger_error, body: { ...failureBody("ledger_error", message) }, failed: true };
   }
   if (output !== null) return { status: 200, body: output.body as Record<string, unknown>, failed: false };

@@ -72,7 +72,13 @@ export function tokenMatches(header: string | undefined, token: string): boolean
 
 function send(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), "cache-control": "no-store", "x-content-type-options": "nosniff", ...headers });
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -112,7 +118,10 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
 
 export function startWorkspaceHttp(options: WorkspaceHttpOptions): Promise<WorkspaceHttpServer> {
   const host = loopbackAddress(options.host ?? "127.0.0.1");
-  if (host === null) return Promise.reject(new WorkspaceError("invalid_arguments", `--host ${options.host}: the workspace server binds to loopback only (127.0.0.1, ::1 or localhost)`));
+  if (host === null)
+    return Promise.reject(
+      new WorkspaceError("invalid_arguments", `--host ${options.host}: the workspace server binds to loopback only (127.0.0.1, ::1 or localhost)`),
+    );
   if (options.token.length < 16) return Promise.reject(new WorkspaceError("invalid_arguments", "the bearer token must be at least 16 characters"));
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => undefined);
@@ -130,7 +139,10 @@ export function startWorkspaceHttp(options: WorkspaceHttpOptions): Promise<Works
     };
     if (!hostAllowed(req.headers.host, port)) return done(403, fail("forbidden_host", `Host ${JSON.stringify(req.headers.host ?? "")} is not a loopback name`));
     if (req.headers.origin !== undefined) return done(403, fail("forbidden_origin", "requests from web pages (with an Origin header) are refused"));
-    if (!tokenMatches(req.headers.authorization, options.token)) return done(401, fail("unauthorized", "missing or wrong bearer token (Authorization: Bearer <token>)"), { "www-authenticate": 'Bearer realm="noma-reconcile"' });
+    if (!tokenMatches(req.headers.authorization, options.token))
+      return done(401, fail("unauthorized", "missing or wrong bearer token (Authorization: Bearer <token>)"), {
+        "www-authenticate": 'Bearer realm="noma-reconcile"',
+      });
     let ws;
     try {
       ws = openWorkspace(options.root, { ...options.workspace, onWarning: (m) => log(`warning: ${m}`) });
@@ -146,11 +158,17 @@ export function startWorkspaceHttp(options: WorkspaceHttpOptions): Promise<Works
       const outcome = await recordRefusal(ws, known ? name : "unknown_endpoint", { code, message, status, details }, { via: "http", log });
       done(outcome.status, outcome.body, headers);
     };
-    if (!known) return refuse(404, "not_found", `no such endpoint ${JSON.stringify(route.length > 200 ? `${route.slice(0, 200)}…` : route)}; endpoints: ${WORKSPACE_TOOL_NAMES.map((n) => `POST /${n}`).join(", ")}`);
+    if (!known)
+      return refuse(
+        404,
+        "not_found",
+        `no such endpoint ${JSON.stringify(route.length > 200 ? `${route.slice(0, 200)}…` : route)}; endpoints: ${WORKSPACE_TOOL_NAMES.map((n) => `POST /${n}`).join(", ")}`,
+      );
     if (req.method !== "POST") return refuse(405, "method_not_allowed", `${req.method} ${route}: use POST`, { allow: "POST" });
     const type = req.headers["content-type"];
     // curl -d sends application/x-www-form-urlencoded, fetch a string as text/plain: the body is read as JSON all the same.
-    if (type !== undefined && !/^(application\/(json|x-www-form-urlencoded)|text\/plain)\s*(;|$)/i.test(type)) return refuse(415, "unsupported_media_type", `content-type ${JSON.stringify(type)}: send application/json`);
+    if (type !== undefined && !/^(application\/(json|x-www-form-urlencoded)|text\/plain)\s*(;|$)/i.test(type))
+      return refuse(415, "unsupported_media_type", `content-type ${JSON.stringify(type)}: send application/json`);
     const length = Number(req.headers["content-length"] ?? "0");
     if (Number.isFinite(length) && length > maxBody) {
       res.setHeader("connection", "close");
@@ -190,7 +208,10 @@ export function startWorkspaceHttp(options: WorkspaceHttpOptions): Promise<Works
     inFlight.add(p);
   });
   server.on("clientError", (_e, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"success":false,"message":"malformed HTTP request","code":"bad_request"}');
+    if (socket.writable)
+      socket.end(
+        'HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"success":false,"message":"malformed HTTP request","code":"bad_request"}',
+      );
     else socket.destroy();
   });
   return new Promise((resolve, reject) => {

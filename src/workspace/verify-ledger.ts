@@ -17,7 +17,16 @@
  */
 import { LEDGER_GENESIS, ledgerLineHash } from "./ledger-line.js";
 
-export type LedgerFindingCode = "not-json" | "bad-entry" | "blank-line" | "lines-removed" | "line-inserted" | "out-of-order" | "line-edited" | "torn-tail" | "committed-lines-changed";
+export type LedgerFindingCode =
+  | "not-json"
+  | "bad-entry"
+  | "blank-line"
+  | "lines-removed"
+  | "line-inserted"
+  | "out-of-order"
+  | "line-edited"
+  | "torn-tail"
+  | "committed-lines-changed";
 
 export interface LedgerFinding {
   line: number;
@@ -121,11 +130,21 @@ export function verifyLedger(bytes: Uint8Array, options: { committed?: Uint8Arra
       seqProblem = true;
       const earlier = seen.get(seq);
       const later = firstLineOf.get(expectedSeq);
-      if (earlier !== undefined) findings.push({ line: n, code: "line-inserted", message: `line ${n}: seq ${seq} was already on line ${earlier}: one of them was inserted or copied` });
+      if (earlier !== undefined)
+        findings.push({ line: n, code: "line-inserted", message: `line ${n}: seq ${seq} was already on line ${earlier}: one of them was inserted or copied` });
       else if (seq > expectedSeq && (later === undefined || later < n)) {
         const k = seq - expectedSeq;
-        findings.push({ line: n, code: "lines-removed", message: `line ${n}: seq ${seq}, expected ${expectedSeq}: ${k} line${k > 1 ? "s were" : " was"} removed before it` });
-      } else findings.push({ line: n, code: "out-of-order", message: `line ${n}: seq ${seq}, expected ${expectedSeq}${later !== undefined && later > n ? ` (seq ${expectedSeq} is on line ${later})` : ""}: lines are out of order` });
+        findings.push({
+          line: n,
+          code: "lines-removed",
+          message: `line ${n}: seq ${seq}, expected ${expectedSeq}: ${k} line${k > 1 ? "s were" : " was"} removed before it`,
+        });
+      } else
+        findings.push({
+          line: n,
+          code: "out-of-order",
+          message: `line ${n}: seq ${seq}, expected ${expectedSeq}${later !== undefined && later > n ? ` (seq ${expectedSeq} is on line ${later})` : ""}: lines are out of order`,
+        });
     }
     if (prev !== prevHash && !seqProblem && !prevOutOfPlace) {
       findings.push(
@@ -141,7 +160,11 @@ export function verifyLedger(bytes: Uint8Array, options: { committed?: Uint8Arra
     prevOutOfPlace = seqProblem;
   });
   if (tail.length > 0) {
-    findings.push({ line: lines.length + 1, code: "torn-tail", message: `line ${lines.length + 1}: ${tail.length} bytes without a line break: a write was interrupted; the next append moves them into a ledger_repair entry` });
+    findings.push({
+      line: lines.length + 1,
+      code: "torn-tail",
+      message: `line ${lines.length + 1}: ${tail.length} bytes without a line break: a write was interrupted; the next append moves them into a ledger_repair entry`,
+    });
   }
   const report: LedgerReport = { ok: findings.length === 0, lines: lines.length, headSha256: prevHash, findings };
   if (options.committed !== undefined) {
@@ -151,11 +174,19 @@ export function verifyLedger(bytes: Uint8Array, options: { committed?: Uint8Arra
       const now = lines[i];
       if (now === undefined) {
         const k = committed.length - i;
-        findings.push({ line: i + 1, code: "committed-lines-changed", message: `line ${i + 1}: the committed ledger has ${committed.length} lines, the file ${lines.length}: ${k} committed line${k > 1 ? "s were" : " was"} removed` });
+        findings.push({
+          line: i + 1,
+          code: "committed-lines-changed",
+          message: `line ${i + 1}: the committed ledger has ${committed.length} lines, the file ${lines.length}: ${k} committed line${k > 1 ? "s were" : " was"} removed`,
+        });
         break;
       }
       if (!sameBytes(stripCr(committed[i]!), stripCr(now))) {
-        findings.push({ line: i + 1, code: "committed-lines-changed", message: `line ${i + 1}: differs from the committed ledger (committed lines may only be appended to)` });
+        findings.push({
+          line: i + 1,
+          code: "committed-lines-changed",
+          message: `line ${i + 1}: differs from the committed ledger (committed lines may only be appended to)`,
+        });
         break;
       }
     }

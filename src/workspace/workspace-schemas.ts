@@ -15,9 +15,35 @@ export const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_LIST_ENTRIES = 10_000;
 export const MAX_LIST_ENTRIES = 100_000;
 
-const path = z.string().check(z.describe("File path relative to the repository root, forward slashes (e.g. docs/example.md); an absolute path must be inside the repository. No .., no backslashes, nothing under .git/"));
-const timeout = z.optional(z.number().check(z.positive(), z.lte(86_400), z.describe("Kill the command (and everything it started) after this many seconds. Default 600, or the allowlist record's timeout_seconds, which is also the maximum")));
-const maxOutput = z.optional(z.int().check(z.gte(1024), z.lte(MAX_OUTPUT_BYTES), z.describe(`Keep at most this many bytes of stdout and of stderr (the first and last halves; truncated: true says some were left out). Default ${DEFAULT_OUTPUT_BYTES}`)));
+const path = z
+  .string()
+  .check(
+    z.describe(
+      "File path relative to the repository root, forward slashes (e.g. docs/example.md); an absolute path must be inside the repository. No .., no backslashes, nothing under .git/",
+    ),
+  );
+const timeout = z.optional(
+  z
+    .number()
+    .check(
+      z.positive(),
+      z.lte(86_400),
+      z.describe(
+        "Kill the command (and everything it started) after this many seconds. Default 600, or the allowlist record's timeout_seconds, which is also the maximum",
+      ),
+    ),
+);
+const maxOutput = z.optional(
+  z
+    .int()
+    .check(
+      z.gte(1024),
+      z.lte(MAX_OUTPUT_BYTES),
+      z.describe(
+        `Keep at most this many bytes of stdout and of stderr (the first and last halves; truncated: true says some were left out). Default ${DEFAULT_OUTPUT_BYTES}`,
+      ),
+    ),
+);
 
 const commandResult = z.strictObject({
   success: z.boolean().check(z.describe("true when the command exited with status 0")),
@@ -49,7 +75,9 @@ export const WORKSPACE_SCHEMAS = {
     input: z.strictObject({
       command: z.string().check(z.minLength(1), z.describe("A bare executable name (no slashes), looked up on the server's PATH")),
       args: z.optional(z.array(z.string()).check(z.describe("Arguments; command + args must match a record of the allowlist"))),
-      environment: z.optional(z.record(z.string(), z.string()).check(z.describe("Extra variables; only keys the matching allowlist record lists are accepted"))),
+      environment: z.optional(
+        z.record(z.string(), z.string()).check(z.describe("Extra variables; only keys the matching allowlist record lists are accepted")),
+      ),
       timeout_seconds: timeout,
       max_output_bytes: maxOutput,
     }),
@@ -75,13 +103,21 @@ export const WORKSPACE_SCHEMAS = {
       path,
       hunks: z.array(hunk).check(z.minLength(1), z.describe("Ordered, non-overlapping line ranges; all apply or none does")),
     }),
-    output: z.strictObject({ success: z.literal(true), hunks_applied: z.number(), bytes_written: z.number(), path: z.string(), archived: z.optional(archived) }),
+    output: z.strictObject({
+      success: z.literal(true),
+      hunks_applied: z.number(),
+      bytes_written: z.number(),
+      path: z.string(),
+      archived: z.optional(archived),
+    }),
   },
   list_files: {
     input: z.strictObject({
       path: z.optional(path.check(z.describe("Directory relative to the repository root. Default: the root"))),
       recursive: z.optional(z.boolean().check(z.describe("Also list everything below (symbolic links are listed, not followed). Default false"))),
-      max_entries: z.optional(z.int().check(z.gte(1), z.lte(MAX_LIST_ENTRIES), z.describe(`Stop after this many entries (truncated: true). Default ${DEFAULT_LIST_ENTRIES}`))),
+      max_entries: z.optional(
+        z.int().check(z.gte(1), z.lte(MAX_LIST_ENTRIES), z.describe(`Stop after this many entries (truncated: true). Default ${DEFAULT_LIST_ENTRIES}`)),
+      ),
     }),
     output: z.strictObject({
       success: z.literal(true),

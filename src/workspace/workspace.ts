@@ -64,14 +64,22 @@ export class Workspace {
     this.now = options.now ?? (() => new Date());
     this.lockTimeoutMs = options.lockTimeoutMs;
     this.afterCheck = options.afterCheck;
-    this.protectedPaths = { ledger: configPath(config.ledger, "ledger"), archive: configPath(config.archive, "archive"), allowlist: configPath(config.allowlist, "allowlist") };
+    this.protectedPaths = {
+      ledger: configPath(config.ledger, "ledger"),
+      archive: configPath(config.archive, "archive"),
+      allowlist: configPath(config.allowlist, "allowlist"),
+    };
   }
 
   /** Where the tools' lock files live (gitignored with the cache); never through a link leading out of the repository. */
   lockPath(kind: string, key: string): string {
     if (!this.lockDirChecked) {
-      const escape = symlinkEscape(this.root, LOCK_DIR);
-      if (escape !== null) throw new WorkspaceError("config_error", `${escape.link} is a symbolic link to ${escape.target}, outside the repository: the workspace tools keep their locks in ${LOCK_DIR}/ and will not write through it`);
+      const escaped = symlinkEscape(this.root, LOCK_DIR);
+      if (escaped !== null)
+        throw new WorkspaceError(
+          "config_error",
+          `${escaped.link} is a symbolic link to ${escaped.target}, outside the repository: the workspace tools keep their locks in ${LOCK_DIR}/ and will not write through it`,
+        );
       this.lockDirChecked = true;
     }
     const safe = key.replace(/[^A-Za-z0-9._-]/g, "_").slice(-80);
@@ -85,7 +93,10 @@ export class Workspace {
    */
   check(given: string, intent: "read" | "write", options: { allowRoot?: boolean } = {}): CheckedPath {
     checkPathText(given, options.allowRoot === true);
-    const lexical = posix.normalize(given.startsWith("/") ? given : `./${given}`).replace(/^\.\/?/, "").replace(/\/$/, "");
+    const lexical = posix
+      .normalize(given.startsWith("/") ? given : `./${given}`)
+      .replace(/^\.\/?/, "")
+      .replace(/\/$/, "");
     const write = intent === "write";
     if (!given.startsWith("/")) {
       const lexicalReason = protectedReason(lexical, this.protectedPaths, write);
@@ -95,12 +106,17 @@ export class Workspace {
     try {
       rel = new PathContainment(this.root).contain(given === "" ? "." : given, this.root);
     } catch (e) {
-      if (e instanceof PathOutsideRepoError) throw new WorkspaceError("outside_workspace", `${JSON.stringify(given)}: resolves outside the repository (${this.root}); nothing was read or written`);
+      if (e instanceof PathOutsideRepoError)
+        throw new WorkspaceError("outside_workspace", `${JSON.stringify(given)}: resolves outside the repository (${this.root}); nothing was read or written`);
       throw e;
     }
     if (rel !== "" || write) {
       const reason = protectedReason(rel, this.protectedPaths, write);
-      if (reason !== null) throw new WorkspaceError("protected_path", reason === "the repository root is not a file" ? `${JSON.stringify(given)}: the repository root is not a file` : reason);
+      if (reason !== null)
+        throw new WorkspaceError(
+          "protected_path",
+          reason === "the repository root is not a file" ? `${JSON.stringify(given)}: the repository root is not a file` : reason,
+        );
     }
     const slash = rel.lastIndexOf("/");
     const checked = { given, rel, dir: slash === -1 ? "" : rel.slice(0, slash), name: slash === -1 ? rel : rel.slice(slash + 1) };
@@ -116,9 +132,11 @@ function configPath(value: string, key: string): string {
   } catch (e) {
     throw new WorkspaceError("config_error", `.notarai/config.yaml: workspace.${key}: ${(e as Error).message}`);
   }
-  if (value.startsWith("/")) throw new WorkspaceError("config_error", `.notarai/config.yaml: workspace.${key}: ${JSON.stringify(value)} must be relative to the repository root`);
+  if (value.startsWith("/"))
+    throw new WorkspaceError("config_error", `.notarai/config.yaml: workspace.${key}: ${JSON.stringify(value)} must be relative to the repository root`);
   const norm = posix.normalize(value).replace(/\/$/, "");
-  if (norm === "." || protectedReason(norm, { ledger: "", archive: "", allowlist: "" }, false) !== null) throw new WorkspaceError("config_error", `.notarai/config.yaml: workspace.${key}: ${JSON.stringify(value)} is not a usable path`);
+  if (norm === "." || protectedReason(norm, { ledger: "", archive: "", allowlist: "" }, false) !== null)
+    throw new WorkspaceError("config_error", `.notarai/config.yaml: workspace.${key}: ${JSON.stringify(value)} is not a usable path`);
   return norm;
 }
 

@@ -110,7 +110,17 @@ function runAction(actionPath: string, workspace: string, inputs: Record<string,
       encoding: "utf8",
       maxBuffer: 1 << 28,
       timeout: INSTALL_TIMEOUT_MS,
-      env: userEnv({ CI: "true", GITHUB_ACTIONS: "true", GITHUB_WORKSPACE: workspace, GITHUB_ACTION_PATH: actionPath, RUNNER_TEMP: dir, ...env, GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary, ...stepEnv }),
+      env: userEnv({
+        CI: "true",
+        GITHUB_ACTIONS: "true",
+        GITHUB_WORKSPACE: workspace,
+        GITHUB_ACTION_PATH: actionPath,
+        RUNNER_TEMP: dir,
+        ...env,
+        GITHUB_OUTPUT: output,
+        GITHUB_STEP_SUMMARY: summary,
+        ...stepEnv,
+      }),
     });
     if (r.error) throw r.error;
     result.stdout += r.stdout;
@@ -182,7 +192,9 @@ describe("action.yml", () => {
 
       const r = runAction(actionPath, workspace, { "working-directory": "project", "sarif-file": "out.sarif" }, env);
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stdout).toContain('::error file=docs/bad.noma,line=3,endLine=5,col=1,title=[broken-reference]::for="nope" on ::evidence points at an id that does not exist.');
+      expect(r.stdout).toContain(
+        '::error file=docs/bad.noma,line=3,endLine=5,col=1,title=[broken-reference]::for="nope" on ::evidence points at an id that does not exist.',
+      );
       expect(r.stdout).toContain("::warning file=src/a.ts,title=[drift-unreconciled]::Governed by .notarai/api.spec.yaml");
       expect(r.outputs).toMatchObject({ "affected-specs": '[".notarai/api.spec.yaml"]', errors: "1", drift: "2", result: "fail" });
       expect(r.summary).toContain(`Base \`${base}\` (pull_request)`);
@@ -190,7 +202,10 @@ describe("action.yml", () => {
 
       const lenient = runAction(actionPath, workspace, { "working-directory": "project", "fail-on": "never", format: "json", "base-ref": "main" }, env);
       expect(lenient.code, lenient.stderr).toBe(0);
-      expect(JSON.parse(lenient.stdout.slice(lenient.stdout.indexOf("{")))).toMatchObject({ schema: "noma-reconcile/ci@1", base: { ref: "main", source: "option" } });
+      expect(JSON.parse(lenient.stdout.slice(lenient.stdout.indexOf("{")))).toMatchObject({
+        schema: "noma-reconcile/ci@1",
+        base: { ref: "main", source: "option" },
+      });
       expect(lenient.outputs["result"]).toBe("pass");
     },
     INSTALL_TIMEOUT_MS,
@@ -201,7 +216,7 @@ describe("action.yml", () => {
     async () => {
       const workspace = await ciRepo();
       mkdirSync(join(workspace, "node_modules/.bin"), { recursive: true });
-      writeFileSync(join(workspace, "node_modules/.bin/noma-reconcile"), "#!/bin/sh\necho \"the project's binary: $*\"\n", { mode: 0o755 });
+      writeFileSync(join(workspace, "node_modules/.bin/noma-reconcile"), '#!/bin/sh\necho "the project\'s binary: $*"\n', { mode: 0o755 });
       const r = runAction(actionPath, workspace, { "base-ref": "main" }, {});
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).not.toContain("the project's binary");
@@ -231,7 +246,19 @@ describe(".pre-commit-hooks.yaml", () => {
   it("its files regex selects exactly the paths check --staged judges", () => {
     const files = new RegExp(String(hook["files"]));
     const seg = fc.constantFrom("a", "docs", ".notarai", "x.noma", "spec", ".cache", "b.spec.yaml", "config.yaml");
-    const ext = fc.constantFrom("", ".noma", ".noma.patches", ".noma.yml", ".noma.yaml", ".noma.capabilities.yml", ".spec.yaml", ".yaml", ".md", ".patches", ".NOMA");
+    const ext = fc.constantFrom(
+      "",
+      ".noma",
+      ".noma.patches",
+      ".noma.yml",
+      ".noma.yaml",
+      ".noma.capabilities.yml",
+      ".spec.yaml",
+      ".yaml",
+      ".md",
+      ".patches",
+      ".NOMA",
+    );
     fc.assert(
       fc.property(fc.array(seg, { minLength: 1, maxLength: 3 }), ext, (parts, e) => {
         const path = `${parts.join("/")}${e}`;

@@ -27,7 +27,10 @@ interface Envelope {
   changed_files: string[];
   checked: string[];
   affected_specs: string[];
-  drift: { severity: string; specs: Array<{ spec_path: string; unreconciled: Array<{ path: string; glob: string; category: string; reason: string }>; reconciled: string[] }> };
+  drift: {
+    severity: string;
+    specs: Array<{ spec_path: string; unreconciled: Array<{ path: string; glob: string; category: string; reason: string }>; reconciled: string[] }>;
+  };
   files: Array<{ file: string; diagnostics: Array<{ severity: string; code: string; message: string; pos?: { line: number } }> }>;
 }
 
@@ -86,11 +89,17 @@ describe("ci: where the base comes from", () => {
     commitAll(repo, "two");
     const event = join(tempDir(), "event.json");
     writeFileSync(event, JSON.stringify({ merge_group: { base_sha: one, head_sha: "f".repeat(40) } }));
-    expect(ciJson(repo, [], { GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: "merge_group" }).out).toMatchObject({ base: { source: "merge_group", ref: one }, changed_files: ["src/b.ts"] });
+    expect(ciJson(repo, [], { GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: "merge_group" }).out).toMatchObject({
+      base: { source: "merge_group", ref: one },
+      changed_files: ["src/b.ts"],
+    });
     writeFileSync(event, JSON.stringify({ before: one, after: "a".repeat(40) }));
     expect(ciJson(repo, [], { GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: "push" }).out).toMatchObject({ base: { source: "push", ref: one } });
     writeFileSync(event, JSON.stringify({ before: "0".repeat(40) }));
-    expect(ciJson(repo, [], { GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: "push" }).out).toMatchObject({ base: { source: "default-branch", ref: "main" }, changed_files: ["src/a.ts", "src/b.ts"] });
+    expect(ciJson(repo, [], { GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: "push" }).out).toMatchObject({
+      base: { source: "default-branch", ref: "main" },
+      changed_files: ["src/a.ts", "src/b.ts"],
+    });
     expect(ciJson(repo).out.base).toMatchObject({ source: "default-branch", ref: "main" });
   });
 
@@ -146,7 +155,15 @@ describe("ci: shallow clones", () => {
     const lines = ["reset refs/heads/main", `from ${fork}`];
     for (let i = 1; i <= 1400; i++) {
       const body = `${i}\n`;
-      lines.push("commit refs/heads/main", `committer T <t@example.invalid> ${1767225600 + i} +0000`, "data 1", "m", `M 100644 inline f.txt`, `data ${body.length}`, body.slice(0, -1));
+      lines.push(
+        "commit refs/heads/main",
+        `committer T <t@example.invalid> ${1767225600 + i} +0000`,
+        "data 1",
+        "m",
+        `M 100644 inline f.txt`,
+        `data ${body.length}`,
+        body.slice(0, -1),
+      );
     }
     git(origin, ["fast-import", "--quiet"], `${lines.join("\n")}\n`);
     git(origin, ["branch", "feature", fork]);
@@ -215,7 +232,11 @@ describe("ci: drift", () => {
       ["src/new.ts", "src/**", "code", "not-in-snapshot"],
     ]);
     expect(warn.out.files.find((f) => f.file === "src/a.ts")!.diagnostics).toEqual([
-      { severity: "warning", code: "drift-unreconciled", message: `Governed by ${SPEC_PATH} (through "src/**", code) and not reconciled: changed since the snapshot.` },
+      {
+        severity: "warning",
+        code: "drift-unreconciled",
+        message: `Governed by ${SPEC_PATH} (through "src/**", code) and not reconciled: changed since the snapshot.`,
+      },
     ]);
     const text = runCli(["ci", "--base", "main"], { cwd: repo });
     expect(text.stdout).toContain(`  ${SPEC_PATH}: 2 unreconciled, 0 reconciled\n    src/a.ts  via "src/**" (code; modified; hash-differs)`);
@@ -256,7 +277,9 @@ describe("ci: formats and GitHub integration", () => {
     expect(r.code).toBe(1);
     const lines = r.stdout.trim().split("\n");
     expect(lines.slice(0, 10).every((l) => l.startsWith("::error file=docs/broken-"))).toBe(true);
-    expect(lines[0]).toBe('::error file=docs/broken-00.noma,line=3,endLine=5,col=1,title=[broken-reference]::for="nope" on ::evidence points at an id that does not exist.');
+    expect(lines[0]).toBe(
+      '::error file=docs/broken-00.noma,line=3,endLine=5,col=1,title=[broken-reference]::for="nope" on ::evidence points at an id that does not exist.',
+    );
     expect(lines.slice(10, 20).every((l) => l.startsWith("::warning file="))).toBe(true);
     expect(lines[20]).toMatch(/^::notice title=noma-reconcile::\d+ more findings are not annotated; the job summary lists them all\.$/);
     expect(lines).toHaveLength(21);
@@ -265,14 +288,35 @@ describe("ci: formats and GitHub integration", () => {
     expect(md).toContain("| error | `broken-reference` | `docs/broken-11.noma:3:1-5` |");
     expect(md).toContain("| `.notarai/api.spec.yaml` | `src/f11.ts` | `src/**` | code | added | not-in-snapshot |");
     expect(readFileSync(output, "utf8")).toBe(
-      ["earlier=1", 'affected-specs=[".notarai/api.spec.yaml"]', "affected-spec-count=1", "errors=12", "warnings=24", "drift=24", "files-checked=12", "result=fail", ""].join("\n"),
+      [
+        "earlier=1",
+        'affected-specs=[".notarai/api.spec.yaml"]',
+        "affected-spec-count=1",
+        "errors=12",
+        "warnings=24",
+        "drift=24",
+        "files-checked=12",
+        "result=fail",
+        "",
+      ].join("\n"),
     );
   });
 
   it("the step summary stays under 1 MiB however many findings there are", async () => {
     const { renderCiSummary } = await import("../../src/index.js");
-    const results = Array.from({ length: 20_000 }, (_, i) => ({ file: `docs/d${i}.noma`, diagnostics: [{ severity: "error" as const, code: "broken-reference", message: "x".repeat(80), pos: { line: 1, column: 1 } }] }));
-    const unreconciled = Array.from({ length: 20_000 }, (_, i) => ({ path: `src/${i}.ts`, glob: "src/**", category: "code", change: "added" as const, reason: "not-in-snapshot" as const, current_blake3: null, snapshot_blake3: null }));
+    const results = Array.from({ length: 20_000 }, (_, i) => ({
+      file: `docs/d${i}.noma`,
+      diagnostics: [{ severity: "error" as const, code: "broken-reference", message: "x".repeat(80), pos: { line: 1, column: 1 } }],
+    }));
+    const unreconciled = Array.from({ length: 20_000 }, (_, i) => ({
+      path: `src/${i}.ts`,
+      glob: "src/**",
+      category: "code",
+      change: "added" as const,
+      reason: "not-in-snapshot" as const,
+      current_blake3: null,
+      snapshot_blake3: null,
+    }));
     const md = renderCiSummary({
       base: { ref: "main", source: "option", commit: "a".repeat(40), merge_base: "b".repeat(40) },
       head: "c".repeat(40),
@@ -280,7 +324,12 @@ describe("ci: formats and GitHub integration", () => {
       checked: [],
       results,
       affected_specs: [SPEC_PATH],
-      drift: { severity: "warning", snapshot: { present: true, git_hash: null, ancestry: null, problem: null }, specs: [{ spec_path: SPEC_PATH, unreconciled, reconciled: [] }], unreconciled: 20_000 },
+      drift: {
+        severity: "warning",
+        snapshot: { present: true, git_hash: null, ancestry: null, problem: null },
+        specs: [{ spec_path: SPEC_PATH, unreconciled, reconciled: [] }],
+        unreconciled: 20_000,
+      },
       config: { transcripts: "warn", drift: "warning", exclude: [], workspace: DEFAULT_WORKSPACE_CONFIG },
       uncommitted: { count: 0, paths: [] },
     });

@@ -19,7 +19,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
 import { git } from "../helpers/temp-repo.js";
 import { BAD_SPEC, BROKEN, CLAIM, SPEC, VALID } from "../staged/fixtures.js";
-import { ciRepo, commitAll, reconcileAll, SPEC_PATH, writeTree } from "./ci-repo.js";
+import { ciRepo, commitAll, SPEC_PATH, writeTree } from "./ci-repo.js";
 
 const SNAPSHOT = ".notarai/reconciliation_state.json";
 const CONFIG = ".notarai/config.yaml";
@@ -128,7 +128,12 @@ describe("ci: the work tree, the index and the cache never change the verdict", 
 
   it("(d) untracked governed files, documents and specs; (e) files deleted in the work tree", async () => {
     const { repo, clean } = await featureRepo();
-    writeTree(repo, { "src/untracked.ts": "u\n", "docs/untracked.noma": BROKEN, ".notarai/extra.spec.yaml": BAD_SPEC, "notes.txt": "ungoverned, not relevant\n" });
+    writeTree(repo, {
+      "src/untracked.ts": "u\n",
+      "docs/untracked.noma": BROKEN,
+      ".notarai/extra.spec.yaml": BAD_SPEC,
+      "notes.txt": "ungoverned, not relevant\n",
+    });
     const untracked = ci(repo);
     expect(untracked.code).toBe(clean.code);
     expect(verdictPart(untracked.stdout)).toBe(verdictPart(clean.stdout));
@@ -225,10 +230,24 @@ describe("ci: paths, renames, deletions and symlinks between base and HEAD", () 
     const e = JSON.parse(r.stdout) as {
       changed_files: string[];
       checked: string[];
-      drift: { specs: Array<{ unreconciled: Array<{ path: string; reason: string; change: string; category: string; current_blake3: string | null }>; reconciled: string[] }> };
+      drift: {
+        specs: Array<{
+          unreconciled: Array<{ path: string; reason: string; change: string; category: string; current_blake3: string | null }>;
+          reconciled: string[];
+        }>;
+      };
       files: Array<{ file: string; diagnostics: Array<{ code: string }> }>;
     };
-    expect(e.changed_files).toEqual([SNAPSHOT, "docs/new\nline.noma", "docs/plän ü.noma", "src/b.ts", "src/line\nbreak.ts", "src/new näme ✓.ts", "src/old name.ts", "src/tab\tand space.ts"]);
+    expect(e.changed_files).toEqual([
+      SNAPSHOT,
+      "docs/new\nline.noma",
+      "docs/plän ü.noma",
+      "src/b.ts",
+      "src/line\nbreak.ts",
+      "src/new näme ✓.ts",
+      "src/old name.ts",
+      "src/tab\tand space.ts",
+    ]);
     expect(e.checked).toEqual(["docs/new\nline.noma", "docs/plän ü.noma"]);
     expect(e.files.find((f) => f.file === "docs/new\nline.noma")?.diagnostics.map((d) => d.code)).toContain("broken-reference");
     const drift = e.drift.specs[0]!;
@@ -244,8 +263,14 @@ describe("ci: paths, renames, deletions and symlinks between base and HEAD", () 
     git(repo, ["rm", "-q", "src/b.ts"]);
     commitAll(repo, "rename and delete, no snapshot update");
     writeTree(repo, { "src/b.ts": "b\n" });
-    const e = JSON.parse(ci(repo).stdout) as { drift: { specs: Array<{ unreconciled: Array<{ path: string; reason: string; change: string }>; reconciled: string[] }> } };
-    expect(e.drift.specs[0]!.unreconciled.map((f) => `${f.path}|${f.change}|${f.reason}`)).toEqual(["src/b.ts|deleted|deleted", "src/moved.ts|renamed|not-in-snapshot", "src/old.ts|deleted|deleted"]);
+    const e = JSON.parse(ci(repo).stdout) as {
+      drift: { specs: Array<{ unreconciled: Array<{ path: string; reason: string; change: string }>; reconciled: string[] }> };
+    };
+    expect(e.drift.specs[0]!.unreconciled.map((f) => `${f.path}|${f.change}|${f.reason}`)).toEqual([
+      "src/b.ts|deleted|deleted",
+      "src/moved.ts|renamed|not-in-snapshot",
+      "src/old.ts|deleted|deleted",
+    ]);
   });
 
   it("a governed symlink is hashed as what it points to inside the commit", async () => {
@@ -256,7 +281,9 @@ describe("ci: paths, renames, deletions and symlinks between base and HEAD", () 
     // The work tree's link now points elsewhere; the commit's does not.
     unlinkSync(join(repo, "src/link.ts"));
     symlinkSync("b.ts", join(repo, "src/link.ts"));
-    const e = JSON.parse(ci(repo).stdout) as { drift: { specs: Array<{ unreconciled: Array<{ path: string; reason: string; current_blake3: string | null }> }> } };
+    const e = JSON.parse(ci(repo).stdout) as {
+      drift: { specs: Array<{ unreconciled: Array<{ path: string; reason: string; current_blake3: string | null }> }> };
+    };
     const byPath = new Map(e.drift.specs[0]!.unreconciled.map((f) => [f.path, f]));
     expect(byPath.get("src/link.ts")).toMatchObject({ reason: "not-in-snapshot", current_blake3: await blake3Of("a\n") });
     // No content inside the commit, but present: not a deletion the snapshot could have recorded.
@@ -272,7 +299,9 @@ async function blake3Of(text: string): Promise<string> {
 /** mark-reconciled every governed file but `except`, write the snapshot (not committed). */
 async function reconcileAllBut(repo: string, except: string[]): Promise<void> {
   const { markReconciled, snapshotState } = await import("../../src/index.js");
-  const files = git(repo, ["ls-files", "-z", "-co", "--exclude-standard", "src", "docs"]).split("\0").filter((f) => f.length > 0 && !except.includes(f));
+  const files = git(repo, ["ls-files", "-z", "-co", "--exclude-standard", "src", "docs"])
+    .split("\0")
+    .filter((f) => f.length > 0 && !except.includes(f));
   await markReconciled(repo, { files });
   await snapshotState(repo);
 }

@@ -27,7 +27,9 @@ export async function ciRepo(extra: Tree = {}): Promise<string> {
 
 /** Mark every governed file reconciled at its current content and write the snapshot (not committed). */
 export async function reconcileAll(repo: string): Promise<void> {
-  const files = git(repo, ["ls-files", "-z", "-co", "--exclude-standard", "src", "docs"]).split("\0").filter((f) => f.length > 0);
+  const files = git(repo, ["ls-files", "-z", "-co", "--exclude-standard", "src", "docs"])
+    .split("\0")
+    .filter((f) => f.length > 0);
   await markReconciled(repo, { files });
   await snapshotState(repo);
 }

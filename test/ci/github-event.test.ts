@@ -10,7 +10,11 @@ import fc from "fast-check";
 import { baseFromGithubEvent, parseGithubEvent } from "../../src/index.js";
 
 const sha = fc.stringMatching(/^[0-9a-f]{40}$/);
-const junk = fc.dictionary(fc.stringMatching(/^[a-z_]{1,8}$/).filter((k) => !["pull_request", "merge_group", "before"].includes(k)), fc.jsonValue(), { maxKeys: 4 });
+const junk = fc.dictionary(
+  fc.stringMatching(/^[a-z_]{1,8}$/).filter((k) => !["pull_request", "merge_group", "before"].includes(k)),
+  fc.jsonValue(),
+  { maxKeys: 4 },
+);
 
 describe("baseFromGithubEvent", () => {
   it("pull_request: base.sha, with the head sha, whatever else the payload holds", () => {
@@ -25,16 +29,25 @@ describe("baseFromGithubEvent", () => {
   it("merge_group: base_sha", () => {
     fc.assert(
       fc.property(sha, junk, fc.constantFrom("merge_group", undefined), (base, extra, name) => {
-        expect(baseFromGithubEvent(name, { ...extra, merge_group: { base_sha: base, head_sha: "f".repeat(40) } })).toEqual({ kind: "commit", source: "merge_group", sha: base });
+        expect(baseFromGithubEvent(name, { ...extra, merge_group: { base_sha: base, head_sha: "f".repeat(40) } })).toEqual({
+          kind: "commit",
+          source: "merge_group",
+          sha: base,
+        });
       }),
     );
   });
 
   it("push: before; all zeros is a new branch", () => {
     fc.assert(
-      fc.property(sha.filter((s) => !/^0+$/.test(s)), junk, fc.constantFrom("push", undefined), (before, extra, name) => {
-        expect(baseFromGithubEvent(name, { ...extra, before, after: "a".repeat(40) })).toEqual({ kind: "commit", source: "push", sha: before });
-      }),
+      fc.property(
+        sha.filter((s) => !/^0+$/.test(s)),
+        junk,
+        fc.constantFrom("push", undefined),
+        (before, extra, name) => {
+          expect(baseFromGithubEvent(name, { ...extra, before, after: "a".repeat(40) })).toEqual({ kind: "commit", source: "push", sha: before });
+        },
+      ),
     );
     expect(baseFromGithubEvent("push", { before: "0".repeat(40) })).toEqual({ kind: "new-branch", source: "push" });
   });

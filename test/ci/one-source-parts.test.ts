@@ -24,12 +24,20 @@ const Z = "0".repeat(40);
 describe("parseTreeChangesZ", () => {
   it("one entry per path, both sides of a rename, the blob each path holds in the newer tree", () => {
     const out = [
-      `:100644 100644 ${A} ${B} M`, "src/a b.ts",
-      `:000000 100644 ${Z} ${B} A`, "src/new\nline.ts",
-      `:100644 000000 ${A} ${Z} D`, "src/gone.ts",
-      `:100644 100755 ${A} ${B} R087`, "src/old.ts", "src/ü moved.ts",
-      `:100644 100644 ${A} ${A} C100`, "src/x.ts", "src/copy.ts",
-      `:100644 120000 ${A} ${B} T`, "src/link.ts",
+      `:100644 100644 ${A} ${B} M`,
+      "src/a b.ts",
+      `:000000 100644 ${Z} ${B} A`,
+      "src/new\nline.ts",
+      `:100644 000000 ${A} ${Z} D`,
+      "src/gone.ts",
+      `:100644 100755 ${A} ${B} R087`,
+      "src/old.ts",
+      "src/ü moved.ts",
+      `:100644 100644 ${A} ${A} C100`,
+      "src/x.ts",
+      "src/copy.ts",
+      `:100644 120000 ${A} ${B} T`,
+      "src/link.ts",
       "",
     ].join("\0");
     const changes = parseTreeChangesZ(out);
@@ -67,7 +75,12 @@ describe("catFileBatchParser", () => {
     p.end();
     return got;
   };
-  const expected = [["n1", "hello"], ["n2", null], ["n3", null], ["n4", null]];
+  const expected = [
+    ["n1", "hello"],
+    ["n2", null],
+    ["n3", null],
+    ["n4", null],
+  ];
 
   it("the same entries however git's output is cut into chunks", () => {
     expect(parse([output])).toEqual(expected);
@@ -96,11 +109,19 @@ describe("streamCatFile (real git)", () => {
     const oid = (p: string): string => git(repo, ["rev-parse", `HEAD:${p}`]).trim();
     const got: Array<[string, number | null]> = [];
     await streamCatFile(repo, [oid("a.txt"), "f".repeat(40), oid("big.txt")], (n, b) => got.push([n, b === null ? null : b.length]));
-    expect(got).toEqual([[oid("a.txt"), 2], ["f".repeat(40), null], [oid("big.txt"), big.length]]);
+    expect(got).toEqual([
+      [oid("a.txt"), 2],
+      ["f".repeat(40), null],
+      [oid("big.txt"), big.length],
+    ]);
 
     const followed: Array<[string, string | null]> = [];
     await streamCatFile(repo, ["HEAD:link", "HEAD:out", "HEAD:nope"], (n, b) => followed.push([n, b === null ? null : b.toString()]), { followSymlinks: true });
-    expect(followed).toEqual([["HEAD:link", "A\n"], ["HEAD:out", null], ["HEAD:nope", null]]);
+    expect(followed).toEqual([
+      ["HEAD:link", "A\n"],
+      ["HEAD:out", null],
+      ["HEAD:nope", null],
+    ]);
 
     expect(() => streamCatFile(repo, ["HEAD:a\nb"], () => undefined)).toThrow(/batch line/);
     await expect(streamCatFile(tempDir(), [oid("a.txt")], () => undefined)).rejects.toThrow(/git cat-file --batch --buffer failed \(exit 128\)/);
@@ -116,12 +137,29 @@ describe("uncommitted changes", () => {
 
   it("only changes that could alter the verdict count; the message names a few and says what to do", () => {
     const governed = { governorsOf: (p: string) => (p.startsWith("src/") ? [{ spec_path: ".notarai/api.spec.yaml", glob: "src/**", category: "code" }] : []) };
-    const u = relevantUncommitted([".notarai/config.yaml", ".notarai/reconciliation_state.json", ".notarai/x.spec.yaml", "README.md", "docs/a.noma", "docs/a.noma.patches", "notes.txt", "src/a.ts"], governed);
-    expect(u).toEqual({ count: 6, paths: [".notarai/config.yaml", ".notarai/reconciliation_state.json", ".notarai/x.spec.yaml", "docs/a.noma", "docs/a.noma.patches", "src/a.ts"] });
+    const u = relevantUncommitted(
+      [
+        ".notarai/config.yaml",
+        ".notarai/reconciliation_state.json",
+        ".notarai/x.spec.yaml",
+        "README.md",
+        "docs/a.noma",
+        "docs/a.noma.patches",
+        "notes.txt",
+        "src/a.ts",
+      ],
+      governed,
+    );
+    expect(u).toEqual({
+      count: 6,
+      paths: [".notarai/config.yaml", ".notarai/reconciliation_state.json", ".notarai/x.spec.yaml", "docs/a.noma", "docs/a.noma.patches", "src/a.ts"],
+    });
     expect(uncommittedMessage(u)).toBe(
       "6 uncommitted changes were not judged (.notarai/config.yaml, .notarai/reconciliation_state.json, .notarai/x.spec.yaml, docs/a.noma, docs/a.noma.patches and 1 more): ci judges the commit HEAD only; commit them, or run `noma-reconcile check` to judge the work tree",
     );
-    expect(uncommittedMessage({ count: 1, paths: ["src/new\nline.ts"] })).toBe("1 uncommitted change was not judged (src/new\\nline.ts): ci judges the commit HEAD only; commit it, or run `noma-reconcile check` to judge the work tree");
+    expect(uncommittedMessage({ count: 1, paths: ["src/new\nline.ts"] })).toBe(
+      "1 uncommitted change was not judged (src/new\\nline.ts): ci judges the commit HEAD only; commit it, or run `noma-reconcile check` to judge the work tree",
+    );
     expect(uncommittedMessage({ count: 0, paths: [] })).toBeNull();
   });
 });
@@ -139,8 +177,18 @@ describe("classifyDrift", () => {
         { path: "README.md", kind: "modified" },
       ],
       governorsOf: (p) => (p === "README.md" ? [] : p === "src/same.ts" ? [g(".notarai/b.spec.yaml"), g(".notarai/a.spec.yaml")] : [g(".notarai/a.spec.yaml")]),
-      fingerprints: new Map([["src/same.ts", "1"], ["src/changed.ts", "2"], ["src/gone-after.ts", "3"]]),
-      hashes: new Map([["src/same.ts", "1"], ["src/changed.ts", "9"], ["src/new.ts", "5"], ["src/gone-before.ts", null], ["src/gone-after.ts", null]]),
+      fingerprints: new Map([
+        ["src/same.ts", "1"],
+        ["src/changed.ts", "2"],
+        ["src/gone-after.ts", "3"],
+      ]),
+      hashes: new Map([
+        ["src/same.ts", "1"],
+        ["src/changed.ts", "9"],
+        ["src/new.ts", "5"],
+        ["src/gone-before.ts", null],
+        ["src/gone-after.ts", null],
+      ]),
       goneAtSnapshot: new Set(["src/gone-before.ts"]),
     });
     expect(r.unreconciled).toBe(3);

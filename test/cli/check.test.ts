@@ -12,8 +12,8 @@ import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo, writeTree } from "../helpers/temp-repo.js";
 
 const VALID = "# Intro\n\nAll good.\n";
-const BROKEN = "# Doc\n\n::evidence{id=\"e\" for=\"nope\"}\nx\n::\n";
-const WARNS = "::risk{id=\"r\"}\nno owner\n::\n";
+const BROKEN = '# Doc\n\n::evidence{id="e" for="nope"}\nx\n::\n';
+const WARNS = '::risk{id="r"}\nno owner\n::\n';
 
 describe("check: which files", () => {
   it("with no paths checks every tracked .noma file, not untracked ones", () => {
@@ -81,7 +81,13 @@ describe("check: chapters of a book manifest, in their book", () => {
 
   it("links between chapters resolve with no paths, a directory, a chapter, from a subdirectory, and for the manifest", () => {
     const repo = tempRepo(BOOK);
-    for (const [args, cwd] of [[[], repo], [["book"], repo], [["book/01-intro.noma"], repo], [["02-risks.noma"], join(repo, "book")], [["book/book.noma.yml"], repo]] as const) {
+    for (const [args, cwd] of [
+      [[], repo],
+      [["book"], repo],
+      [["book/01-intro.noma"], repo],
+      [["02-risks.noma"], join(repo, "book")],
+      [["book/book.noma.yml"], repo],
+    ] as const) {
       const r = runCli(["check", ...args], { cwd });
       expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 0, stdout: "✓ No issues found.\n" });
     }
@@ -103,14 +109,18 @@ describe("check: chapters of a book manifest, in their book", () => {
     const out = JSON.parse(r.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string; message: string }> }> };
     expect(out.files.map((f) => f.file)).toEqual(["book/01-intro.noma", "book/book.noma.yml", "book/short.noma.yml"]);
     expect(out.files[0]!.diagnostics.map((d) => d.message)).toEqual(
-      ["[[risks]]", "[[risks/mitigation]]", "[[mitigation]]"].map((l) => `${l} points at an id that does not exist in book book/short.noma.yml (it does in book/book.noma.yml; a chapter's links must resolve in every book that lists it).`),
+      ["[[risks]]", "[[risks/mitigation]]", "[[mitigation]]"].map(
+        (l) =>
+          `${l} points at an id that does not exist in book book/short.noma.yml (it does in book/book.noma.yml; a chapter's links must resolve in every book that lists it).`,
+      ),
     );
   });
 
   it("outside a repository, and for a book outside the repository named from inside one", () => {
     const dir = tempDir();
     writeTree(dir, { ...BOOK, "book/02-risks.noma": `${RISKS}\nSee [[nowhere]].\n` });
-    const expected = (prefix: string): string => `ERROR [broken-reference] ${prefix}book/02-risks.noma:7:5: [[nowhere]] points at an id that does not exist in book ${prefix}book/book.noma.yml.\n`;
+    const expected = (prefix: string): string =>
+      `ERROR [broken-reference] ${prefix}book/02-risks.noma:7:5: [[nowhere]] points at an id that does not exist in book ${prefix}book/book.noma.yml.\n`;
     for (const args of [["book"], ["book/01-intro.noma", "book/02-risks.noma"], ["book/book.noma.yml"]]) {
       const r = runCli(["check", ...args], { cwd: dir });
       expect({ args, stdout: r.stdout }).toEqual({ args, stdout: expected("") });
@@ -124,7 +134,10 @@ describe("check: chapters of a book manifest, in their book", () => {
     const missing = tempRepo({ ...BOOK, "book/book.noma.yml": `${MANIFEST}  - 03-gone.noma\n` });
     for (const args of [[], ["book/01-intro.noma", "book/02-risks.noma"]]) {
       const r = runCli(["check", ...args], { cwd: missing });
-      expect({ args, stdout: r.stdout }).toEqual({ args, stdout: 'ERROR [book-chapter-missing] book/book.noma.yml:5:1: Chapter "03-gone.noma" does not exist (paths are relative to the manifest).\n' });
+      expect({ args, stdout: r.stdout }).toEqual({
+        args,
+        stdout: 'ERROR [book-chapter-missing] book/book.noma.yml:5:1: Chapter "03-gone.noma" does not exist (paths are relative to the manifest).\n',
+      });
     }
     const invalid = tempRepo({ ...BOOK, "book/book.noma.yml": "chapters: [01-intro.noma, 02-risks.noma\n" });
     const r = runCli(["check", "book/01-intro.noma"], { cwd: invalid });
@@ -132,8 +145,13 @@ describe("check: chapters of a book manifest, in their book", () => {
     const lines = r.stdout.trim().split("\n");
     expect(lines.filter((l) => l.includes("[book-manifest-invalid] book/book.noma.yml:"))).toHaveLength(1);
     expect(lines.filter((l) => l.includes("book/01-intro.noma:3:"))).toEqual(
-      [["6", "[[risks]]"], ["22", "[[risks/mitigation]]"], ["47", "[[mitigation]]"]].map(
-        ([col, link]) => `ERROR [broken-reference] book/01-intro.noma:3:${col}: ${link} points at an id that does not exist (book/book.noma.yml, which may list this chapter, is not a valid book manifest: see the error there).`,
+      [
+        ["6", "[[risks]]"],
+        ["22", "[[risks/mitigation]]"],
+        ["47", "[[mitigation]]"],
+      ].map(
+        ([col, link]) =>
+          `ERROR [broken-reference] book/01-intro.noma:3:${col}: ${link} points at an id that does not exist (book/book.noma.yml, which may list this chapter, is not a valid book manifest: see the error there).`,
       ),
     );
   });
@@ -154,7 +172,9 @@ describe("check: capability sidecars (Annex A)", () => {
     const lines = r.stdout.trim().split("\n");
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^ERROR \[capability-invalid\] a\.noma\.capabilities\.yml:5:1: nomaAgent\.blocks\.claim\.ops\.1: /);
-    expect(lines[1]).toBe("WARNING [capability-unknown-version] b.noma.capabilities.yml:2:1: nomaAgent.version 2 is not understood (this tool reads version 1); the descriptor grants nothing.");
+    expect(lines[1]).toBe(
+      "WARNING [capability-unknown-version] b.noma.capabilities.yml:2:1: nomaAgent.version 2 is not understood (this tool reads version 1); the descriptor grants nothing.",
+    );
   });
 });
 
@@ -177,7 +197,10 @@ describe("check: exit code 2", () => {
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain("Unknown option `--frobnicate`");
     expect(flag.stderr).toContain("--help");
-    expect(runCli(["check", "--format", "xml"], { cwd: repo })).toMatchObject({ code: 2, stderr: expect.stringContaining("--format must be one of text, json, github, sarif") });
+    expect(runCli(["check", "--format", "xml"], { cwd: repo })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--format must be one of text, json, github, sarif"),
+    });
     expect(runCli(["check", "--stale-days", "soon"], { cwd: repo }).code).toBe(2);
     const plain = tempDir();
     expect(runCli(["check"], { cwd: plain })).toMatchObject({ code: 2, stderr: expect.stringContaining("not inside a git repository") });
@@ -191,10 +214,24 @@ describe("check: formats", () => {
     const r = runCli(["check", "--format", "json"], { cwd: repo() });
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ schema: "noma-reconcile/check@1", tool: { name: "noma-reconcile" }, ok: false, summary: { files: 3, errors: 1, warnings: 1, infos: 0 } });
+    expect(out).toMatchObject({
+      schema: "noma-reconcile/check@1",
+      tool: { name: "noma-reconcile" },
+      ok: false,
+      summary: { files: 3, errors: 1, warnings: 1, infos: 0 },
+    });
     expect(out.files[0]).toEqual({
       file: "b.noma",
-      diagnostics: [{ severity: "error", code: "broken-reference", message: 'for="nope" on ::evidence points at an id that does not exist.', pos: { line: 3, column: 1 }, nodeId: "e", endLine: 5 }],
+      diagnostics: [
+        {
+          severity: "error",
+          code: "broken-reference",
+          message: 'for="nope" on ::evidence points at an id that does not exist.',
+          pos: { line: 3, column: 1 },
+          nodeId: "e",
+          endLine: 5,
+        },
+      ],
     });
   });
 
@@ -203,7 +240,9 @@ describe("check: formats", () => {
     const summary = join(tempDir(), "summary.md");
     const r = runCli(["check", "--format", "github"], { cwd: dir, env: { GITHUB_STEP_SUMMARY: summary } });
     expect(r.code).toBe(1);
-    expect(r.stdout.split("\n")[0]).toBe("::error file=b.noma,line=3,endLine=5,col=1,title=[broken-reference]::for=\"nope\" on ::evidence points at an id that does not exist.");
+    expect(r.stdout.split("\n")[0]).toBe(
+      '::error file=b.noma,line=3,endLine=5,col=1,title=[broken-reference]::for="nope" on ::evidence points at an id that does not exist.',
+    );
     expect(r.stdout).toContain("::warning file=w.noma,line=1,endLine=3,col=1,title=[risk-without-owner]::");
     expect(readFileSync(summary, "utf8")).toContain("| error | `broken-reference` | `b.noma:3:1-5` |");
   });

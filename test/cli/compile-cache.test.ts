@@ -6,7 +6,22 @@
  * replaced; two commands at once leave one whole file.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -33,7 +48,10 @@ describe("the compile cache of command bodies", () => {
     const repo = tempRepo({ "doc.noma": DOC });
     const dir = cacheDir();
     const env = { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir };
-    const off = runCli(["check", "doc.noma", "--format", "json"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE: "0", NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } });
+    const off = runCli(["check", "doc.noma", "--format", "json"], {
+      cwd: repo,
+      env: { NOMA_RECONCILE_COMPILE_CACHE: "0", NOMA_RECONCILE_COMPILE_CACHE_DIR: dir },
+    });
     expect(off.code).toBe(1); // findings: the output compared below is not an empty one
     expect(files(dir)).toEqual([]);
     const first = runCli(["check", "doc.noma", "--format", "json"], { cwd: repo, env });
@@ -112,7 +130,12 @@ describe("the compile cache of command bodies", () => {
     rmSync(file);
     symlinkSync(target, file);
     expect(runCli(["check", "doc.noma"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } })).toEqual(expected);
-    expect(statSync(file).isFile() && !readdirSync(dir, { withFileTypes: true }).find((d) => d.name === name)!.isSymbolicLink()).toBe(true);
+    expect(
+      statSync(file).isFile() &&
+        !readdirSync(dir, { withFileTypes: true })
+          .find((d) => d.name === name)!
+          .isSymbolicLink(),
+    ).toBe(true);
     expect(readFileSync(target).equals(targetBytes)).toBe(true);
   });
 
@@ -123,7 +146,12 @@ describe("the compile cache of command bodies", () => {
     writeFileSync(file, "x");
     const places = [join(file, "cc"), ...(existsSync("/proc/self") ? ["/proc/nr-no-such/cc"] : [])];
     for (const place of places) {
-      const r = spawnSync(process.execPath, [CLI, "check", "doc.noma"], { cwd: repo, encoding: "utf8", timeout: 20_000, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", NOMA_RECONCILE_COMPILE_CACHE_DIR: place } });
+      const r = spawnSync(process.execPath, [CLI, "check", "doc.noma"], {
+        cwd: repo,
+        encoding: "utf8",
+        timeout: 20_000,
+        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", NOMA_RECONCILE_COMPILE_CACHE_DIR: place },
+      });
       expect(r.error, place).toBeUndefined(); // not killed by the timeout
       expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }, place).toEqual(expected);
     }
@@ -158,7 +186,8 @@ describe("the compile cache of command bodies", () => {
 
   it("keeps a separate cache for large documents (the short-run V8 flag set before compiling) and patch's own", () => {
     const parts = [DOC];
-    while (parts.join("").length < SHORT_RUN_JIT_MIN_CHARS + 1000) parts.push(`\n## Part ${parts.length} {id="p${parts.length}"}\n\n::claim{id="k${parts.length}" confidence=0.5}\nMore.\n::\n`);
+    while (parts.join("").length < SHORT_RUN_JIT_MIN_CHARS + 1000)
+      parts.push(`\n## Part ${parts.length} {id="p${parts.length}"}\n\n::claim{id="k${parts.length}" confidence=0.5}\nMore.\n::\n`);
     const repo = tempRepo({ "big.noma": parts.join(""), "doc.noma": DOC });
     const dir = cacheDir();
     const env = { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir };
@@ -234,7 +263,11 @@ describe("the compile cache of command bodies", () => {
     cpSync(join(CLI, ".."), join(pkg, "dist"), { recursive: true });
     rmSync(join(pkg, "dist", "bodies"), { recursive: true });
     const expected = runCli(["check", "doc.noma", "--format", "json"], { cwd: repo, env: { NOMA_RECONCILE_COMPILE_CACHE: "0" } });
-    const r = spawnSync(process.execPath, [join(pkg, "dist", "cli.cjs"), "check", "doc.noma", "--format", "json"], { cwd: repo, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } });
+    const r = spawnSync(process.execPath, [join(pkg, "dist", "cli.cjs"), "check", "doc.noma", "--format", "json"], {
+      cwd: repo,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1", NOMA_RECONCILE_COMPILE_CACHE_DIR: dir },
+    });
     expect({ code: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual(expected);
     expect(files(dir)).toEqual([]);
   });
@@ -243,13 +276,18 @@ describe("the compile cache of command bodies", () => {
     const repo = tempRepo({ "doc.noma": DOC });
     const dir = cacheDir();
     const runs = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        new Promise<{ code: number | null; out: string }>((resolve) => {
-          const child = spawn(process.execPath, [CLI, "check", "doc.noma"], { cwd: repo, env: { ...process.env, NO_COLOR: "1", NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } });
-          let out = "";
-          child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-          child.on("close", (code) => resolve({ code, out }));
-        }),
+      Array.from(
+        { length: 6 },
+        () =>
+          new Promise<{ code: number | null; out: string }>((resolve) => {
+            const child = spawn(process.execPath, [CLI, "check", "doc.noma"], {
+              cwd: repo,
+              env: { ...process.env, NO_COLOR: "1", NOMA_RECONCILE_COMPILE_CACHE_DIR: dir },
+            });
+            let out = "";
+            child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+            child.on("close", (code) => resolve({ code, out }));
+          }),
       ),
     );
     expect(new Set(runs.map((r) => `${r.code}\n${r.out}`)).size).toBe(1);

@@ -23,7 +23,7 @@ describe("ids", () => {
     const repo = tempRepo({
       "book/book.noma.yml": "title: Book\nchapters:\n  - 01-intro.noma\n  - file: 02-risks.noma\n",
       "book/01-intro.noma": "# Intro\n\n## Scope\n",
-      "book/02-risks.noma": "# Risks\n\n## Scope\n\n::risk{id=\"r1\" owner=\"a\"}\n::\n",
+      "book/02-risks.noma": '# Risks\n\n## Scope\n\n::risk{id="r1" owner="a"}\n::\n',
     });
     const json = JSON.parse(runCli(["ids", "book/book.noma.yml", "--format", "json"], { cwd: repo }).stdout);
     expect(json.canonical).toEqual(["intro", "intro/scope", "risks", "risks/scope", "r1"]);
@@ -39,7 +39,14 @@ describe("parse", () => {
     expect(ast.endLine).toBe(10);
     expect(ast.frontmatter).toMatchObject({ type: "frontmatter", pos: { line: 1, column: 1 }, endLine: 3 });
     expect(ast.children[0]).toMatchObject({ type: "section", id: "intro", pos: { line: 4, column: 1 }, endLine: 10 });
-    expect(ast.children[0].children[0]).toMatchObject({ type: "directive", name: "claim", id: "c", pos: { line: 6, column: 1 }, endLine: 8, attrs: { id: "c", aliases: "main" } });
+    expect(ast.children[0].children[0]).toMatchObject({
+      type: "directive",
+      name: "claim",
+      id: "c",
+      pos: { line: 6, column: 1 },
+      endLine: 8,
+      attrs: { id: "c", aliases: "main" },
+    });
   });
 });
 

@@ -38,7 +38,14 @@ function procStart(pid: number): string | undefined {
 
 /** A lock file naming this (live) test process as its owner. */
 function heldByUs(): string {
-  return JSON.stringify({ pid: process.pid, host: hostname(), token: "held-by-the-test", created: Date.now(), start: procStart(process.pid), cmd: "vitest (the test)" });
+  return JSON.stringify({
+    pid: process.pid,
+    host: hostname(),
+    token: "held-by-the-test",
+    created: Date.now(),
+    start: procStart(process.pid),
+    cmd: "vitest (the test)",
+  });
 }
 
 interface Row {
@@ -57,19 +64,63 @@ interface Row {
 
 const ROWS: Row[] = [
   { error: "UsageError", args: ["patch", "d.noma"], stderr: /give exactly one of --op/ },
-  { error: "UsageError (--lock-timeout)", args: ["patch", "d.noma", "--op", OP, "--lock-timeout", "soon"], stderr: /--lock-timeout expects a number of seconds from 0 to 3600; got "soon"/ },
+  {
+    error: "UsageError (--lock-timeout)",
+    args: ["patch", "d.noma", "--op", OP, "--lock-timeout", "soon"],
+    stderr: /--lock-timeout expects a number of seconds from 0 to 3600; got "soon"/,
+  },
   { error: "RuntimeError", args: ["mark-reconciled", "src/a.ts"], outside: true, stderr: /not inside a git repository/ },
-  { error: "ConfigError", args: ["check"], tree: { ".notarai/config.yaml": "drift: maybe\n" }, stderr: /\.notarai\/config\.yaml:1:8: error: drift: expected one of "warning", "error"/ },
-  { error: "ConfigError (lock_timeout)", args: ["check"], tree: { ".notarai/config.yaml": "lock_timeout: -1\n" }, stderr: /\.notarai\/config\.yaml:1:15: error: lock_timeout: expected a number of seconds from 0 to 3600, found -1/ },
-  { error: "CacheWriteError", args: ["mark-reconciled", "src/a.ts"], after: (r) => writeFileSync(join(r, ".notarai/.cache"), "not a directory"), stderr: /cannot create/ },
-  { error: "SymlinkEscapeError", args: ["mark-reconciled", "src/a.ts"], after: (r) => symlinkSync(tempDir(), join(r, ".notarai/.cache")), stderr: /\.notarai\/\.cache is a symbolic link to .*outside the repository/ },
-  { error: "SymlinkNotAllowedError", args: ["patch", "d.noma", "--op", OP], after: (r) => symlinkSync("/nonexistent/elsewhere", join(r, "d.noma.patches")), stderr: /d\.noma\.patches is a symbolic link to \/nonexistent\/elsewhere; a transcript must be a regular file/ },
+  {
+    error: "ConfigError",
+    args: ["check"],
+    tree: { ".notarai/config.yaml": "drift: maybe\n" },
+    stderr: /\.notarai\/config\.yaml:1:8: error: drift: expected one of "warning", "error"/,
+  },
+  {
+    error: "ConfigError (lock_timeout)",
+    args: ["check"],
+    tree: { ".notarai/config.yaml": "lock_timeout: -1\n" },
+    stderr: /\.notarai\/config\.yaml:1:15: error: lock_timeout: expected a number of seconds from 0 to 3600, found -1/,
+  },
+  {
+    error: "CacheWriteError",
+    args: ["mark-reconciled", "src/a.ts"],
+    after: (r) => writeFileSync(join(r, ".notarai/.cache"), "not a directory"),
+    stderr: /cannot create/,
+  },
+  {
+    error: "SymlinkEscapeError",
+    args: ["mark-reconciled", "src/a.ts"],
+    after: (r) => symlinkSync(tempDir(), join(r, ".notarai/.cache")),
+    stderr: /\.notarai\/\.cache is a symbolic link to .*outside the repository/,
+  },
+  {
+    error: "SymlinkNotAllowedError",
+    args: ["patch", "d.noma", "--op", OP],
+    after: (r) => symlinkSync("/nonexistent/elsewhere", join(r, "d.noma.patches")),
+    stderr: /d\.noma\.patches is a symbolic link to \/nonexistent\/elsewhere; a transcript must be a regular file/,
+  },
   { error: "PathOutsideRepoError", args: ["patch", "../elsewhere.noma", "--op", OP], stderr: /\.\.\/elsewhere\.noma: path is outside the repository/ },
-  { error: "CiBaseError", args: ["ci"], env: { GITHUB_EVENT_PATH: "/nonexistent/event.json" }, stderr: /cannot read the GitHub event file \/nonexistent\/event\.json/ },
+  {
+    error: "CiBaseError",
+    args: ["ci"],
+    env: { GITHUB_EVENT_PATH: "/nonexistent/event.json" },
+    stderr: /cannot read the GitHub event file \/nonexistent\/event\.json/,
+  },
   { error: "GitRefError", args: ["affected", "--base", "no-such-branch"], stderr: /unknown ref "no-such-branch"/ },
   { error: "McpJsonError", args: ["init"], tree: { ".mcp.json": "{bad" }, stderr: /\.mcp\.json:1:2: not valid JSON/ },
-  { error: "RunConfigError", args: ["run", "--spec", ".notarai/app.spec.yaml"], tree: { ".norma/config.json": '{"agents":{"plan":{"type":"nope"}}}' }, stderr: /invalid \.norma\/config\.json:/ },
-  { error: "NormaDbError", args: ["runs", "list"], after: (r) => (mkdirSync(join(r, ".norma")), writeFileSync(join(r, ".norma/norma.db"), "not a database")), stderr: /\.norma\/norma\.db is not a readable SQLite database/ },
+  {
+    error: "RunConfigError",
+    args: ["run", "--spec", ".notarai/app.spec.yaml"],
+    tree: { ".norma/config.json": '{"agents":{"plan":{"type":"nope"}}}' },
+    stderr: /invalid \.norma\/config\.json:/,
+  },
+  {
+    error: "NormaDbError",
+    args: ["runs", "list"],
+    after: (r) => (mkdirSync(join(r, ".norma")), writeFileSync(join(r, ".norma/norma.db"), "not a database")),
+    stderr: /\.norma\/norma\.db is not a readable SQLite database/,
+  },
   { error: "RunSetupError", args: ["run", "--resume", "20260101-000000-abcdef"], stderr: /no run 20260101-000000-abcdef in \.norma\/norma\.db/ },
   {
     error: "RunLockedError",
@@ -78,20 +129,40 @@ const ROWS: Row[] = [
     stderr: new RegExp(`another run is in progress in this repository: \\.norma/locks/run\\.lock is held by pid ${process.pid}`),
   },
   { error: "DocumentMissingError", args: ["patch", "missing.noma", "--op", OP], stderr: /missing\.noma: no such document/ },
-  { error: "MalformedOpError", args: ["patch", "d.noma", "--op", `{"op":"update_attribute","id":"c1","key":"k","value":${"[".repeat(80)}${"]".repeat(80)}}`], stderr: /invalid_content: op: .* nested at most 64 levels deep/ },
-  { error: "ReconcileError", args: ["diff", "--spec", ".notarai/nope.spec.yaml", "--base", "main"], stderr: /\.notarai\/nope\.spec\.yaml: not a spec file of this repository/ },
+  {
+    error: "MalformedOpError",
+    args: ["patch", "d.noma", "--op", `{"op":"update_attribute","id":"c1","key":"k","value":${"[".repeat(80)}${"]".repeat(80)}}`],
+    stderr: /invalid_content: op: .* nested at most 64 levels deep/,
+  },
+  {
+    error: "ReconcileError",
+    args: ["diff", "--spec", ".notarai/nope.spec.yaml", "--base", "main"],
+    stderr: /\.notarai\/nope\.spec\.yaml: not a spec file of this repository/,
+  },
   { error: "AcceptRefusedError", args: ["transcript", "accept", "d.noma", "--reason", "fixed by hand"], stderr: /d\.noma has no transcript/ },
   {
     error: "LockTimeoutError",
     args: ["patch", "d.noma", "--op", OP, "--lock-timeout", "0"],
     after: (r) => writeFileSync(join(r, ".d.noma.lock"), heldByUs()),
-    stderr: new RegExp(`timed out after 0 s waiting for the lock .*\\.d\\.noma\\.lock: held by pid ${process.pid} on .* \\(vitest \\(the test\\)\\) since .* ago\\); wait for it to finish, or, if it is hung, end it \\(kill ${process.pid}\\); delete .* only if no such process exists`),
+    stderr: new RegExp(
+      `timed out after 0 s waiting for the lock .*\\.d\\.noma\\.lock: held by pid ${process.pid} on .* \\(vitest \\(the test\\)\\) since .* ago\\); wait for it to finish, or, if it is hung, end it \\(kill ${process.pid}\\); delete .* only if no such process exists`,
+    ),
   },
   // git fails (a corrupt index): before, the CLI exited with git's own status, 128.
-  { error: "GitError", args: ["init", "--hooks"], after: (r) => writeFileSync(join(r, ".git/index"), "not an index at all"), stderr: /git ls-files .* failed \(exit 128\): fatal: .*index/ },
+  {
+    error: "GitError",
+    args: ["init", "--hooks"],
+    after: (r) => writeFileSync(join(r, ".git/index"), "not an index at all"),
+    stderr: /git ls-files .* failed \(exit 128\): fatal: .*index/,
+  },
   { error: "WorkspaceError", args: ["archive", "restore", "src/a.ts"], stderr: /src\/a\.ts: no archived version under archive\// },
   // An operating-system call that failed: the transcript path is a directory.
-  { error: "system error (EISDIR)", args: ["patch", "d.noma", "--op", OP], after: (r) => mkdirSync(join(r, "d.noma.patches")), stderr: /EISDIR: illegal operation on a directory/ },
+  {
+    error: "system error (EISDIR)",
+    args: ["patch", "d.noma", "--op", OP],
+    after: (r) => mkdirSync(join(r, "d.noma.patches")),
+    stderr: /EISDIR: illegal operation on a directory/,
+  },
 ];
 
 describe("expected conditions: one message, exit 2, no stack trace", () => {

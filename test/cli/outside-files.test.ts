@@ -47,7 +47,11 @@ describe("check on files outside the repository", () => {
     const out = outsideDir({ "docs/x.noma": WARNS, "docs/sub/y.noma": VALID, "docs/.hidden/z.noma": WARNS, "docs/notes.md": "" });
     const r = runCli(["check", join(out, "docs"), "--format", "json"], { cwd: repo });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).files.map((f: { file: string }) => f.file).sort()).toEqual([`${join(out, "docs")}/sub/y.noma`, `${join(out, "docs")}/x.noma`]);
+    expect(
+      JSON.parse(r.stdout)
+        .files.map((f: { file: string }) => f.file)
+        .sort(),
+    ).toEqual([`${join(out, "docs")}/sub/y.noma`, `${join(out, "docs")}/x.noma`]);
   });
 
   it("works with no repository at all, and a missing outside file is still a usage error", () => {
@@ -81,7 +85,11 @@ describe("ids, parse, render on files outside the repository", () => {
   });
 
   it("a book manifest outside reads its chapters beside it, not above it", () => {
-    const out = outsideDir({ "book/book.noma.yml": "chapters:\n  - 01-a.noma\n  - ../secret.noma\n", "book/01-a.noma": "# A\n\n## Scope\n", "secret.noma": "# Secret\n" });
+    const out = outsideDir({
+      "book/book.noma.yml": "chapters:\n  - 01-a.noma\n  - ../secret.noma\n",
+      "book/01-a.noma": "# A\n\n## Scope\n",
+      "secret.noma": "# Secret\n",
+    });
     const r = runCli(["ids", join(out, "book/book.noma.yml"), "--format", "json"], { cwd: tempDir() });
     expect(JSON.parse(r.stdout).canonical).toEqual(["a", "a/scope"]);
   });

@@ -20,7 +20,11 @@ import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 const DOC = '::claim{id="c1" confidence=0.5}\nBody.\n::\n\n::evidence{id="e1" for="c1"}\nProof.\n::\n';
 const sha = (s: string | Buffer): string => createHash("sha256").update(s).digest("hex");
 
-function spawnCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): { done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>; kill: () => void } {
+function spawnCli(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): { done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>; kill: () => void } {
   const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", ...env } });
   let stdout = "";
   let stderr = "";
@@ -35,9 +39,14 @@ function spawnCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): { d
 describe("patch", () => {
   it("applies, records and reports (text), exit 0", () => {
     const repo = tempRepo({ "docs/d.noma": DOC });
-    const r = runCli(["patch", "docs/d.noma", "--op", '{"op":"update_attribute","id":"c1","key":"confidence","value":0.9}', "--actor-name", "ana", "--reason", "tune"], { cwd: repo });
+    const r = runCli(
+      ["patch", "docs/d.noma", "--op", '{"op":"update_attribute","id":"c1","key":"confidence","value":0.9}', "--actor-name", "ana", "--reason", "tune"],
+      { cwd: repo },
+    );
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^applied 1 of 1 ops to docs\/d\.noma \([0-9a-f]{8} → [0-9a-f]{8}\); validation: pre ok, post ok\n  1\. update_attribute c1: applied\n/);
+    expect(r.stdout).toMatch(
+      /^applied 1 of 1 ops to docs\/d\.noma \([0-9a-f]{8} → [0-9a-f]{8}\); validation: pre ok, post ok\n {2}1\. update_attribute c1: applied\n/,
+    );
     expect(r.stdout).toContain("transcript: 1 record appended to docs/d.noma.patches");
     expect(readFileSync(join(repo, "docs/d.noma"), "utf8")).toContain("confidence=0.9");
     const rec = JSON.parse(readFileSync(join(repo, "docs/d.noma.patches"), "utf8"));
@@ -105,14 +114,20 @@ describe("transcript verify", () => {
   it("passes a clean history, fails a tampered one, replays from a base; exit 2 without a transcript", () => {
     const repo = tempRepo({ "d.noma": DOC, "base.noma": DOC });
     expect(runCli(["transcript", "verify", "d.noma"], { cwd: repo }).code).toBe(2);
-    for (const v of [0.6, 0.7, 0.8]) runCli(["patch", "d.noma", "--op", JSON.stringify({ op: "update_attribute", id: "c1", key: "confidence", value: v })], { cwd: repo });
+    for (const v of [0.6, 0.7, 0.8])
+      runCli(["patch", "d.noma", "--op", JSON.stringify({ op: "update_attribute", id: "c1", key: "confidence", value: v })], { cwd: repo });
     const clean = runCli(["transcript", "verify", "d.noma", "--base", "base.noma"], { cwd: repo });
-    expect(clean).toMatchObject({ code: 0, stdout: "✓ d.noma.patches: 3 records (3 applied), chain intact, document matches, replay reproduces it byte for byte.\n" });
+    expect(clean).toMatchObject({
+      code: 0,
+      stdout: "✓ d.noma.patches: 3 records (3 applied), chain intact, document matches, replay reproduces it byte for byte.\n",
+    });
     const t = join(repo, "d.noma.patches");
     writeFileSync(t, readFileSync(t, "utf8").replace('"value":0.7', '"value":0.75'));
     const bad = runCli(["transcript", "verify", "d.noma", "--format", "json"], { cwd: repo });
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.stdout).findings.map((f: { code: string }) => f.code)).toEqual(expect.arrayContaining(["transcript-seal-broken", "transcript-chain-broken"]));
+    expect(JSON.parse(bad.stdout).findings.map((f: { code: string }) => f.code)).toEqual(
+      expect.arrayContaining(["transcript-seal-broken", "transcript-chain-broken"]),
+    );
   });
 });
 
@@ -120,8 +135,21 @@ describe("concurrency", () => {
   it("eight processes patching one document at once lose no update and never interleave records", async () => {
     const claims = Array.from({ length: 8 }, (_, i) => `::claim{id="c${i}"}\nClaim ${i}.\n::\n`).join("\n");
     const repo = tempRepo({ "d.noma": claims });
-    const runs = Array.from({ length: 8 }, (_, i) =>
-      spawnCli(["patch", "d.noma", "--op", JSON.stringify([{ op: "update_attribute", id: `c${i}`, key: "n", value: i }, { op: "add_comment", id: `cm${i}`, target: `c${i}`, content: `from ${i}` }])], repo).done,
+    const runs = Array.from(
+      { length: 8 },
+      (_, i) =>
+        spawnCli(
+          [
+            "patch",
+            "d.noma",
+            "--op",
+            JSON.stringify([
+              { op: "update_attribute", id: `c${i}`, key: "n", value: i },
+              { op: "add_comment", id: `cm${i}`, target: `c${i}`, content: `from ${i}` },
+            ]),
+          ],
+          repo,
+        ).done,
     );
     const results = await Promise.all(runs);
     for (const r of results) expect(r.code, r.stderr).toBe(0);
@@ -176,7 +204,10 @@ describe("a process killed mid-patch", () => {
         const report = verifyTranscript(readFileSync(t, "utf8"), text);
         const codes = report.findings.filter((f) => f.severity === "error").map((f) => f.code);
         // Either everything checks out, or the only complaint is an interrupted patch whose write did not land.
-        expect(codes.every((c) => c === "transcript-interrupted"), JSON.stringify(report.findings)).toBe(true);
+        expect(
+          codes.every((c) => c === "transcript-interrupted"),
+          JSON.stringify(report.findings),
+        ).toBe(true);
         if (codes.length > 0) expect(isOld).toBe(true);
       }
       if (isNew) outcomes.new++;
@@ -194,7 +225,9 @@ describe("schema", () => {
     expect(ops.anyOf).toHaveLength(25);
     expect(ops.anyOf.map((s: { properties: { op: { const: string } } }) => s.properties.op.const)).toContain("move_block");
     const transcript = JSON.parse(runCli(["schema", "transcript"], { cwd: dir }).stdout);
-    expect(transcript.required).toEqual(expect.arrayContaining(["protocol_version", "op_id", "pre_sha256", "post_sha256", "patch_result", "pre_validation", "post_validation"]));
+    expect(transcript.required).toEqual(
+      expect.arrayContaining(["protocol_version", "op_id", "pre_sha256", "post_sha256", "patch_result", "pre_validation", "post_validation"]),
+    );
     const cap = JSON.parse(runCli(["schema", "capability"], { cwd: dir }).stdout);
     expect(cap.properties.nomaAgent.required).toEqual(["version"]);
     expect(runCli(["schema", "nope"], { cwd: dir }).code).toBe(2);

@@ -51,7 +51,8 @@ describe("short-run JIT flags", () => {
     const a = runCli(args, { cwd: repo });
     const b = runCli(args, { cwd: repo, env: { NOMA_RECONCILE_JIT: "default" } });
     expect(a.code).toBe(0);
-    const strip = (s: string): unknown => JSON.parse(s.replace(/"(elapsed_ms)": ?[0-9.e-]+/g, '"$1":0').replace(/"(ts|op_id|entry_sha256)": ?"[^"]*"/g, '"$1":""'));
+    const strip = (s: string): unknown =>
+      JSON.parse(s.replace(/"(elapsed_ms)": ?[0-9.e-]+/g, '"$1":0').replace(/"(ts|op_id|entry_sha256)": ?"[^"]*"/g, '"$1":""'));
     expect(strip(a.stdout)).toEqual(strip(b.stdout));
   });
 });

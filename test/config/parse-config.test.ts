@@ -16,7 +16,7 @@ import { loadConfigLazy } from "../../src/config/load-config-lazy.js";
 import { tempDir } from "../helpers/temp-repo.js";
 
 const glob = fc.string({ minLength: 1, maxLength: 10, unit: fc.constantFrom("a", "*", "/", ".", "-", "{", "}", ",", " ", "#", ":") });
-const word = fc.stringMatching(/^[a-z][a-z0-9_.\/-]{0,12}$/);
+const word = fc.stringMatching(/^[a-z][a-z0-9_./-]{0,12}$/);
 const argv = fc.array(word, { minLength: 1, maxLength: 4 });
 const workspace = fc.record({ allowlist: word, ledger: word, archive: word, test: argv, build: argv }, { requiredKeys: [] });
 const config = fc.record(
@@ -48,7 +48,9 @@ describe("parseConfig", () => {
         const text = `${"\n".repeat(blank)}drift: error\n${key}: 1\n`;
         const r = parseConfig(text, "c.yaml");
         expect(r.config.drift).toBe("error");
-        expect(r.problems).toEqual([{ severity: "warning", file: "c.yaml", line: blank + 2, column: 1, message: expect.stringContaining(`unknown key "${key}"`) }]);
+        expect(r.problems).toEqual([
+          { severity: "warning", file: "c.yaml", line: blank + 2, column: 1, message: expect.stringContaining(`unknown key "${key}"`) },
+        ]);
       }),
     );
     expect(parseConfig("transcript: strict\n", "c.yaml").problems[0]!.message).toContain('(did you mean "transcripts"?)');
@@ -66,7 +68,13 @@ describe("parseConfig", () => {
     const r = parseConfig("workspace:\n  test: [npm, test]\n  allowlist: ops/allow.toml\n", "c.yaml");
     expect(r.problems).toEqual([]);
     expect(r.config.workspace).toEqual({ ...DEFAULT_CONFIG.workspace, test: ["npm", "test"], allowlist: "ops/allow.toml" });
-    expect(DEFAULT_CONFIG.workspace).toEqual({ allowlist: "tools/allowed_commands.toml", ledger: "docs/evidence_ledger.tools.log", archive: "archive", test: null, build: null });
+    expect(DEFAULT_CONFIG.workspace).toEqual({
+      allowlist: "tools/allowed_commands.toml",
+      ledger: "docs/evidence_ledger.tools.log",
+      archive: "archive",
+      test: null,
+      build: null,
+    });
     expect(parseConfig("workspace:\n  test: npm test\n", "c.yaml").problems).toEqual([
       { severity: "error", file: "c.yaml", line: 2, column: 9, message: 'workspace.test: expected a list, found "npm test"' },
     ]);
@@ -75,12 +83,22 @@ describe("parseConfig", () => {
     ]);
     expect(parseConfig("workspace: yes\n", "c.yaml").problems[0]!.message).toBe('workspace: expected a mapping, found "yes"');
     expect(parseConfig("workspace:\n  tests: [npm, test]\n", "c.yaml").problems).toEqual([
-      { severity: "warning", file: "c.yaml", line: 2, column: 3, message: expect.stringContaining('unknown key "workspace.tests" (did you mean "test"?) is ignored') },
+      {
+        severity: "warning",
+        file: "c.yaml",
+        line: 2,
+        column: 3,
+        message: expect.stringContaining('unknown key "workspace.tests" (did you mean "test"?) is ignored'),
+      },
     ]);
   });
 
   it("YAML errors, non-mapping roots and empty files", () => {
-    expect(parseConfig("drift: [\n", "c.yaml").problems[0]).toMatchObject({ severity: "error", line: expect.any(Number), message: expect.stringContaining("not valid YAML") });
+    expect(parseConfig("drift: [\n", "c.yaml").problems[0]).toMatchObject({
+      severity: "error",
+      line: expect.any(Number),
+      message: expect.stringContaining("not valid YAML"),
+    });
     expect(parseConfig("drift: a\ndrift: b\n", "c.yaml").problems[0]).toMatchObject({ severity: "error", line: 2 });
     expect(parseConfig("- a\n", "c.yaml").problems[0]).toMatchObject({ severity: "error", line: 1, message: expect.stringContaining("expected a mapping") });
     expect(parseConfig("", "c.yaml")).toEqual({ config: DEFAULT_CONFIG, problems: [] });
@@ -126,7 +144,9 @@ describe("loadConfigLazy", () => {
       expect(await loadConfigLazy({ cwd: dir, read: lazy.read })).toEqual(loadConfig({ cwd: dir, read: counted(text).read }));
       expect(lazy.reads).toEqual([".notarai/config.yaml"]);
     }
-    expect(await loadConfigLazy({ cwd: dir, override: "mine.yaml", read: () => "transcripts: warn\n" })).toEqual(loadConfig({ cwd: dir, override: "mine.yaml", read: () => null }));
+    expect(await loadConfigLazy({ cwd: dir, override: "mine.yaml", read: () => "transcripts: warn\n" })).toEqual(
+      loadConfig({ cwd: dir, override: "mine.yaml", read: () => null }),
+    );
     await expect(loadConfigLazy({ cwd: dir, read: () => "drift: 3\n" })).rejects.toBeInstanceOf(ConfigError);
     await expect(loadConfigLazy({ cwd: dir, override: "missing.yaml", read: () => null })).rejects.toThrow(/cannot read the configuration file missing\.yaml/);
     // The defaults are a fresh object each time (a caller may extend its exclude list).

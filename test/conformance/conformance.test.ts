@@ -13,10 +13,7 @@ const TRACKS = ["valid", "invalid", "patch", "patch-error"];
 
 function evaluate(root: string, fixture: string) {
   const dir = join(root, fixture);
-  return evaluateFixture(
-    { get: (name) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), "utf8") : undefined) },
-    fixturePatchEngine,
-  );
+  return evaluateFixture({ get: (name) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), "utf8") : undefined) }, fixturePatchEngine);
 }
 
 describe.skipIf(!upstreamPresent)("upstream corpus (../shared/conformance, read in place)", () => {
@@ -41,7 +38,8 @@ describe("our corpus (fixtures/conformance)", () => {
         for (const op of Array.isArray(p) ? p : [p]) ops.add(String((op as { op: unknown }).op));
       }
       if (existsSync(join(dir, "expected.error.json"))) codes.add(String(JSON.parse(readFileSync(join(dir, "expected.error.json"), "utf8")).code));
-      if (existsSync(join(dir, "expected.outcomes.json"))) for (const o of JSON.parse(readFileSync(join(dir, "expected.outcomes.json"), "utf8")) as Array<{ code?: string }>) if (o.code) codes.add(o.code);
+      if (existsSync(join(dir, "expected.outcomes.json")))
+        for (const o of JSON.parse(readFileSync(join(dir, "expected.outcomes.json"), "utf8")) as Array<{ code?: string }>) if (o.code) codes.add(o.code);
     }
     expect([...OP_NAMES].filter((o) => !ops.has(o))).toEqual([]);
     expect([...PATCH_ERROR_CODES].filter((c) => !codes.has(c))).toEqual([]);
@@ -60,11 +58,20 @@ describe("the harness catches a wrong implementation", () => {
     expect(evaluateFixture({ get: (n) => files.get(n) })).toEqual({ ok: false, reason: 'ids mismatch: got ["a"], expected ["b"]' });
   });
   it("fails a span, a roundtrip and a diagnostic mismatch with readable reasons", () => {
-    const spans = new Map([["input.noma", "# A\n\ntext\n"], ["expected.spans.json", '{"a": {"startLine": 1, "endLine": 2}}']]);
+    const spans = new Map([
+      ["input.noma", "# A\n\ntext\n"],
+      ["expected.spans.json", '{"a": {"startLine": 1, "endLine": 2}}'],
+    ]);
     expect(evaluateFixture({ get: (n) => spans.get(n) })).toEqual({ ok: false, reason: 'span mismatch for "a": got [1, 3], expected [1, 2]' });
-    const rt = new Map([["input.noma", "# A\ntext\n"], ["expected.roundtrip.noma", "# A\ntext\n"]]);
+    const rt = new Map([
+      ["input.noma", "# A\ntext\n"],
+      ["expected.roundtrip.noma", "# A\ntext\n"],
+    ]);
     expect(evaluateFixture({ get: (n) => rt.get(n) })).toEqual({ ok: false, reason: 'roundtrip mismatch at line 2: got "", expected "text"' });
-    const dg = new Map([["input.noma", "::risk\n::\n"], ["expected.diagnostics.json", "[]"]]);
+    const dg = new Map([
+      ["input.noma", "::risk\n::\n"],
+      ["expected.diagnostics.json", "[]"],
+    ]);
     expect(evaluateFixture({ get: (n) => dg.get(n) })).toEqual({ ok: false, reason: 'diagnostics mismatch: got ["warning risk-without-owner"], expected []' });
   });
 });

@@ -29,7 +29,9 @@ describe("demo", () => {
     expect(r.stdout).toContain("base main (option)");
     expect(r.stdout).toContain("✓ No issues found.");
     expect(r.stdout).toContain("Drift: 1 unreconciled governed file across 1 affected spec");
-    expect(r.stdout).toContain('  .notarai/billing.spec.yaml: 1 unreconciled, 2 reconciled\n    src/billing/refund.ts  via "src/billing/**" (code; modified; hash-differs)');
+    expect(r.stdout).toContain(
+      '  .notarai/billing.spec.yaml: 1 unreconciled, 2 reconciled\n    src/billing/refund.ts  via "src/billing/**" (code; modified; hash-differs)',
+    );
     expect(r.stdout).toContain("0 errors, 1 warning.");
     expect(readdirSync(tmp)).toEqual([]);
   });
@@ -75,17 +77,35 @@ describe("demo", () => {
     expect(runCli(["transcript", "verify", "docs/billing.noma"], { cwd: repo }).code).toBe(0);
     // The PR check judges commits: until the run's changes are committed it names them as not judged.
     const uncommitted = runCli(["ci", "--base", "main", "--format", "json"], { cwd: repo });
-    expect(JSON.parse(uncommitted.stdout).uncommitted.paths).toEqual([".notarai/reconciliation_state.json", "docs/billing.noma", "docs/billing.noma.patches", "src/billing/refund.ts"]);
+    expect(JSON.parse(uncommitted.stdout).uncommitted.paths).toEqual([
+      ".notarai/reconciliation_state.json",
+      "docs/billing.noma",
+      "docs/billing.noma.patches",
+      "src/billing/refund.ts",
+    ]);
     expect(uncommitted.stderr).toContain("4 uncommitted changes were not judged");
     // Reconciled and committed: the PR check finds no drift left.
     git(repo, ["commit", "-qam", "Fix the refund drift (run)"]);
     const ci = JSON.parse(runCli(["ci", "--base", "main", "--format", "json"], { cwd: repo }).stdout);
     expect(ci.uncommitted).toEqual({ count: 0, paths: [] });
     expect(ci.drift.unreconciled).toBe(0);
-    expect(ci.drift.specs).toEqual([expect.objectContaining({ spec_path: ".notarai/billing.spec.yaml", unreconciled: [], reconciled: expect.arrayContaining(["src/billing/refund.ts"]) })]);
+    expect(ci.drift.specs).toEqual([
+      expect.objectContaining({ spec_path: ".notarai/billing.spec.yaml", unreconciled: [], reconciled: expect.arrayContaining(["src/billing/refund.ts"]) }),
+    ]);
     // Recorded: the run, its steps and its events.
     const show = JSON.parse(runCli(["runs", "show", "--format", "json"], { cwd: repo }).stdout).result;
     expect(show.run).toMatchObject({ status: "passed", verdict: "PASS", iteration: 2 });
-    expect(show.events.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(["run_started", "verdict", "patch_started", "patch_applied", "drift_acknowledged", "marked_reconciled", "snapshot_written", "run_passed"]));
+    expect(show.events.map((e: { type: string }) => e.type)).toEqual(
+      expect.arrayContaining([
+        "run_started",
+        "verdict",
+        "patch_started",
+        "patch_applied",
+        "drift_acknowledged",
+        "marked_reconciled",
+        "snapshot_written",
+        "run_passed",
+      ]),
+    );
   });
 });

@@ -53,7 +53,27 @@ function byDefinition(abs: string): string | "outside" {
   return rel === ".." || rel.startsWith(`..${sep}`) || rel.startsWith(sep) ? "outside" : rel.split(sep).join("/");
 }
 
-const NAMES = ["a", "b", "c", "x.md", "y.md", "z.md", "..", ".", "missing", "inside-dir-link", "outside-dir-link", "outside-file-link", "inside-file-link", "dangling-link", "dangling-out", "chain-out", "loop-a", "t.md", "linked-target"];
+const NAMES = [
+  "a",
+  "b",
+  "c",
+  "x.md",
+  "y.md",
+  "z.md",
+  "..",
+  ".",
+  "missing",
+  "inside-dir-link",
+  "outside-dir-link",
+  "outside-file-link",
+  "inside-file-link",
+  "dangling-link",
+  "dangling-out",
+  "chain-out",
+  "loop-a",
+  "t.md",
+  "linked-target",
+];
 
 describe("PathContainment", () => {
   it("answers what the real path of each path answers, one instance for many paths", () => {

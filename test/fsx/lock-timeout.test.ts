@@ -100,52 +100,58 @@ function oneLine(r: Done): string {
 }
 
 describe("a patch stopped while it holds the document's lock", () => {
-  it.skipIf(process.platform !== "linux")("the next patch with --lock-timeout 1 exits 2 with one line naming the stopped holder; resumed, the first completes", async () => {
-    // ~1 MB and 200 ops, all applied once the stopped patch is resumed.
-    const doc = Array.from({ length: 8000 }, (_, i) => `::claim{id="c${i}" confidence=0.5}\nClaim number ${i}, padded with words to make the document about one megabyte.\n::\n`).join("\n");
-    const ops = Array.from({ length: 200 }, (_, k) => ({ op: "update_attribute", id: `c${k * 40}`, key: "owner", value: `agent-${k}` }));
-    const repo = tempRepo({ "d.noma": doc, "ops.json": JSON.stringify(ops) });
-    const lock = join(repo, ".d.noma.lock");
-    // The real CLI, with a preload that stops the process (SIGSTOP, as a user's Ctrl-Z would) the
-    // moment it has linked its lock file into place: stopped while holding, whatever the load.
-    const preload = join(tempDir(), "stop-after-lock.cjs");
-    writeFileSync(
-      preload,
-      `const fs = require("node:fs");\nconst link = fs.linkSync;\nfs.linkSync = function (from, to) {\n  const r = link.apply(this, arguments);\n  if (String(to).endsWith(".d.noma.lock")) process.kill(process.pid, "SIGSTOP");\n  return r;\n};\n`,
-    );
-    const first = start(["patch", "d.noma", "--ops", "ops.json"], repo, { NODE_OPTIONS: `--require ${preload}` });
-    let exited = false;
-    void first.done.then(() => (exited = true));
-    // Wait (between turns of the event loop, no sleep) until the kernel shows it stopped.
-    while (procState(first.child.pid!) !== "T") {
-      if (exited) throw new Error(`the first patch ended before it stopped holding its lock: ${(await first.done).stderr}`);
-      await new Promise((r) => setImmediate(r));
-    }
-    expect(existsSync(lock)).toBe(true);
-    const owner = JSON.parse(readFileSync(lock, "utf8")) as { pid: number; cmd: string };
-    expect(owner).toMatchObject({ pid: first.child.pid, cmd: "noma-reconcile patch d.noma --ops ops.json" });
+  it.skipIf(process.platform !== "linux")(
+    "the next patch with --lock-timeout 1 exits 2 with one line naming the stopped holder; resumed, the first completes",
+    async () => {
+      // ~1 MB and 200 ops, all applied once the stopped patch is resumed.
+      const doc = Array.from(
+        { length: 8000 },
+        (_, i) => `::claim{id="c${i}" confidence=0.5}\nClaim number ${i}, padded with words to make the document about one megabyte.\n::\n`,
+      ).join("\n");
+      const ops = Array.from({ length: 200 }, (_, k) => ({ op: "update_attribute", id: `c${k * 40}`, key: "owner", value: `agent-${k}` }));
+      const repo = tempRepo({ "d.noma": doc, "ops.json": JSON.stringify(ops) });
+      const lock = join(repo, ".d.noma.lock");
+      // The real CLI, with a preload that stops the process (SIGSTOP, as a user's Ctrl-Z would) the
+      // moment it has linked its lock file into place: stopped while holding, whatever the load.
+      const preload = join(tempDir(), "stop-after-lock.cjs");
+      writeFileSync(
+        preload,
+        `const fs = require("node:fs");\nconst link = fs.linkSync;\nfs.linkSync = function (from, to) {\n  const r = link.apply(this, arguments);\n  if (String(to).endsWith(".d.noma.lock")) process.kill(process.pid, "SIGSTOP");\n  return r;\n};\n`,
+      );
+      const first = start(["patch", "d.noma", "--ops", "ops.json"], repo, { NODE_OPTIONS: `--require ${preload}` });
+      let exited = false;
+      void first.done.then(() => (exited = true));
+      // Wait (between turns of the event loop, no sleep) until the kernel shows it stopped.
+      while (procState(first.child.pid!) !== "T") {
+        if (exited) throw new Error(`the first patch ended before it stopped holding its lock: ${(await first.done).stderr}`);
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(existsSync(lock)).toBe(true);
+      const owner = JSON.parse(readFileSync(lock, "utf8")) as { pid: number; cmd: string };
+      expect(owner).toMatchObject({ pid: first.child.pid, cmd: "noma-reconcile patch d.noma --ops ops.json" });
 
-    const second = await cli(["patch", "d.noma", "--op", '{"op":"update_attribute","id":"c1","key":"owner","value":"second"}', "--lock-timeout", "1"], repo);
-    expect(second.code).toBe(2);
-    expect(second.stdout).toBe("");
-    const pid = first.child.pid!;
-    expect(oneLine(second)).toMatch(
-      new RegExp(
-        `^timed out after 1 s waiting for the lock ${re(lock)}: held by pid ${pid} on ${re(hostname())} \\(noma-reconcile patch d\\.noma --ops ops\\.json\\) ${SINCE}; that process is stopped \\(SIGSTOP or Ctrl-Z\\): resume it \\(kill -CONT ${pid}\\) or end it \\(kill ${pid}\\); delete ${re(lock)} only if no such process exists$`,
-      ),
-    );
+      const second = await cli(["patch", "d.noma", "--op", '{"op":"update_attribute","id":"c1","key":"owner","value":"second"}', "--lock-timeout", "1"], repo);
+      expect(second.code).toBe(2);
+      expect(second.stdout).toBe("");
+      const pid = first.child.pid!;
+      expect(oneLine(second)).toMatch(
+        new RegExp(
+          `^timed out after 1 s waiting for the lock ${re(lock)}: held by pid ${pid} on ${re(hostname())} \\(noma-reconcile patch d\\.noma --ops ops\\.json\\) ${SINCE}; that process is stopped \\(SIGSTOP or Ctrl-Z\\): resume it \\(kill -CONT ${pid}\\) or end it \\(kill ${pid}\\); delete ${re(lock)} only if no such process exists$`,
+        ),
+      );
 
-    first.child.kill("SIGCONT");
-    const r = await first.done;
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^applied 200 of 200 ops to d\.noma/);
-    const text = readFileSync(join(repo, "d.noma"), "utf8");
-    expect(text).toContain('id="c40" confidence=0.5 owner="agent-1"');
-    expect(text).not.toContain("second");
-    expect(verifyTranscript(readFileSync(join(repo, "d.noma.patches"), "utf8"), text)).toMatchObject({ ok: true, records: 200 });
-    expect(existsSync(lock)).toBe(false);
-    expect(readdirSync(repo).filter((f) => f.includes(".lock"))).toEqual([]);
-  });
+      first.child.kill("SIGCONT");
+      const r = await first.done;
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^applied 200 of 200 ops to d\.noma/);
+      const text = readFileSync(join(repo, "d.noma"), "utf8");
+      expect(text).toContain('id="c40" confidence=0.5 owner="agent-1"');
+      expect(text).not.toContain("second");
+      expect(verifyTranscript(readFileSync(join(repo, "d.noma.patches"), "utf8"), text)).toMatchObject({ ok: true, records: 200 });
+      expect(existsSync(lock)).toBe(false);
+      expect(readdirSync(repo).filter((f) => f.includes(".lock"))).toEqual([]);
+    },
+  );
 });
 
 describe("the wait: --lock-timeout, else lock_timeout of the configuration, else 15 s", () => {

@@ -74,7 +74,10 @@ describe("prefetchFiles", () => {
 describe("check of a large document (read ahead)", () => {
   it("judges the document and its transcript as before", () => {
     const repo = tempRepo({ "docs/big.noma": largeDocument(2 * PREFETCH_MIN_BYTES, "entrée") });
-    const patched = runCli(["patch", "docs/big.noma", "--op", JSON.stringify({ op: "update_attribute", id: "c7", key: "confidence", value: 0.25 }), "--actor-name", "t"], { cwd: repo });
+    const patched = runCli(
+      ["patch", "docs/big.noma", "--op", JSON.stringify({ op: "update_attribute", id: "c7", key: "confidence", value: 0.25 }), "--actor-name", "t"],
+      { cwd: repo },
+    );
     expect(patched.code, patched.stderr).toBe(0);
     const ok = runCli(["check", "docs/big.noma", "--format", "json"], { cwd: repo });
     expect(ok.code, ok.stderr).toBe(0);
@@ -142,7 +145,10 @@ describe("check of a large document (read ahead)", () => {
     await new Promise((r) => setTimeout(r, 80)); // an old ctime: the read-ahead bytes would be eligible
     const lock = await acquireFileLock(lockPathFor(doc));
     const op = JSON.stringify({ op: "update_attribute", id: "c7", key: "confidence", value: 0.25 });
-    const child = spawn(process.execPath, [CLI, "patch", "big.noma", "--op", op, "--actor-name", "t", "--format", "json"], { cwd: repo, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, [CLI, "patch", "big.noma", "--op", op, "--actor-name", "t", "--format", "json"], {
+      cwd: repo,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     const done = new Promise<number | null>((resolve) => child.on("close", resolve));
@@ -154,7 +160,7 @@ describe("check of a large document (read ahead)", () => {
     lock.release();
     expect(await done).toBe(0);
     const after = readFileSync(doc, "utf8");
-    expect(after).toContain("Claim 4.\n::\n\n::evidence{id=\"e3\"");
+    expect(after).toContain('Claim 4.\n::\n\n::evidence{id="e3"');
     expect(after).toContain('::claim{id="c7" confidence=0.25}');
     const result = JSON.parse(out) as { pre_sha256?: string; preSha256?: string };
     const pre = result.pre_sha256 ?? result.preSha256;

@@ -183,7 +183,13 @@ describe("the lock file and the answer of a waiter that gives up", () => {
     const dir = tempDir();
     const lock = join(dir, "x.lock");
     const seen = withFileLockSync(lock, () => JSON.parse(readFileSync(lock, "utf8")) as Record<string, unknown>);
-    expect(seen).toMatchObject({ pid: process.pid, host: hostname(), token: expect.stringMatching(/^[0-9a-f]{16}$/), created: expect.any(Number), cmd: expect.any(String) });
+    expect(seen).toMatchObject({
+      pid: process.pid,
+      host: hostname(),
+      token: expect.stringMatching(/^[0-9a-f]{16}$/),
+      created: expect.any(Number),
+      cmd: expect.any(String),
+    });
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -202,14 +208,19 @@ describe("the lock file and the answer of a waiter that gives up", () => {
     const dir = tempDir();
     const lock = join(dir, "x.lock");
     writeFileSync(lock, "written by something else");
-    expect(() => withFileLockSync(lock, () => 1, { timeoutMs: 100 })).toThrow(/: the lock file names no owner \(written \d{4}-\d\d-\d\d \d\d:\d\d:\d\d, \d+ s ago\); if no noma-reconcile process is running, delete .*x\.lock$/);
+    expect(() => withFileLockSync(lock, () => 1, { timeoutMs: 100 })).toThrow(
+      /: the lock file names no owner \(written \d{4}-\d\d-\d\d \d\d:\d\d:\d\d, \d+ s ago\); if no noma-reconcile process is running, delete .*x\.lock$/,
+    );
   });
 
   it.skipIf(procState(process.pid) === null)("a zombie owner (exited, not yet reaped by its parent) is dead: its lock is taken at once", async () => {
     const dir = tempDir();
     const lock = join(dir, "x.lock");
     const holder = join(dir, "holder.mjs");
-    writeFileSync(holder, `import { acquireFileLockSync } from ${JSON.stringify(DIST_INDEX)};\nacquireFileLockSync(${JSON.stringify(lock)});\nsetInterval(() => {}, 1000);\n`);
+    writeFileSync(
+      holder,
+      `import { acquireFileLockSync } from ${JSON.stringify(DIST_INDEX)};\nacquireFileLockSync(${JSON.stringify(lock)});\nsetInterval(() => {}, 1000);\n`,
+    );
     // sh starts the holder in the background, then becomes sleep, which never reaps it.
     const parent = spawn("sh", ["-c", '"$0" "$1" & exec sleep 120', process.execPath, holder], { stdio: "ignore" });
     onTestFinished(() => {

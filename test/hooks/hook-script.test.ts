@@ -171,7 +171,11 @@ describe("the pre-commit hook under husky", () => {
   function huskyRepo(userHook?: string): string {
     const repo = tempRepo({ "a.noma": VALID, ...(userHook !== undefined ? { ".husky/pre-commit": userHook } : {}) });
     mkdirSync(join(repo, ".husky/_"), { recursive: true });
-    writeFileSync(join(repo, ".husky/_/h"), '#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\n[ "${HUSKY-}" = "0" ] && exit 0\nexport PATH="node_modules/.bin:$PATH"\nsh -e "$s" "$@"\nc=$?\n[ $c != 0 ] && echo "husky - $n script failed (code $c)"\n[ $c = 127 ] && echo "husky - command not found in PATH=$PATH"\nexit $c\n', { mode: 0o755 });
+    writeFileSync(
+      join(repo, ".husky/_/h"),
+      '#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\n[ "${HUSKY-}" = "0" ] && exit 0\nexport PATH="node_modules/.bin:$PATH"\nsh -e "$s" "$@"\nc=$?\n[ $c != 0 ] && echo "husky - $n script failed (code $c)"\n[ $c = 127 ] && echo "husky - command not found in PATH=$PATH"\nexit $c\n',
+      { mode: 0o755 },
+    );
     writeFileSync(join(repo, ".husky/_/pre-commit"), '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n', { mode: 0o755 });
     writeFileSync(join(repo, ".husky/_/.gitignore"), "*\n");
     git(repo, ["config", "core.hooksPath", ".husky/_"]);
@@ -187,7 +191,9 @@ describe("the pre-commit hook under husky", () => {
     stageBroken(repo);
     const blocked = commit(repo, ["-m", "x"], { PATH: stubs.path });
     expect(blocked.code).toBe(1);
-    expect(blocked.output.split("\n")[0]).toMatch(/^noma-reconcile: commit blocked: noma-reconcile is not installed in this repository \(no node_modules\/\.bin\/noma-reconcile\)\. Install it: npm i -D noma-reconcile/);
+    expect(blocked.output.split("\n")[0]).toMatch(
+      /^noma-reconcile: commit blocked: noma-reconcile is not installed in this repository \(no node_modules\/\.bin\/noma-reconcile\)\. Install it: npm i -D noma-reconcile/,
+    );
     expect(stubs.calls()).toBe("");
     expect(commit(repo, ["-m", "skip"], { PATH: stubs.path, NOMA_RECONCILE_SKIP: "1" }).code).toBe(0);
   });

@@ -25,7 +25,9 @@ describe("mergeMcpJson", () => {
     expect(JSON.parse(replaced.text).mcpServers["noma-reconcile"]).toEqual(ENTRY);
     const added = mergeMcpJson("{}", "noma-reconcile", ENTRY);
     expect(added.action).toBe("add");
-    expect(added.text).toBe('{\n  "mcpServers": {\n    "noma-reconcile": {\n      "type": "stdio",\n      "command": "npx",\n      "args": [\n        "--no",\n        "noma-reconcile",\n        "mcp"\n      ]\n    }\n  }\n}');
+    expect(added.text).toBe(
+      '{\n  "mcpServers": {\n    "noma-reconcile": {\n      "type": "stdio",\n      "command": "npx",\n      "args": [\n        "--no",\n        "noma-reconcile",\n        "mcp"\n      ]\n    }\n  }\n}',
+    );
   });
 
   it("keeps tabs, CRLF and a byte-order mark", () => {

@@ -61,7 +61,12 @@ describe("init", () => {
     const mtimes = [...before.keys()].map((p) => statSync(join(repo, p)).mtimeMs);
     const r = runCli(["init"], { cwd: repo });
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split("\n").every((l) => l.startsWith("unchanged"))).toBe(true);
+    expect(
+      r.stdout
+        .trim()
+        .split("\n")
+        .every((l) => l.startsWith("unchanged")),
+    ).toBe(true);
     expect(r.stderr).toMatch(/already initialized, nothing to do/);
     expect(files(repo)).toEqual(before);
     expect([...before.keys()].map((p) => statSync(join(repo, p)).mtimeMs)).toEqual(mtimes);
@@ -131,7 +136,9 @@ describe("init", () => {
     expect(readFileSync(join(repo, ".notarai/README.md"), "utf8")).toBe("# Our notes\n");
     const f = runCli(["init", "--force"], { cwd: repo });
     expect(f.code).toBe(0);
-    expect(f.stdout).toMatch(/^updated +\.mcp\.json +\(a different noma-reconcile entry replaced \(--force\); it was \{"command":"node","args":\["\/dev\/noma-reconcile\/dist\/cli\.js","mcp"\]\}\)/m);
+    expect(f.stdout).toMatch(
+      /^updated +\.mcp\.json +\(a different noma-reconcile entry replaced \(--force\); it was \{"command":"node","args":\["\/dev\/noma-reconcile\/dist\/cli\.js","mcp"\]\}\)/m,
+    );
     expect(JSON.parse(readFileSync(join(repo, ".mcp.json"), "utf8")).mcpServers["noma-reconcile"]).toEqual(ENTRY);
     expect(readFileSync(join(repo, ".notarai/README.md"), "utf8")).toMatch(/^# noma-reconcile -- /);
     expect(readFileSync(join(repo, ".notarai/README.md.bak"), "utf8")).toBe("# Our notes\n");
@@ -150,7 +157,10 @@ describe("init", () => {
   });
 
   it("writes no example spec when the repository already has one; recognises an existing ignore rule", () => {
-    const repo = tempRepo({ ".notarai/api.spec.yaml": 'schema_version: "0.7"\nintent: x\nbehaviors: []\nartifacts: {}\n', ".gitignore": "node_modules\r\n/.notarai/.cache\r\n" });
+    const repo = tempRepo({
+      ".notarai/api.spec.yaml": 'schema_version: "0.7"\nintent: x\nbehaviors: []\nartifacts: {}\n',
+      ".gitignore": "node_modules\r\n/.notarai/.cache\r\n",
+    });
     const r = runCli(["init"], { cwd: repo });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain("system.spec.yaml");

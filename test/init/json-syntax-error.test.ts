@@ -21,16 +21,21 @@ const jsonText = fc.tuple(fc.jsonValue(), fc.constantFrom(undefined, 2, "\t", 0)
 
 describe("findJsonSyntaxError", () => {
   it("finds no error in any valid JSON text (property)", () => {
-    fc.assert(fc.property(jsonText, (text) => {
+    fc.assert(
+      fc.property(jsonText, (text) => {
         expect(findJsonSyntaxError(text)).toBeNull();
-      }), { numRuns: 500 });
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it("agrees with JSON.parse on mutated JSON and on arbitrary text (property)", () => {
-    const mutated = fc.tuple(jsonText, fc.nat(), fc.constantFrom("delete", "insert", "replace"), fc.constantFrom(..."{}[],:\"\\ 0-.eE+tfnu\n\u0001x")).map(([t, at, how, ch]) => {
-      const i = t.length === 0 ? 0 : at % t.length;
-      return how === "delete" ? t.slice(0, i) + t.slice(i + 1) : how === "insert" ? t.slice(0, i) + ch + t.slice(i) : t.slice(0, i) + ch + t.slice(i + 1);
-    });
+    const mutated = fc
+      .tuple(jsonText, fc.nat(), fc.constantFrom("delete", "insert", "replace"), fc.constantFrom(...'{}[],:"\\ 0-.eE+tfnu\n\u0001x'))
+      .map(([t, at, how, ch]) => {
+        const i = t.length === 0 ? 0 : at % t.length;
+        return how === "delete" ? t.slice(0, i) + t.slice(i + 1) : how === "insert" ? t.slice(0, i) + ch + t.slice(i) : t.slice(0, i) + ch + t.slice(i + 1);
+      });
     fc.assert(
       fc.property(fc.oneof(mutated, fc.string({ maxLength: 40 })), (text) => {
         const e = findJsonSyntaxError(text);

@@ -50,7 +50,9 @@ describe("the .mcp.json entry init writes", () => {
     const r = spawnSync(entry.command, entry.args, { cwd: repo, encoding: "utf8", input: "", env: { ...process.env, PATH: stubs.path } });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe(`noma-reconcile: the MCP server cannot start: noma-reconcile is not installed in ${repo} (no node_modules/noma-reconcile). Install it: npm i -D noma-reconcile\n`);
+    expect(r.stderr).toBe(
+      `noma-reconcile: the MCP server cannot start: noma-reconcile is not installed in ${repo} (no node_modules/noma-reconcile). Install it: npm i -D noma-reconcile\n`,
+    );
     expect(stubs.calls()).toBe("");
   });
 });

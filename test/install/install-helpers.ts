@@ -105,7 +105,12 @@ export function copySource(dest: string): void {
 /** A fresh project, as a user starts one: `git init`, `npm init -y`, node_modules ignored, one commit on main. */
 export function userProject(dir: string): void {
   ok("git", ["init", "--quiet", "--initial-branch=main"], dir);
-  for (const [k, v] of [["user.name", "New User"], ["user.email", "user@example.invalid"], ["commit.gpgsign", "false"]] as const) ok("git", ["config", k, v], dir);
+  for (const [k, v] of [
+    ["user.name", "New User"],
+    ["user.email", "user@example.invalid"],
+    ["commit.gpgsign", "false"],
+  ] as const)
+    ok("git", ["config", k, v], dir);
   ok("npm", ["init", "-y"], dir);
   ok("sh", ["-c", "printf 'node_modules/\\n' > .gitignore && printf '# My project\\n' > README.md"], dir);
   ok("git", ["add", "-A"], dir);

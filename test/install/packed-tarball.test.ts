@@ -33,7 +33,9 @@ describe("install from a packed tarball", () => {
       ok("cp", [join(packs, info!.filename), project], project);
       const installed = clock.time("npm i -D ./<tarball>", () => ok("npm", ["i", "-D", `./${info!.filename}`, ...NPM_FLAGS], project));
       expect(installed.stdout + installed.stderr).not.toMatch(/ERR!/);
-      expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).devDependencies["noma-reconcile"]).toMatch(new RegExp(`^file:(\\./)?noma-reconcile-${version.replace(/\./g, "\\.")}\\.tgz$`));
+      expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).devDependencies["noma-reconcile"]).toMatch(
+        new RegExp(`^file:(\\./)?noma-reconcile-${version.replace(/\./g, "\\.")}\\.tgz$`),
+      );
 
       await adoptAndUse(project, clock);
       console.log(clock.summary("install from a packed tarball"));

@@ -44,13 +44,16 @@ export async function adoptAndUse(project: string, clock: Clock): Promise<void> 
   const npx = (args: string[], env: Record<string, string> = {}) => run("npx", ["noma-reconcile", ...args], project, env);
 
   // The library entry point imports (dist/index.js and its chunks).
-  const lib = clock.time("import the library", () => run("node", ["--input-type=module", "-e", "const m = await import('noma-reconcile'); console.log(typeof m.checkFiles)"], project));
+  const lib = clock.time("import the library", () =>
+    run("node", ["--input-type=module", "-e", "const m = await import('noma-reconcile'); console.log(typeof m.checkFiles)"], project),
+  );
   expect(lib, lib.stderr).toMatchObject({ code: 0, stdout: "function\n" });
 
   // init --hooks writes the project's files and the hook.
   const init = clock.time("init --hooks", () => npx(["init", "--hooks"]));
   expect(init.code, init.stdout + init.stderr).toBe(0);
-  for (const f of [".notarai/README.md", ".notarai/notarai.spec.json", ".notarai/system.spec.yaml", ".mcp.json"]) expect(existsSync(join(project, f)), f).toBe(true);
+  for (const f of [".notarai/README.md", ".notarai/notarai.spec.json", ".notarai/system.spec.yaml", ".mcp.json"])
+    expect(existsSync(join(project, f)), f).toBe(true);
   expect(readFileSync(join(project, ".gitignore"), "utf8")).toContain(".notarai/.cache/");
   const hook = join(project, git(project, ["rev-parse", "--git-path", "hooks/pre-commit"]).stdout.trim());
   accessSync(hook, constants.X_OK);
@@ -93,7 +96,9 @@ export async function adoptAndUse(project: string, clock: Clock): Promise<void> 
   const clean = clock.time("ci, clean", () => npx(["ci"]));
   expect(clean.code, clean.stdout + clean.stderr).toBe(0);
   expect(clean.stdout).toContain("0 errors");
-  const report = JSON.parse(npx(["ci", "--format", "json"]).stdout) as { drift: { unreconciled: number; specs: Array<{ reconciled: string[]; unreconciled: Array<{ path: string }> }> } };
+  const report = JSON.parse(npx(["ci", "--format", "json"]).stdout) as {
+    drift: { unreconciled: number; specs: Array<{ reconciled: string[]; unreconciled: Array<{ path: string }> }> };
+  };
   expect(report.drift.unreconciled).toBe(1);
   expect(report.drift.specs.flatMap((s) => s.unreconciled.map((u) => u.path))).toEqual(["src/index.js"]);
   ok("git", ["commit", "--quiet", "--no-verify", "-m", "A broken document, past the hook"], project);
@@ -106,7 +111,11 @@ export async function adoptAndUse(project: string, clock: Clock): Promise<void> 
   expect(demo.code, demo.stdout + demo.stderr).toBe(0);
 
   // The MCP server, started from exactly what .mcp.json says, as a client does (cwd: the project unless the entry names one).
-  const entry = (JSON.parse(readFileSync(join(project, ".mcp.json"), "utf8")) as { mcpServers: Record<string, { command: string; args?: string[]; cwd?: string; env?: Record<string, string> }> }).mcpServers["noma-reconcile"]!;
+  const entry = (
+    JSON.parse(readFileSync(join(project, ".mcp.json"), "utf8")) as {
+      mcpServers: Record<string, { command: string; args?: string[]; cwd?: string; env?: Record<string, string> }>;
+    }
+  ).mcpServers["noma-reconcile"]!;
   expect(typeof entry.command).toBe("string");
   const cwd = entry.cwd === undefined ? project : isAbsolute(entry.cwd) ? entry.cwd : resolve(project, entry.cwd);
   await clock.timeAsync("MCP server: start, initialize, 4 calls", async () => {
@@ -117,11 +126,17 @@ export async function adoptAndUse(project: string, clock: Clock): Promise<void> 
     const tools = (list.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
     expect(tools).toEqual(expect.arrayContaining(["validate_doc", "get_changed_artifacts", "edit_file"]));
     // A document tool (the vendored YAML library loads for the frontmatter-free doc too).
-    expect(await server.ok("validate_doc", { file: "bad.noma" })).toMatchObject({ ok: false, diagnostics: [expect.objectContaining({ code: "broken-reference" })] });
+    expect(await server.ok("validate_doc", { file: "bad.noma" })).toMatchObject({
+      ok: false,
+      diagnostics: [expect.objectContaining({ code: "broken-reference" })],
+    });
     // The hash cache: sql.js and blake3-wasm from the installed package.
     expect(await server.ok("get_changed_artifacts", { spec_path: ".notarai/system.spec.yaml" })).toBeDefined();
     // A workspace edit archives the old version, zstd-compressed (@bokuweb/zstd-wasm).
-    expect(await server.ok("edit_file", { path: "README.md", contents: "# My project, edited by an agent\n" })).toMatchObject({ success: true, archived: expect.anything() });
+    expect(await server.ok("edit_file", { path: "README.md", contents: "# My project, edited by an agent\n" })).toMatchObject({
+      success: true,
+      archived: expect.anything(),
+    });
     const closed = await server.close();
     expect(closed.code, closed.stderr).toBe(0);
   });

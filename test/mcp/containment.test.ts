@@ -36,7 +36,13 @@ function setup(): Setup {
     root,
     outside,
     docPaths: [`${rel}/secret.noma`, "../../../../../../../../etc/passwd", join(outside, "secret.noma"), "link.noma", "outdir/secret.noma", "src/../../x.noma"],
-    specPaths: [`${rel}/.notarai/x.spec.yaml`, join(outside, ".notarai/x.spec.yaml"), ".notarai/link.spec.yaml", "outdir/.notarai/x.spec.yaml", "../.notarai/x.spec.yaml"],
+    specPaths: [
+      `${rel}/.notarai/x.spec.yaml`,
+      join(outside, ".notarai/x.spec.yaml"),
+      ".notarai/link.spec.yaml",
+      "outdir/.notarai/x.spec.yaml",
+      "../.notarai/x.spec.yaml",
+    ],
   };
 }
 

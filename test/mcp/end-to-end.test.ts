@@ -30,7 +30,9 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
     git(repo, ["checkout", "-q", "-b", "feature"]);
     writeFileSync(join(repo, "src/app.ts"), "export const app = 2;\n");
 
-    const config = JSON.parse(readFileSync(join(repo, ".mcp.json"), "utf8")) as { mcpServers: Record<string, { type: string; command: string; args: string[] }> };
+    const config = JSON.parse(readFileSync(join(repo, ".mcp.json"), "utf8")) as {
+      mcpServers: Record<string, { type: string; command: string; args: string[] }>;
+    };
     const entry = config.mcpServers["noma-reconcile"]!;
     expect(entry).toEqual({ ...MCP_SERVER_ENTRY, args: [...MCP_SERVER_ENTRY.args] });
     installLocally(repo);
@@ -45,7 +47,7 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
 
     const spec = ".notarai/system.spec.yaml";
     const called = new Set<string>();
-    const call = async <T,>(name: string, args: Record<string, unknown> = {}): Promise<T> => {
+    const call = async <T>(name: string, args: Record<string, unknown> = {}): Promise<T> => {
       called.add(name);
       return c.ok<T>(name, args);
     };
@@ -55,7 +57,9 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
     const diff = await call<{ files: string[]; diff: string }>("get_spec_diff", { spec_path: spec, base_branch: "main" });
     expect(diff.files).toEqual(["src/app.ts"]);
     expect(diff.diff).toContain("+export const app = 2;");
-    expect((await call<{ changed_artifacts: string[] }>("get_changed_artifacts", { spec_path: spec, artifact_type: "code" })).changed_artifacts).toEqual(["src/app.ts"]);
+    expect((await call<{ changed_artifacts: string[] }>("get_changed_artifacts", { spec_path: spec, artifact_type: "code" })).changed_artifacts).toEqual([
+      "src/app.ts",
+    ]);
     expect(await call("mark_reconciled", { files: ["src/app.ts"] })).toEqual({ updated: 1 });
     expect((await call<{ skipped: string[] }>("get_spec_diff", { spec_path: spec, base_branch: "main" })).skipped).toEqual(["src/app.ts"]);
     expect(await call("snapshot_state")).toMatchObject({ files: 1, state_path: join(repo, ".notarai/reconciliation_state.json") });
@@ -80,8 +84,14 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
     // The workspace tools (NOA), recorded in the evidence ledger.
     expect(await call("read_file", { path: "README.md" })).toMatchObject({ success: true, contents: "# App\n" });
     expect(await call("list_files", { path: "src" })).toMatchObject({ success: true, entries: [{ path: "src/app.ts", kind: "file" }] });
-    expect(await call("edit_file", { path: "README.md", contents: "# App\n\nUsage.\n" })).toMatchObject({ success: true, archived: { member: "README.md.~1~" } });
-    expect(await call("apply_patch", { path: "README.md", hunks: [{ start_line: 3, end_line: 3, replacement: "How to use it." }] })).toMatchObject({ success: true, hunks_applied: 1 });
+    expect(await call("edit_file", { path: "README.md", contents: "# App\n\nUsage.\n" })).toMatchObject({
+      success: true,
+      archived: { member: "README.md.~1~" },
+    });
+    expect(await call("apply_patch", { path: "README.md", hunks: [{ start_line: 3, end_line: 3, replacement: "How to use it." }] })).toMatchObject({
+      success: true,
+      hunks_applied: 1,
+    });
     expect(await call("run_command", { command: "git", args: ["status", "--short"] })).toMatchObject({ success: true, exit_code: 0 });
     expect(await call("run_tests")).toMatchObject({ success: true });
     expect(await call("build_workspace")).toMatchObject({ success: true });

@@ -26,24 +26,35 @@ function inspect(cwd: string, args: string[]): { code: number | null; stdout: st
 }
 
 describe("mcp: the MCP Inspector (a real client)", () => {
-  it.skipIf(!available)(`lists tools with portable schemas and calls read_doc and patch_block${available ? "" : " — skipped: set MCP_INSPECTOR to an mcp-inspector binary"}`, () => {
-    const repo = tempRepo({ "d.noma": '::claim{id="c1" confidence=0.5}\nText.\n::\n' });
-    expect(runCli(["init"], { cwd: repo }).code).toBe(0);
+  it.skipIf(!available)(
+    `lists tools with portable schemas and calls read_doc and patch_block${available ? "" : " — skipped: set MCP_INSPECTOR to an mcp-inspector binary"}`,
+    () => {
+      const repo = tempRepo({ "d.noma": '::claim{id="c1" confidence=0.5}\nText.\n::\n' });
+      expect(runCli(["init"], { cwd: repo }).code).toBe(0);
 
-    const list = inspect(repo, ["--method", "tools/list", "--strict"]);
-    expect(list.code, list.stderr).toBe(0);
-    expect(list.stderr).not.toMatch(/^(Error|Warning): tool/m);
-    expect((JSON.parse(list.stdout) as { tools: unknown[] }).tools).toHaveLength(19);
+      const list = inspect(repo, ["--method", "tools/list", "--strict"]);
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stderr).not.toMatch(/^(Error|Warning): tool/m);
+      expect((JSON.parse(list.stdout) as { tools: unknown[] }).tools).toHaveLength(19);
 
-    const read = inspect(repo, ["--method", "tools/call", "--tool-name", "read_doc", "--tool-arg", "file=d.noma"]);
-    expect(read.code, read.stderr).toBe(0);
-    const doc = JSON.parse(read.stdout) as { structuredContent: { blocks: Array<{ id?: string }> }; isError?: boolean };
-    expect(doc.isError).toBeUndefined();
-    expect(doc.structuredContent.blocks[0]!.id).toBe("c1");
+      const read = inspect(repo, ["--method", "tools/call", "--tool-name", "read_doc", "--tool-arg", "file=d.noma"]);
+      expect(read.code, read.stderr).toBe(0);
+      const doc = JSON.parse(read.stdout) as { structuredContent: { blocks: Array<{ id?: string }> }; isError?: boolean };
+      expect(doc.isError).toBeUndefined();
+      expect(doc.structuredContent.blocks[0]!.id).toBe("c1");
 
-    const patch = inspect(repo, ["--method", "tools/call", "--tool-name", "patch_block", "--tool-arg", "file=d.noma", 'op={"op":"update_attribute","id":"c1","key":"confidence","value":0.9}']);
-    expect(patch.code, patch.stderr).toBe(0);
-    expect((JSON.parse(patch.stdout) as { structuredContent: { ok: boolean } }).structuredContent.ok).toBe(true);
-    expect(readFileSync(join(repo, "d.noma"), "utf8")).toContain("confidence=0.9");
-  });
+      const patch = inspect(repo, [
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "patch_block",
+        "--tool-arg",
+        "file=d.noma",
+        'op={"op":"update_attribute","id":"c1","key":"confidence","value":0.9}',
+      ]);
+      expect(patch.code, patch.stderr).toBe(0);
+      expect((JSON.parse(patch.stdout) as { structuredContent: { ok: boolean } }).structuredContent.ok).toBe(true);
+      expect(readFileSync(join(repo, "d.noma"), "utf8")).toContain("confidence=0.9");
+    },
+  );
 });

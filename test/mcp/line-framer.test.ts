@@ -33,13 +33,19 @@ const message = fc.jsonValue().map((v) => JSON.stringify({ jsonrpc: "2.0", id: 1
 describe("LineFramer", () => {
   it("yields the messages, whatever the chunking, line ending and final newline (property)", () => {
     fc.assert(
-      fc.property(fc.array(message, { maxLength: 8 }), fc.boolean(), fc.boolean(), fc.array(fc.nat(), { maxLength: 20 }), (messages, crlf, finalNewline, cuts) => {
-        const eol = crlf ? "\r\n" : "\n";
-        const text = messages.join(eol) + (finalNewline && messages.length > 0 ? eol : "");
-        const bytes = Buffer.from(text, "utf8");
-        expect(frame(chunk(bytes, cuts))).toEqual(messages);
-        expect(frame([bytes])).toEqual(messages);
-      }),
+      fc.property(
+        fc.array(message, { maxLength: 8 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (messages, crlf, finalNewline, cuts) => {
+          const eol = crlf ? "\r\n" : "\n";
+          const text = messages.join(eol) + (finalNewline && messages.length > 0 ? eol : "");
+          const bytes = Buffer.from(text, "utf8");
+          expect(frame(chunk(bytes, cuts))).toEqual(messages);
+          expect(frame([bytes])).toEqual(messages);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -62,7 +68,7 @@ describe("LineFramer", () => {
   });
 
   it("skips blank lines, strips a leading byte-order mark, keeps the last line without newline", () => {
-    expect(frame([Buffer.from("\uFEFF{\"a\":1}\n\n  \r\n{\"b\":2}\r\n{\"c\":3}")])).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
+    expect(frame([Buffer.from('\uFEFF{"a":1}\n\n  \r\n{"b":2}\r\n{"c":3}')])).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
     expect(frame([])).toEqual([]);
     expect(frame([Buffer.from("\n\n\r\n")])).toEqual([]);
   });

@@ -18,7 +18,7 @@ const DOC = [
   "aliases: [plan]",
   "---",
   "",
-  "# Growth {id=\"growth\" aliases=\"g,grow\"}",
+  '# Growth {id="growth" aliases="g,grow"}',
   "",
   "Intro paragraph.",
   "",
@@ -98,7 +98,16 @@ describe("read_doc", () => {
     expect(growth!.aliases).toEqual(expect.arrayContaining(["g", "grow"]));
     expect(growth!.childCount).toBe(5); // paragraph, c1, e1, box, list
     expect(para).toEqual({ type: "paragraph", childCount: 0, lines: [8, 8], patchable: false });
-    expect(c1).toEqual({ id: "c1", type: "directive", name: "claim", attrs: { confidence: 0.5, owner: "ana" }, childCount: 1, lines: [10, 12], patchable: true, hash: c1!.hash });
+    expect(c1).toEqual({
+      id: "c1",
+      type: "directive",
+      name: "claim",
+      attrs: { confidence: 0.5, owner: "ana" },
+      childCount: 1,
+      lines: [10, 12],
+      patchable: true,
+      hash: c1!.hash,
+    });
     expect(box).toMatchObject({ name: "section", childCount: 1, lines: [18, 22] });
     expect(r1).toMatchObject({ name: "risk", lines: [19, 21], attrs: { owner: "ops" } });
     expect(list).toMatchObject({ type: "list", childCount: 2, patchable: false });
@@ -150,7 +159,10 @@ describe("validate_doc", () => {
     expect(good.diagnostics.some((d) => d["code"] === "claim-without-evidence" && d["severity"] === "warning")).toBe(true);
     const bad = await c.ok<{ ok: boolean; diagnostics: Array<Record<string, unknown>> }>("validate_doc", { file: "bad.noma" });
     expect(bad.ok).toBe(false);
-    expect(bad.diagnostics.find((d) => d["code"] === "duplicate-id")).toMatchObject({ severity: "error", pos: { line: expect.any(Number), column: expect.any(Number) } });
+    expect(bad.diagnostics.find((d) => d["code"] === "duplicate-id")).toMatchObject({
+      severity: "error",
+      pos: { line: expect.any(Number), column: expect.any(Number) },
+    });
     for (const d of [...good.diagnostics, ...bad.diagnostics]) expect(d["phase"]).toBeUndefined();
     await c.close();
   });
@@ -178,9 +190,13 @@ describe("validate_doc: a chapter of a book", () => {
     const c = new McpClient(repo);
     const intro = await c.ok<{ ok: boolean; diagnostics: Array<{ code: string }> }>("validate_doc", { file: "book/01-intro.noma" });
     expect(intro).toEqual({ ok: true, diagnostics: [] });
-    const risks = await c.ok<{ ok: boolean; diagnostics: Array<{ code: string; message: string; pos: { line: number } }> }>("validate_doc", { file: join(repo, "book/02-risks.noma") });
+    const risks = await c.ok<{ ok: boolean; diagnostics: Array<{ code: string; message: string; pos: { line: number } }> }>("validate_doc", {
+      file: join(repo, "book/02-risks.noma"),
+    });
     expect(risks.ok).toBe(false);
-    expect(risks.diagnostics).toMatchObject([{ code: "broken-reference", message: "[[nowhere]] points at an id that does not exist in book book/book.noma.yml.", pos: { line: 5 } }]);
+    expect(risks.diagnostics).toMatchObject([
+      { code: "broken-reference", message: "[[nowhere]] points at an id that does not exist in book book/book.noma.yml.", pos: { line: 5 } },
+    ]);
     await c.close();
   });
 });
@@ -319,13 +335,21 @@ describe("patch_block", () => {
     const c = new McpClient(repo);
     const read = await c.ok<{ sha256: string; blocks: Block[] }>("read_doc", { file: "d.noma" });
     const hash = read.blocks.find((b) => b.id === "c1")!.hash!;
-    const ok = await c.ok<PatchBody>("patch_block", { file: "d.noma", op: { op: "update_attribute", id: "c1", key: "owner", value: "bo", baseHash: hash.slice(0, 12) }, expected_sha: read.sha256.slice(0, 8) });
+    const ok = await c.ok<PatchBody>("patch_block", {
+      file: "d.noma",
+      op: { op: "update_attribute", id: "c1", key: "owner", value: "bo", baseHash: hash.slice(0, 12) },
+      expected_sha: read.sha256.slice(0, 8),
+    });
     expect(ok.ok).toBe(true);
     // The same block hash again is now stale.
     const stale = await c.ok<PatchBody>("patch_block", { file: "d.noma", op: { op: "update_attribute", id: "c1", key: "owner", value: "cy", baseHash: hash } });
     expect(stale).toMatchObject({ ok: false, code: "sha_mismatch" });
     // A stale base_sha256 only warns (base_sha_drift) and still applies.
-    const drift = await c.ok<PatchBody>("patch_block", { file: "d.noma", op: { op: "update_attribute", id: "e1", key: "note", value: "x" }, base_sha256: read.sha256.toUpperCase() });
+    const drift = await c.ok<PatchBody>("patch_block", {
+      file: "d.noma",
+      op: { op: "update_attribute", id: "e1", key: "note", value: "x" },
+      base_sha256: read.sha256.toUpperCase(),
+    });
     expect(drift.ok).toBe(true);
     expect(JSON.stringify(drift.transcript_entry!["diagnostics"])).toContain("base_sha_drift");
     expect(drift.transcript_entry!["base_sha256"]).toBe(read.sha256);
@@ -349,7 +373,9 @@ describe("patch_block", () => {
     const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     expect(await c.fails("patch_block", { file: "d.noma" })).toMatch(/exactly one of `op`/);
-    expect(await c.fails("patch_block", { file: "d.noma", op: { op: "delete_block", id: "c1" }, ops: [{ op: "delete_block", id: "e1" }] })).toMatch(/exactly one/);
+    expect(await c.fails("patch_block", { file: "d.noma", op: { op: "delete_block", id: "c1" }, ops: [{ op: "delete_block", id: "e1" }] })).toMatch(
+      /exactly one/,
+    );
     expect(await c.fails("patch_block", { file: "d.noma", ops: [] })).toMatch(/ops/);
     expect(existsSync(join(repo, "d.noma.patches"))).toBe(false);
     await c.close();

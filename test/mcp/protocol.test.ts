@@ -73,7 +73,12 @@ describe("mcp: handshake", () => {
   it("answers server/discover with the versions, capabilities and identity", async () => {
     const c = new McpClient(tempDir());
     const r = await c.request("server/discover", { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } });
-    expect(r.result).toMatchObject({ resultType: "complete", supportedVersions: VERSIONS, capabilities: { tools: { listChanged: false } }, serverInfo: { name: "noma-reconcile" } });
+    expect(r.result).toMatchObject({
+      resultType: "complete",
+      supportedVersions: VERSIONS,
+      capabilities: { tools: { listChanged: false } },
+      serverInfo: { name: "noma-reconcile" },
+    });
     await c.close();
   });
 
@@ -188,7 +193,9 @@ describe("mcp: JSON-RPC", () => {
 
   it("answers a batch with an array (notifications left out)", async () => {
     const c = new McpClient(tempDir());
-    c.write(`${JSON.stringify([{ jsonrpc: "2.0", id: "b1", method: "ping" }, { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: "b2", method: "nope" }, 5])}\n`);
+    c.write(
+      `${JSON.stringify([{ jsonrpc: "2.0", id: "b1", method: "ping" }, { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: "b2", method: "nope" }, 5])}\n`,
+    );
     const closed = await c.close();
     expect(closed.lines.length).toBe(1);
     const batch = JSON.parse(closed.lines[0]!) as Array<{ id: unknown; result?: unknown; error?: { code: number } }>;
@@ -224,7 +231,8 @@ describe("mcp: stdio framing", () => {
     const repo = tempRepo({ "d.noma": '::claim{id="c1"}\nText.\n::\n' });
     const c = new McpClient(repo);
     const lines: string[] = [];
-    for (let i = 0; i < 20; i++) lines.push(JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "read_doc", arguments: { file: "d.noma" } } }));
+    for (let i = 0; i < 20; i++)
+      lines.push(JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "read_doc", arguments: { file: "d.noma" } } }));
     c.write(`${lines.join("\n")}\n`);
     const closed = await c.close();
     expect(closed.code).toBe(0);

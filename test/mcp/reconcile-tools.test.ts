@@ -92,7 +92,12 @@ describe("reconciliation tools over MCP", () => {
     const affected = await c.ok<{ changed_files: string[]; affected_specs: Array<Record<string, unknown>> }>("list_affected_specs", { base_branch: "main" });
     expect(affected.changed_files).toEqual(["assets/logo.png", "docs/cli.md", "docs/other.md", "src/main.ts", "src/new.ts"]);
     expect(affected.affected_specs.map((s) => s["spec_path"])).toEqual([CLI_SPEC, DOCS_SPEC]);
-    expect(affected.affected_specs[0]).toEqual({ spec_path: CLI_SPEC, behaviors: [{ name: "parse", given: "argv", then: "a command runs" }], constraints: ["no network"], invariants: ["exit codes are stable"] });
+    expect(affected.affected_specs[0]).toEqual({
+      spec_path: CLI_SPEC,
+      behaviors: [{ name: "parse", given: "argv", then: "a command runs" }],
+      constraints: ["no network"],
+      invariants: ["exit codes are stable"],
+    });
 
     const diff = await c.ok<Record<string, unknown>>("get_spec_diff", { spec_path: CLI_SPEC, base_branch: "main" });
     expect(Object.keys(diff).sort()).toEqual(DIFF_KEYS);
@@ -123,7 +128,9 @@ describe("reconciliation tools over MCP", () => {
     expect(after["skipped"]).toEqual(["docs/cli.md", "src/main.ts", "src/new.ts"]);
     const bypass = await c.ok<Record<string, unknown>>("get_spec_diff", { spec_path: CLI_SPEC, base_branch: "main", bypass_cache: true });
     expect(bypass["skipped"]).toEqual([]);
-    expect((await c.ok<{ changed_artifacts: string[] }>("get_changed_artifacts", { spec_path: CLI_SPEC, artifact_type: "code" })).changed_artifacts).toEqual([]);
+    expect((await c.ok<{ changed_artifacts: string[] }>("get_changed_artifacts", { spec_path: CLI_SPEC, artifact_type: "code" })).changed_artifacts).toEqual(
+      [],
+    );
     // Marked for every governing spec: docs/cli.md is reconciled for the docs spec too.
     expect((await c.ok<{ changed_artifacts: string[] }>("get_changed_artifacts", { spec_path: DOCS_SPEC })).changed_artifacts).toEqual([]);
 
@@ -180,7 +187,9 @@ describe("reconciliation tools over MCP", () => {
     const c = new McpClient(root);
     expect(await c.fails("list_affected_specs", { base_branch: "no-such-branch" })).toMatch(/no-such-branch/);
     expect(await c.fails("list_affected_specs", { base_branch: "--output=/tmp/x" })).toMatch(/--output/);
-    expect(await c.fails("get_spec_diff", { spec_path: ".notarai/nope.spec.yaml", base_branch: "main" })).toMatch(/nope\.spec\.yaml: not a spec file.*known specs/);
+    expect(await c.fails("get_spec_diff", { spec_path: ".notarai/nope.spec.yaml", base_branch: "main" })).toMatch(
+      /nope\.spec\.yaml: not a spec file.*known specs/,
+    );
     expect(await c.fails("get_spec_diff", { spec_path: "README.md", base_branch: "main" })).toMatch(/README\.md: not a spec file/);
     expect(await c.fails("mark_reconciled", { files: ["src/main.ts"], spec_path: ".notarai/nope.spec.yaml" })).toMatch(/not a spec file/);
     const closed = await c.close();
@@ -195,7 +204,9 @@ describe("reconciliation tools over MCP", () => {
     expect(r.changed_artifacts).toEqual([]);
     expect(r.warnings?.join("\n")).toMatch(/no artifact category "slides".*its categories: code, docs, assets/);
     // A category it has still lists its files.
-    expect((await c.ok<{ changed_artifacts: string[] }>("get_changed_artifacts", { spec_path: CLI_SPEC, artifact_type: "docs" })).changed_artifacts).toEqual(["docs/cli.md"]);
+    expect((await c.ok<{ changed_artifacts: string[] }>("get_changed_artifacts", { spec_path: CLI_SPEC, artifact_type: "docs" })).changed_artifacts).toEqual([
+      "docs/cli.md",
+    ]);
     const closed = await c.close();
     expect(closed.stderr).toMatch(/warning: .*no artifact category "slides"/);
     expectProtocolOnly(closed.lines);

@@ -50,7 +50,13 @@ describe("mcp: run_list and run_status", () => {
     ]);
     expect(s.specs).toEqual([SPEC]);
     expect(s.steps.map((x: { role: string; status: string }) => `${x.role}:${x.status}`)).toEqual(["plan:skipped", "do:skipped", "check:ok"]);
-    expect(s.verdict).toMatchObject({ verdict: "PASS", criteria: [{ id: "AC1", pass: true }, { id: "AC2", pass: true }] });
+    expect(s.verdict).toMatchObject({
+      verdict: "PASS",
+      criteria: [
+        { id: "AC1", pass: true },
+        { id: "AC2", pass: true },
+      ],
+    });
     expect(s.scorecard).toBe(`.norma/runs/${first}/steps/003-check/scorecard.md`);
     expect(s.events[0]).toMatchObject({ seq: 1, type: "run_started" });
     expect(s.events_total).toBe(s.events.length);
@@ -60,7 +66,9 @@ describe("mcp: run_list and run_status", () => {
     // No id: the newest run.
     expect((await c.ok<Record<string, any>>("run_status")).run.run_id).toBe(list.runs[0]!.run_id);
 
-    expect(await c.fails("run_status", { run_id: "20260101-000000-abcdef" })).toBe("no run 20260101-000000-abcdef in .norma/norma.db (run_list lists the runs)");
+    expect(await c.fails("run_status", { run_id: "20260101-000000-abcdef" })).toBe(
+      "no run 20260101-000000-abcdef in .norma/norma.db (run_list lists the runs)",
+    );
     expect(await c.fails("run_status", { run_id: "../../etc" })).toContain("invalid arguments for run_status");
     expect(await c.fails("run_list", { limit: "3" })).toContain("invalid arguments for run_list");
     await c.close();
@@ -76,7 +84,10 @@ describe("mcp: run_list and run_status", () => {
     // The plan agent holds the run in progress until the test opens its gate (a file outside the
     // repository, so the work tree stays as the agent found it): no race with a sleeping agent.
     const gate = join(tempDir(), "gate");
-    const root = runRepo({ config: { agents: { plan: { type: "exec", cmd: ["node", "agents/gated.mjs", gate], timeout_ms: 600_000 } } }, extra: { "agents/gated.mjs": GATED_AGENT } });
+    const root = runRepo({
+      config: { agents: { plan: { type: "exec", cmd: ["node", "agents/gated.mjs", gate], timeout_ms: 600_000 } } },
+      extra: { "agents/gated.mjs": GATED_AGENT },
+    });
     const child = spawn(process.execPath, [CLI, "run", "--spec", SPEC], { cwd: root, env: { ...process.env, CI: "1" }, stdio: "ignore" });
     const done = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     onTestFinished(() => {
@@ -110,8 +121,21 @@ describe("mcp: run_list and run_status", () => {
     await check.initialize();
     const listed = ((await check.request("tools/list")).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
     expect(listed).toEqual(roleTools("check"));
-    expect(listed).toEqual(["list_affected_specs", "get_spec_diff", "get_changed_artifacts", "read_doc", "list_ids", "validate_doc", "read_file", "list_files", "run_list", "run_status"]);
-    expect(await check.fails("snapshot_state")).toContain(`snapshot_state is not available to the check agent of run ${id} (step 3): plan and check agents only read`);
+    expect(listed).toEqual([
+      "list_affected_specs",
+      "get_spec_diff",
+      "get_changed_artifacts",
+      "read_doc",
+      "list_ids",
+      "validate_doc",
+      "read_file",
+      "list_files",
+      "run_list",
+      "run_status",
+    ]);
+    expect(await check.fails("snapshot_state")).toContain(
+      `snapshot_state is not available to the check agent of run ${id} (step 3): plan and check agents only read`,
+    );
     expect((await check.ok<Record<string, any>>("run_status")).run.run_id).toBe(id);
     await check.close();
     const act = new McpClient(root, [process.execPath, CLI, "mcp", "--step", `${id}/004-act`]);

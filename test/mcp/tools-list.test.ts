@@ -46,15 +46,28 @@ describe("mcp: tools/list", () => {
     expect(byName.get("mark_reconciled")!.inputSchema["required"]).toEqual(["files"]);
     expect(byName.get("read_doc")!.inputSchema["required"]).toEqual(["file"]);
     expect(byName.get("clear_cache")!.inputSchema["properties"]).toEqual({});
-    expect(byName.get("get_spec_diff")!.outputSchema["required"]).toEqual(["diff", "files", "skipped", "excluded", "spec_changes", "system_spec", "binary_changes", "file_categories"]);
+    expect(byName.get("get_spec_diff")!.outputSchema["required"]).toEqual([
+      "diff",
+      "files",
+      "skipped",
+      "excluded",
+      "spec_changes",
+      "system_spec",
+      "binary_changes",
+      "file_categories",
+    ]);
     // patch_block advertises the op catalog once, by reference.
-    const patch = byName.get("patch_block")!.inputSchema as { properties: Record<string, unknown>; $defs: Record<string, { anyOf: Array<{ properties: { op: { const: string } } }> }> };
+    const patch = byName.get("patch_block")!.inputSchema as {
+      properties: Record<string, unknown>;
+      $defs: Record<string, { anyOf: Array<{ properties: { op: { const: string } } }> }>;
+    };
     // …typed, for clients that read only `type` (they send an untyped argument as a JSON string).
     expect(patch.properties["op"]).toEqual({ type: "object", $ref: "#/$defs/PatchOp" });
     expect(patch.$defs["PatchOp"]!.anyOf.map((o) => o.properties.op.const)).toContain("move_block");
     expect(patch.$defs["PatchOp"]!.anyOf).toHaveLength(25);
     // Read-only tools say so; the destructive ones too.
-    for (const n of ["list_affected_specs", "get_spec_diff", "get_changed_artifacts", "read_doc", "list_ids", "validate_doc", "run_list", "run_status"]) expect(byName.get(n)!.annotations["readOnlyHint"]).toBe(true);
+    for (const n of ["list_affected_specs", "get_spec_diff", "get_changed_artifacts", "read_doc", "list_ids", "validate_doc", "run_list", "run_status"])
+      expect(byName.get(n)!.annotations["readOnlyHint"]).toBe(true);
     for (const n of ["clear_cache", "patch_block"]) expect(byName.get(n)!.annotations["destructiveHint"]).toBe(true);
   });
 

@@ -46,7 +46,7 @@ describe("indexLines", () => {
   });
 
   it("grows its arrays for texts of many short lines", () => {
-    const text = "\n".repeat(100_000) + "x";
+    const text = `${"\n".repeat(100_000)}x`;
     const { starts, ends } = indexLines(text);
     expect(ends.length).toBe(100_001);
     expect(starts[100_000]).toBe(100_000);
@@ -75,7 +75,7 @@ describe("separatorCellCount", () => {
 });
 
 describe("line rules", () => {
-  const piece = fc.constantFrom("#", "##", " ", "\t", "{", "}", "id=\"x\"", "::", ":", "a", "b-c", "\u00a0", "\u2003", "x::y", "=");
+  const piece = fc.constantFrom("#", "##", " ", "\t", "{", "}", 'id="x"', "::", ":", "a", "b-c", "\u00a0", "\u2003", "x::y", "=");
 
   it("a heading's title and attribute block are the trimmed text around a final {…} without } inside", () => {
     fc.assert(
@@ -87,7 +87,10 @@ describe("line rules", () => {
           expect(h).toBeNull();
           return;
         }
-        const rest = line.slice(m[1]!.length + 1).trimEnd().replace(/^[ \t]+/, "");
+        const rest = line
+          .slice(m[1]!.length + 1)
+          .trimEnd()
+          .replace(/^[ \t]+/, "");
         const block = /\{([^}]*)\}$/.exec(rest);
         expect(h!.depth).toBe(m[1]!.length);
         if (block === null) {
@@ -123,7 +126,7 @@ describe("line rules", () => {
   });
 
   it("the token index reads what the attribute object holds, while scanning and later", () => {
-    const tok = fc.constantFrom("id=\"a\"", "id='b c'", "for=x", "n=12", "f=0.5", "t=true", "flag", " ", "=", "\"", "id=", "for=\"unclosed", "-", "z-9=q");
+    const tok = fc.constantFrom('id="a"', "id='b c'", "for=x", "n=12", "f=0.5", "t=true", "flag", " ", "=", '"', "id=", 'for="unclosed', "-", "z-9=q");
     const keys = ["id", "for", "n", "f", "t", "flag", "z-9", "absent"];
     fc.assert(
       fc.property(fc.array(tok, { maxLength: 8 }), (parts) => {

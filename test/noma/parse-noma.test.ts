@@ -68,7 +68,11 @@ describe("spans per node type (§6.3)", () => {
     ]);
     const list = doc.children[1]!;
     expect(list.type).toBe("list");
-    if (list.type === "list") expect(list.children.map((i) => [i.pos.line, i.endLine])).toEqual([[4, 4], [5, 5]]);
+    if (list.type === "list")
+      expect(list.children.map((i) => [i.pos.line, i.endLine])).toEqual([
+        [4, 4],
+        [5, 5],
+      ]);
   });
 
   it("frontmatter spans line 1 to its closing fence", () => {
@@ -185,8 +189,21 @@ describe("directives", () => {
 
 describe("attributes", () => {
   it("coerces every value, quoted or not", () => {
-    const d = first(parseNoma("::x{a=true b=\"false\" c=12 d=\"-3\" e=1.5 f=1e5 g=.5 h=+1 i=1. j k='q' l=\"2024\"}\n::\n"));
-    expect(d.type === "directive" && d.attrs).toEqual({ a: true, b: false, c: 12, d: -3, e: 1.5, f: "1e5", g: ".5", h: "+1", i: "1.", j: true, k: "q", l: 2024 });
+    const d = first(parseNoma('::x{a=true b="false" c=12 d="-3" e=1.5 f=1e5 g=.5 h=+1 i=1. j k=\'q\' l="2024"}\n::\n'));
+    expect(d.type === "directive" && d.attrs).toEqual({
+      a: true,
+      b: false,
+      c: 12,
+      d: -3,
+      e: 1.5,
+      f: "1e5",
+      g: ".5",
+      h: "+1",
+      i: "1.",
+      j: true,
+      k: "q",
+      l: 2024,
+    });
   });
 
   it("a numeric id is no id", () => {
@@ -333,7 +350,7 @@ describe("blocks", () => {
 
 describe("line endings", () => {
   it("CRLF and lone CR end lines for parsing; the source is kept byte for byte", () => {
-    const src = "# T\r\n\r\n::claim{id=\"c\"}\rbody\r\n::\r\n";
+    const src = '# T\r\n\r\n::claim{id="c"}\rbody\r\n::\r\n';
     const doc = parseNoma(src);
     expect(doc.source).toBe(src);
     expect(doc.ids).toEqual(["t", "c"]);
@@ -360,7 +377,21 @@ describe("Tier-2 recovery", () => {
   });
 
   it("never throws on hostile input", () => {
-    for (const src of ["", "\n", "\r", "::", "{".repeat(10000), `# ${"{".repeat(5000)}}`, `::a{${"}".repeat(5000)}`, "|".repeat(1000), "```", "---", "---\n---", "\uFEFF", "\u0000\u0001"]) {
+    for (const src of [
+      "",
+      "\n",
+      "\r",
+      "::",
+      "{".repeat(10000),
+      `# ${"{".repeat(5000)}}`,
+      `::a{${"}".repeat(5000)}`,
+      "|".repeat(1000),
+      "```",
+      "---",
+      "---\n---",
+      "\uFEFF",
+      "\u0000\u0001",
+    ]) {
       expect(() => parseNoma(src)).not.toThrow();
     }
   });

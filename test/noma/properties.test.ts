@@ -14,10 +14,40 @@ import { coerceAttrValue, formatAttr, parseAttributes } from "../../src/noma/att
 import { splitOnPipes } from "../../src/noma/table-row.js";
 
 const NOMA_LINES = [
-  "::a", "::claim{id=\"c1\" confidence=0.5}", ":::evidence{for=\"c1\"}", "::::note", "::", ":::", "::::", "::section{id=\"s\"}",
-  "```", "```js", "# Heading", "## Heading {id=\"h\" aliases=\"x,y\"}", "### Heading", "#NoSpace", "---", "***", "___",
-  "| a | b |", "|---|---|", "|:--|--:|", "| 1 | 2 |", "- item", "* item", "1. one", "2. two", "> quote", ">", "",
-  "text with [[link]] and `code [[x]]`", "plain words", "    indented", "\t", "::table{id=\"t\" header}", "Col | Other",
+  "::a",
+  '::claim{id="c1" confidence=0.5}',
+  ':::evidence{for="c1"}',
+  "::::note",
+  "::",
+  ":::",
+  "::::",
+  '::section{id="s"}',
+  "```",
+  "```js",
+  "# Heading",
+  '## Heading {id="h" aliases="x,y"}',
+  "### Heading",
+  "#NoSpace",
+  "---",
+  "***",
+  "___",
+  "| a | b |",
+  "|---|---|",
+  "|:--|--:|",
+  "| 1 | 2 |",
+  "- item",
+  "* item",
+  "1. one",
+  "2. two",
+  "> quote",
+  ">",
+  "",
+  "text with [[link]] and `code [[x]]`",
+  "plain words",
+  "    indented",
+  "\t",
+  '::table{id="t" header}',
+  "Col | Other",
   "---\ntitle: x\n---",
 ];
 
@@ -136,8 +166,13 @@ describe("other parsers", () => {
   });
 
   it("parseFormula never throws", () => {
-    const formulaish = fc.array(fc.constantFrom("a", "b1", "max", "(", ")", ",", "+", "-", "*", "/", "^", "**", "1", "2.5", " ", "<=", "eval", "!"), { maxLength: 30 }).map((p) => p.join(""));
-    fc.assert(fc.property(fc.oneof(fc.string({ maxLength: 40 }), formulaish), (s) => void parseFormula(s)), { numRuns: 500 });
+    const formulaish = fc
+      .array(fc.constantFrom("a", "b1", "max", "(", ")", ",", "+", "-", "*", "/", "^", "**", "1", "2.5", " ", "<=", "eval", "!"), { maxLength: 30 })
+      .map((p) => p.join(""));
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 40 }), formulaish), (s) => void parseFormula(s)),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -25,7 +25,27 @@ function library(text: string): unknown {
 }
 
 const PATHS = ["01-intro.noma", "02-risks.noma", "intro.noma", "part/3.noma", "../shared/a.noma", "10_x.NOMA", "a.b-c.noma", "1.noma"];
-const ODD = ["1", "01", "1.5", "true", "null", "~", "'01-intro.noma'", '"a.noma"', "a.noma # c", "a: b", "[a.noma]", "{file: a.noma}", "a.md", "a noma.noma", "- a.noma", "&x a.noma", "*x", "!!str a.noma", "a.noma\t"];
+const ODD = [
+  "1",
+  "01",
+  "1.5",
+  "true",
+  "null",
+  "~",
+  "'01-intro.noma'",
+  '"a.noma"',
+  "a.noma # c",
+  "a: b",
+  "[a.noma]",
+  "{file: a.noma}",
+  "a.md",
+  "a noma.noma",
+  "- a.noma",
+  "&x a.noma",
+  "*x",
+  "!!str a.noma",
+  "a.noma\t",
+];
 const item = fc.oneof(
   { weight: 12, arbitrary: fc.constantFrom(...PATHS) },
   { weight: 2, arbitrary: fc.constantFrom(...PATHS).map((p) => `file: ${p}`) },
@@ -35,15 +55,38 @@ const item = fc.oneof(
 );
 const indent = fc.constantFrom("", "  ", "  ", "    ", " ");
 const chaptersBlock = fc
-  .tuple(indent, fc.array(fc.tuple(item, fc.oneof({ weight: 8, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: indent })), { minLength: 0, maxLength: 5 }), fc.constantFrom("chapters:", "chapters:", "chapters: ", "chapters: []", "Chapters:"))
+  .tuple(
+    indent,
+    fc.array(fc.tuple(item, fc.oneof({ weight: 8, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: indent })), { minLength: 0, maxLength: 5 }),
+    fc.constantFrom("chapters:", "chapters:", "chapters: ", "chapters: []", "Chapters:"),
+  )
   .map(([i, items, key]) => [key, ...items.map(([v, own]) => `${own ?? i}- ${v}`)].join("\n"));
 const other = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom("title: My Book", "title: Fifty parts", "title: 'Quoted: title'", "title: 3", "title: true", "author: Ann") },
-  { weight: 1, arbitrary: fc.constantFrom("", "# comment", "---", "  continued", "title: x\ntitle: y", "nested:\n  a: 1", "    file: x.noma", "  title: Intro", "\t- a.noma", "x\r") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "",
+      "# comment",
+      "---",
+      "  continued",
+      "title: x\ntitle: y",
+      "nested:\n  a: 1",
+      "    file: x.noma",
+      "  title: Intro",
+      "\t- a.noma",
+      "x\r",
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 16 }) },
 );
 const manifest = fc
-  .tuple(fc.array(other, { maxLength: 2 }), fc.oneof({ weight: 6, arbitrary: chaptersBlock }, { weight: 1, arbitrary: fc.constant("") }), fc.array(other, { maxLength: 2 }), fc.boolean())
+  .tuple(
+    fc.array(other, { maxLength: 2 }),
+    fc.oneof({ weight: 6, arbitrary: chaptersBlock }, { weight: 1, arbitrary: fc.constant("") }),
+    fc.array(other, { maxLength: 2 }),
+    fc.boolean(),
+  )
   .map(([before, block, after, newline]) => [...before, block, ...after].join("\n") + (newline ? "\n" : ""));
 
 describe("readSimpleManifest", () => {
@@ -75,7 +118,16 @@ describe("readSimpleManifest", () => {
   });
 
   it("leaves to the library what it does not read itself", () => {
-    for (const text of ["chapters:\n  - 01 # intro\n", "chapters:\n  - '01.noma'\n", "chapters:\n  - a.noma\n    more\n", "chapters:\n  - a.noma\n - b.noma\n", "chapters:\n  - file: a.noma\n    title: A\n", "title: x\ntitle: y\nchapters:\n  - a.noma\n", "chapters: [a.noma]\n", "chapters:\r\n  - a.noma\r\n"]) {
+    for (const text of [
+      "chapters:\n  - 01 # intro\n",
+      "chapters:\n  - '01.noma'\n",
+      "chapters:\n  - a.noma\n    more\n",
+      "chapters:\n  - a.noma\n - b.noma\n",
+      "chapters:\n  - file: a.noma\n    title: A\n",
+      "title: x\ntitle: y\nchapters:\n  - a.noma\n",
+      "chapters: [a.noma]\n",
+      "chapters:\r\n  - a.noma\r\n",
+    ]) {
       expect({ text, fast: readSimpleManifest(text) }).toEqual({ text, fast: undefined });
     }
   });

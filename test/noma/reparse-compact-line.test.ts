@@ -12,15 +12,66 @@ import { applyPatch, astToJson, parseNoma, validateNoma, type NomaDocument } fro
 import { reparseCompactLine } from "../../src/noma/reparse-compact-line.js";
 
 const LINES = [
-  "# Title", "## Sub {id=\"sub\"}", "", "para line with [[k0]] and [[gone]]", "::claim{id=\"k0\" confidence=0.5}", "A claim.", "::",
-  "::evidence{id=\"e0\" for=\"k0\"}", "It holds.", "::", "::note{id=\"k1\" for=\"k0\" aliases=\"a1,a2\"}", ":::risk{id=\"k2\" owner=\"ops\"}", ":::", "::",
-  "::dataset{id=\"d0\"}", "schema:", "  a: string", "rows:", "  - [x]", "::", "::plot{dataset=\"d0\" column=\"a\"}", "::",
-  "::citation{id=\"cit\" source=\"S\" accessed=\"2020-01-01\"}", "::", "```", "::not{id=\"code\"}", "```", "| a | b |", "|---|---|", "| 1 | 2 |",
-  "- item", "::callout", "::", "::a::b{x=1}", "::",
+  "# Title",
+  '## Sub {id="sub"}',
+  "",
+  "para line with [[k0]] and [[gone]]",
+  '::claim{id="k0" confidence=0.5}',
+  "A claim.",
+  "::",
+  '::evidence{id="e0" for="k0"}',
+  "It holds.",
+  "::",
+  '::note{id="k1" for="k0" aliases="a1,a2"}',
+  ':::risk{id="k2" owner="ops"}',
+  ":::",
+  "::",
+  '::dataset{id="d0"}',
+  "schema:",
+  "  a: string",
+  "rows:",
+  "  - [x]",
+  "::",
+  '::plot{dataset="d0" column="a"}',
+  "::",
+  '::citation{id="cit" source="S" accessed="2020-01-01"}',
+  "::",
+  "```",
+  '::not{id="code"}',
+  "```",
+  "| a | b |",
+  "|---|---|",
+  "| 1 | 2 |",
+  "- item",
+  "::callout",
+  "::",
+  "::a::b{x=1}",
+  "::",
 ];
 const lineArb = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...LINES) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
-const docArb = fc.tuple(fc.array(lineArb, { maxLength: 40 }), fc.boolean(), fc.constantFrom("\n", "\r\n")).map(([lines, fm, eol]) => ((fm ? "---\ntitle: t\naliases: [fm1]\n---\n" : "") + lines.join("\n") + "\n").replace(/\n/g, eol));
-const INSERTS = ["", " x=1", ' owner="me"', ' id="k9"', ' for="k1"', ' for=""', ' dataset="d0"', ' aliases="a3"', '"', "}", "{", " ", "::", "x", ' accessed="2999-01-01"', " confidence=2", " noverify", "é"];
+const docArb = fc
+  .tuple(fc.array(lineArb, { maxLength: 40 }), fc.boolean(), fc.constantFrom("\n", "\r\n"))
+  .map(([lines, fm, eol]) => `${(fm ? "---\ntitle: t\naliases: [fm1]\n---\n" : "") + lines.join("\n")}\n`.replace(/\n/g, eol));
+const INSERTS = [
+  "",
+  " x=1",
+  ' owner="me"',
+  ' id="k9"',
+  ' for="k1"',
+  ' for=""',
+  ' dataset="d0"',
+  ' aliases="a3"',
+  '"',
+  "}",
+  "{",
+  " ",
+  "::",
+  "x",
+  ' accessed="2999-01-01"',
+  " confidence=2",
+  " noverify",
+  "é",
+];
 
 function spanOf(a: string, b: string): { prefix: number; suffix: number } {
   const max = Math.min(a.length, b.length);
@@ -78,7 +129,9 @@ describe("reparseCompactLine", () => {
   });
 
   it("answers for update_attribute and remove_attribute in a one-shot patch, with the outcome of a full parse", () => {
-    const src = ["# Doc", "", '::claim{id="c1" confidence=0.5 owner="a"}', "Claim [[c2]].", "::", "", '::evidence{id="e1" for="c1"}', "Yes.", "::", ""].join("\n");
+    const src = ["# Doc", "", '::claim{id="c1" confidence=0.5 owner="a"}', "Claim [[c2]].", "::", "", '::evidence{id="e1" for="c1"}', "Yes.", "::", ""].join(
+      "\n",
+    );
     for (const op of [
       { op: "update_attribute", id: "c1", key: "confidence", value: 0.75 },
       { op: "update_attribute", id: "c1", key: "owner", value: "someone with a longer name" },

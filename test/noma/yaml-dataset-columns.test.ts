@@ -12,8 +12,78 @@ import { datasetColumns, parsedDatasetColumns } from "../../src/noma/dataset-col
 import { yamlDatasetColumns } from "../../src/noma/yaml-dataset-columns.js";
 import { parseNoma, validateNoma } from "../../src/index.js";
 
-const KEYS = ["quarter", "revenue", "margin", "a", "b", "a b", "c-d", "e.f", "_x", "growth_rate", "x1", "true", "True", "null", "NULL", "~", "1", "0x1", "1e3", ".inf", "'q'", '"q"', "<<", "a:b", "x#y", "yes", "on", "-a", "a ", " a", "é"];
-const VALUES = ["string", "number", "1.5", "-3", ".5", "+2", "50%", "a b", "[a, b]", "[]", "[ ]", "[1, 2", "[a, [b]]", '"s"', "'s'", '"a,b"', "a # c", "a#b", "- x", "x: y", "&a x", "*a", "!!str x", "|", ">", "yes", "null", "~", "", "-", ".", "2026-10-01", "[Q1, 1.5, 0.31]", '["x", 2]', "{a: 1}", "a, b", "é"];
+const KEYS = [
+  "quarter",
+  "revenue",
+  "margin",
+  "a",
+  "b",
+  "a b",
+  "c-d",
+  "e.f",
+  "_x",
+  "growth_rate",
+  "x1",
+  "true",
+  "True",
+  "null",
+  "NULL",
+  "~",
+  "1",
+  "0x1",
+  "1e3",
+  ".inf",
+  "'q'",
+  '"q"',
+  "<<",
+  "a:b",
+  "x#y",
+  "yes",
+  "on",
+  "-a",
+  "a ",
+  " a",
+  "é",
+];
+const VALUES = [
+  "string",
+  "number",
+  "1.5",
+  "-3",
+  ".5",
+  "+2",
+  "50%",
+  "a b",
+  "[a, b]",
+  "[]",
+  "[ ]",
+  "[1, 2",
+  "[a, [b]]",
+  '"s"',
+  "'s'",
+  '"a,b"',
+  "a # c",
+  "a#b",
+  "- x",
+  "x: y",
+  "&a x",
+  "*a",
+  "!!str x",
+  "|",
+  ">",
+  "yes",
+  "null",
+  "~",
+  "",
+  "-",
+  ".",
+  "2026-10-01",
+  "[Q1, 1.5, 0.31]",
+  '["x", 2]',
+  "{a: 1}",
+  "a, b",
+  "é",
+];
 const INDENTS = ["", " ", "  ", "    "];
 
 const SAFE_KEYS = ["quarter", "revenue", "margin", "a", "b", "a b", "c-d", "e.f", "_x", "growth_rate", "x1"];
@@ -39,7 +109,12 @@ const datasetBody = fc
     schemaIndent: fc.constantFrom("  ", "    ", " "),
     rows: fc.array(value, { maxLength: 4 }),
     rowsIndent: fc.constantFrom("", "  ", "    "),
-    columns: fc.option(fc.oneof(fc.array(key, { maxLength: 4 }).map((ks) => `columns: [${ks.join(", ")}]`), fc.array(key, { maxLength: 4 }).map((ks) => ["columns:", ...ks.map((k) => `  - ${k}`)].join("\n")))),
+    columns: fc.option(
+      fc.oneof(
+        fc.array(key, { maxLength: 4 }).map((ks) => `columns: [${ks.join(", ")}]`),
+        fc.array(key, { maxLength: 4 }).map((ks) => ["columns:", ...ks.map((k) => `  - ${k}`)].join("\n")),
+      ),
+    ),
     title: fc.option(fc.tuple(key, value)),
     comments: fc.boolean(),
   })
@@ -104,7 +179,21 @@ describe("dataset column names without the YAML library", () => {
   });
 
   it("plot-unknown-column is reported the same for every plot of a dataset read once", () => {
-    const text = ['::dataset{id="d"}', "schema:", "  a: string", "rows:", "  - [x]", "::", '::plot{dataset="d" column="a"}', "::", '::plot{dataset="d" column="z"}', "::", '::plot{dataset="d" column="y"}', "::", ""].join("\n");
+    const text = [
+      '::dataset{id="d"}',
+      "schema:",
+      "  a: string",
+      "rows:",
+      "  - [x]",
+      "::",
+      '::plot{dataset="d" column="a"}',
+      "::",
+      '::plot{dataset="d" column="z"}',
+      "::",
+      '::plot{dataset="d" column="y"}',
+      "::",
+      "",
+    ].join("\n");
     const codes = validateNoma(parseNoma(text)).map((d) => [d.code, d.pos?.line]);
     expect(codes).toEqual([
       ["plot-unknown-column", 9],

@@ -35,21 +35,129 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 const SAFE_KEYS = ["title", "profile", "status", "updated", "owners", "aliases", "tags", "version", "draft", "x_1", "a-b"];
-const KEYS = [...SAFE_KEYS, "true", "True", "TRUE", "tRue", "null", "Null", "~", "1", "01", "yes", "on", "__proto__", "constructor", "a b", "-a", "a:b", "<<", "é", "toString"];
-const SAFE_VALUES = ["Operations handbook", "research", "living", "2026-10-01", "[a, b]", "[ops-handbook, handbook]", "[]", "'quoted: text'", '"double, quoted"', "42", "1.5", "true", "false", "null", "Bob's guide", "a (b) c", "x/y.z"];
+const KEYS = [
+  ...SAFE_KEYS,
+  "true",
+  "True",
+  "TRUE",
+  "tRue",
+  "null",
+  "Null",
+  "~",
+  "1",
+  "01",
+  "yes",
+  "on",
+  "__proto__",
+  "constructor",
+  "a b",
+  "-a",
+  "a:b",
+  "<<",
+  "é",
+  "toString",
+];
+const SAFE_VALUES = [
+  "Operations handbook",
+  "research",
+  "living",
+  "2026-10-01",
+  "[a, b]",
+  "[ops-handbook, handbook]",
+  "[]",
+  "'quoted: text'",
+  '"double, quoted"',
+  "42",
+  "1.5",
+  "true",
+  "false",
+  "null",
+  "Bob's guide",
+  "a (b) c",
+  "x/y.z",
+];
 const VALUES = [
   ...SAFE_VALUES,
-  "01", "+3", "-3", "0x1F", "0o17", "1e3", "1.", ".5", ".inf", "-.inf", ".nan", "NaN", "Infinity", "~", "TRUE", "False", "fALSE", "Null",
-  "2026-10-01T10:00:00Z", "2026-1-1", "12:30", "1_000", "a: b", "a:", "a:b", "a #c", "a#b", "&x v", "*x", "!!str 1", "|", ">", "- x", "-", "? x",
-  "[a, b,]", "[a,, b]", "[a, [b]]", "[a, b", "[ ]", "['x', \"y\"]", "['it''s']", "'it''s'", '"a\\"b"', "'a", '"a', "{a: 1}", "{}", "a, b", "  spaced  ",
-  "é", "ü ö", "`x`", "%x", "@x", "a\tb", "a\rb", "a\u0085b", "\ufeffa", "'a' b", '"a" b', "[\"a, b\"]", "[a: b]", "[1, 2.5, true, null, x]",
+  "01",
+  "+3",
+  "-3",
+  "0x1F",
+  "0o17",
+  "1e3",
+  "1.",
+  ".5",
+  ".inf",
+  "-.inf",
+  ".nan",
+  "NaN",
+  "Infinity",
+  "~",
+  "TRUE",
+  "False",
+  "fALSE",
+  "Null",
+  "2026-10-01T10:00:00Z",
+  "2026-1-1",
+  "12:30",
+  "1_000",
+  "a: b",
+  "a:",
+  "a:b",
+  "a #c",
+  "a#b",
+  "&x v",
+  "*x",
+  "!!str 1",
+  "|",
+  ">",
+  "- x",
+  "-",
+  "? x",
+  "[a, b,]",
+  "[a,, b]",
+  "[a, [b]]",
+  "[a, b",
+  "[ ]",
+  "['x', \"y\"]",
+  "['it''s']",
+  "'it''s'",
+  '"a\\"b"',
+  "'a",
+  '"a',
+  "{a: 1}",
+  "{}",
+  "a, b",
+  "  spaced  ",
+  "é",
+  "ü ö",
+  "`x`",
+  "%x",
+  "@x",
+  "a\tb",
+  "a\rb",
+  "a\u0085b",
+  "\ufeffa",
+  "'a' b",
+  '"a" b',
+  '["a, b"]',
+  "[a: b]",
+  "[1, 2.5, true, null, x]",
 ];
 const key = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...SAFE_KEYS) }, { weight: 1, arbitrary: fc.constantFrom(...KEYS) });
-const value = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...SAFE_VALUES) }, { weight: 2, arbitrary: fc.constantFrom(...VALUES) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+const value = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom(...SAFE_VALUES) },
+  { weight: 2, arbitrary: fc.constantFrom(...VALUES) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+);
 const indent = fc.constantFrom("", "", "", " ", "  ", "    ");
 const line = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(key, value, fc.constantFrom(" ", " ", "  ", "")).map(([k, v, sp]) => `${k}:${sp}${v}`) },
-  { weight: 2, arbitrary: fc.tuple(key, fc.array(fc.tuple(indent, value), { maxLength: 4 })).map(([k, items]) => [`${k}:`, ...items.map(([i, v]) => `${i}- ${v}`)].join("\n")) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(key, fc.array(fc.tuple(indent, value), { maxLength: 4 }))
+      .map(([k, items]) => [`${k}:`, ...items.map(([i, v]) => `${i}- ${v}`)].join("\n")),
+  },
   { weight: 1, arbitrary: fc.tuple(indent, key, value).map(([i, k, v]) => `${i}${k}: ${v}`) },
   { weight: 1, arbitrary: fc.constantFrom("", "   ", "# comment", "---", "...", "- stray", "key:", "nested:\n  inner: 1") },
   { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
@@ -74,7 +182,7 @@ describe("readSimpleFrontmatter", () => {
   it("answers for the shapes documents are written in", () => {
     const usual = [
       "title: Operations handbook (benchmark)\nprofile: research\naliases: [ops-handbook, handbook]\nowners:\n  - platform-team\n  - sre\nstatus: living\nupdated: 2026-10-01",
-      "title: \"Quoted: title\"\nversion: 3\ndraft: false\ntags: []",
+      'title: "Quoted: title"\nversion: 3\ndraft: false\ntags: []',
       "title: Bob's guide\nsummary: 'A, B and C'\nweight: 1.25\nowners:\n- one\n- two",
       "title: x\nempty:\nnext: y",
     ];
@@ -87,7 +195,25 @@ describe("readSimpleFrontmatter", () => {
   });
 
   it("leaves to the library what it does not type itself", () => {
-    for (const raw of ["a: 01", "a: 0x1F", "a: 1e3", "a: .inf", "a: ~", "a: -3", "a: x # c", "a: &x 1", "a: [x, y,]", "a:\n  b: 1", "a: 1\na: 2", "__proto__: x", "a: 'it''s'", "a: \"x\\ty\"", "true: 1", "  a: 1", "a: b\n  c"]) {
+    for (const raw of [
+      "a: 01",
+      "a: 0x1F",
+      "a: 1e3",
+      "a: .inf",
+      "a: ~",
+      "a: -3",
+      "a: x # c",
+      "a: &x 1",
+      "a: [x, y,]",
+      "a:\n  b: 1",
+      "a: 1\na: 2",
+      "__proto__: x",
+      "a: 'it''s'",
+      'a: "x\\ty"',
+      "true: 1",
+      "  a: 1",
+      "a: b\n  c",
+    ]) {
       expect({ raw, fast: readSimpleFrontmatter(raw) }).toEqual({ raw, fast: undefined });
     }
   });
@@ -95,15 +221,18 @@ describe("readSimpleFrontmatter", () => {
   it("parseNoma gives the library's frontmatter and the same diagnostics", () => {
     fc.assert(
       // (A fence line would end the frontmatter early, and the parser splits lines at CRs too.)
-      fc.property(frontmatter.filter((raw) => !/^-{3}/m.test(raw) && !raw.includes("\r")), (raw) => {
-        const text = `---\n${raw}\n---\n\n# Title\n\nSome prose.\n`;
-        const doc = parseNoma(text);
-        const lib = library(raw);
-        const fm = doc.frontmatter;
-        expect(fm).toBeDefined();
-        if (lib !== undefined && (lib === null || (typeof lib === "object" && !Array.isArray(lib)))) expect(same(fm?.data, lib)).toBe(true);
-        if (readSimpleFrontmatter(raw) !== undefined) expect(validateNoma(doc).filter((d) => d.code === "invalid-frontmatter")).toEqual([]);
-      }),
+      fc.property(
+        frontmatter.filter((raw) => !/^-{3}/m.test(raw) && !raw.includes("\r")),
+        (raw) => {
+          const text = `---\n${raw}\n---\n\n# Title\n\nSome prose.\n`;
+          const doc = parseNoma(text);
+          const lib = library(raw);
+          const fm = doc.frontmatter;
+          expect(fm).toBeDefined();
+          if (lib !== undefined && (lib === null || (typeof lib === "object" && !Array.isArray(lib)))) expect(same(fm?.data, lib)).toBe(true);
+          if (readSimpleFrontmatter(raw) !== undefined) expect(validateNoma(doc).filter((d) => d.code === "invalid-frontmatter")).toEqual([]);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -60,7 +60,9 @@ const DATASETS = [
 describe("delete_block", () => {
   it("between blank lines: the block and the blank line after it", () => {
     expect(ok(NESTED, { op: "delete_block", id: "b" })).toBe('::section{id="s"}\n:::claim{id="a"}\nA.\n:::\n\n:::claim{id="z"}\nZ.\n:::\n::\n');
-    expect(ok(DATASETS, { op: "delete_block", id: "d2" })).toBe('# Data\n\n::dataset{id="d1"}\nschema:\n  name: string\nrows:\n  - [ana]\n::\n\n::plot{id="p" dataset="d1"}\n::\n');
+    expect(ok(DATASETS, { op: "delete_block", id: "d2" })).toBe(
+      '# Data\n\n::dataset{id="d1"}\nschema:\n  name: string\nrows:\n  - [ana]\n::\n\n::plot{id="p" dataset="d1"}\n::\n',
+    );
   });
 
   it("a first child right after its parent's opening line: only its lines (the blank after stays)", () => {
@@ -112,10 +114,10 @@ describe("replace_body", () => {
 describe("review blocks in nested documents", () => {
   it("add_change_request after a nested target at its depth, before the next sibling or the parent's close", () => {
     expect(ok(NESTED, { op: "add_change_request", id: "cr", target: "n1", action: "delete", from: "one" })).toBe(
-      NESTED.replace('one\n::::\n\n', 'one\n::::\n\n::::change_request{id="cr" target="n1" action="delete" from="one"}\n::::\n\n'),
+      NESTED.replace("one\n::::\n\n", 'one\n::::\n\n::::change_request{id="cr" target="n1" action="delete" from="one"}\n::::\n\n'),
     );
     expect(ok(NESTED, { op: "add_change_request", id: "cr", target: "n2", action: "insert", text: "three" })).toBe(
-      NESTED.replace('two\n::::\n', 'two\n::::\n\n::::change_request{id="cr" target="n2" action="insert" text="three"}\n::::\n'),
+      NESTED.replace("two\n::::\n", 'two\n::::\n\n::::change_request{id="cr" target="n2" action="insert" text="three"}\n::::\n'),
     );
   });
 
@@ -127,7 +129,7 @@ describe("review blocks in nested documents", () => {
 
   it("add_comment after a dataset in a dataset-heavy document", () => {
     expect(ok(DATASETS, { op: "add_comment", id: "c", target: "d2", content: "check n" })).toBe(
-      DATASETS.replace('ana,1\n::\n\n', 'ana,1\n::\n\n::comment{id="c" parent="d2"}\ncheck n\n::\n\n'),
+      DATASETS.replace("ana,1\n::\n\n", 'ana,1\n::\n\n::comment{id="c" parent="d2"}\ncheck n\n::\n\n'),
     );
   });
 });

@@ -45,7 +45,9 @@ describe("patching a chapter of a book", () => {
     expect(chapter.stdout).toContain("ERROR [broken-reference] book/01-intro.noma:5:");
     expect(chapter.stdout).toContain("[[nowhere]]");
     expect(chapter.stdout).not.toContain("[[risks]]");
-    const solo = runCli(["patch", "solo.noma", "--op", JSON.stringify({ op: "update_heading", id: "solo", title: "Solo" }), "--strict", "--actor-name", "t"], { cwd: repo });
+    const solo = runCli(["patch", "solo.noma", "--op", JSON.stringify({ op: "update_heading", id: "solo", title: "Solo" }), "--strict", "--actor-name", "t"], {
+      cwd: repo,
+    });
     expect(solo.code).toBe(1);
     expect(solo.stdout + solo.stderr).toContain("pre_validation_blocked");
   });

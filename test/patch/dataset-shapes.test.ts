@@ -47,7 +47,13 @@ describe("JSON datasets in any layout", () => {
   });
 
   it("pretty-printed {columns, rows} with column objects", () => {
-    const table = { columns: [{ name: "name", type: "string" }, { name: "n", type: "number" }], rows: [["ana", 1]] };
+    const table = {
+      columns: [
+        { name: "name", type: "string" },
+        { name: "n", type: "number" },
+      ],
+      rows: [["ana", 1]],
+    };
     expect(ok(pretty(table), { op: "insert_dataset_column", id: "d", column: 2, header: "w", type: "number", cells: ["4.5"] })).toBe(
       pretty({ columns: [...table.columns, { name: "w", type: "number" }], rows: [["ana", 1, 4.5]] }),
     );
@@ -67,7 +73,13 @@ describe("JSON datasets in any layout", () => {
   });
 
   it("coerces by the declared column type; undeclared columns keep the JSON type given", () => {
-    const typed = pretty({ columns: [{ name: "code", type: "string" }, { name: "n", type: "integer" }], rows: [["a1", 1]] });
+    const typed = pretty({
+      columns: [
+        { name: "code", type: "string" },
+        { name: "n", type: "integer" },
+      ],
+      rows: [["a1", 1]],
+    });
     expect(ok(typed, { op: "update_dataset_cell", id: "d", row: 0, column: "code", value: 12 })).toContain('"12"');
     expect(applyPatch(typed, [{ op: "update_dataset_cell", id: "d", row: 0, column: "n", value: "1.5" }]).error?.code).toBe("invalid_content");
     expect(ok(pretty([{ v: "a" }]), { op: "update_dataset_cell", id: "d", row: 0, column: "v", value: 12 })).toContain('"v": 12');
@@ -82,7 +94,9 @@ describe("JSON datasets in any layout", () => {
     const bad = applyPatch('::dataset{id="d" format="json"}\n[\n  ["a", 1],\n  ["b" 2]\n]\n::\n', [{ op: "delete_dataset_row", id: "d", row: 0 }]);
     expect(bad.error?.code).toBe("invalid_content");
     expect(bad.error?.message).toMatch(/line 4/);
-    expect(applyPatch('::dataset{id="d" format="json"}\n[["a"], {"x": 1}]\n::\n', [{ op: "delete_dataset_row", id: "d", row: 0 }]).error?.code).toBe("invalid_content");
+    expect(applyPatch('::dataset{id="d" format="json"}\n[["a"], {"x": 1}]\n::\n', [{ op: "delete_dataset_row", id: "d", row: 0 }]).error?.code).toBe(
+      "invalid_content",
+    );
   });
 });
 
@@ -116,7 +130,12 @@ function opArb(d: Data): fc.Arbitrary<Op> {
       .map((o) => ({ ...o, value: o.column === 0 || o.column === "name" ? "zed" : o.value === "zed" ? 12 : o.value })),
     fc.record({ op: fc.constant("insert_dataset_row" as const), row: fc.nat(n), cells: fc.constantFrom<V[]>(["eve", 4], ["fay"], []) }),
     fc.record({ op: fc.constant("delete_dataset_row" as const), row: fc.nat(n - 1) }),
-    fc.record({ op: fc.constant("insert_dataset_column" as const), column: fc.nat(w), header: fc.constant("x"), cells: fc.constantFrom<V[]>([], ["1", "2"].slice(0, n), ["p", "q", "r", "s"].slice(0, n)) }),
+    fc.record({
+      op: fc.constant("insert_dataset_column" as const),
+      column: fc.nat(w),
+      header: fc.constant("x"),
+      cells: fc.constantFrom<V[]>([], ["1", "2"].slice(0, n), ["p", "q", "r", "s"].slice(0, n)),
+    }),
     fc.record({ op: fc.constant("delete_dataset_column" as const), column: col }),
   );
 }
@@ -132,7 +151,11 @@ function expectedData(d: Data, o: Op): Data {
       rows[o.row]![ci(o.column)] = coerce(ci(o.column), o.value);
       break;
     case "insert_dataset_row":
-      rows.splice(o.row, 0, columns.map((_, c) => (c < o.cells.length ? coerce(c, o.cells[c]!) : null)));
+      rows.splice(
+        o.row,
+        0,
+        columns.map((_, c) => (c < o.cells.length ? coerce(c, o.cells[c]!) : null)),
+      );
       break;
     case "delete_dataset_row":
       rows.splice(o.row, 1);
@@ -176,11 +199,21 @@ describe("dataset properties", () => {
     let exact = 0;
     fc.assert(
       fc.property(
-        dataArb.chain((d) => fc.tuple(fc.constant(d), opArb(d), fc.constantFrom<JsonShape>("rows", "records", "table", "typed-table"), fc.constantFrom(0, 2, 4, "one-per-line"), fc.constantFrom("\n", "\r\n"))),
+        dataArb.chain((d) =>
+          fc.tuple(
+            fc.constant(d),
+            opArb(d),
+            fc.constantFrom<JsonShape>("rows", "records", "table", "typed-table"),
+            fc.constantFrom(0, 2, 4, "one-per-line"),
+            fc.constantFrom("\n", "\r\n"),
+          ),
+        ),
         ([d, o, shape, indent, eol]) => {
           const value = jsonValue(d, shape);
           const layout = (v: unknown): string =>
-            indent === "one-per-line" && Array.isArray(v) ? `[\n${v.map((r) => `  ${JSON.stringify(r).replace(/,/g, ", ").replace(/":/g, '": ')}`).join(",\n")}\n]` : JSON.stringify(v, null, indent === "one-per-line" ? 0 : indent);
+            indent === "one-per-line" && Array.isArray(v)
+              ? `[\n${v.map((r) => `  ${JSON.stringify(r).replace(/,/g, ", ").replace(/":/g, '": ')}`).join(",\n")}\n]`
+              : JSON.stringify(v, null, indent === "one-per-line" ? 0 : indent);
           const wrap = (json: string): string => `# Data\n\n::dataset{id="d" format="json"}\n${json}\n::\n\nAfter [[d]].\n`.replace(/\n/g, eol);
           const src = wrap(layout(value));
           const out = applyPatch(src, [{ ...o, id: "d" }]);
@@ -227,7 +260,9 @@ describe("dataset properties", () => {
   it("YAML: every op gives the data it describes, in the rows' own shape", () => {
     fc.assert(
       fc.property(
-        dataArb.chain((d) => fc.tuple(fc.constant(d), opArb(d), fc.constantFrom<YamlShape>("flow", "flow-map", "block-map", "block-seq", "block-map-below"), fc.boolean())),
+        dataArb.chain((d) =>
+          fc.tuple(fc.constant(d), opArb(d), fc.constantFrom<YamlShape>("flow", "flow-map", "block-map", "block-seq", "block-map-below"), fc.boolean()),
+        ),
         ([d, o, shape, schema]) => {
           const maps = shape === "flow-map" || shape === "block-map" || shape === "block-map-below";
           // Without schema or keys, columns have no labels.
@@ -245,12 +280,14 @@ describe("dataset properties", () => {
           expect(data.rows ?? []).toEqual(want);
           if (schema) expect(Object.keys(data.schema!)).toEqual(e.columns);
           // Every row keeps the shape the body had.
-          const rowLines = body(out.text).split("\n").filter((l) => /^  -/.test(l));
+          const rowLines = body(out.text)
+            .split("\n")
+            .filter((l) => /^ {2}-/.test(l));
           for (const l of rowLines) {
-            if (shape === "flow") expect(l).toMatch(/^  - \[.*\]$/);
-            if (shape === "flow-map") expect(l).toMatch(/^  - \{.*\}$/);
-            if (shape === "block-map") expect(l).toMatch(/^  - \w+: /);
-            if (shape === "block-seq") expect(l).toMatch(/^  - - /);
+            if (shape === "flow") expect(l).toMatch(/^ {2}- \[.*\]$/);
+            if (shape === "flow-map") expect(l).toMatch(/^ {2}- \{.*\}$/);
+            if (shape === "block-map") expect(l).toMatch(/^ {2}- \w+: /);
+            if (shape === "block-seq") expect(l).toMatch(/^ {2}- - /);
             if (shape === "block-map-below") expect(l).toBe("  -");
           }
         },
@@ -261,11 +298,14 @@ describe("dataset properties", () => {
 });
 
 describe("YAML rows that are not one-line flow arrays", () => {
-  const MAPS = '::dataset{id="d"}\nschema:\n  vertical: string\n  growth: number\nrows:\n  - vertical: legal\n    growth: 3.4\n  - vertical: healthcare\n    growth: 2.9\n::\n';
+  const MAPS =
+    '::dataset{id="d"}\nschema:\n  vertical: string\n  growth: number\nrows:\n  - vertical: legal\n    growth: 3.4\n  - vertical: healthcare\n    growth: 2.9\n::\n';
 
   it("block maps: one line changes, a new row copies the shape, a first key moves onto the dash line", () => {
     expect(ok(MAPS, { op: "update_dataset_cell", id: "d", row: 0, column: "growth", value: "3.8" })).toBe(MAPS.replace("growth: 3.4", "growth: 3.8"));
-    expect(ok(MAPS, { op: "insert_dataset_row", id: "d", row: 2, cells: ["retail", "1.5"] })).toBe(MAPS.replace("growth: 2.9\n", "growth: 2.9\n  - vertical: retail\n    growth: 1.5\n"));
+    expect(ok(MAPS, { op: "insert_dataset_row", id: "d", row: 2, cells: ["retail", "1.5"] })).toBe(
+      MAPS.replace("growth: 2.9\n", "growth: 2.9\n  - vertical: retail\n    growth: 1.5\n"),
+    );
     expect(ok(MAPS, { op: "delete_dataset_column", id: "d", column: "vertical" })).toBe(
       '::dataset{id="d"}\nschema:\n  growth: number\nrows:\n  - growth: 3.4\n  - growth: 2.9\n::\n',
     );
@@ -285,11 +325,14 @@ describe("YAML rows that are not one-line flow arrays", () => {
   it("block lists and comments", () => {
     const src = '::dataset{id="d"}\nrows:\n  # legal first\n  - - legal\n    - 3.4 # estimate\n::\n';
     expect(ok(src, { op: "update_dataset_cell", id: "d", row: 0, column: 1, value: "3.8" })).toBe(src.replace("- 3.4 # estimate", "- 3.8 # estimate"));
-    expect(ok(src, { op: "insert_dataset_row", id: "d", row: 0, cells: ["retail", "1"] })).toBe(src.replace("  - - legal", "  - - retail\n    - 1\n  - - legal"));
+    expect(ok(src, { op: "insert_dataset_row", id: "d", row: 0, cells: ["retail", "1"] })).toBe(
+      src.replace("  - - legal", "  - - retail\n    - 1\n  - - legal"),
+    );
   });
 
   it("refuses what it cannot edit in place: multi-line values, nested structures", () => {
-    const code = (rows: string): string | undefined => applyPatch(`::dataset{id="d"}\nrows:\n${rows}\n::\n`, [{ op: "delete_dataset_row", id: "d", row: 0 }]).error?.code;
+    const code = (rows: string): string | undefined =>
+      applyPatch(`::dataset{id="d"}\nrows:\n${rows}\n::\n`, [{ op: "delete_dataset_row", id: "d", row: 0 }]).error?.code;
     expect(code("  - note: |\n      long\n      text")).toBe("invalid_content");
     expect(code("  - name: ana\n    tags:\n      - a")).toBe("invalid_content");
     expect(code("  - [a,\n     b]")).toBe("invalid_content");
@@ -301,8 +344,12 @@ describe("CSV", () => {
   it("keeps a space after each comma and quotes by the §B rule", () => {
     const src = '::dataset{id="d" format="csv"}\nname, n\nana, 1\n"bo, jr", 2\n::\n';
     expect(ok(src, { op: "update_dataset_cell", id: "d", row: 0, column: "n", value: 5 })).toBe(src.replace("ana, 1", "ana, 5"));
-    expect(ok(src, { op: "insert_dataset_row", id: "d", row: 2, cells: ['say "hi"', " x"] })).toBe(src.replace('"bo, jr", 2\n', '"bo, jr", 2\n"say ""hi""", " x"\n'));
-    expect(ok(src, { op: "insert_dataset_column", id: "d", column: 1, header: "k", cells: ["a"] })).toBe('::dataset{id="d" format="csv"}\nname, k, n\nana, a, 1\n"bo, jr", , 2\n::\n');
+    expect(ok(src, { op: "insert_dataset_row", id: "d", row: 2, cells: ['say "hi"', " x"] })).toBe(
+      src.replace('"bo, jr", 2\n', '"bo, jr", 2\n"say ""hi""", " x"\n'),
+    );
+    expect(ok(src, { op: "insert_dataset_column", id: "d", column: 1, header: "k", cells: ["a"] })).toBe(
+      '::dataset{id="d" format="csv"}\nname, k, n\nana, a, 1\n"bo, jr", , 2\n::\n',
+    );
     expect(applyPatch(src, [{ op: "update_dataset_cell", id: "d", row: 1, column: 0, value: "bo, jr" }]).result).toBe("noop");
   });
 });

@@ -57,12 +57,12 @@ describe("DocumentMemo", () => {
 
 const LINES = [
   "# Title",
-  "## Part {id=\"part\"}",
+  '## Part {id="part"}',
   "",
   "prose with [[k0]] and [[gone]]",
-  "::claim{id=\"k0\" confidence=0.5}",
-  "::claim{id=\"k1\"}",
-  "::evidence{id=\"e1\" for=\"k0\"}",
+  '::claim{id="k0" confidence=0.5}',
+  '::claim{id="k1"}',
+  '::evidence{id="e1" for="k0"}',
   "text",
   "::",
   "::",
@@ -71,7 +71,12 @@ const LINES = [
 const docArb = fc.array(fc.constantFrom(...LINES), { maxLength: 30 }).map((lines) => `${lines.join("\n")}\n`);
 const idArb = fc.constantFrom("k0", "k1", "e1", "part", "nope");
 const opArb = fc.oneof(
-  fc.record({ op: fc.constant("update_attribute"), id: idArb, key: fc.constantFrom("owner", "confidence"), value: fc.oneof(fc.constantFrom("x", "y"), fc.integer({ min: 0, max: 3 })) }),
+  fc.record({
+    op: fc.constant("update_attribute"),
+    id: idArb,
+    key: fc.constantFrom("owner", "confidence"),
+    value: fc.oneof(fc.constantFrom("x", "y"), fc.integer({ min: 0, max: 3 })),
+  }),
   fc.record({ op: fc.constant("remove_attribute"), id: idArb, key: fc.constant("owner") }),
   fc.record({ op: fc.constant("delete_block"), id: idArb }),
   fc.record({ op: fc.constant("replace_body"), id: idArb, content: fc.constantFrom("new [[k0]]", "plain", "see [[missing]]") }),

@@ -40,11 +40,13 @@ describe("parseJsonSpans", () => {
   });
 
   it("accepts exactly what JSON.parse accepts, on mangled JSON and on arbitrary text", () => {
-    const mangled = fc.tuple(fc.jsonValue({ maxDepth: 3 }), fc.nat(), fc.constantFrom("", ",", "]", "}", '"', "\\", "01", "-", "1e", "\u0001", "tru", " ")).map(([v, at, ins]) => {
-      const t = JSON.stringify(v, null, 1);
-      const k = at % (t.length + 1);
-      return t.slice(0, k) + ins + t.slice(k + (ins === "" ? 1 : 0));
-    });
+    const mangled = fc
+      .tuple(fc.jsonValue({ maxDepth: 3 }), fc.nat(), fc.constantFrom("", ",", "]", "}", '"', "\\", "01", "-", "1e", "\u0001", "tru", " "))
+      .map(([v, at, ins]) => {
+        const t = JSON.stringify(v, null, 1);
+        const k = at % (t.length + 1);
+        return t.slice(0, k) + ins + t.slice(k + (ins === "" ? 1 : 0));
+      });
     fc.assert(
       fc.property(fc.oneof(mangled, fc.string({ maxLength: 30 })), (text) => {
         let native = true;

@@ -44,7 +44,10 @@ function check(path: string, expected: string): void {
 }
 
 describe("patching large documents", () => {
-  for (const [label, extra] of [["ASCII", ""], ["with characters beyond ASCII", " (réseau, 東京)"]] as const) {
+  for (const [label, extra] of [
+    ["ASCII", ""],
+    ["with characters beyond ASCII", " (réseau, 東京)"],
+  ] as const) {
     it(`${label}: the file is the edited text, the transcript's digests are the file's`, () => {
       const dir = tempDir();
       const a = join(dir, "a.noma");
@@ -57,7 +60,13 @@ describe("patching large documents", () => {
       let expectedB = docB.text;
       const mid = Math.floor(docA.sections / 2);
       // Near the start, in the middle, near the end; then the other document; then back.
-      for (const [path, id, value] of [[a, "c1", 0.1], [a, `c${mid}`, 0.2], [a, `c${docA.sections - 1}`, 0.3], [b, "c2", 0.4], [a, `c${mid}`, 0.9]] as const) {
+      for (const [path, id, value] of [
+        [a, "c1", 0.1],
+        [a, `c${mid}`, 0.2],
+        [a, `c${docA.sections - 1}`, 0.3],
+        [b, "c2", 0.4],
+        [a, `c${mid}`, 0.9],
+      ] as const) {
         const r = patchDocument(path, [{ op: "update_attribute", id, key: "confidence", value }], { actor });
         expect(r.outcome.result).toBe("applied");
         expect(r.written).toBe(true);
@@ -88,7 +97,11 @@ describe("patching large documents", () => {
       const last = doc.sections - 1;
       const mid = doc.sections >> 1;
       // One op (its result kept as pieces of the bytes read), then lists (each op's result assembled).
-      const lists = [(): unknown[] => [edit("c3", 0.1)], (): unknown[] => [edit(`c${last}`, 0.2), edit("c0", 0.3), edit(`c${mid}`, 0.4), edit(`c${mid}`, 0.6)], (): unknown[] => [edit("c1", 0.7), edit(`c${last}`, 0.8)]];
+      const lists = [
+        (): unknown[] => [edit("c3", 0.1)],
+        (): unknown[] => [edit(`c${last}`, 0.2), edit("c0", 0.3), edit(`c${mid}`, 0.4), edit(`c${mid}`, 0.6)],
+        (): unknown[] => [edit("c1", 0.7), edit(`c${last}`, 0.8)],
+      ];
       for (const list of lists) {
         const r = patchDocument(path, list(), { actor, reuse: false });
         expect(r.outcome.result).toBe("applied");

@@ -43,7 +43,10 @@ function verifies(repo: string, file = "d.noma"): void {
   const t = join(repo, `${file}.patches`);
   if (!existsSync(t)) return;
   const report = verifyTranscript(readFileSync(t, "utf8"), readFileSync(join(repo, file), "utf8"), { strict: true });
-  expect(report.findings.filter((f) => f.severity === "error"), readFileSync(t, "utf8").slice(0, 2000)).toEqual([]);
+  expect(
+    report.findings.filter((f) => f.severity === "error"),
+    readFileSync(t, "utf8").slice(0, 2000),
+  ).toEqual([]);
 }
 
 describe("patch (CLI) with values that are not patch ops", () => {
@@ -126,9 +129,50 @@ describe("patchDocument (library): whatever we write verifies", () => {
   /** Junk ops: any JSON value, objects with a string op (known or not), special keys, deep nesting. */
   const junk = fc.oneof(
     fc.jsonValue({ maxDepth: 4 }),
-    fc.record({ op: fc.oneof(fc.constantFrom("replace_block", "delete_block", "update_attribute", "add_block", "rename_id", "update_table_cell", "move_block"), fc.string()) }, { requiredKeys: ["op"] }).chain((base) =>
-      fc.dictionary(fc.oneof(fc.constantFrom("id", "key", "value", "content", "parent", "from", "to", "row", "column", "cells", "position", "baseHash", "__proto__", "constructor", "toString"), fc.string({ maxLength: 6 })), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }).map((extra) => ({ base, extra })),
-    ).map(({ base, extra }) => JSON.parse(`{${[`"op":${JSON.stringify(base.op)}`, ...Object.entries(extra).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`)].join(",")}}`) as unknown),
+    fc
+      .record(
+        {
+          op: fc.oneof(
+            fc.constantFrom("replace_block", "delete_block", "update_attribute", "add_block", "rename_id", "update_table_cell", "move_block"),
+            fc.string(),
+          ),
+        },
+        { requiredKeys: ["op"] },
+      )
+      .chain((base) =>
+        fc
+          .dictionary(
+            fc.oneof(
+              fc.constantFrom(
+                "id",
+                "key",
+                "value",
+                "content",
+                "parent",
+                "from",
+                "to",
+                "row",
+                "column",
+                "cells",
+                "position",
+                "baseHash",
+                "__proto__",
+                "constructor",
+                "toString",
+              ),
+              fc.string({ maxLength: 6 }),
+            ),
+            fc.jsonValue({ maxDepth: 3 }),
+            { maxKeys: 5 },
+          )
+          .map((extra) => ({ base, extra })),
+      )
+      .map(
+        ({ base, extra }) =>
+          JSON.parse(
+            `{${[`"op":${JSON.stringify(base.op)}`, ...Object.entries(extra).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`)].join(",")}}`,
+          ) as unknown,
+      ),
     fc.integer({ min: 1, max: 3000 }).map((d) => JSON.parse(`{"op":"delete_block","id":"e1","x":${deepJson(d, "array")}}`) as unknown),
   );
 
@@ -163,7 +207,9 @@ describe("MCP patch_block", () => {
   it("advertises op and ops items as type object", async () => {
     const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
-    const list = (await c.request("tools/list", {})).result as { tools: Array<{ name: string; inputSchema: { properties: Record<string, Record<string, unknown>> } }> };
+    const list = (await c.request("tools/list", {})).result as {
+      tools: Array<{ name: string; inputSchema: { properties: Record<string, Record<string, unknown>> } }>;
+    };
     const input = list.tools.find((t) => t.name === "patch_block")!.inputSchema;
     expect(input.properties["op"]!["type"]).toBe("object");
     expect((input.properties["ops"]!["items"] as Record<string, unknown>)["type"]).toBe("object");
@@ -173,12 +219,21 @@ describe("MCP patch_block", () => {
   it("a JSON string that parses to an op is accepted (clients that saw no type send strings); ops too", async () => {
     const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
-    const one = await c.ok<{ ok: boolean; transcript_entry: { op: unknown } }>("patch_block", { file: "d.noma", op: JSON.stringify({ op: "update_attribute", id: "c1", key: "confidence", value: 0.9 }) });
+    const one = await c.ok<{ ok: boolean; transcript_entry: { op: unknown } }>("patch_block", {
+      file: "d.noma",
+      op: JSON.stringify({ op: "update_attribute", id: "c1", key: "confidence", value: 0.9 }),
+    });
     expect(one.ok).toBe(true);
     expect(one.transcript_entry.op).toEqual({ op: "update_attribute", id: "c1", key: "confidence", value: 0.9 });
-    const list = await c.ok<{ ok: boolean }>("patch_block", { file: "d.noma", ops: [JSON.stringify({ op: "update_attribute", id: "c1", key: "confidence", value: 0.8 })] });
+    const list = await c.ok<{ ok: boolean }>("patch_block", {
+      file: "d.noma",
+      ops: [JSON.stringify({ op: "update_attribute", id: "c1", key: "confidence", value: 0.8 })],
+    });
     expect(list.ok).toBe(true);
-    const whole = await c.ok<{ ok: boolean }>("patch_block", { file: "d.noma", ops: JSON.stringify([{ op: "update_attribute", id: "c1", key: "confidence", value: 0.7 }]) });
+    const whole = await c.ok<{ ok: boolean }>("patch_block", {
+      file: "d.noma",
+      ops: JSON.stringify([{ op: "update_attribute", id: "c1", key: "confidence", value: 0.7 }]),
+    });
     expect(whole.ok).toBe(true);
     expect(readFileSync(join(repo, "d.noma"), "utf8")).toContain("confidence=0.7");
     verifies(repo);
@@ -206,7 +261,9 @@ describe("MCP patch_block", () => {
     expect(await c.fails("patch_block", { file: "d.noma", ops: [{ op: "delete_block", id: "e1" }, 7] })).toMatch(/op 2 of 2.*found number 7/);
     // 10,000 levels deep (written by hand: JSON.stringify itself would overflow the stack).
     const reply = c.waitFor("deep");
-    c.write(`{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"patch_block","arguments":{"file":"d.noma","op":{"op":"update_attribute","id":"c1","key":"x","value":${deepJson(10_000, "object")}}}}}\n`);
+    c.write(
+      `{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"patch_block","arguments":{"file":"d.noma","op":{"op":"update_attribute","id":"c1","key":"x","value":${deepJson(10_000, "object")}}}}}\n`,
+    );
     const deep = (await reply).result as { isError?: boolean; content: Array<{ text: string }> };
     expect(deep.isError).toBe(true);
     expect(deep.content[0]!.text).toMatch(/invalid_content: .*nested deeper than \d+ levels/);

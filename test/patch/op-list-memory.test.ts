@@ -87,46 +87,56 @@ function opList(n: number, sections: number): unknown[] {
 
 describe("op-list memory", () => {
   const title = "the CLI's peak memory grows by at most 5% of a 1 MB document per op, from 50 to 400 to 2,000 ops";
-  it.skipIf(!LINUX)(LINUX ? title : `${title} (skipped: measured on Linux only, where the figures were calibrated)`, () => {
-    const doc = document(1 << 20);
-    const bytes = Buffer.byteLength(doc.text);
-    const aside = tempDir();
-    const reporter = join(aside, "report-max-rss.cjs");
-    writeFileSync(reporter, REPORTER);
-    // The body's compile cache as users have it: made by a first run, read by the measured ones.
-    const env = { ...process.env, ...AS_USERS, NO_COLOR: "1", NOMA_RECONCILE_COMPILE_CACHE_DIR: join(aside, "cache") };
-    const peakKiB = (n: number): number => {
-      const repo = tempRepo({ "doc.noma": doc.text, "ops.json": JSON.stringify(opList(n, doc.sections)) });
-      const out = join(aside, `rss-${n}`);
-      const r = spawnSync(process.execPath, ["--require", reporter, CLI, "patch", "doc.noma", "--ops", "ops.json", "--actor-name", "memory-test"], {
-        cwd: repo,
-        env: { ...env, NOMA_TEST_MAX_RSS_FILE: out },
-        encoding: "utf8",
-        maxBuffer: 1 << 26,
-      });
-      expect(r.stderr).toBe("");
-      expect(r.status).toBe(0);
-      expect(r.stdout).toContain(`applied ${n} of ${n} ops to doc.noma`);
-      expect(readFileSync(join(repo, "doc.noma.patches"), "utf8").trim().split("\n")).toHaveLength(n);
-      return Number(readFileSync(out, "utf8"));
-    };
-    const one = peakKiB(1);
-    const peaks = [50, 400, 2000].map((n) => ({ n, kib: peakKiB(n) }));
-    const figures = `peak resident set: 1 op ${one} KiB, ${peaks.map((p) => `${p.n} ops ${p.kib} KiB`).join(", ")}; document ${bytes} bytes`;
-    for (let k = 1; k < peaks.length; k++) {
-      const [a, b] = [peaks[k - 1]!, peaks[k]!];
-      const perOp = ((b.kib - a.kib) * 1024) / (b.n - a.n);
-      expect(perOp, `growth per op from ${a.n} to ${b.n} ops (${figures})`).toBeLessThanOrEqual(0.05 * bytes);
-    }
-  }, 300_000);
+  it.skipIf(!LINUX)(
+    LINUX ? title : `${title} (skipped: measured on Linux only, where the figures were calibrated)`,
+    () => {
+      const doc = document(1 << 20);
+      const bytes = Buffer.byteLength(doc.text);
+      const aside = tempDir();
+      const reporter = join(aside, "report-max-rss.cjs");
+      writeFileSync(reporter, REPORTER);
+      // The body's compile cache as users have it: made by a first run, read by the measured ones.
+      const env = { ...process.env, ...AS_USERS, NO_COLOR: "1", NOMA_RECONCILE_COMPILE_CACHE_DIR: join(aside, "cache") };
+      const peakKiB = (n: number): number => {
+        const repo = tempRepo({ "doc.noma": doc.text, "ops.json": JSON.stringify(opList(n, doc.sections)) });
+        const out = join(aside, `rss-${n}`);
+        const r = spawnSync(process.execPath, ["--require", reporter, CLI, "patch", "doc.noma", "--ops", "ops.json", "--actor-name", "memory-test"], {
+          cwd: repo,
+          env: { ...env, NOMA_TEST_MAX_RSS_FILE: out },
+          encoding: "utf8",
+          maxBuffer: 1 << 26,
+        });
+        expect(r.stderr).toBe("");
+        expect(r.status).toBe(0);
+        expect(r.stdout).toContain(`applied ${n} of ${n} ops to doc.noma`);
+        expect(readFileSync(join(repo, "doc.noma.patches"), "utf8").trim().split("\n")).toHaveLength(n);
+        return Number(readFileSync(out, "utf8"));
+      };
+      const one = peakKiB(1);
+      const peaks = [50, 400, 2000].map((n) => ({ n, kib: peakKiB(n) }));
+      const figures = `peak resident set: 1 op ${one} KiB, ${peaks.map((p) => `${p.n} ops ${p.kib} KiB`).join(", ")}; document ${bytes} bytes`;
+      for (let k = 1; k < peaks.length; k++) {
+        const [a, b] = [peaks[k - 1]!, peaks[k]!];
+        const perOp = ((b.kib - a.kib) * 1024) / (b.n - a.n);
+        expect(perOp, `growth per op from ${a.n} to ${b.n} ops (${figures})`).toBeLessThanOrEqual(0.05 * bytes);
+      }
+    },
+    300_000,
+  );
 
   it("a list long enough to be collected leaves no compile cache behind (V8 would refuse code cached after the collector's flag); a short one does", () => {
     const doc = document(1 << 20);
     const caches = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith("patch-")) : []);
-    for (const [n, cached] of [[2, true], [200, false]] as const) {
+    for (const [n, cached] of [
+      [2, true],
+      [200, false],
+    ] as const) {
       const repo = tempRepo({ "doc.noma": doc.text, "ops.json": JSON.stringify(opList(n, doc.sections)) });
       const dir = join(tempDir(), "cache");
-      const r = runCli(["patch", "doc.noma", "--ops", "ops.json", "--actor-name", "memory-test"], { cwd: repo, env: { ...AS_USERS, NOMA_RECONCILE_COMPILE_CACHE_DIR: dir } });
+      const r = runCli(["patch", "doc.noma", "--ops", "ops.json", "--actor-name", "memory-test"], {
+        cwd: repo,
+        env: { ...AS_USERS, NOMA_RECONCILE_COMPILE_CACHE_DIR: dir },
+      });
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`applied ${n} of ${n} ops to doc.noma`);
       expect(caches(dir), `${n} ops`).toHaveLength(cached ? 1 : 0);

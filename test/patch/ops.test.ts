@@ -53,13 +53,15 @@ describe("core ops", () => {
     expect(ok(SECTION, { op: "add_block", parent: "s", content: frag })).toBe(
       '::section{id="s"}\n:::claim{id="a"}\nA.\n:::\n\n:::claim{id="b"}\nB.\n:::\n\n:::risk{id="r"}\nNew.\n:::\n::\n',
     );
-    expect(ok('::section{id="s"}\n::\n', { op: "add_block", parent: "s", position: 0, content: frag })).toBe('::section{id="s"}\n:::risk{id="r"}\nNew.\n:::\n::\n');
+    expect(ok('::section{id="s"}\n::\n', { op: "add_block", parent: "s", position: 0, content: frag })).toBe(
+      '::section{id="s"}\n:::risk{id="r"}\nNew.\n:::\n::\n',
+    );
   });
 
   it("delete_block removes the block, and one following blank line when blank lines surround it (fence lines are not blank)", () => {
     expect(ok(SECTION, { op: "delete_block", id: "a" })).toBe('::section{id="s"}\n\n:::claim{id="b"}\nB.\n:::\n::\n');
     expect(ok(SECTION, { op: "delete_block", id: "b" })).toBe('::section{id="s"}\n:::claim{id="a"}\nA.\n:::\n\n::\n');
-    expect(ok("text\n\n::n{id=\"x\"}\n::\n\nmore\n", { op: "delete_block", id: "x" })).toBe("text\n\nmore\n");
+    expect(ok('text\n\n::n{id="x"}\n::\n\nmore\n', { op: "delete_block", id: "x" })).toBe("text\n\nmore\n");
   });
 
   it("update_attribute replaces a token in place, appends a new one, adds braces, removes with null", () => {
@@ -67,7 +69,7 @@ describe("core ops", () => {
     expect(ok(CLAIMS, { op: "update_attribute", id: "c1", key: "owner", value: "ana" })).toContain('::claim{id="c1" confidence=0.5 owner="ana"}');
     expect(ok('::note{id="n"}\n::\n', { op: "update_attribute", id: "n", key: "draft", value: true })).toBe('::note{id="n" draft}\n::\n');
     expect(ok('::note{id="n" x=1}\n::\n', { op: "update_attribute", id: "n", key: "x", value: false })).toBe('::note{id="n" x=false}\n::\n');
-    expect(ok('::note{id="n" t=1}\n::\n', { op: "update_attribute", id: "n", key: "t", value: 'say "hi"' })).toBe("::note{id=\"n\" t='say \"hi\"'}\n::\n");
+    expect(ok('::note{id="n" t=1}\n::\n', { op: "update_attribute", id: "n", key: "t", value: 'say "hi"' })).toBe('::note{id="n" t=\'say "hi"\'}\n::\n');
     expect(ok(CLAIMS, { op: "update_attribute", id: "c1", key: "confidence", value: null })).toContain('::claim{id="c1"}\n');
   });
 
@@ -131,18 +133,24 @@ describe("extended ops", () => {
   });
 
   it("update_heading changes the title and pins an implicit id that would change", () => {
-    expect(ok("# Old Title\n\ntext\n", { op: "update_heading", id: "old-title", title: "New Title" })).toBe('# Old Title\n\ntext\n'.replace("# Old Title", '# New Title {id="old-title"}'));
-    expect(ok("## Same {aliases=\"x\"}\n", { op: "update_heading", id: "same", title: "SAME" })).toBe('## SAME {aliases="x"}\n');
+    expect(ok("# Old Title\n\ntext\n", { op: "update_heading", id: "old-title", title: "New Title" })).toBe(
+      "# Old Title\n\ntext\n".replace("# Old Title", '# New Title {id="old-title"}'),
+    );
+    expect(ok('## Same {aliases="x"}\n', { op: "update_heading", id: "same", title: "SAME" })).toBe('## SAME {aliases="x"}\n');
     expect(ok('## Old {id="k"}\n', { op: "update_heading", id: "k", title: "New" })).toBe('## New {id="k"}\n');
-    expect(ok('# A\n# A\n', { op: "update_heading", id: "a-2", title: "B" })).toBe('# A\n# B {id="a-2"}\n');
+    expect(ok("# A\n# A\n", { op: "update_heading", id: "a-2", title: "B" })).toBe('# A\n# B {id="a-2"}\n');
   });
 
   it("add_comment, add_footnote, add_endnote and add_change_request place a block after the target at its depth", () => {
     expect(ok(SECTION, { op: "add_comment", id: "cm", target: "a", content: "Check.", author: "li", initials: "LI", date: "2026-11-22" })).toContain(
       ':::claim{id="a"}\nA.\n:::\n\n:::comment{id="cm" parent="a" author="li" initials="LI" date="2026-11-22"}\nCheck.\n:::\n\n:::claim{id="b"}',
     );
-    expect(ok(SECTION, { op: "add_footnote", id: "fn", target: "b", content: "Note.", label: "1" })).toContain(':::claim{id="b"}\nB.\n:::\n\n:::footnote{id="fn" for="b" label="1"}\nNote.\n:::\n::\n');
-    expect(ok("# Intro\n\nText.\n", { op: "add_endnote", id: "en", target: "intro", content: "End." })).toBe('# Intro\n\n::endnote{id="en" for="intro"}\nEnd.\n::\n\nText.\n');
+    expect(ok(SECTION, { op: "add_footnote", id: "fn", target: "b", content: "Note.", label: "1" })).toContain(
+      ':::claim{id="b"}\nB.\n:::\n\n:::footnote{id="fn" for="b" label="1"}\nNote.\n:::\n::\n',
+    );
+    expect(ok("# Intro\n\nText.\n", { op: "add_endnote", id: "en", target: "intro", content: "End." })).toBe(
+      '# Intro\n\n::endnote{id="en" for="intro"}\nEnd.\n::\n\nText.\n',
+    );
     expect(ok(CLAIMS, { op: "add_change_request", id: "cr", target: "c1", action: "delete", from: "one" })).toContain(
       '::claim{id="c1" confidence=0.5}\nBody one.\n::\n\n::change_request{id="cr" target="c1" action="delete" from="one"}\n::\n\n::evidence',
     );
@@ -200,15 +208,21 @@ describe("extended ops", () => {
     expect(ok(YAML_DS, { op: "insert_dataset_column", id: "d", column: 1, header: "ok", cells: [true, false], type: "boolean" })).toBe(
       '::dataset{id="d"}\nschema:\n  name: string\n  ok: boolean\n  n: number\nrows:\n  - [ana, true, 1]\n  - ["bo b", false, 2]\n::\n',
     );
-    expect(ok(YAML_DS, { op: "delete_dataset_column", id: "d", column: "name" })).toBe('::dataset{id="d"}\nschema:\n  n: number\nrows:\n  - [1]\n  - [2]\n::\n');
-    expect(ok('::dataset{id="d"}\nschema:\n  a: number\nrows: []\n::\n', { op: "insert_dataset_row", id: "d", row: 0, cells: [1] })).toBe('::dataset{id="d"}\nschema:\n  a: number\nrows:\n  - [1]\n::\n');
+    expect(ok(YAML_DS, { op: "delete_dataset_column", id: "d", column: "name" })).toBe(
+      '::dataset{id="d"}\nschema:\n  n: number\nrows:\n  - [1]\n  - [2]\n::\n',
+    );
+    expect(ok('::dataset{id="d"}\nschema:\n  a: number\nrows: []\n::\n', { op: "insert_dataset_row", id: "d", row: 0, cells: [1] })).toBe(
+      '::dataset{id="d"}\nschema:\n  a: number\nrows:\n  - [1]\n::\n',
+    );
   });
 
   it("csv and tsv dataset ops quote what needs quoting", () => {
     const csv = '::dataset{id="d" format="csv"}\nname,n\nana,1\n"b, c",2\n::\n';
     expect(ok(csv, { op: "update_dataset_cell", id: "d", row: 0, column: "name", value: 'say "x"' })).toBe(csv.replace("ana,1", '"say ""x""",1'));
     expect(ok(csv, { op: "insert_dataset_row", id: "d", row: 2, cells: ["dee", 4] })).toBe(csv.replace('"b, c",2\n', '"b, c",2\ndee,4\n'));
-    expect(ok(csv, { op: "insert_dataset_column", id: "d", column: 2, header: "k", cells: ["x", "y"] })).toBe(csv.replace("name,n\nana,1\n\"b, c\",2", 'name,n,k\nana,1,x\n"b, c",2,y'));
+    expect(ok(csv, { op: "insert_dataset_column", id: "d", column: 2, header: "k", cells: ["x", "y"] })).toBe(
+      csv.replace('name,n\nana,1\n"b, c",2', 'name,n,k\nana,1,x\n"b, c",2,y'),
+    );
     const tsv = '::dataset{id="d" format="tsv"}\na\tb\n1\t2\n::\n';
     expect(ok(tsv, { op: "delete_dataset_column", id: "d", column: "a" })).toBe('::dataset{id="d" format="tsv"}\nb\n2\n::\n');
   });
@@ -220,11 +234,15 @@ describe("extended ops", () => {
     expect(ok(rows, { op: "delete_dataset_row", id: "d", row: 1 })).toBe(rows.replace('  ["ana", 1],\n  ["bo", 2]\n', '  ["ana", 1]\n'));
     const records = '::dataset{id="d" format="json"}\n[\n  {"name": "ana", "n": 1},\n  {"name": "bo", "n": 2}\n]\n::\n';
     expect(ok(records, { op: "insert_dataset_column", id: "d", column: 1, header: "ok", cells: [true, false] })).toBe(
-      records.replace('{"name": "ana", "n": 1}', '{"name": "ana", "ok": true, "n": 1}').replace('{"name": "bo", "n": 2}', '{"name": "bo", "ok": false, "n": 2}'),
+      records
+        .replace('{"name": "ana", "n": 1}', '{"name": "ana", "ok": true, "n": 1}')
+        .replace('{"name": "bo", "n": 2}', '{"name": "bo", "ok": false, "n": 2}'),
     );
     const table = '::dataset{id="d" format="json"}\n{\n  "columns": ["a", "b"],\n  "rows": [\n    [1, 2]\n  ]\n}\n::\n';
     expect(ok(table, { op: "delete_dataset_column", id: "d", column: "a" })).toBe(table.replace('["a", "b"]', '["b"]').replace("[1, 2]", "[2]"));
-    expect(ok('::dataset{id="d" format="json"}\n[["a", 1], ["b", 2]]\n::\n', { op: "delete_dataset_row", id: "d", row: 0 })).toBe('::dataset{id="d" format="json"}\n[["b", 2]]\n::\n');
+    expect(ok('::dataset{id="d" format="json"}\n[["a", 1], ["b", 2]]\n::\n', { op: "delete_dataset_row", id: "d", row: 0 })).toBe(
+      '::dataset{id="d" format="json"}\n[["b", 2]]\n::\n',
+    );
   });
 
   it("move_block moves under a new parent, re-fencing by the depth difference", () => {
@@ -262,7 +280,11 @@ describe("error codes and precedence", () => {
   it("target_missing: no such id, an alias, a heading section for a block op", () => {
     expect(rejects(CLAIMS, { op: "delete_block", id: "nope" })).toBe("target_missing");
     expect(rejects('::claim{id="c" aliases="al"}\n::\n', { op: "delete_block", id: "al" })).toBe("target_missing");
-    for (const op of [{ op: "replace_block", id: "intro", content: '::x{id="x"}\n::' }, { op: "delete_block", id: "intro" }, { op: "update_attribute", id: "intro", key: "k", value: 1 }]) {
+    for (const op of [
+      { op: "replace_block", id: "intro", content: '::x{id="x"}\n::' },
+      { op: "delete_block", id: "intro" },
+      { op: "update_attribute", id: "intro", key: "k", value: 1 },
+    ]) {
       expect(rejects("# Intro\n\ntext\n", op)).toBe("target_missing");
     }
   });
@@ -270,7 +292,7 @@ describe("error codes and precedence", () => {
   it("parent_missing: no such parent, a heading inside a directive, position out of range (spec, not the reference's clamp)", () => {
     const frag = '::x{id="x"}\n::';
     expect(rejects(SECTION, { op: "add_block", parent: "nope", content: frag })).toBe("parent_missing");
-    expect(rejects('::box\n# H\n::\n', { op: "add_block", parent: "h", content: frag })).toBe("parent_missing");
+    expect(rejects("::box\n# H\n::\n", { op: "add_block", parent: "h", content: frag })).toBe("parent_missing");
     expect(rejects(SECTION, { op: "add_block", parent: "s", position: 3, content: frag })).toBe("parent_missing");
     expect(rejects(SECTION, { op: "add_block", parent: "s", position: -1, content: frag })).toBe("parent_missing");
     expect(ok(SECTION, { op: "add_block", parent: "s", position: 2, content: frag })).toContain(':::x{id="x"}');

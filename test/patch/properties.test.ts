@@ -18,7 +18,10 @@ const WORDS = ["alpha", "beta", "gamma", "delta", "pipe | inside", "`code [[x]]`
 /** A random Tier-1 document: top-level claims/notes, a section with children, headings, tables, datasets. */
 const documentArb = fc
   .record({
-    blocks: fc.array(fc.tuple(fc.constantFrom("claim", "note", "risk", "evidence"), fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 3 }), fc.boolean()), { minLength: 1, maxLength: 6 }),
+    blocks: fc.array(
+      fc.tuple(fc.constantFrom("claim", "note", "risk", "evidence"), fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 3 }), fc.boolean()),
+      { minLength: 1, maxLength: 6 },
+    ),
     kids: fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 3 }),
     heading: fc.boolean(),
     table: fc.boolean(),
@@ -50,16 +53,37 @@ function opArb(doc: NomaDocument): fc.Arbitrary<Record<string, unknown>> {
   const any = fc.constantFrom(...(blocks.length > 0 ? blocks : ["k0"]));
   const word = fc.constantFrom("x", "y", "ok", "fine words");
   return fc.oneof(
-    fc.record({ op: fc.constant("update_attribute"), id: any, key: fc.constantFrom("owner", "confidence", "flag"), value: fc.oneof(word, fc.integer({ min: 0, max: 9 }), fc.boolean(), fc.constant(null)) }),
+    fc.record({
+      op: fc.constant("update_attribute"),
+      id: any,
+      key: fc.constantFrom("owner", "confidence", "flag"),
+      value: fc.oneof(word, fc.integer({ min: 0, max: 9 }), fc.boolean(), fc.constant(null)),
+    }),
     fc.record({ op: fc.constant("remove_attribute"), id: any, key: fc.constantFrom("owner", "for") }),
     fc.record({ op: fc.constant("replace_body"), id: any, content: fc.array(word, { maxLength: 3 }).map((w) => w.join("\n")) }),
     fc.record({ op: fc.constant("delete_block"), id: any }),
-    fc.record({ op: fc.constant("add_block"), parent: fc.constantFrom("sec", "doc-title"), position: fc.integer({ min: 0, max: 3 }), content: fc.integer({ min: 100, max: 999 }).map((n) => `::note{id="new${n}"}\nadded\n::`) }),
+    fc.record({
+      op: fc.constant("add_block"),
+      parent: fc.constantFrom("sec", "doc-title"),
+      position: fc.integer({ min: 0, max: 3 }),
+      content: fc.integer({ min: 100, max: 999 }).map((n) => `::note{id="new${n}"}\nadded\n::`),
+    }),
     fc.record({ op: fc.constant("add_comment"), id: fc.integer({ min: 100, max: 999 }).map((n) => `cm${n}`), target: any, content: word }),
     fc.record({ op: fc.constant("rename_id"), from: any, to: fc.integer({ min: 100, max: 999 }).map((n) => `r${n}`) }),
     fc.record({ op: fc.constant("move_block"), id: any, parent: fc.constantFrom("sec", "doc-title"), position: fc.integer({ min: 0, max: 2 }) }),
-    fc.record({ op: fc.constant("update_table_cell"), id: fc.constant("tb"), row: fc.constant(0), column: fc.constant(1), value: fc.integer({ min: 0, max: 99 }) }),
-    fc.record({ op: fc.constant("insert_dataset_row"), id: fc.constant("ds"), row: fc.constant(0), cells: fc.tuple(fc.constantFrom("bo", "cy"), fc.integer({ min: 0, max: 9 })) }),
+    fc.record({
+      op: fc.constant("update_table_cell"),
+      id: fc.constant("tb"),
+      row: fc.constant(0),
+      column: fc.constant(1),
+      value: fc.integer({ min: 0, max: 99 }),
+    }),
+    fc.record({
+      op: fc.constant("insert_dataset_row"),
+      id: fc.constant("ds"),
+      row: fc.constant(0),
+      cells: fc.tuple(fc.constantFrom("bo", "cy"), fc.integer({ min: 0, max: 9 })),
+    }),
   );
 }
 
@@ -74,27 +98,33 @@ describe("patch engine properties", () => {
   it("lines outside a block-local op's block are byte-identical; Tier 1 stays Tier 1", () => {
     const seen = { applied: 0, local: 0 };
     fc.assert(
-      fc.property(documentArb.chain((src) => fc.tuple(fc.constant(src), opArb(parseNoma(src)))), ([src, op]) => {
-        const doc = parseNoma(src);
-        expect(doc.problems.filter((p) => p.severity === "error")).toEqual([]);
-        // `parsed` is consumed by the engine (its nodes and index are reused): read it first.
-        const target = doc.nodeById.get(String(op["id"]));
-        const span = target !== undefined ? { line: target.pos.line, endLine: target.endLine } : undefined;
-        const out = applyPatch(src, [op], { parsed: doc });
-        if (out.result !== "applied") return;
-        seen.applied++;
-        const after = parseNoma(out.text);
-        expect(after.problems.filter((p) => p.severity === "error"), `${JSON.stringify(op)} broke the document:\n${out.text}`).toEqual([]);
-        if (!LOCAL.has(String(op["op"]))) return;
-        seen.local++;
-        const a = Math.max(0, span!.line - 2); // one blank line before may go with a deleted block
-        const b = span!.endLine + 1; // and one after
-        const before = rawLines(src);
-        const now = rawLines(out.text);
-        expect(now.slice(0, a)).toEqual(before.slice(0, a));
-        const tail = before.slice(b);
-        expect(now.slice(now.length - tail.length)).toEqual(tail);
-      }),
+      fc.property(
+        documentArb.chain((src) => fc.tuple(fc.constant(src), opArb(parseNoma(src)))),
+        ([src, op]) => {
+          const doc = parseNoma(src);
+          expect(doc.problems.filter((p) => p.severity === "error")).toEqual([]);
+          // `parsed` is consumed by the engine (its nodes and index are reused): read it first.
+          const target = doc.nodeById.get(String(op["id"]));
+          const span = target !== undefined ? { line: target.pos.line, endLine: target.endLine } : undefined;
+          const out = applyPatch(src, [op], { parsed: doc });
+          if (out.result !== "applied") return;
+          seen.applied++;
+          const after = parseNoma(out.text);
+          expect(
+            after.problems.filter((p) => p.severity === "error"),
+            `${JSON.stringify(op)} broke the document:\n${out.text}`,
+          ).toEqual([]);
+          if (!LOCAL.has(String(op["op"]))) return;
+          seen.local++;
+          const a = Math.max(0, span!.line - 2); // one blank line before may go with a deleted block
+          const b = span!.endLine + 1; // and one after
+          const before = rawLines(src);
+          const now = rawLines(out.text);
+          expect(now.slice(0, a)).toEqual(before.slice(0, a));
+          const tail = before.slice(b);
+          expect(now.slice(now.length - tail.length)).toEqual(tail);
+        },
+      ),
       { numRuns: 300 },
     );
     // Not vacuous: most generated ops apply, many of them block-local.
@@ -105,7 +135,13 @@ describe("patch engine properties", () => {
   it("a random session's transcript verifies, and replay from the base reproduces the final sha256", () => {
     fc.assert(
       fc.property(
-        documentArb.chain((src) => fc.tuple(fc.constant(src), fc.array(opArb(parseNoma(src)), { minLength: 1, maxLength: 6 }), fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 6, maxLength: 6 }))),
+        documentArb.chain((src) =>
+          fc.tuple(
+            fc.constant(src),
+            fc.array(opArb(parseNoma(src)), { minLength: 1, maxLength: 6 }),
+            fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 6, maxLength: 6 }),
+          ),
+        ),
         ([base, ops, split]) => {
           let text = base;
           let transcript = "";
@@ -133,45 +169,66 @@ describe("patch engine properties", () => {
     const id = fc.constantFrom("k0", "k1", "k2", "k3", "n0", "n1", "sec", "tb", "ds", "nope");
     const word = fc.constantFrom("x", "y", "see [[k1]]", "see [[gone]]");
     const op = fc.oneof(
-      fc.record({ op: fc.constant("update_attribute"), id, key: fc.constantFrom("owner", "confidence", "for"), value: fc.oneof(word, fc.constantFrom("k0", "k2", 0.5, 7), fc.constant(null)) }),
+      fc.record({
+        op: fc.constant("update_attribute"),
+        id,
+        key: fc.constantFrom("owner", "confidence", "for"),
+        value: fc.oneof(word, fc.constantFrom("k0", "k2", 0.5, 7), fc.constant(null)),
+      }),
       fc.record({ op: fc.constant("remove_attribute"), id, key: fc.constantFrom("owner", "for") }),
       fc.record({ op: fc.constant("replace_body"), id, content: fc.array(word, { maxLength: 2 }).map((w) => w.join("\n")) }),
       fc.record({ op: fc.constant("delete_block"), id }),
-      fc.record({ op: fc.constant("add_block"), parent: fc.constantFrom("sec", "doc-title"), position: fc.integer({ min: 0, max: 2 }), content: fc.constantFrom('::evidence{id="ev" for="k0"}\nok\n::', '::claim{id="c9"}\nnew\n::', "::risk\nr\n::") }),
+      fc.record({
+        op: fc.constant("add_block"),
+        parent: fc.constantFrom("sec", "doc-title"),
+        position: fc.integer({ min: 0, max: 2 }),
+        content: fc.constantFrom('::evidence{id="ev" for="k0"}\nok\n::', '::claim{id="c9"}\nnew\n::', "::risk\nr\n::"),
+      }),
       fc.record({ op: fc.constant("add_comment"), id: fc.integer({ min: 100, max: 999 }).map((n) => `cm${n}`), target: id, content: word }),
       fc.record({ op: fc.constant("rename_id"), from: id, to: fc.constantFrom("k0", "r1", "r2") }),
       fc.record({ op: fc.constant("move_block"), id, parent: fc.constantFrom("sec", "doc-title"), position: fc.integer({ min: 0, max: 2 }) }),
-      fc.record({ op: fc.constant("update_table_cell"), id: fc.constant("tb"), row: fc.constant(0), column: fc.constant(1), value: fc.integer({ min: 0, max: 99 }) }),
+      fc.record({
+        op: fc.constant("update_table_cell"),
+        id: fc.constant("tb"),
+        row: fc.constant(0),
+        column: fc.constant(1),
+        value: fc.integer({ min: 0, max: 99 }),
+      }),
     );
     fc.assert(
-      fc.property(documentArb, fc.array(fc.tuple(fc.array(op, { minLength: 1, maxLength: 4 }), fc.boolean()), { minLength: 1, maxLength: 5 }), fc.constantFrom({}, { profile: "research" }), (src, lists, validate) => {
-        clearPatchMemo();
-        let text = src;
-        for (const [list, prepare] of lists) {
-          // A long-lived process prepares remembered states when idle (or not).
-          if (prepare) preparePatchMemo();
-          const out = applyPatch(text, list, { validate, prepareLater: prepare });
-          expect(out.preDiagnostics).toEqual(validateNoma(parseNoma(text), validate));
-          // From scratch: each op alone on a fresh parse; the list applies only if every op does.
-          let expected = text;
-          let rejected = false;
-          for (const o of list) {
-            const one = applyPatch(expected, [o], { reuse: false });
-            if (one.result === "rejected") rejected = true;
-            expected = one.text;
+      fc.property(
+        documentArb,
+        fc.array(fc.tuple(fc.array(op, { minLength: 1, maxLength: 4 }), fc.boolean()), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom({}, { profile: "research" }),
+        (src, lists, validate) => {
+          clearPatchMemo();
+          let text = src;
+          for (const [list, prepare] of lists) {
+            // A long-lived process prepares remembered states when idle (or not).
+            if (prepare) preparePatchMemo();
+            const out = applyPatch(text, list, { validate, prepareLater: prepare });
+            expect(out.preDiagnostics).toEqual(validateNoma(parseNoma(text), validate));
+            // From scratch: each op alone on a fresh parse; the list applies only if every op does.
+            let expected = text;
+            let rejected = false;
+            for (const o of list) {
+              const one = applyPatch(expected, [o], { reuse: false });
+              if (one.result === "rejected") rejected = true;
+              expected = one.text;
+            }
+            if (rejected) {
+              expect(out.result).toBe("rejected");
+              expect(out.text).toBe(text);
+              continue;
+            }
+            expect(out.text).toBe(expected);
+            expect(out.result).toBe(expected === text ? "noop" : "applied");
+            expect(out.postSha256).toBe(sha256Hex(expected));
+            expect(out.postDiagnostics).toEqual(validateNoma(parseNoma(expected), validate));
+            text = out.text;
           }
-          if (rejected) {
-            expect(out.result).toBe("rejected");
-            expect(out.text).toBe(text);
-            continue;
-          }
-          expect(out.text).toBe(expected);
-          expect(out.result).toBe(expected === text ? "noop" : "applied");
-          expect(out.postSha256).toBe(sha256Hex(expected));
-          expect(out.postDiagnostics).toEqual(validateNoma(parseNoma(expected), validate));
-          text = out.text;
-        }
-      }),
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -196,11 +253,20 @@ describe("patch engine properties", () => {
   });
 
   it("a one-shot patch (nothing remembered, the op given only its targets, validation from the block table) gives the incremental path's outcome", () => {
-    const extra = fc.constantFrom("", '\n# Head {aliases="hh"}\n\n## Dup\n\n## Dup\n\n::note{id="k0"}\nsecond k0\n::\n', '\n::claim{id="al" aliases="k9"}\nSee [[k9]] and [[nope]].\n::\n');
+    const extra = fc.constantFrom(
+      "",
+      '\n# Head {aliases="hh"}\n\n## Dup\n\n## Dup\n\n::note{id="k0"}\nsecond k0\n::\n',
+      '\n::claim{id="al" aliases="k9"}\nSee [[k9]] and [[nope]].\n::\n',
+    );
     const id = fc.constantFrom("k0", "k1", "k2", "n0", "sec", "tb", "ds", "k9", "head", "dup", "dup-1", "nope");
     const word = fc.constantFrom("x", "y", "see [[k1]]");
     const op = fc.oneof(
-      fc.record({ op: fc.constant("update_attribute"), id, key: fc.constantFrom("owner", "confidence", "id"), value: fc.oneof(word, fc.constant(0.5), fc.constant(null)) }),
+      fc.record({
+        op: fc.constant("update_attribute"),
+        id,
+        key: fc.constantFrom("owner", "confidence", "id"),
+        value: fc.oneof(word, fc.constant(0.5), fc.constant(null)),
+      }),
       fc.record({ op: fc.constant("remove_attribute"), id, key: fc.constantFrom("owner", "for") }),
       fc.record({ op: fc.constant("resolve_comment"), id }),
       fc.record({ op: fc.constant("update_heading"), id, title: fc.constantFrom("New title", "Dup") }),
@@ -214,8 +280,13 @@ describe("patch engine properties", () => {
     );
     const advisories = [
       undefined,
-      (doc: NomaDocument, o: { op: string }) => (doc.nodeById.has(String((o as { id?: string }).id)) ? [] : [{ severity: "info" as const, code: "capability-advisory", message: "no grant", phase: "pre" as const }]),
-      (doc: NomaDocument) => [{ severity: "info" as const, code: "capability-advisory", message: `${[...doc.nodeById.keys()].length} ids`, phase: "pre" as const }],
+      (doc: NomaDocument, o: { op: string }) =>
+        doc.nodeById.has(String((o as { id?: string }).id))
+          ? []
+          : [{ severity: "info" as const, code: "capability-advisory", message: "no grant", phase: "pre" as const }],
+      (doc: NomaDocument) => [
+        { severity: "info" as const, code: "capability-advisory", message: `${[...doc.nodeById.keys()].length} ids`, phase: "pre" as const },
+      ],
     ];
     fc.assert(
       fc.property(documentArb, extra, op, fc.nat(advisories.length - 1), (base, more, o, a) => {

@@ -44,20 +44,25 @@ describe("ResumableSha256", () => {
   it("resumed from a known shared prefix (any shorter one too) and from ASCII bytes (whole or in pieces), equals sha256 of each text", () => {
     const asciiArb = fc.array(fc.constantFrom("a", "\n", "::", "x y", "{}"), { maxLength: 40 }).map((a) => a.join(""));
     fc.assert(
-      fc.property(asciiArb, fc.array(fc.tuple(fc.nat(), fc.nat(5), asciiArb, fc.nat(4), fc.boolean()), { maxLength: 6 }), fc.integer({ min: 1, max: 9 }), (start, edits, chunk) => {
-        let h = ResumableSha256.of(start, chunk);
-        for (const [at, remove, insert, shorter, bytes] of edits) {
-          const t = h.text;
-          const i = at % (t.length + 1);
-          const next = t.slice(0, i) + insert + t.slice(i + remove);
-          const same = Math.max(0, commonPrefixLength(t, next) - shorter);
-          // The bytes whole, or cut into pieces at arbitrary places (a one-shot patch's result, text-edit.ts).
-          const whole = Buffer.from(next, "latin1");
-          const cut = [whole.subarray(0, i), whole.subarray(i, i + insert.length), whole.subarray(i + insert.length)];
-          h = h.resume(next, same, bytes ? (shorter % 2 === 0 ? whole : cut) : undefined);
-          expect(h.hex).toBe(sha(next));
-        }
-      }),
+      fc.property(
+        asciiArb,
+        fc.array(fc.tuple(fc.nat(), fc.nat(5), asciiArb, fc.nat(4), fc.boolean()), { maxLength: 6 }),
+        fc.integer({ min: 1, max: 9 }),
+        (start, edits, chunk) => {
+          let h = ResumableSha256.of(start, chunk);
+          for (const [at, remove, insert, shorter, bytes] of edits) {
+            const t = h.text;
+            const i = at % (t.length + 1);
+            const next = t.slice(0, i) + insert + t.slice(i + remove);
+            const same = Math.max(0, commonPrefixLength(t, next) - shorter);
+            // The bytes whole, or cut into pieces at arbitrary places (a one-shot patch's result, text-edit.ts).
+            const whole = Buffer.from(next, "latin1");
+            const cut = [whole.subarray(0, i), whole.subarray(i, i + insert.length), whole.subarray(i + insert.length)];
+            h = h.resume(next, same, bytes ? (shorter % 2 === 0 ? whole : cut) : undefined);
+            expect(h.hex).toBe(sha(next));
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
   });

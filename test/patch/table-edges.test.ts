@@ -31,12 +31,16 @@ const PIPED = '::table{id="t" header}\n| Name |\n| --- |\n| Ana |\n| - |\n| Bo |
 describe("one-column tables", () => {
   it("a `-` cell is a body cell, not a separator", () => {
     expect(ok(BARE, [{ op: "update_table_cell", id: "t", row: 2, column: 0, value: "Cy" }])).toBe('::table{id="t" header}\nName\nAna\n-\n| Cy |\n::\n');
-    expect(ok(PIPED, [{ op: "update_table_cell", id: "t", row: 1, column: "Name", value: "none" }])).toBe('::table{id="t" header}\n| Name |\n| --- |\n| Ana |\n| none |\n| Bo |\n::\n');
+    expect(ok(PIPED, [{ op: "update_table_cell", id: "t", row: 1, column: "Name", value: "none" }])).toBe(
+      '::table{id="t" header}\n| Name |\n| --- |\n| Ana |\n| none |\n| Bo |\n::\n',
+    );
     expect(ok(PIPED, [{ op: "delete_table_row", id: "t", row: 2 }])).toBe('::table{id="t" header}\n| Name |\n| --- |\n| Ana |\n| - |\n::\n');
   });
 
   it("rows, header cells and a second column work", () => {
-    expect(ok(PIPED, [{ op: "insert_table_row", id: "t", row: 0, cells: ["Cy"] }])).toBe('::table{id="t" header}\n| Name |\n| --- |\n| Cy |\n| Ana |\n| - |\n| Bo |\n::\n');
+    expect(ok(PIPED, [{ op: "insert_table_row", id: "t", row: 0, cells: ["Cy"] }])).toBe(
+      '::table{id="t" header}\n| Name |\n| --- |\n| Cy |\n| Ana |\n| - |\n| Bo |\n::\n',
+    );
     expect(ok(PIPED, [{ op: "update_table_header_cell", id: "t", column: 0, value: "Who" }])).toContain("| Who |\n| --- |\n");
     expect(ok(PIPED, [{ op: "insert_table_column", id: "t", column: 1, header: "N", cells: ["1", "2", "3"] }])).toBe(
       '::table{id="t" header}\n| Name | N |\n| --- | --- |\n| Ana | 1 |\n| - | 2 |\n| Bo | 3 |\n::\n',

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { bytesLength, byteRange } from "../../src/patch/byte-pieces.js";
 import { applyEdits, assembledBytes, recordedEdit, recordEdits, releaseEditBuffer, useTextBytes, type TextEdit } from "../../src/patch/text-edit.js";
 
-const BIG = "::claim{id=\"c\"}\nprose line\n::\n".repeat(40_000); // ~1.2 M characters
+const BIG = '::claim{id="c"}\nprose line\n::\n'.repeat(40_000); // ~1.2 M characters
 const insertArb = fc.constantFrom("", "x", "\n", "é", "—", "≥ ×", "😀", "\ud800", "\udc00z", "ÿ");
 
 function joined(source: string, edits: readonly TextEdit[]): string {
@@ -82,7 +82,10 @@ describe("applyEdits", () => {
   it("records the span of several edits, and of edits applied to the text an earlier edit made", () => {
     const src = "abcdefghij";
     recordEdits(src);
-    const one = applyEdits(src, [{ from: 6, to: 7, insert: "G" }, { from: 2, to: 3, insert: "CC" }]);
+    const one = applyEdits(src, [
+      { from: 6, to: 7, insert: "G" },
+      { from: 2, to: 3, insert: "CC" },
+    ]);
     const two = applyEdits(one, [{ from: 9, to: 10, insert: "" }]);
     expect(two).toBe("abCCdefGhj");
     expect(recordedEdit()).toEqual({ text: two, prefix: 2, suffix: 1 });

@@ -66,7 +66,9 @@ describe("mark-reconciled --all: the baseline", () => {
       uncommitted: [],
     });
     const text = runCli(["mark-reconciled", "--all", "--dry-run"], { cwd: root });
-    expect(text.stdout).toBe(`Dry run: would mark 5 files reconciled for 2 specs (each spec's own file included), then write ${SNAPSHOT}; nothing was written.\n  ${CODE}  3 files\n    ${CODE}\n    src/a.ts\n    src/lib/b.ts\n  ${DOCS}  2 files\n    ${DOCS}\n    docs/guide.md\n`);
+    expect(text.stdout).toBe(
+      `Dry run: would mark 5 files reconciled for 2 specs (each spec's own file included), then write ${SNAPSHOT}; nothing was written.\n  ${CODE}  3 files\n    ${CODE}\n    src/a.ts\n    src/lib/b.ts\n  ${DOCS}  2 files\n    ${DOCS}\n    docs/guide.md\n`,
+    );
     expect(existsSync(join(root, SNAPSHOT))).toBe(false);
     expect(existsSync(join(root, CACHE_DB))).toBe(false);
   });
@@ -113,10 +115,18 @@ describe("mark-reconciled --all: the baseline", () => {
     const r = runCli(["mark-reconciled", "--all", "--spec", DOCS, "--format", "json"], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
     const b = envelopeResult<Baseline>(r.stdout);
-    expect(b).toMatchObject({ dry_run: false, specs: [{ spec_path: DOCS, files: [DOCS, "docs/guide.md", "docs/new page.md"] }], updated: 3, snapshot: { files: 2, specs: 1 }, uncommitted: ["docs/new page.md"] });
+    expect(b).toMatchObject({
+      dry_run: false,
+      specs: [{ spec_path: DOCS, files: [DOCS, "docs/guide.md", "docs/new page.md"] }],
+      updated: 3,
+      snapshot: { files: 2, specs: 1 },
+      uncommitted: ["docs/new page.md"],
+    });
     expect(runCli(["changed", "--spec", CODE], { cwd: root }).stdout).toBe("src/a.ts\nsrc/lib/b.ts\n");
     const text = runCli(["mark-reconciled", "--all", "--spec", DOCS], { cwd: root });
-    expect(text.stdout).toContain("Next: commit the snapshot and the 1 marked file not committed yet, so the PR check (`ci`) measures drift from this baseline:\n  git add 'docs/new page.md' && git add .notarai && git commit");
+    expect(text.stdout).toContain(
+      "Next: commit the snapshot and the 1 marked file not committed yet, so the PR check (`ci`) measures drift from this baseline:\n  git add 'docs/new page.md' && git add .notarai && git commit",
+    );
   });
 
   it("refuses, writing nothing, while a spec it would baseline is invalid, and with paths", () => {
@@ -140,7 +150,11 @@ describe("mark-reconciled PATH…", () => {
   it("a path that does not exist and git never knew: exit 2, one line naming it, nothing marked", () => {
     const root = existing();
     const r = runCli(["mark-reconciled", "src/a.ts", "src/typo.ts"], { cwd: root });
-    expect(r).toEqual({ code: 2, stdout: "", stderr: "noma-reconcile: src/typo.ts: no such file or directory, and git has never known it (a typo?); nothing was marked\n" });
+    expect(r).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "noma-reconcile: src/typo.ts: no such file or directory, and git has never known it (a typo?); nothing was marked\n",
+    });
     expect(runCli(["changed", "--spec", CODE], { cwd: root }).stdout).toBe("src/a.ts\nsrc/lib/b.ts\n");
     expect(runCli(["mark-reconciled", "../outside.ts"], { cwd: root }).code).toBe(2);
   });
@@ -185,7 +199,10 @@ describe("mark-reconciled PATH…", () => {
       },
     });
     const text = runCli(["mark-reconciled", "README.md", "docs/guide.md", "--spec", CODE], { cwd: root });
-    expect(text).toMatchObject({ code: 1, stdout: `Marked 0 files as reconciled.\nNot marked: README.md (no spec governs it).\nNot marked: docs/guide.md (${CODE} does not govern it).\n` });
+    expect(text).toMatchObject({
+      code: 1,
+      stdout: `Marked 0 files as reconciled.\nNot marked: README.md (no spec governs it).\nNot marked: docs/guide.md (${CODE} does not govern it).\n`,
+    });
   });
 
   it("a deleted file git knows (as get_spec_diff lists it) is skipped: nothing to record, exit 0", () => {
@@ -195,16 +212,24 @@ describe("mark-reconciled PATH…", () => {
     commitAll(root, "remove b");
     remove(root, "src/a.ts");
     const r = runCli(["mark-reconciled", "src/lib/b.ts", "src/a.ts", "docs/guide.md"], { cwd: root });
-    expect(r).toMatchObject({ code: 0, stdout: `Marked 1 file as reconciled: 1 for ${DOCS}.\nSkipped (deleted; nothing to record): src/a.ts, src/lib/b.ts.\n` });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: `Marked 1 file as reconciled: 1 for ${DOCS}.\nSkipped (deleted; nothing to record): src/a.ts, src/lib/b.ts.\n`,
+    });
   });
 
   it("the MCP tool agrees: isError for a path git never knew, a directory expands, ungoverned paths are listed", async () => {
     const root = existing();
     const c = new McpClient(root);
     await c.initialize();
-    expect(await c.fails("mark_reconciled", { files: ["src/a.ts", "src/typo.ts"] })).toBe("src/typo.ts: no such file or directory, and git has never known it (a typo?); nothing was marked");
+    expect(await c.fails("mark_reconciled", { files: ["src/a.ts", "src/typo.ts"] })).toBe(
+      "src/typo.ts: no such file or directory, and git has never known it (a typo?); nothing was marked",
+    );
     expect(await c.ok("mark_reconciled", { files: ["src"] })).toEqual({ updated: 2 });
-    expect(await c.ok("mark_reconciled", { files: ["README.md", "docs"], spec_path: DOCS })).toEqual({ updated: 1, not_marked: [{ path: "README.md", reason: "no spec governs it" }] });
+    expect(await c.ok("mark_reconciled", { files: ["README.md", "docs"], spec_path: DOCS })).toEqual({
+      updated: 1,
+      not_marked: [{ path: "README.md", reason: "no spec governs it" }],
+    });
     await c.close();
   });
 });

@@ -66,7 +66,14 @@ describe("audit records", () => {
     const g = governance({ ledger: "records/tools.log", archive: "old" });
     const walk = g.categoryTest(EVERYTHING);
     for (const p of ["records/tools.log", "old/2026/01/a.md.tar.zst", ".norma/norma.db", "docs/a.noma.patches"]) {
-      expect({ p, governors: g.governorsOf(p), governs: g.governs(EVERYTHING, p), walk: walk(p), excluded: g.isExcluded(p), audit: g.auditKind(p) !== null }).toEqual({ p, governors: [], governs: null, walk: null, excluded: true, audit: true });
+      expect({
+        p,
+        governors: g.governorsOf(p),
+        governs: g.governs(EVERYTHING, p),
+        walk: walk(p),
+        excluded: g.isExcluded(p),
+        audit: g.auditKind(p) !== null,
+      }).toEqual({ p, governors: [], governs: null, walk: null, excluded: true, audit: true });
     }
     for (const p of ["docs/evidence_ledger.tools.log", "old/notes.md", ".norma/config.json", "docs/a.noma"]) {
       expect({ p, governors: g.governorsOf(p).length, walk: walk(p), excluded: g.isExcluded(p) }).toEqual({ p, governors: 1, walk: "all", excluded: false });

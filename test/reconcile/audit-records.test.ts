@@ -60,7 +60,10 @@ describe("audit records are never drift", () => {
     branch(root, "feature");
 
     await editThroughTools(root, "docs/guide.md", "# Guide\n\nEdited by an agent.\n");
-    const patched = runCli(["patch", "docs/plan.noma", "--op", JSON.stringify({ op: "update_attribute", id: "c1", key: "confidence", value: 0.9 }), "--actor-name", "t"], { cwd: root });
+    const patched = runCli(
+      ["patch", "docs/plan.noma", "--op", JSON.stringify({ op: "update_attribute", id: "c1", key: "confidence", value: 0.9 }), "--actor-name", "t"],
+      { cwd: root },
+    );
     expect(patched.code, patched.stderr).toBe(0);
     const archived = filesUnder(root, "archive");
     expect(archived).toEqual([expect.stringMatching(/^archive\/\d{4}\/\d{2}\/docs\/guide\.md\.tar\.zst$/)]);
@@ -81,14 +84,21 @@ describe("audit records are never drift", () => {
     // Marking them is refused with the reason; the documents mark as usual.
     const mark = runCli(["mark-reconciled", LEDGER, "docs/plan.noma.patches", "docs/guide.md", "docs/plan.noma"], { cwd: root });
     expect(mark.code).toBe(1);
-    expect(mark.stdout).toContain(`Not marked: ${LEDGER} (the workspace tools' evidence ledger (workspace.ledger): a record the tools keep for audit, never governed).`);
-    expect(mark.stdout).toContain("Not marked: docs/plan.noma.patches (an edit transcript (its document is what specs govern): a record the tools keep for audit, never governed).");
+    expect(mark.stdout).toContain(
+      `Not marked: ${LEDGER} (the workspace tools' evidence ledger (workspace.ledger): a record the tools keep for audit, never governed).`,
+    );
+    expect(mark.stdout).toContain(
+      "Not marked: docs/plan.noma.patches (an edit transcript (its document is what specs govern): a record the tools keep for audit, never governed).",
+    );
     expect(changed(root, DOCS)).toEqual([]);
     expect(runCli(["state", "snapshot"], { cwd: root }).code).toBe(0);
     commitAll(root, "agent edits, reconciled");
 
     const ci = runCli(["ci", "--base", "main", "--format", "json"], { cwd: root });
-    const report = JSON.parse(ci.stdout) as { changed_files: string[]; drift: { unreconciled: number; specs: Array<{ reconciled: string[]; unreconciled: Array<{ path: string }> }> } };
+    const report = JSON.parse(ci.stdout) as {
+      changed_files: string[];
+      drift: { unreconciled: number; specs: Array<{ reconciled: string[]; unreconciled: Array<{ path: string }> }> };
+    };
     expect(report.changed_files).toEqual(expect.arrayContaining([LEDGER, archived[0], "docs/plan.noma.patches"]));
     expect(report.drift.unreconciled, ci.stdout).toBe(0);
     const judged = new Set(report.drift.specs.flatMap((s) => [...s.reconciled, ...s.unreconciled.map((u) => u.path)]));
@@ -132,7 +142,12 @@ describe("audit records are never drift", () => {
     // Back to the defaults, seen on the next run (the remembered specs are keyed by the configuration too):
     // the records written under records/ are plain files now, the file at the default ledger path is not.
     remove(root, ".notarai/config.yaml");
-    expect(changed(root, ALL)).toEqual(["archive/2019-notes.md", expect.stringMatching(/^records\/old\/\d{4}\/\d{2}\/src\/app\.ts\.tar\.zst$/), "records/tools.log", "src/app.ts"]);
+    expect(changed(root, ALL)).toEqual([
+      "archive/2019-notes.md",
+      expect.stringMatching(/^records\/old\/\d{4}\/\d{2}\/src\/app\.ts\.tar\.zst$/),
+      "records/tools.log",
+      "src/app.ts",
+    ]);
     write(root, ".notarai/config.yaml", "workspace:\n  ledger: [not, a, path]\n");
     const bad = runCli(["changed", "--spec", ALL], { cwd: root });
     expect(bad.code).toBe(2);
@@ -151,7 +166,10 @@ describe("audit records are never drift", () => {
     // The work tree's configuration goes back to the defaults: ci must not read it.
     remove(root, ".notarai/config.yaml");
     const ci = runCli(["ci", "--base", "main", "--format", "json"], { cwd: root });
-    const report = JSON.parse(ci.stdout) as { changed_files: string[]; drift: { unreconciled: number; specs: Array<{ reconciled: string[]; unreconciled: Array<{ path: string }> }> } };
+    const report = JSON.parse(ci.stdout) as {
+      changed_files: string[];
+      drift: { unreconciled: number; specs: Array<{ reconciled: string[]; unreconciled: Array<{ path: string }> }> };
+    };
     expect(report.changed_files).toEqual(expect.arrayContaining(["records/tools.log", "src/app.ts"]));
     expect(report.drift.unreconciled, ci.stdout).toBe(0);
     const judged = new Set(report.drift.specs.flatMap((s) => [...s.reconciled, ...s.unreconciled.map((u) => u.path)]));

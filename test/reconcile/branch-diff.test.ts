@@ -43,10 +43,10 @@ function busyBranch(): { root: string; base: string } {
   });
   const base = git(root, ["rev-parse", "HEAD"]).trim();
   branch(root, "feature");
-  write(root, "src/edit.txt", lines("edit") + "committed\n");
+  write(root, "src/edit.txt", `${lines("edit")}committed\n`);
   git(root, ["mv", "src/moved.txt", "src/moved-to.txt"]);
   commitAll(root, "feature work");
-  write(root, "src/edit.txt", lines("edit") + "committed\nand edited\n");
+  write(root, "src/edit.txt", `${lines("edit")}committed\nand edited\n`);
   git(root, ["mv", "src/cross.txt", "outside/cross.txt"]);
   remove(root, "src/link.txt");
   symlinkSync("run.sh", join(root, "src/link.txt"));
@@ -82,7 +82,9 @@ describe("the branch diff", () => {
     });
     expect(d.numstat).toEqual(parseNumstatZ(git(root, ["diff", "--numstat", "-z", ...DIFF_COMMON, base, "--"])));
     // The records say what `--name-status` says.
-    const names = parseNameStatusZ(git(root, ["diff", "--name-status", "-z", "--find-renames", "--no-ext-diff", "--no-textconv", "--ignore-submodules=none", base, "--"]));
+    const names = parseNameStatusZ(
+      git(root, ["diff", "--name-status", "-z", "--find-renames", "--no-ext-diff", "--no-textconv", "--ignore-submodules=none", base, "--"]),
+    );
     expect(d.raw.map(({ status, path, oldPath }) => ({ status, path, ...(oldPath !== undefined ? { oldPath } : {}) }))).toEqual(names);
   });
 
@@ -95,7 +97,11 @@ describe("the branch diff", () => {
         .filter((l) => l.length > 0)
         .map((l) => [l.slice(l.indexOf("\t") + 1), l.split(" ")[1]!] as const),
     );
-    const dirty = new Set(git(root, ["diff-files", "--name-only", "-z"]).split("\0").filter((p) => p.length > 0));
+    const dirty = new Set(
+      git(root, ["diff-files", "--name-only", "-z"])
+        .split("\0")
+        .filter((p) => p.length > 0),
+    );
     expect(status.get("src/moved-to.txt")).toMatchObject({ tracked: true, modified: false, blob: index.get("src/moved-to.txt") });
     expect(status.get("src/edit.txt")).toMatchObject({ tracked: true, modified: true, blob: null });
     for (const [path, e] of status) {
@@ -136,7 +142,10 @@ describe("get_spec_diff over the branch diff", () => {
     const again = await getSpecDiff(root, { specPath: SPEC, baseBranch: "main" });
     const trackedAgain = again.files.filter((f) => f !== "src/new.txt").filter((f) => !again.binary_changes.includes(f));
     expect(again.files).not.toContain("outside/cross.txt");
-    expect(again.diff).toBe(git(root, ["diff", ...DIFF_COMMON, base, "--", ...trackedAgain.map((p) => `:(literal)${p}`)]) + again.diff.slice(again.diff.indexOf("diff --git a/src/new.txt")));
+    expect(again.diff).toBe(
+      git(root, ["diff", ...DIFF_COMMON, base, "--", ...trackedAgain.map((p) => `:(literal)${p}`)]) +
+        again.diff.slice(again.diff.indexOf("diff --git a/src/new.txt")),
+    );
   });
 
   it("never takes a skip-worktree entry's index blob for its work-tree content", async () => {

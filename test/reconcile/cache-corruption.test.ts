@@ -61,7 +61,10 @@ describe("a damaged cache DB", () => {
   it("one flipped bit anywhere in a record: changed treats the cache as cold, with a warning; mark-reconciled rewrites a healthy DB", async () => {
     const { root, healthy } = await project();
     const ranges = await recordRanges(root, healthy);
-    const positions = fc.sample(fc.constantFrom(...ranges).chain(([a, b]) => fc.tuple(fc.integer({ min: a, max: b - 1 }), fc.integer({ min: 0, max: 7 }))), { numRuns: 24, seed: 15 });
+    const positions = fc.sample(
+      fc.constantFrom(...ranges).chain(([a, b]) => fc.tuple(fc.integer({ min: a, max: b - 1 }), fc.integer({ min: 0, max: 7 }))),
+      { numRuns: 24, seed: 15 },
+    );
     for (const [at, bit] of positions) {
       const bytes = Buffer.from(healthy);
       bytes[at]! ^= 1 << bit;

@@ -51,7 +51,12 @@ describe("UTF-8 order", () => {
 
 describe("packed chunks", () => {
   const reconciledRow = (width: 20 | 32) =>
-    fc.record({ hash: hexArb(32), blob: fc.option(hexArb(width), { nil: null }), updatedAt: fc.integer({ min: 0, max: 0xffffffff }), mode: fc.constantFrom("100644", "100755", null) });
+    fc.record({
+      hash: hexArb(32),
+      blob: fc.option(hexArb(width), { nil: null }),
+      updatedAt: fc.integer({ min: 0, max: 0xffffffff }),
+      mode: fc.constantFrom("100644", "100755", null),
+    });
 
   it("round-trip reconciliation rows (SHA-1 and SHA-256 ids, no id, any path) through git's line format", () => {
     for (const width of [20, 32] as const) {
@@ -67,7 +72,9 @@ describe("packed chunks", () => {
           // Each record is the line git's listing has for the file at that blob.
           const stored = rows.some((r) => r.blob !== null) ? width : 20;
           const first = rows[0]!;
-          expect(Buffer.from(cols[0]!).toString("utf8").split("\0")[0]).toBe(`H ${first.blob === null ? "000000" : (first.mode ?? "100644")} ${first.blob ?? "0".repeat(stored * 2)} 0\t${keys[0]}`);
+          expect(Buffer.from(cols[0]!).toString("utf8").split("\0")[0]).toBe(
+            `H ${first.blob === null ? "000000" : (first.mode ?? "100644")} ${first.blob ?? "0".repeat(stored * 2)} 0\t${keys[0]}`,
+          );
           expect([cols[1]!.length, cols[2]!.length]).toEqual([keys.length * 32, keys.length * 4]);
         }),
       );
@@ -78,7 +85,10 @@ describe("packed chunks", () => {
     fc.assert(
       fc.property(fc.uniqueArray(fc.tuple(hexArb(20), hexArb(32)), { selector: ([b]) => b, minLength: 1, maxLength: 30 }), (entries) => {
         const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : 1));
-        const cols = BLOB_HASH_CHUNKS.encode(sorted.map(([b]) => b), sorted.map(([, h]) => h));
+        const cols = BLOB_HASH_CHUNKS.encode(
+          sorted.map(([b]) => b),
+          sorted.map(([, h]) => h),
+        );
         expect(BLOB_HASH_CHUNKS.decodeKeys(cols[0]!, sorted.length)).toEqual(sorted.map(([b]) => b));
         expect(BLOB_HASH_CHUNKS.decode(cols, sorted.length)).toEqual(sorted.map(([, h]) => h));
       }),
@@ -93,17 +103,23 @@ describe("packed chunks", () => {
     fc.assert(
       fc.property(fc.uniqueArray(fc.tuple(pathArb, stat), { selector: ([p]) => p, minLength: 1, maxLength: 30 }), (entries) => {
         const sorted = [...entries].sort(([a], [b]) => byBytes(a, b));
-        const cols = STAT_HASH_CHUNKS.encode(sorted.map(([p]) => p), sorted.map(([, s]) => s));
+        const cols = STAT_HASH_CHUNKS.encode(
+          sorted.map(([p]) => p),
+          sorted.map(([, s]) => s),
+        );
         expect(STAT_HASH_CHUNKS.decode(cols, sorted.length)).toEqual(sorted.map(([, s]) => s));
       }),
     );
   });
 
   it("reject a chunk whose columns do not hold its row count", () => {
-    const cols = RECONCILED_CHUNKS.encode(["a", "b"], [
-      { hash: "1".repeat(64), blob: null, updatedAt: 1 },
-      { hash: "2".repeat(64), blob: null, updatedAt: 2 },
-    ]);
+    const cols = RECONCILED_CHUNKS.encode(
+      ["a", "b"],
+      [
+        { hash: "1".repeat(64), blob: null, updatedAt: 1 },
+        { hash: "2".repeat(64), blob: null, updatedAt: 2 },
+      ],
+    );
     expect(() => RECONCILED_CHUNKS.decode(cols, 3)).toThrow();
     expect(() => RECONCILED_CHUNKS.decodeKeys(cols[0]!, 3)).toThrow();
     expect(() => RECONCILED_CHUNKS.decode([cols[0]!, cols[1]!.subarray(1), cols[2]!], 2)).toThrow();
@@ -155,7 +171,8 @@ describe("chunk updates", () => {
     const db = new SQL.Database();
     db.run(SCHEMA_DDL);
     const rows = new Map<string, ReconciledRow>();
-    for (let i = 0; i < CHUNK_ROWS * 2 + 10; i++) rows.set(`src/f${String(i).padStart(6, "0")}.ts`, { hash: i.toString(16).padStart(64, "0"), blob: null, updatedAt: i });
+    for (let i = 0; i < CHUNK_ROWS * 2 + 10; i++)
+      rows.set(`src/f${String(i).padStart(6, "0")}.ts`, { hash: i.toString(16).padStart(64, "0"), blob: null, updatedAt: i });
     updateChunks(db, RECONCILED_CHUNKS, SPEC, { upserts: rows });
     const before = readChunks(db, RECONCILED_CHUNKS, SPEC, 4);
     expect(before.length).toBe(3);
@@ -163,7 +180,9 @@ describe("chunk updates", () => {
     updateChunks(db, RECONCILED_CHUNKS, SPEC, { upserts: new Map([["src/f000001.ts", { hash: "f".repeat(64), blob: "a".repeat(40), updatedAt: 7 }]]) });
     const after = readChunks(db, RECONCILED_CHUNKS, SPEC, 4);
     // The first chunk changed; the others are byte for byte what they were.
-    expect(after.slice(1).map((c) => [c.first, Buffer.concat(c.values).toString("hex")])).toEqual(before.slice(1).map((c) => [c.first, Buffer.concat(c.values).toString("hex")]));
+    expect(after.slice(1).map((c) => [c.first, Buffer.concat(c.values).toString("hex")])).toEqual(
+      before.slice(1).map((c) => [c.first, Buffer.concat(c.values).toString("hex")]),
+    );
     expect(decodeChunks(RECONCILED_CHUNKS, after).get("src/f000001.ts")).toEqual({ hash: "f".repeat(64), blob: "a".repeat(40), updatedAt: 7, mode: "100644" });
     expect(decodeChunks(RECONCILED_CHUNKS, after).size).toBe(rows.size);
     db.close();
@@ -176,7 +195,8 @@ describe("record tables (the warm path's read)", () => {
     const rows = new Map<string, ReconciledRow>();
     const paths = ["src/z.ts", "src/é.ts", "src/😀.ts", "src/\uE000.ts", "a.ts", "src/a.ts"];
     paths.forEach((p, i) => rows.set(p, { hash: String(i).repeat(64), blob: i % 2 === 0 ? String(i + 1).repeat(40) : null, updatedAt: 1000 + i }));
-    for (let i = 0; i < 5000; i++) rows.set(`bulk/${String(i).padStart(5, "0")}`, { hash: (i % 16).toString(16).repeat(64), blob: "c".repeat(40), updatedAt: i });
+    for (let i = 0; i < 5000; i++)
+      rows.set(`bulk/${String(i).padStart(5, "0")}`, { hash: (i % 16).toString(16).repeat(64), blob: "c".repeat(40), updatedAt: i });
     await writeCache(root, { reconciled: [...rows].map(([path, r]) => ({ spec: SPEC, path, hash: r.hash, blob: r.blob })) });
     const read = await readRecords(root, [SPEC]);
     try {
@@ -201,7 +221,8 @@ describe("record tables (the warm path's read)", () => {
       const some = (await readCache(root, { specs: [SPEC], paths: few })).reconciled.get(SPEC)!;
       const all = (await readCache(root, { specs: [SPEC] })).reconciled.get(SPEC)!;
       expect([...some.keys()].sort()).toEqual(few.filter((p) => p !== "missing").sort());
-      for (const p of some.keys()) expect(some.get(p)).toMatchObject({ hash: rows.get(p)!.hash, blob: rows.get(p)!.blob, mode: rows.get(p)!.blob === null ? null : "100644" });
+      for (const p of some.keys())
+        expect(some.get(p)).toMatchObject({ hash: rows.get(p)!.hash, blob: rows.get(p)!.blob, mode: rows.get(p)!.blob === null ? null : "100644" });
       for (const p of some.keys()) expect(all.get(p)).toEqual(some.get(p));
       const memo = read.memo([], []);
       expect(memo.blobHashes.size + memo.statHashes.size).toBe(0);
@@ -229,7 +250,16 @@ describe("a schema-1 database", () => {
     const SQL = await initSqlJs();
     const db = new SQL.Database();
     db.run(V1_DDL);
-    db.run("INSERT INTO nr_reconciled VALUES (?, 'src/a.ts', ?, ?, 1), (?, 'src/b.ts', ?, NULL, 1), (?, 'src/c.ts', ?, ?, 1)", [SPEC, await hash("a\n"), blob("src/a.ts"), SPEC, await hash("b\n"), ".notarai/other.spec.yaml", await hash("c\n"), blob("src/c.ts")]);
+    db.run("INSERT INTO nr_reconciled VALUES (?, 'src/a.ts', ?, ?, 1), (?, 'src/b.ts', ?, NULL, 1), (?, 'src/c.ts', ?, ?, 1)", [
+      SPEC,
+      await hash("a\n"),
+      blob("src/a.ts"),
+      SPEC,
+      await hash("b\n"),
+      ".notarai/other.spec.yaml",
+      await hash("c\n"),
+      blob("src/c.ts"),
+    ]);
     db.run("INSERT INTO nr_blob_hash VALUES (?, ?)", [blob("src/c.ts"), await hash("c\n")]);
     db.run("INSERT INTO file_cache VALUES ('src/a.ts', ?, 1)", [await hash("a\n")]);
     mkdirSync(join(root, ".notarai/.cache"), { recursive: true });
@@ -276,7 +306,9 @@ describe("a schema-1 database", () => {
     mkdirSync(join(root, ".notarai/.cache"), { recursive: true });
     writeFileSync(join(root, CACHE_DB_PATH), db.export());
     expect((await readCache(root)).status).toBe("newer");
-    await expect(writeCache(root, { statHashes: new Map() , reconciled: [{ spec: SPEC, path: "src/a.ts", hash: "0".repeat(64), blob: null }] })).rejects.toThrow(/schema version 4/);
+    await expect(writeCache(root, { statHashes: new Map(), reconciled: [{ spec: SPEC, path: "src/a.ts", hash: "0".repeat(64), blob: null }] })).rejects.toThrow(
+      /schema version 4/,
+    );
   });
 });
 
@@ -340,7 +372,7 @@ describe("the smaller database", () => {
     expect(one("SELECT sum(length(hashes)) FROM nr_reconciled_chunk")).toBe(600 * 32);
     expect(one("SELECT sum(length(blobs) + length(hashes)) FROM nr_blob_hash_chunk")).toBe(600 * 52);
     // The lines are exactly what git lists for these files.
-    const lines = Buffer.concat((db.exec("SELECT lines FROM nr_reconciled_chunk ORDER BY first_path")[0]!.values).map((r) => Buffer.from(r[0] as Uint8Array)));
+    const lines = Buffer.concat(db.exec("SELECT lines FROM nr_reconciled_chunk ORDER BY first_path")[0]!.values.map((r) => Buffer.from(r[0] as Uint8Array)));
     expect(lines.toString("utf8")).toBe(git(root, ["ls-files", "-z", "-t", "-s", "-c", "--", "src"]));
   });
 });

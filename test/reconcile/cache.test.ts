@@ -77,7 +77,9 @@ describe("hashing a file: open → fstat → read, digests in one call", () => {
       const h = hashFile(join(root, "f.bin"), b3, { blobAlgorithm: "sha1", stat: true })!;
       expect(h.blake3, `size ${size}`).toBe(pub.hash(bytes).toString("hex"));
       expect(h.blobId, `size ${size}`).toBe(git(root, ["hash-object", "f.bin"]).trim());
-      expect(hashFile(join(root, "f.bin"), b3, { blobAlgorithm: "sha256" })!.blobId).toBe(createHash("sha256").update(`blob ${size}\0`).update(bytes).digest("hex"));
+      expect(hashFile(join(root, "f.bin"), b3, { blobAlgorithm: "sha256" })!.blobId).toBe(
+        createHash("sha256").update(`blob ${size}\0`).update(bytes).digest("hex"),
+      );
       expect(Number(h.stat!.size)).toBe(size);
     }
   });
@@ -311,7 +313,10 @@ describe("dead rows", () => {
     const root = tempRepo({ [SPEC]: specYaml(), "src/a.ts": "a" });
     // A row for a file this process has not listed, but which exists on disk.
     write(root, "src/late.ts", "late");
-    await writeCache(root, { reconciled: [{ spec: SPEC, path: "src/late.ts", hash: "0".repeat(64), blob: null }], prune: { livePaths: new Set(["src/a.ts"]), liveSpecs: new Set([SPEC]) } });
+    await writeCache(root, {
+      reconciled: [{ spec: SPEC, path: "src/late.ts", hash: "0".repeat(64), blob: null }],
+      prune: { livePaths: new Set(["src/a.ts"]), liveSpecs: new Set([SPEC]) },
+    });
     expect([...(await readCache(root)).reconciled.get(SPEC)!.keys()]).toEqual(["src/late.ts"]);
   });
 });

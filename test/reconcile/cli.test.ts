@@ -40,7 +40,9 @@ describe("specs", () => {
     write(root, ".notarai/bad.spec.yaml", 'schema_version: "0.7"\nintent: x\nbehaviors: []\nartifacts: {}\nextra: 1\n');
     r = runCli(["specs", "validate"], { cwd: join(root, "src") });
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe(".notarai/bad.spec.yaml:3:12: behaviors: expected a non-empty list of behaviors (required unless tier is registered or derived), found an empty list [out-of-range]\n.notarai/bad.spec.yaml:5:1: extra: unknown key \"extra\"; allowed here: schema_version, intent, behaviors, constraints, invariants, open_questions, decisions, subsystems, applies, dependencies, exclude, coverage, notes, tier, artifacts, output, content, states, audience, variants, domain, design, pipeline, feedback, variants_resolved, compliance [unknown-key]\n");
+    expect(r.stdout).toBe(
+      '.notarai/bad.spec.yaml:3:12: behaviors: expected a non-empty list of behaviors (required unless tier is registered or derived), found an empty list [out-of-range]\n.notarai/bad.spec.yaml:5:1: extra: unknown key "extra"; allowed here: schema_version, intent, behaviors, constraints, invariants, open_questions, decisions, subsystems, applies, dependencies, exclude, coverage, notes, tier, artifacts, output, content, states, audience, variants, domain, design, pipeline, feedback, variants_resolved, compliance [unknown-key]\n',
+    );
     r = runCli(["specs", "validate", ".notarai/cli.spec.yaml", "--format", "json"], { cwd: root });
     expect(r.code).toBe(0);
     const env = json(r.stdout);
@@ -70,7 +72,10 @@ describe("governs and coverage", () => {
     r = runCli(["governs", "docs/cli.md", "README.md", "--format", "json"], { cwd: root });
     expect(r.code).toBe(1);
     const res = json(r.stdout).result as { paths: Array<{ path: string; governed_by: unknown[] }> };
-    expect(res.paths.map((p) => [p.path, p.governed_by.length])).toEqual([["docs/cli.md", 2], ["README.md", 0]]);
+    expect(res.paths.map((p) => [p.path, p.governed_by.length])).toEqual([
+      ["docs/cli.md", 2],
+      ["README.md", 0],
+    ]);
     expect(runCli(["governs"], { cwd: root }).code).toBe(2);
   });
 
@@ -159,7 +164,12 @@ describe("cache and state", () => {
     expect(r.stdout).toContain("status: ok");
     expect(r.stdout).toContain(`  ${CLI_SPEC}: 2`);
     r = runCli(["state", "snapshot", "--format", "json"], { cwd: join(root, "docs") });
-    expect(json(r.stdout).result).toMatchObject({ state_path: join(root, ".notarai/reconciliation_state.json"), files: 2, specs: 0, git_hash: git(root, ["rev-parse", "HEAD"]).trim() });
+    expect(json(r.stdout).result).toMatchObject({
+      state_path: join(root, ".notarai/reconciliation_state.json"),
+      files: 2,
+      specs: 0,
+      git_hash: git(root, ["rev-parse", "HEAD"]).trim(),
+    });
     expect(read(root, ".notarai/reconciliation_state.json")).toContain('"src/a.ts"');
     r = runCli(["state", "show"], { cwd: root });
     expect(r.code).toBe(0);

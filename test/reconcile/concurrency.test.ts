@@ -30,12 +30,14 @@ describe("withFileLock", () => {
           writeFileSync(${JSON.stringify(counter)}, String(n + 1));
         });
       }`;
-    const procs = Array.from({ length: 4 }, () =>
-      new Promise<number>((resolve, reject) => {
-        const c = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "inherit"] });
-        c.on("error", reject);
-        c.on("close", (code) => resolve(code ?? -1));
-      }),
+    const procs = Array.from(
+      { length: 4 },
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const c = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "inherit"] });
+          c.on("error", reject);
+          c.on("close", (code) => resolve(code ?? -1));
+        }),
     );
     expect(await Promise.all(procs)).toEqual([0, 0, 0, 0]);
     expect(readFileSync(counter, "utf8")).toBe("160");
@@ -73,9 +75,17 @@ describe("withFileLock", () => {
   it("releases on throw (sync and async)", async () => {
     const dir = tempDir();
     const lock = join(dir, "x.lock");
-    expect(() => withFileLockSync(lock, () => { throw new Error("boom"); })).toThrow("boom");
+    expect(() =>
+      withFileLockSync(lock, () => {
+        throw new Error("boom");
+      }),
+    ).toThrow("boom");
     expect(existsSync(lock)).toBe(false);
-    await expect(withFileLock(lock, async () => { throw new Error("async boom"); })).rejects.toThrow("async boom");
+    await expect(
+      withFileLock(lock, async () => {
+        throw new Error("async boom");
+      }),
+    ).rejects.toThrow("async boom");
     expect(existsSync(lock)).toBe(false);
     expect(await withFileLock(lock, async () => 42)).toBe(42);
   });
@@ -83,7 +93,10 @@ describe("withFileLock", () => {
 
 describe("two processes marking at once", () => {
   it("never lose each other's rows", async () => {
-    const tree: Record<string, string> = { ".notarai/a.spec.yaml": specYaml({ artifacts: { code: ["src/**"] } }), ".notarai/b.spec.yaml": specYaml({ artifacts: { code: ["src/**"] } }) };
+    const tree: Record<string, string> = {
+      ".notarai/a.spec.yaml": specYaml({ artifacts: { code: ["src/**"] } }),
+      ".notarai/b.spec.yaml": specYaml({ artifacts: { code: ["src/**"] } }),
+    };
     for (let i = 0; i < 24; i++) tree[`src/f${String(i).padStart(2, "0")}.ts`] = `file ${i}\n`;
     const root = tempRepo(tree);
     const files = Object.keys(tree).filter((p) => p.startsWith("src/"));
@@ -107,7 +120,9 @@ describe("two processes marking at once", () => {
     const tree: Record<string, string> = { ".notarai/a.spec.yaml": specYaml({ artifacts: { code: ["src/**"] } }) };
     for (let i = 0; i < 30; i++) tree[`src/f${String(i).padStart(2, "0")}.ts`] = `file ${i}\n`;
     const root = tempRepo(tree);
-    const files = Object.keys(tree).filter((p) => p.startsWith("src/")).sort();
+    const files = Object.keys(tree)
+      .filter((p) => p.startsWith("src/"))
+      .sort();
     // Every `changed` hashes what it finds unreconciled and writes the blob ids it learnt (and prunes), while the markers write records.
     for (let i = 0; i < 6; i++) writeFileSync(join(root, `src/u${i}.ts`), `untracked ${i}\n`);
     const marks = [0, 1, 2].map((k) => runCliAsync(["mark-reconciled", ...files.filter((_, i) => i % 3 === k)], root));
@@ -132,12 +147,22 @@ describe("two processes marking at once", () => {
       tree[`docs/d${String(i).padStart(2, "0")}.md`] = `doc ${i}\n`;
     }
     const root = tempRepo(tree);
-    const runs = await Promise.all([".notarai/a.spec.yaml", ".notarai/b.spec.yaml"].map((spec) => runCliAsync(["mark-reconciled", "--all", "--spec", spec], root)));
+    const runs = await Promise.all(
+      [".notarai/a.spec.yaml", ".notarai/b.spec.yaml"].map((spec) => runCliAsync(["mark-reconciled", "--all", "--spec", spec], root)),
+    );
     for (const r of runs) expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
-    const snap = JSON.parse(readFileSync(join(root, ".notarai/reconciliation_state.json"), "utf8")) as { file_fingerprints: Record<string, unknown>; spec_fingerprints: Record<string, string> };
+    const snap = JSON.parse(readFileSync(join(root, ".notarai/reconciliation_state.json"), "utf8")) as {
+      file_fingerprints: Record<string, unknown>;
+      spec_fingerprints: Record<string, string>;
+    };
     expect(Object.keys(snap.spec_fingerprints)).toEqual([".notarai/a.spec.yaml", ".notarai/b.spec.yaml"]);
-    expect(Object.keys(snap.file_fingerprints)).toEqual(Object.keys(tree).filter((p) => !p.startsWith(".notarai/")).sort());
-    for (const spec of [".notarai/a.spec.yaml", ".notarai/b.spec.yaml"]) expect((await getChangedArtifacts(root, { specPath: spec })).changed_artifacts).toEqual([]);
+    expect(Object.keys(snap.file_fingerprints)).toEqual(
+      Object.keys(tree)
+        .filter((p) => !p.startsWith(".notarai/"))
+        .sort(),
+    );
+    for (const spec of [".notarai/a.spec.yaml", ".notarai/b.spec.yaml"])
+      expect((await getChangedArtifacts(root, { specPath: spec })).changed_artifacts).toEqual([]);
     expect(existsSync(join(root, ".notarai/.cache/reconciliation_state.json.lock"))).toBe(false);
   });
 });

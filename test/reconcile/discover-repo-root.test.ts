@@ -83,7 +83,13 @@ describe("discoverRepoRoot", () => {
     symlinkSync(join(plain, "a/b"), join(world, "link-into-plain"));
     symlinkSync(join(world, "linked"), join(plain, "a/link-to-linked"));
 
-    const dirs = [...allDirs(world), join(world, "bare.git/refs"), join(world, "link-into-plain"), join(world, "link-into-plain/c"), join(plain, "a/link-to-linked/in")];
+    const dirs = [
+      ...allDirs(world),
+      join(world, "bare.git/refs"),
+      join(world, "link-into-plain"),
+      join(world, "link-into-plain/c"),
+      join(plain, "a/link-to-linked/in"),
+    ];
     let answered = 0;
     for (const cwd of dirs) {
       if (!statSync(cwd).isDirectory()) continue;
@@ -108,7 +114,16 @@ describe("discoverRepoRoot", () => {
     }
     expect(answered).toBeGreaterThanOrEqual(plainCases.length);
     // The layouts that are not plain are left to git.
-    for (const cwd of [join(world, "moved/sub"), join(world, "bare.git/refs"), join(world, "included/z"), join(plain, "empty-dotgit/w"), join(plain, "has-head/q"), join(plain, "junk-gitfile/r"), join(world, "outside/o"), join(plain, ".git/refs")]) {
+    for (const cwd of [
+      join(world, "moved/sub"),
+      join(world, "bare.git/refs"),
+      join(world, "included/z"),
+      join(plain, "empty-dotgit/w"),
+      join(plain, "has-head/q"),
+      join(plain, "junk-gitfile/r"),
+      join(world, "outside/o"),
+      join(plain, ".git/refs"),
+    ]) {
       expect({ cwd, ours: discoverRepoRoot(cwd, env) }).toEqual({ cwd, ours: undefined });
     }
     // findRepoRoot agrees with git wherever it answers from, in process or not.
@@ -123,7 +138,15 @@ describe("discoverRepoRoot", () => {
     mkdirSync(join(repo, "s"));
     const env = cleanEnv();
     expect(discoverRepoRoot(join(repo, "s"), env)).toBe(repo);
-    for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_COMMON_DIR", "GIT_CONFIG", "GIT_OBJECT_DIRECTORY"]) {
+    for (const key of [
+      "GIT_DIR",
+      "GIT_WORK_TREE",
+      "GIT_CEILING_DIRECTORIES",
+      "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+      "GIT_COMMON_DIR",
+      "GIT_CONFIG",
+      "GIT_OBJECT_DIRECTORY",
+    ]) {
       expect({ key, top: discoverRepoRoot(join(repo, "s"), { ...env, [key]: repo }) }).toEqual({ key, top: undefined });
     }
     // `git -c` configuration, as a hook inherits it: only keys that move the top level matter.

@@ -65,6 +65,8 @@ describe("reconciliationDrift", () => {
     write(root, "src/a.ts", "a2\n");
     const r = await reconciliationDrift(root, { baseBranch: "main", snapshot: null });
     expect(r.snapshot.present).toBe(false);
-    expect(r.specs).toEqual([{ spec_path: API, reconciled: [], unreconciled: [expect.objectContaining({ path: "src/a.ts", reason: "not-in-snapshot", change: "modified" })] }]);
+    expect(r.specs).toEqual([
+      { spec_path: API, reconciled: [], unreconciled: [expect.objectContaining({ path: "src/a.ts", reason: "not-in-snapshot", change: "modified" })] },
+    ]);
   });
 });

@@ -8,7 +8,17 @@
 import { describe, expect, it } from "vitest";
 import { chmodSync, existsSync, mkdirSync, rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { changedFiles, diffNumstat, diffPatch, findMergeBase, GitRefError, newFileDiff, readWorktreeStatus, readWorktreeStatusAsync, resolveCommit } from "../../src/index.js";
+import {
+  changedFiles,
+  diffNumstat,
+  diffPatch,
+  findMergeBase,
+  GitRefError,
+  newFileDiff,
+  readWorktreeStatus,
+  readWorktreeStatusAsync,
+  resolveCommit,
+} from "../../src/index.js";
 import { git, tempDir, tempRepo, writeTree } from "../helpers/temp-repo.js";
 import { runCli } from "../helpers/run-cli.js";
 import { branch, checkout, commitAll, remove, write } from "./helpers/repo-ops.js";
@@ -54,7 +64,14 @@ describe("findMergeBase", () => {
 
 describe("changedFiles", () => {
   it("includes committed, staged and unstaged changes, untracked and deleted files, and both sides of renames", () => {
-    const root = tempRepo({ "keep.txt": "k\n", "mod.txt": "m\n", "gone.txt": "g\n", "old/name.txt": "rename me\n".repeat(20), "wt-del.txt": "w\n", "staged.txt": "s\n" });
+    const root = tempRepo({
+      "keep.txt": "k\n",
+      "mod.txt": "m\n",
+      "gone.txt": "g\n",
+      "old/name.txt": "rename me\n".repeat(20),
+      "wt-del.txt": "w\n",
+      "staged.txt": "s\n",
+    });
     const base = git(root, ["rev-parse", "HEAD"]).trim();
     branch(root, "feature");
     mkdirSync(join(root, "new"));
@@ -145,7 +162,17 @@ describe("newFileDiff", () => {
     const all = { ...files, "run.sh": Buffer.from("#!/bin/sh\necho hi\n") };
     git(root, ["add", "-N", "--", ...Object.keys(all)]);
     for (const [p, bytes] of Object.entries(all)) {
-      const expected = git(root, ["-c", "core.quotePath=true", "diff", "--no-ext-diff", "--no-color", "--src-prefix=a/", "--dst-prefix=b/", "--", `:(literal)${p}`]).replace(/^index 0000000\.\.([0-9a-f]+)( \d+)?$/m, (_m, id: string) => `index 0000000..${id.slice(0, 7)}`);
+      const expected = git(root, [
+        "-c",
+        "core.quotePath=true",
+        "diff",
+        "--no-ext-diff",
+        "--no-color",
+        "--src-prefix=a/",
+        "--dst-prefix=b/",
+        "--",
+        `:(literal)${p}`,
+      ]).replace(/^index 0000000\.\.([0-9a-f]+)( \d+)?$/m, (_m, id: string) => `index 0000000..${id.slice(0, 7)}`);
       expect(newFileDiff(p, bytes, p === "run.sh")).toBe(expected);
     }
   });
@@ -165,7 +192,13 @@ describe("readWorktreeStatus", () => {
     expect(s.get("mod.txt")).toMatchObject({ modified: true });
     expect(s.get("del.txt")).toMatchObject({ deleted: true });
     expect(s.get("new.txt")).toMatchObject({ tracked: false, blob: null });
-    expect(readWorktreeStatus(root, ["mod.txt", "new.txt", "clean.txt"])).toEqual(new Map([["clean.txt", s.get("clean.txt")], ["mod.txt", s.get("mod.txt")], ["new.txt", s.get("new.txt")]]));
+    expect(readWorktreeStatus(root, ["mod.txt", "new.txt", "clean.txt"])).toEqual(
+      new Map([
+        ["clean.txt", s.get("clean.txt")],
+        ["mod.txt", s.get("mod.txt")],
+        ["new.txt", s.get("new.txt")],
+      ]),
+    );
   });
 
   it("the async form agrees with the sync form", async () => {

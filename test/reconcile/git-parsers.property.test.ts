@@ -23,9 +23,13 @@ describe("parseNameStatusZ", () => {
     );
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 20 }), (entries) => {
-        const out = entries.map((e) => ("oldPath" in e ? `${e.status}${String(e.score).padStart(3, "0")}\0${e.oldPath}\0${e.path}\0` : `${e.status}\0${e.path}\0`)).join("");
+        const out = entries
+          .map((e) => ("oldPath" in e ? `${e.status}${String(e.score).padStart(3, "0")}\0${e.oldPath}\0${e.path}\0` : `${e.status}\0${e.path}\0`))
+          .join("");
         const parsed = parseNameStatusZ(out);
-        expect(parsed).toEqual(entries.map((e) => ("oldPath" in e ? { status: e.status, path: e.path, oldPath: e.oldPath } : { status: e.status, path: e.path })));
+        expect(parsed).toEqual(
+          entries.map((e) => ("oldPath" in e ? { status: e.status, path: e.path, oldPath: e.oldPath } : { status: e.status, path: e.path })),
+        );
       }),
     );
   });
@@ -79,7 +83,16 @@ describe("parseLsFilesTagged", () => {
         const map = parseLsFilesTagged(out);
         expect(map.size).toBe(entries.length + untracked.length);
         for (const e of entries) {
-          expect(map.get(e.path)).toEqual({ path: e.path, tracked: true, blob: e.blob, mode: e.mode, modified: e.modified || e.deleted, deleted: e.deleted, unmerged: false, skipWorktree: false });
+          expect(map.get(e.path)).toEqual({
+            path: e.path,
+            tracked: true,
+            blob: e.blob,
+            mode: e.mode,
+            modified: e.modified || e.deleted,
+            deleted: e.deleted,
+            unmerged: false,
+            skipWorktree: false,
+          });
         }
         for (const p of untracked) expect(map.get(p)).toMatchObject({ tracked: false, blob: null, modified: false });
       }),

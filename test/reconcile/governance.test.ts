@@ -5,7 +5,16 @@
  * cache never governed; ignored files governed by none; coverage policies.
  */
 import { describe, expect, it } from "vitest";
-import { buildGovernance, buildSpecSet, compileExcludePattern, compileGlob, coverageReport, governedFiles, validateSpecText, whichSpecsGovern } from "../../src/index.js";
+import {
+  buildGovernance,
+  buildSpecSet,
+  compileExcludePattern,
+  compileGlob,
+  coverageReport,
+  governedFiles,
+  validateSpecText,
+  whichSpecsGovern,
+} from "../../src/index.js";
 import { tempRepo, writeTree } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";
 
@@ -38,7 +47,11 @@ describe("globs", () => {
 
 describe("buildGovernance", () => {
   const g = governance({
-    ".notarai/system.spec.yaml": specYaml({ subsystems: ["./api.spec.yaml", "./docs.spec.yaml"], artifacts: { docs: ["README.md"] }, exclude: ["src/generated/**"] }),
+    ".notarai/system.spec.yaml": specYaml({
+      subsystems: ["./api.spec.yaml", "./docs.spec.yaml"],
+      artifacts: { docs: ["README.md"] },
+      exclude: ["src/generated/**"],
+    }),
     ".notarai/api.spec.yaml": specYaml({ artifacts: { code: ["src/**"], docs: ["docs/api/**", "docs/shared.md"] }, exclude: ["src/**/*.snap"] }),
     ".notarai/docs.spec.yaml": specYaml({ artifacts: { docs: ["docs/**"] } }),
   });
@@ -79,7 +92,12 @@ describe("buildGovernance", () => {
 
 describe("governedFiles, whichSpecsGovern, coverageReport (real repositories)", () => {
   const tree = {
-    ".notarai/system.spec.yaml": specYaml({ subsystems: ["./cli.spec.yaml"], artifacts: { docs: ["docs/**"] }, exclude: ["vendor/**"], coverage: { policy: "strict", message: "Add a spec." } }),
+    ".notarai/system.spec.yaml": specYaml({
+      subsystems: ["./cli.spec.yaml"],
+      artifacts: { docs: ["docs/**"] },
+      exclude: ["vendor/**"],
+      coverage: { policy: "strict", message: "Add a spec." },
+    }),
     ".notarai/cli.spec.yaml": specYaml({ artifacts: { code: ["src/**"] } }),
     "src/a.ts": "a",
     "src/.env.example": "x",

@@ -21,7 +21,9 @@ describe("several thousand governed files", () => {
     const tree: Record<string, string> = { [SPEC]: specYaml({ artifacts: { code: ["src/**"] } }) };
     for (let i = 0; i < N; i++) tree[path(i)] = `export const v${i} = ${i};\n`;
     const root = tempRepo(tree);
-    const all = Object.keys(tree).filter((p) => p.startsWith("src/")).sort();
+    const all = Object.keys(tree)
+      .filter((p) => p.startsWith("src/"))
+      .sort();
 
     const cold = await getChangedArtifacts(root, { specPath: SPEC });
     expect(cold.changed_artifacts).toEqual(all);

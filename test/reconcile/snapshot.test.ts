@@ -54,11 +54,14 @@ describe("snapshot_state", () => {
     const json = JSON.parse(text) as Record<string, unknown>;
     expect(Object.keys(json)).toEqual(["cli_version", "file_fingerprints", "last_reconciliation", "schema_version", "spec_fingerprints"]);
     expect(json["schema_version"]).toBe("1");
-    expect(json["file_fingerprints"]).toEqual({ "docs/d.md": { blake3: await blake3Hex(Buffer.from("d\n")) }, "src/a.ts": { blake3: await blake3Hex(Buffer.from("a\n")) } });
+    expect(json["file_fingerprints"]).toEqual({
+      "docs/d.md": { blake3: await blake3Hex(Buffer.from("d\n")) },
+      "src/a.ts": { blake3: await blake3Hex(Buffer.from("a\n")) },
+    });
     expect(Object.keys(json["spec_fingerprints"] as object)).toEqual([A]);
     expect(json["last_reconciliation"]).toMatchObject({ git_hash: head, branch: "main" });
     expect(text).toBe(formatSnapshot(parseSnapshot(text).snapshot!));
-    expect(text.split("\n")[1]).toMatch(/^  "cli_version"/);
+    expect(text.split("\n")[1]).toMatch(/^ {2}"cli_version"/);
   });
 
   it("holds only governed existing files reconciled for every governing spec, never itself", async () => {
@@ -153,7 +156,10 @@ describe("reading snapshots back", () => {
     const root = project();
     write(root, STATE, "{ not json");
     const w = warnings();
-    expect((await getChangedArtifacts(root, { specPath: A, artifactType: "code" }, { onWarning: w.onWarning })).changed_artifacts).toEqual(["src/a.ts", "src/shared.ts"]);
+    expect((await getChangedArtifacts(root, { specPath: A, artifactType: "code" }, { onWarning: w.onWarning })).changed_artifacts).toEqual([
+      "src/a.ts",
+      "src/shared.ts",
+    ]);
     expect(w.list.join()).toContain("not valid JSON");
     expect(showState(root).problem).toContain("not valid JSON");
   });

@@ -25,7 +25,9 @@ function repo() {
 }
 
 function known(root: string): string[] {
-  return git(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]).split("\0").filter((p) => p.length > 0);
+  return git(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+    .split("\0")
+    .filter((p) => p.length > 0);
 }
 
 async function same(root: string): Promise<void> {
@@ -38,7 +40,8 @@ async function same(root: string): Promise<void> {
   expect(cached.specs.system?.path).toBe(fresh.specs.system?.path);
   expect([...cached.specs.byPath.keys()]).toEqual([...fresh.specs.byPath.keys()]);
   expect(w2.list).toEqual(w1.list);
-  for (const p of ["src/a.ts", "src/gen/b.ts", "docs/x.md", ".notarai/api.spec.yaml"]) expect(cached.governance.governorsOf(p)).toEqual(fresh.governance.governorsOf(p));
+  for (const p of ["src/a.ts", "src/gen/b.ts", "docs/x.md", ".notarai/api.spec.yaml"])
+    expect(cached.governance.governorsOf(p)).toEqual(fresh.governance.governorsOf(p));
 }
 
 describe("the remembered spec context", () => {

@@ -24,7 +24,7 @@ describe("validateSpecText", () => {
   });
 
   it("rejects an unquoted version (a YAML 1.2 number) with a hint, naming line and column", () => {
-    const [p, ...rest] = problems('intent: x\nschema_version: 0.6\nartifacts: {}\n');
+    const [p, ...rest] = problems("intent: x\nschema_version: 0.6\nartifacts: {}\n");
     expect(rest).toEqual([]);
     expect(p).toMatchObject({ file: F, path: "schema_version", line: 2, column: 17, code: "bad-schema-version", found: "number 0.6" });
     expect(p!.message).toContain('quote it: schema_version: "0.6"');
@@ -36,15 +36,20 @@ describe("validateSpecText", () => {
   });
 
   it("chooses the schema by version: 0.7-only fields and domains fail under 0.5/0.6", () => {
-    const legal = 'intent: x\nbehaviors: [{name: a, given: b, then: c}]\nartifacts: {}\ndomain: legal\n';
+    const legal = "intent: x\nbehaviors: [{name: a, given: b, then: c}]\nartifacts: {}\ndomain: legal\n";
     expect(problems(`schema_version: "0.7"\n${legal}`)).toEqual([]);
     const p = problems(`schema_version: "0.6"\n${legal}`);
     expect(p).toHaveLength(1);
     expect(p[0]).toMatchObject({ path: "domain", line: 5, code: "bad-value", found: 'string "legal"' });
     expect(p[0]!.expected).toContain('"software"');
-    expect(problems('schema_version: "0.5"\nintent: x\nbehaviors: [{name: a, given: b, then: c}]\nartifacts: {code: [{path: "a", tier: 2}]}\n')[0]).toMatchObject({ code: "unknown-key", path: "artifacts.code[0].tier" });
+    expect(
+      problems('schema_version: "0.5"\nintent: x\nbehaviors: [{name: a, given: b, then: c}]\nartifacts: {code: [{path: "a", tier: 2}]}\n')[0],
+    ).toMatchObject({ code: "unknown-key", path: "artifacts.code[0].tier" });
     expect(problems('schema_version: "0.5"\nintent: x\ntier: derived\nartifacts: {}\n')[0]).toMatchObject({ path: "tier", code: "bad-value" });
-    expect(problems('schema_version: "0.6"\nintent: x\ntier: derived\nartifacts: {}\ncompliance: {standards: [a]}\n')[0]).toMatchObject({ path: "compliance", code: "unknown-key" });
+    expect(problems('schema_version: "0.6"\nintent: x\ntier: derived\nartifacts: {}\ncompliance: {standards: [a]}\n')[0]).toMatchObject({
+      path: "compliance",
+      code: "unknown-key",
+    });
   });
 
   it("closes every nested object but artifacts, variant.overrides, theme.typography and content_section.artifacts", () => {
@@ -55,7 +60,9 @@ design: {theme: {typography: {h1: {size: 32}, any: key}}}
 content: {sections: [{name: s, artifacts: {free: form}}]}
 `;
     expect(problems(open)).toEqual([]);
-    const closed = problems(`${base}artifacts: {}\nbehaviors_extra: 1\ndesign: {theme: {typo: 1}}\ncontent: {sections: [{name: s, extra: 1}]}\ncoverage: {policy: warn, level: 3}\n`);
+    const closed = problems(
+      `${base}artifacts: {}\nbehaviors_extra: 1\ndesign: {theme: {typo: 1}}\ncontent: {sections: [{name: s, extra: 1}]}\ncoverage: {policy: warn, level: 3}\n`,
+    );
     expect(closed.map((p) => p.path)).toEqual(["behaviors_extra", "design.theme.typo", "content.sections[0].extra", "coverage.level"]);
     expect(closed.every((p) => p.code === "unknown-key")).toBe(true);
     expect(problems(`${base}artifacts: {}\nbehaviours: []\n`)[0]!.message).toContain('did you mean "behaviors"?');
@@ -63,7 +70,12 @@ content: {sections: [{name: s, artifacts: {free: form}}]}
 
   it("requires a non-empty behaviors list unless tier is registered or derived", () => {
     expect(problems('schema_version: "0.7"\nintent: x\nartifacts: {}\n')[0]).toMatchObject({ path: "behaviors", code: "missing-key" });
-    expect(problems('schema_version: "0.7"\nintent: x\nbehaviors: []\nartifacts: {}\n')[0]).toMatchObject({ path: "behaviors", code: "out-of-range", line: 3, found: "an empty list" });
+    expect(problems('schema_version: "0.7"\nintent: x\nbehaviors: []\nartifacts: {}\n')[0]).toMatchObject({
+      path: "behaviors",
+      code: "out-of-range",
+      line: 3,
+      found: "an empty list",
+    });
     expect(problems('schema_version: "0.7"\nintent: x\ntier: registered\nartifacts: {}\n')).toEqual([]);
     expect(problems('schema_version: "0.7"\nintent: x\ntier: derived\nartifacts: {}\n')).toEqual([]);
   });
@@ -76,7 +88,11 @@ content: {sections: [{name: s, artifacts: {free: form}}]}
   });
 
   it("reads YAML 1.2: `on:` is a string key (and unknown here), duplicate keys and several documents are errors", () => {
-    expect(problems('schema_version: "0.7"\nintent: x\ntier: registered\nartifacts: {}\non: push\n')[0]).toMatchObject({ path: "on", code: "unknown-key", line: 5 });
+    expect(problems('schema_version: "0.7"\nintent: x\ntier: registered\nartifacts: {}\non: push\n')[0]).toMatchObject({
+      path: "on",
+      code: "unknown-key",
+      line: 5,
+    });
     expect(problems('schema_version: "0.7"\nintent: x\nintent: y\n')[0]).toMatchObject({ code: "yaml-syntax", line: 3 });
     expect(problems('schema_version: "0.7"\n---\nintent: x\n')[0]!.code).toBe("yaml-syntax");
     expect(problems("key: [unclosed\n")[0]!.code).toBe("yaml-syntax");
@@ -130,7 +146,34 @@ content: {sections: [{name: s, artifacts: {free: form}}]}
   it("property: an unknown key anywhere at the root is reported on its own line", () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[a-z][a-z_]{2,12}$/), fc.nat(4), (key, at) => {
-        const known = ["schema_version", "intent", "artifacts", "tier", "behaviors", "constraints", "invariants", "exclude", "notes", "domain", "coverage", "decisions", "applies", "dependencies", "subsystems", "open_questions", "output", "content", "states", "design", "audience", "variants", "pipeline", "feedback", "variants_resolved", "compliance"];
+        const known = [
+          "schema_version",
+          "intent",
+          "artifacts",
+          "tier",
+          "behaviors",
+          "constraints",
+          "invariants",
+          "exclude",
+          "notes",
+          "domain",
+          "coverage",
+          "decisions",
+          "applies",
+          "dependencies",
+          "subsystems",
+          "open_questions",
+          "output",
+          "content",
+          "states",
+          "design",
+          "audience",
+          "variants",
+          "pipeline",
+          "feedback",
+          "variants_resolved",
+          "compliance",
+        ];
         if (known.includes(key)) return;
         const lines = ['schema_version: "0.7"', "intent: x", "tier: registered", "artifacts: {}"];
         lines.splice(at, 0, `${key}: 1`);
@@ -145,10 +188,19 @@ content: {sections: [{name: s, artifacts: {free: form}}]}
 
 describe("$ref resolution", () => {
   const spec = (refs: { applies?: string[]; deps?: string[] }) =>
-    specYaml({ extra: { ...(refs.applies ? { applies: refs.applies.map(($ref) => ({ $ref })) } : {}), ...(refs.deps ? { dependencies: refs.deps.map(($ref) => ({ $ref, relationship: "uses" })) } : {}) } });
+    specYaml({
+      extra: {
+        ...(refs.applies ? { applies: refs.applies.map(($ref) => ({ $ref })) } : {}),
+        ...(refs.deps ? { dependencies: refs.deps.map(($ref) => ({ $ref, relationship: "uses" })) } : {}),
+      },
+    });
 
   it("resolves refs relative to the referring spec, across subdirectories", () => {
-    const set = buildSpecSet([validateSpecText(".notarai/a.spec.yaml", spec({ applies: ["./sub/b.spec.yaml"] })), validateSpecText(".notarai/sub/b.spec.yaml", spec({ deps: ["../a2.spec.yaml"] })), validateSpecText(".notarai/a2.spec.yaml", spec({}))]);
+    const set = buildSpecSet([
+      validateSpecText(".notarai/a.spec.yaml", spec({ applies: ["./sub/b.spec.yaml"] })),
+      validateSpecText(".notarai/sub/b.spec.yaml", spec({ deps: ["../a2.spec.yaml"] })),
+      validateSpecText(".notarai/a2.spec.yaml", spec({})),
+    ]);
     expect(set.problems).toEqual([]);
   });
 
@@ -175,7 +227,10 @@ describe("$ref resolution", () => {
     ]);
     const cycles = set.problems.filter((p) => p.code === "ref-cycle");
     expect(cycles).toHaveLength(2);
-    expect(cycles.map((c) => c.found).sort()).toEqual([".notarai/a.spec.yaml → .notarai/b.spec.yaml → .notarai/a.spec.yaml", ".notarai/c.spec.yaml → .notarai/c.spec.yaml"]);
+    expect(cycles.map((c) => c.found).sort()).toEqual([
+      ".notarai/a.spec.yaml → .notarai/b.spec.yaml → .notarai/a.spec.yaml",
+      ".notarai/c.spec.yaml → .notarai/c.spec.yaml",
+    ]);
   });
 });
 
@@ -206,7 +261,10 @@ describe("loadSpecs", () => {
 
 describe("specSchemaJson", () => {
   it("is generated from zod: one branch per version, closed objects, named $defs", () => {
-    const s = specSchemaJson() as { anyOf: Array<{ $ref: string }>; $defs: Record<string, { additionalProperties?: unknown; properties?: Record<string, unknown> }> };
+    const s = specSchemaJson() as {
+      anyOf: Array<{ $ref: string }>;
+      $defs: Record<string, { additionalProperties?: unknown; properties?: Record<string, unknown> }>;
+    };
     expect(s.anyOf.map((b) => b.$ref)).toEqual(["#/$defs/spec-0.5", "#/$defs/spec-0.6", "#/$defs/spec-0.7"]);
     expect(s.$defs["spec-0.7"]!.additionalProperties).toBe(false);
     expect(s.$defs["behavior"]!.additionalProperties).toBe(false);

@@ -62,7 +62,12 @@ describe("list_affected_specs", () => {
     const r = await listAffectedSpecs(root, { baseBranch: "main" });
     expect(r.changed_files).toEqual(["docs/other.md", "docs/renamed.md", "package.json", "src/main.ts", "src/new-untracked.ts"]);
     expect(r.affected_specs.map((s) => s.spec_path)).toEqual([CLI, DOCS, SYSTEM]);
-    expect(r.affected_specs[0]).toEqual({ spec_path: CLI, behaviors: [{ name: "parse", given: "argv", then: "a command runs" }], constraints: ["no network"], invariants: ["exit codes are stable"] });
+    expect(r.affected_specs[0]).toEqual({
+      spec_path: CLI,
+      behaviors: [{ name: "parse", given: "argv", then: "a command runs" }],
+      constraints: ["no network"],
+      invariants: ["exit codes are stable"],
+    });
   });
 
   it("ignores commits made on the base branch after the fork point", async () => {
@@ -287,7 +292,12 @@ describe("mark_reconciled", () => {
   it("marks only governed files inside the repository, saying why the others were not; a path git never knew is an error and nothing is marked", async () => {
     const root = project();
     const r = await markReconciled(root, { files: ["src/main.ts", "README.md"] });
-    expect(r).toMatchObject({ updated: 1, by_spec: [{ spec_path: CLI, files: ["src/main.ts"] }], not_marked: [{ path: "README.md", reason: "no spec governs it" }], deleted: [] });
+    expect(r).toMatchObject({
+      updated: 1,
+      by_spec: [{ spec_path: CLI, files: ["src/main.ts"] }],
+      not_marked: [{ path: "README.md", reason: "no spec governs it" }],
+      deleted: [],
+    });
     const typo = markReconciled(root, { files: ["src/main.ts", "src/does-not-exist.ts"] });
     await expect(typo).rejects.toThrow(ReconcileError);
     await expect(typo).rejects.toThrow(/^src\/does-not-exist\.ts: no such file or directory, and git has never known it/);

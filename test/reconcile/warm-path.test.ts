@@ -24,7 +24,9 @@ const SPEC = ".notarai/app.spec.yaml";
 
 /** `changed` by its definition: governed (src/**) files whose current bytes hash to no record of theirs. */
 async function reference(root: string, records: Map<string, string>): Promise<string[]> {
-  const listed = git(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "src"]).split("\0").filter((p) => p.length > 0);
+  const listed = git(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "src"])
+    .split("\0")
+    .filter((p) => p.length > 0);
   const out: string[] = [];
   for (const p of [...new Set(listed)].sort()) {
     let bytes: Buffer;
@@ -145,7 +147,14 @@ describe("reading the database file without SQLite", () => {
     const SQL = await initSqlJs();
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(fc.string({ minLength: 1, maxLength: 300 }), fc.option(fc.uint8Array({ maxLength: 9000 }), { nil: null }), fc.oneof(fc.integer(), fc.double({ noNaN: true }), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }))), { maxLength: 40 }),
+        fc.array(
+          fc.tuple(
+            fc.string({ minLength: 1, maxLength: 300 }),
+            fc.option(fc.uint8Array({ maxLength: 9000 }), { nil: null }),
+            fc.oneof(fc.integer(), fc.double({ noNaN: true }), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })),
+          ),
+          { maxLength: 40 },
+        ),
         fc.constantFrom(512, 1024, 4096, 65536),
         async (rows, pageSize) => {
           const db = new SQL.Database();
@@ -161,8 +170,16 @@ describe("reading the database file without SQLite", () => {
           }
           const file = SqliteFile.open(db.export());
           for (const table of ["t", "w"]) {
-            const ref = (db.exec(`SELECT * FROM ${table}`)[0]?.values ?? []).map((r) => r.map((v) => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : v)));
-            const mine = file.rows(table).map((r) => Array.from({ length: r.length }, (_, i) => r.get(i)).map((v) => (Buffer.isBuffer(v) ? v.toString("hex") : typeof v === "bigint" ? Number(v) : v)));
+            const ref = (db.exec(`SELECT * FROM ${table}`)[0]?.values ?? []).map((r) =>
+              r.map((v) => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : v)),
+            );
+            const mine = file
+              .rows(table)
+              .map((r) =>
+                Array.from({ length: r.length }, (_, i) => r.get(i)).map((v) =>
+                  Buffer.isBuffer(v) ? v.toString("hex") : typeof v === "bigint" ? Number(v) : v,
+                ),
+              );
             expect(mine.sort()).toEqual(ref.sort());
           }
           db.close();

@@ -76,7 +76,10 @@ function standins(): { bin: string; log: string } {
 }
 
 function calls(log: string): Call[] {
-  return readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Call);
+  return readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Call);
 }
 
 const MCP = [process.execPath, realpathSync(CLI), "mcp"];
@@ -96,7 +99,11 @@ describe("coding CLI backends", () => {
         },
       }),
     );
-    const r = cli(root, ["run", "--spec", SPEC, "--format", "json"], { PATH: `${bin}${delimiter}${process.env["PATH"]}`, STANDIN_LOG: log, STANDIN_FAIL_FIRST: "1" });
+    const r = cli(root, ["run", "--spec", SPEC, "--format", "json"], {
+      PATH: `${bin}${delimiter}${process.env["PATH"]}`,
+      STANDIN_LOG: log,
+      STANDIN_FAIL_FIRST: "1",
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const out = JSON.parse(r.stdout).result;
     expect(out.steps.map((s: { role: string; status: string; summary: string }) => `${s.role}:${s.status}:${s.summary}`)).toEqual([
@@ -116,7 +123,7 @@ describe("coding CLI backends", () => {
       const stepRel = `.norma/runs/${id}/steps/${steps[i]}`;
       const request = readJson(root, `${stepRel}/input.json`);
       const stepDir: string = request.paths.step_dir;
-      expect(stepDir.startsWith(join(root, stepRel) + ".tmp-")).toBe(true);
+      expect(stepDir.startsWith(`${join(root, stepRel)}.tmp-`)).toBe(true);
       const prompt = rolePrompt(request, { mcp: true });
       // Each step's agent gets the server for that step: only its role's tools (mcp --step).
       const mcp = [...MCP, "--step", `${id}/${steps[i]}`];
@@ -125,12 +132,22 @@ describe("coding CLI backends", () => {
       // The prompt policy (norma §11–§13), stated in words the test can see.
       const writer = request.step.role === "do" || request.step.role === "act";
       expect(prompt).toContain(
-        writer ? `Step directory (where you write your files; repository files change only through the workspace tools): ${stepDir}` : `Step directory (the ONLY place you may write files): ${stepDir}`,
+        writer
+          ? `Step directory (where you write your files; repository files change only through the workspace tools): ${stepDir}`
+          : `Step directory (the ONLY place you may write files): ${stepDir}`,
       );
-      expect(prompt).toContain(writer ? "the workspace tools edit_file and apply_patch change repository files" : "The noma-reconcile MCP server is available, with read-only tools");
+      expect(prompt).toContain(
+        writer ? "the workspace tools edit_file and apply_patch change repository files" : "The noma-reconcile MCP server is available, with read-only tools",
+      );
       expect(prompt).toContain("print ONLY the AgentResponse JSON object on stdout");
       expect(prompt).toContain("Keep every path in `files` relative to the step directory");
-      expect(c.env).toMatchObject({ NORMA_RUN_ID: id, NORMA_ROLE: request.step.role, NORMA_STEP_DIR: stepDir, NORMA_REPO_ROOT: root, NORMA_ITERATION: String(request.step.iteration) });
+      expect(c.env).toMatchObject({
+        NORMA_RUN_ID: id,
+        NORMA_ROLE: request.step.role,
+        NORMA_STEP_DIR: stepDir,
+        NORMA_REPO_ROOT: root,
+        NORMA_ITERATION: String(request.step.iteration),
+      });
       switch (c.tool) {
         case "codex":
           expect(prompt).toContain("Your role is PLAN");
@@ -189,14 +206,25 @@ describe("coding CLI backends", () => {
     // What each tool printed is kept as it was; output.json holds the AgentResponse taken out of it.
     const opencodeOut = readFileSync(join(root, `.norma/runs/${id}/steps/004-act/logs/stdout.txt`), "utf8");
     expect(opencodeOut.split("\n").filter((l) => l.length > 0)).toHaveLength(7);
-    expect(readJson(root, `.norma/runs/${id}/steps/004-act/output.json`)).toEqual({ version: 1, status: "ok", summary: "opencode did act", files: [], next_actions: [], errors: [] });
+    expect(readJson(root, `.norma/runs/${id}/steps/004-act/output.json`)).toEqual({
+      version: 1,
+      status: "ok",
+      summary: "opencode did act",
+      files: [],
+      next_actions: [],
+      errors: [],
+    });
     expect(readFileSync(join(root, `.norma/runs/${id}/steps/003-check/logs/stderr.txt`), "utf8")).toBe("claude: progress on stderr\n");
   });
 
   it("claude as the do agent may also call the workspace tools that edit files and run commands; a file it writes itself is recorded", async () => {
     const { bin, log } = standins();
     const root = realpathSync(runRepo({ config: { agents: { do: { type: "claude" } } } }));
-    const r = cli(root, ["run", "--spec", SPEC, "--format", "json"], { PATH: `${bin}${delimiter}${process.env["PATH"]}`, STANDIN_LOG: log, STANDIN_TOUCH: "notes.txt" });
+    const r = cli(root, ["run", "--spec", SPEC, "--format", "json"], {
+      PATH: `${bin}${delimiter}${process.env["PATH"]}`,
+      STANDIN_LOG: log,
+      STANDIN_TOUCH: "notes.txt",
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const id = runIds(root)[0]!;
     const [c] = calls(log);
@@ -233,19 +261,29 @@ describe("coding CLI backends", () => {
   it.each(["codex", "claude", "gemini", "opencode"])("%s printing prose instead of the AgentResponse is a protocol_error; its stdout is kept", (tool) => {
     const { bin, log } = standins();
     const root = runRepo({ config: { agents: { plan: { type: tool } } } });
-    const r = cli(root, ["run", "--spec", SPEC, "--format", "json"], { PATH: `${bin}${delimiter}${process.env["PATH"]}`, STANDIN_LOG: log, STANDIN_PROSE: tool });
+    const r = cli(root, ["run", "--spec", SPEC, "--format", "json"], {
+      PATH: `${bin}${delimiter}${process.env["PATH"]}`,
+      STANDIN_LOG: log,
+      STANDIN_PROSE: tool,
+    });
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout).result;
     const expected = {
-      codex: 'protocol_error: stdout (AgentResponse) is not valid JSON',
+      codex: "protocol_error: stdout (AgentResponse) is not valid JSON",
       claude: "protocol_error: claude printed no JSON result object (--output-format json)",
       gemini: "protocol_error: gemini printed no JSON object (--output-format json)",
       opencode: "protocol_error: opencode printed no text event (--format json)",
     }[tool]!;
     expect(out.reason).toContain(`step 1 (plan) failed: ${expected}`);
     const id = runIds(root)[0]!;
-    expect(readFileSync(join(root, `.norma/runs/${id}/steps/001-plan/logs/stdout.txt`), "utf8")).toBe("I looked at the repository and everything seems fine!\n");
-    expect(readJson(root, `.norma/runs/${id}/steps/001-plan/output.json`)).toMatchObject({ version: 1, status: "fail", errors: [expect.stringContaining("protocol_error")] });
+    expect(readFileSync(join(root, `.norma/runs/${id}/steps/001-plan/logs/stdout.txt`), "utf8")).toBe(
+      "I looked at the repository and everything seems fine!\n",
+    );
+    expect(readJson(root, `.norma/runs/${id}/steps/001-plan/output.json`)).toMatchObject({
+      version: 1,
+      status: "fail",
+      errors: [expect.stringContaining("protocol_error")],
+    });
   });
 
   it.each([
@@ -256,7 +294,9 @@ describe("coding CLI backends", () => {
     const root = runRepo({ config: { agents: { check: { type: tool } } } });
     const r = cli(root, ["run", "--spec", SPEC], { PATH: "/usr/bin:/bin" });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`noma-reconcile: cannot start the run:\n  agents.check: the ${tool} binary was not found on PATH; install ${product} or choose another agent type in .norma/config.json\n`);
+    expect(r.stderr).toBe(
+      `noma-reconcile: cannot start the run:\n  agents.check: the ${tool} binary was not found on PATH; install ${product} or choose another agent type in .norma/config.json\n`,
+    );
     expect(runIds(root)).toEqual([]);
   });
 });

@@ -100,7 +100,10 @@ async function checkRecovered(root: string, atKill: NormaState | null, where: st
   const list = cli(root, ["runs", "list", "--format", "json"]);
   expect(list.code, `${where}: runs list after the kill: ${list.stderr}`).toBe(0);
   const files = walk(join(root, ".norma/runs"));
-  expect(files.filter((f) => f.includes(".tmp-")), `${where}: temp directories left`).toEqual([]);
+  expect(
+    files.filter((f) => f.includes(".tmp-")),
+    `${where}: temp directories left`,
+  ).toEqual([]);
   const state = await readNormaState(root);
   const dirs = runIds(root);
   if (state === null) {
@@ -112,17 +115,25 @@ async function checkRecovered(root: string, atKill: NormaState | null, where: st
     expect(run.status, `${where}: ${run.run_id} still running after recovery`).not.toBe("running");
     const rows = state.steps(run.run_id);
     const stepDirs = existsSync(join(root, run.run_dir, "steps")) ? readdirSync(join(root, run.run_dir, "steps")).sort() : [];
-    expect(rows.map((s) => s.step_dir.split("/").pop()), `${where}: step rows and directories`).toEqual(stepDirs);
+    expect(
+      rows.map((s) => s.step_dir.split("/").pop()),
+      `${where}: step rows and directories`,
+    ).toEqual(stepDirs);
     for (const s of rows) {
-      for (const f of ["input.json", "output.json", "logs/stdout.txt", "logs/stderr.txt"]) expect(existsSync(join(root, s.step_dir, f)), `${where}: ${s.step_dir}/${f}`).toBe(true);
+      for (const f of ["input.json", "output.json", "logs/stdout.txt", "logs/stderr.txt"])
+        expect(existsSync(join(root, s.step_dir, f)), `${where}: ${s.step_dir}/${f}`).toBe(true);
       const out = JSON.parse(readFileSync(join(root, s.step_dir, "output.json"), "utf8"));
       expect(out.version, `${where}: ${s.step_dir}/output.json`).toBe(1);
-      if (s.role === "check" && s.status === "ok") for (const f of ["verdict.json", "scorecard.md"]) expect(existsSync(join(root, s.step_dir, f)), `${where}: ${s.step_dir}/${f}`).toBe(true);
+      if (s.role === "check" && s.status === "ok")
+        for (const f of ["verdict.json", "scorecard.md"]) expect(existsSync(join(root, s.step_dir, f)), `${where}: ${s.step_dir}/${f}`).toBe(true);
     }
     const events = state.events(run.run_id);
-    expect(events.map((e) => e.seq), `${where}: event numbers`).toEqual(events.map((_, i) => i + 1));
+    expect(
+      events.map((e) => e.seq),
+      `${where}: event numbers`,
+    ).toEqual(events.map((_, i) => i + 1));
     // Nothing committed before the kill is lost.
-    if (atKill !== null && atKill.runs.some((r) => r.run_id === run.run_id)) {
+    if (atKill?.runs.some((r) => r.run_id === run.run_id)) {
       const was = atKill.steps(run.run_id).map((s) => [s.step_index, s.role, s.iteration, s.step_dir]);
       expect(rows.map((s) => [s.step_index, s.role, s.iteration, s.step_dir]).slice(0, was.length), `${where}: committed steps`).toEqual(was);
       const wasEvents = atKill.events(run.run_id).map((e) => [e.seq, e.type, e.message]);
@@ -184,7 +195,10 @@ describe(`kill -9 during a run, then recovery (seed ${seed})`, () => {
 
   it("an agent left running by a killed run is ended by recovery before temp directories are removed", async () => {
     // The do agent writes into its step directory only after a long pause: an orphan would recreate the removed temp directory.
-    const root = runRepo({ config: { agents: { do: execAgent("do.json") } }, behaviors: { "do.json": { sleepMs: 60_000, files: { "files/late.txt": "late\n" } } } });
+    const root = runRepo({
+      config: { agents: { do: execAgent("do.json") } },
+      behaviors: { "do.json": { sleepMs: 60_000, files: { "files/late.txt": "late\n" } } },
+    });
     const env = { ...process.env, CI: "1", NO_COLOR: "1" };
     const child = spawn(process.execPath, [CLI, "run", "--spec", SPEC], { cwd: root, env, stdio: "ignore" });
     const closed = new Promise((r) => child.on("close", r));

@@ -17,7 +17,16 @@ import { tempDir } from "../helpers/temp-repo.js";
 
 const DIST_INDEX = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
 
-const run = (id: string, created = "2026-01-05T10:00:00.000Z"): RunRow => ({ run_id: id, created_at: created, goal: `goal ${id}`, status: "running", iteration: 1, current_step_index: 0, verdict: null, run_dir: `.norma/runs/${id}` });
+const run = (id: string, created = "2026-01-05T10:00:00.000Z"): RunRow => ({
+  run_id: id,
+  created_at: created,
+  goal: `goal ${id}`,
+  status: "running",
+  iteration: 1,
+  current_step_index: 0,
+  verdict: null,
+  run_dir: `.norma/runs/${id}`,
+});
 
 async function open(root: string) {
   const SQL = await initSqlJs();
@@ -29,8 +38,20 @@ describe(".norma/norma.db", () => {
     const root = tempDir();
     await normaTransaction(root, (tx) => tx.insertRun(run("20260105-100000-aaaaaa")));
     const db = await open(root);
-    const cols = (t: string) => db.exec(`PRAGMA table_info(${t})`)[0]!.values.map(([, name, type, notnull, dflt, pk]) => `${name} ${type}${notnull ? " NOT NULL" : ""}${dflt !== null ? ` DEFAULT ${dflt}` : ""}${pk ? ` PK${pk}` : ""}`);
-    expect(db.exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")[0]!.values.flat()).toEqual(["events", "kv_run", "runs", "schema_migrations", "steps"]);
+    const cols = (t: string) =>
+      db
+        .exec(`PRAGMA table_info(${t})`)[0]!
+        .values.map(
+          ([, name, type, notnull, dflt, pk]) =>
+            `${name} ${type}${notnull ? " NOT NULL" : ""}${dflt !== null ? ` DEFAULT ${dflt}` : ""}${pk ? ` PK${pk}` : ""}`,
+        );
+    expect(db.exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")[0]!.values.flat()).toEqual([
+      "events",
+      "kv_run",
+      "runs",
+      "schema_migrations",
+      "steps",
+    ]);
     expect(cols("schema_migrations")).toEqual(["version INTEGER PK1", "applied_at TEXT NOT NULL"]);
     expect(cols("runs")).toEqual([
       "run_id TEXT PK1",
@@ -53,7 +74,14 @@ describe(".norma/norma.db", () => {
       "ended_at TEXT",
       "summary TEXT",
     ]);
-    expect(cols("events")).toEqual(["run_id TEXT NOT NULL PK1", "seq INTEGER NOT NULL PK2", "ts TEXT NOT NULL", "type TEXT NOT NULL", "message TEXT NOT NULL", "data_json TEXT"]);
+    expect(cols("events")).toEqual([
+      "run_id TEXT NOT NULL PK1",
+      "seq INTEGER NOT NULL PK2",
+      "ts TEXT NOT NULL",
+      "type TEXT NOT NULL",
+      "message TEXT NOT NULL",
+      "data_json TEXT",
+    ]);
     expect(cols("kv_run")).toEqual(["run_id TEXT NOT NULL PK1", "key TEXT NOT NULL PK2", "value_json TEXT NOT NULL"]);
     for (const t of ["steps", "events", "kv_run"]) {
       const fk = db.exec(`PRAGMA foreign_key_list(${t})`)[0]!;
@@ -69,7 +97,17 @@ describe(".norma/norma.db", () => {
     await normaTransaction(root, (tx) => {
       for (const id of ["20260105-100000-aaaaaa", "20260105-100001-bbbbbb"]) {
         tx.insertRun(run(id));
-        tx.insertStep({ run_id: id, step_index: 1, role: "plan", iteration: 1, status: "ok", step_dir: `.norma/runs/${id}/steps/001-plan`, started_at: "t", ended_at: null, summary: null });
+        tx.insertStep({
+          run_id: id,
+          step_index: 1,
+          role: "plan",
+          iteration: 1,
+          status: "ok",
+          step_dir: `.norma/runs/${id}/steps/001-plan`,
+          started_at: "t",
+          ended_at: null,
+          summary: null,
+        });
         tx.event(id, "run_started", "x", { a: 1 });
         tx.setKv(id, "criteria", [{ id: "AC1", text: "t" }]);
       }
@@ -82,7 +120,11 @@ describe(".norma/norma.db", () => {
     db.close();
     // A step of a run that does not exist is refused, and the failed transaction writes nothing.
     const before = readFileSync(join(root, ".norma/norma.db"));
-    await expect(normaTransaction(root, (tx) => tx.insertStep({ run_id: "nope", step_index: 1, role: "do", iteration: 1, status: "ok", step_dir: "x", started_at: "t", ended_at: null, summary: null }))).rejects.toThrow(/FOREIGN KEY/);
+    await expect(
+      normaTransaction(root, (tx) =>
+        tx.insertStep({ run_id: "nope", step_index: 1, role: "do", iteration: 1, status: "ok", step_dir: "x", started_at: "t", ended_at: null, summary: null }),
+      ),
+    ).rejects.toThrow(/FOREIGN KEY/);
     await expect(normaTransaction(root, (tx) => tx.updateRun("20260105-100001-bbbbbb", { status: "finished" as never }))).rejects.toThrow(/CHECK/);
     expect(readFileSync(join(root, ".norma/norma.db")).equals(before)).toBe(true);
   });
@@ -92,8 +134,23 @@ describe(".norma/norma.db", () => {
     await normaTransaction(root, (tx) => {
       for (let i = 0; i < 30; i++) {
         const id = `20260105-1000${String(i).padStart(2, "0")}-${String(i).padStart(6, "0")}`;
-        tx.insertRun({ ...run(id, `2026-01-05T10:00:${String(i).padStart(2, "0")}.000Z`), status: i % 2 === 0 ? "passed" : "stopped", verdict: i % 2 === 0 ? "PASS" : "FAIL" });
-        for (let k = 1; k <= 5; k++) tx.insertStep({ run_id: id, step_index: k, role: (["plan", "do", "check", "act"] as const)[(k - 1) % 4]!, iteration: 1 + Math.floor((k - 1) / 4), status: "ok", step_dir: `d${k}`, started_at: "t", ended_at: k % 2 ? "e" : null, summary: k % 3 ? `s ${"x".repeat(k * 300)}` : null });
+        tx.insertRun({
+          ...run(id, `2026-01-05T10:00:${String(i).padStart(2, "0")}.000Z`),
+          status: i % 2 === 0 ? "passed" : "stopped",
+          verdict: i % 2 === 0 ? "PASS" : "FAIL",
+        });
+        for (let k = 1; k <= 5; k++)
+          tx.insertStep({
+            run_id: id,
+            step_index: k,
+            role: (["plan", "do", "check", "act"] as const)[(k - 1) % 4]!,
+            iteration: 1 + Math.floor((k - 1) / 4),
+            status: "ok",
+            step_dir: `d${k}`,
+            started_at: "t",
+            ended_at: k % 2 ? "e" : null,
+            summary: k % 3 ? `s ${"x".repeat(k * 300)}` : null,
+          });
         tx.event(id, "run_started", `m ${i}`, { big: "y".repeat(2000) });
         tx.setKv(id, "specs", [".notarai/a.spec.yaml"]);
       }
@@ -120,18 +177,24 @@ describe(".norma/norma.db", () => {
     const root = tempDir();
     mkdirSync(join(root, ".norma"), { recursive: true });
     writeFileSync(join(root, ".norma/norma.db"), "this is not sqlite at all, just text that happens to be here");
-    await expect(normaTransaction(root, () => undefined)).rejects.toThrow(/^\.norma\/norma\.db is not a readable SQLite database \(.*\); move it aside to start a new one \(the run records in \.norma\/runs stay\)$/);
+    await expect(normaTransaction(root, () => undefined)).rejects.toThrow(
+      /^\.norma\/norma\.db is not a readable SQLite database \(.*\); move it aside to start a new one \(the run records in \.norma\/runs stay\)$/,
+    );
     await expect(readNormaState(root)).rejects.toBeInstanceOf(NormaDbError);
     const SQL = await initSqlJs();
     const foreign = new SQL.Database();
     foreign.run("CREATE TABLE things (x)");
     writeFileSync(join(root, ".norma/norma.db"), foreign.export());
-    await expect(normaTransaction(root, () => undefined)).rejects.toThrow(".norma/norma.db is an SQLite database without a schema_migrations table (not written by norma or noma-reconcile); move it aside");
+    await expect(normaTransaction(root, () => undefined)).rejects.toThrow(
+      ".norma/norma.db is an SQLite database without a schema_migrations table (not written by norma or noma-reconcile); move it aside",
+    );
     const newer = new SQL.Database();
     newer.run("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)");
     newer.run("INSERT INTO schema_migrations VALUES (7, 'now')");
     writeFileSync(join(root, ".norma/norma.db"), newer.export());
-    await expect(normaTransaction(root, () => undefined)).rejects.toThrow(".norma/norma.db has schema version 7, newer than this tool's 1; upgrade noma-reconcile");
+    await expect(normaTransaction(root, () => undefined)).rejects.toThrow(
+      ".norma/norma.db has schema version 7, newer than this tool's 1; upgrade noma-reconcile",
+    );
   });
 
   it("writers in three processes and in this one at once lose no row", async () => {
@@ -152,7 +215,13 @@ describe(".norma/norma.db", () => {
     expect(events).toHaveLength(60);
     expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     // Each process wrote in order; the fifteen concurrent transactions here may take the lock in any order.
-    for (const w of ["a", "b", "c"]) expect(events.filter((e) => e.message.startsWith(`${w}:`)).map((e) => e.message)).toEqual(Array.from({ length: 15 }, (_, i) => `${w}:${i}`));
-    expect(events.filter((e) => e.message.startsWith("here:")).map((e) => e.message).sort()).toEqual(Array.from({ length: 15 }, (_, i) => `here:${i}`).sort());
+    for (const w of ["a", "b", "c"])
+      expect(events.filter((e) => e.message.startsWith(`${w}:`)).map((e) => e.message)).toEqual(Array.from({ length: 15 }, (_, i) => `${w}:${i}`));
+    expect(
+      events
+        .filter((e) => e.message.startsWith("here:"))
+        .map((e) => e.message)
+        .sort(),
+    ).toEqual(Array.from({ length: 15 }, (_, i) => `here:${i}`).sort());
   });
 });

@@ -24,11 +24,22 @@ const anyJson = fc.jsonValue();
 
 describe("agent protocol schemas", () => {
   it("accept the spec's examples", () => {
-    const resp = parseJsonAs(AgentResponseSchema, JSON.stringify({ version: 1, status: "ok", summary: "What happened", files: ["files/test.log", "scorecard.md"], next_actions: ["x"], errors: [] }), "stdout");
+    const resp = parseJsonAs(
+      AgentResponseSchema,
+      JSON.stringify({ version: 1, status: "ok", summary: "What happened", files: ["files/test.log", "scorecard.md"], next_actions: ["x"], errors: [] }),
+      "stdout",
+    );
     expect(resp.ok).toBe(true);
     const verdict = parseJsonAs(
       VerdictSchema,
-      JSON.stringify({ version: 1, verdict: "PASS", criteria: [{ id: "AC1", text: "All unit tests pass", pass: true, evidence: "files/test.log" }], metrics: { tests_passed: 123, tests_failed: 0 }, blockers: [], recommended_fix: [] }),
+      JSON.stringify({
+        version: 1,
+        verdict: "PASS",
+        criteria: [{ id: "AC1", text: "All unit tests pass", pass: true, evidence: "files/test.log" }],
+        metrics: { tests_passed: 123, tests_failed: 0 },
+        blockers: [],
+        recommended_fix: [],
+      }),
       "verdict.json",
     );
     expect(verdict.ok).toBe(true);
@@ -37,30 +48,49 @@ describe("agent protocol schemas", () => {
   it("name the key, what was expected and what was found", () => {
     expect(parseJsonAs(AgentResponseSchema, '{"version": 2, "status": "done", "summary": 3}', "stdout (AgentResponse)")).toEqual({
       ok: false,
-      problems: ['stdout (AgentResponse): version: expected 1, found 2', 'stdout (AgentResponse): status: expected one of "ok", "fail", found "done"', "stdout (AgentResponse): summary: expected a string, found 3"],
+      problems: [
+        "stdout (AgentResponse): version: expected 1, found 2",
+        'stdout (AgentResponse): status: expected one of "ok", "fail", found "done"',
+        "stdout (AgentResponse): summary: expected a string, found 3",
+      ],
     });
     expect(parseJsonAs(VerdictSchema, '{"version": 1, "verdict": "PASS", "criteria": [{"id": "", "pass": "yes"}]}', "verdict.json")).toEqual({
       ok: false,
-      problems: ["verdict.json: criteria[0].id: expected a non-empty string, found \"\"", "verdict.json: criteria[0].pass: expected a boolean, found \"yes\""],
+      problems: ['verdict.json: criteria[0].id: expected a non-empty string, found ""', 'verdict.json: criteria[0].pass: expected a boolean, found "yes"'],
     });
-    expect(parseJsonAs(ReconciledAckSchema, '[{"spec": "a"}]', "reconciled.json")).toEqual({ ok: false, problems: ["reconciled.json: [0].path: expected a string, found nothing"] });
-    expect(parseJsonAs(NomaPatchFileSchema, '[{"file": "d.noma", "ops": []}]', "patch.noma.json")).toEqual({ ok: false, problems: ["patch.noma.json: [0].ops: expected a list of at least 1, found an empty list"] });
+    expect(parseJsonAs(ReconciledAckSchema, '[{"spec": "a"}]', "reconciled.json")).toEqual({
+      ok: false,
+      problems: ["reconciled.json: [0].path: expected a string, found nothing"],
+    });
+    expect(parseJsonAs(NomaPatchFileSchema, '[{"file": "d.noma", "ops": []}]', "patch.noma.json")).toEqual({
+      ok: false,
+      problems: ["patch.noma.json: [0].ops: expected a list of at least 1, found an empty list"],
+    });
     const bad = parseJsonAs(AgentResponseSchema, "Sure! Here is the JSON you asked for", "stdout (AgentResponse)");
-    expect(bad).toMatchObject({ ok: false, problems: [expect.stringMatching(/^stdout \(AgentResponse\) is not valid JSON \(.*\); it starts with "Sure! Here is the JSON you asked for"$/)] });
+    expect(bad).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/^stdout \(AgentResponse\) is not valid JSON \(.*\); it starts with "Sure! Here is the JSON you asked for"$/)],
+    });
     expect(parseJsonAs(AgentResponseSchema, "   ", "stdout")).toMatchObject({ ok: false, problems: [expect.stringMatching(/; it is empty$/)] });
   });
 
   it("never throw on any text or any JSON value; a success is a valid object", () => {
     for (const schema of [AgentResponseSchema, VerdictSchema, ReconciledAckSchema, NomaPatchFileSchema]) {
       fc.assert(
-        fc.property(fc.oneof(fc.string(), anyJson.map((v) => JSON.stringify(v))), (text) => {
-          const r = parseJsonAs<unknown>(schema, text, "x");
-          if (r.ok) expect(schema.safeParse(r.value).success).toBe(true);
-          else {
-            expect(r.problems.length).toBeGreaterThan(0);
-            for (const p of r.problems) expect(p.startsWith("x")).toBe(true);
-          }
-        }),
+        fc.property(
+          fc.oneof(
+            fc.string(),
+            anyJson.map((v) => JSON.stringify(v)),
+          ),
+          (text) => {
+            const r = parseJsonAs<unknown>(schema, text, "x");
+            if (r.ok) expect(schema.safeParse(r.value).success).toBe(true);
+            else {
+              expect(r.problems.length).toBeGreaterThan(0);
+              for (const p of r.problems) expect(p.startsWith("x")).toBe(true);
+            }
+          },
+        ),
         { numRuns: 300 },
       );
     }
@@ -71,24 +101,47 @@ describe("extractResponse", () => {
   const answer = '{"version":1,"status":"ok","summary":"s"}';
   it("takes each tool's answer out of its output format", () => {
     expect(extractResponse("exec", `  ${answer}\n`)).toEqual({ ok: true, text: answer });
-    expect(extractResponse("codex", "```json\n" + answer + "\n```\n")).toEqual({ ok: true, text: answer });
+    expect(extractResponse("codex", `\`\`\`json\n${answer}\n\`\`\`\n`)).toEqual({ ok: true, text: answer });
     expect(extractResponse("claude", JSON.stringify({ type: "result", is_error: false, result: answer }))).toEqual({ ok: true, text: answer });
-    expect(extractResponse("claude", JSON.stringify({ type: "result", is_error: true, result: "rate limited" }))).toEqual({ ok: false, problem: "claude reported an error: rate limited" });
+    expect(extractResponse("claude", JSON.stringify({ type: "result", is_error: true, result: "rate limited" }))).toEqual({
+      ok: false,
+      problem: "claude reported an error: rate limited",
+    });
     expect(extractResponse("gemini", JSON.stringify({ response: answer, stats: {} }))).toEqual({ ok: true, text: answer });
-    expect(extractResponse("gemini", JSON.stringify({ response: "", error: { message: "quota" } }))).toEqual({ ok: false, problem: "gemini reported an error: quota" });
-    const events = [{ type: "step_start" }, { type: "text", part: { text: "thinking" } }, { type: "step_start" }, { type: "text", part: { text: answer.slice(0, 5) } }, { type: "text", part: { text: answer.slice(5) } }, { type: "step_finish" }];
+    expect(extractResponse("gemini", JSON.stringify({ response: "", error: { message: "quota" } }))).toEqual({
+      ok: false,
+      problem: "gemini reported an error: quota",
+    });
+    const events = [
+      { type: "step_start" },
+      { type: "text", part: { text: "thinking" } },
+      { type: "step_start" },
+      { type: "text", part: { text: answer.slice(0, 5) } },
+      { type: "text", part: { text: answer.slice(5) } },
+      { type: "step_finish" },
+    ];
     expect(extractResponse("opencode", events.map((e) => JSON.stringify(e)).join("\n"))).toEqual({ ok: true, text: answer });
-    expect(extractResponse("opencode", JSON.stringify({ type: "error", error: { message: "no model" } }))).toEqual({ ok: false, problem: "opencode reported an error: no model" });
+    expect(extractResponse("opencode", JSON.stringify({ type: "error", error: { message: "no model" } }))).toEqual({
+      ok: false,
+      problem: "opencode reported an error: no model",
+    });
   });
 
   it("never throws, whatever a tool prints", () => {
     for (const type of ["exec", "codex", "claude", "gemini", "opencode"] as const) {
       fc.assert(
-        fc.property(fc.oneof(fc.string(), anyJson.map((v) => JSON.stringify(v)), fc.array(anyJson.map((v) => JSON.stringify(v))).map((l) => l.join("\n"))), (out) => {
-          const r = extractResponse(type, out);
-          expect(typeof r.ok).toBe("boolean");
-          if (!r.ok) expect(r.problem.length).toBeGreaterThan(0);
-        }),
+        fc.property(
+          fc.oneof(
+            fc.string(),
+            anyJson.map((v) => JSON.stringify(v)),
+            fc.array(anyJson.map((v) => JSON.stringify(v))).map((l) => l.join("\n")),
+          ),
+          (out) => {
+            const r = extractResponse(type, out);
+            expect(typeof r.ok).toBe("boolean");
+            if (!r.ok) expect(r.problem.length).toBeGreaterThan(0);
+          },
+        ),
         { numRuns: 200 },
       );
     }
@@ -99,13 +152,23 @@ describe(".norma/config.json", () => {
   it("accepts the spec's example and fills defaults", () => {
     const { config, problems } = parseRunConfig(
       JSON.stringify({
-        agents: { plan: { type: "exec", cmd: ["./bin/norma-agent-plan"] }, do: { type: "exec", cmd: ["./bin/norma-agent-do"] }, check: { type: "exec", cmd: ["./bin/norma-agent-check"] }, act: { type: "codex", model: "gpt-5-codex" } },
+        agents: {
+          plan: { type: "exec", cmd: ["./bin/norma-agent-plan"] },
+          do: { type: "exec", cmd: ["./bin/norma-agent-do"] },
+          check: { type: "exec", cmd: ["./bin/norma-agent-check"] },
+          act: { type: "codex", model: "gpt-5-codex" },
+        },
         budgets: { max_iterations: 5, max_patch_kb: 200 },
       }),
       ROOT,
     );
     expect(problems).toEqual([]);
-    expect(config).toMatchObject({ agents: { act: { type: "codex", model: "gpt-5-codex" } }, budgets: { max_iterations: 5, max_patch_kb: 200 }, risky: [], source: "file" });
+    expect(config).toMatchObject({
+      agents: { act: { type: "codex", model: "gpt-5-codex" } },
+      budgets: { max_iterations: 5, max_patch_kb: 200 },
+      risky: [],
+      source: "file",
+    });
     expect(parseRunConfig("{}", ROOT).config).toMatchObject({ agents: { check: { type: "builtin" } }, budgets: { max_iterations: 5 } });
   });
 
@@ -114,22 +177,39 @@ describe(".norma/config.json", () => {
     expect(p([])).toEqual([".norma/config.json: expected an object with agents, budgets, risky, found an empty list"]);
     expect(p({ agent: {} })).toEqual([".norma/config.json: agent: unknown key (known keys: agents, budgets, risky)"]);
     expect(p({ agents: { review: { type: "exec", cmd: ["x"] } } })).toEqual([".norma/config.json: agents.review: unknown role (roles: plan, do, check, act)"]);
-    expect(p({ agents: { act: { type: "exec", cmd: [] } } })).toEqual([".norma/config.json: agents.act.cmd: expected a list of at least 1, found an empty list"]);
-    expect(p({ agents: { act: { type: "exec", cmd: "node agent.js" } } })).toEqual([".norma/config.json: agents.act.cmd: expected a list, found \"node agent.js\""]);
-    expect(p({ agents: { plan: { type: "builtin" } } })).toEqual(['.norma/config.json: agents.plan.type: "builtin" is only an agent for the check role (the built-in check); plan needs exec, codex, opencode, gemini or claude']);
-    expect(p({ agents: { act: { type: "claude", path: "../elsewhere" } } })).toEqual([`.norma/config.json: agents.act.path: expected a directory inside the repository, found "../elsewhere" (outside ${ROOT})`]);
+    expect(p({ agents: { act: { type: "exec", cmd: [] } } })).toEqual([
+      ".norma/config.json: agents.act.cmd: expected a list of at least 1, found an empty list",
+    ]);
+    expect(p({ agents: { act: { type: "exec", cmd: "node agent.js" } } })).toEqual([
+      '.norma/config.json: agents.act.cmd: expected a list, found "node agent.js"',
+    ]);
+    expect(p({ agents: { plan: { type: "builtin" } } })).toEqual([
+      '.norma/config.json: agents.plan.type: "builtin" is only an agent for the check role (the built-in check); plan needs exec, codex, opencode, gemini or claude',
+    ]);
+    expect(p({ agents: { act: { type: "claude", path: "../elsewhere" } } })).toEqual([
+      `.norma/config.json: agents.act.path: expected a directory inside the repository, found "../elsewhere" (outside ${ROOT})`,
+    ]);
     expect(p({ budgets: { max_iterations: 0 } })).toEqual([".norma/config.json: budgets.max_iterations: expected a number ≥ 1, found 0"]);
     expect(p({ risky: "*.lock" })).toEqual(['.norma/config.json: risky: expected a list of globs (non-empty strings), found "*.lock"']);
-    expect(parseRunConfig('{\n  "agents": {\n    "act": { "type": "exec" "cmd": [] }\n  }\n}', ROOT).problems[0]).toMatch(/^\.norma\/config\.json:3:\d+: not valid JSON/);
+    expect(parseRunConfig('{\n  "agents": {\n    "act": { "type": "exec" "cmd": [] }\n  }\n}', ROOT).problems[0]).toMatch(
+      /^\.norma\/config\.json:3:\d+: not valid JSON/,
+    );
   });
 
   it("never throws on any text or any JSON value; a config or problems, never both", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), anyJson.map((v) => JSON.stringify(v)), fc.record({ agents: anyJson, budgets: anyJson, risky: anyJson }, { requiredKeys: [] }).map((v) => JSON.stringify(v))), (text) => {
-        const r = parseRunConfig(text, ROOT);
-        expect((r.config === null) !== (r.problems.length === 0)).toBe(true);
-        for (const p of r.problems) expect(p.startsWith(".norma/config.json")).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          anyJson.map((v) => JSON.stringify(v)),
+          fc.record({ agents: anyJson, budgets: anyJson, risky: anyJson }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+        ),
+        (text) => {
+          const r = parseRunConfig(text, ROOT);
+          expect((r.config === null) !== (r.problems.length === 0)).toBe(true);
+          for (const p of r.problems) expect(p.startsWith(".norma/config.json")).toBe(true);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -159,18 +239,30 @@ describe("--ac, step directory names, norma.md, next step", () => {
       }),
     );
     for (const bad of ["001-plan.tmp-1a2b3c4d", "01-plan", "000-plan", "001-review", "001-plan/", "x001-do"]) expect(parseStepDirName(bad), bad).toBeNull();
-    fc.assert(fc.property(fc.string(), (s) => {
-      const r = parseStepDirName(s);
-      if (r !== null) expect(stepDirName(r.index, r.role).replace(/^0+/, "")).toBe(s.replace(/^0+/, ""));
-    }));
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const r = parseStepDirName(s);
+        if (r !== null) expect(stepDirName(r.index, r.role).replace(/^0+/, "")).toBe(s.replace(/^0+/, ""));
+      }),
+    );
   });
 
   it("norma.md keeps the goal readable and recoverable", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }).filter((g) => g.trim().length > 0 && !g.includes("\n\n")), (goal) => {
-        const md = formatNormaMd({ runId: "20260105-100000-ab12cd", createdAt: "2026-01-05T10:00:00Z", goal, criteria: generateCriteria([".notarai/a.spec.yaml"], null), budgets: { max_iterations: 5 }, specs: [".notarai/a.spec.yaml"] });
-        expect(goalOfNormaMd(md)).toBe(goal.trim());
-      }),
+      fc.property(
+        fc.string({ minLength: 1 }).filter((g) => g.trim().length > 0 && !g.includes("\n\n")),
+        (goal) => {
+          const md = formatNormaMd({
+            runId: "20260105-100000-ab12cd",
+            createdAt: "2026-01-05T10:00:00Z",
+            goal,
+            criteria: generateCriteria([".notarai/a.spec.yaml"], null),
+            budgets: { max_iterations: 5 },
+            specs: [".notarai/a.spec.yaml"],
+          });
+          expect(goalOfNormaMd(md)).toBe(goal.trim());
+        },
+      ),
     );
   });
 
@@ -184,7 +276,17 @@ describe("--ac, step directory names, norma.md, next step", () => {
   });
 
   it("the next step: plan → do → check → act → plan (next iteration); a failed step is retried; PASS ends", () => {
-    const row = (step_index: number, role: StepRow["role"], iteration: number, status: StepRow["status"] = "ok"): StepRow => ({ run_id: "r", step_index, role, iteration, status, step_dir: "", started_at: "", ended_at: null, summary: null });
+    const row = (step_index: number, role: StepRow["role"], iteration: number, status: StepRow["status"] = "ok"): StepRow => ({
+      run_id: "r",
+      step_index,
+      role,
+      iteration,
+      status,
+      step_dir: "",
+      started_at: "",
+      ended_at: null,
+      summary: null,
+    });
     expect(nextStep([], null)).toEqual({ role: "plan", iteration: 1 });
     expect(nextStep([row(1, "plan", 1)], null)).toEqual({ role: "do", iteration: 1 });
     expect(nextStep([row(1, "plan", 1), row(2, "do", 1, "skipped")], null)).toEqual({ role: "check", iteration: 1 });
@@ -196,7 +298,9 @@ describe("--ac, step directory names, norma.md, next step", () => {
 });
 
 describe("mcp --step, role tools, git status entries", () => {
-  const runId = fc.tuple(fc.integer({ min: 0, max: 99_999_999 }), fc.integer({ min: 0, max: 999_999 }), fc.integer({ min: 0, max: 0xffffff })).map(([d, t, r]) => `${String(d).padStart(8, "0")}-${String(t).padStart(6, "0")}-${r.toString(16).padStart(6, "0")}`);
+  const runId = fc
+    .tuple(fc.integer({ min: 0, max: 99_999_999 }), fc.integer({ min: 0, max: 999_999 }), fc.integer({ min: 0, max: 0xffffff }))
+    .map(([d, t, r]) => `${String(d).padStart(8, "0")}-${String(t).padStart(6, "0")}-${r.toString(16).padStart(6, "0")}`);
 
   it("--step values round-trip; anything else is a problem naming what was expected, never a throw", () => {
     fc.assert(
@@ -211,7 +315,15 @@ describe("mcp --step, role tools, git status entries", () => {
         else expect(r.problem).toContain("--step: expected <run_id>/<NNN-role>");
       }),
     );
-    for (const bad of ["", "20260105-100000-ab12cd", "20260105-100000-ab12cd/004-act/", "20260105-100000-AB12CD/004-act", "20260105-100000-ab12cd/000-do", "20260105-100000-ab12cd/04-do"]) expect(parseAgentStep(bad).ok, bad).toBe(false);
+    for (const bad of [
+      "",
+      "20260105-100000-ab12cd",
+      "20260105-100000-ab12cd/004-act/",
+      "20260105-100000-AB12CD/004-act",
+      "20260105-100000-ab12cd/000-do",
+      "20260105-100000-ab12cd/04-do",
+    ])
+      expect(parseAgentStep(bad).ok, bad).toBe(false);
   });
 
   it("plan and check get only read-only tools; do and act add the workspace tools that write and run", () => {
@@ -234,7 +346,10 @@ describe("mcp --step, role tools, git status entries", () => {
       { code: "R ", path: "b.ts" },
       { code: "R ", path: "a.ts" },
     ]);
-    const entry = fc.tuple(fc.constantFrom(" M", "M ", "??", "A ", " D", "AM"), fc.string({ minLength: 1 }).filter((p) => !p.includes("\0")));
+    const entry = fc.tuple(
+      fc.constantFrom(" M", "M ", "??", "A ", " D", "AM"),
+      fc.string({ minLength: 1 }).filter((p) => !p.includes("\0")),
+    );
     fc.assert(
       fc.property(fc.array(entry), (entries) => {
         expect(statusPaths(entries.map(([c, p]) => `${c} ${p}\0`).join(""))).toEqual(entries.map(([code, path]) => ({ code, path })));
@@ -243,4 +358,3 @@ describe("mcp --step, role tools, git status entries", () => {
     fc.assert(fc.property(fc.string(), (text) => void statusPaths(text)));
   });
 });
-

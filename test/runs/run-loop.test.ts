@@ -11,7 +11,7 @@ import { CLI } from "../helpers/run-cli.js";
 import { git } from "../helpers/temp-repo.js";
 import { cli, execAgent, lineDiff, readJson, runIds, runRepo, SPEC, stepDirs, treeSnapshot } from "./helpers/run-repo.js";
 
-const DRIFT = { "src/app.ts": 'export const greet = (n: string) => `hi ${n}`;\n' };
+const DRIFT = { "src/app.ts": "export const greet = (n: string) => `hi ${n}`;\n" };
 
 function onlyRun(root: string): string {
   const ids = runIds(root);
@@ -33,22 +33,54 @@ describe("run: passes, fails, acts", () => {
     const id = onlyRun(root);
     expect(stepDirs(root, id)).toEqual(["001-plan", "002-do", "003-check"]);
     const check = `.norma/runs/${id}/steps/003-check`;
-    for (const f of ["input.json", "output.json", "logs/stdout.txt", "logs/stderr.txt", "verdict.json", "scorecard.md", "files/drift-1.json", "files/documents.json"]) expect(existsSync(join(root, check, f)), f).toBe(true);
-    expect(readJson(root, `${check}/verdict.json`)).toMatchObject({ version: 1, verdict: "PASS", criteria: [{ id: "AC1", text: `no unreconciled drift for ${SPEC}`, pass: true }, { id: "AC2", pass: true }] });
+    for (const f of [
+      "input.json",
+      "output.json",
+      "logs/stdout.txt",
+      "logs/stderr.txt",
+      "verdict.json",
+      "scorecard.md",
+      "files/drift-1.json",
+      "files/documents.json",
+    ])
+      expect(existsSync(join(root, check, f)), f).toBe(true);
+    expect(readJson(root, `${check}/verdict.json`)).toMatchObject({
+      version: 1,
+      verdict: "PASS",
+      criteria: [
+        { id: "AC1", text: `no unreconciled drift for ${SPEC}`, pass: true },
+        { id: "AC2", pass: true },
+      ],
+    });
     const input = readJson(root, `${check}/input.json`);
-    expect(input).toMatchObject({ version: 1, run_id: id, step: { index: 3, role: "check", iteration: 1 }, norma: { acceptance_criteria: [{ id: "AC1" }, { id: "AC2" }], budgets: { max_iterations: 5 } } });
+    expect(input).toMatchObject({
+      version: 1,
+      run_id: id,
+      step: { index: 3, role: "check", iteration: 1 },
+      norma: { acceptance_criteria: [{ id: "AC1" }, { id: "AC2" }], budgets: { max_iterations: 5 } },
+    });
     expect(input.paths.step_dir).toMatch(/003-check\.tmp-[0-9a-f]{8}$/);
     expect(readFileSync(join(root, `.norma/runs/${id}/norma.md`), "utf8")).toContain(`- **AC1**: no unreconciled drift for ${SPEC}`);
     expect(readFileSync(join(root, ".norma/.gitignore"), "utf8")).toContain("!config.json");
     const state = (await readNormaState(root))!;
-    expect(state.runs).toEqual([expect.objectContaining({ run_id: id, status: "passed", verdict: "PASS", iteration: 1, current_step_index: 3, run_dir: `.norma/runs/${id}` })]);
+    expect(state.runs).toEqual([
+      expect.objectContaining({ run_id: id, status: "passed", verdict: "PASS", iteration: 1, current_step_index: 3, run_dir: `.norma/runs/${id}` }),
+    ]);
     expect(state.steps(id).map((s) => [s.step_index, s.role, s.status])).toEqual([
       [1, "plan", "skipped"],
       [2, "do", "skipped"],
       [3, "check", "ok"],
     ]);
     // Nothing was newly reconciled, so the committed snapshot is left alone (no churn of its HEAD and time).
-    expect(state.events(id).map((e) => e.type)).toEqual(["run_started", "step_committed", "step_committed", "verdict", "step_committed", "snapshot_unchanged", "run_passed"]);
+    expect(state.events(id).map((e) => e.type)).toEqual([
+      "run_started",
+      "step_committed",
+      "step_committed",
+      "verdict",
+      "step_committed",
+      "snapshot_unchanged",
+      "run_passed",
+    ]);
   });
 
   it("fails, acts with a patch, passes on iteration 2; PASS marks the acknowledged files and writes the snapshot", async () => {
@@ -58,7 +90,11 @@ describe("run: passes, fails, acts", () => {
       behaviors: {
         "act.json": {
           files: {
-            "patch.diff": lineDiff("src/app.ts", "export const greet = (n: string) => `hi ${n}`;", "export const greet = (n: string) => `hello ${n}`; // reconciled"),
+            "patch.diff": lineDiff(
+              "src/app.ts",
+              "export const greet = (n: string) => `hi ${n}`;",
+              "export const greet = (n: string) => `hello ${n}`; // reconciled",
+            ),
             "reconciled.json": [{ spec: SPEC, path: "src/app.ts", note: "greets with hello again" }],
           },
         },
@@ -74,7 +110,9 @@ describe("run: passes, fails, acts", () => {
     expect(stepDirs(root, id)).toEqual(["001-plan", "002-do", "003-check", "004-act", "005-plan", "006-do", "007-check"]);
     const state = (await readNormaState(root))!;
     const types = state.events(id).map((e) => e.type);
-    expect(types).toEqual(expect.arrayContaining(["patch_started", "patch_applied", "drift_acknowledged", "marked_reconciled", "snapshot_written", "run_passed"]));
+    expect(types).toEqual(
+      expect.arrayContaining(["patch_started", "patch_applied", "drift_acknowledged", "marked_reconciled", "snapshot_written", "run_passed"]),
+    );
     const applied = state.events(id).find((e) => e.type === "patch_applied")!;
     const data = JSON.parse(applied.data_json!);
     expect(data.head_before).toBe(data.head_after);
@@ -83,7 +121,9 @@ describe("run: passes, fails, acts", () => {
     // The cache and the snapshot now vouch for the patched file: `changed` lists nothing.
     expect(JSON.parse(cli(root, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual([]);
     expect(readJson(root, ".notarai/reconciliation_state.json").file_fingerprints["src/app.ts"]).toBeDefined();
-    expect(state.kv(id).get("acks")).toEqual([expect.objectContaining({ spec: SPEC, path: "src/app.ts", step: 4, hash: expect.stringMatching(/^[0-9a-f]{64}$/) })]);
+    expect(state.kv(id).get("acks")).toEqual([
+      expect.objectContaining({ spec: SPEC, path: "src/app.ts", step: 4, hash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+    ]);
   });
 
   it("--no-mark passes without touching the cache or the snapshot", () => {
@@ -109,7 +149,12 @@ describe("run: passes, fails, acts", () => {
       behaviors: {
         // do (iteration 1) acknowledges the drift; act (iteration 1) fixes the tests but also edits the acknowledged file, without acknowledging it again.
         "do.json": { byIteration: { "1": { files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } }, "2": {} } },
-        "act.json": { files: { "patch.diff": lineDiff("src/app.ts", "export const greet = (n: string) => `hi ${n}`;", "export const greet = (n: string) => `hey ${n}`;") + createTestsOk } },
+        "act.json": {
+          files: {
+            "patch.diff":
+              lineDiff("src/app.ts", "export const greet = (n: string) => `hi ${n}`;", "export const greet = (n: string) => `hey ${n}`;") + createTestsOk,
+          },
+        },
       },
     });
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
@@ -121,7 +166,9 @@ describe("run: passes, fails, acts", () => {
     expect(readJson(root, `.norma/runs/${id}/steps/003-check/verdict.json`).criteria.map((c: { pass: boolean }) => c.pass)).toEqual([true, true, false]);
     expect(readJson(root, `.norma/runs/${id}/steps/007-check/verdict.json`).criteria.map((c: { pass: boolean }) => c.pass)).toEqual([false, true, true]);
     const drift = readJson(root, `.norma/runs/${id}/steps/007-check/files/drift-1.json`);
-    expect(drift.pending).toEqual([expect.objectContaining({ path: "src/app.ts", acknowledged: false, problem: "changed again after this run acknowledged it" })]);
+    expect(drift.pending).toEqual([
+      expect.objectContaining({ path: "src/app.ts", acknowledged: false, problem: "changed again after this run acknowledged it" }),
+    ]);
   });
 });
 
@@ -143,11 +190,24 @@ describe("run: budgets", () => {
     expect(again.code, again.stdout).toBe(0);
     state = (await readNormaState(root))!;
     expect(state.runs[0]).toMatchObject({ run_id: id, status: "passed", verdict: "PASS" });
-    expect(stepDirs(root, id)).toEqual(["001-plan", "002-do", "003-check", "004-act", "005-plan", "006-do", "007-check", "008-act", "009-plan", "010-do", "011-check"]);
+    expect(stepDirs(root, id)).toEqual([
+      "001-plan",
+      "002-do",
+      "003-check",
+      "004-act",
+      "005-plan",
+      "006-do",
+      "007-check",
+      "008-act",
+      "009-plan",
+      "010-do",
+      "011-check",
+    ]);
     expect(state.events(id).map((e) => e.type)).toContain("run_resumed");
   });
 
-  const bigPatch = (n: number) => Array.from({ length: n }, (_, i) => [`--- /dev/null`, `+++ b/src/new${i}.ts`, `@@ -0,0 +1 @@`, `+export const n${i} = ${i};`].join("\n")).join("\n") + "\n";
+  const bigPatch = (n: number) =>
+    `${Array.from({ length: n }, (_, i) => [`--- /dev/null`, `+++ b/src/new${i}.ts`, `@@ -0,0 +1 @@`, `+export const n${i} = ${i};`].join("\n")).join("\n")}\n`;
 
   it.each([
     ["max_patch_kb", { max_patch_kb: 0.1 }, bigPatch(3), 0.1],
@@ -175,7 +235,10 @@ describe("run: budgets", () => {
 
 describe("run: agents that break the contract", () => {
   it("a bad AgentResponse fails the step with protocol_error; the raw stdout stays in the logs", async () => {
-    const root = runRepo({ config: { agents: { plan: execAgent("plan.json") } }, behaviors: { "plan.json": { stdout: "I made a plan!\n", stderr: "thinking…\n" } } });
+    const root = runRepo({
+      config: { agents: { plan: execAgent("plan.json") } },
+      behaviors: { "plan.json": { stdout: "I made a plan!\n", stderr: "thinking…\n" } },
+    });
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout).result;
@@ -192,9 +255,14 @@ describe("run: agents that break the contract", () => {
   });
 
   it("an AgentResponse of the wrong shape names the key, what was expected and what was found", () => {
-    const root = runRepo({ config: { agents: { plan: execAgent("plan.json") } }, behaviors: { "plan.json": { stdout: JSON.stringify({ version: 1, status: "done", summary: 3, files: [] }) } } });
+    const root = runRepo({
+      config: { agents: { plan: execAgent("plan.json") } },
+      behaviors: { "plan.json": { stdout: JSON.stringify({ version: 1, status: "done", summary: 3, files: [] }) } },
+    });
     const out = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
-    expect(out.steps[0].summary).toBe('protocol_error: stdout (AgentResponse): status: expected one of "ok", "fail", found "done"; stdout (AgentResponse): summary: expected a string, found 3');
+    expect(out.steps[0].summary).toBe(
+      'protocol_error: stdout (AgentResponse): status: expected one of "ok", "fail", found "done"; stdout (AgentResponse): summary: expected a string, found 3',
+    );
   });
 
   it.each([
@@ -208,7 +276,10 @@ describe("run: agents that break the contract", () => {
   });
 
   it("a symbolic link leading out of the step directory is removed and fails the step", () => {
-    const root = runRepo({ config: { agents: { plan: execAgent("plan.json") } }, behaviors: { "plan.json": { symlinks: { "plan.md": "/etc/hostname" }, listed: ["plan.md"] } } });
+    const root = runRepo({
+      config: { agents: { plan: execAgent("plan.json") } },
+      behaviors: { "plan.json": { symlinks: { "plan.md": "/etc/hostname" }, listed: ["plan.md"] } },
+    });
     const out = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
     expect(out.status).toBe("failed");
     expect(out.steps[0].summary).toContain("symbolic links leading outside the step directory (removed): plan.md");
@@ -216,7 +287,10 @@ describe("run: agents that break the contract", () => {
   });
 
   it("a check agent without verdict.json stops the run as failed (protocol_error)", async () => {
-    const root = runRepo({ config: { agents: { check: execAgent("check.json") } }, behaviors: { "check.json": { files: { "scorecard.md": "# all good\n" } } } });
+    const root = runRepo({
+      config: { agents: { check: execAgent("check.json") } },
+      behaviors: { "check.json": { files: { "scorecard.md": "# all good\n" } } },
+    });
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout).result;
@@ -227,19 +301,27 @@ describe("run: agents that break the contract", () => {
   });
 
   it("an invalid verdict.json is a protocol error too", () => {
-    const root = runRepo({ config: { agents: { check: execAgent("check.json") } }, behaviors: { "check.json": { files: { "scorecard.md": "x\n", "verdict.json": { version: 1, verdict: "MAYBE", criteria: [] } } } } });
+    const root = runRepo({
+      config: { agents: { check: execAgent("check.json") } },
+      behaviors: { "check.json": { files: { "scorecard.md": "x\n", "verdict.json": { version: 1, verdict: "MAYBE", criteria: [] } } } },
+    });
     const out = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
     expect(out.reason).toBe('step 3 (check) failed: protocol_error: verdict.json: verdict: expected one of "PASS", "FAIL", found "MAYBE"');
   });
 
   it("plan, do and check must not produce patch.diff: it is ignored, with an event", async () => {
-    const root = runRepo({ config: { agents: { plan: execAgent("plan.json") } }, behaviors: { "plan.json": { files: { "plan.md": "# plan\n", "patch.diff": lineDiff("src/app.ts", "x", "y") } } } });
+    const root = runRepo({
+      config: { agents: { plan: execAgent("plan.json") } },
+      behaviors: { "plan.json": { files: { "plan.md": "# plan\n", "patch.diff": lineDiff("src/app.ts", "x", "y") } } },
+    });
     const tree = treeSnapshot(root);
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code).toBe(0);
     expect(treeSnapshot(root)).toEqual(tree);
     const state = (await readNormaState(root))!;
-    expect(state.events(JSON.parse(r.stdout).result.run_id).find((e) => e.type === "patch_ignored")?.message).toBe("plan steps must not produce patch.diff; it is ignored (kept for the record, never applied)");
+    expect(state.events(JSON.parse(r.stdout).result.run_id).find((e) => e.type === "patch_ignored")?.message).toBe(
+      "plan steps must not produce patch.diff; it is ignored (kept for the record, never applied)",
+    );
   });
 
   it("a non-zero exit fails the step and the run; a timeout too", () => {
@@ -340,7 +422,10 @@ describe("run: patches", () => {
     const r = cli(good, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code, r.stdout).toBe(0);
     expect(readFileSync(join(good, "docs/guide.noma"), "utf8")).toContain("The app says hi.");
-    const records = readFileSync(join(good, "docs/guide.noma.patches"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const records = readFileSync(join(good, "docs/guide.noma.patches"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ patch_result: "applied", actor: { kind: "agent", name: "act agent: exec node agents/scripted.mjs agents/act.json" } });
     expect(cli(good, ["transcript", "verify", "docs/guide.noma"]).code).toBe(0);
@@ -383,7 +468,11 @@ describe("run: start-up", () => {
     for (let i = 0; i < 200 && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 25));
     const second = cli(root, ["run", "--spec", SPEC]);
     expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(new RegExp(`another run is in progress in this repository: \\.norma/locks/run\\.lock is held by pid ${first.pid} on \\S+, started \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\. Wait for it to finish`));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `another run is in progress in this repository: \\.norma/locks/run\\.lock is held by pid ${first.pid} on \\S+, started \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\. Wait for it to finish`,
+      ),
+    );
     expect(await done).toBe(0);
     expect(cli(root, ["run", "--spec", SPEC]).code).toBe(0);
   });
@@ -391,7 +480,11 @@ describe("run: start-up", () => {
   it("Ctrl-C (SIGINT) stops the current agent and ends the run stopped; --resume continues it", async () => {
     const root = runRepo({ config: { agents: { do: execAgent("do.json") } }, behaviors: { "do.json": { byIteration: { "1": { sleepMs: 60_000 } } } } });
     const { spawn } = await import("node:child_process");
-    const child = spawn(process.execPath, [CLI, "run", "--spec", SPEC, "--format", "json"], { cwd: root, env: { ...process.env, CI: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "run", "--spec", SPEC, "--format", "json"], {
+      cwd: root,
+      env: { ...process.env, CI: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -413,11 +506,18 @@ describe("run: start-up", () => {
     writeFileSync(join(root, "agents/do.json"), JSON.stringify({}));
     const again = cli(root, ["run", "--resume", out.run_id, "--format", "json"]);
     expect(again.code, again.stdout).toBe(0);
-    expect(JSON.parse(again.stdout).result.steps.map((s: { index: number; role: string; status: string }) => `${s.index}:${s.role}:${s.status}`)).toEqual(["1:plan:skipped", "2:do:fail", "3:do:ok", "4:check:ok"]);
+    expect(JSON.parse(again.stdout).result.steps.map((s: { index: number; role: string; status: string }) => `${s.index}:${s.role}:${s.status}`)).toEqual([
+      "1:plan:skipped",
+      "2:do:fail",
+      "3:do:ok",
+      "4:check:ok",
+    ]);
   });
 
   it("configuration errors name the file, the key, what was expected and what was found (exit 2, nothing run)", () => {
-    const root = runRepo({ config: { agents: { act: { type: "codex", cmd: ["x"] }, plan: { type: "cdx" } }, budgets: { max_iteration: 3, max_patch_kb: -1 } } });
+    const root = runRepo({
+      config: { agents: { act: { type: "codex", cmd: ["x"] }, plan: { type: "cdx" } }, budgets: { max_iteration: 3, max_patch_kb: -1 } },
+    });
     const r = cli(root, ["run", "--spec", SPEC]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
@@ -432,7 +532,9 @@ describe("run: start-up", () => {
     );
     expect(existsSync(join(root, ".norma/norma.db"))).toBe(false);
     writeFileSync(join(root, ".norma/config.json"), '{"agents": {,}}');
-    expect(cli(root, ["run", "--spec", SPEC]).stderr).toBe("noma-reconcile: invalid .norma/config.json:\n  .norma/config.json:1:13: not valid JSON (expected a property name in double quotes, found \",\")\n");
+    expect(cli(root, ["run", "--spec", SPEC]).stderr).toBe(
+      'noma-reconcile: invalid .norma/config.json:\n  .norma/config.json:1:13: not valid JSON (expected a property name in double quotes, found ",")\n',
+    );
   });
 
   it("a missing agent binary is named before anything runs", () => {
@@ -459,11 +561,16 @@ describe("run: start-up", () => {
   });
 
   it("a test command from .notarai/config.yaml is a criterion the built-in check runs", () => {
-    const root = runRepo({ extra: { ".notarai/config.yaml": "workspace:\n  test: [node, -e, \"process.exit(process.env.FAIL_TESTS ? 1 : 0)\"]\n" } });
+    const root = runRepo({ extra: { ".notarai/config.yaml": 'workspace:\n  test: [node, -e, "process.exit(process.env.FAIL_TESTS ? 1 : 0)"]\n' } });
     const ok = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
     expect(ok.status).toBe("passed");
     const id = ok.run_id;
-    expect(readJson(root, `.norma/runs/${id}/steps/003-check/verdict.json`).criteria[2]).toEqual({ id: "AC3", text: 'the test command passes: node -e process.exit(process.env.FAIL_TESTS ? 1 : 0)', pass: true, evidence: "files/test.log" });
+    expect(readJson(root, `.norma/runs/${id}/steps/003-check/verdict.json`).criteria[2]).toEqual({
+      id: "AC3",
+      text: "the test command passes: node -e process.exit(process.env.FAIL_TESTS ? 1 : 0)",
+      pass: true,
+      evidence: "files/test.log",
+    });
     const bad = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"], { FAIL_TESTS: "1" }).stdout).result;
     expect(bad.status).toBe("failed");
     expect(bad.steps[2].summary).toBe("FAIL: AC3: node -e process.exit(process.env.FAIL_TESTS ? 1 : 0): exit 1");
@@ -486,9 +593,15 @@ process.stdout.write(JSON.stringify({ version: 1, status: "ok", summary: "judged
   it("free-text criteria go to the check agent, which judges them; the agent runs from its argv (no shell) with a minimal environment", async () => {
     const root = runRepo({
       extra: { "agents/env-check.mjs": ENV_CHECK },
-      config: { agents: { check: { type: "exec", cmd: ["node", "agents/env-check.mjs", "a b; echo pwned > pwned.txt", "$HOME", "`id`"], env: ["ALLOWED_VAR"] } } },
+      config: {
+        agents: { check: { type: "exec", cmd: ["node", "agents/env-check.mjs", "a b; echo pwned > pwned.txt", "$HOME", "`id`"], env: ["ALLOWED_VAR"] } },
+      },
     });
-    const r = cli(root, ["run", "--goal", "Make the greeting friendlier", "--ac", "AC1=The greeting says hello", "--ac", "AC2=No test fails", "--format", "json"], { SECRET_TOKEN: "s3cret", ALLOWED_VAR: "yes" });
+    const r = cli(
+      root,
+      ["run", "--goal", "Make the greeting friendlier", "--ac", "AC1=The greeting says hello", "--ac", "AC2=No test fails", "--format", "json"],
+      { SECRET_TOKEN: "s3cret", ALLOWED_VAR: "yes" },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const out = JSON.parse(r.stdout).result;
     expect(out).toMatchObject({ status: "passed", verdict: "PASS", goal: "Make the greeting friendlier", marked: [], snapshot: null });
@@ -513,7 +626,22 @@ process.stdout.write(JSON.stringify({ version: 1, status: "ok", summary: "judged
     expect(seen.env.SECRET_TOKEN).toBeUndefined();
     expect(seen.env.ALLOWED_VAR).toBe("yes");
     expect(seen.env).toMatchObject({ NORMA_RUN_ID: out.run_id, NORMA_ROLE: "check", NORMA_STEP_INDEX: "3", NORMA_ITERATION: "1" });
-    const allowed = new Set(["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TEMP", "TMP", "ALLOWED_VAR"]);
+    const allowed = new Set([
+      "PATH",
+      "HOME",
+      "USER",
+      "LOGNAME",
+      "SHELL",
+      "LANG",
+      "LANGUAGE",
+      "LC_ALL",
+      "LC_CTYPE",
+      "TZ",
+      "TMPDIR",
+      "TEMP",
+      "TMP",
+      "ALLOWED_VAR",
+    ]);
     for (const k of Object.keys(seen.env)) expect(allowed.has(k) || k.startsWith("NORMA_"), k).toBe(true);
     const state = (await readNormaState(root))!;
     expect(state.events(out.run_id).map((e) => e.type)).not.toContain("marked_reconciled");
@@ -531,7 +659,9 @@ describe("runs list / runs show", () => {
     // Newest first: b started after a; two runs started in the same millisecond are ordered by id, descending.
     const [first, second] = list.runs as Array<{ run_id: string; created_at: string }>;
     expect(new Set([first!.run_id, second!.run_id])).toEqual(new Set([a, b]));
-    expect(first!.created_at === second!.created_at ? [first!.run_id, second!.run_id] : [first!.run_id]).toEqual(first!.created_at === second!.created_at ? [a, b].sort().reverse() : [b]);
+    expect(first!.created_at === second!.created_at ? [first!.run_id, second!.run_id] : [first!.run_id]).toEqual(
+      first!.created_at === second!.created_at ? [a, b].sort().reverse() : [b],
+    );
     expect(list.runs[0]).toMatchObject({ status: "passed", verdict: "PASS", iteration: 1, steps: 3 });
     expect(JSON.parse(cli(root, ["runs", "list", "--limit", "1", "--format", "json"]).stdout).result.runs).toHaveLength(1);
     const text = cli(root, ["runs", "list"]).stdout;
@@ -562,15 +692,19 @@ describe("progress", () => {
   }
 
   it.skipIf(!hasScript)("shows iteration, role and elapsed time on stderr when it is a terminal and CI is unset; nothing otherwise", () => {
-    const root = runRepo({ drift: DRIFT, config: { agents: { act: execAgent("act.json") } }, behaviors: { "act.json": { files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } } } });
+    const root = runRepo({
+      drift: DRIFT,
+      config: { agents: { act: execAgent("act.json") } },
+      behaviors: { "act.json": { files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } } },
+    });
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
     delete env["CI"];
     const tty = onTty(root, env);
     expect(tty.stdout).toMatch(/^Run .*: PASSED/);
     const lines = tty.stderr.split("\n").filter((l) => l.length > 0);
     expect(lines).toHaveLength(14); // a start and an end line for each of the 7 steps
-    expect(lines[0]).toMatch(/^\[ *\d+\.\ds\] iteration 1 · 001 plan  …$/);
-    expect(lines[1]).toMatch(/^\[ *\d+\.\ds\] iteration 1 · 001 plan  skipped: no plan agent is configured \(\.norma\/config\.json agents\.plan\)$/);
+    expect(lines[0]).toMatch(/^\[ *\d+\.\ds\] iteration 1 · 001 plan {2}…$/);
+    expect(lines[1]).toMatch(/^\[ *\d+\.\ds\] iteration 1 · 001 plan {2}skipped: no plan agent is configured \(\.norma\/config\.json agents\.plan\)$/);
     expect(lines[5]).toMatch(/^\[ *\d+\.\ds\] iteration 1 · 003 check ok: FAIL: AC1: 1 open drift file \(src\/app\.ts\)$/);
     expect(lines[13]).toMatch(/^\[ *\d+\.\ds\] iteration 2 · 007 check ok: PASS: all 2 criteria hold$/);
     // In CI, or when stderr is not a terminal: no progress.

@@ -12,7 +12,7 @@ import { roleTools } from "../../src/mcp/agent-step.js";
 import { readNormaState } from "../../src/runs/norma-db.js";
 import { cli, mcpAgent, readJson, runIds, runRepo, SPEC, stepDirs } from "./helpers/run-repo.js";
 
-const DRIFT = { "src/app.ts": 'export const greet = (n: string) => `hi ${n}`;\n' };
+const DRIFT = { "src/app.ts": "export const greet = (n: string) => `hi ${n}`;\n" };
 const FIXED = "export const greet = (n: string) => `hello ${n}`; // fixed through edit_file\n";
 /** Keep the tools' own records out of what the spec governs (it governs docs/**, the default ledger's folder). */
 const WORKSPACE_CONFIG = { ".notarai/config.yaml": "workspace:\n  ledger: evidence/tools.log\n  archive: evidence/archive\n" };
@@ -75,8 +75,15 @@ describe("run: agents work through the workspace tools of our MCP server", () =>
     expect(plan.tools).toEqual(roleTools("plan"));
     expect(plan.tools).not.toContain("edit_file");
     expect(plan.results[0].isError).toBe(true);
-    expect(JSON.parse(plan.results[0].content[0].text)).toMatchObject({ success: false, code: "not_for_role", message: expect.stringContaining(`edit_file is not available to the plan agent of run ${id} (step 1): plan and check agents only read`) });
-    expect(plan.results[1]).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("mark_reconciled is not available to the plan agent") }] });
+    expect(JSON.parse(plan.results[0].content[0].text)).toMatchObject({
+      success: false,
+      code: "not_for_role",
+      message: expect.stringContaining(`edit_file is not available to the plan agent of run ${id} (step 1): plan and check agents only read`),
+    });
+    expect(plan.results[1]).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining("mark_reconciled is not available to the plan agent") }],
+    });
     expect(plan.results[2].structuredContent).toMatchObject({ success: true, contents: DRIFT["src/app.ts"] });
 
     // The loop recorded what the act agent changed; the plan agents changed nothing.
@@ -86,7 +93,9 @@ describe("run: agents work through the workspace tools of our MCP server", () =>
     expect(changed).toHaveLength(1);
     expect(JSON.parse(changed[0]!.data_json!)).toEqual({ step_index: 4, role: "act", files: ["src/app.ts"], workspace_tools: ["src/app.ts"], direct: [] });
     expect(changed[0]!.message).toBe("the act agent changed 1 file in the work tree: src/app.ts");
-    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["no_patch", "drift_acknowledged", "marked_reconciled", "snapshot_written", "run_passed"]));
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["no_patch", "drift_acknowledged", "marked_reconciled", "snapshot_written", "run_passed"]),
+    );
     expect(state.kv(id).get("changed_files")).toEqual(["src/app.ts"]);
     // The first check failed on the drift, the second (after the edit) passed.
     expect(readJson(root, `${steps}/003-check/verdict.json`).verdict).toBe("FAIL");
@@ -119,7 +128,10 @@ describe("run: agents work through the workspace tools of our MCP server", () =>
       config: { agents: { act: mcpAgent("act.json") }, budgets: { max_iterations: 5, max_changed_files: 2 } },
       behaviors: {
         "act.json": {
-          calls: ["a", "b", "c"].map((n) => ({ name: "edit_file", arguments: { path: `src/${n}.ts`, contents: `export const ${n} = 1;\n`, create_if_missing: true } })),
+          calls: ["a", "b", "c"].map((n) => ({
+            name: "edit_file",
+            arguments: { path: `src/${n}.ts`, contents: `export const ${n} = 1;\n`, create_if_missing: true },
+          })),
         },
       },
     });
@@ -127,7 +139,9 @@ describe("run: agents work through the workspace tools of our MCP server", () =>
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout).result;
     expect(out.status).toBe("stopped");
-    expect(out.reason).toBe("max_changed_files exceeded: the act agent of step 4 changed src/a.ts, src/b.ts, src/c.ts, which makes it 3 (limit 2); the changes are in the work tree (overwritten versions in the workspace archive)");
+    expect(out.reason).toBe(
+      "max_changed_files exceeded: the act agent of step 4 changed src/a.ts, src/b.ts, src/c.ts, which makes it 3 (limit 2); the changes are in the work tree (overwritten versions in the workspace archive)",
+    );
     for (const n of ["a", "b", "c"]) expect(existsSync(join(root, `src/${n}.ts`))).toBe(true);
     const state = (await readNormaState(root))!;
     const ev = state.events(out.run_id).find((e) => e.type === "budget_exceeded")!;

@@ -50,11 +50,17 @@ describe("pre-commit hook: a chapter is judged in its book", () => {
 
   it("the book is the index: a chapter staged without the manifest change that would add its link target is blocked", () => {
     const repo = hookRepo(BOOK);
-    writeTree(repo, { "book/03-faq.noma": "# FAQ\n\nNone yet.\n", "book/book.noma.yml": `${MANIFEST}  - 03-faq.noma\n`, "book/01-intro.noma": `${INTRO}\nQuestions: [[faq]].\n` });
+    writeTree(repo, {
+      "book/03-faq.noma": "# FAQ\n\nNone yet.\n",
+      "book/book.noma.yml": `${MANIFEST}  - 03-faq.noma\n`,
+      "book/01-intro.noma": `${INTRO}\nQuestions: [[faq]].\n`,
+    });
     git(repo, ["add", "book/01-intro.noma", "book/03-faq.noma"]); // the manifest's new line stays unstaged
     const blocked = commit(repo, ["-m", "link without the manifest"]);
     expect(blocked.code).toBe(1);
-    expect(findings(blocked.output)).toEqual(["ERROR [broken-reference] book/01-intro.noma:5:12: [[faq]] points at an id that does not exist in book book/book.noma.yml."]);
+    expect(findings(blocked.output)).toEqual([
+      "ERROR [broken-reference] book/01-intro.noma:5:12: [[faq]] points at an id that does not exist in book book/book.noma.yml.",
+    ]);
     git(repo, ["add", "book/book.noma.yml"]);
     const r = commit(repo, ["-m", "with the manifest"]);
     expect(findings(r.output)).toEqual([]);
@@ -67,7 +73,9 @@ describe("pre-commit hook: a chapter is judged in its book", () => {
     git(repo, ["add", "book/book.noma.yml"]); // staged in the real index, not part of `git commit <path>`
     const only = commit(repo, ["-m", "only the chapter", "--", "book/01-intro.noma"]);
     expect(only.code).toBe(1);
-    expect(findings(only.output)).toEqual(["ERROR [broken-reference] book/01-intro.noma:5:12: [[faq]] points at an id that does not exist in book book/book.noma.yml."]);
+    expect(findings(only.output)).toEqual([
+      "ERROR [broken-reference] book/01-intro.noma:5:12: [[faq]] points at an id that does not exist in book book/book.noma.yml.",
+    ]);
     expect(commit(repo, ["-m", "both", "--", "book/01-intro.noma", "book/book.noma.yml"]).code).toBe(0);
   });
 
@@ -133,7 +141,6 @@ describe("pre-commit hook: what a commit breaks elsewhere in the book", () => {
       'ERROR [book-chapter-missing] book/book.noma.yml:4:1: Chapter "02-risks.noma" does not exist (paths are relative to the manifest).',
     ]);
   });
-
 });
 
 describe("ci: chapters judged in their book at HEAD", () => {
@@ -153,7 +160,9 @@ describe("ci: chapters judged in their book at HEAD", () => {
     const mergeBase = git(repo, ["merge-base", "main", "HEAD"]).trim().slice(0, 12);
     const broken = ci(repo);
     expect(broken.code).toBe(1);
-    expect(broken.stdout).toContain(`ERROR [broken-reference] book/01-intro.noma:3:22: [[risks/mitigation]] points at an id that does not exist in book book/book.noma.yml (it did at the merge-base ${mergeBase}).`);
+    expect(broken.stdout).toContain(
+      `ERROR [broken-reference] book/01-intro.noma:3:22: [[risks/mitigation]] points at an id that does not exist in book book/book.noma.yml (it did at the merge-base ${mergeBase}).`,
+    );
     expect(broken.stdout).not.toContain("[[risks]]");
   });
 

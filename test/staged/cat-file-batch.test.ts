@@ -10,7 +10,9 @@ import fc from "fast-check";
 import { parseCatFileBatch, readBlobs } from "../../src/index.js";
 import { git, tempRepo, writeTree } from "../helpers/temp-repo.js";
 
-const name = fc.string({ minLength: 1, maxLength: 12, unit: fc.constantFrom("a", "b", " ", ":", "/", ".", "é", "-", "\t") }).filter((n) => !n.endsWith(" missing"));
+const name = fc
+  .string({ minLength: 1, maxLength: 12, unit: fc.constantFrom("a", "b", " ", ":", "/", ".", "é", "-", "\t") })
+  .filter((n) => !n.endsWith(" missing"));
 const oid = fc.stringMatching(/^[0-9a-f]{40}$/);
 const entry = fc.oneof(
   fc.record({ name, missing: fc.constant(true as const) }),
@@ -22,7 +24,9 @@ type Entry = { name: string; missing: true } | { name: string; missing: false; o
 function frame(entries: readonly Entry[]): Buffer {
   return Buffer.concat(
     entries.map((e) =>
-      e.missing ? Buffer.from(`${e.name} missing\n`) : Buffer.concat([Buffer.from(`${e.oid} ${e.type} ${e.content.length}\n`), Buffer.from(e.content), Buffer.from("\n")]),
+      e.missing
+        ? Buffer.from(`${e.name} missing\n`)
+        : Buffer.concat([Buffer.from(`${e.oid} ${e.type} ${e.content.length}\n`), Buffer.from(e.content), Buffer.from("\n")]),
     ),
   );
 }
@@ -31,9 +35,14 @@ describe("parseCatFileBatch", () => {
   it("reads back every framed entry in order", () => {
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 12 }), (entries) => {
-        const parsed = parseCatFileBatch(frame(entries), entries.map((e) => e.name));
+        const parsed = parseCatFileBatch(
+          frame(entries),
+          entries.map((e) => e.name),
+        );
         expect(parsed.map((p) => ({ name: p.name, oid: p.oid, type: p.type, content: p.content === null ? null : [...p.content] }))).toEqual(
-          entries.map((e) => (e.missing ? { name: e.name, oid: null, type: null, content: null } : { name: e.name, oid: e.oid, type: e.type, content: [...e.content] })),
+          entries.map((e) =>
+            e.missing ? { name: e.name, oid: null, type: null, content: null } : { name: e.name, oid: e.oid, type: e.type, content: [...e.content] },
+          ),
         );
       }),
     );
@@ -44,8 +53,18 @@ describe("parseCatFileBatch", () => {
       fc.property(fc.array(entry, { minLength: 1, maxLength: 6 }), fc.nat(), (entries, cut) => {
         const out = frame(entries);
         const at = cut % out.length;
-        expect(() => parseCatFileBatch(out.subarray(0, at), entries.map((e) => e.name))).toThrow(/unexpected git output/);
-        expect(() => parseCatFileBatch(Buffer.concat([out, Buffer.from("x")]), entries.map((e) => e.name))).toThrow(/after the last entry/);
+        expect(() =>
+          parseCatFileBatch(
+            out.subarray(0, at),
+            entries.map((e) => e.name),
+          ),
+        ).toThrow(/unexpected git output/);
+        expect(() =>
+          parseCatFileBatch(
+            Buffer.concat([out, Buffer.from("x")]),
+            entries.map((e) => e.name),
+          ),
+        ).toThrow(/after the last entry/);
       }),
     );
   });

@@ -40,7 +40,9 @@ describe("checkFiles", () => {
   it("validates judged specs and reports $refs to a judged spec that is gone", async () => {
     const system = `${SPEC}subsystems:\n  - $ref: ./api.spec.yaml\n`;
     const r = await run({ ".notarai/system.spec.yaml": system }, [".notarai/api.spec.yaml"]);
-    expect(r).toEqual([{ file: ".notarai/system.spec.yaml", diagnostics: [expect.objectContaining({ code: "spec-missing-ref", pos: { line: 13, column: 11 } })] }]);
+    expect(r).toEqual([
+      { file: ".notarai/system.spec.yaml", diagnostics: [expect.objectContaining({ code: "spec-missing-ref", pos: { line: 13, column: 11 } })] },
+    ]);
     const ok = await run({ ".notarai/system.spec.yaml": system, ".notarai/api.spec.yaml": SPEC }, [".notarai/api.spec.yaml"]);
     expect(ok).toEqual([{ file: ".notarai/api.spec.yaml", diagnostics: [] }]);
   });

@@ -36,7 +36,11 @@ describe("check on the work tree", () => {
   });
 
   it("validates tracked specs and their $refs", () => {
-    const repo = tempRepo({ ".notarai/api.spec.yaml": SPEC, ".notarai/bad.spec.yaml": BAD_SPEC, ".notarai/sys.spec.yaml": `${SPEC}subsystems:\n  - $ref: ./missing.spec.yaml\n` });
+    const repo = tempRepo({
+      ".notarai/api.spec.yaml": SPEC,
+      ".notarai/bad.spec.yaml": BAD_SPEC,
+      ".notarai/sys.spec.yaml": `${SPEC}subsystems:\n  - $ref: ./missing.spec.yaml\n`,
+    });
     const r = runCli(["check", "--format", "json"], { cwd: repo });
     expect(r.code).toBe(1);
     const files = (JSON.parse(r.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string; pos?: { line: number } }> }> }).files;

@@ -33,7 +33,10 @@ artifacts: {}
 /** Apply update_attribute ops through the real patch engine (writes the document and its transcript). */
 export function patch(repo: string, doc: string, values: number[]): void {
   for (const value of values) {
-    const r = patchDocument(join(repo, doc), [{ op: "update_attribute", id: "c1", key: "confidence", value }], { actor: { kind: "agent", name: "test" }, now: new Date("2026-01-02T00:00:00Z") });
+    const r = patchDocument(join(repo, doc), [{ op: "update_attribute", id: "c1", key: "confidence", value }], {
+      actor: { kind: "agent", name: "test" },
+      now: new Date("2026-01-02T00:00:00Z"),
+    });
     if (r.outcome.result !== "applied") throw new Error(`patch not applied: ${JSON.stringify(r.outcome.error)}`);
   }
 }

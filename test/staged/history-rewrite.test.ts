@@ -51,7 +51,10 @@ function blocked(repo: string, line: number): string {
 
 /** Re-seal and re-chain every record of a transcript (what a forger with our code can do). */
 function reseal(text: string): string {
-  const records = text.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  const records = text
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   return chainLines(records, null).join("");
 }
 

@@ -16,7 +16,13 @@ const ZERO = "0".repeat(40);
 
 describe("parseDiffRawZ", () => {
   it("reads back every entry", () => {
-    const entry = fc.record({ path, status: fc.constantFrom("A", "C", "D", "M", "T"), oldOid: oid, newOid: oid, mode: fc.constantFrom("100644", "100755", "120000") });
+    const entry = fc.record({
+      path,
+      status: fc.constantFrom("A", "C", "D", "M", "T"),
+      oldOid: oid,
+      newOid: oid,
+      mode: fc.constantFrom("100644", "100755", "120000"),
+    });
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 10 }), (entries) => {
         const out = entries
@@ -26,7 +32,15 @@ describe("parseDiffRawZ", () => {
             return `:${added ? "000000" : e.mode} ${deleted ? "000000" : e.mode} ${added ? ZERO : e.oldOid} ${deleted ? ZERO : e.newOid} ${e.status}${e.status === "C" ? "075" : ""}\0${e.path}\0`;
           })
           .join("");
-        expect(parseDiffRawZ(out)).toEqual(entries.map((e) => ({ path: e.path, status: e.status, oid: e.status === "D" ? null : e.newOid, headOid: e.status === "A" ? null : e.oldOid, mode: e.status === "D" ? "000000" : e.mode })));
+        expect(parseDiffRawZ(out)).toEqual(
+          entries.map((e) => ({
+            path: e.path,
+            status: e.status,
+            oid: e.status === "D" ? null : e.newOid,
+            headOid: e.status === "A" ? null : e.oldOid,
+            mode: e.status === "D" ? "000000" : e.mode,
+          })),
+        );
       }),
     );
   });

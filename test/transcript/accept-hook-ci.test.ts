@@ -17,7 +17,8 @@ import { ciRepo, commitAll, reconcileAll } from "../ci/ci-repo.js";
 const DOC = "docs/plan.noma";
 const T = `${DOC}.patches`;
 const STRICT = { ".notarai/config.yaml": "transcripts: strict\n" };
-const NOTICE = /INFO \[transcript-outside-edit-accepted\] docs\/plan\.noma\.patches:(\d+):1: This change acknowledges an edit made to the document outside the protocol \(([0-9a-f]{8}) → ([0-9a-f]{8})\), accepted by Test \(human\): "fixed by hand"\./;
+const NOTICE =
+  /INFO \[transcript-outside-edit-accepted\] docs\/plan\.noma\.patches:(\d+):1: This change acknowledges an edit made to the document outside the protocol \(([0-9a-f]{8}) → ([0-9a-f]{8})\), accepted by Test \(human\): "fixed by hand"\./;
 
 const accept = (repo: string, doc = DOC) => {
   const r = runCli(["transcript", "accept", doc, "--reason", "fixed by hand"], { cwd: repo });
@@ -133,7 +134,14 @@ describe("ci: acknowledgements made in the pull request", () => {
     expect(after.code, JSON.stringify(after.out.files)).toBe(0);
     expect(after.out.summary).toMatchObject({ errors: 0, warnings: 0 });
     expect(after.out.files.find((f) => f.file === T)!.diagnostics).toEqual([
-      { severity: "info", code: "transcript-outside-edit-accepted", message: expect.stringMatching(/^This change acknowledges an edit made to the document outside the protocol \([0-9a-f]{8} → [0-9a-f]{8}\), accepted by Test \(human\): "fixed by hand"\.$/), pos: { line: 2, column: 1 } },
+      {
+        severity: "info",
+        code: "transcript-outside-edit-accepted",
+        message: expect.stringMatching(
+          /^This change acknowledges an edit made to the document outside the protocol \([0-9a-f]{8} → [0-9a-f]{8}\), accepted by Test \(human\): "fixed by hand"\.$/,
+        ),
+        pos: { line: 2, column: 1 },
+      },
     ]);
     const text = runCli(["ci", "--base", "main"], { cwd: repo });
     expect(text.code).toBe(0);
@@ -162,7 +170,14 @@ describe("ci: acknowledgements made in the pull request", () => {
     commitAll(repo, "edit, patch, accept");
     const r = ciJson(repo);
     expect(r.code, JSON.stringify(r.out.files)).toBe(0);
-    expect(r.out.files.find((f) => f.file === T)!.diagnostics).toEqual([expect.objectContaining({ severity: "info", code: "transcript-outside-edit-accepted", message: expect.stringContaining("outside the protocol before line 2 ("), pos: { line: 3, column: 1 } })]);
+    expect(r.out.files.find((f) => f.file === T)!.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: "info",
+        code: "transcript-outside-edit-accepted",
+        message: expect.stringContaining("outside the protocol before line 2 ("),
+        pos: { line: 3, column: 1 },
+      }),
+    ]);
   });
 
   it("a transcript created in the PR shows its acknowledgement", async () => {
@@ -176,6 +191,8 @@ describe("ci: acknowledgements made in the pull request", () => {
     commitAll(repo, "new document, edited and accepted");
     const r = ciJson(repo);
     expect(r.code, JSON.stringify(r.out.files)).toBe(0);
-    expect(r.out.files.find((f) => f.file === `${doc}.patches`)!.diagnostics.map((d) => [d.severity, d.code])).toEqual([["info", "transcript-outside-edit-accepted"]]);
+    expect(r.out.files.find((f) => f.file === `${doc}.patches`)!.diagnostics.map((d) => [d.severity, d.code])).toEqual([
+      ["info", "transcript-outside-edit-accepted"],
+    ]);
   });
 });

@@ -67,7 +67,13 @@ function run(dir: string, steps: readonly Step[]): { model: Model; file: string 
         refused = true;
       }
       expect(refused).toBe(refuse);
-      if (!refuse) Object.assign(m, { acknowledged: m.acknowledged + m.gaps + (m.doc !== m.recorded ? 1 : 0), gaps: 0, recorded: m.doc, recordedText: readFileSync(file, "utf8") });
+      if (!refuse)
+        Object.assign(m, {
+          acknowledged: m.acknowledged + m.gaps + (m.doc !== m.recorded ? 1 : 0),
+          gaps: 0,
+          recorded: m.doc,
+          recordedText: readFileSync(file, "utf8"),
+        });
     }
   }
   return { model: m, file };
@@ -88,7 +94,9 @@ describe("verify agrees with the model on patches, outside edits and accepts", (
         const report = verifyTranscript(transcript, doc, { strict: true });
         const expected = [...Array<string>(m.gaps).fill("transcript-state-gap"), ...(m.doc !== m.recorded ? ["transcript-document-mismatch"] : [])];
         expect(report.findings.filter((f) => f.severity === "error").map((f) => f.code)).toEqual(expected);
-        expect(report.findings.filter((f) => f.severity === "info").map((f) => f.code)).toEqual(Array<string>(m.acknowledged).fill("transcript-outside-edit-accepted"));
+        expect(report.findings.filter((f) => f.severity === "info").map((f) => f.code)).toEqual(
+          Array<string>(m.acknowledged).fill("transcript-outside-edit-accepted"),
+        );
         expect(report.findings.filter((f) => f.severity === "warning")).toEqual([]);
         expect(report.ok).toBe(expected.length === 0);
         expect(report.finalSha256).toBe(m.recorded);
@@ -102,11 +110,21 @@ describe("verify agrees with the model on patches, outside edits and accepts", (
 
   it("any acknowledgement rewritten (its reason, a hash, its gap) fails verification", () => {
     const dir = tempDir();
-    const withAck = fc.array(step, { minLength: 1, maxLength: 7 }).map((s) => [{ kind: "patch", value: 0.1 } as Step, { kind: "edit", line: "x" } as Step, ...s, { kind: "edit", line: "y" } as Step, { kind: "accept" } as Step]);
+    const withAck = fc
+      .array(step, { minLength: 1, maxLength: 7 })
+      .map((s) => [
+        { kind: "patch", value: 0.1 } as Step,
+        { kind: "edit", line: "x" } as Step,
+        ...s,
+        { kind: "edit", line: "y" } as Step,
+        { kind: "accept" } as Step,
+      ]);
     fc.assert(
       fc.property(withAck, fc.nat(), fc.constantFrom("reason", "recorded", "accepted", "gap"), (steps, pick, field) => {
         const { file } = run(dir, steps);
-        const lines = readFileSync(`${file}.patches`, "utf8").split("\n").filter((l) => l.length > 0);
+        const lines = readFileSync(`${file}.patches`, "utf8")
+          .split("\n")
+          .filter((l) => l.length > 0);
         const acks = lines.map((l, i) => [l, i] as const).filter(([l]) => l.includes('"accept_outside_edit"'));
         const [line, i] = acks[pick % acks.length]!;
         const r = JSON.parse(line) as Record<string, unknown> & { op: Record<string, unknown> };

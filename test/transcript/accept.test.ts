@@ -29,7 +29,11 @@ function patched(values: number[] = [0.6]): string {
 }
 
 const read = (repo: string, f = "d.noma.patches") => readFileSync(join(repo, f), "utf8");
-const records = (repo: string) => read(repo).trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+const records = (repo: string) =>
+  read(repo)
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 const accept = (repo: string, ...more: string[]) => runCli(["transcript", "accept", "d.noma", "--reason", "typo fixed in the editor", ...more], { cwd: repo });
 
 interface Verified {
@@ -68,7 +72,9 @@ describe("transcript accept: the document edited outside the protocol", () => {
 
     const r = accept(repo, "--actor-name", "Ada");
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe(`accepted: d.noma as it is now (${recorded.slice(0, 8)} → ${sha(edited).slice(0, 8)}), edited outside the protocol\ntranscript: 1 acknowledgement appended to d.noma.patches (actor human Ada)\n`);
+    expect(r.stdout).toBe(
+      `accepted: d.noma as it is now (${recorded.slice(0, 8)} → ${sha(edited).slice(0, 8)}), edited outside the protocol\ntranscript: 1 acknowledgement appended to d.noma.patches (actor human Ada)\n`,
+    );
     expect(readFileSync(join(repo, "d.noma"), "utf8")).toBe(edited); // the document is not touched
     const all = records(repo);
     expect(all).toHaveLength(2);
@@ -83,18 +89,29 @@ describe("transcript accept: the document edited outside the protocol", () => {
       post_validation: "ok",
       reason: "typo fixed in the editor",
       parent_op_id: all[0]!["op_id"],
-      prev_entry_sha256: sha(read(repo).split("\n")[0]! + "\n"),
+      prev_entry_sha256: sha(`${read(repo).split("\n")[0]!}\n`),
     });
     expect(all[1]!["op"]).not.toHaveProperty("gap_op_id");
-    expect(all[1]!["diagnostics"]).toEqual([{ severity: "info", code: "outside_edit_accepted", message: expect.stringContaining("edited outside the patch protocol"), phase: "pre" }]);
+    expect(all[1]!["diagnostics"]).toEqual([
+      { severity: "info", code: "outside_edit_accepted", message: expect.stringContaining("edited outside the patch protocol"), phase: "pre" },
+    ]);
     expectClean(repo);
 
     // verify lists the acknowledgement as information, in text and json.
     const json = verify(repo);
-    expect(json.findings).toEqual([{ severity: "info", code: "transcript-outside-edit-accepted", line: 2, message: `Acknowledges an edit made outside the protocol (${recorded.slice(0, 8)} → ${sha(edited).slice(0, 8)}), accepted by Ada: "typo fixed in the editor"; the recorded state continues from ${sha(edited).slice(0, 8)}.` }]);
+    expect(json.findings).toEqual([
+      {
+        severity: "info",
+        code: "transcript-outside-edit-accepted",
+        line: 2,
+        message: `Acknowledges an edit made outside the protocol (${recorded.slice(0, 8)} → ${sha(edited).slice(0, 8)}), accepted by Ada: "typo fixed in the editor"; the recorded state continues from ${sha(edited).slice(0, 8)}.`,
+      },
+    ]);
     const text = runCli(["transcript", "verify", "d.noma", "--strict"], { cwd: repo });
     expect(text.code).toBe(0);
-    expect(text.stdout).toBe(`INFO [transcript-outside-edit-accepted] d.noma.patches:2: ${json.findings[0]!.message}\n✓ d.noma.patches: 2 records (1 applied), chain intact, document matches (1 outside edit acknowledged).\n`);
+    expect(text.stdout).toBe(
+      `INFO [transcript-outside-edit-accepted] d.noma.patches:2: ${json.findings[0]!.message}\n✓ d.noma.patches: 2 records (1 applied), chain intact, document matches (1 outside edit acknowledged).\n`,
+    );
 
     // Patching goes on from the accepted state; still clean.
     expect(runCli(["patch", "d.noma", "--op", op(0.9)], { cwd: repo }).code).toBe(0);
@@ -124,7 +141,12 @@ describe("transcript accept: the document edited outside the protocol", () => {
     const r = accept(repo, "--actor-kind", "agent", "--actor-name", "planner", "--actor-model", "m-1", "--format", "json");
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { schema: string; file: string; document_sha256: string; accepted: unknown[]; records: Array<Record<string, unknown>> };
-    expect(out).toMatchObject({ schema: "noma-reconcile/transcript-accept@1", file: "d.noma", transcript: "d.noma.patches", document_sha256: sha(read(repo, "d.noma")) });
+    expect(out).toMatchObject({
+      schema: "noma-reconcile/transcript-accept@1",
+      file: "d.noma",
+      transcript: "d.noma.patches",
+      document_sha256: sha(read(repo, "d.noma")),
+    });
     expect(out.accepted).toEqual([{ recorded_sha256: expect.stringMatching(/^[0-9a-f]{64}$/), accepted_sha256: sha(read(repo, "d.noma")) }]);
     expect(out.records).toEqual([records(repo)[1]]);
     expect(out.records[0]!["actor"]).toEqual({ kind: "agent", name: "planner", model: "m-1" });
@@ -153,7 +175,9 @@ describe("transcript accept: an edit made outside the protocol and then patched 
       parent_op_id: all[1]!["op_id"],
     });
     expectClean(repo);
-    expect(verify(repo).findings).toEqual([{ severity: "info", code: "transcript-outside-edit-accepted", line: 3, message: expect.stringContaining("before line 2") }]);
+    expect(verify(repo).findings).toEqual([
+      { severity: "info", code: "transcript-outside-edit-accepted", line: 3, message: expect.stringContaining("before line 2") },
+    ]);
   });
 
   it("two gaps inside and the document edited again: one acknowledgement each, the document's first", () => {
@@ -167,7 +191,9 @@ describe("transcript accept: an edit made outside the protocol and then patched 
     const r = accept(repo);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("transcript: 3 acknowledgements appended");
-    const ops = records(repo).slice(3).map((x) => x["op"] as Record<string, unknown>);
+    const ops = records(repo)
+      .slice(3)
+      .map((x) => x["op"] as Record<string, unknown>);
     expect(ops.map((o) => o["gap_op_id"] === undefined)).toEqual([true, false, false]);
     expectClean(repo);
     expect(verify(repo).findings.map((f) => f.line)).toEqual([4, 5, 6]);
@@ -180,7 +206,9 @@ describe("transcript accept: an edit made outside the protocol and then patched 
     expect(accept(repo).code).toBe(0);
     const r = runCli(["transcript", "verify", "d.noma", "--base", "base.noma"], { cwd: repo });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("That step is the edit made outside the protocol acknowledged on line 2: the transcript does not hold its bytes, so no replay passes it.");
+    expect(r.stdout).toContain(
+      "That step is the edit made outside the protocol acknowledged on line 2: the transcript does not hold its bytes, so no replay passes it.",
+    );
   });
 });
 
@@ -207,13 +235,17 @@ describe("transcript accept: what still fails", () => {
     const repo = patched();
     appendFileSync(join(repo, "d.noma"), "\nEdit.\n");
     expect(accept(repo).code).toBe(0);
-    const lines = read(repo).split("\n").filter((l) => l.length > 0);
+    const lines = read(repo)
+      .split("\n")
+      .filter((l) => l.length > 0);
     // The reason rewritten by hand: the seal no longer matches.
     writeFileSync(join(repo, "d.noma.patches"), `${lines[0]}\n${lines[1]!.replace("typo fixed in the editor", "approved by the board")}\n`);
     expect(verify(repo).findings.map((f) => f.code)).toContain("transcript-seal-broken");
     // Re-sealed (chain included) with a record after it kept: the next record's link breaks.
     expect(runCli(["patch", "d.noma", "--op", op(0.7)], { cwd: repo }).code).toBe(0);
-    const all = read(repo).split("\n").filter((l) => l.length > 0);
+    const all = read(repo)
+      .split("\n")
+      .filter((l) => l.length > 0);
     const forged = JSON.parse(all[1]!) as Record<string, unknown>;
     forged["reason"] = "approved by the board";
     const [resealed] = chainLines([forged], `${all[0]}\n`);
@@ -225,7 +257,19 @@ describe("transcript accept: what still fails", () => {
     appendFileSync(join(fresh, "d.noma"), "\nEdit.\n");
     const [first] = read(fresh).split("\n");
     const docSha = sha(read(fresh, "d.noma"));
-    const bogus = { ...(JSON.parse(first!) as Record<string, unknown>), op_id: "forged-1", pre_sha256: docSha, post_sha256: docSha, pre_sha: docSha.slice(0, 8), post_sha: docSha.slice(0, 8), op: { op: "accept_outside_edit", recorded_sha256: "0".repeat(64), accepted_sha256: docSha }, patch_result: "noop", diagnostics: [], pre_validation: "ok", post_validation: "ok" };
+    const bogus = {
+      ...(JSON.parse(first!) as Record<string, unknown>),
+      op_id: "forged-1",
+      pre_sha256: docSha,
+      post_sha256: docSha,
+      pre_sha: docSha.slice(0, 8),
+      post_sha: docSha.slice(0, 8),
+      op: { op: "accept_outside_edit", recorded_sha256: "0".repeat(64), accepted_sha256: docSha },
+      patch_result: "noop",
+      diagnostics: [],
+      pre_validation: "ok",
+      post_validation: "ok",
+    };
     appendFileSync(join(fresh, "d.noma.patches"), chainLines([bogus], `${first}\n`).join(""));
     const v = verify(fresh, "--strict");
     expect(v.code).toBe(1);
@@ -244,7 +288,9 @@ describe("transcript accept: refusals (exit 2, nothing written)", () => {
     const r = accept(repo);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^noma-reconcile: nothing to accept: d\.noma is in the state its transcript ends in \([0-9a-f]{8}\), and no edit was made outside the protocol; nothing was written\.\n$/);
+    expect(r.stderr).toMatch(
+      /^noma-reconcile: nothing to accept: d\.noma is in the state its transcript ends in \([0-9a-f]{8}\), and no edit was made outside the protocol; nothing was written\.\n$/,
+    );
     expect(read(repo)).toBe(before);
     // After an acceptance, again nothing: the acknowledged edit is counted.
     appendFileSync(join(repo, "d.noma"), "\nx\n");
@@ -277,7 +323,11 @@ describe("transcript accept: refusals (exit 2, nothing written)", () => {
   it("an interrupted patch is not an outside edit: the next patch heals it", async () => {
     const repo = patched();
     const signal = await new Promise<NodeJS.Signals | null>((resolve, reject) => {
-      const c = spawn(process.execPath, [CLI, "patch", "d.noma", "--op", op(0.7)], { cwd: repo, env: { ...process.env, NOMA_RECONCILE_TEST_CRASH_AT: "after-transcript" }, stdio: "ignore" });
+      const c = spawn(process.execPath, [CLI, "patch", "d.noma", "--op", op(0.7)], {
+        cwd: repo,
+        env: { ...process.env, NOMA_RECONCILE_TEST_CRASH_AT: "after-transcript" },
+        stdio: "ignore",
+      });
       c.on("error", reject);
       c.on("close", (_code, s) => resolve(s));
     });
@@ -291,13 +341,22 @@ describe("transcript accept: refusals (exit 2, nothing written)", () => {
   it("usage: --reason is required, the action must be known, the path inside the repository", () => {
     const repo = patched();
     appendFileSync(join(repo, "d.noma"), "\nx\n");
-    for (const args of [["transcript", "accept", "d.noma"], ["transcript", "accept", "d.noma", "--reason", "  "], ["transcript", "accept"], ["transcript", "bless", "d.noma"], ["transcript", "accept", "../elsewhere.noma", "--reason", "x"]]) {
+    for (const args of [
+      ["transcript", "accept", "d.noma"],
+      ["transcript", "accept", "d.noma", "--reason", "  "],
+      ["transcript", "accept"],
+      ["transcript", "bless", "d.noma"],
+      ["transcript", "accept", "../elsewhere.noma", "--reason", "x"],
+    ]) {
       const r = runCli(args, { cwd: repo });
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stderr).toMatch(/^noma-reconcile: /);
     }
     expect(runCli(["transcript", "accept", "d.noma"], { cwd: repo }).stderr).toContain("transcript accept needs --reason TEXT");
-    expect(runCli(["transcript", "accept", "missing.noma", "--reason", "x"], { cwd: repo })).toMatchObject({ code: 2, stderr: expect.stringContaining("missing.noma: no such document") });
+    expect(runCli(["transcript", "accept", "missing.noma", "--reason", "x"], { cwd: repo })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("missing.noma: no such document"),
+    });
     expect(records(repo)).toHaveLength(1);
     const help = runCli(["transcript", "--help"], { cwd: repo });
     expect(help.stdout).toContain("noma-reconcile transcript accept docs/plan.noma --reason");

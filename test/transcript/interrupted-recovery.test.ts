@@ -24,14 +24,21 @@ const op = (value: number) => JSON.stringify({ op: "update_attribute", id: "c1",
 
 function killedPatch(repo: string, opText: string, point: string): Promise<NodeJS.Signals | null> {
   return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [CLI, "patch", "d.noma", "--op", opText], { cwd: repo, env: { ...process.env, NOMA_RECONCILE_TEST_CRASH_AT: point }, stdio: "ignore" });
+    const c = spawn(process.execPath, [CLI, "patch", "d.noma", "--op", opText], {
+      cwd: repo,
+      env: { ...process.env, NOMA_RECONCILE_TEST_CRASH_AT: point },
+      stdio: "ignore",
+    });
     c.on("error", reject);
     c.on("close", (_code, signal) => resolve(signal));
   });
 }
 
 function records(repo: string): Array<Record<string, unknown>> {
-  return readFileSync(join(repo, "d.noma.patches"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  return readFileSync(join(repo, "d.noma.patches"), "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 function expectHealthy(repo: string): void {
@@ -96,13 +103,23 @@ describe("an interrupted patch, then a normal patch", () => {
     expect(await killedPatch(repo, op(0.2), "before-document-rename")).toBe("SIGKILL");
     expect(readFileSync(join(repo, "d.noma"), "utf8")).toBe(DOC);
     const c = new McpClient(repo);
-    const r = await c.ok<{ ok: boolean; transcript_entries: Array<{ op: { op: string; abandoned_op_ids?: string[] } }> }>("patch_block", { file: "d.noma", op: JSON.parse(op(0.3)) });
+    const r = await c.ok<{ ok: boolean; transcript_entries: Array<{ op: { op: string; abandoned_op_ids?: string[] } }> }>("patch_block", {
+      file: "d.noma",
+      op: JSON.parse(op(0.3)),
+    });
     expect(r.ok).toBe(true);
     expect(r.transcript_entries.map((e) => e.op.op)).toEqual(["recover_interrupted", "update_attribute"]);
     await c.close();
     const all = records(repo);
     // The second killed patch healed the first one before its own record; the MCP patch healed the second.
-    expect(all.map((x) => (x["op"] as { op: string }).op)).toEqual(["update_attribute", "update_attribute", "recover_interrupted", "update_attribute", "recover_interrupted", "update_attribute"]);
+    expect(all.map((x) => (x["op"] as { op: string }).op)).toEqual([
+      "update_attribute",
+      "update_attribute",
+      "recover_interrupted",
+      "update_attribute",
+      "recover_interrupted",
+      "update_attribute",
+    ]);
     expect((all[2]!["op"] as { abandoned_op_ids: string[] }).abandoned_op_ids).toEqual([all[0]!["op_id"], all[1]!["op_id"]]);
     expectHealthy(repo);
   });
@@ -127,7 +144,19 @@ describe("an interrupted patch, then a normal patch", () => {
     const edited = `${readFileSync(join(repo, "d.noma"), "utf8")}\nEdited by hand.\n`;
     writeFileSync(join(repo, "d.noma"), edited);
     const sha = (s: string) => createHash("sha256").update(s).digest("hex");
-    const forged = { ...first!, op_id: "forged", patch_result: "noop", pre_sha256: sha(edited), post_sha256: sha(edited), pre_sha: sha(edited).slice(0, 8), post_sha: sha(edited).slice(0, 8), diagnostics: [], pre_validation: "ok", post_validation: "ok", op: { op: "recover_interrupted", abandoned_op_ids: [first!["op_id"]], recorded_sha256: first!["post_sha256"] } };
+    const forged = {
+      ...first!,
+      op_id: "forged",
+      patch_result: "noop",
+      pre_sha256: sha(edited),
+      post_sha256: sha(edited),
+      pre_sha: sha(edited).slice(0, 8),
+      post_sha: sha(edited).slice(0, 8),
+      diagnostics: [],
+      pre_validation: "ok",
+      post_validation: "ok",
+      op: { op: "recover_interrupted", abandoned_op_ids: [first!["op_id"]], recorded_sha256: first!["post_sha256"] },
+    };
     const text = readFileSync(join(repo, "d.noma.patches"), "utf8");
     writeFileSync(join(repo, "d.noma.patches"), text + chainLines([forged], text).join(""));
     const report = verifyTranscript(readFileSync(join(repo, "d.noma.patches"), "utf8"), edited, { strict: true });

@@ -31,7 +31,15 @@ const record = fc
       tool_version: fc.string({ maxLength: 6 }),
       op_id: fc.string({ minLength: 1, maxLength: 8 }),
       ts: fc.constantFrom("2026-11-26T10:00:00Z", "2026-11-26T10:00:00.123Z", "1999-01-01T00:00:00.5Z"),
-      actor: fc.record({ kind: fc.constantFrom("human", "agent", "tool"), name: fc.string({ maxLength: 6 }), model: fc.string({ maxLength: 4 }), version: fc.string({ maxLength: 4 }) }, { requiredKeys: ["kind", "name"] }),
+      actor: fc.record(
+        {
+          kind: fc.constantFrom("human", "agent", "tool"),
+          name: fc.string({ maxLength: 6 }),
+          model: fc.string({ maxLength: 4 }),
+          version: fc.string({ maxLength: 4 }),
+        },
+        { requiredKeys: ["kind", "name"] },
+      ),
       doc_uri: fc.string({ maxLength: 10 }),
       pre_sha256: sha,
       post_sha256: sha,
@@ -50,22 +58,95 @@ const record = fc
       signature: fc.constant(null),
       entry_sha256: sha,
     },
-    { requiredKeys: ["protocol_version", "tool_version", "op_id", "ts", "actor", "doc_uri", "pre_sha256", "post_sha256", "pre_sha", "post_sha", "op", "patch_result", "pre_validation", "post_validation"] },
+    {
+      requiredKeys: [
+        "protocol_version",
+        "tool_version",
+        "op_id",
+        "ts",
+        "actor",
+        "doc_uri",
+        "pre_sha256",
+        "post_sha256",
+        "pre_sha",
+        "post_sha",
+        "op",
+        "patch_result",
+        "pre_validation",
+        "post_validation",
+      ],
+    },
   )
   .map((r) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>);
 
 /** Any JSON value, and near misses of the shapes checked (wrong case, one character short, an array for an object). */
 const anyValue = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom("1.0", "1.1", 1, "", "ok", "OK", "human", "Agent", "applied", "pre", "a".repeat(64), "A".repeat(64), "0".repeat(63), "0".repeat(8), "2026-11-26T10:00:00", [], {}, null, true),
+  fc.constantFrom(
+    "1.0",
+    "1.1",
+    1,
+    "",
+    "ok",
+    "OK",
+    "human",
+    "Agent",
+    "applied",
+    "pre",
+    "a".repeat(64),
+    "A".repeat(64),
+    "0".repeat(63),
+    "0".repeat(8),
+    "2026-11-26T10:00:00",
+    [],
+    {},
+    null,
+    true,
+  ),
 );
 
 type Path = string[];
 const paths: Path[] = [
-  ...["protocol_version", "tool_version", "op_id", "ts", "actor", "doc_uri", "pre_sha256", "post_sha256", "pre_sha", "post_sha", "op", "patch_result", "pre_validation", "post_validation", "reason", "parent_op_id", "base_sha256", "diagnostics", "elapsed_ms", "prev_entry_sha256", "signature", "entry_sha256", "extra"].map((k) => [k]),
-  ["actor", "kind"], ["actor", "name"], ["actor", "model"], ["actor", "version"], ["op", "op"], ["op", "more"],
-  ["diagnostics", "0"], ["diagnostics", "0", "severity"], ["diagnostics", "0", "code"], ["diagnostics", "0", "message"], ["diagnostics", "0", "pos"],
-  ["diagnostics", "0", "pos", "line"], ["diagnostics", "0", "pos", "column"], ["diagnostics", "0", "nodeId"], ["diagnostics", "0", "phase"],
+  ...[
+    "protocol_version",
+    "tool_version",
+    "op_id",
+    "ts",
+    "actor",
+    "doc_uri",
+    "pre_sha256",
+    "post_sha256",
+    "pre_sha",
+    "post_sha",
+    "op",
+    "patch_result",
+    "pre_validation",
+    "post_validation",
+    "reason",
+    "parent_op_id",
+    "base_sha256",
+    "diagnostics",
+    "elapsed_ms",
+    "prev_entry_sha256",
+    "signature",
+    "entry_sha256",
+    "extra",
+  ].map((k) => [k]),
+  ["actor", "kind"],
+  ["actor", "name"],
+  ["actor", "model"],
+  ["actor", "version"],
+  ["op", "op"],
+  ["op", "more"],
+  ["diagnostics", "0"],
+  ["diagnostics", "0", "severity"],
+  ["diagnostics", "0", "code"],
+  ["diagnostics", "0", "message"],
+  ["diagnostics", "0", "pos"],
+  ["diagnostics", "0", "pos", "line"],
+  ["diagnostics", "0", "pos", "column"],
+  ["diagnostics", "0", "nodeId"],
+  ["diagnostics", "0", "phase"],
 ];
 
 /** `r` with the value at `path` replaced by `value`, or removed (`remove`); missing parents are made. */
@@ -99,9 +180,12 @@ describe("isTranscriptRecord", () => {
   });
 
   it("answers as the schema for a record with one field replaced, removed or added, anywhere", () => {
-    fc.assert(fc.property(record, fc.constantFrom(...paths), anyValue, fc.boolean(), (r, path, value, remove) => {
-          same(edit(r, path, value, remove));
-        }), { numRuns: 5000 });
+    fc.assert(
+      fc.property(record, fc.constantFrom(...paths), anyValue, fc.boolean(), (r, path, value, remove) => {
+        same(edit(r, path, value, remove));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it("answers as the schema for any JSON value", () => {

@@ -30,9 +30,23 @@ function setup(): { dir: string; doc: string; base: string } {
 function history(doc: string): void {
   patchDocument(doc, [{ op: "update_attribute", id: "c1", key: "confidence", value: 0.7 }], { actor, reason: "tune" });
   patchDocument(doc, [{ op: "delete_block", id: "missing" }], { actor });
-  patchDocument(doc, [{ op: "rename_id", from: "c1", to: "c2" }, { op: "add_comment", id: "cm", target: "c2", content: "ok?" }], { actor });
+  patchDocument(
+    doc,
+    [
+      { op: "rename_id", from: "c1", to: "c2" },
+      { op: "add_comment", id: "cm", target: "c2", content: "ok?" },
+    ],
+    { actor },
+  );
   patchDocument(doc, [{ op: "update_attribute", id: "c2", key: "confidence", value: 0.7 }], { actor });
-  patchDocument(doc, [{ op: "update_attribute", id: "c2", key: "owner", value: "ana" }, { op: "delete_block", id: "nope" }], { actor });
+  patchDocument(
+    doc,
+    [
+      { op: "update_attribute", id: "c2", key: "owner", value: "ana" },
+      { op: "delete_block", id: "nope" },
+    ],
+    { actor },
+  );
 }
 
 const sha = (s: string): string => createHash("sha256").update(s).digest("hex");
@@ -46,9 +60,27 @@ describe("records", () => {
     const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(records.map((r) => r["patch_result"])).toEqual(["applied", "rejected", "applied", "applied", "noop", "rejected", "rejected"]);
     expect(Object.keys(records[0]!).slice(0, 14)).toEqual([
-      "protocol_version", "tool_version", "op_id", "ts", "actor", "doc_uri", "pre_sha256", "post_sha256", "pre_sha", "post_sha", "op", "patch_result", "pre_validation", "post_validation",
+      "protocol_version",
+      "tool_version",
+      "op_id",
+      "ts",
+      "actor",
+      "doc_uri",
+      "pre_sha256",
+      "post_sha256",
+      "pre_sha",
+      "post_sha",
+      "op",
+      "patch_result",
+      "pre_validation",
+      "post_validation",
     ]);
-    expect(records[0]).toMatchObject({ protocol_version: "1.0", actor, reason: "tune", op: { op: "update_attribute", id: "c1", key: "confidence", value: 0.7 } });
+    expect(records[0]).toMatchObject({
+      protocol_version: "1.0",
+      actor,
+      reason: "tune",
+      op: { op: "update_attribute", id: "c1", key: "confidence", value: 0.7 },
+    });
     expect(String(records[0]!["doc_uri"])).toMatch(/^file:\/\/.*\/d\.noma$/);
     for (const [i, r] of records.entries()) {
       expect(TranscriptRecordSchema.safeParse(r).success).toBe(true);
@@ -145,7 +177,9 @@ describe("the document and the protocol", () => {
     patchDocument(doc, [{ op: "update_attribute", id: "c1", key: "x", value: 1 }], { actor });
     writeFileSync(doc, `${readFileSync(doc, "utf8")}\nhand edit\n`);
     const t = readFileSync(`${doc}.patches`, "utf8");
-    expect(verifyTranscript(t, readFileSync(doc, "utf8")).findings).toEqual([expect.objectContaining({ severity: "warning", code: "transcript-document-mismatch" })]);
+    expect(verifyTranscript(t, readFileSync(doc, "utf8")).findings).toEqual([
+      expect.objectContaining({ severity: "warning", code: "transcript-document-mismatch" }),
+    ]);
     expect(verifyTranscript(t, readFileSync(doc, "utf8"), { strict: true }).ok).toBe(false);
     patchDocument(doc, [{ op: "update_attribute", id: "c1", key: "x", value: 2 }], { actor });
     const gap = verifyTranscript(readFileSync(`${doc}.patches`, "utf8"), readFileSync(doc, "utf8"));
@@ -157,7 +191,9 @@ describe("the document and the protocol", () => {
     history(doc);
     const t = readFileSync(`${doc}.patches`, "utf8");
     expect(verifyTranscript(t, readFileSync(doc, "utf8"), { replay: { base, engine: applyPatch } }).ok).toBe(true);
-    expect(verifyTranscript(t, readFileSync(doc, "utf8"), { replay: { base: `${base}x`, engine: applyPatch } }).findings.map((f) => f.code)).toEqual(["transcript-replay-base-mismatch"]);
+    expect(verifyTranscript(t, readFileSync(doc, "utf8"), { replay: { base: `${base}x`, engine: applyPatch } }).findings.map((f) => f.code)).toEqual([
+      "transcript-replay-base-mismatch",
+    ]);
   });
 
   it("a dry run writes nothing", () => {
@@ -182,7 +218,10 @@ describe("the document and the protocol", () => {
 
   it("capability sidecars: advisories only, never blocking", () => {
     const { doc } = setup();
-    writeFileSync(`${doc}.capabilities.yml`, "nomaAgent:\n  version: 1\n  blocks:\n    claim:\n      ops: [update_attribute]\n      attrs:\n        confidence: {type: number, min: 0, max: 1}\n");
+    writeFileSync(
+      `${doc}.capabilities.yml`,
+      "nomaAgent:\n  version: 1\n  blocks:\n    claim:\n      ops: [update_attribute]\n      attrs:\n        confidence: {type: number, min: 0, max: 1}\n",
+    );
     const granted = patchDocument(doc, [{ op: "update_attribute", id: "c1", key: "confidence", value: 0.6 }], { actor });
     expect(granted.outcome.ops[0]!.diagnostics).toEqual([]);
     const outOfRange = patchDocument(doc, [{ op: "update_attribute", id: "c1", key: "confidence", value: 3 }], { actor });

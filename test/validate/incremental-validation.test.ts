@@ -15,26 +15,26 @@ import { reparseEdited } from "../../src/noma/parse-noma.js";
 
 const LINES = [
   "# Title",
-  "## Sub {id=\"sub\" aliases=\"s1,s2\"}",
+  '## Sub {id="sub" aliases="s1,s2"}',
   "",
   "",
   "prose with [[k0]] and [[nowhere]]",
   "`[[masked]]` but [[s1]]",
-  "::claim{id=\"k0\" confidence=0.5}",
-  "::claim{id=\"k9\" confidence=7}",
-  "::claim{id=\"k8\" aliases=\"ka,kb\"}",
+  '::claim{id="k0" confidence=0.5}',
+  '::claim{id="k9" confidence=7}',
+  '::claim{id="k8" aliases="ka,kb"}',
   "::claim",
-  "::evidence{id=\"e1\" for=\"k0\"}",
-  "::evidence{for=\"missing\"}",
-  "::evidence{for=\"ka\"}",
-  "::counterevidence{for=\"k9\"}",
+  '::evidence{id="e1" for="k0"}',
+  '::evidence{for="missing"}',
+  '::evidence{for="ka"}',
+  '::counterevidence{for="k9"}',
   "::evidence",
-  ":::risk{id=\"r1\"}",
-  ":::risk{owner=\"me\"}",
+  ':::risk{id="r1"}',
+  ':::risk{owner="me"}',
   ":::",
   "::",
-  "::memory{id=\"m1\" type=\"fact\"}",
-  "::memory{type=\"nope\" confidence=2 last_seen=\"never\"}",
+  '::memory{id="m1" type="fact"}',
+  '::memory{type="nope" confidence=2 last_seen="never"}',
   "see [[k0]]",
   "see [[m1]]",
   "```",
@@ -43,36 +43,38 @@ const LINES = [
   "| [[sub]] | 2 |",
   "- item [[e1]]",
   "> quote [[gone]]",
-  "::section{id=\"k0\"}",
-  "::decision{id=\"d1\"}",
-  "::adr{status=\"ok\" owner=\"o\"}",
-  "::citation{accessed=\"2020-01-01\"}",
-  "::citation{url=\"u\" accessed=\"2025-12-30\" stale_after_days=1}",
-  "::change_request{action=\"insert\"}",
+  '::section{id="k0"}',
+  '::decision{id="d1"}',
+  '::adr{status="ok" owner="o"}',
+  '::citation{accessed="2020-01-01"}',
+  '::citation{url="u" accessed="2025-12-30" stale_after_days=1}',
+  '::change_request{action="insert"}',
   "::todo",
-  "::agent_task{scope=\"x\"}",
-  "::control{id=\"c1\" type=\"slider\" default=5 min=0 max=3}",
-  "::control{type=\"number\" lock=\"odd\"}",
-  "::computed_metric{id=\"m2\" formula=\"c1 * 2 + zz\"}",
-  "::computed_metric{formula=\"((\"}",
-  "::state_change{block=\"k0\"}",
+  '::agent_task{scope="x"}',
+  '::control{id="c1" type="slider" default=5 min=0 max=3}',
+  '::control{type="number" lock="odd"}',
+  '::computed_metric{id="m2" formula="c1 * 2 + zz"}',
+  '::computed_metric{formula="(("}',
+  '::state_change{block="k0"}',
   "::diagram",
   "graph TD",
   "::plotly",
   "{ not json",
-  "::figure{alt=\"a\"}",
+  '::figure{alt="a"}',
   "::figure",
   "::html",
   "::svg{trusted}",
-  "::plot{dataset=\"ds\" column=\"y\"}",
-  "::plot{data=\"1,2\" xlabels=\"a b\"}",
-  "::dataset{id=\"ds\" format=\"csv\"}",
+  '::plot{dataset="ds" column="y"}',
+  '::plot{data="1,2" xlabels="a b"}',
+  '::dataset{id="ds" format="csv"}',
   "x,z",
   "::risk{noverify}",
-  "::claim{id=\"k0\"}",
+  '::claim{id="k0"}',
 ];
 const lineArb = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...LINES) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
-const docArb = fc.tuple(fc.array(lineArb, { maxLength: 50 }), fc.constantFrom("", "---\nprofile: research\n---\n", "---\nprofiles: [minimal]\n---\n")).map(([lines, fm]) => fm + lines.join("\n") + "\n");
+const docArb = fc
+  .tuple(fc.array(lineArb, { maxLength: 50 }), fc.constantFrom("", "---\nprofile: research\n---\n", "---\nprofiles: [minimal]\n---\n"))
+  .map(([lines, fm]) => `${fm + lines.join("\n")}\n`);
 /** An edit (where, how many lines out, which lines in) and whether to validate after it. */
 const editArb = fc.tuple(fc.nat(), fc.nat(3), fc.array(lineArb, { maxLength: 3 }), fc.boolean());
 
@@ -87,20 +89,55 @@ const OPTION_SETS: ValidateOptions[] = [
 
 /** Well-formed documents as blocks (so edits re-parse incrementally), and edits of whole blocks or of one opening line. */
 const OPENERS = [
-  "claim{id=\"k0\" confidence=0.5}", "claim{id=\"k9\" confidence=7}", "claim{id=\"k8\" aliases=\"ka,kb\"}", "claim", "claim{id=\"k0\"}", "claim{id=\"k7\" noverify}",
-  "evidence{id=\"e1\" for=\"k0\"}", "evidence{for=\"missing\"}", "evidence{for=\"ka\"}", "counterevidence{for=\"k9\"}", "evidence", "evidence{for=\"k8\"}", "evidence{for=\"k7\"}",
-  "risk{id=\"r1\"}", "risk{owner=\"me\"}", "risk{noverify}", "memory{id=\"m1\" type=\"fact\"}", "memory{type=\"nope\" confidence=2}", "decision{id=\"d1\"}", "adr{status=\"ok\" owner=\"o\"}",
-  "citation{accessed=\"2020-01-01\"}", "citation{url=\"u\"}", "change_request{action=\"insert\"}", "todo", "control{id=\"c1\" type=\"slider\" default=5 min=0 max=3}",
-  "computed_metric{id=\"m2\" formula=\"c1 * 2 + zz\"}", "state_change{block=\"k0\"}", "diagram", "plotly", "figure", "html", "plot{dataset=\"ds\" column=\"y\"}",
-  "dataset{id=\"ds\" format=\"csv\"}", "section{id=\"k0\"}", "note{id=\"n1\" aliases=\"k0\"}",
+  'claim{id="k0" confidence=0.5}',
+  'claim{id="k9" confidence=7}',
+  'claim{id="k8" aliases="ka,kb"}',
+  "claim",
+  'claim{id="k0"}',
+  'claim{id="k7" noverify}',
+  'evidence{id="e1" for="k0"}',
+  'evidence{for="missing"}',
+  'evidence{for="ka"}',
+  'counterevidence{for="k9"}',
+  "evidence",
+  'evidence{for="k8"}',
+  'evidence{for="k7"}',
+  'risk{id="r1"}',
+  'risk{owner="me"}',
+  "risk{noverify}",
+  'memory{id="m1" type="fact"}',
+  'memory{type="nope" confidence=2}',
+  'decision{id="d1"}',
+  'adr{status="ok" owner="o"}',
+  'citation{accessed="2020-01-01"}',
+  'citation{url="u"}',
+  'change_request{action="insert"}',
+  "todo",
+  'control{id="c1" type="slider" default=5 min=0 max=3}',
+  'computed_metric{id="m2" formula="c1 * 2 + zz"}',
+  'state_change{block="k0"}',
+  "diagram",
+  "plotly",
+  "figure",
+  "html",
+  'plot{dataset="ds" column="y"}',
+  'dataset{id="ds" format="csv"}',
+  'section{id="k0"}',
+  'note{id="n1" aliases="k0"}',
 ];
 const BODIES = ["prose with [[k0]] and [[nowhere]]", "see [[m1]] and [[ka]]", "x,z", "graph TD", "{ not json", "formula: k0 + 1", "plain"];
 const openerArb = fc.constantFrom(...OPENERS);
 const blockArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 5, arbitrary: fc.tuple(openerArb, fc.array(fc.constantFrom(...BODIES), { maxLength: 2 })).map(([o, body]) => [`::${o}`, ...body, "::"].join("\n")) },
+  {
+    weight: 5,
+    arbitrary: fc.tuple(openerArb, fc.array(fc.constantFrom(...BODIES), { maxLength: 2 })).map(([o, body]) => [`::${o}`, ...body, "::"].join("\n")),
+  },
   { weight: 2, arbitrary: fc.tuple(openerArb, openerArb, fc.constantFrom(...BODIES)).map(([o, i, b]) => [`::${o}`, b, `:::${i}`, b, ":::", "::"].join("\n")) },
-  { weight: 2, arbitrary: fc.constantFrom("# Title", "## Sub {id=\"sub\" aliases=\"s1,s2\"}", "### Deep [[k9]]", "## Sub") },
-  { weight: 2, arbitrary: fc.constantFrom(...BODIES, "| a | [[k9]] |\n|---|---|\n| [[sub]] | 2 |", "- item [[e1]]\n- two", "> quote [[gone]]", "```\n::claim\n```") },
+  { weight: 2, arbitrary: fc.constantFrom("# Title", '## Sub {id="sub" aliases="s1,s2"}', "### Deep [[k9]]", "## Sub") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(...BODIES, "| a | [[k9]] |\n|---|---|\n| [[sub]] | 2 |", "- item [[e1]]\n- two", "> quote [[gone]]", "```\n::claim\n```"),
+  },
 );
 /** An edit of the block list: [what (0 replace, 1 insert, 2 delete, 3 new opener), where, the block or opener], and whether to validate after it. */
 const blockEditArb = fc.tuple(fc.nat(3), fc.nat(), blockArb, openerArb, fc.boolean());
@@ -139,49 +176,61 @@ describe("validateNoma with previous", () => {
 
   it("after several re-parses between validations, with options that change, and without remembering", () => {
     fc.assert(
-      fc.property(docArb, fc.array(editArb, { minLength: 1, maxLength: 8 }), fc.array(fc.nat(OPTION_SETS.length - 1), { minLength: 8, maxLength: 8 }), fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), (src, edits, optionPicks, remember) => {
-        let doc = parseNoma(src);
-        validateNoma(doc, { ...OPTION_SETS[0], cacheBlockFacts: true });
-        // The last state validated with remembered facts: what the next validation takes over.
-        let validated = doc;
-        let text = src;
-        edits.forEach((e, k) => {
-          text = edit(text, e);
-          doc = reparseEdited(doc, text);
-          if (!e[3] && k < edits.length - 1) return;
-          const options = OPTION_SETS[optionPicks[k]!]!;
-          const fresh = validateNoma(parseNoma(text), options);
-          expect(validateNoma(doc, { ...options, cacheBlockFacts: remember[k]!, previous: validated })).toEqual(fresh);
-          // The same state again (what a remembered state's next pre-validation does).
-          if (remember[k]!) {
-            expect(validateNoma(doc, { ...options, cacheBlockFacts: true, previous: doc })).toEqual(fresh);
-            validated = doc;
-          }
-        });
-      }),
+      fc.property(
+        docArb,
+        fc.array(editArb, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(OPTION_SETS.length - 1), { minLength: 8, maxLength: 8 }),
+        fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+        (src, edits, optionPicks, remember) => {
+          let doc = parseNoma(src);
+          validateNoma(doc, { ...OPTION_SETS[0], cacheBlockFacts: true });
+          // The last state validated with remembered facts: what the next validation takes over.
+          let validated = doc;
+          let text = src;
+          edits.forEach((e, k) => {
+            text = edit(text, e);
+            doc = reparseEdited(doc, text);
+            if (!e[3] && k < edits.length - 1) return;
+            const options = OPTION_SETS[optionPicks[k]!]!;
+            const fresh = validateNoma(parseNoma(text), options);
+            expect(validateNoma(doc, { ...options, cacheBlockFacts: remember[k]!, previous: validated })).toEqual(fresh);
+            // The same state again (what a remembered state's next pre-validation does).
+            if (remember[k]!) {
+              expect(validateNoma(doc, { ...options, cacheBlockFacts: true, previous: doc })).toEqual(fresh);
+              validated = doc;
+            }
+          });
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   it("over chains of block edits of well-formed documents (re-parsed incrementally), validating after some", () => {
     fc.assert(
-      fc.property(fc.array(blockArb, { maxLength: 40 }), fc.array(blockEditArb, { minLength: 1, maxLength: 8 }), fc.nat(OPTION_SETS.length - 1), fc.constantFrom("", "---\nprofile: research\n---\n"), (start, edits, pick, fm) => {
-        const blocks = [...start];
-        const options = OPTION_SETS[pick]!;
-        const textOf = (): string => fm + blocks.join("\n\n") + "\n";
-        let text = textOf();
-        let doc = parseNoma(text);
-        expect(validateNoma(doc, { ...options, cacheBlockFacts: true })).toEqual(validateNoma(parseNoma(text), options));
-        let validated = doc;
-        edits.forEach((e, k) => {
-          editBlocks(blocks, e);
-          text = textOf();
-          doc = reparseEdited(doc, text);
-          if (!e[4] && k < edits.length - 1) return;
-          expect(validateNoma(doc, { ...options, cacheBlockFacts: true, previous: validated })).toEqual(validateNoma(parseNoma(text), options));
-          validated = doc;
-        });
-      }),
+      fc.property(
+        fc.array(blockArb, { maxLength: 40 }),
+        fc.array(blockEditArb, { minLength: 1, maxLength: 8 }),
+        fc.nat(OPTION_SETS.length - 1),
+        fc.constantFrom("", "---\nprofile: research\n---\n"),
+        (start, edits, pick, fm) => {
+          const blocks = [...start];
+          const options = OPTION_SETS[pick]!;
+          const textOf = (): string => `${fm + blocks.join("\n\n")}\n`;
+          let text = textOf();
+          let doc = parseNoma(text);
+          expect(validateNoma(doc, { ...options, cacheBlockFacts: true })).toEqual(validateNoma(parseNoma(text), options));
+          let validated = doc;
+          edits.forEach((e, k) => {
+            editBlocks(blocks, e);
+            text = textOf();
+            doc = reparseEdited(doc, text);
+            if (!e[4] && k < edits.length - 1) return;
+            expect(validateNoma(doc, { ...options, cacheBlockFacts: true, previous: validated })).toEqual(validateNoma(parseNoma(text), options));
+            validated = doc;
+          });
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -207,7 +256,11 @@ describe("validateNoma with previous", () => {
     let doc = parseNoma(src);
     expect(validateNoma(doc, { cacheBlockFacts: true }).filter((d) => d.code === "claim-without-evidence")).toHaveLength(19);
     let text = src;
-    for (const next of [src.replace('for="c3"', 'for="al7"'), src.replace('for="c3"', 'for="c3"}\n::\n\n::evidence{for="c12"'), src.replace('::evidence{id="e" for="c3"}\nIt holds.\n::\n', "")]) {
+    for (const next of [
+      src.replace('for="c3"', 'for="al7"'),
+      src.replace('for="c3"', 'for="c3"}\n::\n\n::evidence{for="c12"'),
+      src.replace('::evidence{id="e" for="c3"}\nIt holds.\n::\n', ""),
+    ]) {
       const previous = doc;
       doc = reparseEdited(doc, next);
       const unsupported = codes(next, doc, previous);
@@ -225,7 +278,7 @@ describe("validateNoma with previous", () => {
     let doc = first;
     let text = src;
     for (let k = 0; k < 1100; k++) {
-      text = text.replace(/See \[\[c3\]\]( x)?/, (m, x: string | undefined) => (x === undefined ? "See [[c3]] x" : "See [[c3]]"));
+      text = text.replace(/See \[\[c3\]\]( x)?/, (_m, x: string | undefined) => (x === undefined ? "See [[c3]] x" : "See [[c3]]"));
       doc = reparseEdited(doc, text);
     }
     const fresh = validateNoma(parseNoma(text));

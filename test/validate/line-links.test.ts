@@ -42,10 +42,13 @@ describe("collectLineLinks", () => {
 
   it("on arbitrary text too", () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 60 }).map((s) => s.replace(/\n/g, " ")), (line) => {
-        expect(byScanner(`[[${line}]]`)).toEqual(byDefinition(`[[${line}]]`));
-        expect(byScanner(line)).toEqual(byDefinition(line));
-      }),
+      fc.property(
+        fc.string({ maxLength: 60 }).map((s) => s.replace(/\n/g, " ")),
+        (line) => {
+          expect(byScanner(`[[${line}]]`)).toEqual(byDefinition(`[[${line}]]`));
+          expect(byScanner(line)).toEqual(byDefinition(line));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -71,7 +74,10 @@ describe("collectLineLinks", () => {
 
   it("examples", () => {
     expect(byScanner("see `[[x]]` and [[y]]")).toEqual([["y", 17]]);
-    expect(byScanner("[[a|label]] [[b]] [[not valid]] [[[c]]")).toEqual([["a", 1], ["b", 13]]);
+    expect(byScanner("[[a|label]] [[b]] [[not valid]] [[[c]]")).toEqual([
+      ["a", 1],
+      ["b", 13],
+    ]);
     expect(byScanner("one ` tick [[z]]")).toEqual([["z", 12]]);
     expect(byScanner("[[a`]]` x")).toEqual([]);
   });

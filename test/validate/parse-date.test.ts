@@ -22,8 +22,14 @@ describe("parseDate", () => {
 
   it("answers what the general reading answers for any date-shaped or nearly date-shaped text", () => {
     const digit = fc.constantFrom("0", "1", "2", "3", "4", "5", "6", "9", "-", " ", "a", "٣");
-    const shaped = fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })).map(([y, m, d]) => `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`);
-    const text = fc.oneof(shaped, fc.array(digit, { minLength: 8, maxLength: 12 }).map((a) => a.join("")), fc.string({ maxLength: 12 }));
+    const shaped = fc
+      .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }))
+      .map(([y, m, d]) => `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`);
+    const text = fc.oneof(
+      shaped,
+      fc.array(digit, { minLength: 8, maxLength: 12 }).map((a) => a.join("")),
+      fc.string({ maxLength: 12 }),
+    );
     fc.assert(
       fc.property(text, (v) => {
         expect(parseDate(v)).toBe(parsedDate(v));

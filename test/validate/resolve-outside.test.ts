@@ -43,7 +43,13 @@ describe("validateNoma: resolveOutside", () => {
     }
     expect(run({ ignoreRules: ["broken-reference"] })).toEqual({ asked: [], found: [] });
     // Without it, every target the document lacks is broken.
-    const found = validateNoma(parseNoma(DOC)).filter((d) => d.code === "broken-reference").map((d) => d.message);
-    expect(found).toEqual(["[[elsewhere]] points at an id that does not exist.", "[[nowhere]] points at an id that does not exist.", 'for="far-claim" on ::evidence points at an id that does not exist.']);
+    const found = validateNoma(parseNoma(DOC))
+      .filter((d) => d.code === "broken-reference")
+      .map((d) => d.message);
+    expect(found).toEqual([
+      "[[elsewhere]] points at an id that does not exist.",
+      "[[nowhere]] points at an id that does not exist.",
+      'for="far-claim" on ::evidence points at an id that does not exist.',
+    ]);
   });
 });

@@ -17,24 +17,42 @@ const CASES: Array<[string, string, string, ValidateOptions?]> = [
   ["duplicate-id", '::note{id="x"}\n::\n\n::tip{id="x"}\n::\n', '::note{id="x"}\n::\n\n::tip{id="y"}\n::\n'],
   ["broken-reference", "See [[nowhere]].\n", '::note{id="nowhere"}\n::\n\nSee [[nowhere]].\n'],
   ["unknown-profile", "---\nprofile: nonsense\n---\n", "---\nprofile: minimal\n---\n"],
-  ["out-of-profile-directive", "---\nprofile: minimal\n---\n::claim{id=\"c\"}\n::\n", "---\nprofile: minimal\n---\n::note\n::\n", { requireEvidenceForClaims: false }],
+  [
+    "out-of-profile-directive",
+    '---\nprofile: minimal\n---\n::claim{id="c"}\n::\n',
+    "---\nprofile: minimal\n---\n::note\n::\n",
+    { requireEvidenceForClaims: false },
+  ],
   ["claim-without-evidence", '::claim{id="c"}\nx\n::\n', '::claim{id="c"}\nx\n::\n\n::evidence{for="c"}\ny\n::\n'],
   ["evidence-missing-for", "::evidence\ny\n::\n", '::claim{id="c"}\n::\n\n::evidence{for="c"}\ny\n::\n'],
   ["risk-without-owner", "::risk\nx\n::\n", '::risk{owner="ana"}\nx\n::\n'],
   ["decision-without-status", "::decision\nx\n::\n", '::decision{status="accepted"}\nx\n::\n'],
   ["claim-invalid-confidence", '::claim{id="c" confidence=1.5}\n::\n', '::claim{id="c" confidence=0.5}\n::\n', { requireEvidenceForClaims: false }],
-  ["claim-missing-confidence", '---\nprofile: research\n---\n::claim{id="c"}\n::\n', '---\nprofile: research\n---\n::claim{id="c" confidence=0.7}\n::\n', { requireEvidenceForClaims: false }],
+  [
+    "claim-missing-confidence",
+    '---\nprofile: research\n---\n::claim{id="c"}\n::\n',
+    '---\nprofile: research\n---\n::claim{id="c" confidence=0.7}\n::\n',
+    { requireEvidenceForClaims: false },
+  ],
   ["citation-missing-source", "::citation\n::\n", '::citation{url="https://x.invalid"}\n::\n'],
   ["stale-citation", '::citation{source="s" accessed="2024-01-01"}\n::\n', '::citation{source="s" accessed="2026-06-01"}\n::\n'],
   ["change-request-invalid-action", '::change_request{action="rewrite" from="a" to="b"}\n::\n', '::change_request{action="replace" from="a" to="b"}\n::\n'],
   ["change-request-missing-revision-text", '::change_request{action="replace" from="a"}\n::\n', '::change_request{action="insert" text="new words"}\n::\n'],
   ["agent-task-without-scope", "::agent_task\n::\n", '::agent_task{scope="docs/"}\n::\n'],
   ["control-missing-default", '::control{id="k" type="slider"}\n::\n', '::control{id="k" type="slider" default=3}\n::\n'],
-  ["control-out-of-range-default", '::control{id="k" type="slider" default=30 min=0 max=10}\n::\n', '::control{id="k" type="slider" default=3 min=0 max=10}\n::\n'],
+  [
+    "control-out-of-range-default",
+    '::control{id="k" type="slider" default=30 min=0 max=10}\n::\n',
+    '::control{id="k" type="slider" default=3 min=0 max=10}\n::\n',
+  ],
   ["control-invalid-lock", '::control{id="k" lock="forever"}\n::\n', '::control{id="k" lock="content"}\n::\n'],
   ["computed-missing-formula", '::computed_metric{id="m"}\n::\n', '::computed_metric{id="m" formula="1 + 2"}\n::\n'],
   ["formula-parse-error", '::computed_metric{id="m" formula="eval(1)"}\n::\n', '::computed_metric{id="m" formula="max(1, 2) ^ 2"}\n::\n'],
-  ["computed-unknown-dependency", '::computed_metric{id="m" formula="rate * 2"}\n::\n', '::control{id="rate" type="number" default=1}\n::\n\n::computed_metric{id="m" formula="rate * 2"}\n::\n'],
+  [
+    "computed-unknown-dependency",
+    '::computed_metric{id="m" formula="rate * 2"}\n::\n',
+    '::control{id="rate" type="number" default=1}\n::\n\n::computed_metric{id="m" formula="rate * 2"}\n::\n',
+  ],
   [
     "computed-chain-too-deep",
     '::computed_metric{id="a" formula="1"}\n::\n::computed_metric{id="b" formula="a"}\n::\n::computed_metric{id="c" formula="b"}\n::\n::computed_metric{id="d" formula="c"}\n::\n',
@@ -45,7 +63,11 @@ const CASES: Array<[string, string, string, ValidateOptions?]> = [
   ["diagram-missing-kind", "::diagram\ngraph TD\n::\n", '::diagram{kind="mermaid"}\ngraph TD\n::\n'],
   ["diagram-missing-source", '::diagram{kind="mermaid"}\n::\n', '::diagram{kind="mermaid"}\ngraph TD\n::\n'],
   ["plot-missing-data", "::plot\n::\n", '::plot{data="1,2,3"}\n::\n'],
-  ["plot-unknown-dataset", '::note{id="n"}\n::\n\n::plot{dataset="n"}\n::\n', '::dataset{id="n"}\nschema:\n  a: number\nrows:\n  - [1]\n::\n\n::plot{dataset="n"}\n::\n'],
+  [
+    "plot-unknown-dataset",
+    '::note{id="n"}\n::\n\n::plot{dataset="n"}\n::\n',
+    '::dataset{id="n"}\nschema:\n  a: number\nrows:\n  - [1]\n::\n\n::plot{dataset="n"}\n::\n',
+  ],
   [
     "plot-unknown-column",
     '::dataset{id="d"}\nschema:\n  a: number\nrows:\n  - [1]\n::\n\n::plot{dataset="d" column="b"}\n::\n',
@@ -66,9 +88,21 @@ const CASES: Array<[string, string, string, ValidateOptions?]> = [
     '::note{id="n"}\n::\n\n::memory{id="m" type="fact"}\nSee [[n]].\n::\n',
     '::memory{id="n" type="fact"}\n::\n\n::memory{id="m" type="fact"}\nSee [[n]].\n::\n',
   ],
-  ["adr-missing-owner", '::adr{id="a" status="accepted" date="2026-01-01" decision="use x"}\n::\n', '::adr{id="a" status="accepted" owner="li" date="2026-01-01" decision="use x"}\n::\n'],
-  ["adr-missing-date", '::adr{id="a" status="accepted" owner="li" decision="use x"}\n::\n', '::adr{id="a" status="accepted" owner="li" date="2026-01-01" decision="use x"}\n::\n'],
-  ["adr-missing-decision", '::adr{id="a" status="accepted" owner="li" date="2026-01-01"}\n::\n', '::adr{id="a" status="accepted" owner="li" date="2026-01-01"}\n:::decision{status="accepted"}\nUse x.\n:::\n::\n'],
+  [
+    "adr-missing-owner",
+    '::adr{id="a" status="accepted" date="2026-01-01" decision="use x"}\n::\n',
+    '::adr{id="a" status="accepted" owner="li" date="2026-01-01" decision="use x"}\n::\n',
+  ],
+  [
+    "adr-missing-date",
+    '::adr{id="a" status="accepted" owner="li" decision="use x"}\n::\n',
+    '::adr{id="a" status="accepted" owner="li" date="2026-01-01" decision="use x"}\n::\n',
+  ],
+  [
+    "adr-missing-decision",
+    '::adr{id="a" status="accepted" owner="li" date="2026-01-01"}\n::\n',
+    '::adr{id="a" status="accepted" owner="li" date="2026-01-01"}\n:::decision{status="accepted"}\nUse x.\n:::\n::\n',
+  ],
   ["invalid-frontmatter", "---\na: [\n---\n", "---\na: []\n---\n"],
   ["unclosed-directive", "::note\ntext\n", "::note\ntext\n::\n"],
   ["unclosed-code-fence", "```\ncode\n", "```\ncode\n```\n"],
@@ -90,7 +124,14 @@ describe("every rule", () => {
 
   it("the table covers every rule the catalogue lists (except the ones tested separately)", () => {
     const covered = new Set(CASES.map((c) => c[0]));
-    const separate = new Set(["unknown-ignore-rule", "dataset-src-missing", "book-manifest-invalid", "book-chapter-missing", "capability-invalid", "capability-unknown-version"]);
+    const separate = new Set([
+      "unknown-ignore-rule",
+      "dataset-src-missing",
+      "book-manifest-invalid",
+      "book-chapter-missing",
+      "capability-invalid",
+      "capability-unknown-version",
+    ]);
     expect(Object.keys(RULES).filter((c) => !covered.has(c) && !separate.has(c))).toEqual([]);
   });
 });
@@ -106,7 +147,14 @@ describe("references", () => {
   it("point at the offending block with line, column and node id", () => {
     const d = validateNoma(parseNoma('# T\n\n::evidence{id="e" for="nope"}\nx\n::\n'), { now: NOW });
     expect(d).toEqual([
-      { severity: "error", code: "broken-reference", message: 'for="nope" on ::evidence points at an id that does not exist.', pos: { line: 3, column: 1 }, nodeId: "e", endLine: 5 },
+      {
+        severity: "error",
+        code: "broken-reference",
+        message: 'for="nope" on ::evidence points at an id that does not exist.',
+        pos: { line: 3, column: 1 },
+        nodeId: "e",
+        endLine: 5,
+      },
     ]);
   });
 
@@ -117,7 +165,7 @@ describe("references", () => {
 
 describe("suppression", () => {
   it("noverify silences a block and its own prose", () => {
-    expect(codes('::risk{noverify}\nSee [[nowhere]].\n::\n')).toEqual([]);
+    expect(codes("::risk{noverify}\nSee [[nowhere]].\n::\n")).toEqual([]);
   });
 
   it("ignoreRules silences codes; unknown codes yield one info each", () => {
@@ -162,7 +210,17 @@ describe("summary (§4.2)", () => {
   it("takes the highest severity; empty is ok", () => {
     expect(summarize([])).toBe("ok");
     expect(summarize([{ severity: "info", code: "x", message: "" }])).toBe("ok");
-    expect(summarize([{ severity: "warning", code: "x", message: "" }, { severity: "info", code: "y", message: "" }])).toBe("warn");
-    expect(summarize([{ severity: "warning", code: "x", message: "" }, { severity: "error", code: "y", message: "" }])).toBe("error");
+    expect(
+      summarize([
+        { severity: "warning", code: "x", message: "" },
+        { severity: "info", code: "y", message: "" },
+      ]),
+    ).toBe("warn");
+    expect(
+      summarize([
+        { severity: "warning", code: "x", message: "" },
+        { severity: "error", code: "y", message: "" },
+      ]),
+    ).toBe("error");
   });
 });

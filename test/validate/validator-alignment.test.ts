@@ -37,16 +37,26 @@ const fm = (profile: string, body: string): string => `---\nprofile: ${profile}\
 
 describe("out-of-profile-directive", () => {
   it("accepts structural, presentational, data and extension directives under any profile", () => {
-    const body = '::callout{kind="tip"}\nx\n::\n\n::metric{id="arr" value=3}\n::\n\n::html{trusted}\n<b>x</b>\n::\n\n::dataset{id="d"}\nrows:\n  - [a, 1]\n::\n\n::risk{owner="li"}\nr\n::\n\n::decision{status="open"}\nd\n::\n\n::quote\nq\n::\n';
+    const body =
+      '::callout{kind="tip"}\nx\n::\n\n::metric{id="arr" value=3}\n::\n\n::html{trusted}\n<b>x</b>\n::\n\n::dataset{id="d"}\nrows:\n  - [a, 1]\n::\n\n::risk{owner="li"}\nr\n::\n\n::decision{status="open"}\nd\n::\n\n::quote\nq\n::\n';
     for (const p of ["minimal", "technical", "research", "memory", "adr", "spec", "agent-memory", "investment-thesis"]) {
       expect(count(fm(p, body), "out-of-profile-directive"), p).toBe(0);
     }
   });
 
   it("accepts each profile's own kind, and the kinds the profile builds on", () => {
-    expect(count(fm("investment-thesis", '::thesis{id="t"}\n::\n\n::claim{id="c" confidence=0.5}\n::\n\n::evidence{for="c"}\n::\n'), "out-of-profile-directive")).toBe(0);
-    expect(count(fm("spec", '::requirement{id="r"}\n::\n\n::adr{id="a" status="x" owner="y" date="2026-01-01" decision="z"}\n::\n'), "out-of-profile-directive")).toBe(0);
-    expect(count("---\nprofiles: [research, memory]\n---\n::claim{id=\"c\" confidence=0.5}\n::\n\n::evidence{for=\"c\"}\n::\n\n::memory{id=\"m\" type=\"fact\"}\n::\n", "out-of-profile-directive")).toBe(0);
+    expect(
+      count(fm("investment-thesis", '::thesis{id="t"}\n::\n\n::claim{id="c" confidence=0.5}\n::\n\n::evidence{for="c"}\n::\n'), "out-of-profile-directive"),
+    ).toBe(0);
+    expect(
+      count(fm("spec", '::requirement{id="r"}\n::\n\n::adr{id="a" status="x" owner="y" date="2026-01-01" decision="z"}\n::\n'), "out-of-profile-directive"),
+    ).toBe(0);
+    expect(
+      count(
+        '---\nprofiles: [research, memory]\n---\n::claim{id="c" confidence=0.5}\n::\n\n::evidence{for="c"}\n::\n\n::memory{id="m" type="fact"}\n::\n',
+        "out-of-profile-directive",
+      ),
+    ).toBe(0);
   });
 
   it("reports another kind's directives", () => {
@@ -58,7 +68,24 @@ describe("out-of-profile-directive", () => {
 
 describe("memory-invalid-type", () => {
   it("accepts the kinds memories are filed under, in any case and spelling of separators", () => {
-    for (const t of ["user-preference", "project decision", "fact", "semantic", "Episodic", "procedural", "preference", "lesson", "insight", "feedback", "project", "user", "Reference", "constraint", "relationship", "working"]) {
+    for (const t of [
+      "user-preference",
+      "project decision",
+      "fact",
+      "semantic",
+      "Episodic",
+      "procedural",
+      "preference",
+      "lesson",
+      "insight",
+      "feedback",
+      "project",
+      "user",
+      "Reference",
+      "constraint",
+      "relationship",
+      "working",
+    ]) {
       expect(count(`::memory{id="m" type="${t}"}\n::\n`, "memory-invalid-type"), t).toBe(0);
     }
   });
@@ -75,9 +102,17 @@ describe("computed-unknown-dependency", () => {
 
   it("resolves ids, aliases, ids with - written _, and id.attr paths", () => {
     for (const f of ["base * g", "base * growth_rate", "base.value * growth_rate.default", "base * 2 + if(true, 1, 0)"]) {
-      expect(codes(`${controls}::computed_metric{id="m" formula="${f}"}\n::\n`).filter((c) => c === "computed-unknown-dependency" || c === "formula-parse-error"), f).toEqual([]);
+      expect(
+        codes(`${controls}::computed_metric{id="m" formula="${f}"}\n::\n`).filter((c) => c === "computed-unknown-dependency" || c === "formula-parse-error"),
+        f,
+      ).toEqual([]);
     }
-    expect(count(`${controls}::computed_metric{id="m" formula="base * 2" aliases="twice"}\n::\n\n::computed_metric{id="n" formula="twice + 1"}\n::\n`, "computed-unknown-dependency")).toBe(0);
+    expect(
+      count(
+        `${controls}::computed_metric{id="m" formula="base * 2" aliases="twice"}\n::\n\n::computed_metric{id="n" formula="twice + 1"}\n::\n`,
+        "computed-unknown-dependency",
+      ),
+    ).toBe(0);
   });
 
   it("reads a computed_plot's variable from var=, variable=, domain_var=, x_var= or domain=", () => {
@@ -87,8 +122,12 @@ describe("computed-unknown-dependency", () => {
   });
 
   it("reports a name nothing declares, by the name the formula uses", () => {
-    const d = validateNoma(parseNoma(`${controls}::computed_metric{id="m" formula="price.value * base"}\n::\n`), { now: NOW }).filter((x) => x.code === "computed-unknown-dependency");
-    expect(d.map((x) => x.message)).toEqual(['::computed_metric formula uses "price.value", which is not a ::control, a computed block or a plot-domain variable.']);
+    const d = validateNoma(parseNoma(`${controls}::computed_metric{id="m" formula="price.value * base"}\n::\n`), { now: NOW }).filter(
+      (x) => x.code === "computed-unknown-dependency",
+    );
+    expect(d.map((x) => x.message)).toEqual([
+      '::computed_metric formula uses "price.value", which is not a ::control, a computed block or a plot-domain variable.',
+    ]);
     expect(count(`${controls}::computed_metric{id="m" formula="growth - rate"}\n::\n`, "computed-unknown-dependency")).toBe(2);
   });
 });

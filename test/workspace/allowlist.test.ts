@@ -71,7 +71,13 @@ describe("parseAllowlist", () => {
     expect(matchAllowlist(a, "git", ["push"])).toBeNull();
     expect(matchAllowlist(a, "git", ["diff", "--", "src/a.ts", "README.md"])).not.toBeNull();
     // No record admits an option that reads or writes outside the repository.
-    for (const args of [["diff", "--output=/tmp/x"], ["diff", "--no-index", "/etc/passwd", "x"], ["log", "--oneline", "--output=/tmp/x"], ["diff", "--stat", "--output=/tmp/x"]]) expect(matchAllowlist(a, "git", args), args.join(" ")).toBeNull();
+    for (const args of [
+      ["diff", "--output=/tmp/x"],
+      ["diff", "--no-index", "/etc/passwd", "x"],
+      ["log", "--oneline", "--output=/tmp/x"],
+      ["diff", "--stat", "--output=/tmp/x"],
+    ])
+      expect(matchAllowlist(a, "git", args), args.join(" ")).toBeNull();
     expect(matchAllowlist(a, "npx", ["--no", "vitest", "run", "--outputFile=/tmp/x"])).toBeNull();
     expect(matchAllowlist(a, "npx", ["--no", "vitest", "run", "test/a", "--config=/tmp/x.ts"])).toBeNull();
   });
@@ -101,7 +107,7 @@ description = "diffs"
       'allow.toml:4:1: [[command]] #2: argv[0] "/bin/sh": expected a bare executable name (letters, digits, . _ + -; no directory, no wildcard)',
     ]);
     expect(problems('[[command]]\nargv = ["git", "**", "x"]\n')[0]).toContain('"**" (any further arguments) may only be the last element');
-    expect(problems('[[command]]\nargv = []\n')[0]).toContain("argv: expected a non-empty array of strings");
+    expect(problems("[[command]]\nargv = []\n")[0]).toContain("argv: expected a non-empty array of strings");
     expect(problems('[[command]]\nargv = ["git"]\nargz = 1\n')[0]).toContain('unknown key "argz"');
     expect(problems('[[command]]\nargv = ["git"]\nenvironment = ["PATH"]\n')[0]).toContain("PATH");
     expect(problems('[[command]]\nargv = ["git"]\nenvironment = ["*"]\n')[0]).toContain("would accept every variable");
@@ -115,7 +121,10 @@ description = "diffs"
   });
 
   it("never throws, whatever the text (property)", () => {
-    const tomlish = fc.string({ unit: fc.constantFrom("[", "]", "[[command]]\n", "argv", " = ", '"', "git", ",", "\n", "*", "\\", "{", "}", "env", "1", "#"), maxLength: 40 });
+    const tomlish = fc.string({
+      unit: fc.constantFrom("[", "]", "[[command]]\n", "argv", " = ", '"', "git", ",", "\n", "*", "\\", "{", "}", "env", "1", "#"),
+      maxLength: 40,
+    });
     fc.assert(
       fc.property(fc.oneof(fc.string(), tomlish), (text) => {
         const r = parseAllowlist(text, "f.toml");

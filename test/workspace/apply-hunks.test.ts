@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyHunks, type Hunk } from "../../src/workspace/apply-hunks.js";
-import { WorkspaceError } from "../../src/workspace/workspace-error.js";
+import type { WorkspaceError } from "../../src/workspace/workspace-error.js";
 
 const apply = (text: string, hunks: Hunk[]) => Buffer.from(applyHunks(Buffer.from(text), hunks)).toString();
 const codeOf = (f: () => unknown) => {
@@ -27,7 +27,13 @@ describe("applyHunks", () => {
     expect(apply(t, [{ start_line: 2, end_line: 1, replacement: "new" }])).toBe("a\nnew\nb\nc\nd\n");
     expect(apply(t, [{ start_line: 5, end_line: 4, replacement: "tail" }])).toBe("a\nb\nc\nd\ntail\n");
     expect(apply(t, [{ start_line: 1, end_line: 4, replacement: "" }])).toBe("");
-    expect(apply(t, [{ start_line: 1, end_line: 1, replacement: "A" }, { start_line: 3, end_line: 3, replacement: "C1\nC2\n" }, { start_line: 5, end_line: 4, replacement: "E" }])).toBe("A\nb\nC1\nC2\nd\nE\n");
+    expect(
+      apply(t, [
+        { start_line: 1, end_line: 1, replacement: "A" },
+        { start_line: 3, end_line: 3, replacement: "C1\nC2\n" },
+        { start_line: 5, end_line: 4, replacement: "E" },
+      ]),
+    ).toBe("A\nb\nC1\nC2\nd\nE\n");
     expect(apply("", [{ start_line: 1, end_line: 0, replacement: "first" }])).toBe("first\n");
   });
 
@@ -40,40 +46,96 @@ describe("applyHunks", () => {
 
   it("refuses unordered, overlapping and duplicate insertions (invalid_arguments) and ranges past the end (hunk_out_of_range)", () => {
     const t = "a\nb\nc\n";
-    expect(codeOf(() => apply(t, [{ start_line: 2, end_line: 2, replacement: "" }, { start_line: 1, end_line: 1, replacement: "" }]))).toBe("invalid_arguments");
-    expect(codeOf(() => apply(t, [{ start_line: 1, end_line: 2, replacement: "" }, { start_line: 2, end_line: 3, replacement: "" }]))).toBe("invalid_arguments");
-    expect(codeOf(() => apply(t, [{ start_line: 2, end_line: 1, replacement: "x" }, { start_line: 2, end_line: 1, replacement: "y" }]))).toBe("invalid_arguments");
+    expect(
+      codeOf(() =>
+        apply(t, [
+          { start_line: 2, end_line: 2, replacement: "" },
+          { start_line: 1, end_line: 1, replacement: "" },
+        ]),
+      ),
+    ).toBe("invalid_arguments");
+    expect(
+      codeOf(() =>
+        apply(t, [
+          { start_line: 1, end_line: 2, replacement: "" },
+          { start_line: 2, end_line: 3, replacement: "" },
+        ]),
+      ),
+    ).toBe("invalid_arguments");
+    expect(
+      codeOf(() =>
+        apply(t, [
+          { start_line: 2, end_line: 1, replacement: "x" },
+          { start_line: 2, end_line: 1, replacement: "y" },
+        ]),
+      ),
+    ).toBe("invalid_arguments");
     expect(codeOf(() => apply(t, [{ start_line: 3, end_line: 1, replacement: "" }]))).toBe("invalid_arguments");
     expect(codeOf(() => apply(t, [{ start_line: 0, end_line: 1, replacement: "" }]))).toBe("invalid_arguments");
-    expect(codeOf(() => apply(t, [{ start_line: 1, end_line: 1, replacement: "x" }, { start_line: 3, end_line: 4, replacement: "" }]))).toBe("hunk_out_of_range");
+    expect(
+      codeOf(() =>
+        apply(t, [
+          { start_line: 1, end_line: 1, replacement: "x" },
+          { start_line: 3, end_line: 4, replacement: "" },
+        ]),
+      ),
+    ).toBe("hunk_out_of_range");
     expect(codeOf(() => apply(t, [{ start_line: 5, end_line: 4, replacement: "" }]))).toBe("hunk_out_of_range");
     expect(codeOf(() => apply(t, []))).toBe("invalid_arguments");
     // insert before a line, then replace that line: allowed
-    expect(apply(t, [{ start_line: 2, end_line: 1, replacement: "i" }, { start_line: 2, end_line: 2, replacement: "B" }])).toBe("a\ni\nB\nc\n");
+    expect(
+      apply(t, [
+        { start_line: 2, end_line: 1, replacement: "i" },
+        { start_line: 2, end_line: 2, replacement: "B" },
+      ]),
+    ).toBe("a\ni\nB\nc\n");
   });
 
   const line = fc.string({ unit: fc.constantFrom("x", "y", " ", "é", "\r"), maxLength: 4 });
 
   it("matches a line-array model on LF text (property)", () => {
     fc.assert(
-      fc.property(fc.array(line.map((l) => l.replace(/\r/g, "")), { maxLength: 8 }), fc.array(fc.tuple(fc.nat(9), fc.nat(3), fc.array(line.map((l) => l.replace(/\r/g, "")), { maxLength: 3 })), { maxLength: 4 }), (lines, raw) => {
-        const text = lines.map((l) => `${l}\n`).join("");
-        // Build ordered non-overlapping hunks from the raw picks.
-        const hunks: Hunk[] = [];
-        let next = 1;
-        for (const [gap, len, repl] of raw) {
-          const start = next + gap;
-          const end = start + len - 1;
-          if (end > lines.length || start > lines.length + 1) break;
-          if (len === 0 && hunks.length > 0 && hunks[hunks.length - 1]!.end_line === hunks[hunks.length - 1]!.start_line - 1 && hunks[hunks.length - 1]!.start_line === start) break;
-          hunks.push({ start_line: start, end_line: end, replacement: repl.map((l) => `${l}\n`).join("") });
-          next = Math.max(end + 1, start + (len === 0 ? 1 : 0));
-        }
-        if (hunks.length === 0) return;
-        const model = [...lines];
-        for (const h of [...hunks].reverse()) model.splice(h.start_line - 1, h.end_line - h.start_line + 1, ...h.replacement.split("\n").slice(0, -1));
-        expect(apply(text, hunks)).toBe(model.map((l) => `${l}\n`).join(""));
-      }),
+      fc.property(
+        fc.array(
+          line.map((l) => l.replace(/\r/g, "")),
+          { maxLength: 8 },
+        ),
+        fc.array(
+          fc.tuple(
+            fc.nat(9),
+            fc.nat(3),
+            fc.array(
+              line.map((l) => l.replace(/\r/g, "")),
+              { maxLength: 3 },
+            ),
+          ),
+          { maxLength: 4 },
+        ),
+        (lines, raw) => {
+          const text = lines.map((l) => `${l}\n`).join("");
+          // Build ordered non-overlapping hunks from the raw picks.
+          const hunks: Hunk[] = [];
+          let next = 1;
+          for (const [gap, len, repl] of raw) {
+            const start = next + gap;
+            const end = start + len - 1;
+            if (end > lines.length || start > lines.length + 1) break;
+            if (
+              len === 0 &&
+              hunks.length > 0 &&
+              hunks[hunks.length - 1]!.end_line === hunks[hunks.length - 1]!.start_line - 1 &&
+              hunks[hunks.length - 1]!.start_line === start
+            )
+              break;
+            hunks.push({ start_line: start, end_line: end, replacement: repl.map((l) => `${l}\n`).join("") });
+            next = Math.max(end + 1, start + (len === 0 ? 1 : 0));
+          }
+          if (hunks.length === 0) return;
+          const model = [...lines];
+          for (const h of [...hunks].reverse()) model.splice(h.start_line - 1, h.end_line - h.start_line + 1, ...h.replacement.split("\n").slice(0, -1));
+          expect(apply(text, hunks)).toBe(model.map((l) => `${l}\n`).join(""));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -59,7 +59,9 @@ describe("archive before overwrite", () => {
     // the live file kept its mode through the atomic writes
     expect(statSync(join(root, rel)).mode & 0o777).toBe(0o754);
     // tar's own listing agrees: three members, in order
-    const listing = execFileSync("/usr/bin/tar", ["--zstd", "-tf", join(root, archive)], { encoding: "utf8" }).trim().split("\n");
+    const listing = execFileSync("/usr/bin/tar", ["--zstd", "-tf", join(root, archive)], { encoding: "utf8" })
+      .trim()
+      .split("\n");
     expect(listing).toEqual([1, 2, 3].map((n) => `${rel}.~${n}~`));
     // a new month starts a new archive
     month = new Date("2026-06-01T00:00:01Z");
@@ -122,7 +124,9 @@ describe("archive before overwrite", () => {
     const restored = runCli(["archive", "restore", "docs/a.md", "--number", "1"], { cwd: root });
     expect(restored.code, restored.stderr).toBe(0);
     expect(readFileSync(join(root, "docs/a.md"), "utf8")).toBe("v1\n");
-    const again = JSON.parse(runCli(["archive", "list", "--format", "json"], { cwd: root }).stdout) as { archives: Array<{ members: Array<{ member: string }> }> };
+    const again = JSON.parse(runCli(["archive", "list", "--format", "json"], { cwd: root }).stdout) as {
+      archives: Array<{ members: Array<{ member: string }> }>;
+    };
     expect(again.archives[0]!.members.map((m) => m.member)).toEqual(["docs/a.md.~1~", "docs/a.md.~2~", "docs/a.md.~3~"]);
     const ledger = runCli(["ledger", "verify", "--format", "json"], { cwd: root });
     expect(ledger.code, ledger.stdout).toBe(0);
@@ -148,7 +152,9 @@ describe("archive before overwrite", () => {
 
 describe("tarMembers", () => {
   it("agrees with modern-tar on archives of random members (property)", async () => {
-    const name = fc.array(fc.constantFrom("a", "b", "dir/", "é", "x".repeat(60), "-", "."), { minLength: 1, maxLength: 8 }).map((p) => p.join("").replace(/\/+$/, "") || "f");
+    const name = fc
+      .array(fc.constantFrom("a", "b", "dir/", "é", "x".repeat(60), "-", "."), { minLength: 1, maxLength: 8 })
+      .map((p) => p.join("").replace(/\/+$/, "") || "f");
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(name, fc.uint8Array({ maxLength: 1500 })), { minLength: 1, maxLength: 5 }), async (files) => {
         const tar = await packTar(files.map(([n, data], i) => ({ header: { name: `${i}-${n}`, size: data.length, mode: 0o640 }, body: data })));

@@ -86,15 +86,14 @@ const WRITE_ONLY: Array<[string, string]> = [
   ["docs/plan.noma.patches", "protected_path"],
 ];
 
-interface Call {
-  (tool: string, args: unknown): Promise<{ code: string | null; text: string; status?: number }>;
-}
+type Call = (tool: string, args: unknown) => Promise<{ code: string | null; text: string; status?: number }>;
 
 function requests(path: string, write: boolean): Array<[string, unknown]> {
-  if (!write) return [
-    ["read_file", { path }],
-    ["list_files", { path }],
-  ];
+  if (!write)
+    return [
+      ["read_file", { path }],
+      ["list_files", { path }],
+    ];
   return [
     ["edit_file", { path, contents: "pwned\n", create_if_missing: true }],
     ["apply_patch", { path, hunks: [{ start_line: 1, end_line: 1, replacement: "pwned" }] }],
@@ -209,7 +208,9 @@ describe("escape matrix", () => {
     const r = await runWorkspaceTool(openWorkspace(root), "edit_file", { path: "a.txt", contents: "b\n" });
     // refused, and not recordable either (the ledger's lock lives there too): both are said
     expect(r.body).toMatchObject({ success: false, code: "ledger_error" });
-    expect(String(r.body["message"])).toMatch(/^\.notarai\/\.cache is a symbolic link to .*could not be recorded in the evidence ledger: \.notarai\/\.cache is a symbolic link/s);
+    expect(String(r.body["message"])).toMatch(
+      /^\.notarai\/\.cache is a symbolic link to .*could not be recorded in the evidence ledger: \.notarai\/\.cache is a symbolic link/s,
+    );
     expect(readdirSync(outside)).toEqual([]);
     expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("a\n");
   });

@@ -19,16 +19,25 @@ import { runCli } from "../helpers/run-cli.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 import { HttpServer, TEST_TOKEN } from "./helpers/http-server.js";
 
-const lines = (root: string) => readFileSync(join(root, "docs/evidence_ledger.tools.log"), "utf8").trimEnd().split("\n").filter((l) => l.length > 0);
+const lines = (root: string) =>
+  readFileSync(join(root, "docs/evidence_ledger.tools.log"), "utf8")
+    .trimEnd()
+    .split("\n")
+    .filter((l) => l.length > 0);
 
 /** A raw request (fetch would refuse to send some of these). */
-function raw(url: string, options: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string }): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, unknown> }> {
+function raw(
+  url: string,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string },
+): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, unknown> }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request({ host: u.hostname, port: u.port, method: options.method ?? "POST", path: options.path, headers: options.headers }, (res) => {
       const parts: Buffer[] = [];
       res.on("data", (d: Buffer) => parts.push(d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString() || "{}") as Record<string, unknown>, headers: res.headers }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString() || "{}") as Record<string, unknown>, headers: res.headers }),
+      );
     });
     req.on("error", reject);
     if (options.body !== undefined) req.end(options.body);
@@ -47,7 +56,11 @@ describe("serve --http", () => {
       expect(r.headers.get("www-authenticate")).toContain("Bearer");
     }
     expect((await s.post("nope", {}, { token: null })).status).toBe(401); // before routing: nothing is revealed
-    const basic = await raw(s.url, { path: "/read_file", headers: { authorization: `Basic ${Buffer.from(`u:${TEST_TOKEN}`).toString("base64")}`, "content-type": "application/json" }, body: '{"path":"a.txt"}' });
+    const basic = await raw(s.url, {
+      path: "/read_file",
+      headers: { authorization: `Basic ${Buffer.from(`u:${TEST_TOKEN}`).toString("base64")}`, "content-type": "application/json" },
+      body: '{"path":"a.txt"}',
+    });
     expect(basic.status).toBe(401);
     const ok = await s.post("read_file", { path: "a.txt" });
     expect(ok).toMatchObject({ status: 200, body: { success: true, path: "a.txt", contents: "hello\n" } });
@@ -64,19 +77,43 @@ describe("serve --http", () => {
     const get = await s.post("read_file", undefined, { method: "GET" });
     expect(get).toMatchObject({ status: 405, body: { code: "method_not_allowed" } });
     expect(get.headers.get("allow")).toBe("POST");
-    expect(await s.post("read_file", { path: "a.txt" }, { headers: { "content-type": "text/xml" } })).toMatchObject({ status: 415, body: { code: "unsupported_media_type" } });
+    expect(await s.post("read_file", { path: "a.txt" }, { headers: { "content-type": "text/xml" } })).toMatchObject({
+      status: 415,
+      body: { code: "unsupported_media_type" },
+    });
     expect(await s.post("read_file", null, { raw: "{not json" })).toMatchObject({ status: 400, body: { code: "invalid_arguments" } });
     expect(await s.post("read_file", { path: "missing.txt" })).toMatchObject({ status: 404, body: { code: "not_found" } });
-    const big = await raw(s.url, { path: "/edit_file", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ path: "a.txt", contents: "x".repeat(10_000) }) });
+    const big = await raw(s.url, {
+      path: "/edit_file",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ path: "a.txt", contents: "x".repeat(10_000) }),
+    });
     expect(big).toMatchObject({ status: 413, body: { success: false, code: "too_large" } });
-    const chunked = await raw(s.url, { path: "/edit_file", headers: { ...auth, "content-type": "application/json", "transfer-encoding": "chunked" }, body: JSON.stringify({ path: "a.txt", contents: "y".repeat(10_000) }) });
+    const chunked = await raw(s.url, {
+      path: "/edit_file",
+      headers: { ...auth, "content-type": "application/json", "transfer-encoding": "chunked" },
+      body: JSON.stringify({ path: "a.txt", contents: "y".repeat(10_000) }),
+    });
     expect(chunked).toMatchObject({ status: 413, body: { code: "too_large" } });
     expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("hello\n");
-    expect(await raw(s.url, { path: "/read_file", headers: { ...auth, host: "evil.example:80", "content-type": "application/json" }, body: '{"path":"a.txt"}' })).toMatchObject({ status: 403, body: { code: "forbidden_host" } });
-    expect(await raw(s.url, { path: "/read_file", headers: { ...auth, origin: "http://evil.example", "content-type": "application/json" }, body: '{"path":"a.txt"}' })).toMatchObject({ status: 403, body: { code: "forbidden_origin" } });
+    expect(
+      await raw(s.url, { path: "/read_file", headers: { ...auth, host: "evil.example:80", "content-type": "application/json" }, body: '{"path":"a.txt"}' }),
+    ).toMatchObject({ status: 403, body: { code: "forbidden_host" } });
+    expect(
+      await raw(s.url, {
+        path: "/read_file",
+        headers: { ...auth, origin: "http://evil.example", "content-type": "application/json" },
+        body: '{"path":"a.txt"}',
+      }),
+    ).toMatchObject({ status: 403, body: { code: "forbidden_origin" } });
     // curl -d sends form encoding: read as JSON all the same
-    expect(await raw(s.url, { path: "/read_file", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: '{"path":"a.txt"}' })).toMatchObject({ status: 200, body: { success: true } });
-    expect(await raw(s.url, { path: "/read_file", headers: { ...auth, "content-type": "text/plain;charset=UTF-8" }, body: '{"path":"a.txt"}' })).toMatchObject({ status: 200, body: { success: true } });
+    expect(
+      await raw(s.url, { path: "/read_file", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: '{"path":"a.txt"}' }),
+    ).toMatchObject({ status: 200, body: { success: true } });
+    expect(await raw(s.url, { path: "/read_file", headers: { ...auth, "content-type": "text/plain;charset=UTF-8" }, body: '{"path":"a.txt"}' })).toMatchObject({
+      status: 200,
+      body: { success: true },
+    });
     // the server is still healthy after all that
     expect((await s.post("list_files", {})).status).toBe(200);
     expect((await s.stop()).code).toBe(0);

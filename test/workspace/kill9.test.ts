@@ -62,7 +62,9 @@ describe("kill -9 during an edit", () => {
         const contents = version(run, n);
         sent.add(contents);
         ids.set(n + 1, contents);
-        child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: n + 1, method: "tools/call", params: { name: "edit_file", arguments: { path: "target.txt", contents } } })}\n`);
+        child.stdin.write(
+          `${JSON.stringify({ jsonrpc: "2.0", id: n + 1, method: "tools/call", params: { name: "edit_file", arguments: { path: "target.txt", contents } } })}\n`,
+        );
       }
       await new Promise((r) => setTimeout(r, delay.next().value as number));
       child.kill("SIGKILL");
@@ -77,7 +79,10 @@ describe("kill -9 during an edit", () => {
       }
       const report = verifyLedger(ledger);
       const codes = report.findings.map((f) => f.code);
-      expect(codes.every((c) => c === "torn-tail"), `run ${run}: ${JSON.stringify(report.findings)}`).toBe(true);
+      expect(
+        codes.every((c) => c === "torn-tail"),
+        `run ${run}: ${JSON.stringify(report.findings)}`,
+      ).toBe(true);
       if (codes.length > 0) tornRepairs++;
     }
     // One more request appends (repairing a torn tail if the last kill left one) and everything verifies.

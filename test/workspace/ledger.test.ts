@@ -141,7 +141,10 @@ describe("appendLedger", () => {
     appendFileSync(ledger, '{"timestamp":"2026-01-01T00:0');
     expect(verifyLedger(readFileSync(ledger)).findings.map((f) => f.code)).toEqual(["torn-tail"]);
     await appendLedger(ws, [{ action: "read_file", path: "a.txt", details: { n: 3 } }]);
-    const after = readFileSync(ledger, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as LedgerEntry);
+    const after = readFileSync(ledger, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as LedgerEntry);
     expect(after.map((e) => e.action)).toEqual(["read_file", "read_file", "ledger_repair", "read_file"]);
     expect(Buffer.from(after[2]!.details["torn_base64"] as string, "base64").toString()).toBe('{"timestamp":"2026-01-01T00:0');
     expect(after.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
@@ -157,10 +160,14 @@ describe("appendLedger", () => {
       const ws = openWorkspace(process.argv[1]);
       for (let i = 0; i < 25; i++) await appendLedger(ws, [{ action: "read_file", path: "a.txt", details: { pid: process.pid, i } }]);
     `;
-    const runs = Array.from({ length: 4 }, () => new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, ["--input-type=module", "-e", script, root], { stdio: ["ignore", "ignore", "inherit"] });
-      child.on("close", (code) => resolve(code ?? -1));
-    }));
+    const runs = Array.from(
+      { length: 4 },
+      () =>
+        new Promise<number>((resolve) => {
+          const child = spawn(process.execPath, ["--input-type=module", "-e", script, root], { stdio: ["ignore", "ignore", "inherit"] });
+          child.on("close", (code) => resolve(code ?? -1));
+        }),
+    );
     expect(await Promise.all(runs)).toEqual([0, 0, 0, 0]);
     expect(verifyLedger(readFileSync(join(root, "docs/evidence_ledger.tools.log")))).toMatchObject({ ok: true, lines: 100 });
   });

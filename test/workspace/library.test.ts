@@ -12,21 +12,58 @@ import * as lib from "../../src/index.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 
 const DIST = new URL("../../dist/index.js", import.meta.url).href;
-const WORKSPACE_EXPORTS = ["openWorkspace", "Workspace", "runWorkspaceTool", "recordRefusal", "WORKSPACE_TOOL_NAMES", "WORKSPACE_SCHEMAS", "WorkspaceError", "startWorkspaceHttp", "appendLedger", "verifyLedger", "listArchived", "readArchived", "parseAllowlist", "matchAllowlist", "applyHunks", "DEFAULT_HTTP_PORT"];
+const WORKSPACE_EXPORTS = [
+  "openWorkspace",
+  "Workspace",
+  "runWorkspaceTool",
+  "recordRefusal",
+  "WORKSPACE_TOOL_NAMES",
+  "WORKSPACE_SCHEMAS",
+  "WorkspaceError",
+  "startWorkspaceHttp",
+  "appendLedger",
+  "verifyLedger",
+  "listArchived",
+  "readArchived",
+  "parseAllowlist",
+  "matchAllowlist",
+  "applyHunks",
+  "DEFAULT_HTTP_PORT",
+];
 
 describe("the workspace library (dist/index.js)", () => {
   it("exports the seven tools, their schemas, the bindings, the ledger and the archive", async () => {
-    const published = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(DIST)}); console.log(JSON.stringify(Object.keys(m)))`], { encoding: "utf8" })) as string[];
+    const published = JSON.parse(
+      execFileSync(
+        process.execPath,
+        ["--input-type=module", "-e", `const m = await import(${JSON.stringify(DIST)}); console.log(JSON.stringify(Object.keys(m)))`],
+        { encoding: "utf8" },
+      ),
+    ) as string[];
     for (const name of WORKSPACE_EXPORTS) {
       expect(published, name).toContain(name);
       expect(lib, name).toHaveProperty(name);
     }
-    expect([...lib.WORKSPACE_TOOL_NAMES].sort()).toEqual(["apply_patch", "build_workspace", "edit_file", "list_files", "read_file", "run_command", "run_tests"]);
-    for (const name of lib.WORKSPACE_TOOL_NAMES) expect(lib.WORKSPACE_SCHEMAS[name].input.safeParse({}).success, name).toBe(!["edit_file", "apply_patch", "read_file", "run_command"].includes(name));
+    expect([...lib.WORKSPACE_TOOL_NAMES].sort()).toEqual([
+      "apply_patch",
+      "build_workspace",
+      "edit_file",
+      "list_files",
+      "read_file",
+      "run_command",
+      "run_tests",
+    ]);
+    for (const name of lib.WORKSPACE_TOOL_NAMES)
+      expect(lib.WORKSPACE_SCHEMAS[name].input.safeParse({}).success, name).toBe(!["edit_file", "apply_patch", "read_file", "run_command"].includes(name));
     const root = tempRepo({ "docs/a.md": "one\n", ".notarai/config.yaml": "workspace:\n  test: [git, status, --short]\n" });
     const ws = lib.openWorkspace(root, { now: () => new Date("2026-04-02T00:00:00Z") });
     expect((await lib.runWorkspaceTool(ws, "read_file", { path: "docs/a.md" })).body).toMatchObject({ success: true, contents: "one\n" });
-    const edit = await lib.runWorkspaceTool(ws, "apply_patch", { path: "docs/a.md", hunks: [{ start_line: 1, end_line: 1, replacement: "two" }] }, { via: "library" });
+    const edit = await lib.runWorkspaceTool(
+      ws,
+      "apply_patch",
+      { path: "docs/a.md", hunks: [{ start_line: 1, end_line: 1, replacement: "two" }] },
+      { via: "library" },
+    );
     expect(edit.body).toMatchObject({ success: true, hunks_applied: 1, archived: { archive: "archive/2026/04/docs/a.md.tar.zst", member: "docs/a.md.~1~" } });
     expect((await lib.runWorkspaceTool(ws, "run_tests", {})).body).toMatchObject({ success: true, exit_code: 0 });
     const refused = await lib.recordRefusal(ws, "read_file", { code: "method_not_allowed", message: "GET: use POST", status: 405 }, { via: "http" });

@@ -22,7 +22,10 @@ function code(f: () => unknown): string | null {
 describe("checkPathText", () => {
   it("refuses NUL, backslashes, drive letters, //, .., empty and overlong paths with invalid_path", () => {
     for (const bad of ["a\0b", "a\\b", "..\\x", "C:/x", "c:x", "//server/share", "..", "../x", "a/../../x", "a/..", "", "x".repeat(4097)]) {
-      expect(code(() => checkPathText(bad)), JSON.stringify(bad)).toBe("invalid_path");
+      expect(
+        code(() => checkPathText(bad)),
+        JSON.stringify(bad),
+      ).toBe("invalid_path");
     }
     for (const ok of ["a", "a/b.md", "./a", "/abs/inside", ".hidden", "a..b", "...", "é/ü.txt", "a b/c"]) expect(checkPathText(ok)).toBe(ok);
     expect(checkPathText("", true)).toBe(".");
@@ -30,7 +33,7 @@ describe("checkPathText", () => {
 
   it("never throws anything but invalid_path, and accepts a path exactly when no rule refuses it (property)", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom("a", "/", ".", "\\", "\0", ":", "C", " ", "é") , maxLength: 12 }), (s) => {
+      fc.property(fc.string({ unit: fc.constantFrom("a", "/", ".", "\\", "\0", ":", "C", " ", "é"), maxLength: 12 }), (s) => {
         const c = code(() => checkPathText(s));
         const refused = s.length === 0 || s.includes("\0") || s.includes("\\") || /^[A-Za-z]:/.test(s) || s.startsWith("//") || s.split("/").includes("..");
         expect(c).toBe(refused ? "invalid_path" : null);
@@ -51,10 +54,22 @@ describe("isGitComponent / protectedReason", () => {
       expect(protectedReason(p, P, false), p).not.toBeNull();
       expect(protectedReason(p, P, true), p).not.toBeNull();
     }
-    for (const p of ["docs/evidence_ledger.tools.log", "DOCS/Evidence_Ledger.Tools.Log", "archive", "archive/2026/05/a.md.tar.zst", "Archive/x", "tools/allowed_commands.toml", ".notarai/config.yaml", ".notarai/.cache/x.lock", "docs/plan.noma.patches", ""]) {
+    for (const p of [
+      "docs/evidence_ledger.tools.log",
+      "DOCS/Evidence_Ledger.Tools.Log",
+      "archive",
+      "archive/2026/05/a.md.tar.zst",
+      "Archive/x",
+      "tools/allowed_commands.toml",
+      ".notarai/config.yaml",
+      ".notarai/.cache/x.lock",
+      "docs/plan.noma.patches",
+      "",
+    ]) {
       expect(protectedReason(p, P, true), p).not.toBeNull();
       if (p !== "") expect(protectedReason(p, P, false), p).toBeNull();
     }
-    for (const p of ["docs/evidence_ledger.tools.log.bak", "archived/x", "tools/other.toml", ".notarai/cli.spec.yaml", "docs/plan.noma", "src/a.ts"]) expect(protectedReason(p, P, true), p).toBeNull();
+    for (const p of ["docs/evidence_ledger.tools.log.bak", "archived/x", "tools/other.toml", ".notarai/cli.spec.yaml", "docs/plan.noma", "src/a.ts"])
+      expect(protectedReason(p, P, true), p).toBeNull();
   });
 });

@@ -97,7 +97,9 @@ describe("run_command refusals", () => {
     const none = setup({ "tools/allowed_commands.toml": "" });
     expect((await none.call("run_command", { command: "echo" })).body).toMatchObject({ code: "not_allowlisted" });
     const root = tempRepo({ "README.md": "x" });
-    expect((await runWorkspaceTool(openWorkspace(root), "run_command", { command: "echo" })).body.message).toContain("there is no allowlist (tools/allowed_commands.toml)");
+    expect((await runWorkspaceTool(openWorkspace(root), "run_command", { command: "echo" })).body.message).toContain(
+      "there is no allowlist (tools/allowed_commands.toml)",
+    );
     const bad = setup({ "tools/allowed_commands.toml": '[[command]]\nargv = ["echo"]\n\n[[command]]\nargv = ["sh", "**", "-c"]\n' });
     const r = await bad.call("run_command", { command: "echo" });
     expect(r.status).toBe(500);
@@ -118,25 +120,41 @@ describe("running commands", () => {
 
   it("gives the command a minimal environment: sanitised PATH, the record's variables, accepted request keys; no server secrets", async () => {
     const binInRepo = "bin";
-    const { root, call } = setup({}, {});
+    const { root } = setup({}, {});
     mkdirSync(join(root, binInRepo));
     writeFileSync(join(root, binInRepo, "evil"), "#!/bin/sh\necho ran evil\n");
     chmodSync(join(root, binInRepo, "evil"), 0o755);
-    const env = { PATH: `${join(root, binInRepo)}:${process.env["PATH"]}:relative/dir`, HOME: "/home/someone", SECRET_TOKEN: "s3cret", NPM_CONFIG_X: "from-server" };
+    const env = {
+      PATH: `${join(root, binInRepo)}:${process.env["PATH"]}:relative/dir`,
+      HOME: "/home/someone",
+      SECRET_TOKEN: "s3cret",
+      NPM_CONFIG_X: "from-server",
+    };
     const ws = openWorkspace(root, { env });
     const all = await runWorkspaceTool(ws, "run_command", { command: "sh", args: ["-c", "env | sort"] });
     const lines = String(all.body["stdout"]).trim().split("\n");
     const names = lines.map((l) => l.split("=")[0]).filter((n) => n !== "PWD" && n !== "SHLVL" && n !== "_");
     expect(names).toEqual(["PATH"]);
-    const path = lines.find((l) => l.startsWith("PATH="))!.slice(5).split(":");
+    const path = lines
+      .find((l) => l.startsWith("PATH="))!
+      .slice(5)
+      .split(":");
     expect(path).not.toContain(join(root, binInRepo));
     expect(path).not.toContain("relative/dir");
     expect(all.body["stdout"]).not.toContain("s3cret");
-    const greet = await runWorkspaceTool(ws, "run_command", { command: "printenv", args: ["GREETING"], environment: { GREETING: "hello", NPM_CONFIG_COLOR: "false" } });
+    const greet = await runWorkspaceTool(ws, "run_command", {
+      command: "printenv",
+      args: ["GREETING"],
+      environment: { GREETING: "hello", NPM_CONFIG_COLOR: "false" },
+    });
     expect(greet.body).toMatchObject({ success: true, stdout: "hello\n" });
     expect((await runWorkspaceTool(ws, "run_command", { command: "printenv", args: ["FIXED"] })).body["stdout"]).toBe("yes\n");
     expect((await runWorkspaceTool(ws, "run_command", { command: "printenv", args: ["HOME"] })).body["stdout"]).toBe("/home/someone\n");
-    expect((await runWorkspaceTool(ws, "run_command", { command: "printenv", args: ["SECRET_TOKEN"] })).body).toMatchObject({ success: false, exit_code: 1, stdout: "" });
+    expect((await runWorkspaceTool(ws, "run_command", { command: "printenv", args: ["SECRET_TOKEN"] })).body).toMatchObject({
+      success: false,
+      exit_code: 1,
+      stdout: "",
+    });
     const evil = await runWorkspaceTool(ws, "run_command", { command: "evil" });
     expect(evil.body).toMatchObject({ success: false, code: "command_not_found" });
     expect(String(evil.body["message"])).toContain("directories inside the repository are never searched");
@@ -165,7 +183,11 @@ describe("running commands", () => {
 
   it("caps output (first and last halves kept, truncated: true) and reports non-zero exits as results", async () => {
     const { call } = setup();
-    const big = await call("run_command", { command: "sh", args: ["-c", "i=0; while [ $i -lt 20000 ]; do echo line-$i; i=$((i+1)); done"], max_output_bytes: 4096 });
+    const big = await call("run_command", {
+      command: "sh",
+      args: ["-c", "i=0; while [ $i -lt 20000 ]; do echo line-$i; i=$((i+1)); done"],
+      max_output_bytes: 4096,
+    });
     expect(big.body["truncated"]).toBe(true);
     const out = String(big.body["stdout"]);
     expect(out.startsWith("line-0\nline-1\n")).toBe(true);

@@ -32,7 +32,9 @@ export async function load(url, context, next) { appendFileSync(${JSON.stringify
 
 /** Loaded files that hold workspace code. */
 function workspaceCode(loadedFile: string): string[] {
-  const urls = readFileSync(loadedFile, "utf8").split("\n").filter((u) => u.startsWith("file:"));
+  const urls = readFileSync(loadedFile, "utf8")
+    .split("\n")
+    .filter((u) => u.startsWith("file:"));
   return urls.filter((u) => {
     if (WORKSPACE_PACKAGES.test(u)) return true;
     if (!u.includes("/dist/")) return false;

@@ -12,7 +12,7 @@
  * elsewhere this file checks the narrowed window the same way.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hasProcFd } from "../../src/workspace/pinned-dir.js";

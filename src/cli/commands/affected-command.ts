@@ -28,9 +28,12 @@ export async function affectedCommand(options: Record<string, unknown>, io: CliI
   if (format === "json") io.stdout(envelope("affected", true, r, warnings));
   else {
     let out = "";
-    for (const s of r.affected_specs) out += `${s.spec_path}  (${count(s.behaviors.length, "behavior")}, ${count(s.constraints.length, "constraint")}, ${count(s.invariants.length, "invariant")})\n`;
+    for (const s of r.affected_specs)
+      out += `${s.spec_path}  (${count(s.behaviors.length, "behavior")}, ${count(s.constraints.length, "constraint")}, ${count(s.invariants.length, "invariant")})\n`;
     io.stdout(out);
-    io.stderr(`${count(r.changed_files.length, "changed file")} since the merge-base with ${options["base"] as string}; ${count(r.affected_specs.length, "affected spec")}.\n`);
+    io.stderr(
+      `${count(r.changed_files.length, "changed file")} since the merge-base with ${options["base"] as string}; ${count(r.affected_specs.length, "affected spec")}.\n`,
+    );
   }
   return 0;
 }

@@ -75,11 +75,25 @@ export async function archiveCommand(action: string, path: string | undefined, o
     {
       action: "archive_restore",
       path: rel,
-      details: { via: "cli", outcome: "ok", from: found.archive, member: found.member, bytes_written: r.bytesWritten, sha256: r.sha256, unchanged: r.unchanged, ...(r.archived !== undefined ? { archive: r.archived.archive, archive_member: r.archived.member } : {}) },
+      details: {
+        via: "cli",
+        outcome: "ok",
+        from: found.archive,
+        member: found.member,
+        bytes_written: r.bytesWritten,
+        sha256: r.sha256,
+        unchanged: r.unchanged,
+        ...(r.archived !== undefined ? { archive: r.archived.archive, archive_member: r.archived.member } : {}),
+      },
     },
   ]);
-  const line = r.unchanged ? `${rel} already has the contents of ${found.archive} ${found.member}; nothing written` : `restored ${rel} from ${found.archive} ${found.member}${r.archived !== undefined ? ` (the version it replaced is ${r.archived.archive} ${r.archived.member})` : ""}`;
-  if (format === "json") io.stdout(`${JSON.stringify({ schema: "noma-reconcile/archive-restore@1", path: rel, from: found.archive, member: found.member, unchanged: r.unchanged, archived: r.archived ?? null }, null, 2)}\n`);
+  const line = r.unchanged
+    ? `${rel} already has the contents of ${found.archive} ${found.member}; nothing written`
+    : `restored ${rel} from ${found.archive} ${found.member}${r.archived !== undefined ? ` (the version it replaced is ${r.archived.archive} ${r.archived.member})` : ""}`;
+  if (format === "json")
+    io.stdout(
+      `${JSON.stringify({ schema: "noma-reconcile/archive-restore@1", path: rel, from: found.archive, member: found.member, unchanged: r.unchanged, archived: r.archived ?? null }, null, 2)}\n`,
+    );
   else io.stdout(`${line}\n`);
   return 0;
 }

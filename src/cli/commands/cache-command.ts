@@ -24,7 +24,8 @@ export async function cacheCommand(action: string, extra: string[], options: Rec
     return 0;
   }
   const s = await callTool(() => cacheStats(ctx.root));
-  if (format === "json") io.stdout(envelope("cache-status", s.status === "ok" || s.status === "absent" || s.status === "legacy", s, s.warning !== null ? [s.warning] : []));
+  if (format === "json")
+    io.stdout(envelope("cache-status", s.status === "ok" || s.status === "absent" || s.status === "legacy", s, s.warning !== null ? [s.warning] : []));
   else {
     const lines = [
       `cache: ${s.path}`,

@@ -26,15 +26,25 @@ function readOrNull(abs: string): string | null {
   }
 }
 
-export async function checkRun(paths: string[], options: Record<string, unknown>, io: CliIO, staged: RawDiffEntry[] | undefined, prefetch?: StagedPrefetch): Promise<number> {
+export async function checkRun(
+  paths: string[],
+  options: Record<string, unknown>,
+  io: CliIO,
+  staged: RawDiffEntry[] | undefined,
+  prefetch?: StagedPrefetch,
+): Promise<number> {
   const format = choice("format", options["format"], CHECK_FORMATS);
   let staleDays: number | undefined;
   if (options["staleDays"] !== undefined) {
     staleDays = Number(options["staleDays"]);
-    if (!Number.isInteger(staleDays) || staleDays < 0) throw new UsageError(`--stale-days must be a whole number of days; got "${String(options["staleDays"])}"`);
+    if (!Number.isInteger(staleDays) || staleDays < 0)
+      throw new UsageError(`--stale-days must be a whole number of days; got "${String(options["staleDays"])}"`);
   }
   // V8 is tuned for a short run once the documents to parse are large (prepare-short-run-jit.ts).
-  const document: { ignoreRules: string[]; profile?: string; staleDays?: number; beforeParse: (chars: number) => void } = { ignoreRules: listOption(options["ignoreRule"]), beforeParse: shortRunJitBeforeParse(io.env) };
+  const document: { ignoreRules: string[]; profile?: string; staleDays?: number; beforeParse: (chars: number) => void } = {
+    ignoreRules: listOption(options["ignoreRule"]),
+    beforeParse: shortRunJitBeforeParse(io.env),
+  };
   if (options["profile"] !== undefined) document.profile = String(options["profile"]);
   if (staleDays !== undefined) document.staleDays = staleDays;
   const onWarning = (m: string): void => io.stderr(`noma-reconcile: ${m}\n`);
@@ -53,11 +63,21 @@ export async function checkRun(paths: string[], options: Record<string, unknown>
       const { inside, outside } = splitOutsidePaths(paths, ctx.root, io.cwd);
       if (inside.length > 0 || outside.length === 0) {
         const { checkWorktree } = await import("../../check/check-worktree.js");
-        run = await checkWorktree({ root: ctx.root, inRepo: ctx.inRepo, paths: inside, ...common, ...(io.prefetched !== undefined ? { prefetched: io.prefetched } : {}) });
+        run = await checkWorktree({
+          root: ctx.root,
+          inRepo: ctx.inRepo,
+          paths: inside,
+          ...common,
+          ...(io.prefetched !== undefined ? { prefetched: io.prefetched } : {}),
+        });
       } else {
         const { loadConfigLazy } = await import("../../config/load-config-lazy.js");
         const read = (p: string): string | null => (ctx.inRepo ? readOrNull(join(ctx.root, p)) : null);
-        run = { targets: [], results: [], config: await loadConfigLazy({ cwd: io.cwd, read, ...(common.configPath !== undefined ? { override: common.configPath } : {}), onWarning }) };
+        run = {
+          targets: [],
+          results: [],
+          config: await loadConfigLazy({ cwd: io.cwd, read, ...(common.configPath !== undefined ? { override: common.configPath } : {}), onWarning }),
+        };
       }
       if (outside.length > 0) {
         const more = await checkOutsidePaths({ paths: outside, cwd: io.cwd, config: run.config, document });
@@ -73,15 +93,23 @@ export async function checkRun(paths: string[], options: Record<string, unknown>
 
   const isStaged = staged !== undefined;
   const title = isStaged ? "noma-reconcile check --staged" : "noma-reconcile check";
-  const out = renderCheckReport(run.results, format, { color: useColor(options["color"], io.env, io.stdoutIsTTY), title, json: isStaged ? { staged: true } : {} });
+  const out = renderCheckReport(run.results, format, {
+    color: useColor(options["color"], io.env, io.stdoutIsTTY),
+    title,
+    json: isStaged ? { staged: true } : {},
+  });
   io.stdout(out.stdout);
   const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
   if (out.summary !== null && summaryFile !== undefined && summaryFile !== "") appendFileSync(summaryFile, out.summary);
   const counts = countDiagnostics(run.results);
   if (format === "text") {
     if (run.results.length === 0) io.stderr(isStaged ? "Nothing staged to check.\n" : "No .noma documents found.\n");
-    else io.stderr(`${counts.files} ${counts.files === 1 ? "file" : "files"} checked${isStaged ? " (staged)" : ""}: ${counts.errors} errors, ${counts.warnings} warnings.\n`);
-    if (isStaged && counts.errors > 0) io.stderr(`Commit blocked. Fix the errors above and stage the fixes; to skip this check once: git commit --no-verify (or ${SKIP_ENV}=1).\n`);
+    else
+      io.stderr(
+        `${counts.files} ${counts.files === 1 ? "file" : "files"} checked${isStaged ? " (staged)" : ""}: ${counts.errors} errors, ${counts.warnings} warnings.\n`,
+      );
+    if (isStaged && counts.errors > 0)
+      io.stderr(`Commit blocked. Fix the errors above and stage the fixes; to skip this check once: git commit --no-verify (or ${SKIP_ENV}=1).\n`);
   }
   return counts.errors > 0 ? 1 : 0;
 }

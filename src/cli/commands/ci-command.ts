@@ -8,7 +8,16 @@
 import { appendFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { runCiCheck } from "../../ci/run-ci-check.js";
-import { ciFails, renderCiAnnotations, renderCiJson, renderCiOutputs, renderCiSarif, renderCiSummary, renderCiText, type FailOn } from "../../ci/render-ci-report.js";
+import {
+  ciFails,
+  renderCiAnnotations,
+  renderCiJson,
+  renderCiOutputs,
+  renderCiSarif,
+  renderCiSummary,
+  renderCiText,
+  type FailOn,
+} from "../../ci/render-ci-report.js";
 import { uncommittedMessage } from "../../ci/uncommitted-notice.js";
 import { GitError } from "../../git/exec-git.js";
 import { RuntimeError, UsageError } from "../cli-error.js";
@@ -60,7 +69,8 @@ export async function ciCommand(options: Record<string, unknown>, io: CliIO): Pr
   }
   if (options["sarifFile"] !== undefined && options["sarifFile"] !== "") writeFileSync(resolve(io.cwd, String(options["sarifFile"])), renderCiSarif(report));
   const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
-  if (summaryFile !== undefined && summaryFile !== "" && (format === "github" || io.env["GITHUB_ACTIONS"] === "true")) appendFileSync(summaryFile, renderCiSummary(report));
+  if (summaryFile !== undefined && summaryFile !== "" && (format === "github" || io.env["GITHUB_ACTIONS"] === "true"))
+    appendFileSync(summaryFile, renderCiSummary(report));
   const outputFile = io.env["GITHUB_OUTPUT"];
   if (outputFile !== undefined && outputFile !== "") appendFileSync(outputFile, renderCiOutputs(report, failOn));
   return ciFails(report, failOn) ? 1 : 0;

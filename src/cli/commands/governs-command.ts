@@ -28,10 +28,20 @@ export async function governsCommand(paths: string[], options: Record<string, un
       let out = "";
       for (const p of result.paths) {
         if (p.governed_by.length === 0) {
-          const why = p.state === "ignored" ? "ignored by git" : p.state === "internal" ? "the tool's own state" : p.audit !== null ? `${AUDIT_DESCRIPTIONS[p.audit]}, a record the tools keep for audit` : p.excluded ? "excluded by the system spec" : "no spec's globs match";
+          const why =
+            p.state === "ignored"
+              ? "ignored by git"
+              : p.state === "internal"
+                ? "the tool's own state"
+                : p.audit !== null
+                  ? `${AUDIT_DESCRIPTIONS[p.audit]}, a record the tools keep for audit`
+                  : p.excluded
+                    ? "excluded by the system spec"
+                    : "no spec's globs match";
           out += `${p.path}: not governed (${why})\n`;
         } else {
-          for (const g of p.governed_by) out += `${p.path}: ${g.spec_path} (${g.category}, via ${g.glob})${p.state === "absent" ? " [does not exist yet]" : ""}\n`;
+          for (const g of p.governed_by)
+            out += `${p.path}: ${g.spec_path} (${g.category}, via ${g.glob})${p.state === "absent" ? " [does not exist yet]" : ""}\n`;
         }
       }
       io.stdout(out);

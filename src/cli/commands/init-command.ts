@@ -56,7 +56,14 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
   };
   if (format === "json") {
     warn();
-    io.stdout(envelope("init", code === 0, { root: ctx.root, dry_run: dryRun, files: result.files, ...(hooks !== null ? { hooks } : {}), program: result.program }, result.warnings));
+    io.stdout(
+      envelope(
+        "init",
+        code === 0,
+        { root: ctx.root, dry_run: dryRun, files: result.files, ...(hooks !== null ? { hooks } : {}), program: result.program },
+        result.warnings,
+      ),
+    );
     return code;
   }
   const lines: string[] = [];

@@ -34,7 +34,9 @@ export async function ledgerCommand(action: string, file: string | undefined, op
   try {
     bytes = readFileSync(join(ctx.root, rel));
   } catch (e) {
-    throw new RuntimeError(`${rel}: cannot read the ledger (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})${file === undefined ? "; the workspace tools create it on their first request" : ""}`);
+    throw new RuntimeError(
+      `${rel}: cannot read the ledger (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})${file === undefined ? "; the workspace tools create it on their first request" : ""}`,
+    );
   }
   const against = options["against"] === undefined ? "HEAD" : String(options["against"]);
   let committed: Buffer | undefined;
@@ -50,16 +52,22 @@ export async function ledgerCommand(action: string, file: string | undefined, op
       comparedWith = against;
     } catch (e) {
       if (!(e instanceof GitError)) throw e;
-      if (options["against"] !== undefined && !/does not exist|exists on disk, but not in|not in '/.test(e.stderr)) throw new UsageError(`--against ${against}: ${e.message}`);
+      if (options["against"] !== undefined && !/does not exist|exists on disk, but not in|not in '/.test(e.stderr))
+        throw new UsageError(`--against ${against}: ${e.message}`);
       // not committed there (or no commit yet): the chain alone is checked
     }
   }
   const report = verifyLedger(bytes, committed !== undefined ? { committed } : {});
   if (format === "json") {
-    io.stdout(`${JSON.stringify({ schema: "noma-reconcile/ledger-verify@1", file: rel, ok: report.ok, lines: report.lines, against: comparedWith, committed_lines: report.committedLines ?? null, head_sha256: report.headSha256, findings: report.findings }, null, 2)}\n`);
+    io.stdout(
+      `${JSON.stringify({ schema: "noma-reconcile/ledger-verify@1", file: rel, ok: report.ok, lines: report.lines, against: comparedWith, committed_lines: report.committedLines ?? null, head_sha256: report.headSha256, findings: report.findings }, null, 2)}\n`,
+    );
   } else {
     for (const f of report.findings) io.stdout(`ERROR [${f.code}] ${rel}:${f.line}: ${f.message}\n`);
-    if (report.ok) io.stdout(`✓ ${rel}: ${report.lines} lines, seq and hash chain intact${comparedWith !== null ? `, the ${report.committedLines} lines committed at ${comparedWith} unchanged` : " (not committed: the last lines' removal can only be seen against a commit)"}\n`);
+    if (report.ok)
+      io.stdout(
+        `✓ ${rel}: ${report.lines} lines, seq and hash chain intact${comparedWith !== null ? `, the ${report.committedLines} lines committed at ${comparedWith} unchanged` : " (not committed: the last lines' removal can only be seen against a commit)"}\n`,
+      );
   }
   return report.ok ? 0 : 1;
 }

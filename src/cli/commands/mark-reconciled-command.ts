@@ -20,7 +20,7 @@ import { callTool, count, envelope, formatArg, requireRepo, specArg, warningSink
 import { applyLockTimeout } from "../lock-timeout-option.js";
 
 /** A path as a shell word. */
-const shellWord = (p: string): string => (/^[A-Za-z0-9._\/+@=-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`);
+const shellWord = (p: string): string => (/^[A-Za-z0-9._/+@=-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`);
 
 const COMMIT_HINT = 'git add .notarai && git commit -m "Baseline the reconciliation (noma-reconcile)"';
 
@@ -65,7 +65,9 @@ function renderMarked(r: MarkReconciledResult): string {
 
 function renderBaseline(r: BaselineResult): string {
   const width = Math.max(...r.specs.map((s) => s.spec_path.length));
-  const lines = r.specs.map((s) => `  ${s.spec_path.padEnd(width)}  ${count(s.files.length, "file")}\n${r.dry_run ? s.files.map((f) => `    ${f}\n`).join("") : ""}`).join("");
+  const lines = r.specs
+    .map((s) => `  ${s.spec_path.padEnd(width)}  ${count(s.files.length, "file")}\n${r.dry_run ? s.files.map((f) => `    ${f}\n`).join("") : ""}`)
+    .join("");
   const head = `${count(r.updated, "file")} reconciled for ${count(r.specs.length, "spec")} (each spec's own file included)`;
   if (r.dry_run) {
     return `Dry run: would mark ${head}, then write ${r.snapshot_path}; nothing was written.\n${lines}`;

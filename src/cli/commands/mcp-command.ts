@@ -11,7 +11,8 @@ import type { CliIO } from "../cli-io.js";
 export async function mcpCommand(io: CliIO, options: Record<string, unknown> = {}): Promise<number> {
   let agentStep: AgentStep | undefined;
   if (options["step"] !== undefined) {
-    const parsed = typeof options["step"] === "string" ? parseAgentStep(options["step"]) : { ok: false as const, problem: "--step takes one value: <run_id>/<NNN-role>" };
+    const parsed =
+      typeof options["step"] === "string" ? parseAgentStep(options["step"]) : { ok: false as const, problem: "--step takes one value: <run_id>/<NNN-role>" };
     if (!parsed.ok) throw new UsageError(parsed.problem);
     agentStep = parsed.step;
   }

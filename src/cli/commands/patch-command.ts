@@ -53,8 +53,12 @@ export async function patchCommand(doc: string, options: Record<string, unknown>
     ops = parseOps(text, opsFile!);
   }
   const actor = actorFromOptions(options, ctx.root, io.env);
-  for (const [flag, value] of [["expected-sha", options["expectedSha"]], ["base-sha256", options["baseSha256"]]] as const) {
-    if (value !== undefined && !/^[0-9a-fA-F]{8,64}$/.test(String(value))) throw new UsageError(`--${flag} must be hex (8–64 characters); got "${String(value)}"`);
+  for (const [flag, value] of [
+    ["expected-sha", options["expectedSha"]],
+    ["base-sha256", options["baseSha256"]],
+  ] as const) {
+    if (value !== undefined && !/^[0-9a-fA-F]{8,64}$/.test(String(value)))
+      throw new UsageError(`--${flag} must be hex (8–64 characters); got "${String(value)}"`);
   }
   // V8 tuned for a short run when the document is large (prepare-short-run-jit.ts); a stat, as patchDocument reads it.
   try {
@@ -99,24 +103,40 @@ function renderText(file: string, r: PatchDocumentResult, dryRun: boolean, color
   const lines: string[] = [];
   const shas = `${o.preSha256.slice(0, 8)} → ${o.postSha256.slice(0, 8)}`;
   const prefix = dryRun ? "dry run: " : "";
-  if (o.result === "applied") lines.push(`${prefix}applied ${o.ops.filter((x) => x.result === "applied").length} of ${o.ops.length} ops to ${file} (${shas}); validation: pre ${o.preValidation}, post ${o.postValidation}`);
+  if (o.result === "applied")
+    lines.push(
+      `${prefix}applied ${o.ops.filter((x) => x.result === "applied").length} of ${o.ops.length} ops to ${file} (${shas}); validation: pre ${o.preValidation}, post ${o.postValidation}`,
+    );
   else if (o.result === "noop") lines.push(`${prefix}noop: ${file} is unchanged (${o.preSha256.slice(0, 8)})`);
-  else lines.push(`${prefix}rejected: ${o.error!.code}: ${o.error!.message.replace(/\.$/, "")}${o.ops.length > 1 ? ` (op ${o.error!.opIndex + 1} of ${o.ops.length})` : ""}; nothing was written to ${file}`);
+  else
+    lines.push(
+      `${prefix}rejected: ${o.error!.code}: ${o.error!.message.replace(/\.$/, "")}${o.ops.length > 1 ? ` (op ${o.error!.opIndex + 1} of ${o.ops.length})` : ""}; nothing was written to ${file}`,
+    );
   o.ops.forEach((x, i) => lines.push(`  ${i + 1}. ${opLabel(x.op)}: ${x.result}${x.error !== undefined ? ` (${x.error.code})` : ""}`));
   const shown = [...o.warnings, ...o.ops.flatMap((x) => x.diagnostics.filter((d) => d.code !== x.error?.code && d.code !== "op_list_aborted"))];
   // Without a sidecar every op gets the same advisory; say it once.
   const advisories = shown.filter((d) => d.code === "capability-advisory");
-  for (const w of r.capabilities === "absent" ? shown.filter((d) => d.code !== "capability-advisory") : shown) lines.push(`  ${w.severity}: [${w.code}] ${w.message}`);
-  if (r.capabilities === "absent" && advisories.length > 0) lines.push(`  info: no capability sidecar (${file}.capabilities.yml): advisory only, nothing is enforced in v1.0`);
+  for (const w of r.capabilities === "absent" ? shown.filter((d) => d.code !== "capability-advisory") : shown)
+    lines.push(`  ${w.severity}: [${w.code}] ${w.message}`);
+  if (r.capabilities === "absent" && advisories.length > 0)
+    lines.push(`  info: no capability sidecar (${file}.capabilities.yml): advisory only, nothing is enforced in v1.0`);
   if (o.result === "applied" && o.postDiagnostics.length > 0) {
     lines.push(`post-validation of ${file}:`);
-    lines.push(formatDiagnosticsText([{ file, diagnostics: o.postDiagnostics }], { color }).trimEnd().replace(/^/gm, "  "));
+    lines.push(
+      formatDiagnosticsText([{ file, diagnostics: o.postDiagnostics }], { color })
+        .trimEnd()
+        .replace(/^/gm, "  "),
+    );
   }
   if (r.recovered !== undefined) {
     const [a, b] = r.recovered.lines;
-    lines.push(`recovered: the patch recorded on ${a === b ? `line ${a}` : `lines ${a}–${b}`} of ${file}.patches never reached the document (its process stopped before the document write); a recover_interrupted record ${dryRun ? "would precede" : "precedes"} this patch's`);
+    lines.push(
+      `recovered: the patch recorded on ${a === b ? `line ${a}` : `lines ${a}–${b}`} of ${file}.patches never reached the document (its process stopped before the document write); a recover_interrupted record ${dryRun ? "would precede" : "precedes"} this patch's`,
+    );
   }
-  lines.push(dryRun ? `${TOOL_NAME}: dry run, nothing written` : `transcript: ${r.lines.length} record${r.lines.length === 1 ? "" : "s"} appended to ${file}.patches`);
+  lines.push(
+    dryRun ? `${TOOL_NAME}: dry run, nothing written` : `transcript: ${r.lines.length} record${r.lines.length === 1 ? "" : "s"} appended to ${file}.patches`,
+  );
   return `${lines.join("\n")}\n`;
 }
 

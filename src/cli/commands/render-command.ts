@@ -15,7 +15,9 @@ export async function renderCommand(file: string, options: Record<string, unknow
     if (to === "noma") {
       io.stdout(loaded.book.chapters.map((c) => renderNoma(c.doc)).join("\n"));
     } else {
-      io.stdout(`${JSON.stringify({ type: "book", title: loaded.book.title ?? null, chapters: loaded.book.chapters.map((c) => ({ file: c.file, slug: c.slug, structure: documentStructure(c.doc) })) }, null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify({ type: "book", title: loaded.book.title ?? null, chapters: loaded.book.chapters.map((c) => ({ file: c.file, slug: c.slug, structure: documentStructure(c.doc) })) }, null, 2)}\n`,
+      );
     }
     return loaded.book.errors.length > 0 ? 1 : 0;
   }
@@ -26,4 +28,3 @@ export async function renderCommand(file: string, options: Record<string, unknow
   }
   return 0;
 }
-

@@ -28,7 +28,9 @@ export function showProgress(io: CliIO): boolean {
 
 function progressLine(p: RunProgress): string {
   const head = `[${seconds(p.elapsedMs).padStart(7)}] iteration ${p.iteration} · ${String(p.index).padStart(3, "0")} ${p.role.padEnd(5)}`;
-  return p.phase === "start" ? `${head} …\n` : `${head} ${p.status}${p.summary !== undefined && p.summary !== "" ? `: ${p.summary.length > 100 ? `${p.summary.slice(0, 99)}…` : p.summary}` : ""}\n`;
+  return p.phase === "start"
+    ? `${head} …\n`
+    : `${head} ${p.status}${p.summary !== undefined && p.summary !== "" ? `: ${p.summary.length > 100 ? `${p.summary.slice(0, 99)}…` : p.summary}` : ""}\n`;
 }
 
 export function renderRunText(r: RunResult): string {
@@ -62,11 +64,13 @@ export async function runCommand(options: Record<string, unknown>, io: CliIO): P
   let maxIterations: number | undefined;
   if (options["maxIterations"] !== undefined) {
     maxIterations = Number(options["maxIterations"]);
-    if (!Number.isInteger(maxIterations) || maxIterations < 1 || maxIterations > 1000) throw new UsageError(`--max-iterations takes a whole number from 1 to 1000; got ${JSON.stringify(options["maxIterations"])}`);
+    if (!Number.isInteger(maxIterations) || maxIterations < 1 || maxIterations > 1000)
+      throw new UsageError(`--max-iterations takes a whole number from 1 to 1000; got ${JSON.stringify(options["maxIterations"])}`);
   }
   if (resume !== undefined) {
     if (!RUN_ID_PATTERN.test(resume)) throw new UsageError(`--resume takes a run id such as 20260105-100000-ab12cd; got ${JSON.stringify(resume)}`);
-    if (specs.length > 0 || ac.length > 0 || options["goal"] !== undefined) throw new UsageError("--resume continues a run with its own goal and criteria: leave out --goal, --ac and --spec");
+    if (specs.length > 0 || ac.length > 0 || options["goal"] !== undefined)
+      throw new UsageError("--resume continues a run with its own goal and criteria: leave out --goal, --ac and --spec");
   } else if (specs.length === 0 && ac.length === 0) {
     throw new UsageError("give --spec PATH (criteria are generated from the spec) or --goal TEXT with --ac ID=TEXT, or --resume RUN_ID");
   }
@@ -96,7 +100,7 @@ export async function runCommand(options: Record<string, unknown>, io: CliIO): P
         ...(maxIterations !== undefined ? { maxIterations } : {}),
         ...(resume !== undefined ? { resume } : {}),
         mark: options["mark"] !== false,
-        ...(cli !== null && cli.endsWith(".js") ? { mcpCommand: [process.execPath, cli, "mcp"] } : {}),
+        ...(cli?.endsWith(".js") ? { mcpCommand: [process.execPath, cli, "mcp"] } : {}),
         env: io.env,
         signal: controller.signal,
         onWarning,

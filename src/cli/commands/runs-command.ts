@@ -13,12 +13,23 @@ import { applyLockTimeout } from "../lock-timeout-option.js";
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n") + "\n";
+  return `${rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n")}\n`;
 }
 
 export function renderRunList(l: RunList): string {
   if (l.runs.length === 0) return "No runs yet (`noma-reconcile run --spec .notarai/<x>.spec.yaml` starts one).\n";
-  const rows = [["RUN", "STATUS", "VERDICT", "ITER", "STEPS", "CREATED", "GOAL"], ...l.runs.map((r) => [r.run_id, r.status, r.verdict ?? "-", String(r.iteration), String(r.steps), r.created_at.replace(/\.\d{3}Z$/, "Z"), r.goal.length > 70 ? `${r.goal.slice(0, 69)}…` : r.goal])];
+  const rows = [
+    ["RUN", "STATUS", "VERDICT", "ITER", "STEPS", "CREATED", "GOAL"],
+    ...l.runs.map((r) => [
+      r.run_id,
+      r.status,
+      r.verdict ?? "-",
+      String(r.iteration),
+      String(r.steps),
+      r.created_at.replace(/\.\d{3}Z$/, "Z"),
+      r.goal.length > 70 ? `${r.goal.slice(0, 69)}…` : r.goal,
+    ]),
+  ];
   return table(rows) + (l.total > l.runs.length ? `(${l.runs.length} of ${l.total} runs; --limit shows more)\n` : "");
 }
 
@@ -34,7 +45,9 @@ export function renderRunDetail(d: RunDetail): string {
     ...(d.criteria.length > 0 ? d.criteria.map((c) => `  ${c.id}: ${c.text}`) : ["  (none recorded)"]),
     "",
     "Steps:",
-    ...(d.steps.length > 0 ? d.steps.map((s) => `  ${String(s.step_index).padStart(3, "0")} ${s.role.padEnd(5)} iteration ${s.iteration}  ${s.status.padEnd(7)} ${s.summary ?? ""}`) : ["  (none)"]),
+    ...(d.steps.length > 0
+      ? d.steps.map((s) => `  ${String(s.step_index).padStart(3, "0")} ${s.role.padEnd(5)} iteration ${s.iteration}  ${s.status.padEnd(7)} ${s.summary ?? ""}`)
+      : ["  (none)"]),
     "",
     "Events:",
     ...d.events.map((e) => `  ${String(e.seq).padStart(3)} ${e.ts.replace(/\.\d{3}Z$/, "Z")} ${e.type}: ${e.message}`),

@@ -28,7 +28,10 @@ export async function serveCommand(options: Record<string, unknown>, io: CliIO):
   if (options["http"] !== true) throw new UsageError("serve needs --http (the workspace tools over HTTP); `noma-reconcile mcp` serves them over MCP stdio");
   const format = choice("format", options["format"], ["text", "json"] as const);
   const host = options["host"] === undefined ? "127.0.0.1" : String(options["host"]);
-  if (loopbackAddress(host) === null) throw new UsageError(`--host ${host}: refused — the workspace server binds to loopback only (127.0.0.1, ::1 or localhost); put an authenticating proxy in front of it to reach it from elsewhere`);
+  if (loopbackAddress(host) === null)
+    throw new UsageError(
+      `--host ${host}: refused — the workspace server binds to loopback only (127.0.0.1, ::1 or localhost); put an authenticating proxy in front of it to reach it from elsewhere`,
+    );
   const port = intOption("port", options["port"], DEFAULT_HTTP_PORT, 0, 65535);
   const maxBody = intOption("max-body-bytes", options["maxBodyBytes"], DEFAULT_MAX_BODY_BYTES, 1024, 1 << 30);
   const ctx = repoContext(io.cwd);
@@ -42,7 +45,8 @@ export async function serveCommand(options: Record<string, unknown>, io: CliIO):
     throw e;
   }
   const fromEnv = io.env["NOMA_RECONCILE_TOKEN"];
-  if (fromEnv !== undefined && fromEnv.length < 16) throw new UsageError("NOMA_RECONCILE_TOKEN is shorter than 16 characters: use a long random value (or unset it and one is generated)");
+  if (fromEnv !== undefined && fromEnv.length < 16)
+    throw new UsageError("NOMA_RECONCILE_TOKEN is shorter than 16 characters: use a long random value (or unset it and one is generated)");
   const token = fromEnv ?? randomBytes(32).toString("base64url");
   let server;
   try {
@@ -51,12 +55,20 @@ export async function serveCommand(options: Record<string, unknown>, io: CliIO):
     const err = e as NodeJS.ErrnoException;
     throw new RuntimeError(`cannot listen on ${host}:${port}: ${err.code ?? ""} ${err.message}`.replace("  ", " "));
   }
-  io.stderr(`noma-reconcile serve: workspace tools for ${ctx.root} on ${server.url} (POST /read_file, /list_files, /edit_file, /apply_patch, /run_command, /run_tests, /build_workspace)\n`);
-  io.stderr(fromEnv !== undefined ? "noma-reconcile serve: bearer token from NOMA_RECONCILE_TOKEN\n" : `noma-reconcile serve: bearer token (generated; set NOMA_RECONCILE_TOKEN to choose one): ${token}\n`);
+  io.stderr(
+    `noma-reconcile serve: workspace tools for ${ctx.root} on ${server.url} (POST /read_file, /list_files, /edit_file, /apply_patch, /run_command, /run_tests, /build_workspace)\n`,
+  );
+  io.stderr(
+    fromEnv !== undefined
+      ? "noma-reconcile serve: bearer token from NOMA_RECONCILE_TOKEN\n"
+      : `noma-reconcile serve: bearer token (generated; set NOMA_RECONCILE_TOKEN to choose one): ${token}\n`,
+  );
   io.stderr(`noma-reconcile serve: listening on ${server.url}\n`);
   if (format === "json") {
     // For a program that starts the server: where it listens, and the token when it made one.
-    io.stdout(`${JSON.stringify({ schema: "noma-reconcile/serve@1", url: server.url, host: server.host, port: server.port, root: ctx.root, token_source: fromEnv !== undefined ? "NOMA_RECONCILE_TOKEN" : "generated", ...(fromEnv === undefined ? { token } : {}) })}\n`);
+    io.stdout(
+      `${JSON.stringify({ schema: "noma-reconcile/serve@1", url: server.url, host: server.host, port: server.port, root: ctx.root, token_source: fromEnv !== undefined ? "NOMA_RECONCILE_TOKEN" : "generated", ...(fromEnv === undefined ? { token } : {}) })}\n`,
+    );
   }
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {

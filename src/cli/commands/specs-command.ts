@@ -58,7 +58,11 @@ export async function specsCommand(action: string, paths: string[], options: Rec
     } else {
       io.stdout(problems.map((p) => `${formatSpecProblem(p)}\n`).join(""));
       const bad = files.filter((f) => f.problems.length > 0).length;
-      io.stderr(files.length === 0 ? "No spec files found (.notarai/**/*.spec.yaml).\n" : `${count(files.length, "spec file")} checked: ${count(bad, "invalid file")}, ${count(problems.length, "problem")}.\n`);
+      io.stderr(
+        files.length === 0
+          ? "No spec files found (.notarai/**/*.spec.yaml).\n"
+          : `${count(files.length, "spec file")} checked: ${count(bad, "invalid file")}, ${count(problems.length, "problem")}.\n`,
+      );
     }
     return problems.length > 0 ? 1 : 0;
   });

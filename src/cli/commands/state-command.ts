@@ -23,7 +23,10 @@ export async function stateCommand(action: string, extra: string[], options: Rec
     await prepareShortRunWasm({ hashing: false, env: io.env });
     const r = await callTool(() => snapshotState(ctx.root, { onWarning }));
     if (format === "json") io.stdout(envelope("state-snapshot", true, r, warnings));
-    else io.stdout(`Wrote .notarai/reconciliation_state.json: ${count(r.files, "file fingerprint")}, ${count(r.specs, "spec fingerprint")}${r.git_hash !== "" ? ` at ${r.git_hash}` : ""}.\n`);
+    else
+      io.stdout(
+        `Wrote .notarai/reconciliation_state.json: ${count(r.files, "file fingerprint")}, ${count(r.specs, "spec fingerprint")}${r.git_hash !== "" ? ` at ${r.git_hash}` : ""}.\n`,
+      );
     return 0;
   }
   if (what === "reset") {
@@ -43,14 +46,14 @@ export async function stateCommand(action: string, extra: string[], options: Rec
   else if (r.snapshot !== null) {
     const l = r.snapshot.last_reconciliation;
     io.stdout(
-      [
+      `${[
         `snapshot: ${r.path}`,
         `taken: ${r.timestamp ?? l.timestamp}${r.timestamp !== null && r.timestamp !== l.timestamp ? ` (written as ${l.timestamp})` : ""}`,
         `commit: ${l.git_hash ?? "-"}${r.ancestry === "ancestor" ? " (an ancestor of HEAD)" : r.ancestry === "not-ancestor" ? " (NOT an ancestor of HEAD)" : r.ancestry === "unknown-commit" ? " (unknown here)" : ""}`,
         `branch: ${l.branch ?? "-"}`,
         `written by: ${r.snapshot.cli_version ?? "-"}`,
         `fingerprints: ${count(r.files, "file")}, ${count(r.specs, "spec")}`,
-      ].join("\n") + "\n",
+      ].join("\n")}\n`,
     );
   }
   return r.problem !== null ? 2 : 0;

@@ -18,7 +18,10 @@ import { choice, pathArg, repoContext } from "../repo-context.js";
 
 export async function transcriptCommand(action: string, doc: string | undefined, options: Record<string, unknown>, io: CliIO): Promise<number> {
   if (action !== "verify" && action !== "accept") throw new UsageError(`unknown transcript action "${action}" (expected: verify or accept)`);
-  if (doc === undefined) throw new UsageError(`transcript ${action} needs the document path, e.g. \`noma-reconcile transcript ${action} docs/plan.noma${action === "accept" ? " --reason 'fixed a typo by hand'" : ""}\``);
+  if (doc === undefined)
+    throw new UsageError(
+      `transcript ${action} needs the document path, e.g. \`noma-reconcile transcript ${action} docs/plan.noma${action === "accept" ? " --reason 'fixed a typo by hand'" : ""}\``,
+    );
   if (action === "accept") return acceptCommand(doc, options, io);
   const format = choice("format", options["format"], ["text", "json"] as const);
   const ctx = repoContext(io.cwd);
@@ -35,15 +38,23 @@ export async function transcriptCommand(action: string, doc: string | undefined,
     base = readFileSync(join(ctx.root, b), "utf8");
   }
   const engine = base !== undefined ? (await import("../../patch/apply-patch.js")).applyPatch : undefined;
-  const report = verifyTranscript(transcript, docText, { strict: options["strict"] === true, ...(base !== undefined && engine !== undefined ? { replay: { base, engine } } : {}) });
+  const report = verifyTranscript(transcript, docText, {
+    strict: options["strict"] === true,
+    ...(base !== undefined && engine !== undefined ? { replay: { base, engine } } : {}),
+  });
   if (docText === null) report.findings.push({ severity: "error", code: "transcript-document-missing", message: `${file} does not exist.` });
   const ok = !report.findings.some((f) => f.severity === "error");
   if (format === "json") {
-    io.stdout(`${JSON.stringify({ schema: "noma-reconcile/transcript-verify@1", file, transcript: tFile, ok, records: report.records, applied: report.applied, final_sha256: report.finalSha256, findings: report.findings }, null, 2)}\n`);
+    io.stdout(
+      `${JSON.stringify({ schema: "noma-reconcile/transcript-verify@1", file, transcript: tFile, ok, records: report.records, applied: report.applied, final_sha256: report.finalSha256, findings: report.findings }, null, 2)}\n`,
+    );
   } else {
     for (const f of report.findings) io.stdout(`${f.severity.toUpperCase()} [${f.code}] ${f.line !== undefined ? `${tFile}:${f.line}` : file}: ${f.message}\n`);
     const acknowledged = report.outsideEdits.filter((e) => e.acknowledgedOn !== undefined).length;
-    if (!report.findings.some((f) => f.severity !== "info")) io.stdout(`✓ ${tFile}: ${report.records} records (${report.applied} applied), chain intact, document matches${acknowledged > 0 ? ` (${acknowledged} outside edit${acknowledged === 1 ? "" : "s"} acknowledged)` : ""}${base !== undefined ? ", replay reproduces it byte for byte" : ""}.\n`);
+    if (!report.findings.some((f) => f.severity !== "info"))
+      io.stdout(
+        `✓ ${tFile}: ${report.records} records (${report.applied} applied), chain intact, document matches${acknowledged > 0 ? ` (${acknowledged} outside edit${acknowledged === 1 ? "" : "s"} acknowledged)` : ""}${base !== undefined ? ", replay reproduces it byte for byte" : ""}.\n`,
+      );
   }
   return ok ? 0 : 1;
 }
@@ -53,7 +64,9 @@ async function acceptCommand(doc: string, options: Record<string, unknown>, io: 
   const reason = options["reason"];
   // The argument parser turns a number-like value (also "" and blanks) into a number: not a reason.
   if (typeof reason !== "string" || reason.trim().length === 0) {
-    throw new UsageError(`transcript accept needs --reason TEXT: why the edit made outside the protocol is accepted (it is stored in the record)${typeof reason === "number" ? `; got ${JSON.stringify(String(reason))}, which reads as a number` : ""}`);
+    throw new UsageError(
+      `transcript accept needs --reason TEXT: why the edit made outside the protocol is accepted (it is stored in the record)${typeof reason === "number" ? `; got ${JSON.stringify(String(reason))}, which reads as a number` : ""}`,
+    );
   }
   const ctx = repoContext(io.cwd);
   applyLockTimeout(options, ctx.root);
@@ -66,15 +79,25 @@ async function acceptCommand(doc: string, options: Record<string, unknown>, io: 
   const result = acceptOutsideEdits(join(ctx.root, file), { actor, reason, label: file, validate });
   const tFile = transcriptPath(file);
   if (format === "json") {
-    const accepted = result.accepted.map((e) => ({ recorded_sha256: e.recordedSha256, accepted_sha256: e.acceptedSha256, ...(e.gap !== undefined ? { gap_line: e.gap.line, gap_op_id: e.gap.opId } : {}) }));
-    io.stdout(`${JSON.stringify({ schema: "noma-reconcile/transcript-accept@1", file, transcript: tFile, document_sha256: result.documentSha256, accepted, records: result.records }, null, 2)}\n`);
+    const accepted = result.accepted.map((e) => ({
+      recorded_sha256: e.recordedSha256,
+      accepted_sha256: e.acceptedSha256,
+      ...(e.gap !== undefined ? { gap_line: e.gap.line, gap_op_id: e.gap.opId } : {}),
+    }));
+    io.stdout(
+      `${JSON.stringify({ schema: "noma-reconcile/transcript-accept@1", file, transcript: tFile, document_sha256: result.documentSha256, accepted, records: result.records }, null, 2)}\n`,
+    );
     return 0;
   }
   const lines = result.accepted.map((e) => {
     const states = `${e.recordedSha256.slice(0, 8)} → ${e.acceptedSha256.slice(0, 8)}`;
-    return e.gap === undefined ? `accepted: ${file} as it is now (${states}), edited outside the protocol` : `accepted: the edit made outside the protocol before ${tFile}:${e.gap.line} (${states})`;
+    return e.gap === undefined
+      ? `accepted: ${file} as it is now (${states}), edited outside the protocol`
+      : `accepted: the edit made outside the protocol before ${tFile}:${e.gap.line} (${states})`;
   });
-  lines.push(`transcript: ${result.lines.length} acknowledgement${result.lines.length === 1 ? "" : "s"} appended to ${tFile} (actor ${actor.kind} ${actor.name})`);
+  lines.push(
+    `transcript: ${result.lines.length} acknowledgement${result.lines.length === 1 ? "" : "s"} appended to ${tFile} (actor ${actor.kind} ${actor.name})`,
+  );
   io.stdout(`${lines.join("\n")}\n`);
   return 0;
 }

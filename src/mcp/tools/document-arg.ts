@@ -27,7 +27,9 @@ export function documentArg(file: string, ctx: ToolContext): DocumentArg {
     throw e;
   }
   if (isBookManifestPath(rel)) {
-    throw new ToolFailure(`${file}: a book manifest (.noma.yml) is not a valid target (unsupported_op, Noma §2.3); address the chapter's .noma file with its unscoped ids`);
+    throw new ToolFailure(
+      `${file}: a book manifest (.noma.yml) is not a valid target (unsupported_op, Noma §2.3); address the chapter's .noma file with its unscoped ids`,
+    );
   }
   const abs = join(ctx.root, rel);
   let isFile = false;

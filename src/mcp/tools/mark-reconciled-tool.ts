@@ -13,6 +13,10 @@ export interface MarkReconciledToolResult {
 }
 
 export async function markReconciledTool(args: { files: string[]; spec_path?: string }, ctx: ToolContext): Promise<MarkReconciledToolResult> {
-  const r = await markReconciled(requireRepo(ctx), { files: args.files, ...(args.spec_path !== undefined ? { specPath: args.spec_path } : {}) }, warningLog(ctx));
+  const r = await markReconciled(
+    requireRepo(ctx),
+    { files: args.files, ...(args.spec_path !== undefined ? { specPath: args.spec_path } : {}) },
+    warningLog(ctx),
+  );
   return { updated: r.updated, ...(r.not_marked.length > 0 ? { not_marked: r.not_marked } : {}), ...(r.deleted.length > 0 ? { deleted: r.deleted } : {}) };
 }

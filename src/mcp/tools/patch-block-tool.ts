@@ -37,7 +37,13 @@ export interface PatchBlockArgs {
 }
 
 export type PatchBlockResult =
-  | { ok: true; post_validation: ValidationSummary; transcript_entry: Record<string, unknown>; diagnostics: Diagnostic[]; transcript_entries: Record<string, unknown>[] }
+  | {
+      ok: true;
+      post_validation: ValidationSummary;
+      transcript_entry: Record<string, unknown>;
+      diagnostics: Diagnostic[];
+      transcript_entries: Record<string, unknown>[];
+    }
   | { ok: false; error: string; code: string; transcript_entries: Record<string, unknown>[] };
 
 export const DEFAULT_ACTOR = { kind: "agent", name: "unknown" } as const;
@@ -60,7 +66,10 @@ function fromJsonString(v: unknown): unknown {
 
 function opList(v: unknown): unknown[] {
   const list = fromJsonString(v);
-  if (!Array.isArray(list)) throw new ToolFailure(`invalid_content: ops: expected a list of patch ops (or a JSON string of one), found ${describeJsonValue(list)}; nothing was recorded or written`);
+  if (!Array.isArray(list))
+    throw new ToolFailure(
+      `invalid_content: ops: expected a list of patch ops (or a JSON string of one), found ${describeJsonValue(list)}; nothing was recorded or written`,
+    );
   if (list.length === 0) throw new ToolFailure("invalid_content: ops: expected at least one patch op, found an empty list; nothing was recorded or written");
   return list.map(fromJsonString);
 }
@@ -93,5 +102,11 @@ export async function patchBlockTool(args: PatchBlockArgs, ctx: ToolContext): Pr
     const error = o.error ?? { code: "unsupported_op", message: "the patch was rejected" };
     return { ok: false, error: error.message, code: error.code, transcript_entries: r.records };
   }
-  return { ok: true, post_validation: o.postValidation, transcript_entry: r.records[r.records.length - 1]!, diagnostics: o.postDiagnostics, transcript_entries: r.records };
+  return {
+    ok: true,
+    post_validation: o.postValidation,
+    transcript_entry: r.records[r.records.length - 1]!,
+    diagnostics: o.postDiagnostics,
+    transcript_entries: r.records,
+  };
 }

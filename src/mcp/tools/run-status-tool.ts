@@ -12,6 +12,11 @@ export async function runStatusTool(args: { run_id?: string; events_limit?: numb
   const fromEnv = process.env["NORMA_RUN_ID"];
   const id = args.run_id ?? ctx.agentStep?.runId ?? (fromEnv !== undefined && fromEnv !== "" ? fromEnv : undefined);
   const r = await runStatus(ctx.root, id, args.events_limit !== undefined ? { eventsLimit: args.events_limit } : {});
-  if (r === null) throw new ToolFailure(id !== undefined ? `no run ${id} in .norma/norma.db (run_list lists the runs)` : "no runs yet in .norma/norma.db (`noma-reconcile run --spec <spec>` starts one)");
+  if (r === null)
+    throw new ToolFailure(
+      id !== undefined
+        ? `no run ${id} in .norma/norma.db (run_list lists the runs)`
+        : "no runs yet in .norma/norma.db (`noma-reconcile run --spec <spec>` starts one)",
+    );
   return r;
 }

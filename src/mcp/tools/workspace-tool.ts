@@ -19,7 +19,11 @@ function failure(body: object): ToolResult {
 
 export async function workspaceTool(name: WorkspaceToolName, args: unknown, ctx: ToolContext): Promise<ToolResult> {
   if (!ctx.inRepo) {
-    return failure({ success: false, code: "config_error", message: `not inside a git repository (${ctx.root}): the workspace tools are confined to a repository; start the server in one` });
+    return failure({
+      success: false,
+      code: "config_error",
+      message: `not inside a git repository (${ctx.root}): the workspace tools are confined to a repository; start the server in one`,
+    });
   }
   let ws;
   try {
@@ -50,7 +54,15 @@ export async function refuseWorkspaceTool(name: WorkspaceToolName, args: unknown
     if (e instanceof WorkspaceError) return failure(body);
     throw e;
   }
-  const path = args !== null && typeof args === "object" && typeof (args as Record<string, unknown>)["path"] === "string" ? ((args as Record<string, unknown>)["path"] as string).slice(0, 4096) : "";
-  const outcome = await recordRefusal(ws, name, { code: "not_for_role", message, status: 403, details: { ...stepDetails(ctx), ...(path !== "" ? { requested_path: path } : {}) } }, { via: "mcp", log: ctx.log });
+  const path =
+    args !== null && typeof args === "object" && typeof (args as Record<string, unknown>)["path"] === "string"
+      ? ((args as Record<string, unknown>)["path"] as string).slice(0, 4096)
+      : "";
+  const outcome = await recordRefusal(
+    ws,
+    name,
+    { code: "not_for_role", message, status: 403, details: { ...stepDetails(ctx), ...(path !== "" ? { requested_path: path } : {}) } },
+    { via: "mcp", log: ctx.log },
+  );
   return failure(outcome.body);
 }

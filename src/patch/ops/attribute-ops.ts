@@ -30,7 +30,8 @@ export function updateAttribute(doc: NomaDocument, op: PatchOpOf<"update_attribu
 }
 
 export function removeAttribute(doc: NomaDocument, op: PatchOpOf<"remove_attribute">): string {
-  if (op.key === "id") throw new PatchError("id_attribute_protected", 'remove_attribute cannot remove "id": a block keeps its identity; use rename_id to change it.');
+  if (op.key === "id")
+    throw new PatchError("id_attribute_protected", 'remove_attribute cannot remove "id": a block keeps its identity; use rename_id to change it.');
   checkAttrKey(op.key);
   const target = findDirective(doc, op.id);
   checkBaseHash(doc, target, op.baseHash, `block "${op.id}"`);

@@ -82,7 +82,10 @@ export function replaceBody(doc: NomaDocument, op: PatchOpOf<"replace_body">): s
   if (!target.closed) throw new PatchError("invalid_content", `Block "${op.id}" is never closed; fix its closing fence before replacing its body.`);
   const nested = target.children.find((c) => c.type === "directive");
   if (nested !== undefined) {
-    throw new PatchError("invalid_content", `Block "${op.id}" has child blocks (line ${nested.pos.line}); replace_body only replaces the body of a body-only block. Use replace_block.`);
+    throw new PatchError(
+      "invalid_content",
+      `Block "${op.id}" has child blocks (line ${nested.pos.line}); replace_body only replaces the body of a body-only block. Use replace_block.`,
+    );
   }
   // Empty content leaves one empty line as the body (the content's lines, split as given).
   const body = op.content.replace(/(?:\r\n|\r|\n)+$/, "").split(/\r\n|\r|\n/);
@@ -91,8 +94,17 @@ export function replaceBody(doc: NomaDocument, op: PatchOpOf<"replace_body">): s
   const rebuilt = [opener, ...body, ":".repeat(target.colons)];
   const check = parseNoma(rebuilt.join("\n"));
   const only = check.children[0];
-  if (check.children.length !== 1 || only === undefined || only.type !== "directive" || only.endLine !== rebuilt.length || check.problems.some((p) => p.severity === "error")) {
-    throw new PatchError("invalid_content", `The new body of "${op.id}" would not stay inside the block (a line of ${target.colons} colons or an unclosed code fence breaks out of it).`);
+  if (
+    check.children.length !== 1 ||
+    only === undefined ||
+    only.type !== "directive" ||
+    only.endLine !== rebuilt.length ||
+    check.problems.some((p) => p.severity === "error")
+  ) {
+    throw new PatchError(
+      "invalid_content",
+      `The new body of "${op.id}" would not stay inside the block (a line of ${target.colons} colons or an unclosed code fence breaks out of it).`,
+    );
   }
   return applyEdits(doc.source, [replaceLines(doc, target.pos.line, target.endLine - 1, body)]);
 }

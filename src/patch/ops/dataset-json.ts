@@ -42,7 +42,10 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     rowsNode = root.entries.find((e) => e.key === "rows")!.value as JsonArraySpan;
     const cols = root.entries.find((e) => e.key === "columns")?.value;
     if (cols !== undefined && cols.kind === "array") columnsNode = cols;
-  } else return fail(`Dataset "${id}": JSON must be an array of rows, an array of records, or {"columns": [...], "rows": [...]}; use replace_body for other shapes.`);
+  } else
+    return fail(
+      `Dataset "${id}": JSON must be an array of rows, an array of records, or {"columns": [...], "rows": [...]}; use replace_body for other shapes.`,
+    );
 
   const rows = rowsNode.items;
   const records = rows.length > 0 && rows.every((r) => r.kind === "object");
@@ -164,7 +167,8 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
       if ((t === "integer" || t === "int") && !Number.isInteger(n)) fail(`${what} expects an integer; got ${JSON.stringify(value)}.`);
       return JSON.stringify(n);
     }
-    if ((t === "boolean" || t === "bool") && (value === "true" || value === "false" || typeof value === "boolean")) return String(value === true || value === "true");
+    if ((t === "boolean" || t === "bool") && (value === "true" || value === "false" || typeof value === "boolean"))
+      return String(value === true || value === "true");
     if (t === "string" || t === "str" || t === "text") return JSON.stringify(String(value));
     return JSON.stringify(value);
   };
@@ -205,7 +209,11 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
       for (let c = 0; c < width; c++) values.push(c < cells.length ? cellText(cells[c]!, c) : "null");
       const t = template(row);
       const text = records
-        ? formatLike(t, "object", columns!.map((k, c) => entryText(t as JsonObjectSpan | undefined, k, values[c] ?? "null")))
+        ? formatLike(
+            t,
+            "object",
+            columns!.map((k, c) => entryText(t as JsonObjectSpan | undefined, k, values[c] ?? "null")),
+          )
         : formatLike(t, "array", values);
       return [insertItems(rowsNode, row, [text])];
     },

@@ -70,7 +70,7 @@ export function deleteDatasetRow(doc: NomaDocument, op: PatchOpOf<"delete_datase
 export function insertDatasetColumn(doc: NomaDocument, op: PatchOpOf<"insert_dataset_column">): string {
   const m = readDataset(doc, op.id, op.baseHash);
   const c = columnIndex(m, op.column, true);
-  if (m.columns !== null && m.columns.includes(op.header)) fail(`Dataset "${op.id}" already has a column "${op.header}".`);
+  if (m.columns?.includes(op.header)) fail(`Dataset "${op.id}" already has a column "${op.header}".`);
   const given = op.cells ?? [];
   if (given.length > m.rowCount) fail(`${given.length} cells given, but dataset "${op.id}" has ${m.rowCount} rows.`);
   return apply(doc, m.insertColumn(c, op.header, newColumnType(op.type, given), given));

@@ -40,7 +40,7 @@ export function yamlScalar(value: Cell, type: string | undefined, what: string):
   }
   const s = String(value);
   if (/[\r\n]/.test(s)) fail(`${what} cannot contain a line break.`);
-  if (/^[A-Za-z_][\w .\/-]*$/.test(s) && !YAML_RESERVED.test(s) && !s.endsWith(" ")) return s;
+  if (/^[A-Za-z_][\w ./-]*$/.test(s) && !YAML_RESERVED.test(s) && !s.endsWith(" ")) return s;
   return JSON.stringify(s);
 }
 
@@ -188,11 +188,7 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
   }
 
   const columns: string[] | null =
-    schema.length > 0
-      ? schema.map((s) => s.name)
-      : rows.some((r) => r.kind === "map" || r.kind === "flow-map")
-        ? unionKeys(rows)
-        : null;
+    schema.length > 0 ? schema.map((s) => s.name) : rows.some((r) => r.kind === "map" || r.kind === "flow-map") ? unionKeys(rows) : null;
   const width = Math.max(columns?.length ?? 0, ...rows.map((r) => (r.kind === "seq" ? r.items.length : r.kind === "flow-seq" ? r.cells.length : 0)));
 
   const rawCells = (c: number): string[] => {
@@ -256,7 +252,9 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     return [replaceLineContent(doc, it.line, t.slice(0, it.from) + space + v + t.slice(it.to))];
   };
   const flowLine = (r: Extract<Row, { kind: "flow-seq" | "flow-map" }>, cells: readonly string[], keys: readonly string[]): string =>
-    r.kind === "flow-seq" ? `${r.dash}- [${r.pad}${cells.join(", ")}${r.pad}]` : `${r.dash}- {${r.pad}${keys.map((key, i) => `${key}: ${cells[i]}`).join(", ")}${r.pad}}`;
+    r.kind === "flow-seq"
+      ? `${r.dash}- [${r.pad}${cells.join(", ")}${r.pad}]`
+      : `${r.dash}- {${r.pad}${keys.map((key, i) => `${key}: ${cells[i]}`).join(", ")}${r.pad}}`;
   /** Where a map row's key for column `c` goes: before the first key of a later column. */
   const keyIndex = (keys: readonly string[], c: number): number => {
     const i = keys.findIndex((key) => colIndex(key) >= c);
@@ -372,10 +370,32 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
       if (entry !== undefined) edits.push(deleteLines(doc, entry.line, entry.line + 1));
       for (const r of rows) {
         if (r.kind === "flow-seq") {
-          if (c < r.cells.length) edits.push(replaceLineContent(doc, r.first, flowLine(r, r.cells.filter((_, i) => i !== c), [])));
+          if (c < r.cells.length)
+            edits.push(
+              replaceLineContent(
+                doc,
+                r.first,
+                flowLine(
+                  r,
+                  r.cells.filter((_, i) => i !== c),
+                  [],
+                ),
+              ),
+            );
         } else if (r.kind === "flow-map") {
           const at = r.keys.indexOf(columns![c]!);
-          if (at !== -1) edits.push(replaceLineContent(doc, r.first, flowLine(r, r.cells.filter((_, i) => i !== at), r.keys.filter((_, i) => i !== at))));
+          if (at !== -1)
+            edits.push(
+              replaceLineContent(
+                doc,
+                r.first,
+                flowLine(
+                  r,
+                  r.cells.filter((_, i) => i !== at),
+                  r.keys.filter((_, i) => i !== at),
+                ),
+              ),
+            );
         } else {
           const at = r.kind === "map" ? r.items.findIndex((it) => it.key === columns![c]) : c < r.items.length ? c : -1;
           if (at !== -1) edits.push(removeItem(r, at));
@@ -426,8 +446,10 @@ function readItem(id: string, l: { i: number; text: string }, at: number, kind: 
   const to = valueEnd(l.text, from);
   const raw = l.text.slice(from, to);
   if (/^[|>]/.test(raw)) fail(`Dataset "${id}": line ${l.i + 1} starts a multi-line value; use replace_body.`);
-  if (/^["']/.test(raw) && (raw.length < 2 || raw[raw.length - 1] !== raw[0])) fail(`Dataset "${id}": line ${l.i + 1} has a quoted value that continues on the next line; use replace_body.`);
-  if (/^-(?:\s|$)/.test(raw) || (kind === "seq" && KEY_VALUE.test(raw))) fail(`Dataset "${id}": line ${l.i + 1} nests a list or map inside a cell; use replace_body.`);
+  if (/^["']/.test(raw) && (raw.length < 2 || raw[raw.length - 1] !== raw[0]))
+    fail(`Dataset "${id}": line ${l.i + 1} has a quoted value that continues on the next line; use replace_body.`);
+  if (/^-(?:\s|$)/.test(raw) || (kind === "seq" && KEY_VALUE.test(raw)))
+    fail(`Dataset "${id}": line ${l.i + 1} nests a list or map inside a cell; use replace_body.`);
   return key !== undefined ? { line: l.i, key, from, to, raw } : { line: l.i, from, to, raw };
 }
 
@@ -441,7 +463,8 @@ function readRow(id: string, group: ReadonlyArray<{ i: number; text: string }>, 
   const content = head.text.slice(contentCol, valueEnd(head.text, contentCol));
   if (content.startsWith("[") || content.startsWith("{")) {
     const close = content.startsWith("[") ? "]" : "}";
-    if (group.length > 1 || !content.endsWith(close)) fail(`Dataset "${id}": the row at line ${head.i + 1} is a flow collection over several lines; use replace_body.`);
+    if (group.length > 1 || !content.endsWith(close))
+      fail(`Dataset "${id}": the row at line ${head.i + 1} is a flow collection over several lines; use replace_body.`);
     const inner = content.slice(1, -1);
     const pad = inner.startsWith(" ") && inner.endsWith(" ") && inner.trim().length > 0 ? " " : "";
     const parts = splitFlow(inner);
@@ -462,10 +485,15 @@ function readRow(id: string, group: ReadonlyArray<{ i: number; text: string }>, 
   if (firstLine === undefined) fail(`Dataset "${id}": the row at line ${head.i + 1} is empty.`);
   const firstCol = onDash ? contentCol : indentWidth(firstLine.text);
   const firstText = firstLine.text.slice(firstCol);
-  const kind: "map" | "seq" = /^-(?:\s|$)/.test(firstText) ? "seq" : KEY_VALUE.test(firstText) ? "map" : fail(`Dataset "${id}": the row at line ${head.i + 1} is a single value, not a list or a map of cells.`);
+  const kind: "map" | "seq" = /^-(?:\s|$)/.test(firstText)
+    ? "seq"
+    : KEY_VALUE.test(firstText)
+      ? "map"
+      : fail(`Dataset "${id}": the row at line ${head.i + 1} is a single value, not a list or a map of cells.`);
   const items: Item[] = [readItem(id, firstLine, firstCol, kind)];
   for (const l of group.slice(onDash ? 1 : 2)) {
-    if (indentWidth(l.text) !== firstCol) fail(`Dataset "${id}": line ${l.i + 1} is indented unlike the row's other cells (a nested or multi-line value); use replace_body.`);
+    if (indentWidth(l.text) !== firstCol)
+      fail(`Dataset "${id}": line ${l.i + 1} is indented unlike the row's other cells (a nested or multi-line value); use replace_body.`);
     items.push(readItem(id, l, firstCol, kind));
   }
   if (kind === "map") {

@@ -18,7 +18,10 @@ export function updateHeading(doc: NomaDocument, op: PatchOpOf<"update_heading">
   // §3.5: target_missing is the code for an id that resolves to a node the op does not
   // operate on (invalid_content is for content that does not parse).
   if (node.type !== "section") {
-    throw new PatchError("target_missing", `"${op.id}" is a ::${node.name} directive, not a heading section; update_heading rewrites a "# Title" line (a directive's title is an attribute: use update_attribute).`);
+    throw new PatchError(
+      "target_missing",
+      `"${op.id}" is a ::${node.name} directive, not a heading section; update_heading rewrites a "# Title" line (a directive's title is an attribute: use update_attribute).`,
+    );
   }
   checkBaseHash(doc, node, op.baseHash, `heading "${op.id}"`);
   const line = lineText(doc, node.pos.line - 1);
@@ -44,7 +47,10 @@ export function updateHeading(doc: NomaDocument, op: PatchOpOf<"update_heading">
   const next = `${prefix}${title}${attrPart}`;
   const check = parseHeadingLine(next);
   if (check === null || check.title !== title || (check.inner ?? "") !== (attrPart.length > 0 ? attrPart.trim().slice(1, -1) : "")) {
-    throw new PatchError("invalid_content", `The title "${title}" cannot be written on a heading line and read back unchanged (a trailing {…} would be taken as attributes).`);
+    throw new PatchError(
+      "invalid_content",
+      `The title "${title}" cannot be written on a heading line and read back unchanged (a trailing {…} would be taken as attributes).`,
+    );
   }
   return next === line ? doc.source : applyEdits(doc.source, [replaceLineContent(doc, node.pos.line - 1, next)]);
 }

@@ -105,7 +105,8 @@ function columnIndex(t: Table, column: number | string, allowEnd = false): numbe
     if (column > max) throw new PatchError("invalid_content", `column ${column} is out of range: table "${t.node.id}" has ${t.width} columns.`);
     return column;
   }
-  if (t.header === null) throw new PatchError("invalid_content", `column "${column}" is a label, but table "${t.node.id}" has no header (add the \`header\` flag or use an index).`);
+  if (t.header === null)
+    throw new PatchError("invalid_content", `column "${column}" is a label, but table "${t.node.id}" has no header (add the \`header\` flag or use an index).`);
   const i = t.header.cells.indexOf(column);
   if (i === -1) throw new PatchError("invalid_content", `Table "${t.node.id}" has no column "${column}" (columns: ${t.header.cells.join(", ")}).`);
   return i;
@@ -141,8 +142,13 @@ export function updateTableHeaderCell(doc: NomaDocument, op: PatchOpOf<"update_t
 
 export function insertTableRow(doc: NomaDocument, op: PatchOpOf<"insert_table_row">): string {
   const t = readTable(doc, op.id, op.baseHash);
-  if (op.row > t.body.length) throw new PatchError("invalid_content", `row ${op.row} is out of range for insertion: table "${op.id}" has ${t.body.length} body rows (valid: 0–${t.body.length}).`);
-  if (op.cells.length > Math.max(t.width, 1) && t.width > 0) throw new PatchError("invalid_content", `${op.cells.length} cells given, but table "${op.id}" has ${t.width} columns.`);
+  if (op.row > t.body.length)
+    throw new PatchError(
+      "invalid_content",
+      `row ${op.row} is out of range for insertion: table "${op.id}" has ${t.body.length} body rows (valid: 0–${t.body.length}).`,
+    );
+  if (op.cells.length > Math.max(t.width, 1) && t.width > 0)
+    throw new PatchError("invalid_content", `${op.cells.length} cells given, but table "${op.id}" has ${t.width} columns.`);
   const cells = pad(op.cells.map(escapeCell), t.width);
   const anchor = t.body[op.row];
   const ref = anchor ?? t.body[t.body.length - 1] ?? t.header;
@@ -155,7 +161,7 @@ export function insertTableRow(doc: NomaDocument, op: PatchOpOf<"insert_table_ro
 function lastLineOfRowBlock(t: Table, row: Row): number {
   const i = t.all.indexOf(row);
   const next = t.all[i + 1];
-  return next !== undefined && next.separator ? next.line : row.line;
+  return next?.separator ? next.line : row.line;
 }
 
 export function deleteTableRow(doc: NomaDocument, op: PatchOpOf<"delete_table_row">): string {
@@ -174,7 +180,8 @@ export function insertTableColumn(doc: NomaDocument, op: PatchOpOf<"insert_table
   const c = columnIndex(t, op.column, true);
   if (t.header !== null && op.header === undefined) throw new PatchError("invalid_content", `Table "${op.id}" has a header row; give the new column a header.`);
   const cells = op.cells ?? [];
-  if (cells.length > t.body.length) throw new PatchError("invalid_content", `${cells.length} cells given, but table "${op.id}" has ${t.body.length} body rows.`);
+  if (cells.length > t.body.length)
+    throw new PatchError("invalid_content", `${cells.length} cells given, but table "${op.id}" has ${t.body.length} body rows.`);
   return rewriteAll(doc, t, (row, r) => {
     let value: string;
     if (r.separator) value = "---";

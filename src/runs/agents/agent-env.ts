@@ -9,7 +9,29 @@
  */
 import type { AgentRequest } from "../agent-protocol.js";
 
-const BASE = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "TEMP", "TMP", "SYSTEMROOT", "SYSTEMDRIVE", "COMSPEC", "PATHEXT", "WINDIR", "USERPROFILE", "APPDATA", "LOCALAPPDATA"];
+const BASE = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LANGUAGE",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TZ",
+  "TMPDIR",
+  "TEMP",
+  "TMP",
+  "SYSTEMROOT",
+  "SYSTEMDRIVE",
+  "COMSPEC",
+  "PATHEXT",
+  "WINDIR",
+  "USERPROFILE",
+  "APPDATA",
+  "LOCALAPPDATA",
+];
 
 export function normaVariables(request: AgentRequest): Record<string, string> {
   return {
@@ -20,7 +42,9 @@ export function normaVariables(request: AgentRequest): Record<string, string> {
     NORMA_STEP_DIR: request.paths.step_dir,
     NORMA_RUN_DIR: request.paths.run_dir,
     NORMA_REPO_ROOT: request.paths.repo_root,
-    ...(request.context.mcp_server !== undefined ? { NORMA_MCP_COMMAND: JSON.stringify([request.context.mcp_server.command, ...request.context.mcp_server.args]) } : {}),
+    ...(request.context.mcp_server !== undefined
+      ? { NORMA_MCP_COMMAND: JSON.stringify([request.context.mcp_server.command, ...request.context.mcp_server.args]) }
+      : {}),
   };
 }
 

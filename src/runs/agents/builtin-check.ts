@@ -77,7 +77,14 @@ function ackKey(spec: string, path: string): string {
   return `${spec}\0${path}`;
 }
 
-async function runTests(argv: readonly string[], root: string, logPath: string, timeoutMs: number, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<{ code: number | null; detail: string }> {
+async function runTests(
+  argv: readonly string[],
+  root: string,
+  logPath: string,
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<{ code: number | null; detail: string }> {
   const fd = openSync(logPath, "w");
   try {
     return await new Promise((resolve) => {
@@ -135,7 +142,11 @@ export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinChe
         pending: pending.map((p) => {
           const ack = acks.get(ackKey(spec, p.path)) ?? null;
           const acknowledged = ack !== null && ack.hash !== null && ack.hash === p.hash;
-          const problem = acknowledged ? null : ack === null ? "changed since it was last reconciled; not acknowledged by this run" : "changed again after this run acknowledged it";
+          const problem = acknowledged
+            ? null
+            : ack === null
+              ? "changed since it was last reconciled; not acknowledged by this run"
+              : "changed again after this run acknowledged it";
           return { ...p, acknowledged, ack, problem };
         }),
       };
@@ -171,16 +182,22 @@ export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinChe
         const { listNomaFiles } = await import("../../check/list-noma-files.js");
         for (const p of listNomaFiles(root, true, [], root)) targets.add(p);
       }
-      const judged = [...targets].filter((p) => {
-        const k = checkedPathKind(p);
-        return k === "document" || k === "transcript" || k === "book" || k === "sidecar";
-      }).sort();
+      const judged = [...targets]
+        .filter((p) => {
+          const k = checkedPathKind(p);
+          return k === "document" || k === "transcript" || k === "book" || k === "sidecar";
+        })
+        .sort();
       let results2: FileDiagnostics[] = [];
       if (judged.length > 0) {
         const { checkWorktree } = await import("../../check/check-worktree.js");
         results2 = (await checkWorktree({ root, inRepo: true, cwd: root, paths: judged, onWarning })).results;
       }
-      const errors = results2.flatMap((r) => r.diagnostics.filter((d) => d.severity === "error").map((d) => `${r.file}${d.pos !== undefined ? `:${d.pos.line}:${d.pos.column}` : ""}: ${d.message} [${d.code}]`));
+      const errors = results2.flatMap((r) =>
+        r.diagnostics
+          .filter((d) => d.severity === "error")
+          .map((d) => `${r.file}${d.pos !== undefined ? `:${d.pos.line}:${d.pos.column}` : ""}: ${d.message} [${d.code}]`),
+      );
       const file = "files/documents.json";
       writeFileSync(join(stepDir, file), `${JSON.stringify({ checked: judged, results: results2 }, null, 2)}\n`);
       files.push(file);
@@ -192,7 +209,12 @@ export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinChe
         text: c.text,
         pass: errors.length === 0,
         evidence: file,
-        detail: judged.length === 0 ? ["no .noma document or transcript changed"] : errors.length === 0 ? [`${judged.length} checked, no errors: ${judged.join(", ")}`] : errors,
+        detail:
+          judged.length === 0
+            ? ["no .noma document or transcript changed"]
+            : errors.length === 0
+              ? [`${judged.length} checked, no errors: ${judged.join(", ")}`]
+              : errors,
       });
     } else if (c.kind === "tests") {
       const file = "files/test.log";
@@ -202,7 +224,13 @@ export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinChe
       if (r.code !== 0) fixes.push(`Make \`${c.argv!.join(" ")}\` pass (${r.detail}; see ${file})`);
       results.push({ id: c.id, text: c.text, pass: r.code === 0, evidence: file, detail: [`${c.argv!.join(" ")}: ${r.detail}`] });
     } else {
-      results.push({ id: c.id, text: c.text, pass: false, evidence: "", detail: ["the built-in check cannot judge a free-text criterion; configure a check agent"] });
+      results.push({
+        id: c.id,
+        text: c.text,
+        pass: false,
+        evidence: "",
+        detail: ["the built-in check cannot judge a free-text criterion; configure a check agent"],
+      });
     }
   }
 
@@ -230,11 +258,16 @@ export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinChe
   ];
   writeFileSync(join(stepDir, "verdict.json"), `${JSON.stringify(verdict, null, 2)}\n`);
   writeFileSync(join(stepDir, "scorecard.md"), `${lines.join("\n")}`);
-  writeFileSync(join(stepDir, STDOUT_LOG), results.map((r) => `${r.pass ? "PASS" : "FAIL"} ${r.id}: ${r.text}\n${r.detail.map((d) => `  ${d}\n`).join("")}`).join(""));
+  writeFileSync(
+    join(stepDir, STDOUT_LOG),
+    results.map((r) => `${r.pass ? "PASS" : "FAIL"} ${r.id}: ${r.text}\n${r.detail.map((d) => `  ${d}\n`).join("")}`).join(""),
+  );
   writeFileSync(join(stepDir, STDERR_LOG), warnings.map((w) => `${w}\n`).join(""));
   const why = (r: CriterionResult): string => {
     const open = r.detail.filter((d) => d.startsWith("OPEN: "));
-    return open.length > 0 ? `${r.id}: ${open.length} open drift file${open.length === 1 ? "" : "s"} (${open.map((d) => d.slice(6).replace(/ \(.*\)$/, "")).join(", ")})` : `${r.id}: ${r.detail[0] ?? r.text}`;
+    return open.length > 0
+      ? `${r.id}: ${open.length} open drift file${open.length === 1 ? "" : "s"} (${open.map((d) => d.slice(6).replace(/ \(.*\)$/, "")).join(", ")})`
+      : `${r.id}: ${r.detail[0] ?? r.text}`;
   };
   const summary = pass ? `PASS: all ${results.length} criteria hold` : `FAIL: ${failed.map(why).join("; ")}`;
   return { response: { version: 1, status: "ok", summary, files, next_actions: fixes, errors: [] }, verdict };

@@ -92,7 +92,14 @@ export function cliAgentCommand(config: CliAgentConfig, ctx: CliAgentContext): C
           "workspace-write",
           ...(outside ? ["--add-dir", ctx.stepDir] : []),
           "--ephemeral",
-          ...(mcp !== null ? ["-c", `mcp_servers.${MCP_SERVER_NAME}.command=${JSON.stringify(mcp[0])}`, "-c", `mcp_servers.${MCP_SERVER_NAME}.args=${JSON.stringify(mcp.slice(1))}`] : []),
+          ...(mcp !== null
+            ? [
+                "-c",
+                `mcp_servers.${MCP_SERVER_NAME}.command=${JSON.stringify(mcp[0])}`,
+                "-c",
+                `mcp_servers.${MCP_SERVER_NAME}.args=${JSON.stringify(mcp.slice(1))}`,
+              ]
+            : []),
           ctx.prompt,
         ],
         env: {},
@@ -109,7 +116,13 @@ export function cliAgentCommand(config: CliAgentConfig, ctx: CliAgentContext): C
           "--permission-mode",
           "acceptEdits",
           ...(mcp !== null
-            ? ["--mcp-config", JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: "stdio", command: mcp[0], args: mcp.slice(1) } } }), "--strict-mcp-config", "--allowedTools", allowedMcpTools(ctx.role).join(",")]
+            ? [
+                "--mcp-config",
+                JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: { type: "stdio", command: mcp[0], args: mcp.slice(1) } } }),
+                "--strict-mcp-config",
+                "--allowedTools",
+                allowedMcpTools(ctx.role).join(","),
+              ]
             : []),
           ...(outside ? ["--add-dir", ctx.stepDir] : []),
           ...model,
@@ -118,13 +131,25 @@ export function cliAgentCommand(config: CliAgentConfig, ctx: CliAgentContext): C
       };
     case "gemini":
       return {
-        argv: ["gemini", ...extra, ...model, "--output-format", "json", "--approval-mode", "auto_edit", ...(outside ? ["--include-directories", ctx.stepDir] : []), "--prompt", ctx.prompt],
+        argv: [
+          "gemini",
+          ...extra,
+          ...model,
+          "--output-format",
+          "json",
+          "--approval-mode",
+          "auto_edit",
+          ...(outside ? ["--include-directories", ctx.stepDir] : []),
+          "--prompt",
+          ctx.prompt,
+        ],
         env: {},
       };
     case "opencode":
       return {
         argv: ["opencode", "run", ...extra, ...model, "--format", "json", ctx.prompt],
-        env: mcp !== null ? { OPENCODE_CONFIG_CONTENT: JSON.stringify({ mcp: { [MCP_SERVER_NAME]: { type: "local", command: [...mcp], enabled: true } } }) } : {},
+        env:
+          mcp !== null ? { OPENCODE_CONFIG_CONTENT: JSON.stringify({ mcp: { [MCP_SERVER_NAME]: { type: "local", command: [...mcp], enabled: true } } }) } : {},
       };
   }
 }

@@ -44,7 +44,11 @@ export function extractResponse(type: Exclude<AgentType, "builtin">, stdout: str
       const o = parseObject(stdout.trim());
       if (o === null) return { ok: false, problem: "gemini printed no JSON object (--output-format json)" };
       const err = o["error"];
-      if (err !== undefined && err !== null) return { ok: false, problem: `gemini reported an error: ${typeof err === "object" ? String((err as Record<string, unknown>)["message"] ?? JSON.stringify(err)) : String(err)}` };
+      if (err !== undefined && err !== null)
+        return {
+          ok: false,
+          problem: `gemini reported an error: ${typeof err === "object" ? String((err as Record<string, unknown>)["message"] ?? JSON.stringify(err)) : String(err)}`,
+        };
       if (typeof o["response"] !== "string") return { ok: false, problem: "gemini's JSON output has no response text" };
       return { ok: true, text: unfence(o["response"]) };
     }
@@ -69,7 +73,8 @@ export function extractResponse(type: Exclude<AgentType, "builtin">, stdout: str
           error = typeof e === "string" ? e : String((e as Record<string, unknown> | undefined)?.["message"] ?? JSON.stringify(e ?? o));
         }
       }
-      if (last === null) return { ok: false, problem: error !== null ? `opencode reported an error: ${error}` : "opencode printed no text event (--format json)" };
+      if (last === null)
+        return { ok: false, problem: error !== null ? `opencode reported an error: ${error}` : "opencode printed no text event (--format json)" };
       return { ok: true, text: unfence(last) };
     }
   }

@@ -22,7 +22,7 @@ const ROLE_TASKS: Record<AgentRequest["step"]["role"], string[]> = {
   do: [
     "Your role is DO: gather evidence or execute the work the plan describes.",
     "Write evidence under files/ in the step directory (e.g. files/commands.txt, files/run.log).",
-    "If you reviewed changed governed files against their spec and they now agree, list them in reconciled.json: [{\"spec\": \".notarai/x.spec.yaml\", \"path\": \"src/x.ts\", \"note\": \"why they agree\"}].",
+    'If you reviewed changed governed files against their spec and they now agree, list them in reconciled.json: [{"spec": ".notarai/x.spec.yaml", "path": "src/x.ts", "note": "why they agree"}].',
     "Do not write patch.diff.",
   ],
   check: [
@@ -52,7 +52,8 @@ const MCP_LINES: Record<AgentRequest["step"]["role"], string> = {
 };
 
 const WRITE_RULE: Record<"tools" | "none", string> = {
-  tools: "- Write files only inside the step directory, except the repository changes you make through the workspace tools (edit_file, apply_patch); never modify, create or delete repository files any other way.",
+  tools:
+    "- Write files only inside the step directory, except the repository changes you make through the workspace tools (edit_file, apply_patch); never modify, create or delete repository files any other way.",
   none: "- Write only inside the step directory. Never modify, create or delete files elsewhere.",
 };
 

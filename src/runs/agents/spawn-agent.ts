@@ -113,7 +113,12 @@ export function spawnAgent(spec: SpawnSpec): Promise<SpawnOutcome> {
     if (spec.signal?.aborted === true) onAbort();
     else spec.signal?.addEventListener("abort", onAbort, { once: true });
     child.on("error", (e: NodeJS.ErrnoException) => {
-      spawnError = e.code === "ENOENT" ? `${cmd}: not found (is it installed and on PATH?)` : e.code === "EACCES" ? `${cmd}: not executable (permission denied)` : `${cmd}: ${e.message}`;
+      spawnError =
+        e.code === "ENOENT"
+          ? `${cmd}: not found (is it installed and on PATH?)`
+          : e.code === "EACCES"
+            ? `${cmd}: not executable (permission denied)`
+            : `${cmd}: ${e.message}`;
       finish(null, null);
     });
     child.on("close", (code, signal) => finish(code, signal));

@@ -50,7 +50,8 @@ function ledgerDetails(r: ReplaceResult): Record<string, unknown> {
 export async function editFileTool(ws: Workspace, args: { path: string; contents: string; create_if_missing?: boolean }): Promise<ToolOutput<EditFileResult>> {
   const c = ws.check(args.path, "write");
   const bytes = Buffer.from(args.contents, "utf8");
-  if (bytes.length > MAX_FILE_BYTES) throw new WorkspaceError("too_large", `contents: ${bytes.length} bytes, more than the ${MAX_FILE_BYTES} a request may write`);
+  if (bytes.length > MAX_FILE_BYTES)
+    throw new WorkspaceError("too_large", `contents: ${bytes.length} bytes, more than the ${MAX_FILE_BYTES} a request may write`);
   const r = await replaceFile(
     ws,
     c,
@@ -60,7 +61,14 @@ export async function editFileTool(ws: Workspace, args: { path: string; contents
     },
     { create: args.create_if_missing === true },
   );
-  const body: EditFileResult = { success: true, bytes_written: r.bytesWritten, path: c.rel, created: r.created, unchanged: r.unchanged, ...(r.archived !== undefined ? { archived: r.archived } : {}) };
+  const body: EditFileResult = {
+    success: true,
+    bytes_written: r.bytesWritten,
+    path: c.rel,
+    created: r.created,
+    unchanged: r.unchanged,
+    ...(r.archived !== undefined ? { archived: r.archived } : {}),
+  };
   return { body, ledgerPath: c.rel, details: ledgerDetails(r) };
 }
 
@@ -74,11 +82,18 @@ export async function applyPatchTool(ws: Workspace, args: { path: string; hunks:
       if (old === null) throw new WorkspaceError("not_found", `${c.rel}: no such file (apply_patch changes existing files; edit_file creates them)`);
       refuseNomaOverwrite(c.rel, old);
       const next = applyHunks(old, args.hunks, c.rel);
-      if (next.length > MAX_FILE_BYTES) throw new WorkspaceError("too_large", `${c.rel}: the patched file would be ${next.length} bytes, more than ${MAX_FILE_BYTES}`);
+      if (next.length > MAX_FILE_BYTES)
+        throw new WorkspaceError("too_large", `${c.rel}: the patched file would be ${next.length} bytes, more than ${MAX_FILE_BYTES}`);
       return next;
     },
     { create: false },
   );
-  const body: ApplyPatchResult = { success: true, hunks_applied: args.hunks.length, bytes_written: r.bytesWritten, path: c.rel, ...(r.archived !== undefined ? { archived: r.archived } : {}) };
+  const body: ApplyPatchResult = {
+    success: true,
+    hunks_applied: args.hunks.length,
+    bytes_written: r.bytesWritten,
+    path: c.rel,
+    ...(r.archived !== undefined ? { archived: r.archived } : {}),
+  };
   return { body, ledgerPath: c.rel, details: { hunks_applied: args.hunks.length, ...ledgerDetails(r) } };
 }

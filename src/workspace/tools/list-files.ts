@@ -40,7 +40,9 @@ export function listFilesTool(ws: Workspace, args: { path?: string; recursive?: 
     throw e;
   }
   const walk = (dir: PinnedDir): void => {
-    const names = readdirSync(dir.self()).filter((n) => !isGitComponent(n)).sort(byteOrder);
+    const names = readdirSync(dir.self())
+      .filter((n) => !isGitComponent(n))
+      .sort(byteOrder);
     for (const name of names) {
       if (entries.length >= max) {
         truncated = true;
@@ -76,5 +78,9 @@ export function listFilesTool(ws: Workspace, args: { path?: string; recursive?: 
   } finally {
     top.close();
   }
-  return { body: { success: true, path: c.rel, entries, truncated }, ledgerPath: c.rel, details: { entries: entries.length, recursive: args.recursive === true, truncated } };
+  return {
+    body: { success: true, path: c.rel, entries, truncated },
+    ledgerPath: c.rel,
+    details: { entries: entries.length, recursive: args.recursive === true, truncated },
+  };
 }

@@ -45,7 +45,8 @@ export function loadAllowlist(ws: Workspace): Allowlist | null {
     throw e;
   }
   const { allowlist, problems } = parseAllowlist(text, rel);
-  if (problems.length > 0) throw new WorkspaceError("config_error", `the allowlist is invalid, so every command is refused:\n${problems.map(formatAllowlistProblem).join("\n")}`);
+  if (problems.length > 0)
+    throw new WorkspaceError("config_error", `the allowlist is invalid, so every command is refused:\n${problems.map(formatAllowlistProblem).join("\n")}`);
   return allowlist;
 }
 
@@ -60,11 +61,29 @@ function commandResult(r: RunProcessResult, argv: string[], timeoutSeconds: numb
   else if (r.timed_out) message = `timed out after ${timeoutSeconds} s: the command and everything it started were killed`;
   else if (r.aborted) message = "stopped: the server is shutting down";
   else if (r.exit_code !== 0) message = r.signal !== null ? `killed by ${r.signal}` : `exited with status ${r.exit_code}`;
-  return { success, exit_code: r.exit_code, signal: r.signal, stdout: r.stdout, stderr: r.stderr, truncated: r.truncated, timed_out: r.timed_out, duration_ms: r.duration_ms, argv, ...(message !== undefined ? { message } : {}) };
+  return {
+    success,
+    exit_code: r.exit_code,
+    signal: r.signal,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    truncated: r.truncated,
+    timed_out: r.timed_out,
+    duration_ms: r.duration_ms,
+    argv,
+    ...(message !== undefined ? { message } : {}),
+  };
 }
 
 function runDetails(result: CommandResult, extra: Record<string, unknown>): Record<string, unknown> {
-  return { ...extra, status: result.exit_code, signal: result.signal, timed_out: result.timed_out, truncated: result.truncated, duration_ms: result.duration_ms };
+  return {
+    ...extra,
+    status: result.exit_code,
+    signal: result.signal,
+    timed_out: result.timed_out,
+    truncated: result.truncated,
+    duration_ms: result.duration_ms,
+  };
 }
 
 export async function runCommandTool(
@@ -75,34 +94,61 @@ export async function runCommandTool(
   const command = args.command;
   const argList = args.args ?? [];
   if (!isBareExecutable(command)) {
-    throw new WorkspaceError("invalid_arguments", `command ${JSON.stringify(command)}: expected a bare executable name (letters, digits, . _ + -; no slashes, spaces or shell syntax: pass arguments in args)`);
+    throw new WorkspaceError(
+      "invalid_arguments",
+      `command ${JSON.stringify(command)}: expected a bare executable name (letters, digits, . _ + -; no slashes, spaces or shell syntax: pass arguments in args)`,
+    );
   }
   const badArg = argList.findIndex((a) => a.includes("\0") || a.length > MAX_ARG_CHARS);
   if (badArg !== -1) throw new WorkspaceError("invalid_arguments", `args[${badArg}]: contains a NUL byte or is longer than ${MAX_ARG_CHARS} characters`);
   const envKeys = Object.keys(args.environment ?? {});
   for (const k of envKeys) {
     if (!ENV_NAME.test(k)) throw new WorkspaceError("environment_refused", `environment: ${JSON.stringify(k)} is not a variable name`);
-    if (isForbiddenVariable(k)) throw new WorkspaceError("environment_refused", `environment: ${k} can never be set by a request (PATH is the server's; LD_*/DYLD_* would load code the allowlist never named)`);
+    if (isForbiddenVariable(k))
+      throw new WorkspaceError(
+        "environment_refused",
+        `environment: ${k} can never be set by a request (PATH is the server's; LD_*/DYLD_* would load code the allowlist never named)`,
+      );
     if (args.environment![k]!.includes("\0")) throw new WorkspaceError("environment_refused", `environment.${k}: contains a NUL byte`);
   }
   const shown = describeArgv(command, argList);
   const allowlist = loadAllowlist(ws);
   if (allowlist === null) {
-    throw new WorkspaceError("not_allowlisted", `${shown}: refused — there is no allowlist (${ws.protectedPaths.allowlist}), so no command may run; its records name the argv lines that may`);
+    throw new WorkspaceError(
+      "not_allowlisted",
+      `${shown}: refused — there is no allowlist (${ws.protectedPaths.allowlist}), so no command may run; its records name the argv lines that may`,
+    );
   }
   const record = matchAllowlist(allowlist, command, argList);
   if (record === null) {
     const known = allowlist.records.slice(0, 20).map((r) => r.argv.join(" "));
-    throw new WorkspaceError("not_allowlisted", `${shown}: not on the allowlist (${allowlist.file})${known.length > 0 ? `; allowed: ${known.join(" | ")}${allowlist.records.length > 20 ? " | …" : ""}` : "; it has no records"}`);
+    throw new WorkspaceError(
+      "not_allowlisted",
+      `${shown}: not on the allowlist (${allowlist.file})${known.length > 0 ? `; allowed: ${known.join(" | ")}${allowlist.records.length > 20 ? " | …" : ""}` : "; it has no records"}`,
+    );
   }
   const refused = refusedEnvironmentKeys(record, envKeys);
   if (refused.length > 0) {
-    throw new WorkspaceError("environment_refused", `environment: ${refused.join(", ")} not accepted for ${shown} (${allowlist.file}:${record.line} accepts ${record.environment.length > 0 ? record.environment.map((e) => e.text).join(", ") : "none"})`);
+    throw new WorkspaceError(
+      "environment_refused",
+      `environment: ${refused.join(", ")} not accepted for ${shown} (${allowlist.file}:${record.line} accepts ${record.environment.length > 0 ? record.environment.map((e) => e.text).join(", ") : "none"})`,
+    );
   }
   const timeoutSeconds = args.timeout_seconds ?? record.timeoutSeconds;
-  if (timeoutSeconds > record.timeoutSeconds) throw new WorkspaceError("invalid_arguments", `timeout_seconds ${timeoutSeconds}: more than the ${record.timeoutSeconds} s ${allowlist.file}:${record.line} allows`);
+  if (timeoutSeconds > record.timeoutSeconds)
+    throw new WorkspaceError(
+      "invalid_arguments",
+      `timeout_seconds ${timeoutSeconds}: more than the ${record.timeoutSeconds} s ${allowlist.file}:${record.line} allows`,
+    );
   const rule = `${allowlist.file}:${record.line}`;
-  return runArgv(ws, command, argList, record, { timeoutSeconds, maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES, request: args.environment ?? {}, signal: options.signal }, { command, args: argList, rule, environment_keys: envKeys });
+  return runArgv(
+    ws,
+    command,
+    argList,
+    record,
+    { timeoutSeconds, maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES, request: args.environment ?? {}, signal: options.signal },
+    { command, args: argList, rule, environment_keys: envKeys },
+  );
 }
 
 async function runArgv(
@@ -117,8 +163,19 @@ async function runArgv(
   let exe: string | null;
   if (isBareExecutable(command)) exe = findExecutable(command, pathDirs);
   else exe = isAbsolute(command) ? command : resolve(ws.root, command); // configured test/build commands may name a script
-  if (exe === null) throw new WorkspaceError("command_not_found", `${command}: not found on PATH (${pathDirs.join(":") || "empty"}; directories inside the repository are never searched)`);
-  const r = await runProcess({ argv: [exe, ...argList], cwd: ws.root, env, timeoutMs: o.timeoutSeconds * 1000, maxOutputBytes: o.maxOutputBytes, ...(o.signal !== undefined ? { signal: o.signal } : {}) });
+  if (exe === null)
+    throw new WorkspaceError(
+      "command_not_found",
+      `${command}: not found on PATH (${pathDirs.join(":") || "empty"}; directories inside the repository are never searched)`,
+    );
+  const r = await runProcess({
+    argv: [exe, ...argList],
+    cwd: ws.root,
+    env,
+    timeoutMs: o.timeoutSeconds * 1000,
+    maxOutputBytes: o.maxOutputBytes,
+    ...(o.signal !== undefined ? { signal: o.signal } : {}),
+  });
   const result = commandResult(r, [exe, ...argList], o.timeoutSeconds);
   return { body: result, ledgerPath: "", details: runDetails(result, { ...ledger, executable: exe }) };
 }
@@ -126,12 +183,27 @@ async function runArgv(
 /** Variables the configured test and build commands get besides PATH. */
 const CONFIGURED_INHERIT = ["HOME", "TMPDIR", "LANG", "LC_ALL", "CI"];
 
-export async function runConfiguredTool(ws: Workspace, which: "test" | "build", args: { timeout_seconds?: number; max_output_bytes?: number }, options: RunOptions = {}): Promise<ToolOutput<CommandResult>> {
+export async function runConfiguredTool(
+  ws: Workspace,
+  which: "test" | "build",
+  args: { timeout_seconds?: number; max_output_bytes?: number },
+  options: RunOptions = {},
+): Promise<ToolOutput<CommandResult>> {
   const argv = ws.config[which];
   const tool = which === "test" ? "run_tests" : "build_workspace";
   if (argv === null || argv.length === 0) {
-    throw new WorkspaceError("not_configured", `${tool}: no ${which} command is configured; set workspace.${which} in .notarai/config.yaml, e.g. ${which}: [npm, ${which === "test" ? "test" : "run, build"}]`);
+    throw new WorkspaceError(
+      "not_configured",
+      `${tool}: no ${which} command is configured; set workspace.${which} in .notarai/config.yaml, e.g. ${which}: [npm, ${which === "test" ? "test" : "run, build"}]`,
+    );
   }
   const [command, ...rest] = argv as [string, ...string[]];
-  return runArgv(ws, command, rest, { inherit: CONFIGURED_INHERIT, env: {} }, { timeoutSeconds: args.timeout_seconds ?? 600, maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES, request: {}, signal: options.signal }, { argv: [...argv], config: `workspace.${which}` });
+  return runArgv(
+    ws,
+    command,
+    rest,
+    { inherit: CONFIGURED_INHERIT, env: {} },
+    { timeoutSeconds: args.timeout_seconds ?? 600, maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES, request: {}, signal: options.signal },
+    { argv: [...argv], config: `workspace.${which}` },
+  );
 }

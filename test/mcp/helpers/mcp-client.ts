@@ -52,7 +52,8 @@ export class McpClient {
       this.child.on("close", (code, signal) => {
         if (this.partial.length > 0) this.lines.push(this.partial);
         // A server that exits with requests unanswered fails them now rather than at the test timeout.
-        for (const w of this.waiters.splice(0)) w.reject(new Error(`the server exited (code ${code}, signal ${signal}) before answering; stderr:\n${this.stderr}`));
+        for (const w of this.waiters.splice(0))
+          w.reject(new Error(`the server exited (code ${code}, signal ${signal}) before answering; stderr:\n${this.stderr}`));
         resolve({ code, signal, stdout: this.stdout, stderr: this.stderr, lines: this.lines });
       });
     });
@@ -174,7 +175,7 @@ export function expectProtocolOnly(lines: readonly string[]): void {
     const items = Array.isArray(v) ? v : [v];
     for (const m of items as Array<Record<string, unknown>>) {
       expect(m.jsonrpc).toBe("2.0");
-      expect(Object.prototype.hasOwnProperty.call(m, "id")).toBe(true);
+      expect(Object.hasOwn(m, "id")).toBe(true);
       expect(("result" in m ? 1 : 0) + ("error" in m ? 1 : 0)).toBe(1);
     }
   }

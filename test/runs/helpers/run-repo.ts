@@ -131,7 +131,7 @@ export function mcpAgent(behavior: string, extra: object = {}): object {
 export function runRepo(o: RunRepoOptions = {}): string {
   const root = tempRepo({
     [SPEC]: SPEC_TEXT,
-    "src/app.ts": 'export const greet = (n: string) => `hello ${n}`;\n',
+    "src/app.ts": "export const greet = (n: string) => `hello ${n}`;\n",
     "docs/guide.noma": GUIDE,
     "agents/scripted.mjs": SCRIPTED_AGENT,
     "agents/mcp-agent.mjs": MCP_AGENT,

@@ -22,7 +22,11 @@ export class HttpServer {
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(cwd: string, args: string[] = [], env: NodeJS.ProcessEnv = {}) {
-    this.child = spawn(process.execPath, [CLI, "serve", "--http", "--port", "0", ...args], { cwd, env: { ...process.env, NOMA_RECONCILE_TOKEN: TEST_TOKEN, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    this.child = spawn(process.execPath, [CLI, "serve", "--http", "--port", "0", ...args], {
+      cwd,
+      env: { ...process.env, NOMA_RECONCILE_TOKEN: TEST_TOKEN, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     this.child.stderr.setEncoding("utf8");
     this.child.stderr.on("data", (d: string) => (this.stderr += d));
     this.child.stdout.setEncoding("utf8");
@@ -48,12 +52,20 @@ export class HttpServer {
     throw new Error(`serve did not start: ${this.stderr}`);
   }
 
-  async post(tool: string, body: unknown, init: { token?: string | null; headers?: Record<string, string>; raw?: string; method?: string } = {}): Promise<HttpReply> {
+  async post(
+    tool: string,
+    body: unknown,
+    init: { token?: string | null; headers?: Record<string, string>; raw?: string; method?: string } = {},
+  ): Promise<HttpReply> {
     const headers: Record<string, string> = { "content-type": "application/json", ...init.headers };
     const token = init.token === undefined ? TEST_TOKEN : init.token;
     if (token !== null) headers["authorization"] = `Bearer ${token}`;
     const method = init.method ?? "POST";
-    const res = await fetch(`${this.url}/${tool}`, { method, headers, ...(method === "GET" || method === "HEAD" ? {} : { body: init.raw ?? JSON.stringify(body) }) });
+    const res = await fetch(`${this.url}/${tool}`, {
+      method,
+      headers,
+      ...(method === "GET" || method === "HEAD" ? {} : { body: init.raw ?? JSON.stringify(body) }),
+    });
     const text = await res.text();
     return { status: res.status, body: text.length > 0 ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };
   }
