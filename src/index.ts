@@ -41,13 +41,13 @@ export { resolveSpecRefs, refTargetPath } from "./spec/resolve-spec-refs.js";
 export { formatSpecProblem, type SpecProblem, type SpecProblemCode } from "./spec/spec-problem.js";
 export { SPEC_VERSIONS, SPEC_SCHEMAS, isSpecVersion, type SpecVersion, type SpecData, type SpecBehavior } from "./spec/spec-schema.js";
 export { specSchemaJson, SPEC_SCHEMA_ID } from "./spec/spec-json-schema.js";
-export { compileGlob, compileExcludePattern, normalizeGlob, isSpecPath, GLOB_OPTIONS, SPEC_FILE_GLOB } from "./governance/glob.js";
-export { buildGovernance, isInternalPath, SNAPSHOT_PATH, CACHE_DIR, SELF_CATEGORY, type Governance, type Governor } from "./governance/governance.js";
-export { governedFiles, listRepoFiles, type GovernedFile } from "./governance/governed-files.js";
-export { auditTest, DEFAULT_AUDIT_LOCATIONS, AUDIT_DESCRIPTIONS, type AuditLocations, type AuditKind } from "./governance/audit-paths.js";
-export { readAuditLocations } from "./governance/read-audit-locations.js";
-export { whichSpecsGovern, pathGovernance, type PathGovernance, type PathState, type WhichSpecsGovernResult } from "./governance/which-specs-govern.js";
-export { coverageReport, computeCoverage, type CoverageReport, type CoveragePolicy } from "./governance/coverage-report.js";
+export { compileGlob, compileExcludePattern, normalizeGlob, isSpecPath, GLOB_OPTIONS, SPEC_FILE_GLOB } from "./spec/glob.js";
+export { buildGovernance, isInternalPath, SNAPSHOT_PATH, CACHE_DIR, SELF_CATEGORY, type Governance, type Governor } from "./spec/governance.js";
+export { governedFiles, listRepoFiles, type GovernedFile } from "./spec/governed-files.js";
+export { auditTest, DEFAULT_AUDIT_LOCATIONS, AUDIT_DESCRIPTIONS, type AuditLocations, type AuditKind } from "./spec/audit-paths.js";
+export { readAuditLocations } from "./spec/read-audit-locations.js";
+export { whichSpecsGovern, pathGovernance, type PathGovernance, type PathState, type WhichSpecsGovernResult } from "./spec/which-specs-govern.js";
+export { coverageReport, computeCoverage, type CoverageReport, type CoveragePolicy } from "./spec/coverage-report.js";
 export { blake3Hex, loadBlake3, type Blake3 } from "./cache/blake3.js";
 export { hashFile, type FileHash } from "./cache/hash-file.js";
 export { currentHashes, RACY_WINDOW_MS, type CurrentHashes, type HashMemo } from "./cache/current-hashes.js";
@@ -120,7 +120,7 @@ export {
 } from "./reconcile/reconciliation-drift.js";
 export { ReconcileError, type ReconcileErrorCode } from "./reconcile/reconcile-error.js";
 export type { ToolOptions } from "./reconcile/reconcile-context.js";
-export { readSnapshot, snapshotAncestry, ancestryWarning, type SnapshotRead, type SnapshotAncestry } from "./snapshot/read-snapshot.js";
+export { readSnapshot, snapshotAncestry, ancestryWarning, type SnapshotRead, type SnapshotAncestry } from "./reconcile/read-snapshot.js";
 export {
   parseSnapshot,
   formatSnapshot,
@@ -128,7 +128,7 @@ export {
   snapshotTimestampToIso,
   SNAPSHOT_SCHEMA_VERSION,
   type Snapshot,
-} from "./snapshot/snapshot-format.js";
+} from "./reconcile/snapshot-format.js";
 // Patch engine, transcripts, capability sidecars (Noma Agent Protocol §3, §5, Annex A)
 export {
   applyPatch,
@@ -146,14 +146,14 @@ export { PatchError, PATCH_ERROR_CODES, type PatchErrorCode } from "./patch/patc
 export { OP_NAMES, CORE_OPS, OP_SCHEMAS, type PatchOp, type OpName } from "./patch/patch-op-schema.js";
 export { PatchOpSchema } from "./patch/patch-op-union.js";
 export { blockHash } from "./patch/op-support.js";
-export { patchDocument, transcriptPath, type PatchDocumentOptions, type PatchDocumentResult } from "./patch/patch-document.js";
+export { patchDocument, transcriptPath, type PatchDocumentOptions, type PatchDocumentResult } from "./editing/patch-document.js";
 export { assertRecordableOps, recordableOpProblem, MalformedOpError, MAX_OP_DEPTH } from "./patch/assert-recordable-ops.js";
 export { buildRecords, chainLines, type TranscriptRecord, type Actor } from "./transcript/transcript-record.js";
 import { transcriptSchemas } from "./transcript/transcript-schema.js";
 /** The v1.0 transcript record as a zod schema (§5). */
 export const TranscriptRecordSchema = transcriptSchemas().record;
 export { verifyTranscript, transcriptLines, type TranscriptReport, type TranscriptFinding } from "./transcript/verify-transcript.js";
-export { acceptOutsideEdits, AcceptRefusedError, type AcceptOutsideEditsOptions, type AcceptOutsideEditsResult } from "./transcript/accept-document.js";
+export { acceptOutsideEdits, AcceptRefusedError, type AcceptOutsideEditsOptions, type AcceptOutsideEditsResult } from "./editing/accept-document.js";
 export { ACCEPT_OP, type OutsideEdit } from "./transcript/accept-outside-edit.js";
 export { readCapabilities, sidecarPath } from "./capability/read-capabilities.js";
 export { CapabilityDescriptorSchema, type CapabilityDescriptor } from "./capability/capability-schema.js";
@@ -168,7 +168,7 @@ export { listStagedFiles } from "./staged/list-staged-files.js";
 export { checkStaged, type CheckStagedOptions } from "./staged/check-staged.js";
 export { checkWorktree, type CheckWorktreeOptions, type CheckRun } from "./check/check-worktree.js";
 export { checkFiles, type CheckFilesInput } from "./check/check-files.js";
-export { checkedPathKind, relatedPaths, documentTranscript, transcriptDocument, CONFIG_PATH, type CheckedKind } from "./check/checked-path.js";
+export { checkedPathKind, relatedPaths, documentTranscript, transcriptDocument, CONFIG_PATH, type CheckedKind } from "./layout/checked-path.js";
 export { applyExclude } from "./check/apply-exclude.js";
 export { renderCheckReport, CHECK_FORMATS, type CheckFormat } from "./check/render-check-report.js";
 export { CHECK_CODES, describeCheckCode } from "./check/check-codes.js";
@@ -245,7 +245,7 @@ export {
   DEFAULT_HTTP_PORT,
   type WorkspaceHttpOptions,
   type WorkspaceHttpServer,
-} from "./workspace/serve-workspace-http.js";
+} from "./http/serve-workspace-http.js";
 // The run loop: plan → do → check → act in norma's layout (issue 13)
 export {
   runLoop,
@@ -295,7 +295,7 @@ export {
   runDir,
   stepDir,
   type Role,
-} from "./runs/norma-layout.js";
+} from "./layout/norma-layout.js";
 export { commitStep, type StepCommit, type EventSpec } from "./runs/commit-step.js";
 export { executeStep, type StepInput, type StepOutcome } from "./runs/execute-step.js";
 export {
@@ -315,7 +315,7 @@ export {
   type NomaPatchEntry,
   type McpServerRef,
 } from "./runs/agent-protocol.js";
-export { roleTools, parseAgentStep, formatAgentStep, WORK_TOOLS, AGENT_ROLES, type AgentStep, type AgentRole } from "./mcp/agent-step.js";
+export { roleTools, parseAgentStep, formatAgentStep, WORK_TOOLS, AGENT_ROLES, type AgentStep, type AgentRole } from "./runs/agent-step.js";
 export { ledgerEdits, worktreeFingerprint, changedPaths, type RecordPaths } from "./runs/worktree-changes.js";
 export {
   parseRunConfig,

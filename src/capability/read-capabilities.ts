@@ -4,7 +4,7 @@
  * nothing (§A.5). Pure: text in.
  */
 import { yamlLib } from "../yaml/yaml-lib.js";
-import { yamlToData } from "../config/yaml-to-data.js";
+import { yamlToData } from "../yaml/yaml-to-data.js";
 import { CAPABILITY_VERSION, CapabilityDescriptorSchema, type CapabilityDescriptor } from "./capability-schema.js";
 
 export interface CapabilityProblem {

@@ -3,7 +3,7 @@
  * ones only, sorted): judging a book judges its chapters.
  */
 import type { BookContext } from "./book-context.js";
-import { checkedPathKind } from "./checked-path.js";
+import { checkedPathKind } from "../layout/checked-path.js";
 
 export function bookChapters(books: BookContext, paths: readonly string[]): string[] {
   if (!paths.some((p) => checkedPathKind(p) === "book")) return [...paths];

@@ -11,7 +11,7 @@
  * state), and only a chapter whose text holds a vanished name, or whose books changed, is
  * parsed. Pure: both sources are read through their contexts.
  */
-import { checkedPathKind } from "./checked-path.js";
+import { checkedPathKind } from "../layout/checked-path.js";
 import type { BookContext, OutsideResolver } from "./book-context.js";
 import type { ShelvedBook } from "./book-shelf.js";
 import type { Diagnostic } from "../validate/diagnostic.js";

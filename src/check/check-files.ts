@@ -15,7 +15,7 @@
 import type { NomaConfig } from "../config/config-defaults.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import { checkNomaText, type CheckOptions } from "./check-noma-text.js";
-import { checkedPathKind, documentTranscript, transcriptDocument } from "./checked-path.js";
+import { checkedPathKind, documentTranscript, transcriptDocument } from "../layout/checked-path.js";
 import type { BookContext } from "./book-context.js";
 import { bookRipple } from "./book-ripple.js";
 

@@ -15,7 +15,7 @@ import { isNomaPath, MissingPathError } from "./list-noma-files.js";
 import { besideLookups } from "./resolve-beside.js";
 import { BookContext } from "./book-context.js";
 import { bookChapters } from "./book-chapters.js";
-import { checkedPathKind } from "./checked-path.js";
+import { checkedPathKind } from "../layout/checked-path.js";
 import { readTextFile } from "../fsx/read-text-file.js";
 
 /** realpath of `p`, or of its nearest existing ancestor joined with the rest. */

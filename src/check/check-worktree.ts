@@ -17,7 +17,7 @@ import { checkFiles } from "./check-files.js";
 import { besideLookups } from "./resolve-beside.js";
 import { listNomaFiles } from "./list-noma-files.js";
 import { bookChapters } from "./book-chapters.js";
-import { checkedPathKind } from "./checked-path.js";
+import { checkedPathKind } from "../layout/checked-path.js";
 import { worktreeBooks } from "./worktree-books.js";
 import { decodeUtf8, readTextFile } from "../fsx/read-text-file.js";
 import type { Prefetched } from "../fsx/prefetch-files.js";

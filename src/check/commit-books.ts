@@ -7,7 +7,7 @@ import { blobTextReader, type BlobTextReader } from "../git/blob-text-reader.js"
 import { execGit, splitNul } from "../git/exec-git.js";
 import { BookContext } from "./book-context.js";
 import { ChapterNames } from "./book-names.js";
-import { checkedPathKind } from "./checked-path.js";
+import { checkedPathKind } from "../layout/checked-path.js";
 import { resolveBeside } from "./resolve-beside.js";
 
 export interface CommitSource {

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { execGit, splitNul } from "../git/exec-git.js";
 import { containPath } from "../fsx/contain-path.js";
-import { checkedPathKind } from "./checked-path.js";
+import { checkedPathKind } from "../layout/checked-path.js";
 
 /** git pathspecs of every kind `check` judges (`*` crosses directories in git pathspecs). */
 export const NOMA_PATHSPECS = ["*.noma", "*.noma.yml", "*.noma.yaml", "*.noma.capabilities.yml", "*.noma.patches", ".notarai/*.spec.yaml"];

@@ -3,9 +3,9 @@
  * PR check): the same validation and `$ref` resolution `loadSpecContext`
  * applies to the work tree, over texts read from that source.
  */
-import { buildGovernance, type Governance } from "../governance/governance.js";
-import type { AuditLocations } from "../governance/audit-paths.js";
-import { isSpecPath } from "../governance/glob.js";
+import { buildGovernance, type Governance } from "../spec/governance.js";
+import type { AuditLocations } from "../spec/audit-paths.js";
+import { isSpecPath } from "../spec/glob.js";
 import { buildSpecSet, type SpecSet } from "../spec/load-specs.js";
 import { validateSpecText } from "../spec/validate-spec-text.js";
 import { warnSpecProblems, type ToolOptions } from "../reconcile/reconcile-context.js";

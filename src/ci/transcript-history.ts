@@ -18,7 +18,7 @@
  * come back as information.
  */
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
-import { documentTranscript, transcriptDocument } from "../check/checked-path.js";
+import { documentTranscript, transcriptDocument } from "../layout/checked-path.js";
 import { appendOnlyDiagnostics } from "./transcript-append-only.js";
 import { acknowledgementsAppended } from "../transcript/transcript-acknowledgements.js";
 

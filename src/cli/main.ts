@@ -12,7 +12,7 @@ import { cac, type Command } from "cac";
 import { prefetchFiles } from "../fsx/prefetch-files.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 import type { CliIO } from "./cli-io.js";
-import { expectedExitCode, expectedMessage } from "./expected-errors.js";
+import { expectedExitCode, expectedMessage } from "../errors/expected-errors.js";
 import { LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP } from "./lock-timeout-help.js";
 import { loadCachedBody } from "./load-cached-body.js";
 

@@ -3,7 +3,7 @@
  * loading the configuration's parser and schema (the YAML library and zod), which are
  * imported only when there is a file to read.
  */
-import { CONFIG_PATH } from "../check/checked-path.js";
+import { CONFIG_PATH } from "../layout/checked-path.js";
 import { defaultConfig, type NomaConfig } from "./config-defaults.js";
 import type { LoadConfigOptions } from "./load-config.js";
 

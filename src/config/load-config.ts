@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { CONFIG_PATH } from "../check/checked-path.js";
+import { CONFIG_PATH } from "../layout/checked-path.js";
 import { defaultConfig, type NomaConfig } from "./config-defaults.js";
 import { formatConfigProblem, parseConfig } from "./parse-config.js";
 

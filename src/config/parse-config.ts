@@ -6,7 +6,7 @@
  */
 import type { Node as YamlNode } from "yaml";
 import { yamlLib } from "../yaml/yaml-lib.js";
-import { yamlToData } from "./yaml-to-data.js";
+import { yamlToData } from "../yaml/yaml-to-data.js";
 import { CONFIG_KEYS, ConfigSchema, DEFAULT_CONFIG, MAX_LOCK_TIMEOUT_SECONDS, WORKSPACE_KEYS, type NomaConfig } from "./config-schema.js";
 
 export interface ConfigProblem {

@@ -8,7 +8,7 @@
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execGit } from "../git/exec-git.js";
-import { patchDocument } from "../patch/patch-document.js";
+import { patchDocument } from "../editing/patch-document.js";
 import { markReconciled } from "../reconcile/mark-reconciled.js";
 import { snapshotState } from "../reconcile/snapshot-state.js";
 

@@ -6,7 +6,7 @@
  * is replaced only when it is one we wrote (`previous`, an earlier version's
  * entry) or with `force`.
  */
-import { findJsonSyntaxError } from "./json-syntax-error.js";
+import { findJsonSyntaxError } from "../config/json-syntax-error.js";
 
 export type McpJsonAction = "create" | "add" | "upgrade" | "replace" | "unchanged" | "keep";
 

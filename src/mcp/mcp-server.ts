@@ -30,7 +30,7 @@ import { TOOL_CATALOG, TOOL_NAMES, type ToolName } from "./tool-catalog.js";
 import type { ToolContext } from "./tool-context.js";
 import { loadToolJsonSchemas } from "./tool-json-schemas.js";
 import { isWorkspaceTool } from "../workspace/workspace-tool-names.js";
-import { roleTools, type AgentStep } from "./agent-step.js";
+import { roleTools, type AgentStep } from "../runs/agent-step.js";
 import { toolFailure } from "./tool-result.js";
 
 export interface RepoRoot {
@@ -178,7 +178,9 @@ export class McpServer {
 
   /** The tools this server offers: every one, or those of the run step's role. */
   private allowedTools(): readonly ToolName[] | null {
-    return this.options.agentStep !== undefined ? roleTools(this.options.agentStep.role) : null;
+    if (this.options.agentStep === undefined) return null;
+    const allowed = roleTools(this.options.agentStep.role);
+    return TOOL_CATALOG.filter((t) => allowed.includes(t.name)).map((t) => t.name);
   }
 
   private async callTool(params: Record<string, unknown> | unknown[] | undefined): Promise<unknown> {

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { discoverRepoRoot } from "../git/discover-repo-root.js";
 import { LineFramer } from "./line-framer.js";
 import { McpServer, type RepoRoot } from "./mcp-server.js";
-import type { AgentStep } from "./agent-step.js";
+import type { AgentStep } from "../runs/agent-step.js";
 
 export interface McpStdioOptions {
   input: NodeJS.ReadableStream;

@@ -3,7 +3,7 @@
  * git work tree the server was started in; outside a repository, the working
  * directory) and a log on stderr.
  */
-import type { AgentStep } from "./agent-step.js";
+import type { AgentStep } from "../runs/agent-step.js";
 import { ToolFailure } from "./tool-result.js";
 
 export interface ToolContext {

@@ -13,7 +13,7 @@
  */
 import { changedFiles } from "../git/changed-files.js";
 import { GitError, execGit } from "../git/exec-git.js";
-import { SNAPSHOT_PATH } from "../governance/governance.js";
+import { SNAPSHOT_PATH } from "../spec/governance.js";
 import { formatSpecProblem } from "../spec/spec-problem.js";
 import { loadSpecContext } from "./load-spec-context.js";
 import { markInContext, selectedSpecs, type MarkedForSpec } from "./mark-reconciled.js";

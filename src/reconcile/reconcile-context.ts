@@ -8,8 +8,8 @@
  */
 import { containPath, PathOutsideRepoError, type PathContainment } from "../fsx/contain-path.js";
 import { ANY_SPEC, writeCache, type CacheRead, type CacheWrite } from "../cache/cache-db.js";
-import type { AuditLocations } from "../governance/audit-paths.js";
-import type { Governance } from "../governance/governance.js";
+import type { AuditLocations } from "../spec/audit-paths.js";
+import type { Governance } from "../spec/governance.js";
 import type { SpecSet } from "../spec/load-specs.js";
 import { formatSpecProblem } from "../spec/spec-problem.js";
 import type { SpecFile } from "../spec/validate-spec-text.js";

@@ -15,8 +15,8 @@ import { chunkPaths, literalPathspec } from "../git/chunk-paths.js";
 import { execGit, splitNul } from "../git/exec-git.js";
 import { findMergeBase } from "../git/merge-base.js";
 import { readWorktreeStatus } from "../git/read-worktree-status.js";
-import { readSnapshot, snapshotAncestry, ancestryWarning, type SnapshotAncestry } from "../snapshot/read-snapshot.js";
-import { snapshotFingerprints, type Snapshot } from "../snapshot/snapshot-format.js";
+import { readSnapshot, snapshotAncestry, ancestryWarning, type SnapshotAncestry } from "./read-snapshot.js";
+import { snapshotFingerprints, type Snapshot } from "./snapshot-format.js";
 import type { GitToolOptions } from "./list-affected-specs.js";
 import { loadSpecContext } from "./load-spec-context.js";
 

@@ -2,8 +2,8 @@
  * The committed snapshot's fingerprints as the seed of a cache that has never
  * been seeded.
  */
-import { ancestryWarning, readSnapshot, snapshotAncestry } from "../snapshot/read-snapshot.js";
-import { snapshotFingerprints } from "../snapshot/snapshot-format.js";
+import { ancestryWarning, readSnapshot, snapshotAncestry } from "./read-snapshot.js";
+import { snapshotFingerprints } from "./snapshot-format.js";
 import type { ToolOptions } from "./reconcile-context.js";
 
 /** The snapshot's fingerprints (problems and a foreign `git_hash` become warnings), or null. */

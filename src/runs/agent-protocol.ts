@@ -11,7 +11,7 @@
  */
 import * as z from "zod/mini";
 import { describeIssues } from "./describe-issues.js";
-import type { Role } from "./norma-layout.js";
+import type { Role } from "../layout/norma-layout.js";
 
 export const PROTOCOL_VERSION = 1;
 

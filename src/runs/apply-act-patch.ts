@@ -26,10 +26,10 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { execGit, GitError } from "../git/exec-git.js";
 import { PathContainment, PathOutsideRepoError } from "../fsx/contain-path.js";
-import { compileGlob } from "../governance/glob.js";
+import { compileGlob } from "../spec/glob.js";
 import { NomaPatchFileSchema, parseJsonAs, type Budgets, type NomaPatchEntry } from "./agent-protocol.js";
 import { crashPoint } from "./crash-point.js";
-import { abs, patchBackupDir } from "./norma-layout.js";
+import { abs, patchBackupDir } from "../layout/norma-layout.js";
 import { readBackup, removeBackup, restoreBackup, writeBackup } from "./worktree-backup.js";
 
 export interface PatchPlan {
@@ -207,7 +207,7 @@ export async function applyPatchPlan(root: string, runId: string, stepIndex: num
     if (plan.diffPath !== null) execGit(["apply", plan.diffPath], { cwd: root });
     crashPoint("patch-diff-applied");
     if (plan.noma.length > 0) {
-      const { patchDocument } = await import("../patch/patch-document.js");
+      const { patchDocument } = await import("../editing/patch-document.js");
       const { worktreeChapterLookup } = await import("../check/worktree-books.js");
       for (const e of plan.noma) {
         // A chapter of a book is validated in its book, as check and the hook judge it.

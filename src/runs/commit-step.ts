@@ -10,9 +10,9 @@
 import { existsSync, renameSync } from "node:fs";
 import { dirname } from "node:path";
 import { crashPoint } from "./crash-point.js";
-import { fsyncDir, fsyncTreeAsync } from "./fsync-tree.js";
+import { fsyncDir, fsyncTreeAsync } from "../fsx/fsync-tree.js";
 import { normaTransaction, type NormaTx } from "./norma-db.js";
-import { abs } from "./norma-layout.js";
+import { abs } from "../layout/norma-layout.js";
 import type { RunRow, StepRow } from "./norma-schema.js";
 
 export interface EventSpec {

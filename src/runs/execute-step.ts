@@ -40,13 +40,13 @@ import { inheritedEnv, minimalEnv } from "./agents/agent-env.js";
 import { rolePrompt } from "./agents/role-prompt.js";
 import { spawnAgent, STDERR_LOG, STDOUT_LOG, type SpawnOutcome } from "./agents/spawn-agent.js";
 import type { EventSpec } from "./commit-step.js";
-import { abs, runDir, stepDir, type Role, TMP_MARK } from "./norma-layout.js";
+import { abs, runDir, stepDir, type Role, TMP_MARK } from "../layout/norma-layout.js";
 import type { StepStatus } from "./norma-schema.js";
 import { DEFAULT_TIMEOUT_MS, type AgentConfig } from "./run-config.js";
 import { publicCriteria, type RunCriterion } from "./run-criteria.js";
 import { checkListedFiles, removeEscapingLinks } from "./step-files.js";
 import { changedPaths, ledgerEdits, ledgerOffset, worktreeFingerprint, type RecordPaths, type WorktreeFingerprint } from "./worktree-changes.js";
-import { formatAgentStep, roleTools } from "../mcp/agent-step.js";
+import { formatAgentStep, roleTools } from "./agent-step.js";
 
 export interface StepInput {
   root: string;

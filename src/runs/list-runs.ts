@@ -11,7 +11,7 @@ import { readLockHolder, tryRunLock } from "./run-lock.js";
 import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import type { VerdictFile } from "./agent-protocol.js";
-import { abs, NORMA_DIR } from "./norma-layout.js";
+import { abs, NORMA_DIR } from "../layout/norma-layout.js";
 
 export interface RunListEntry {
   run_id: string;

@@ -32,7 +32,7 @@ import { SqliteFile, SqliteFormatError } from "../cache/sqlite-file.js";
 import { withFileLock } from "../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { crashPoint } from "./crash-point.js";
-import { abs, DB_LOCK, NORMA_DB } from "./norma-layout.js";
+import { abs, DB_LOCK, NORMA_DB } from "../layout/norma-layout.js";
 import { NORMA_SCHEMA_VERSION, NORMA_TABLES, type EventRow, type RunRow, type StepRow } from "./norma-schema.js";
 
 export class NormaDbError extends Error {

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
-import { abs, NORMA_DIR, RUNS_DIR } from "./norma-layout.js";
+import { abs, NORMA_DIR, RUNS_DIR } from "../layout/norma-layout.js";
 
 export const NORMA_GITIGNORE = `# noma-reconcile run loop (norma layout): the database, locks and run records stay local.
 *

@@ -25,7 +25,7 @@
  * transaction; nothing is written when there is nothing to repair.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { abs, parseStepDirName, runDir, RUN_ID_PATTERN, RUNS_DIR, stepDirName, TMP_MARK } from "./norma-layout.js";
+import { abs, parseStepDirName, runDir, RUN_ID_PATTERN, RUNS_DIR, stepDirName, TMP_MARK } from "../layout/norma-layout.js";
 import { goalOfNormaMd } from "./norma-md.js";
 import { normaTransaction, readNormaState } from "./norma-db.js";
 import { rollBackPatch } from "./apply-act-patch.js";

@@ -25,11 +25,11 @@
  */
 import { readFileSync } from "node:fs";
 import * as z from "zod/mini";
-import { findJsonSyntaxError } from "../init/json-syntax-error.js";
+import { findJsonSyntaxError } from "../config/json-syntax-error.js";
 import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
 import type { Budgets } from "./agent-protocol.js";
 import { describeIssues, keyPath, showValue } from "./describe-issues.js";
-import { abs, NORMA_CONFIG, ROLES, type Role } from "./norma-layout.js";
+import { abs, NORMA_CONFIG, ROLES, type Role } from "../layout/norma-layout.js";
 
 export const AGENT_TYPES = ["exec", "codex", "opencode", "gemini", "claude", "builtin"] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];

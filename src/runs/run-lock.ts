@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { acquireFileLockSync, LockTimeoutError } from "../fsx/with-file-lock.js";
-import { abs, RUN_LOCK } from "./norma-layout.js";
+import { abs, RUN_LOCK } from "../layout/norma-layout.js";
 
 export interface LockHolder {
   pid: number | null;

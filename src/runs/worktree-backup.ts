@@ -26,7 +26,7 @@ import {
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
-import { fsyncDir, fsyncTree } from "./fsync-tree.js";
+import { fsyncDir, fsyncTree } from "../fsx/fsync-tree.js";
 
 export interface BackupEntry {
   path: string;

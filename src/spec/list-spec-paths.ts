@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { execGit, splitNul } from "../git/exec-git.js";
-import { isSpecPath } from "../governance/glob.js";
+import { isSpecPath } from "./glob.js";
 
 /**
  * Repository-relative paths of the spec files git knows under `.notarai/` that

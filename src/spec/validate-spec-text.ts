@@ -6,7 +6,7 @@
  */
 import type { Document, LineCounter, Node as YamlNode } from "yaml";
 import { yamlLib } from "../yaml/yaml-lib.js";
-import { yamlToData } from "../config/yaml-to-data.js";
+import { yamlToData } from "../yaml/yaml-to-data.js";
 import type * as z from "zod/mini";
 import { isSpecVersion, SPEC_SCHEMAS, SPEC_VERSIONS, type SpecData, type SpecVersion } from "./spec-schema.js";
 import { describeFound, yamlPathString, type SpecProblem, type SpecProblemCode } from "./spec-problem.js";

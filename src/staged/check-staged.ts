@@ -19,7 +19,7 @@
 import { blobTextReader } from "../git/blob-text-reader.js";
 import { execGit, GitError, splitNul } from "../git/exec-git.js";
 import { loadConfigLazy } from "../config/load-config-lazy.js";
-import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../check/checked-path.js";
+import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../layout/checked-path.js";
 import { checkFiles } from "../check/check-files.js";
 import type { CheckRun } from "../check/check-worktree.js";
 import type { CheckOptions } from "../check/check-document.js";

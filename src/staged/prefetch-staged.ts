@@ -13,7 +13,7 @@
  */
 import { readBlobsAsync } from "../git/cat-file-batch.js";
 import { CatFileSession } from "../git/cat-file-session.js";
-import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../check/checked-path.js";
+import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../layout/checked-path.js";
 import type { RawDiffEntry } from "./parse-diff-raw.js";
 import { prefetchBooks, type BookPrefetch } from "./prefetch-books.js";
 

@@ -10,7 +10,7 @@ import { execGit, splitNul } from "../git/exec-git.js";
 import { execGitAsync } from "../git/exec-git-async.js";
 import { BookContext } from "../check/book-context.js";
 import { ChapterNames } from "../check/book-names.js";
-import { checkedPathKind } from "../check/checked-path.js";
+import { checkedPathKind } from "../layout/checked-path.js";
 import { resolveBeside } from "../check/resolve-beside.js";
 import type { RawDiffEntry } from "./parse-diff-raw.js";
 

@@ -2,7 +2,7 @@
  * Every error class the CLI can raise for an expected condition — the user's input, their
  * repository or environment, another process holding a lock — triggered through the real CLI:
  * exit 2, the class's message, no stack trace, never "internal error … This is a bug"
- * (src/cli/expected-errors.ts). One row per class; the classes that never reach the CLI as
+ * (src/errors/expected-errors.ts). One row per class; the classes that never reach the CLI as
  * themselves (converted on the way, or internal) are named in that file.
  */
 import { readFileSync, symlinkSync, mkdirSync, writeFileSync } from "node:fs";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PREFETCH_MIN_BYTES, prefetchFiles, unchangedSince } from "../../src/fsx/prefetch-files.js";
 import { acquireFileLock } from "../../src/fsx/with-file-lock.js";
-import { lockPathFor } from "../../src/patch/patch-document.js";
+import { lockPathFor } from "../../src/editing/patch-document.js";
 import { CLI, runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 

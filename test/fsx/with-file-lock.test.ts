@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { acquireFileLock, LockTimeoutError, withFileLock, withFileLockSync } from "../../src/fsx/with-file-lock.js";
-import { lockPathFor } from "../../src/patch/patch-document.js";
+import { lockPathFor } from "../../src/editing/patch-document.js";
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 import { CLI } from "../helpers/run-cli.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findJsonSyntaxError } from "../../src/init/json-syntax-error.js";
+import { findJsonSyntaxError } from "../../src/config/json-syntax-error.js";
 
 function parses(text: string): boolean {
   try {

@@ -11,7 +11,7 @@ import { CLI, runCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-repo.js";
 import { cli, runRepo, SPEC } from "../runs/helpers/run-repo.js";
 import { McpClient } from "./helpers/mcp-client.js";
-import { roleTools } from "../../src/mcp/agent-step.js";
+import { roleTools } from "../../src/runs/agent-step.js";
 
 /** An exec agent that answers once the file named by its argument exists. */
 const GATED_AGENT = `import { existsSync, readFileSync } from "node:fs";

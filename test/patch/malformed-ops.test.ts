@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 import { McpClient, expectProtocolOnly } from "../mcp/helpers/mcp-client.js";
-import { patchDocument } from "../../src/patch/patch-document.js";
+import { patchDocument } from "../../src/editing/patch-document.js";
 import { MalformedOpError } from "../../src/patch/assert-recordable-ops.js";
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 

@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rolePrompt } from "../../src/runs/agents/role-prompt.js";
-import { roleTools } from "../../src/mcp/agent-step.js";
+import { roleTools } from "../../src/runs/agent-step.js";
 import { readNormaState } from "../../src/runs/norma-db.js";
 import { CLI } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-repo.js";

@@ -10,13 +10,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AgentResponseSchema, NomaPatchFileSchema, parseJsonAs, ReconciledAckSchema, VerdictSchema } from "../../src/runs/agent-protocol.js";
 import { extractResponse } from "../../src/runs/agents/extract-response.js";
-import { parseStepDirName, stepDirName, ROLES } from "../../src/runs/norma-layout.js";
+import { parseStepDirName, stepDirName, ROLES } from "../../src/layout/norma-layout.js";
 import { formatNormaMd, goalOfNormaMd } from "../../src/runs/norma-md.js";
 import { parseRunConfig } from "../../src/runs/run-config.js";
 import { generateCriteria, parseAcArg } from "../../src/runs/run-criteria.js";
 import { nextStep } from "../../src/runs/run-loop.js";
 import type { StepRow } from "../../src/runs/norma-schema.js";
-import { formatAgentStep, parseAgentStep, roleTools } from "../../src/mcp/agent-step.js";
+import { TOOL_CATALOG } from "../../src/mcp/tool-catalog.js";
+import { formatAgentStep, parseAgentStep, READ_TOOLS, roleTools, WORK_TOOLS } from "../../src/runs/agent-step.js";
 import { statusPaths } from "../../src/runs/worktree-changes.js";
 
 const ROOT = "/repo";
@@ -337,6 +338,21 @@ describe("mcp --step, role tools, git status entries", () => {
       expect(roleTools(role)).toEqual([...roleTools("plan").slice(0, 8), ...writes, ...roleTools("plan").slice(8)]);
       for (const t of never) expect(roleTools(role)).not.toContain(t);
     }
+  });
+
+  it("the role policy names real tools, in the MCP catalog's order, and its read-only list is exactly the catalog's", () => {
+    const names = TOOL_CATALOG.map((t) => t.name as string);
+    for (const role of ["plan", "do", "check", "act"] as const) {
+      const tools = roleTools(role);
+      for (const t of tools) expect(names, t).toContain(t);
+      expect(tools).toEqual(names.filter((n) => tools.includes(n)));
+    }
+    expect([...READ_TOOLS].sort()).toEqual(
+      TOOL_CATALOG.filter((t) => t.annotations.readOnlyHint)
+        .map((t) => t.name as string)
+        .sort(),
+    );
+    for (const t of WORK_TOOLS) expect(TOOL_CATALOG.find((c) => c.name === t)?.annotations.readOnlyHint, t).toBe(false);
   });
 
   it("git status -z entries: every path back, renames with both names; never a throw", () => {

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { roleTools } from "../../src/mcp/agent-step.js";
+import { roleTools } from "../../src/runs/agent-step.js";
 import { readNormaState } from "../../src/runs/norma-db.js";
 import { cli, mcpAgent, readJson, runIds, runRepo, SPEC, stepDirs } from "./helpers/run-repo.js";
 

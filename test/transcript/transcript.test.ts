@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { patchDocument } from "../../src/patch/patch-document.js";
+import { patchDocument } from "../../src/editing/patch-document.js";
 import { TranscriptRecordSchema } from "../../src/index.js";
 import { transcriptLines, verifyTranscript } from "../../src/transcript/verify-transcript.js";
 import { applyPatch, summarize } from "../../src/index.js";

@@ -13,7 +13,7 @@ import { request } from "node:http";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tokenMatches } from "../../src/workspace/serve-workspace-http.js";
+import { tokenMatches } from "../../src/http/serve-workspace-http.js";
 import { verifyLedger } from "../../src/workspace/verify-ledger.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempRepo } from "../helpers/temp-repo.js";

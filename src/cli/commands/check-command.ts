@@ -9,7 +9,7 @@
  * never loads the parser, yaml or zod. When something is staged, git starts
  * reading the staged blobs while the rest (`check-run.ts`) is imported.
  */
-import { checkedPathKind } from "../../check/checked-path.js";
+import { checkedPathKind } from "../../layout/checked-path.js";
 import { GitError } from "../../git/exec-git.js";
 import { SKIP_ENV } from "../../hooks/hook-script.js";
 import { listStagedEntries } from "../../staged/list-staged-files.js";

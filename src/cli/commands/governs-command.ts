@@ -2,10 +2,10 @@
  * `governs <path…>`: which specs govern each path, through which glob.
  * Exit 1 when some path is governed by no spec (like grep finding nothing).
  */
-import { whichSpecsGovern } from "../../governance/which-specs-govern.js";
-import { AUDIT_DESCRIPTIONS } from "../../governance/audit-paths.js";
-import { buildGovernance } from "../../governance/governance.js";
-import { readAuditLocations } from "../../governance/read-audit-locations.js";
+import { whichSpecsGovern } from "../../spec/which-specs-govern.js";
+import { AUDIT_DESCRIPTIONS } from "../../spec/audit-paths.js";
+import { buildGovernance } from "../../spec/governance.js";
+import { readAuditLocations } from "../../spec/read-audit-locations.js";
 import { loadSpecs } from "../../spec/load-specs.js";
 import { UsageError } from "../cli-error.js";
 import type { CliIO } from "../cli-io.js";

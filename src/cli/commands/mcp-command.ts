@@ -3,7 +3,7 @@
  * 2.0). Stdout carries protocol messages only; logs go to stderr. Exits 0 when
  * stdin closes. `--step RUN_ID/NNN-role` serves one run step's agent (agent-step.ts).
  */
-import { parseAgentStep, type AgentStep } from "../../mcp/agent-step.js";
+import { parseAgentStep, type AgentStep } from "../../runs/agent-step.js";
 import { runMcpStdio } from "../../mcp/run-mcp-stdio.js";
 import { UsageError } from "../cli-error.js";
 import type { CliIO } from "../cli-io.js";

@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { worktreeChapterLookup } from "../../check/worktree-books.js";
-import { patchDocument, type PatchDocumentResult } from "../../patch/patch-document.js";
+import { patchDocument, type PatchDocumentResult } from "../../editing/patch-document.js";
 import { formatDiagnosticsText } from "../../report/format-text.js";
 import { TOOL_NAME } from "../../version.js";
 import { UsageError } from "../cli-error.js";

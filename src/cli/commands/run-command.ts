@@ -15,7 +15,7 @@ import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from
 import { listOption } from "../repo-context.js";
 import { parseAcArg } from "../../runs/run-criteria.js";
 import { runLoop, type RunProgress, type RunResult } from "../../runs/run-loop.js";
-import { RUN_ID_PATTERN } from "../../runs/norma-layout.js";
+import { RUN_ID_PATTERN } from "../../layout/norma-layout.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 
 function seconds(ms: number): string {

@@ -8,7 +8,7 @@ import type { CliIO } from "../cli-io.js";
 import { choice } from "../repo-context.js";
 import { callTool, envelope, formatArg, requireRepo } from "./reconcile-command.js";
 import { listRuns, recoverIfIdle, showRun, type RunDetail, type RunList } from "../../runs/list-runs.js";
-import { RUN_ID_PATTERN } from "../../runs/norma-layout.js";
+import { RUN_ID_PATTERN } from "../../layout/norma-layout.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 
 function table(rows: string[][]): string {

@@ -1,6 +1,6 @@
 /**
  * `noma-reconcile serve --http [--port N] [--host H]`: the workspace tools over HTTP
- * (src/workspace/serve-workspace-http.ts) for the repository the command runs in.
+ * (src/http/serve-workspace-http.ts) for the repository the command runs in.
  * The bearer token is NOMA_RECONCILE_TOKEN, or one generated now and printed on stderr
  * (and, with `--format json`, in the one JSON line printed on stdout once listening).
  * Runs until SIGINT or SIGTERM, then drains and exits 0. Exit 2: not --http, a host
@@ -8,7 +8,7 @@
  * the port cannot be bound.
  */
 import { randomBytes } from "node:crypto";
-import { DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES, loopbackAddress, startWorkspaceHttp } from "../../workspace/serve-workspace-http.js";
+import { DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES, loopbackAddress, startWorkspaceHttp } from "../../http/serve-workspace-http.js";
 import { WorkspaceError } from "../../workspace/workspace-error.js";
 import { openWorkspace } from "../../workspace/workspace.js";
 import { RuntimeError, UsageError } from "../cli-error.js";

@@ -9,7 +9,7 @@ import { buildSpecSet, listSpecPaths, validateSpecFile } from "../../spec/load-s
 import { specSchemaJson } from "../../spec/spec-json-schema.js";
 import { formatSpecProblem } from "../../spec/spec-problem.js";
 import { SPEC_VERSIONS } from "../../spec/spec-schema.js";
-import { isSpecPath } from "../../governance/glob.js";
+import { isSpecPath } from "../../spec/glob.js";
 import { UsageError } from "../cli-error.js";
 import type { CliIO } from "../cli-io.js";
 import { choice, pathArg } from "../repo-context.js";

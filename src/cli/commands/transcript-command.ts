@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { transcriptPath } from "../../patch/patch-document.js";
+import { transcriptPath } from "../../editing/patch-document.js";
 import { verifyTranscript } from "../../transcript/verify-transcript.js";
 import { UsageError } from "../cli-error.js";
 import type { CliIO } from "../cli-io.js";
@@ -72,7 +72,7 @@ async function acceptCommand(doc: string, options: Record<string, unknown>, io: 
   applyLockTimeout(options, ctx.root);
   const file = pathArg(doc, ctx, io.cwd);
   const { actorFromOptions } = await import("./actor-from-options.js");
-  const { acceptOutsideEdits } = await import("../../transcript/accept-document.js");
+  const { acceptOutsideEdits } = await import("../../editing/accept-document.js");
   const actor = actorFromOptions(options, ctx.root, io.env);
   const { worktreeChapterLookup } = await import("../../check/worktree-books.js");
   const validate = { resolveOutside: worktreeChapterLookup(ctx.root, ctx.inRepo, file) };

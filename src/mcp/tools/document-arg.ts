@@ -7,7 +7,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { containPath, PathOutsideRepoError } from "../../fsx/contain-path.js";
-import { isBookManifestPath } from "../../patch/patch-document.js";
+import { isBookManifestPath } from "../../editing/patch-document.js";
 import type { ToolContext } from "../tool-context.js";
 import { ToolFailure } from "../tool-result.js";
 

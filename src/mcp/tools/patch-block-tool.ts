@@ -18,7 +18,7 @@
 import { preparePatchMemo } from "../../patch/apply-patch.js";
 import { describeJsonValue } from "../../patch/assert-recordable-ops.js";
 import { worktreeChapterLookupIfListed } from "../../check/worktree-books.js";
-import { patchDocument } from "../../patch/patch-document.js";
+import { patchDocument } from "../../editing/patch-document.js";
 import type { Diagnostic, ValidationSummary } from "../../validate/diagnostic.js";
 import type { ToolContext } from "../tool-context.js";
 import { ToolFailure } from "../tool-result.js";

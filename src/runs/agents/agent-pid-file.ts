@@ -15,7 +15,7 @@ import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { processStart } from "../../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../../fsx/write-file-atomic.js";
-import { abs } from "../norma-layout.js";
+import { abs } from "../../layout/norma-layout.js";
 
 export const AGENT_PID_FILE = ".norma/locks/agent.json";
 

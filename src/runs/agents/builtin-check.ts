@@ -22,7 +22,7 @@
 import { closeSync, mkdirSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
-import { checkedPathKind } from "../../check/checked-path.js";
+import { checkedPathKind } from "../../layout/checked-path.js";
 import { changedFiles } from "../../git/changed-files.js";
 import type { AgentResponse, VerdictFile } from "../agent-protocol.js";
 import { pendingDrift, type PendingFile } from "../pending-drift.js";

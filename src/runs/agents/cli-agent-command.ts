@@ -35,8 +35,8 @@
  * under it, the tool's own flag for an extra writable directory is added.
  */
 import { isAbsolute, relative, sep } from "node:path";
-import { roleTools } from "../../mcp/agent-step.js";
-import type { Role } from "../norma-layout.js";
+import { roleTools } from "../agent-step.js";
+import type { Role } from "../../layout/norma-layout.js";
 import type { CliAgentConfig, CliAgentType } from "../run-config.js";
 
 export const MCP_SERVER_NAME = "noma-reconcile";

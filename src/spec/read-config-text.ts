@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CONFIG_PATH } from "../check/checked-path.js";
+import { CONFIG_PATH } from "../layout/checked-path.js";
 import { symlinkEscape } from "../fsx/symlink-escape.js";
 
 /** The text of `path` (default `.notarai/config.yaml`) in the work tree, or null when there is none (or it is a link out of the repository). */

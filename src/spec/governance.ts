@@ -11,8 +11,8 @@
  * one place every drift, affected, diff, changed, coverage and mark
  * computation asks.
  */
-import type { SpecFile } from "../spec/validate-spec-text.js";
-import type { SpecSet } from "../spec/load-specs.js";
+import type { SpecFile } from "./validate-spec-text.js";
+import type { SpecSet } from "./load-specs.js";
 import { auditTest, DEFAULT_AUDIT_LOCATIONS, type AuditKind, type AuditLocations } from "./audit-paths.js";
 import { compileGlob, type PathTest } from "./glob.js";
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { containPath } from "../fsx/contain-path.js";
 import { chunkPaths, literalPathspec } from "../git/chunk-paths.js";
 import { execGit, splitNul } from "../git/exec-git.js";
-import { loadSpecs } from "../spec/load-specs.js";
+import { loadSpecs } from "./load-specs.js";
 import type { AuditKind } from "./audit-paths.js";
 import { buildGovernance, isInternalPath, type Governance, type Governor } from "./governance.js";
 import { readAuditLocations } from "./read-audit-locations.js";

@@ -21,10 +21,10 @@ import { readCapabilities, sidecarPath } from "../capability/read-capabilities.j
 import { buildRecords, type Actor } from "../transcript/transcript-record.js";
 import { appendTranscript } from "../transcript/append-transcript.js";
 import { interruptedRun, recoveryRecord, type InterruptedRun } from "../transcript/recover-interrupted.js";
-import { applyPatch, sha256Hex, type PatchOutcome } from "./apply-patch.js";
+import { applyPatch, sha256Hex, type PatchOutcome } from "../patch/apply-patch.js";
 import { decodeUtf8 } from "../fsx/read-text-file.js";
-import { assembledBytes } from "./text-edit.js";
-import { assertRecordableOps } from "./assert-recordable-ops.js";
+import { assembledBytes } from "../patch/text-edit.js";
+import { assertRecordableOps } from "../patch/assert-recordable-ops.js";
 import { assertNoSymlinkEscape, isSymlink, linkTarget, SymlinkNotAllowedError } from "../fsx/symlink-escape.js";
 import type { Prefetched } from "../fsx/prefetch-files.js";
 

@@ -14,15 +14,33 @@
  * `patch_block`: the loop marks on PASS, and .noma edits go through the act step's
  * `patch.noma.json`, which the loop applies and validates.
  *
- * Pure: no I/O, no heavy imports (it is on the server's start-up path).
+ * The policy names the tools as strings, in the MCP catalog's order; the MCP server
+ * serves this subset (a test holds the names and the order against its catalog, and the
+ * read-only list against the catalog's readOnlyHint). Pure: no I/O, no imports.
  */
-import { TOOL_CATALOG, type ToolName } from "./tool-catalog.js";
 
 export const AGENT_ROLES = ["plan", "do", "check", "act"] as const;
 export type AgentRole = (typeof AGENT_ROLES)[number];
 
-/** The workspace tools a do or act agent may use besides the read-only ones. */
-export const WORK_TOOLS: readonly ToolName[] = ["edit_file", "apply_patch", "run_command", "run_tests", "build_workspace"];
+/** The tools every agent may use: those that only read (the catalog's readOnlyHint), in catalog order. */
+export const READ_TOOLS: readonly string[] = [
+  "list_affected_specs",
+  "get_spec_diff",
+  "get_changed_artifacts",
+  "read_doc",
+  "list_ids",
+  "validate_doc",
+  "read_file",
+  "list_files",
+  "run_list",
+  "run_status",
+];
+
+/** The workspace tools a do or act agent may use besides the read-only ones, in catalog order. */
+export const WORK_TOOLS: readonly string[] = ["edit_file", "apply_patch", "run_command", "run_tests", "build_workspace"];
+
+/** Every tool some agent may use, in the catalog's order (the work tools sit between list_files and run_list). */
+const ORDER: readonly string[] = [...READ_TOOLS.slice(0, 8), ...WORK_TOOLS, ...READ_TOOLS.slice(8)];
 
 export interface AgentStep {
   runId: string;
@@ -30,12 +48,10 @@ export interface AgentStep {
   role: AgentRole;
 }
 
-const READ_ONLY: readonly ToolName[] = TOOL_CATALOG.filter((t) => t.annotations.readOnlyHint).map((t) => t.name);
-
 /** The tools an agent of `role` may call, in `tools/list` order. */
-export function roleTools(role: AgentRole): ToolName[] {
+export function roleTools(role: AgentRole): string[] {
   const work = role === "do" || role === "act";
-  return TOOL_CATALOG.filter((t) => READ_ONLY.includes(t.name) || (work && WORK_TOOLS.includes(t.name))).map((t) => t.name);
+  return ORDER.filter((t) => READ_TOOLS.includes(t) || (work && WORK_TOOLS.includes(t)));
 }
 
 /** `--step` for the run step `index` (role `role`) of `runId`. */

@@ -7,7 +7,7 @@
  * @see https://eemeli.org/yaml/#tojs-options (maxAliasCount)
  */
 import type { Document, LineCounter } from "yaml";
-import { yamlLib } from "../yaml/yaml-lib.js";
+import { yamlLib } from "./yaml-lib.js";
 
 /** Alias resolutions allowed (yaml counts each alias times the aliases inside its anchor). */
 export const MAX_ALIAS_COUNT = 100;

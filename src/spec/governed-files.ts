@@ -3,7 +3,7 @@
  * not ignored) that at least one spec, or the given spec, governs.
  */
 import { execGit, splitNul } from "../git/exec-git.js";
-import { loadSpecs } from "../spec/load-specs.js";
+import { loadSpecs } from "./load-specs.js";
 import { buildGovernance, type Governance, type Governor } from "./governance.js";
 import { readAuditLocations } from "./read-audit-locations.js";
 

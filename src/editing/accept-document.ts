@@ -19,14 +19,14 @@ import { pathToFileURL } from "node:url";
 import { withFileLockSync } from "../fsx/with-file-lock.js";
 import { decodeUtf8 } from "../fsx/read-text-file.js";
 import { isSymlink, linkTarget, SymlinkNotAllowedError } from "../fsx/symlink-escape.js";
-import { DocumentMissingError, isBookManifestPath, lockPathFor, transcriptPath } from "../patch/patch-document.js";
+import { DocumentMissingError, isBookManifestPath, lockPathFor, transcriptPath } from "./patch-document.js";
 import { sha256Hex } from "../patch/sha256-hex.js";
 import { parseNoma } from "../noma/parse-noma.js";
 import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
-import { appendTranscript } from "./append-transcript.js";
-import { acceptanceRecord, type OutsideEdit } from "./accept-outside-edit.js";
-import type { Actor } from "./transcript-record.js";
-import { verifyTranscript } from "./verify-transcript.js";
+import { appendTranscript } from "../transcript/append-transcript.js";
+import { acceptanceRecord, type OutsideEdit } from "../transcript/accept-outside-edit.js";
+import type { Actor } from "../transcript/transcript-record.js";
+import { verifyTranscript } from "../transcript/verify-transcript.js";
 
 export interface AcceptOutsideEditsOptions {
   actor: Actor;

@@ -23,10 +23,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { recordRefusal, runWorkspaceTool } from "./run-workspace-tool.js";
-import { WorkspaceError } from "./workspace-error.js";
-import { isWorkspaceTool, WORKSPACE_TOOL_NAMES } from "./workspace-tool-names.js";
-import { openWorkspace, type WorkspaceOptions } from "./workspace.js";
+import { recordRefusal, runWorkspaceTool } from "../workspace/run-workspace-tool.js";
+import { WorkspaceError } from "../workspace/workspace-error.js";
+import { isWorkspaceTool, WORKSPACE_TOOL_NAMES } from "../workspace/workspace-tool-names.js";
+import { openWorkspace, type WorkspaceOptions } from "../workspace/workspace.js";
 
 export const DEFAULT_HTTP_PORT = 7878;
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;

@@ -6,7 +6,7 @@
  * uncovered.
  */
 import { execGit, splitNul } from "../git/exec-git.js";
-import { loadSpecs, type SpecSet } from "../spec/load-specs.js";
+import { loadSpecs, type SpecSet } from "./load-specs.js";
 import type { AuditLocations } from "./audit-paths.js";
 import { buildGovernance, isInternalPath } from "./governance.js";
 import { readAuditLocations } from "./read-audit-locations.js";

@@ -4,7 +4,7 @@
  * one). An invalid configuration is a ConfigError (exit 2), as for every command that
  * reads it; unknown keys are `check`'s to report.
  */
-import { CONFIG_PATH } from "../check/checked-path.js";
+import { CONFIG_PATH } from "../layout/checked-path.js";
 import { loadConfig } from "../config/load-config.js";
 import { DEFAULT_AUDIT_LOCATIONS, type AuditLocations } from "./audit-paths.js";
 import { readConfigText } from "./read-config-text.js";
