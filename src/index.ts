@@ -164,8 +164,8 @@ export { installHooks, gitHooksDir, type InstallHooksOptions, type InstallHooksR
 export { PRE_COMMIT_SCRIPT, PRE_COMMIT_BLOCK, HOOK_COMMAND, HOOK_MARKER, SKIP_ENV, BIN_ENV, BIN_GIT_CONFIG, isOwnHook } from "./hooks/hook-script.js";
 export { locateProgram, type ProgramLocation } from "./hooks/locate-program.js";
 export { parseCatFileBatch, readBlobs, readBlobsAsync, type BatchObject } from "./git/cat-file-batch.js";
-export { listStagedFiles } from "./staged/list-staged-files.js";
-export { checkStaged, type CheckStagedOptions } from "./staged/check-staged.js";
+export { listStagedFiles } from "./git/list-staged-files.js";
+export { checkStaged, type CheckStagedOptions } from "./check/staged/check-staged.js";
 export { checkWorktree, type CheckWorktreeOptions, type CheckRun } from "./check/check-worktree.js";
 export { checkFiles, type CheckFilesInput } from "./check/check-files.js";
 export { checkedPathKind, relatedPaths, documentTranscript, transcriptDocument, CONFIG_PATH, type CheckedKind } from "./layout/checked-path.js";
@@ -183,10 +183,10 @@ export {
   type NomaConfig,
   type WorkspaceConfig,
 } from "./config/config-schema.js";
-export { runCiCheck, driftDiagnostics, type CiCheckOptions, type CiReport, type CiDrift } from "./ci/run-ci-check.js";
-export { resolveCiBase, defaultBranchRef, CiBaseError, type CiBase, type BaseSource } from "./ci/resolve-ci-base.js";
-export { baseFromGithubEvent, parseGithubEvent, type EventBase } from "./ci/github-event-base.js";
-export { appendOnlyDiagnostics } from "./ci/transcript-append-only.js";
+export { runCiCheck, driftDiagnostics, type CiCheckOptions, type CiReport, type CiDrift } from "./check/commit/run-ci-check.js";
+export { resolveCiBase, defaultBranchRef, CiBaseError, type CiBase, type BaseSource } from "./check/commit/resolve-ci-base.js";
+export { baseFromGithubEvent, parseGithubEvent, type EventBase } from "./check/commit/github-event-base.js";
+export { appendOnlyDiagnostics } from "./check/transcript-append-only.js";
 export {
   renderCiText,
   renderCiJson,
@@ -200,10 +200,10 @@ export {
   STEP_SUMMARY_LIMIT,
   type CiCounts,
   type FailOn,
-} from "./ci/render-ci-report.js";
-export { parseDiffRawZ, type RawDiffEntry } from "./staged/parse-diff-raw.js";
-export { listStagedEntries } from "./staged/list-staged-files.js";
-export { prefetchStaged, stagedObjectName, type StagedPrefetch } from "./staged/prefetch-staged.js";
+} from "./check/commit/render-ci-report.js";
+export { parseDiffRawZ, type RawDiffEntry } from "./git/parse-diff-raw.js";
+export { listStagedEntries } from "./git/list-staged-files.js";
+export { prefetchStaged, stagedObjectName, type StagedPrefetch } from "./check/staged/prefetch-staged.js";
 // MCP server and init (issue 5)
 export { McpServer, SERVER_INSTRUCTIONS, type McpServerOptions, type RepoRoot } from "./mcp/mcp-server.js";
 export { runMcpStdio, type McpStdioOptions } from "./mcp/run-mcp-stdio.js";

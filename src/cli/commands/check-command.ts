@@ -12,9 +12,9 @@
 import { checkedPathKind } from "../../layout/checked-path.js";
 import { GitError } from "../../git/exec-git.js";
 import { SKIP_ENV } from "../../hooks/hook-script.js";
-import { listStagedEntries } from "../../staged/list-staged-files.js";
-import { prefetchStaged } from "../../staged/prefetch-staged.js";
-import type { RawDiffEntry } from "../../staged/parse-diff-raw.js";
+import { listStagedEntries } from "../../git/list-staged-files.js";
+import { prefetchStaged } from "../../check/staged/prefetch-staged.js";
+import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
 import { UsageError } from "../cli-error.js";
 import type { CliIO } from "../cli-io.js";
 

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { GitError } from "../../git/exec-git.js";
 import { PathOutsideRepoError } from "../../fsx/contain-path.js";
 import { SKIP_ENV } from "../../hooks/hook-script.js";
-import type { RawDiffEntry } from "../../staged/parse-diff-raw.js";
-import type { StagedPrefetch } from "../../staged/prefetch-staged.js";
+import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
+import type { StagedPrefetch } from "../../check/staged/prefetch-staged.js";
 import { countDiagnostics } from "../../report/file-diagnostics.js";
 import { renderCheckReport, CHECK_FORMATS } from "../../check/render-check-report.js";
 import type { CheckRun } from "../../check/check-worktree.js";
@@ -53,7 +53,7 @@ export async function checkRun(
   let run: CheckRun;
   try {
     if (staged !== undefined) {
-      const { checkStaged } = await import("../../staged/check-staged.js");
+      const { checkStaged } = await import("../../check/staged/check-staged.js");
       run = await checkStaged({ staged, ...(prefetch !== undefined ? { prefetch } : {}), ...common });
     } else {
       const ctx = repoContext(io.cwd);

@@ -7,7 +7,7 @@
  */
 import { appendFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { runCiCheck } from "../../ci/run-ci-check.js";
+import { runCiCheck } from "../../check/commit/run-ci-check.js";
 import {
   ciFails,
   renderCiAnnotations,
@@ -17,8 +17,8 @@ import {
   renderCiSummary,
   renderCiText,
   type FailOn,
-} from "../../ci/render-ci-report.js";
-import { uncommittedMessage } from "../../ci/uncommitted-notice.js";
+} from "../../check/commit/render-ci-report.js";
+import { uncommittedMessage } from "../../check/commit/uncommitted-notice.js";
 import { GitError } from "../../git/exec-git.js";
 import { RuntimeError, UsageError } from "../cli-error.js";
 import { useColor, type CliIO } from "../cli-io.js";

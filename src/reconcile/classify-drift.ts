@@ -12,7 +12,7 @@
  */
 import type { ChangeKind } from "../git/changed-files.js";
 import type { Governor } from "../spec/governance.js";
-import type { DriftSpec } from "../reconcile/reconciliation-drift.js";
+import type { DriftSpec } from "./reconciliation-drift.js";
 
 export interface DriftClassificationInput {
   /** Changed paths (both sides of renames), in the order to report them. */

@@ -16,20 +16,20 @@
  * A staged chapter is judged in its books as staged (staged-books.ts), and an unchanged
  * chapter whose links the commit breaks is judged for those links.
  */
-import { blobTextReader } from "../git/blob-text-reader.js";
-import { execGit, GitError, splitNul } from "../git/exec-git.js";
-import { loadConfigLazy } from "../config/load-config-lazy.js";
-import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../layout/checked-path.js";
-import { checkFiles } from "../check/check-files.js";
-import type { CheckRun } from "../check/check-worktree.js";
-import type { CheckOptions } from "../check/check-document.js";
-import { besideLookups, resolveBeside } from "../check/resolve-beside.js";
-import type { RawDiffEntry } from "./parse-diff-raw.js";
-import type { FileDiagnostics } from "../report/file-diagnostics.js";
-import { readBlobs } from "../git/cat-file-batch.js";
-import { renameMap } from "../git/rename-map.js";
-import { transcriptHistoryDiagnostics } from "../ci/transcript-history.js";
-import { listStagedEntries } from "./list-staged-files.js";
+import { mergeFileDiagnostics } from "../merge-file-diagnostics.js";
+import { blobTextReader } from "../../git/blob-text-reader.js";
+import { execGit, GitError, splitNul } from "../../git/exec-git.js";
+import { loadConfigLazy } from "../../config/load-config-lazy.js";
+import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../../layout/checked-path.js";
+import { checkFiles } from "../check-files.js";
+import type { CheckRun } from "../check-worktree.js";
+import type { CheckOptions } from "../check-document.js";
+import { besideLookups, resolveBeside } from "../resolve-beside.js";
+import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
+import { readBlobs } from "../../git/cat-file-batch.js";
+import { renameMap } from "../../git/rename-map.js";
+import { transcriptHistoryDiagnostics } from "../transcript-history.js";
+import { listStagedEntries } from "../../git/list-staged-files.js";
 import { stagedObjectName, type StagedPrefetch } from "./prefetch-staged.js";
 import { listIndexManifests, stagedBooks } from "./staged-books.js";
 
@@ -60,12 +60,12 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
     ...(options.configPath !== undefined ? { override: options.configPath } : {}),
     ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
   });
-  const targets = config.exclude.length > 0 ? (await import("../check/apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
+  const targets = config.exclude.length > 0 ? (await import("../apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
   const inIndex = (rel: string | null): boolean => rel !== null && read(rel) !== null;
   const early = options.prefetch?.books !== undefined ? await options.prefetch.books : undefined;
   if (early !== undefined) texts.seed(early.paths, early.blobs);
   const books = stagedBooks(cwd, staged, texts, () => early?.manifests ?? listIndexManifests(cwd), early?.blobs);
-  const excluded = config.exclude.length > 0 ? (await import("../check/apply-exclude.js")).excludedBy(config.exclude) : undefined;
+  const excluded = config.exclude.length > 0 ? (await import("../apply-exclude.js")).excludedBy(config.exclude) : undefined;
   const results = await checkFiles({
     targets,
     read,
@@ -117,16 +117,5 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
     renames: () => (renames ??= renameMap(cwd, ["--cached"])),
     label: "HEAD",
   });
-  return { targets, results: mergeResults(results, history), config };
-}
-
-/** Diagnostics of both lists, one entry per file, sorted by file. */
-function mergeResults(a: readonly FileDiagnostics[], b: readonly FileDiagnostics[]): FileDiagnostics[] {
-  const byFile = new Map<string, FileDiagnostics>();
-  for (const r of [...a, ...b]) {
-    const have = byFile.get(r.file);
-    if (have === undefined) byFile.set(r.file, { file: r.file, diagnostics: [...r.diagnostics] });
-    else have.diagnostics.push(...r.diagnostics);
-  }
-  return [...byFile.values()].sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : 0));
+  return { targets, results: mergeFileDiagnostics(results, history), config };
 }

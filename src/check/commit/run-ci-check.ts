@@ -13,27 +13,28 @@
  * matter are only listed (`uncommitted`). Read-only: nothing is checked out or
  * written.
  */
-import { blobTextReader, type BlobTextReader } from "../git/blob-text-reader.js";
-import { findMergeBase } from "../git/merge-base.js";
-import { listTree } from "../git/paths-in-tree.js";
-import { renamesOf, treeChanges } from "../git/tree-changes.js";
-import { uncommittedPaths } from "../git/uncommitted-paths.js";
-import type { DriftSpec, ReconciliationDrift } from "../reconcile/reconciliation-drift.js";
-import { checkFiles } from "../check/check-files.js";
-import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../layout/checked-path.js";
-import type { CheckOptions } from "../check/check-document.js";
-import { besideLookups, resolveBeside } from "../check/resolve-beside.js";
-import { commitBooks } from "../check/commit-books.js";
-import { loadConfig } from "../config/load-config.js";
-import type { NomaConfig } from "../config/config-defaults.js";
-import { SNAPSHOT_PATH } from "../spec/governance.js";
-import { isSpecPath } from "../spec/glob.js";
-import type { FileDiagnostics } from "../report/file-diagnostics.js";
-import type { Diagnostic } from "../validate/diagnostic.js";
-import { committedDrift } from "./committed-drift.js";
+import { mergeFileDiagnostics } from "../merge-file-diagnostics.js";
+import { blobTextReader, type BlobTextReader } from "../../git/blob-text-reader.js";
+import { findMergeBase } from "../../git/merge-base.js";
+import { listTree } from "../../git/paths-in-tree.js";
+import { renamesOf, treeChanges } from "../../git/tree-changes.js";
+import { uncommittedPaths } from "../../git/uncommitted-paths.js";
+import type { DriftSpec, ReconciliationDrift } from "../../reconcile/reconciliation-drift.js";
+import { checkFiles } from "../check-files.js";
+import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../../layout/checked-path.js";
+import type { CheckOptions } from "../check-document.js";
+import { besideLookups, resolveBeside } from "../resolve-beside.js";
+import { commitBooks } from "../commit-books.js";
+import { loadConfig } from "../../config/load-config.js";
+import type { NomaConfig } from "../../config/config-defaults.js";
+import { SNAPSHOT_PATH } from "../../spec/governance.js";
+import { isSpecPath } from "../../spec/glob.js";
+import type { FileDiagnostics } from "../../report/file-diagnostics.js";
+import type { Diagnostic } from "../../validate/diagnostic.js";
+import { committedDrift } from "../../reconcile/committed-drift.js";
 import { resolveCiBase, type BaseSource } from "./resolve-ci-base.js";
-import { specContextAt } from "./spec-context-at.js";
-import { transcriptHistoryDiagnostics } from "./transcript-history.js";
+import { specContextAt } from "../../reconcile/spec-context-at.js";
+import { transcriptHistoryDiagnostics } from "../transcript-history.js";
 import { relevantUncommitted, type UncommittedChanges } from "./uncommitted-notice.js";
 
 export interface CiCheckOptions {
@@ -126,14 +127,8 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
     ...(options.configPath !== undefined ? { override: options.configPath } : {}),
     ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
   });
-  const checked = config.exclude.length > 0 ? (await import("../check/apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
+  const checked = config.exclude.length > 0 ? (await import("../apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
   const inTree = (rel: string | null): boolean => rel !== null && atHead(rel) !== null;
-  const results = new Map<string, FileDiagnostics>();
-  const add = (r: FileDiagnostics): void => {
-    const have = results.get(r.file);
-    if (have === undefined) results.set(r.file, { file: r.file, diagnostics: [...r.diagnostics] });
-    else have.diagnostics.push(...r.diagnostics);
-  };
   const check = await checkFiles({
     targets: checked,
     read: atHead,
@@ -145,7 +140,6 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
     },
     books: commitBooks(root, { commit: mb.headCommit, reader: head }, mb.mergeBase, changed),
   });
-  for (const r of check) add(r);
 
   // Append-only: every changed transcript that existed at the merge-base (renames followed).
   const transcripts = checked.filter((p) => checkedPathKind(p) === "transcript");
@@ -158,7 +152,6 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
     renames: () => renamesOf(changes),
     label: `the merge-base ${mb.mergeBase.slice(0, 12)}`,
   });
-  for (const r of history) add(r);
 
   // Drift: the specs, the snapshot and the changed files' contents, all as committed at HEAD.
   const warn = options.onWarning !== undefined ? { onWarning: options.onWarning } : {};
@@ -166,14 +159,13 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
   const { governance } = specContextAt(notarai, atHead, warn, { ledger: config.workspace.ledger, archive: config.workspace.archive });
   const drift = await committedDrift({ root, head: mb.headCommit, changes, governance, read: atHead, ...warn });
   const severity = config.drift === "error" ? "error" : "warning";
-  for (const r of driftDiagnostics(drift.specs, severity)) add(r);
 
   return {
     base: { ref: base.ref, source: base.source, commit: mb.baseCommit, merge_base: mb.mergeBase },
     head: mb.headCommit,
     changed_files: changed,
     checked,
-    results: [...results.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
+    results: mergeFileDiagnostics(check, history, driftDiagnostics(drift.specs, severity)),
     affected_specs: drift.specs.map((s) => s.spec_path),
     drift: { severity, snapshot: drift.snapshot, specs: drift.specs, unreconciled: drift.unreconciled },
     config,

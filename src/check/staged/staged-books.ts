@@ -5,14 +5,14 @@
  * from one `git ls-files` (the index git is using, a hook's temporary GIT_INDEX_FILE
  * included), which the hook starts while it loads the parser.
  */
-import { blobTextReader, type BlobTextReader } from "../git/blob-text-reader.js";
-import { execGit, splitNul } from "../git/exec-git.js";
-import { execGitAsync } from "../git/exec-git-async.js";
-import { BookContext } from "../check/book-context.js";
-import { ChapterNames } from "../check/book-names.js";
-import { checkedPathKind } from "../layout/checked-path.js";
-import { resolveBeside } from "../check/resolve-beside.js";
-import type { RawDiffEntry } from "./parse-diff-raw.js";
+import { blobTextReader, type BlobTextReader } from "../../git/blob-text-reader.js";
+import { execGit, splitNul } from "../../git/exec-git.js";
+import { execGitAsync } from "../../git/exec-git-async.js";
+import { BookContext } from "../book-context.js";
+import { ChapterNames } from "../book-names.js";
+import { checkedPathKind } from "../../layout/checked-path.js";
+import { resolveBeside } from "../resolve-beside.js";
+import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
 
 const ARGS = ["ls-files", "-z", "--full-name", "--", ":(top)*.noma.yml", ":(top)*.noma.yaml"];
 

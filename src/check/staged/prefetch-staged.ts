@@ -11,10 +11,10 @@
  * book manifest is staged, its books are read at the same time (prefetch-books.ts), through
  * the same `git cat-file --batch` process.
  */
-import { readBlobsAsync } from "../git/cat-file-batch.js";
-import { CatFileSession } from "../git/cat-file-session.js";
-import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../layout/checked-path.js";
-import type { RawDiffEntry } from "./parse-diff-raw.js";
+import { readBlobsAsync } from "../../git/cat-file-batch.js";
+import { CatFileSession } from "../../git/cat-file-session.js";
+import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../../layout/checked-path.js";
+import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
 import { prefetchBooks, type BookPrefetch } from "./prefetch-books.js";
 
 /** Staged kinds whose judgement reads the books. */

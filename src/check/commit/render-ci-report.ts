@@ -4,12 +4,12 @@
  * pointing at the summary; a Markdown step summary ≤ 1 MiB; `name=value`
  * outputs), and SARIF 2.1.0.
  */
-import { countDiagnostics } from "../report/file-diagnostics.js";
-import { formatDiagnosticsText } from "../report/format-text.js";
-import { formatGithubAnnotations, formatMarkdownSummary } from "../report/format-github.js";
-import { formatSarif } from "../report/format-sarif.js";
-import { describeCheckCode } from "../check/check-codes.js";
-import { TOOL_NAME, TOOL_VERSION } from "../version.js";
+import { countDiagnostics } from "../../report/file-diagnostics.js";
+import { formatDiagnosticsText } from "../../report/format-text.js";
+import { formatGithubAnnotations, formatMarkdownSummary } from "../../report/format-github.js";
+import { formatSarif } from "../../report/format-sarif.js";
+import { describeCheckCode } from "../check-codes.js";
+import { TOOL_NAME, TOOL_VERSION } from "../../version.js";
 import type { CiReport } from "./run-ci-check.js";
 
 export const CI_JSON_SCHEMA = "noma-reconcile/ci@1";

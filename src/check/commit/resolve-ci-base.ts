@@ -10,9 +10,9 @@
  * error (exit 2), never an empty diff.
  */
 import { readFileSync } from "node:fs";
-import { execGit, GitError } from "../git/exec-git.js";
-import { GitRefError } from "../git/git-ref-error.js";
-import { assertSafeRef } from "../git/resolve-commit.js";
+import { execGit, GitError } from "../../git/exec-git.js";
+import { GitRefError } from "../../git/git-ref-error.js";
+import { assertSafeRef } from "../../git/resolve-commit.js";
 import { baseFromGithubEvent, parseGithubEvent } from "./github-event-base.js";
 
 export type BaseSource = "option" | "pull_request" | "pull_request-merge-commit" | "merge_group" | "push" | "default-branch";

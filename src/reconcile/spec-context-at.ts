@@ -8,7 +8,7 @@ import type { AuditLocations } from "../spec/audit-paths.js";
 import { isSpecPath } from "../spec/glob.js";
 import { buildSpecSet, type SpecSet } from "../spec/load-specs.js";
 import { validateSpecText } from "../spec/validate-spec-text.js";
-import { warnSpecProblems, type ToolOptions } from "../reconcile/reconcile-context.js";
+import { warnSpecProblems, type ToolOptions } from "./reconcile-context.js";
 
 export interface SourceSpecContext {
   specs: SpecSet;

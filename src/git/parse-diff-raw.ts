@@ -5,7 +5,7 @@
  * (all zeros for a deletion), and the source is HEAD (all zeros for an addition).
  * @see https://git-scm.com/docs/git-diff#_raw_output_format
  */
-import { GitOutputError } from "../git/parse-name-status.js";
+import { GitOutputError } from "./parse-name-status.js";
 
 export interface RawDiffEntry {
   path: string;

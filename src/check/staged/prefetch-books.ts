@@ -6,10 +6,10 @@
  * A manifest of another shape (read with the YAML library, which stays off this path) is
  * simply read later, when the check needs it.
  */
-import { checkedPathKind } from "../layout/checked-path.js";
-import { resolveBeside } from "../check/resolve-beside.js";
-import { readSimpleManifest } from "../noma/read-simple-manifest.js";
-import type { RawDiffEntry } from "./parse-diff-raw.js";
+import { checkedPathKind } from "../../layout/checked-path.js";
+import { resolveBeside } from "../resolve-beside.js";
+import { readSimpleManifest } from "../../noma/read-simple-manifest.js";
+import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
 import { stagedObjectName } from "./prefetch-staged.js";
 import { listIndexManifestsAsync } from "./staged-books.js";
 

@@ -6,7 +6,7 @@
  * only one that reads the index: every other staged read goes by blob id.
  * @see https://git-scm.com/docs/git-diff#Documentation/git-diff.txt---diff-filterACDMRTUXB82308203
  */
-import { execGit } from "../git/exec-git.js";
+import { execGit } from "./exec-git.js";
 import { parseDiffRawZ, type RawDiffEntry } from "./parse-diff-raw.js";
 
 export function listStagedEntries(cwd: string): RawDiffEntry[] {
