@@ -9,6 +9,7 @@
  * A deleted file is reconciled when the snapshot was taken at a commit that is
  * an ancestor of HEAD and no longer has the file (the deletion came first).
  */
+import { classifyDrift } from "./classify-drift.js";
 import { currentHashes } from "../cache/current-hashes.js";
 import { changedFiles, type ChangeKind } from "../git/changed-files.js";
 import { chunkPaths, literalPathspec } from "../git/chunk-paths.js";
@@ -102,37 +103,19 @@ export async function reconciliationDrift(root: string, input: ReconciliationDri
     for (const p of deleted) if (!there.has(p)) goneAtSnapshot.add(p);
   }
 
-  const bySpec = new Map<string, DriftSpec>();
-  let total = 0;
-  for (const c of governed) {
-    const hash = current.hashes.get(c.path) ?? null;
-    const fp = fingerprints.get(c.path) ?? null;
-    const ok = hash !== null ? fp === hash : goneAtSnapshot.has(c.path);
-    for (const g of ctx.governance.governorsOf(c.path)) {
-      let s = bySpec.get(g.spec_path);
-      if (s === undefined) bySpec.set(g.spec_path, (s = { spec_path: g.spec_path, unreconciled: [], reconciled: [] }));
-      if (ok) {
-        s.reconciled.push(c.path);
-        continue;
-      }
-      total++;
-      s.unreconciled.push({
-        path: c.path,
-        glob: g.glob,
-        category: g.category,
-        change: c.kind,
-        reason: hash === null ? "deleted" : fp === null ? "not-in-snapshot" : "hash-differs",
-        current_blake3: hash,
-        snapshot_blake3: fp,
-      });
-    }
-  }
+  const { specs, unreconciled } = classifyDrift({
+    changes: governed,
+    governorsOf: (p) => ctx.governance.governorsOf(p),
+    fingerprints,
+    hashes: current.hashes,
+    goneAtSnapshot,
+  });
   return {
     base: { ref: mb.baseRef, commit: mb.baseCommit, merge_base: mb.mergeBase },
     head: mb.headCommit,
     snapshot: { present, git_hash: gitHash, ancestry, problem },
     changed_files: changes.map((c) => c.path),
-    specs: [...bySpec.values()].sort((a, b) => (a.spec_path < b.spec_path ? -1 : 1)),
-    unreconciled: total,
+    specs,
+    unreconciled,
   };
 }
