@@ -3,8 +3,8 @@
  * committed there), the state before is the merge-base. Paths the change did not touch are
  * read once, from the head commit.
  */
+import { listTree } from "../git/paths-in-tree.js";
 import { blobTextReader, type BlobTextReader } from "../git/blob-text-reader.js";
-import { execGit, splitNul } from "../git/exec-git.js";
 import { BookContext } from "./book-context.js";
 import { ChapterNames } from "./book-names.js";
 import { checkedPathKind } from "../layout/checked-path.js";
@@ -17,7 +17,7 @@ export interface CommitSource {
 
 /** The book manifests of a commit. */
 export function listCommitManifests(cwd: string, commit: string): string[] {
-  return splitNul(execGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", commit], { cwd }))
+  return listTree(cwd, commit)
     .filter((p) => checkedPathKind(p) === "book")
     .sort();
 }

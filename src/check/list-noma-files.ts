@@ -5,9 +5,9 @@
  * and for a directory the same kinds git knows under it (tracked or
  * untracked, not ignored).
  */
+import { listFiles } from "../git/list-files.js";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { execGit, splitNul } from "../git/exec-git.js";
 import { containPath } from "../fsx/contain-path.js";
 import { checkedPathKind } from "../layout/checked-path.js";
 
@@ -20,7 +20,7 @@ export const BOOK_PATHSPECS = ["*.noma.yml", "*.noma.yaml"];
 /** Every book manifest under `root`: those git knows (tracked, or untracked and not ignored), or outside a repository those on disk. */
 export function listBookManifests(root: string, inRepo: boolean): string[] {
   let found: string[];
-  if (inRepo) found = splitNul(execGit(["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...BOOK_PATHSPECS], { cwd: root }));
+  if (inRepo) found = listFiles(root, { untracked: "also", pathspecs: BOOK_PATHSPECS });
   else walk(root, "", (found = []));
   return [...new Set(found.filter((p) => checkedPathKind(p) === "book"))].sort();
 }
@@ -55,7 +55,7 @@ export function listNomaFiles(root: string, inRepo: boolean, paths: readonly str
   const found = new Set<string>();
   if (paths.length === 0) {
     if (inRepo) {
-      for (const f of splitNul(execGit(["ls-files", "-z", "--", ...NOMA_PATHSPECS], { cwd: root }))) if (isNomaPath(f)) found.add(f);
+      for (const f of listFiles(root, { pathspecs: NOMA_PATHSPECS })) if (isNomaPath(f)) found.add(f);
     } else {
       const out: string[] = [];
       walk(root, "", out);
@@ -74,7 +74,7 @@ export function listNomaFiles(root: string, inRepo: boolean, paths: readonly str
     if (statSync(abs).isDirectory()) {
       if (inRepo) {
         const spec = rel.length > 0 ? rel : ".";
-        const listed = splitNul(execGit(["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", spec], { cwd: root }));
+        const listed = listFiles(root, { untracked: "also", pathspecs: [spec] });
         for (const f of listed) if (isNomaPath(f)) found.add(f);
       } else {
         const out: string[] = [];

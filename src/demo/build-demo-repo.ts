@@ -7,45 +7,29 @@
  */
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { execGit } from "../git/exec-git.js";
+import { listFiles } from "../git/list-files.js";
+import { ScratchRepository } from "../git/scratch-repository.js";
 import { patchDocument } from "../editing/patch-document.js";
 import { markReconciled } from "../reconcile/mark-reconciled.js";
 import { snapshotState } from "../reconcile/snapshot-state.js";
 
 export const DEMO_DOCUMENT = "docs/billing.noma";
 
-function git(dir: string, args: string[]): string {
-  return execGit(args, { cwd: dir, env: { GIT_AUTHOR_DATE: "2026-01-05T09:00:00Z", GIT_COMMITTER_DATE: "2026-01-05T09:00:00Z" } });
-}
-
-function commitAll(dir: string, message: string): void {
-  git(dir, ["add", "-A"]);
-  git(dir, ["commit", "-q", "--no-verify", "-m", message]);
-}
-
 /** Governed files git knows (tracked or not ignored), for mark-reconciled. */
 function governedCandidates(dir: string): string[] {
-  return git(dir, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".notarai", "src", "docs", "README.md"])
-    .split("\0")
-    .filter((p) => p.length > 0);
+  return listFiles(dir, { untracked: "also", pathspecs: [".notarai", "src", "docs", "README.md"] });
 }
 
 export async function buildDemoRepo(dir: string, files: string): Promise<void> {
-  git(dir, ["init", "-q", "-b", "main"]);
-  for (const [k, v] of [
-    ["user.name", "noma-reconcile demo"],
-    ["user.email", "demo@example.invalid"],
-    ["commit.gpgsign", "false"],
-    ["core.hooksPath", ".git/no-hooks"],
-  ] as const)
-    git(dir, ["config", k, v]);
+  const repo = new ScratchRepository(dir, "2026-01-05T09:00:00Z");
+  repo.init("main", "noma-reconcile demo", "demo@example.invalid");
   cpSync(join(files, "base"), dir, { recursive: true });
-  commitAll(dir, "Billing service: specs, code and handbook");
+  repo.commitAll("Billing service: specs, code and handbook");
   await markReconciled(dir, { files: governedCandidates(dir) });
   await snapshotState(dir);
-  commitAll(dir, "Reconcile everything (snapshot)");
+  repo.commitAll("Reconcile everything (snapshot)");
 
-  git(dir, ["checkout", "-q", "-b", "feature"]);
+  repo.branch("feature");
   const ops = JSON.parse(readFileSync(join(files, "branch", "ops.json"), "utf8")) as unknown[];
   const patched = patchDocument(join(dir, DEMO_DOCUMENT), ops, {
     actor: { kind: "agent", name: "billing-agent", model: "demo" },
@@ -56,8 +40,8 @@ export async function buildDemoRepo(dir: string, files: string): Promise<void> {
   cpSync(join(files, "branch", "src", "billing", "charge.ts"), join(dir, "src", "billing", "charge.ts"));
   await markReconciled(dir, { files: [DEMO_DOCUMENT, `${DEMO_DOCUMENT}.patches`, "src/billing/charge.ts"] });
   await snapshotState(dir);
-  commitAll(dir, "Retry failed charges; handbook patched by the billing agent (reconciled)");
+  repo.commitAll("Retry failed charges; handbook patched by the billing agent (reconciled)");
 
   cpSync(join(files, "branch", "src", "billing", "refund.ts"), join(dir, "src", "billing", "refund.ts"));
-  commitAll(dir, "Hotfix: refund fee (not reconciled)");
+  repo.commitAll("Hotfix: refund fee (not reconciled)");
 }

@@ -12,10 +12,10 @@
  * (`core.hooksPath` = `.husky/_`) the hook goes into `.husky/<hook>`, husky's
  * place for user hooks.
  */
+import { gitPath } from "../git/read-ref.js";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
-import { execGit } from "../git/exec-git.js";
 import { findHookBlock, HOOK_BLOCK_END, HOOK_COMMAND, isOwnHook, LEGACY_HUSKY_LINE, PRE_COMMIT_BLOCK, PRE_COMMIT_SCRIPT } from "./hook-script.js";
 
 export interface InstallHooksOptions {
@@ -40,7 +40,7 @@ const HOOKS: ReadonlyArray<{ name: string; script: string; block: string }> = [{
 
 /** Where git looks for hooks in the repository at `root` (absolute). */
 export function gitHooksDir(root: string): string {
-  const out = execGit(["rev-parse", "--git-path", "hooks"], { cwd: root }).trim();
+  const out = gitPath(root, "hooks");
   return isAbsolute(out) ? out : resolve(root, out);
 }
 

@@ -5,9 +5,9 @@
  * the top of the work tree. `init` uses it to warn when nothing is there
  * (the hook would then block every commit).
  */
+import { readGitConfig } from "../git/read-ref.js";
 import { accessSync, constants, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { execGit, GitError } from "../git/exec-git.js";
 import { BIN_ENV, BIN_GIT_CONFIG, INSTALL_COMMAND, LOCAL_BIN } from "./hook-script.js";
 
 export type ProgramSource = "env" | "git-config" | "local-install";
@@ -24,12 +24,7 @@ export interface ProgramLocation {
 }
 
 function configuredBin(root: string): string {
-  try {
-    return execGit(["config", "--path", "--get", BIN_GIT_CONFIG], { cwd: root }).replace(/\r?\n$/, "");
-  } catch (e) {
-    if (e instanceof GitError && e.exitCode === 1) return ""; // not set
-    throw e;
-  }
+  return readGitConfig(root, BIN_GIT_CONFIG, { path: true }) ?? "";
 }
 
 function isFile(path: string): boolean {

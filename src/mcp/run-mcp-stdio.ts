@@ -4,9 +4,7 @@
  * at a time, in arrival order (a patch never races another patch). Resolves
  * once stdin has ended and every message received has been answered.
  */
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { discoverRepoRoot } from "../git/discover-repo-root.js";
+import { findRepoRootAsync, findWorkTreeTop } from "../git/find-repo-root.js";
 import { LineFramer } from "./line-framer.js";
 import { McpServer, type RepoRoot } from "./mcp-server.js";
 import type { AgentStep } from "../runs/agent-step.js";
@@ -22,30 +20,6 @@ export interface McpStdioOptions {
   interactive?: boolean;
   /** Serve the agent of this run step (`mcp --step`). */
   agentStep?: AgentStep;
-}
-
-/** The git top level of `cwd`, found in process when the layout is plain (else git is asked on first need: spawning it at start-up costs a client's handshake several ms); outside a repository, `cwd`. */
-export async function findRepoRootAsync(cwd: string): Promise<RepoRoot> {
-  const found = discoverRepoRoot(cwd);
-  if (found !== undefined) return { root: found, inRepo: true };
-  const { execFile } = await import("node:child_process");
-  return new Promise((resolve) => {
-    execFile("git", ["rev-parse", "--show-toplevel"], { cwd, windowsHide: true }, (err, stdout) => {
-      const root = err === null ? String(stdout).trim() : "";
-      resolve(root.length > 0 ? { root, inRepo: true } : { root: cwd, inRepo: false });
-    });
-  });
-}
-
-/** The nearest directory at or above `cwd` holding `.git` (a directory, or a file in worktrees and submodules), else `cwd`: git's answer without spawning git. */
-export function findWorkTreeTop(cwd: string): string {
-  let dir = resolve(cwd);
-  for (;;) {
-    if (existsSync(join(dir, ".git"))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return resolve(cwd);
-    dir = parent;
-  }
 }
 
 export function runMcpStdio(options: McpStdioOptions): Promise<void> {

@@ -11,8 +11,8 @@
  * claims. Both writes are atomic and locked (the cache's lock, then the
  * snapshot's); `dryRun` reports the same plan and writes nothing.
  */
+import { headCommit } from "../git/read-ref.js";
 import { changedFiles } from "../git/changed-files.js";
-import { GitError, execGit } from "../git/exec-git.js";
 import { SNAPSHOT_PATH } from "../spec/governance.js";
 import { formatSpecProblem } from "../spec/spec-problem.js";
 import { loadSpecContext } from "./load-spec-context.js";
@@ -48,13 +48,8 @@ export interface BaselineResult {
 
 /** Of `files`, those whose work-tree content is not HEAD's. */
 function notCommitted(root: string, files: readonly string[]): string[] {
-  let head: string;
-  try {
-    head = execGit(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: root }).trim();
-  } catch (e) {
-    if (e instanceof GitError && e.exitCode === 1) return [...files]; // no commit yet
-    throw e;
-  }
+  const head = headCommit(root);
+  if (head === null) return [...files]; // no commit yet
   const changed = new Set(changedFiles(root, head).map((c) => c.path));
   return files.filter((f) => changed.has(f));
 }

@@ -9,11 +9,10 @@
  * A deleted file is reconciled when the snapshot was taken at a commit that is
  * an ancestor of HEAD and no longer has the file (the deletion came first).
  */
+import { pathsInTree } from "../git/paths-in-tree.js";
 import { classifyDrift } from "./classify-drift.js";
 import { currentHashes } from "../cache/current-hashes.js";
 import { changedFiles, type ChangeKind } from "../git/changed-files.js";
-import { chunkPaths, literalPathspec } from "../git/chunk-paths.js";
-import { execGit, splitNul } from "../git/exec-git.js";
 import { findMergeBase } from "../git/merge-base.js";
 import { readWorktreeStatus } from "../git/read-worktree-status.js";
 import { readSnapshot, snapshotAncestry, ancestryWarning, type SnapshotAncestry } from "./read-snapshot.js";
@@ -59,15 +58,6 @@ export interface ReconciliationDrift {
   unreconciled: number;
 }
 
-/** Of `paths`, those present in the tree of `commit`. */
-function presentAt(root: string, commit: string, paths: readonly string[]): Set<string> {
-  const out = new Set<string>();
-  for (const chunk of chunkPaths(paths.map(literalPathspec))) {
-    for (const p of splitNul(execGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", commit, "--", ...chunk], { cwd: root }))) out.add(p);
-  }
-  return out;
-}
-
 export async function reconciliationDrift(root: string, input: ReconciliationDriftInput, options: GitToolOptions = {}): Promise<ReconciliationDrift> {
   const mb = findMergeBase(root, input.baseBranch, options.mergeBase);
   const changes = changedFiles(root, mb.mergeBase);
@@ -99,7 +89,7 @@ export async function reconciliationDrift(root: string, input: ReconciliationDri
   const gitHash = snapshot?.last_reconciliation.git_hash ?? null;
   const goneAtSnapshot = new Set<string>();
   if (deleted.length > 0 && gitHash !== null && ancestry === "ancestor") {
-    const there = presentAt(root, gitHash, deleted);
+    const there = pathsInTree(root, gitHash, deleted);
     for (const p of deleted) if (!there.has(p)) goneAtSnapshot.add(p);
   }
 

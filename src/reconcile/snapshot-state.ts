@@ -8,8 +8,8 @@
  * claim more than is true). Spec files go to `spec_fingerprints`, other files
  * to `file_fingerprints`. The snapshot never lists itself.
  */
+import { currentBranch, headCommit } from "../git/read-ref.js";
 import { join } from "node:path";
-import { execGit } from "../git/exec-git.js";
 import { readWorktreeStatus } from "../git/read-worktree-status.js";
 import { withFileLock } from "../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
@@ -35,15 +35,6 @@ export interface SnapshotStateResult {
   git_hash: string;
 }
 
-function gitOrNull(root: string, args: string[]): string | null {
-  try {
-    const out = execGit(args, { cwd: root }).trim();
-    return out.length > 0 ? out : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Build the snapshot object (no write). */
 export async function buildSnapshot(root: string, options: ToolOptions = {}, now: Date = new Date()): Promise<Snapshot> {
   const ctx = loadSpecContext(root, options);
@@ -62,8 +53,8 @@ export async function buildSnapshot(root: string, options: ToolOptions = {}, now
     if (isSpecPath(path)) specs[path] = hash;
     else files[path] = { blake3: hash };
   }
-  const head = gitOrNull(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
-  const branch = gitOrNull(root, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
+  const head = headCommit(root);
+  const branch = currentBranch(root);
   return {
     schema_version: SNAPSHOT_SCHEMA_VERSION,
     cli_version: `${TOOL_NAME} ${TOOL_VERSION}`,

@@ -5,6 +5,7 @@
  * these before it loads the specs' YAML parser, schemas and globs: git's walk of the work
  * tree — the longest single wait — then runs while this process loads its modules.
  */
+import { listFilesArgv } from "../git/list-files.js";
 import { type BranchDiff, startBranchDiff } from "../git/branch-diff.js";
 import { execGitAsync } from "../git/exec-git-async.js";
 import { quickMergeBase } from "../git/merge-base.js";
@@ -30,7 +31,7 @@ export function startSpecDiffScans(root: string, baseBranch: string): SpecDiffSc
   const abort = new AbortController();
   const gitOpts = { cwd: root, signal: abort.signal };
   // The walk for untracked files needs no merge-base: it starts first.
-  const untracked = execGitAsync(["ls-files", "-z", "--others", "--exclude-standard", "--"], gitOpts);
+  const untracked = execGitAsync(listFilesArgv({ untracked: "only", pathspecs: [] }), gitOpts);
   const skipWorktree = skipWorktreePaths(root, abort.signal);
   for (const p of [untracked, skipWorktree]) p.catch(() => undefined);
   const quick = quickMergeBase(root, baseBranch);

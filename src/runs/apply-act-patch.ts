@@ -22,9 +22,13 @@
  * A process killed between 4 and 6 leaves the backup and `patch_started`
  * without an outcome: recovery restores the backup (recover-runs.ts).
  */
+import { applyPatchFile, checkPatchFile, patchFilePaths } from "../git/apply-patch-file.js";
+import { NORMA_DIR } from "../layout/norma-layout.js";
+import { worktreeStatusText } from "../git/worktree-status.js";
+import { headCommit } from "../git/read-ref.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { execGit, GitError } from "../git/exec-git.js";
+import { GitError } from "../git/exec-git.js";
 import { PathContainment, PathOutsideRepoError } from "../fsx/contain-path.js";
 import { compileGlob } from "../spec/glob.js";
 import { NomaPatchFileSchema, parseJsonAs, type Budgets, type NomaPatchEntry } from "./agent-protocol.js";
@@ -54,32 +58,13 @@ export interface GitState {
 export function gitState(root: string): GitState {
   let head: string | null = null;
   try {
-    head = execGit(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: root }).trim() || null;
+    head = headCommit(root);
   } catch {
     head = null;
   }
   // Our own state (.norma/) is left out: the record is about the user's tree.
-  const status = execGit(["status", "--porcelain=v1", "--untracked-files=all", "--ignore-submodules=none", "--", ".", ":(exclude).norma"], { cwd: root });
+  const status = worktreeStatusText(root, { exclude: [NORMA_DIR] });
   return { head, status };
-}
-
-function numstatPaths(out: string): string[] {
-  // -z: "added\tdeleted\tpath\0", or for a rename/copy "added\tdeleted\t\0old\0new\0".
-  const parts = out.split("\0");
-  const paths: string[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    const p = parts[i]!;
-    if (p.length === 0) continue;
-    const m = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(p);
-    if (m === null) continue;
-    if (m[3]!.length > 0) paths.push(m[3]!);
-    else {
-      if (parts[i + 1] !== undefined) paths.push(parts[i + 1]!);
-      if (parts[i + 2] !== undefined) paths.push(parts[i + 2]!);
-      i += 2;
-    }
-  }
-  return paths;
 }
 
 const FORBIDDEN = [/^\.git(\/|$)/, /^\.norma(\/|$)/];
@@ -99,7 +84,7 @@ export function planPatch(root: string, stepDir: string): PlanResult {
     size += statSync(diffPath).size;
     if (diff.trim().length > 0) {
       try {
-        touched.push(...numstatPaths(execGit(["apply", "--numstat", "-z", diffPath], { cwd: root })));
+        touched.push(...patchFilePaths(root, diffPath));
       } catch (e) {
         return { ok: false, problem: `patch.diff is not a patch git can read: ${e instanceof GitError ? e.stderr || e.message : (e as Error).message}` };
       }
@@ -133,9 +118,7 @@ export function planPatch(root: string, stepDir: string): PlanResult {
       touched: uniq,
       diffDocuments:
         diff !== null
-          ? [...new Set(numstatPaths(execGit(["apply", "--numstat", "-z", diffPath], { cwd: root })).map((p) => norm(p)))].filter(
-              (p) => p.toLowerCase().endsWith(".noma") && existsSync(join(root, p)),
-            )
+          ? [...new Set(patchFilePaths(root, diffPath).map((p) => norm(p)))].filter((p) => p.toLowerCase().endsWith(".noma") && existsSync(join(root, p)))
           : [],
       sizeKb: size / 1024,
     },
@@ -184,7 +167,7 @@ export async function applyPatchPlan(root: string, runId: string, stepIndex: num
   const before = gitState(root);
   if (plan.diffPath !== null) {
     try {
-      execGit(["apply", "--check", plan.diffPath], { cwd: root });
+      checkPatchFile(root, plan.diffPath);
     } catch (e) {
       return {
         ok: false,
@@ -204,7 +187,7 @@ export async function applyPatchPlan(root: string, runId: string, stepIndex: num
   let failure: { stage: "apply" | "noma" | "validate"; problem: string } | null = null;
   let transcripts = 0;
   try {
-    if (plan.diffPath !== null) execGit(["apply", plan.diffPath], { cwd: root });
+    if (plan.diffPath !== null) applyPatchFile(root, plan.diffPath);
     crashPoint("patch-diff-applied");
     if (plan.noma.length > 0) {
       const { patchDocument } = await import("../editing/patch-document.js");

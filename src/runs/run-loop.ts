@@ -22,6 +22,7 @@
  *   the acknowledged contents), and the snapshot is written — both recorded
  *   as events.
  */
+import { headCommit } from "../git/read-ref.js";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,7 +31,6 @@ import { loadSpecContext } from "../reconcile/load-spec-context.js";
 import { requireSpec } from "../reconcile/reconcile-context.js";
 import type { SnapshotStateResult } from "../reconcile/snapshot-state.js";
 import { readTextFile } from "../fsx/read-text-file.js";
-import { execGit } from "../git/exec-git.js";
 import { SNAPSHOT_PATH } from "../spec/governance.js";
 import type { AcceptanceCriterion, Budgets } from "./agent-protocol.js";
 import type { Acknowledgement } from "./agents/builtin-check.js";
@@ -135,7 +135,7 @@ function newRunId(now: Date): string {
 
 function headOrNull(root: string): string | null {
   try {
-    return execGit(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: root }).trim() || null;
+    return headCommit(root);
   } catch {
     return null;
   }

@@ -18,10 +18,11 @@
  * of .notarai/config.yaml), written by every request — are evidence of changes, not
  * changes, and are left out.
  */
+import { worktreeStatus } from "../git/worktree-status.js";
+import { NORMA_DIR } from "../layout/norma-layout.js";
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { execGit } from "../git/exec-git.js";
 
 /** Repo-relative path → what it is now (status code and content hash). */
 export type WorktreeFingerprint = Map<string, string>;
@@ -44,33 +45,14 @@ function contentHash(abs: string): string {
   }
 }
 
-/** Paths of `git status --porcelain=v1 -z` output: "XY path\0", renames and copies "XY new\0old\0". */
-export function statusPaths(out: string): Array<{ code: string; path: string }> {
-  const parts = out.split("\0");
-  const entries: Array<{ code: string; path: string }> = [];
-  for (let i = 0; i < parts.length; i++) {
-    const p = parts[i]!;
-    if (p.length < 4) continue;
-    const code = p.slice(0, 2);
-    entries.push({ code, path: p.slice(3) });
-    if (code.includes("R") || code.includes("C")) {
-      const old = parts[i + 1];
-      if (old !== undefined && old.length > 0) entries.push({ code, path: old });
-      i += 1;
-    }
-  }
-  return entries;
-}
-
 function isRecord(path: string, records: RecordPaths): boolean {
   const archive = records.archive.replace(/\/+$/, "");
   return path === records.ledger || path === archive || path.startsWith(`${archive}/`);
 }
 
 export function worktreeFingerprint(root: string, records: RecordPaths): WorktreeFingerprint {
-  const out = execGit(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none", "--", ".", ":(exclude).norma"], { cwd: root });
   const fp: WorktreeFingerprint = new Map();
-  for (const { code, path } of statusPaths(out)) {
+  for (const { code, path } of worktreeStatus(root, { exclude: [NORMA_DIR] })) {
     if (isRecord(path, records)) continue;
     fp.set(path, `${code}|${contentHash(join(root, path))}`);
   }

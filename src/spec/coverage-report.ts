@@ -5,7 +5,7 @@
  * spec excludes, and the audit records the tools write, are out of scope, not
  * uncovered.
  */
-import { execGit, splitNul } from "../git/exec-git.js";
+import { listFiles } from "../git/list-files.js";
 import { loadSpecs, type SpecSet } from "./load-specs.js";
 import type { AuditLocations } from "./audit-paths.js";
 import { buildGovernance, isInternalPath } from "./governance.js";
@@ -59,6 +59,6 @@ export function computeCoverage(specs: SpecSet, tracked: readonly string[], audi
 
 /** Coverage of the repository's tracked files. */
 export function coverageReport(root: string, specs: SpecSet = loadSpecs(root)): CoverageReport {
-  const tracked = [...new Set(splitNul(execGit(["ls-files", "-z", "--cached"], { cwd: root })))].sort();
+  const tracked = [...new Set(listFiles(root))].sort();
   return computeCoverage(specs, tracked, readAuditLocations(root));
 }

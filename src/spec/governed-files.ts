@@ -2,7 +2,7 @@
  * Enumerate governed files: every file git knows (tracked, or untracked and
  * not ignored) that at least one spec, or the given spec, governs.
  */
-import { execGit, splitNul } from "../git/exec-git.js";
+import { listFiles } from "../git/list-files.js";
 import { loadSpecs } from "./load-specs.js";
 import { buildGovernance, type Governance, type Governor } from "./governance.js";
 import { readAuditLocations } from "./read-audit-locations.js";
@@ -14,7 +14,7 @@ export interface GovernedFile {
 
 /** Files git knows (tracked + untracked-not-ignored), sorted and de-duplicated. */
 export function listRepoFiles(root: string): string[] {
-  return [...new Set(splitNul(execGit(["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root })))].sort();
+  return [...new Set(listFiles(root, { untracked: "also" }))].sort();
 }
 
 /** Governed files of the repository (of one spec with `specPath`), in path order. */

@@ -2,9 +2,9 @@
  * Which spec files there are: light on purpose (no YAML, no schemas), so the warm
  * reconciliation path can list specs without loading the validator.
  */
+import { listFiles } from "../git/list-files.js";
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { execGit, splitNul } from "../git/exec-git.js";
 import { isSpecPath } from "./glob.js";
 
 /**
@@ -12,7 +12,7 @@ import { isSpecPath } from "./glob.js";
  * exist on disk. `known`: git's file list when the caller already has it.
  */
 export function listSpecPaths(root: string, known?: Iterable<string>): string[] {
-  const listed = known ?? splitNul(execGit(["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ".notarai"], { cwd: root }));
+  const listed = known ?? listFiles(root, { untracked: "also", pathspecs: [".notarai"] });
   const out = new Set<string>();
   for (const p of listed) {
     if (!p.startsWith(".notarai/") || !isSpecPath(p)) continue;

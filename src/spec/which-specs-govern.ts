@@ -3,11 +3,11 @@
  * Governance is over the files git knows: an ignored file is governed by no
  * spec; a path that does not exist yet is answered hypothetically.
  */
+import { listFiles } from "../git/list-files.js";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { containPath } from "../fsx/contain-path.js";
 import { chunkPaths, literalPathspec } from "../git/chunk-paths.js";
-import { execGit, splitNul } from "../git/exec-git.js";
 import { loadSpecs } from "./load-specs.js";
 import type { AuditKind } from "./audit-paths.js";
 import { buildGovernance, isInternalPath, type Governance, type Governor } from "./governance.js";
@@ -49,8 +49,8 @@ export function whichSpecsGovern(
   const tracked = new Set<string>();
   const untracked = new Set<string>();
   for (const chunk of chunkPaths(paths.map(literalPathspec))) {
-    for (const p of splitNul(execGit(["ls-files", "-z", "--cached", "--", ...chunk], { cwd: root }))) tracked.add(p);
-    for (const p of splitNul(execGit(["ls-files", "-z", "--others", "--exclude-standard", "--", ...chunk], { cwd: root }))) untracked.add(p);
+    for (const p of listFiles(root, { pathspecs: chunk })) tracked.add(p);
+    for (const p of listFiles(root, { untracked: "only", pathspecs: chunk })) untracked.add(p);
   }
   return {
     paths: paths.map((p) => {

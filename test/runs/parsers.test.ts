@@ -18,7 +18,7 @@ import { nextStep } from "../../src/runs/run-loop.js";
 import type { StepRow } from "../../src/runs/norma-schema.js";
 import { TOOL_CATALOG } from "../../src/mcp/tool-catalog.js";
 import { formatAgentStep, parseAgentStep, READ_TOOLS, roleTools, WORK_TOOLS } from "../../src/runs/agent-step.js";
-import { statusPaths } from "../../src/runs/worktree-changes.js";
+import { statusPaths } from "../../src/git/worktree-status.js";
 
 const ROOT = "/repo";
 const anyJson = fc.jsonValue();

@@ -9,8 +9,8 @@
  * Refs that look like options are rejected; a ref that does not resolve is an
  * error (exit 2), never an empty diff.
  */
+import { commitOf, originDefaultBranch } from "../../git/read-ref.js";
 import { readFileSync } from "node:fs";
-import { execGit, GitError } from "../../git/exec-git.js";
 import { GitRefError } from "../../git/git-ref-error.js";
 import { assertSafeRef } from "../../git/resolve-commit.js";
 import { baseFromGithubEvent, parseGithubEvent } from "./github-event-base.js";
@@ -22,22 +22,12 @@ export interface CiBase {
   source: BaseSource;
 }
 
-function tryGit(root: string, args: string[]): string | null {
-  try {
-    const out = execGit(args, { cwd: root }).trim();
-    return out.length > 0 ? out : null;
-  } catch (e) {
-    if (e instanceof GitError && e.exitCode !== null) return null;
-    throw e;
-  }
-}
-
 /** The default branch as a ref, or null when none can be found. */
 export function defaultBranchRef(root: string): string | null {
-  const originHead = tryGit(root, ["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]);
+  const originHead = originDefaultBranch(root);
   if (originHead !== null) return originHead;
   for (const ref of ["refs/remotes/origin/main", "refs/remotes/origin/master", "refs/heads/main", "refs/heads/master"]) {
-    if (tryGit(root, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]) !== null) return ref.replace(/^refs\/(remotes|heads)\//, "");
+    if (commitOf(root, ref) !== null) return ref.replace(/^refs\/(remotes|heads)\//, "");
   }
   return null;
 }
@@ -67,8 +57,8 @@ export function resolveCiBase(root: string, options: { base?: string; env: NodeJ
     if (found.kind === "commit") {
       if (found.source === "pull_request" && found.headSha !== undefined) {
         // actions/checkout checks out refs/pull/N/merge: HEAD^2 is the PR head, HEAD^1 the base tip it was merged onto.
-        const second = tryGit(root, ["rev-parse", "--verify", "--quiet", "HEAD^2"]);
-        const first = second === found.headSha ? tryGit(root, ["rev-parse", "--verify", "--quiet", "HEAD^1"]) : null;
+        const second = commitOf(root, "HEAD^2");
+        const first = second === found.headSha ? commitOf(root, "HEAD^1") : null;
         if (first !== null) return { ref: first, source: "pull_request-merge-commit" };
       }
       return { ref: found.sha, source: found.source };

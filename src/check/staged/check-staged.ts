@@ -16,9 +16,10 @@
  * A staged chapter is judged in its books as staged (staged-books.ts), and an unchanged
  * chapter whose links the commit breaks is judged for those links.
  */
+import { listTree } from "../../git/paths-in-tree.js";
 import { mergeFileDiagnostics } from "../merge-file-diagnostics.js";
 import { blobTextReader } from "../../git/blob-text-reader.js";
-import { execGit, GitError, splitNul } from "../../git/exec-git.js";
+import { GitError } from "../../git/exec-git.js";
 import { loadConfigLazy } from "../../config/load-config-lazy.js";
 import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../../layout/checked-path.js";
 import { checkFiles } from "../check-files.js";
@@ -72,8 +73,7 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
     specPaths: () => {
       const paths = new Set<string>();
       try {
-        for (const p of splitNul(execGit(["ls-tree", "-r", "-z", "--name-only", "--full-tree", "HEAD", "--", ".notarai"], { cwd })))
-          if (checkedPathKind(p) === "spec") paths.add(p);
+        for (const p of listTree(cwd, "HEAD", ".notarai")) if (checkedPathKind(p) === "spec") paths.add(p);
       } catch (e) {
         if (!(e instanceof GitError) || e.exitCode === null) throw e; // no commit yet: every spec is staged
       }

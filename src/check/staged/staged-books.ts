@@ -5,6 +5,7 @@
  * from one `git ls-files` (the index git is using, a hook's temporary GIT_INDEX_FILE
  * included), which the hook starts while it loads the parser.
  */
+import { listFilesArgv } from "../../git/list-files.js";
 import { blobTextReader, type BlobTextReader } from "../../git/blob-text-reader.js";
 import { execGit, splitNul } from "../../git/exec-git.js";
 import { execGitAsync } from "../../git/exec-git-async.js";
@@ -14,7 +15,7 @@ import { checkedPathKind } from "../../layout/checked-path.js";
 import { resolveBeside } from "../resolve-beside.js";
 import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
 
-const ARGS = ["ls-files", "-z", "--full-name", "--", ":(top)*.noma.yml", ":(top)*.noma.yaml"];
+const ARGS = listFilesArgv({ fullName: true, pathspecs: [":(top)*.noma.yml", ":(top)*.noma.yaml"] });
 
 function manifestsOf(out: string): string[] {
   return splitNul(out)

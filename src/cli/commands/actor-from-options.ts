@@ -3,17 +3,18 @@
  * `--actor-model` (`patch`, `transcript accept`): kind human unless told; without a name,
  * git's user.name, else $USER / $USERNAME, else "unknown".
  */
-import { execGit } from "../../git/exec-git.js";
+import { readGitConfig } from "../../git/read-ref.js";
 import type { Actor } from "../../transcript/transcript-record.js";
 import { choice } from "../repo-context.js";
 
 function defaultActorName(root: string, env: NodeJS.ProcessEnv): string {
+  let name: string | null = null;
   try {
-    const name = execGit(["config", "user.name"], { cwd: root }).trim();
-    if (name.length > 0) return name;
+    name = readGitConfig(root, "user.name")?.trim() ?? null;
   } catch {
-    /* no git user configured */
+    /* git is not there: no configured user */
   }
+  if (name !== null && name.length > 0) return name;
   return env["USER"] ?? env["USERNAME"] ?? "unknown";
 }
 

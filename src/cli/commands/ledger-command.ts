@@ -5,9 +5,10 @@
  * committed at REF (default HEAD), that the committed lines are still its first lines.
  * Exit 0 intact, 1 findings, 2 no ledger / bad arguments / not a repository.
  */
+import { blobAt } from "../../git/blob-at.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { execGitBuffer, GitError } from "../../git/exec-git.js";
+import { GitError } from "../../git/exec-git.js";
 import { assertSafeRef } from "../../git/resolve-commit.js";
 import { verifyLedger } from "../../workspace/verify-ledger.js";
 import { WorkspaceError } from "../../workspace/workspace-error.js";
@@ -48,7 +49,7 @@ export async function ledgerCommand(action: string, file: string | undefined, op
       throw new UsageError((e as Error).message);
     }
     try {
-      committed = execGitBuffer(["show", `${against}:${rel}`], { cwd: ctx.root });
+      committed = blobAt(ctx.root, against, rel);
       comparedWith = against;
     } catch (e) {
       if (!(e instanceof GitError)) throw e;

@@ -1,0 +1,59 @@
+/**
+ * Small questions about refs whose "no" is an answer, not an error: the commit HEAD names
+ * (none on an unborn branch), the branch HEAD is on (none when detached), a remote's
+ * default branch. Null for "no"; a git failure that is not an answer (git missing, not a
+ * repository) still throws.
+ */
+import { execGit, GitError } from "./exec-git.js";
+
+/** Git's output trimmed, or null when git answered "no" (a non-zero exit) or printed nothing. */
+function answer(root: string, argv: string[]): string | null {
+  try {
+    const out = execGit(argv, { cwd: root }).trim();
+    return out.length > 0 ? out : null;
+  } catch (e) {
+    if (e instanceof GitError && e.exitCode !== null) return null;
+    throw e;
+  }
+}
+
+/** The argv that resolves `rev` to a commit id, quietly (pure). */
+export function verifyCommitArgv(rev: string): string[] {
+  return ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`];
+}
+
+/** The commit `rev` names (`HEAD`, `HEAD^2`, a branch), or null. `rev` must come from us, not from a user (see assertSafeRef). */
+export function commitOf(root: string, rev: string): string | null {
+  return answer(root, verifyCommitArgv(rev));
+}
+
+/** The commit HEAD names, or null on an unborn branch. */
+export function headCommit(root: string): string | null {
+  return commitOf(root, "HEAD");
+}
+
+/** The short name of the branch HEAD is on, or null when detached. */
+export function currentBranch(root: string): string | null {
+  return answer(root, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
+}
+
+/** The short name `refs/remotes/origin/HEAD` points at (`origin/main`), or null. */
+export function originDefaultBranch(root: string): string | null {
+  return answer(root, ["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]);
+}
+
+/** `git config [--path] --get key` (the value as set: only the line break git adds is removed), or null when unset or empty. */
+export function readGitConfig(root: string, key: string, options: { path?: boolean } = {}): string | null {
+  try {
+    const out = execGit(["config", ...(options.path === true ? ["--path"] : []), "--get", key], { cwd: root }).replace(/\r?\n$/, "");
+    return out.length > 0 ? out : null;
+  } catch (e) {
+    if (e instanceof GitError && e.exitCode !== null) return null;
+    throw e;
+  }
+}
+
+/** Where git keeps `name` (`hooks`) for this repository (`git rev-parse --git-path`), as git prints it. */
+export function gitPath(root: string, name: string): string {
+  return execGit(["rev-parse", "--git-path", name], { cwd: root }).trim();
+}
