@@ -237,7 +237,7 @@ export { verifyLedger, splitLedger, type LedgerReport, type LedgerFinding, type 
 export { archiveVersion, archivePathFor, memberName, type ArchivedVersion } from "./workspace/archive-version.js";
 export { listArchived, readArchived, type ArchiveFile, type ArchivedMember } from "./workspace/read-archive.js";
 export { tarMembers, TarFormatError } from "./workspace/tar-members.js";
-export { runProcess, type RunProcessOptions, type RunProcessResult } from "./workspace/run-process.js";
+export { runProcess, type RunProcessOptions, type RunProcessResult } from "./process/run-process.js";
 export {
   startWorkspaceHttp,
   loopbackAddress,

@@ -160,6 +160,7 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
       testTimeoutMs: testTimeout,
       env: s.env,
       signal: s.signal,
+      step: { runId: s.runId, index: s.index },
     });
     response = r.response;
   } else {

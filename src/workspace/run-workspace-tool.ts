@@ -25,6 +25,8 @@ export interface WorkspaceCallOptions {
   details?: Record<string, unknown>;
   /** The request could not even be read (a body that is not JSON): refuse it with this message, and record it. */
   unreadable?: string;
+  /** A command tool tells the process id of what it started (the run loop records it for crash recovery). */
+  onSpawn?: (pid: number) => void | Promise<void>;
 }
 
 export interface WorkspaceOutcome {
@@ -77,7 +79,7 @@ function describeIssues(issues: readonly Issue[], raw: unknown): string {
 
 // biome-ignore lint/suspicious/noExplicitAny: each tool takes its own arguments, validated by its schema before dispatch
 async function dispatch(ws: Workspace, name: WorkspaceToolName, args: any, options: WorkspaceCallOptions): Promise<ToolOutput<object>> {
-  const run = { ...(options.signal !== undefined ? { signal: options.signal } : {}) };
+  const run = { ...(options.signal !== undefined ? { signal: options.signal } : {}), ...(options.onSpawn !== undefined ? { onSpawn: options.onSpawn } : {}) };
   switch (name) {
     case "read_file":
       return (await import("./tools/read-file.js")).readFileTool(ws, args);

@@ -560,20 +560,26 @@ describe("run: start-up", () => {
     expect(cli(root, ["run", "--resume", "20260101-000000-abcdef"]).stderr).toContain("no run 20260101-000000-abcdef");
   });
 
-  it("a test command from .notarai/config.yaml is a criterion the built-in check runs", () => {
-    const root = runRepo({ extra: { ".notarai/config.yaml": 'workspace:\n  test: [node, -e, "process.exit(process.env.FAIL_TESTS ? 1 : 0)"]\n' } });
-    const ok = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
+  it("a test command from .notarai/config.yaml is a criterion the built-in check runs, as run_tests runs it (its environment policy, a ledger line)", () => {
+    const test = "process.exit(require('fs').existsSync('FAIL_TESTS') || process.env.LEAKED ? 1 : 0)";
+    const root = runRepo({ extra: { ".notarai/config.yaml": `workspace:\n  test: [node, -e, ${JSON.stringify(test)}]\n` } });
+    // A variable of the run's own environment does not reach the test command (run_tests passes PATH, HOME, TMPDIR, LANG, LC_ALL, CI).
+    const ok = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"], { LEAKED: "1" }).stdout).result;
     expect(ok.status).toBe("passed");
     const id = ok.run_id;
     expect(readJson(root, `.norma/runs/${id}/steps/003-check/verdict.json`).criteria[2]).toEqual({
       id: "AC3",
-      text: "the test command passes: node -e process.exit(process.env.FAIL_TESTS ? 1 : 0)",
+      text: `the test command passes: node -e ${test}`,
       pass: true,
       evidence: "files/test.log",
     });
-    const bad = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"], { FAIL_TESTS: "1" }).stdout).result;
+    // The evidence ledger records the run with the check step that asked.
+    const ledger = readFileSync(join(root, "docs/evidence_ledger.tools.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { action: string; details: Record<string, unknown> });
+    expect(ledger.filter((e) => e.action === "run_tests").map((e) => e.details["run"])).toEqual([{ run_id: id, step: 3, role: "check" }]);
+    writeFileSync(join(root, "FAIL_TESTS"), "");
+    const bad = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
     expect(bad.status).toBe("failed");
-    expect(bad.steps[2].summary).toBe("FAIL: AC3: node -e process.exit(process.env.FAIL_TESTS ? 1 : 0): exit 1");
+    expect(bad.steps[2].summary).toBe(`FAIL: AC3: node -e ${test}: exit 1`);
   });
 });
 

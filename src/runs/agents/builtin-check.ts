@@ -19,16 +19,15 @@
  *   at the repository root; it holds when it exits 0. Evidence: files/test.log.
  * - custom (`--ac`): cannot be judged here (the run refuses to start).
  */
-import { closeSync, mkdirSync, openSync, writeFileSync } from "node:fs";
+import { STDERR_LOG, STDOUT_LOG } from "./spawn-agent.js";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawn } from "node:child_process";
 import { checkedPathKind } from "../../layout/checked-path.js";
 import { changedFiles } from "../../git/changed-files.js";
 import type { AgentResponse, VerdictFile } from "../agent-protocol.js";
 import { pendingDrift, type PendingFile } from "../pending-drift.js";
 import type { RunCriterion } from "../run-criteria.js";
 import type { FileDiagnostics } from "../../report/file-diagnostics.js";
-import { STDERR_LOG, STDOUT_LOG } from "./spawn-agent.js";
 import { clearAgentPid, recordAgentPid } from "./agent-pid-file.js";
 
 export interface Acknowledgement {
@@ -53,6 +52,8 @@ export interface BuiltinCheckInput {
   testTimeoutMs: number;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal | undefined;
+  /** The run step this check is (named in the evidence ledger line of its test run). */
+  step?: { runId: string; index: number };
 }
 
 export interface CriterionResult {
@@ -77,47 +78,68 @@ function ackKey(spec: string, path: string): string {
   return `${spec}\0${path}`;
 }
 
+/**
+ * The configured test command, run as the workspace tools' `run_tests` runs it (its
+ * environment policy, its timeout and output cap, one line in the evidence ledger naming
+ * this run step), its process group recorded for crash recovery while it runs; its
+ * output (captured: the first and last halves past the cap) goes to the evidence file.
+ */
 async function runTests(
-  argv: readonly string[],
   root: string,
   logPath: string,
   timeoutMs: number,
   env: NodeJS.ProcessEnv,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  step: { runId: string; index: number } | undefined,
 ): Promise<{ code: number | null; detail: string }> {
-  const fd = openSync(logPath, "w");
+  const { openWorkspace } = await import("../../workspace/workspace.js");
+  const { runWorkspaceTool } = await import("../../workspace/run-workspace-tool.js");
+  let pid: number | undefined;
+  let outcome: Awaited<ReturnType<typeof runWorkspaceTool>>;
   try {
-    return await new Promise((resolve) => {
-      const child = spawn(argv[0]!, argv.slice(1), { cwd: root, env, stdio: ["ignore", fd, fd], detached: true, windowsHide: true });
-      if (child.pid !== undefined) recordAgentPid(root, child.pid);
-      let timedOut = false;
-      const kill = () => {
-        try {
-          process.kill(-child.pid!, "SIGKILL");
-        } catch {
-          /* gone */
-        }
-      };
-      const timer = setTimeout(() => {
-        timedOut = true;
-        kill();
-      }, timeoutMs);
-      signal?.addEventListener("abort", kill, { once: true });
-      child.on("error", (e: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        resolve({ code: null, detail: e.code === "ENOENT" ? `${argv[0]}: not found (is it installed and on PATH?)` : `${argv[0]}: ${e.message}` });
-      });
-      child.on("close", (code, sig) => {
-        clearTimeout(timer);
-        if (child.pid !== undefined) clearAgentPid(root, child.pid);
-        signal?.removeEventListener("abort", kill);
-        resolve({ code, detail: timedOut ? `timed out after ${timeoutMs} ms` : code === 0 ? "exit 0" : code !== null ? `exit ${code}` : `killed by ${sig}` });
-      });
-    });
+    const ws = openWorkspace(root, { env });
+    outcome = await runWorkspaceTool(
+      ws,
+      "run_tests",
+      { timeout_seconds: Math.max(1, Math.ceil(timeoutMs / 1000)), max_output_bytes: TEST_LOG_BYTES },
+      {
+        via: "library",
+        ...(signal !== undefined ? { signal } : {}),
+        ...(step !== undefined ? { details: { run: { run_id: step.runId, step: step.index, role: "check" } } } : {}),
+        onSpawn: (p) => {
+          pid = p;
+          recordAgentPid(root, p);
+        },
+      },
+    );
+  } catch (e) {
+    writeFileSync(logPath, `${(e as Error).message}\n`);
+    return { code: null, detail: (e as Error).message };
   } finally {
-    closeSync(fd);
+    if (pid !== undefined) clearAgentPid(root, pid);
   }
+  const b = outcome.body as {
+    success?: boolean;
+    message?: string;
+    exit_code?: number | null;
+    signal?: string | null;
+    stdout?: string;
+    stderr?: string;
+    timed_out?: boolean;
+  };
+  if (outcome.failed || b.exit_code === undefined) {
+    writeFileSync(logPath, `${b.message ?? "run_tests failed"}\n`);
+    return { code: null, detail: b.message ?? "run_tests failed" };
+  }
+  writeFileSync(logPath, `${b.stdout ?? ""}${b.stderr !== undefined && b.stderr.length > 0 ? `\n--- stderr ---\n${b.stderr}` : ""}`);
+  const code = b.exit_code;
+  const detail =
+    b.timed_out === true ? `timed out after ${timeoutMs} ms` : code === 0 ? "exit 0" : code !== null ? `exit ${code}` : `killed by ${b.signal ?? "a signal"}`;
+  return { code: b.timed_out === true ? null : code, detail };
 }
+
+/** How much of the test command's output the evidence keeps (the run_tests cap: first and last halves). */
+const TEST_LOG_BYTES = 8 * 1024 * 1024;
 
 export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinCheckResult> {
   const { root, stepDir } = input;
@@ -218,7 +240,7 @@ export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinChe
       });
     } else if (c.kind === "tests") {
       const file = "files/test.log";
-      const r = await runTests(c.argv!, root, join(stepDir, file), input.testTimeoutMs, input.env, input.signal);
+      const r = await runTests(root, join(stepDir, file), input.testTimeoutMs, input.env, input.signal, input.step);
       files.push(file);
       metrics["tests_exit_code"] = r.code ?? -1;
       if (r.code !== 0) fixes.push(`Make \`${c.argv!.join(" ")}\` pass (${r.detail}; see ${file})`);

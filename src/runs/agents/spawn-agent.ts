@@ -1,13 +1,12 @@
 /**
- * Run an agent process (norma §10): an argv array (never a shell), the
- * request on stdin (or nothing), stdout and stderr written straight into the
- * step's `logs/stdout.txt` and `logs/stderr.txt`, a timeout, and an abort
- * signal. The process gets its own process group, so a timeout or an abort
- * stops it and everything it started (SIGTERM, then SIGKILL after a grace
- * period).
+ * Run an agent process (norma §10) through the product's process runner
+ * (src/process/run-process.ts): an argv array (never a shell), the request on stdin
+ * (or nothing), stdout and stderr written straight into the step's `logs/stdout.txt`
+ * and `logs/stderr.txt`, a timeout, and an abort signal; a timeout or an abort stops
+ * it and everything it started (SIGTERM, then SIGKILL after a grace period).
  */
-import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { runProcess } from "../../process/run-process.js";
 import { join } from "node:path";
 import { clearAgentPid, recordAgentPidAsync } from "./agent-pid-file.js";
 
@@ -42,91 +41,51 @@ export interface SpawnOutcome {
 export const STDOUT_LOG = "logs/stdout.txt";
 export const STDERR_LOG = "logs/stderr.txt";
 
-function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, sig);
-  } catch {
-    try {
-      process.kill(pid, sig);
-    } catch {
-      /* already gone */
-    }
-  }
+/** Why a program could not start, in the words an agent's user needs. */
+export function spawnProblem(cmd: string, code: string | undefined, message: string): string {
+  return code === "ENOENT"
+    ? `${cmd}: not found (is it installed and on PATH?)`
+    : code === "EACCES"
+      ? `${cmd}: not executable (permission denied)`
+      : `${cmd}: ${message}`;
 }
 
-export function spawnAgent(spec: SpawnSpec): Promise<SpawnOutcome> {
+export async function spawnAgent(spec: SpawnSpec): Promise<SpawnOutcome> {
   mkdirSync(join(spec.stepDir, "logs"), { recursive: true });
   const outPath = join(spec.stepDir, STDOUT_LOG);
-  const out = openSync(outPath, "w");
-  const err = openSync(join(spec.stepDir, STDERR_LOG), "w");
-  const started = Date.now();
-  return new Promise<SpawnOutcome>((resolve) => {
-    let timedOut = false;
-    let aborted = false;
-    let settled = false;
-    let spawnError: string | null = null;
-    let recorded: Promise<void> = Promise.resolve();
-    const finish = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(killer);
-      spec.signal?.removeEventListener("abort", onAbort);
-      closeSync(out);
-      closeSync(err);
-      let stdout = "";
-      try {
-        stdout = readFileSync(outPath, "utf8");
-      } catch {
-        stdout = "";
-      }
-      const outcome = { exitCode, signal, timedOut, aborted, spawnError, stdout, durationMs: Date.now() - started };
-      // The record of the agent's process group goes once the agent is gone (and its record was written).
-      void recorded.then(() => {
-        if (spec.recordIn !== undefined && child.pid !== undefined) clearAgentPid(spec.recordIn, child.pid);
-        resolve(outcome);
-      });
-    };
-    let killer: NodeJS.Timeout | undefined;
-    const stop = (): void => {
-      killGroup(child.pid, "SIGTERM");
-      killer = setTimeout(() => killGroup(child.pid, "SIGKILL"), spec.graceMs ?? 5000);
-    };
-    const onAbort = (): void => {
-      aborted = true;
-      stop();
-    };
-    const [cmd, ...args] = spec.argv;
-    const child = spawn(cmd!, args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      stdio: [spec.stdin !== null ? "pipe" : "ignore", out, err],
-      detached: true,
-      windowsHide: true,
-    });
-    recorded = spec.recordIn !== undefined && child.pid !== undefined ? recordAgentPidAsync(spec.recordIn, child.pid) : Promise.resolve();
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, spec.timeoutMs);
-    if (spec.signal?.aborted === true) onAbort();
-    else spec.signal?.addEventListener("abort", onAbort, { once: true });
-    child.on("error", (e: NodeJS.ErrnoException) => {
-      spawnError =
-        e.code === "ENOENT"
-          ? `${cmd}: not found (is it installed and on PATH?)`
-          : e.code === "EACCES"
-            ? `${cmd}: not executable (permission denied)`
-            : `${cmd}: ${e.message}`;
-      finish(null, null);
-    });
-    child.on("close", (code, signal) => finish(code, signal));
-    if (spec.stdin !== null && child.stdin !== null) {
-      child.stdin.on("error", () => {
-        /* the agent closed stdin early: fine */
-      });
-      child.stdin.end(spec.stdin);
-    }
+  let pid: number | undefined;
+  const r = await runProcess({
+    argv: spec.argv,
+    cwd: spec.cwd,
+    env: spec.env,
+    timeoutMs: spec.timeoutMs,
+    maxOutputBytes: 0,
+    files: { stdout: outPath, stderr: join(spec.stepDir, STDERR_LOG) },
+    ...(spec.stdin !== null ? { stdin: spec.stdin } : {}),
+    signal: spec.signal,
+    graceMs: spec.graceMs ?? 5000,
+    // An agent's helpers may outlive it only until its step ends; the loop does not kill them on its exit.
+    killLeftovers: false,
+    // The agent's process group is recorded while it runs, for crash recovery.
+    onSpawn: (p) => {
+      pid = p;
+      return spec.recordIn !== undefined ? recordAgentPidAsync(spec.recordIn, p) : undefined;
+    },
   });
+  if (spec.recordIn !== undefined && pid !== undefined) clearAgentPid(spec.recordIn, pid);
+  let stdout = "";
+  try {
+    stdout = readFileSync(outPath, "utf8");
+  } catch {
+    stdout = "";
+  }
+  return {
+    exitCode: r.exit_code,
+    signal: r.signal as NodeJS.Signals | null,
+    timedOut: r.timed_out,
+    aborted: r.aborted,
+    spawnError: r.spawn_error !== undefined ? spawnProblem(String(spec.argv[0]), r.spawn_error_code, r.spawn_error) : null,
+    stdout,
+    durationMs: r.duration_ms,
+  };
 }

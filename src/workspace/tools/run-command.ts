@@ -12,7 +12,7 @@ import { isAbsolute, resolve } from "node:path";
 import { findExecutable, commandEnv } from "../command-env.js";
 import { matchAllowlist, refusedEnvironmentKeys } from "../match-allowlist.js";
 import { formatAllowlistProblem, isBareExecutable, isForbiddenVariable, parseAllowlist, type Allowlist, type AllowRecord } from "../parse-allowlist.js";
-import { runProcess, type RunProcessResult } from "../run-process.js";
+import { runProcess, type RunProcessResult } from "../../process/run-process.js";
 import { WorkspaceError } from "../workspace-error.js";
 import { DEFAULT_OUTPUT_BYTES } from "../workspace-schemas.js";
 import type { Workspace } from "../workspace.js";
@@ -28,6 +28,8 @@ export interface CommandResult extends Omit<RunProcessResult, "aborted" | "spawn
 
 export interface RunOptions {
   signal?: AbortSignal;
+  /** Told the command's process id once it started (the run loop records it for crash recovery). */
+  onSpawn?: (pid: number) => void | Promise<void>;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -156,7 +158,7 @@ async function runArgv(
   command: string,
   argList: string[],
   record: Pick<AllowRecord, "inherit" | "env">,
-  o: { timeoutSeconds: number; maxOutputBytes: number; request: Record<string, string>; signal: AbortSignal | undefined },
+  o: { timeoutSeconds: number; maxOutputBytes: number; request: Record<string, string>; signal: AbortSignal | undefined; onSpawn?: RunOptions["onSpawn"] },
   ledger: Record<string, unknown>,
 ): Promise<ToolOutput<CommandResult>> {
   const { env, pathDirs } = commandEnv({ serverEnv: ws.env, root: ws.root, inherit: record.inherit, fixed: record.env, request: o.request });
@@ -175,6 +177,7 @@ async function runArgv(
     timeoutMs: o.timeoutSeconds * 1000,
     maxOutputBytes: o.maxOutputBytes,
     ...(o.signal !== undefined ? { signal: o.signal } : {}),
+    ...(o.onSpawn !== undefined ? { onSpawn: o.onSpawn } : {}),
   });
   const result = commandResult(r, [exe, ...argList], o.timeoutSeconds);
   return { body: result, ledgerPath: "", details: runDetails(result, { ...ledger, executable: exe }) };
@@ -203,7 +206,13 @@ export async function runConfiguredTool(
     command,
     rest,
     { inherit: CONFIGURED_INHERIT, env: {} },
-    { timeoutSeconds: args.timeout_seconds ?? 600, maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES, request: {}, signal: options.signal },
+    {
+      timeoutSeconds: args.timeout_seconds ?? 600,
+      maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES,
+      request: {},
+      signal: options.signal,
+      ...(options.onSpawn !== undefined ? { onSpawn: options.onSpawn } : {}),
+    },
     { argv: [...argv], config: `workspace.${which}` },
   );
 }

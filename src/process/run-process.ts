@@ -1,25 +1,39 @@
 /**
- * Run one command for the workspace tools: argv only (never a shell), from the
- * repository root, with exactly the environment given, stdin closed, a timeout, and
- * capped output. On POSIX the command leads its own process group, so a timeout (or
- * an abort: the server shutting down) kills everything it started — SIGTERM, then
- * SIGKILL two seconds later — and, once the command itself has exited, anything it
- * left running in its group is killed too, so no stray process outlives the request
- * or holds its output open.
+ * The one way the product runs another program (the workspace tools' commands, the
+ * configured test and build commands, the run loop's agents; git has its own runner in
+ * src/git/): argv only (never a shell), with exactly the environment given, stdin closed
+ * or given text, a timeout, and an abort signal. On POSIX the command leads its own
+ * process group, so a timeout or an abort kills everything it started — SIGTERM, then
+ * SIGKILL after a grace period — and, unless told otherwise, once the command itself has
+ * exited anything it left running in its group is killed too, so no stray process
+ * outlives the request or holds its output open.
  *
- * Each stream keeps at most `maxOutputBytes`: the first and the last halves, with a
- * marker saying how many bytes were left out between them (`truncated: true`).
+ * Output goes to a sink: captured (each stream keeps at most `maxOutputBytes`: the first
+ * and the last halves, with a marker saying how many bytes were left out between them,
+ * `truncated: true`), or written straight into files (an agent's logs).
  */
 import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 
 export interface RunProcessOptions {
   /** Absolute path (or bare name on Windows) of the executable, then its arguments. */
   argv: readonly string[];
   cwd: string;
-  env: Record<string, string>;
+  env: NodeJS.ProcessEnv;
   timeoutMs: number;
+  /** Captured output: the most each stream keeps (see the header). Ignored with `files`. */
   maxOutputBytes: number;
-  signal?: AbortSignal;
+  /** Write stdout and stderr into these files (created or truncated) instead of capturing them. */
+  files?: { stdout: string; stderr: string };
+  /** Written to stdin, which is then closed (default: no stdin). */
+  stdin?: string;
+  signal?: AbortSignal | undefined;
+  /** Between SIGTERM and SIGKILL (ms; default 2 000). */
+  graceMs?: number;
+  /** Kill what the command left running in its group once it has exited (default true). */
+  killLeftovers?: boolean;
+  /** Told the process id once it started (e.g. to record it for crash recovery); the result waits for what it returns. */
+  onSpawn?: (pid: number) => void | Promise<void>;
 }
 
 export interface RunProcessResult {
@@ -31,8 +45,9 @@ export interface RunProcessResult {
   timed_out: boolean;
   aborted: boolean;
   duration_ms: number;
-  /** The spawn itself failed (ENOENT, EACCES, …). */
+  /** The spawn itself failed (ENOENT, EACCES, …): its message, and its code. */
   spawn_error?: string;
+  spawn_error_code?: string;
 }
 
 const GRACE_MS = 2_000;
@@ -85,15 +100,19 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     let timedOut = false;
     let aborted = false;
     let spawnError: string | undefined;
+    let spawnErrorCode: string | undefined;
     let killTimer: NodeJS.Timeout | undefined;
+    const fds = options.files !== undefined ? [openSync(options.files.stdout, "w"), openSync(options.files.stderr, "w")] : null;
     const child = spawn(options.argv[0]!, options.argv.slice(1), {
       cwd: options.cwd,
       env: options.env,
       shell: false,
       detached: posix,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.stdin !== undefined ? "pipe" : "ignore", fds !== null ? fds[0]! : "pipe", fds !== null ? fds[1]! : "pipe"],
       windowsHide: true,
     });
+    const spawned =
+      child.pid !== undefined && options.onSpawn !== undefined ? Promise.resolve(options.onSpawn(child.pid)).catch(() => undefined) : Promise.resolve();
     const killGroup = (sig: NodeJS.Signals): void => {
       if (child.pid === undefined) return;
       try {
@@ -105,7 +124,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     };
     const stop = (): void => {
       killGroup("SIGTERM");
-      killTimer ??= setTimeout(() => killGroup("SIGKILL"), GRACE_MS);
+      killTimer ??= setTimeout(() => killGroup("SIGKILL"), options.graceMs ?? GRACE_MS);
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -117,10 +136,17 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     };
     if (options.signal?.aborted === true) onAbort();
     else options.signal?.addEventListener("abort", onAbort, { once: true });
-    child.stdout.on("data", (d: Buffer) => out.push(d));
-    child.stderr.on("data", (d: Buffer) => err.push(d));
-    child.on("error", (e) => {
+    child.stdout?.on("data", (d: Buffer) => out.push(d));
+    child.stderr?.on("data", (d: Buffer) => err.push(d));
+    if (options.stdin !== undefined && child.stdin !== null) {
+      child.stdin.on("error", () => {
+        /* the command closed its stdin early: fine */
+      });
+      child.stdin.end(options.stdin);
+    }
+    child.on("error", (e: NodeJS.ErrnoException) => {
       spawnError = e.message;
+      if (typeof e.code === "string") spawnErrorCode = e.code;
       if (child.pid === undefined) finish(); // never started: no "close" may follow
     });
     let exitCode: number | null = null;
@@ -129,7 +155,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       exitCode = code;
       exitSignal = sig;
       // The command is done: whatever it left in its group goes too (and releases the pipes).
-      if (posix) killGroup("SIGKILL");
+      if (posix && options.killLeftovers !== false) killGroup("SIGKILL");
     });
     let done = false;
     const finish = (): void => {
@@ -138,7 +164,8 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       clearTimeout(timer);
       if (killTimer !== undefined) clearTimeout(killTimer);
       options.signal?.removeEventListener("abort", onAbort);
-      resolve({
+      if (fds !== null) for (const fd of fds) closeSync(fd);
+      const result: RunProcessResult = {
         exit_code: exitCode,
         signal: exitSignal,
         stdout: out.text(),
@@ -148,7 +175,9 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
         aborted,
         duration_ms: Math.round(performance.now() - started),
         ...(spawnError !== undefined ? { spawn_error: spawnError } : {}),
-      });
+        ...(spawnErrorCode !== undefined ? { spawn_error_code: spawnErrorCode } : {}),
+      };
+      void spawned.then(() => resolve(result));
     };
     child.on("close", finish);
   });
