@@ -2,6 +2,7 @@
  * Path containment: every path argument must resolve (symlinks included)
  * inside the repository root. Returns the repo-relative POSIX path.
  */
+import { isOutside } from "./is-outside.js";
 import { lstatSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { realpathLenient } from "./realpath-lenient.js";
@@ -37,9 +38,8 @@ export class PathContainment {
 
   contain(given: string, cwd: string = process.cwd()): string {
     const real = this.real(isAbsolute(given) ? given : resolve(cwd, given));
-    const rel = relative(this.realRoot, real);
-    if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new PathOutsideRepoError(given, this.root);
-    return rel.split(sep).join("/");
+    if (isOutside(this.realRoot, real)) throw new PathOutsideRepoError(given, this.root);
+    return relative(this.realRoot, real).split(sep).join("/");
   }
 
   /** realpathLenient(abs), from the cached real path of its directory. */

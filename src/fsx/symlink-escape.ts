@@ -6,8 +6,9 @@
  * outside (`.notarai/.cache -> /tmp/x`). The refusal names the link and where
  * it points.
  */
+import { isOutside } from "./is-outside.js";
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { realpathLenient } from "./realpath-lenient.js";
 
 export class SymlinkEscapeError extends Error {
@@ -29,10 +30,7 @@ export class SymlinkEscapeError extends Error {
 /** Real path; a missing tail is joined on, a dangling link followed to where its target would be. */
 const real = realpathLenient;
 
-function outside(realRoot: string, p: string): boolean {
-  const rel = relative(realRoot, p);
-  return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
-}
+const outside = isOutside;
 
 /**
  * The first symbolic link on the way from `root` to `rel` (repository-relative) that leads

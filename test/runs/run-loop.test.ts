@@ -574,7 +574,10 @@ describe("run: start-up", () => {
       evidence: "files/test.log",
     });
     // The evidence ledger records the run with the check step that asked.
-    const ledger = readFileSync(join(root, "docs/evidence_ledger.tools.log"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { action: string; details: Record<string, unknown> });
+    const ledger = readFileSync(join(root, "docs/evidence_ledger.tools.log"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { action: string; details: Record<string, unknown> });
     expect(ledger.filter((e) => e.action === "run_tests").map((e) => e.details["run"])).toEqual([{ run_id: id, step: 3, role: "check" }]);
     writeFileSync(join(root, "FAIL_TESTS"), "");
     const bad = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;

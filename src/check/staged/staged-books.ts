@@ -5,32 +5,28 @@
  * from one `git ls-files` (the index git is using, a hook's temporary GIT_INDEX_FILE
  * included), which the hook starts while it loads the parser.
  */
-import { listFilesArgv } from "../../git/list-files.js";
+import { listFiles, listFilesAsync } from "../../git/list-files.js";
 import { blobTextReader, type BlobTextReader } from "../../git/blob-text-reader.js";
-import { execGit, splitNul } from "../../git/exec-git.js";
-import { execGitAsync } from "../../git/exec-git-async.js";
 import { BookContext } from "../book-context.js";
 import { ChapterNames } from "../book-names.js";
 import { checkedPathKind } from "../../layout/checked-path.js";
 import { resolveBeside } from "../resolve-beside.js";
 import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
 
-const ARGS = listFilesArgv({ fullName: true, pathspecs: [":(top)*.noma.yml", ":(top)*.noma.yaml"] });
+const MANIFESTS = { fullName: true, pathspecs: [":(top)*.noma.yml", ":(top)*.noma.yaml"] } as const;
 
-function manifestsOf(out: string): string[] {
-  return splitNul(out)
-    .filter((p) => checkedPathKind(p) === "book")
-    .sort();
+function manifestsOf(paths: readonly string[]): string[] {
+  return paths.filter((p) => checkedPathKind(p) === "book").sort();
 }
 
 /** The book manifests in the index. */
 export function listIndexManifests(cwd: string): string[] {
-  return manifestsOf(execGit(ARGS, { cwd }));
+  return manifestsOf(listFiles(cwd, MANIFESTS));
 }
 
 /** `listIndexManifests` without blocking. */
 export async function listIndexManifestsAsync(cwd: string): Promise<string[]> {
-  return manifestsOf((await execGitAsync(ARGS, { cwd })).toString("utf8"));
+  return manifestsOf(await listFilesAsync(cwd, MANIFESTS));
 }
 
 /**
