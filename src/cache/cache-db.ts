@@ -13,6 +13,7 @@
  * atomically, so concurrent writers never lose each other's rows. Nothing is
  * read or written through a `.notarai/.cache` that links out of the repository.
  */
+import { NomaError } from "../errors/noma-error.js";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -498,12 +499,10 @@ export interface CacheWrite {
   reset?: boolean;
 }
 
-export class CacheWriteError extends Error {
-  readonly exitCode = 2;
-  readonly code = "cache-unwritable";
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "CacheWriteError";
+export class CacheWriteError extends NomaError {
+  static override readonly errorName: string = "CacheWriteError";
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("cache-unwritable", message, options);
   }
 }
 

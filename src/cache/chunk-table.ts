@@ -17,15 +17,17 @@
  * sums column comes before the data columns, so reading the first k columns
  * stays a prefix read of the record.
  */
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 import { createHash } from "node:crypto";
 import type { Database, SqlValue } from "sql.js";
 import { compareUtf8, sortUtf8 } from "../git/compare-utf8.js";
 
 /** A chunk whose bytes do not match its checksums (or cannot be decoded): the cache is damaged. */
-export class CacheCorruptError extends Error {
+export class CacheCorruptError extends NomaError {
+  static override readonly errorName: string = "CacheCorruptError";
+  static override readonly kind: ErrorKind = "internal";
   constructor(message: string) {
-    super(message);
-    this.name = "CacheCorruptError";
+    super("cache-corrupt", message);
   }
 }
 

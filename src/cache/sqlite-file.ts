@@ -12,12 +12,14 @@
  * throws SqliteFormatError, and the caller reads through sql.js instead.
  * Writes always go through SQLite.
  */
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 import { readSync } from "node:fs";
 
-export class SqliteFormatError extends Error {
+export class SqliteFormatError extends NomaError {
+  static override readonly errorName: string = "SqliteFormatError";
+  static override readonly kind: ErrorKind = "internal";
   constructor(message: string) {
-    super(`unexpected SQLite file: ${message}`);
-    this.name = "SqliteFormatError";
+    super("sqlite-format", `unexpected SQLite file: ${message}`);
   }
 }
 

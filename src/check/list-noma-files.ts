@@ -5,6 +5,7 @@
  * and for a directory the same kinds git knows under it (tracked or
  * untracked, not ignored).
  */
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 import { listFiles } from "../git/list-files.js";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -31,10 +32,11 @@ export function isNomaPath(p: string): boolean {
   return kind !== null && kind !== "config";
 }
 
-export class MissingPathError extends Error {
+export class MissingPathError extends NomaError {
+  static override readonly errorName: string = "MissingPathError";
+  static override readonly kind: ErrorKind = "usage";
   constructor(readonly paths: string[]) {
-    super(`${paths.join(", ")}: no such file or directory`);
-    this.name = "MissingPathError";
+    super("path-not-found", `${paths.join(", ")}: no such file or directory`);
   }
 }
 

@@ -9,7 +9,7 @@
 import { lockTimeoutFromConfig } from "../config/lock-timeout-from-config.js";
 import { MAX_LOCK_TIMEOUT_SECONDS } from "../config/config-defaults.js";
 import { setDefaultLockTimeout } from "../fsx/with-file-lock.js";
-import { UsageError } from "./cli-error.js";
+import { UsageError } from "../errors/noma-error.js";
 
 /** The flag's value in ms, or undefined when not given; a UsageError when it is not a number of seconds in range. */
 export function lockTimeoutFlag(value: unknown): number | undefined {

@@ -12,7 +12,8 @@ import { cac, type Command } from "cac";
 import { prefetchFiles } from "../fsx/prefetch-files.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 import type { CliIO } from "./cli-io.js";
-import { expectedExitCode, expectedMessage } from "../errors/expected-errors.js";
+import { classifyError } from "../errors/classify-error.js";
+import { EXIT_CODE } from "./exit-code.js";
 import { LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP } from "./lock-timeout-help.js";
 import { loadCachedBody } from "./load-cached-body.js";
 
@@ -506,21 +507,21 @@ async function main(): Promise<number> {
     return pending !== undefined ? await pending : 0;
   } catch (e) {
     const err = e as Error;
-    // By name: a command body bundled on its own (load-cached-body.ts) has its own copy of the class.
-    if (err.name === "CACError" || err.name === "UsageError") {
-      io.stderr(`${TOOL_NAME}: ${err.message}\nRun \`${TOOL_NAME} ${cli.matchedCommand?.name ?? ""} --help\` for usage.\n`.replace("  --help", " --help"));
-      return 2;
+    // instanceof holds across the separately bundled command bodies (src/errors/noma-error.ts).
+    const c = classifyError(err);
+    if (c.kind === "usage") {
+      io.stderr(`${TOOL_NAME}: ${c.message}\nRun \`${TOOL_NAME} ${cli.matchedCommand?.name ?? ""} --help\` for usage.\n`.replace("  --help", " --help"));
+      return EXIT_CODE.usage;
     }
     // An expected condition (bad input, the repository, the environment, a lock another process holds): one line, no stack.
-    const code = expectedExitCode(err);
-    if (code !== null) {
-      io.stderr(`${TOOL_NAME}: ${expectedMessage(err)}\n`);
-      return code;
+    if (c.kind === "expected") {
+      io.stderr(`${TOOL_NAME}: ${c.message}\n`);
+      return EXIT_CODE.expected;
     }
     io.stderr(
       `${TOOL_NAME}: internal error: ${err.stack ?? err.message}\nThis is a bug in ${TOOL_NAME} ${TOOL_VERSION}; please report it with the command you ran.\n`,
     );
-    return 2;
+    return EXIT_CODE.internal;
   }
 }
 

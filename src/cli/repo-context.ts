@@ -5,7 +5,7 @@
 import { findRepoRoot } from "../git/find-repo-root.js";
 import { GitError } from "../git/exec-git.js";
 import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
-import { RuntimeError, UsageError } from "./cli-error.js";
+import { RuntimeError, UsageError } from "../errors/noma-error.js";
 
 export interface RepoContext {
   root: string;

@@ -5,17 +5,17 @@
  * Invalid settings are a configuration error (exit 2) naming file and line;
  * unknown keys are warnings.
  */
+import { NomaError } from "../errors/noma-error.js";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { CONFIG_PATH } from "../layout/checked-path.js";
 import { defaultConfig, type NomaConfig } from "./config-defaults.js";
 import { formatConfigProblem, parseConfig } from "./parse-config.js";
 
-export class ConfigError extends Error {
-  readonly exitCode = 2;
+export class ConfigError extends NomaError {
+  static override readonly errorName: string = "ConfigError";
   constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
+    super("config-invalid", message);
   }
 }
 

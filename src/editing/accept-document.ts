@@ -12,6 +12,7 @@
  * cannot mend (a broken chain, an interrupted patch: the next patch heals that), and when the
  * document is not valid UTF-8 (the checks hash its text, so no state of it could match).
  */
+import { NomaError } from "../errors/noma-error.js";
 import { isUtf8 } from "node:buffer";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
@@ -51,11 +52,10 @@ export interface AcceptOutsideEditsResult {
   documentSha256: string;
 }
 
-export class AcceptRefusedError extends Error {
-  readonly exitCode = 2;
+export class AcceptRefusedError extends NomaError {
+  static override readonly errorName: string = "AcceptRefusedError";
   constructor(message: string) {
-    super(message);
-    this.name = "AcceptRefusedError";
+    super("accept-refused", message);
   }
 }
 

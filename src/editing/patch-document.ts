@@ -9,6 +9,7 @@
  * it as an interrupted patch rather than an edit outside the protocol. If the
  * document write fails, the transcript is restored.
  */
+import { NomaError } from "../errors/noma-error.js";
 import { isUtf8 } from "node:buffer";
 import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
@@ -83,10 +84,10 @@ function crashPoint(point: "after-transcript" | "before-document-rename"): void 
   if (process.env["NOMA_RECONCILE_TEST_CRASH_AT"] === point) process.kill(process.pid, "SIGKILL");
 }
 
-export class DocumentMissingError extends Error {
-  readonly exitCode = 2;
+export class DocumentMissingError extends NomaError {
+  static override readonly errorName: string = "DocumentMissingError";
   constructor(readonly path: string) {
-    super(`${path}: no such document`);
+    super("document-missing", `${path}: no such document`);
   }
 }
 

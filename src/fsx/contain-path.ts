@@ -2,18 +2,20 @@
  * Path containment: every path argument must resolve (symlinks included)
  * inside the repository root. Returns the repo-relative POSIX path.
  */
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 import { isOutside } from "./is-outside.js";
 import { lstatSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { realpathLenient } from "./realpath-lenient.js";
 
-export class PathOutsideRepoError extends Error {
+export class PathOutsideRepoError extends NomaError {
+  static override readonly errorName: string = "PathOutsideRepoError";
+  static override readonly kind: ErrorKind = "usage";
   constructor(
     readonly given: string,
     readonly root: string,
   ) {
-    super(`${given}: path is outside the repository (${root})`);
-    this.name = "PathOutsideRepoError";
+    super("path-outside-repo", `${given}: path is outside the repository (${root})`);
   }
 }
 

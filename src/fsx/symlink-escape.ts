@@ -6,14 +6,14 @@
  * outside (`.notarai/.cache -> /tmp/x`). The refusal names the link and where
  * it points.
  */
+import { NomaError } from "../errors/noma-error.js";
 import { isOutside } from "./is-outside.js";
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { realpathLenient } from "./realpath-lenient.js";
 
-export class SymlinkEscapeError extends Error {
-  readonly exitCode = 2;
-  readonly code = "symlink-outside-repo";
+export class SymlinkEscapeError extends NomaError {
+  static override readonly errorName: string = "SymlinkEscapeError";
   constructor(
     /** The link, repository-relative. */
     readonly link: string,
@@ -22,8 +22,10 @@ export class SymlinkEscapeError extends Error {
     readonly root: string,
     action: string,
   ) {
-    super(`${link} is a symbolic link to ${target}, outside the repository (${root}); refusing to ${action} through it (nothing was read or written)`);
-    this.name = "SymlinkEscapeError";
+    super(
+      "symlink-outside-repo",
+      `${link} is a symbolic link to ${target}, outside the repository (${root}); refusing to ${action} through it (nothing was read or written)`,
+    );
   }
 }
 
@@ -72,16 +74,14 @@ export function assertNoSymlinkEscape(root: string, rel: string, action: string)
 }
 
 /** A file that must be a regular file is a symbolic link (wherever it points). */
-export class SymlinkNotAllowedError extends Error {
-  readonly exitCode = 2;
-  readonly code = "symlink-not-allowed";
+export class SymlinkNotAllowedError extends NomaError {
+  static override readonly errorName: string = "SymlinkNotAllowedError";
   constructor(
     readonly path: string,
     readonly target: string,
     why: string,
   ) {
-    super(`${path} is a symbolic link to ${target}; ${why} (nothing was read or written)`);
-    this.name = "SymlinkNotAllowedError";
+    super("symlink-not-allowed", `${path} is a symbolic link to ${target}; ${why} (nothing was read or written)`);
   }
 }
 

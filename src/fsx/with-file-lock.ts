@@ -42,6 +42,7 @@
  * Both a synchronous (`withFileLockSync`) and an async (`withFileLock`)
  * form exist; they share the same lock protocol and interoperate.
  */
+import { NomaError } from "../errors/noma-error.js";
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname } from "node:path";
@@ -92,9 +93,8 @@ export interface LockOwner {
 }
 
 /** A lock still held by another process when the wait ran out: an expected condition (exit 2), not a bug. */
-export class LockTimeoutError extends Error {
-  readonly code = "lock-timeout";
-  readonly exitCode = 2;
+export class LockTimeoutError extends NomaError {
+  static override readonly errorName: string = "LockTimeoutError";
   constructor(
     readonly lockPath: string,
     /** "pid N on HOST", or a description when the file names no owner. */
@@ -103,8 +103,7 @@ export class LockTimeoutError extends Error {
     readonly owner: LockOwner | null = null,
     readonly waitedMs = 0,
   ) {
-    super(message);
-    this.name = "LockTimeoutError";
+    super("lock-timeout", message);
   }
 }
 

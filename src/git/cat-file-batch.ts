@@ -71,7 +71,7 @@ export function readBlobs(cwd: string, names: readonly string[]): Map<string, Bu
     try {
       out.set(name, execGitBuffer(["cat-file", "blob", name], { cwd }));
     } catch (e) {
-      if (!(e instanceof GitError) || e.exitCode === null) throw e;
+      if (!(e instanceof GitError) || e.status === null) throw e;
       out.set(name, null);
     }
   }

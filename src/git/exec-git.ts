@@ -4,18 +4,20 @@
  * milliseconds and the hot paths (hook, status, MCP) cannot afford the timers
  * of a wrapper library.
  */
+import { NomaError } from "../errors/noma-error.js";
 import type { ExecFileSyncOptions } from "node:child_process";
 import { childProcess } from "./child-process.js";
 
-export class GitError extends Error {
+export class GitError extends NomaError {
+  static override readonly errorName: string = "GitError";
   constructor(
     message: string,
     readonly args: readonly string[],
-    readonly exitCode: number | null,
+    /** Git's exit status (null: git did not run, or was killed). */
+    readonly status: number | null,
     readonly stderr: string,
   ) {
-    super(message);
-    this.name = "GitError";
+    super("git-failed", message);
   }
 }
 

@@ -17,7 +17,7 @@ export function findRepoRoot(cwd: string, env: NodeJS.ProcessEnv = process.env):
     const out = execGit(["rev-parse", "--show-toplevel"], env === process.env ? { cwd } : { cwd, env }).trim();
     return out.length > 0 ? out : null;
   } catch (e) {
-    if (e instanceof GitError && e.exitCode !== null) return null;
+    if (e instanceof GitError && e.status !== null) return null;
     throw e;
   }
 }

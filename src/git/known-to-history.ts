@@ -12,7 +12,7 @@ function hasCommit(root: string): boolean {
   try {
     return execGit(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: root }).trim() !== "";
   } catch (e) {
-    if (e instanceof GitError && e.exitCode === 1) return false; // no commit yet
+    if (e instanceof GitError && e.status === 1) return false; // no commit yet
     throw e;
   }
 }

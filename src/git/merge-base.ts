@@ -37,7 +37,7 @@ function tryMergeBase(root: string, a: string, b: string): string | null {
     const out = execGit(["merge-base", "--end-of-options", a, b], { cwd: root }).trim();
     return out.length > 0 ? out : null;
   } catch (e) {
-    if (e instanceof GitError && e.exitCode === 1) return null;
+    if (e instanceof GitError && e.status === 1) return null;
     throw e;
   }
 }
@@ -76,7 +76,7 @@ export function findMergeBase(root: string, baseRef: string, options: MergeBaseO
     try {
       execGit(["fetch", "--quiet", "--no-tags", `--deepen=${by}`], { cwd: root });
     } catch (e) {
-      if (!(e instanceof GitError) || e.exitCode === null) throw e;
+      if (!(e instanceof GitError) || e.status === null) throw e;
       throw new GitRefError(
         "shallow-no-merge-base",
         `no merge-base between ${baseRef} and HEAD in this shallow clone, and deepening it failed (${e.stderr || e.message}); ${SHALLOW_HINT}`,

@@ -3,6 +3,7 @@
  * or `<R|C><score>\0<old>\0<new>\0` for renames and copies.
  * @see https://git-scm.com/docs/git-diff#_raw_output_format
  */
+import { NomaError } from "../errors/noma-error.js";
 
 export type ChangeStatus = "A" | "C" | "D" | "M" | "R" | "T" | "U" | "X";
 
@@ -13,10 +14,10 @@ export interface NameStatusEntry {
   oldPath?: string;
 }
 
-export class GitOutputError extends Error {
+export class GitOutputError extends NomaError {
+  static override readonly errorName: string = "GitOutputError";
   constructor(message: string) {
-    super(`unexpected git output: ${message}`);
-    this.name = "GitOutputError";
+    super("git-output", `unexpected git output: ${message}`);
   }
 }
 

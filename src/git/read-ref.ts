@@ -12,7 +12,7 @@ function answer(root: string, argv: string[]): string | null {
     const out = execGit(argv, { cwd: root }).trim();
     return out.length > 0 ? out : null;
   } catch (e) {
-    if (e instanceof GitError && e.exitCode !== null) return null;
+    if (e instanceof GitError && e.status !== null) return null;
     throw e;
   }
 }
@@ -48,7 +48,7 @@ export function readGitConfig(root: string, key: string, options: { path?: boole
     const out = execGit(["config", ...(options.path === true ? ["--path"] : []), "--get", key], { cwd: root }).replace(/\r?\n$/, "");
     return out.length > 0 ? out : null;
   } catch (e) {
-    if (e instanceof GitError && e.exitCode !== null) return null;
+    if (e instanceof GitError && e.status !== null) return null;
     throw e;
   }
 }

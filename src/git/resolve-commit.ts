@@ -20,7 +20,7 @@ export function resolveCommit(root: string, ref: string): string {
     const out = execGit(["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`], { cwd: root }).trim();
     if (out.length > 0) return out;
   } catch (e) {
-    if (!(e instanceof GitError) || e.exitCode === null) throw e;
+    if (!(e instanceof GitError) || e.status === null) throw e;
   }
   if (ref === "HEAD") throw new GitRefError("no-commits", "HEAD does not name a commit yet (no commits on this branch)");
   throw new GitRefError(
@@ -37,8 +37,8 @@ export function isAncestor(root: string, ancestor: string, descendant: string): 
     execGit(["merge-base", "--is-ancestor", "--end-of-options", ancestor, descendant], { cwd: root });
     return true;
   } catch (e) {
-    if (e instanceof GitError && e.exitCode === 1) return false;
-    if (e instanceof GitError && e.exitCode !== null) return null;
+    if (e instanceof GitError && e.status === 1) return false;
+    if (e instanceof GitError && e.status !== null) return null;
     throw e;
   }
 }

@@ -6,6 +6,7 @@
  * is replaced only when it is one we wrote (`previous`, an earlier version's
  * entry) or with `force`.
  */
+import { NomaError } from "../errors/noma-error.js";
 import { findJsonSyntaxError } from "../config/json-syntax-error.js";
 
 export type McpJsonAction = "create" | "add" | "upgrade" | "replace" | "unchanged" | "keep";
@@ -16,16 +17,18 @@ export interface McpJsonMerge {
   action: McpJsonAction;
 }
 
-export class McpJsonError extends Error {
-  readonly exitCode = 2;
+export class McpJsonError extends NomaError {
+  static override readonly errorName: string = "McpJsonError";
   constructor(
     readonly file: string,
     message: string,
     readonly line?: number,
     readonly column?: number,
   ) {
-    super(`${file}${line !== undefined ? `:${line}:${column ?? 1}` : ""}: ${message}; it was left untouched (fix it, or remove it to let init create it)`);
-    this.name = "McpJsonError";
+    super(
+      "mcp-json-invalid",
+      `${file}${line !== undefined ? `:${line}:${column ?? 1}` : ""}: ${message}; it was left untouched (fix it, or remove it to let init create it)`,
+    );
   }
 }
 

@@ -9,7 +9,7 @@
  * holds past `lock_timeout` of the configuration; an unexpected exception is
  * logged with its stack and reported as an internal error.
  */
-import { expectedExitCode, expectedMessage } from "../errors/expected-errors.js";
+import { classifyError } from "../errors/classify-error.js";
 import { lockTimeoutFromConfig } from "../config/lock-timeout-from-config.js";
 import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
 import { setDefaultLockTimeout } from "../fsx/with-file-lock.js";
@@ -80,9 +80,11 @@ export function escapingPaths(args: Record<string, unknown>, root: string): stri
 function failureMessage(e: unknown, name: ToolName, log: (line: string) => void): string {
   if (e instanceof ToolFailure) return e.message;
   const err = e instanceof Error ? e : new Error(String(e));
-  // The conditions the CLI answers with one line and exit 2 (src/errors/expected-errors.ts): the
-  // same text here — bad input, git, a lock another process holds, a file-system failure.
-  if (expectedExitCode(err) !== null) return expectedMessage(err);
+  // The MCP server's one mapping of errors (src/errors/classify-error.ts): what the model or
+  // its user can fix — bad input, git, a lock another process holds, a file-system failure —
+  // is a tool error with the CLI's text; anything else is our bug, logged with its stack.
+  const c = classifyError(err);
+  if (c.kind !== "internal") return c.message;
   log(`internal error in ${name}: ${err.stack ?? err.message}`);
   return `internal error in ${name}: ${err.message}`;
 }

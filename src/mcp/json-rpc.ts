@@ -2,6 +2,7 @@
  * JSON-RPC 2.0 as MCP uses it: message classification and the error codes.
  * Pure: a line of text in, a classified message (or the error to answer) out.
  */
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -29,14 +30,16 @@ export type RpcMessage =
   /** Not a valid message: answer with this error (id null when it could not be read). */
   | { kind: "invalid"; id: RpcId | null; error: RpcErrorObject };
 
-export class RpcError extends Error {
+export class RpcError extends NomaError {
+  static override readonly errorName: string = "RpcError";
+  static override readonly kind: ErrorKind = "internal";
   constructor(
-    readonly code: number,
+    /** The JSON-RPC error code (-32602, …). */
+    readonly rpcCode: number,
     message: string,
     readonly data?: unknown,
   ) {
-    super(message);
-    this.name = "RpcError";
+    super("json-rpc", message);
   }
 }
 

@@ -104,7 +104,7 @@ export class McpServer {
   }
 
   private errorResponse(id: RpcId, method: string, e: unknown): RpcResponse {
-    if (e instanceof RpcError) return rpcError(id, e.code, e.message, e.data);
+    if (e instanceof RpcError) return rpcError(id, e.rpcCode, e.message, e.data);
     const err = e instanceof Error ? e : new Error(String(e));
     this.options.log(`internal error in ${method}: ${err.stack ?? err.message}`);
     return rpcError(id, INTERNAL_ERROR, `Internal error: ${err.message}`);

@@ -5,6 +5,7 @@
  * with the message as text and no `structuredContent` (it would not match the
  * tool's outputSchema, which clients validate).
  */
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 export interface TextContent {
   type: "text";
   text: string;
@@ -25,9 +26,10 @@ export function toolFailure(message: string): ToolResult {
 }
 
 /** Thrown by a tool handler for an `isError` result with this message. */
-export class ToolFailure extends Error {
+export class ToolFailure extends NomaError {
+  static override readonly errorName: string = "ToolFailure";
+  static override readonly kind: ErrorKind = "usage";
   constructor(message: string) {
-    super(message);
-    this.name = "ToolFailure";
+    super("tool-failure", message);
   }
 }

@@ -10,21 +10,21 @@
  * `invalid_content`). Nesting is bounded, and measured without recursion, so
  * that recording, sealing and verifying a record can never exhaust the stack.
  */
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 
 /** Deepest nesting of objects and arrays accepted in one op (the op object itself is level 1; v1.0 ops need 2). */
 export const MAX_OP_DEPTH = 64;
 
-export class MalformedOpError extends Error {
-  readonly exitCode = 2;
-  /** The §3.5 code this would carry as a PatchError. */
-  readonly code = "invalid_content";
+export class MalformedOpError extends NomaError {
+  static override readonly errorName: string = "MalformedOpError";
+  static override readonly kind: ErrorKind = "usage";
   constructor(
     readonly opIndex: number,
     readonly opCount: number,
     readonly problem: string,
   ) {
-    super(`invalid_content: ${opCount > 1 ? `op ${opIndex + 1} of ${opCount}` : "op"}: ${problem}; nothing was recorded or written`);
-    this.name = "MalformedOpError";
+    // The §3.5 code this would carry as a PatchError.
+    super("invalid_content", `invalid_content: ${opCount > 1 ? `op ${opIndex + 1} of ${opCount}` : "op"}: ${problem}; nothing was recorded or written`);
   }
 }
 

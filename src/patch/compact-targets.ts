@@ -10,6 +10,7 @@
  * `NeedsTree` thrown: its nodes would not be the tree's, so the caller runs it again on
  * the document itself.
  */
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 import type { DirectiveNode, NomaDocument, SectionNode } from "../noma/ast.js";
 import { RowMaterializer } from "../noma/materialize-blocks.js";
 import { compactParse } from "../noma/parse-noma.js";
@@ -17,9 +18,11 @@ import { compactParse } from "../noma/parse-noma.js";
 type IdNode = SectionNode | DirectiveNode;
 
 /** Thrown when an op reads more of the document than its targets. */
-export class NeedsTree extends Error {
+export class NeedsTree extends NomaError {
+  static override readonly errorName: string = "NeedsTree";
+  static override readonly kind: ErrorKind = "internal";
   constructor() {
-    super("internal: this op reads the document tree");
+    super("needs-tree", "internal: this op reads the document tree");
   }
 }
 

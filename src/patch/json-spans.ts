@@ -4,6 +4,7 @@
  * other character as written. Strict JSON (RFC 8259): what JSON.parse accepts, and only
  * that; nesting deeper than `maxDepth` is refused rather than recursed into.
  */
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 
 export type JsonSpan = JsonArraySpan | JsonObjectSpan | JsonScalarSpan;
 
@@ -40,13 +41,14 @@ export interface JsonScalarSpan extends SpanBase {
   value: string | number | boolean | null;
 }
 
-export class JsonSpanError extends Error {
+export class JsonSpanError extends NomaError {
+  static override readonly errorName: string = "JsonSpanError";
+  static override readonly kind: ErrorKind = "internal";
   constructor(
     message: string,
     readonly offset: number,
   ) {
-    super(message);
-    this.name = "JsonSpanError";
+    super("json-span", message);
   }
 }
 

@@ -2,6 +2,7 @@
  * The v1.0 PatchError set (§3.5). A PatchError is a user-facing rejection:
  * callers branch on `code`; `message` says what was wrong and how to fix it.
  */
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 export const PATCH_ERROR_CODES = [
   "target_missing",
   "parent_missing",
@@ -16,13 +17,12 @@ export const PATCH_ERROR_CODES = [
 
 export type PatchErrorCode = (typeof PATCH_ERROR_CODES)[number];
 
-export class PatchError extends Error {
-  constructor(
-    readonly code: PatchErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "PatchError";
+export class PatchError extends NomaError {
+  static override readonly errorName: string = "PatchError";
+  static override readonly kind: ErrorKind = "internal";
+  declare readonly code: PatchErrorCode;
+  constructor(code: PatchErrorCode, message: string) {
+    super(code, message);
   }
 }
 

@@ -24,6 +24,7 @@
  * read-only SQLite file reader of the cache (`src/cache/sqlite-file.ts`)
  * decodes the tables from the bytes; anything unexpected goes through sql.js.
  */
+import { NomaError } from "../errors/noma-error.js";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Database, SqlValue } from "sql.js";
@@ -35,11 +36,10 @@ import { crashPoint } from "./crash-point.js";
 import { abs, DB_LOCK, NORMA_DB } from "../layout/norma-layout.js";
 import { NORMA_SCHEMA_VERSION, NORMA_TABLES, type EventRow, type RunRow, type StepRow } from "./norma-schema.js";
 
-export class NormaDbError extends Error {
-  readonly exitCode = 2;
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "NormaDbError";
+export class NormaDbError extends NomaError {
+  static override readonly errorName: string = "NormaDbError";
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("norma-db", message, options);
   }
 }
 

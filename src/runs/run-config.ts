@@ -23,6 +23,7 @@
  * path, what was expected and what was found; unknown keys are errors (a
  * misspelt budget must not silently lift a limit).
  */
+import { NomaError } from "../errors/noma-error.js";
 import { readFileSync } from "node:fs";
 import * as z from "zod/mini";
 import { findJsonSyntaxError } from "../config/json-syntax-error.js";
@@ -102,11 +103,10 @@ export interface RunConfig {
   source: "file" | "defaults";
 }
 
-export class RunConfigError extends Error {
-  readonly exitCode = 2;
+export class RunConfigError extends NomaError {
+  static override readonly errorName: string = "RunConfigError";
   constructor(readonly problems: string[]) {
-    super(`invalid ${NORMA_CONFIG}:\n${problems.map((p) => `  ${p}`).join("\n")}`);
-    this.name = "RunConfigError";
+    super("run-config-invalid", `invalid ${NORMA_CONFIG}:\n${problems.map((p) => `  ${p}`).join("\n")}`);
   }
 }
 

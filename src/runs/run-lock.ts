@@ -6,6 +6,7 @@
  * held by a live process — or by a process on another host, which we cannot
  * check — refuses the new run with a message naming the holder.
  */
+import { NomaError } from "../errors/noma-error.js";
 import { readFileSync } from "node:fs";
 import { acquireFileLockSync, LockTimeoutError } from "../fsx/with-file-lock.js";
 import { abs, RUN_LOCK } from "../layout/norma-layout.js";
@@ -16,15 +17,15 @@ export interface LockHolder {
   started: string | null;
 }
 
-export class RunLockedError extends Error {
-  readonly exitCode = 2;
+export class RunLockedError extends NomaError {
+  static override readonly errorName: string = "RunLockedError";
   constructor(readonly holder: LockHolder) {
     super(
+      "run-locked",
       `another run is in progress in this repository: ${RUN_LOCK} is held by ${holder.pid !== null ? `pid ${holder.pid}` : "an unknown process"}` +
         `${holder.host !== null ? ` on ${holder.host}` : ""}${holder.started !== null ? `, started ${holder.started}` : ""}. ` +
         `Wait for it to finish (\`noma-reconcile runs list\` shows it); if that process no longer exists, delete ${RUN_LOCK}.`,
     );
-    this.name = "RunLockedError";
   }
 }
 

@@ -22,6 +22,7 @@
  *   the acknowledged contents), and the snapshot is written — both recorded
  *   as events.
  */
+import { NomaError } from "../errors/noma-error.js";
 import { headCommit } from "../git/read-ref.js";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -54,11 +55,10 @@ import { acquireRunLock } from "./run-lock.js";
 import { removeBackup } from "./worktree-backup.js";
 import type { RecordPaths } from "./worktree-changes.js";
 
-export class RunSetupError extends Error {
-  readonly exitCode = 2;
+export class RunSetupError extends NomaError {
+  static override readonly errorName: string = "RunSetupError";
   constructor(message: string) {
-    super(message);
-    this.name = "RunSetupError";
+    super("run-setup", message);
   }
 }
 

@@ -13,6 +13,7 @@
  * `e`, `true` and `false` are constants; every other name is a dependency the
  * validator resolves. Nesting is capped so no input can exhaust the stack.
  */
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 
 export const FORMULA_FUNCTIONS = new Set([
   "abs",
@@ -176,4 +177,10 @@ export function parseFormula(src: string): FormulaResult {
   return { ok: true, names: [...names] };
 }
 
-class FormulaError extends Error {}
+class FormulaError extends NomaError {
+  static override readonly errorName: string = "FormulaError";
+  static override readonly kind: ErrorKind = "internal";
+  constructor(message: string) {
+    super("formula", message);
+  }
+}

@@ -5,13 +5,14 @@
  * matching with one backtrack point (no regular expressions, so no catastrophic
  * backtracking on hostile arguments).
  */
+import { NomaError } from "../errors/noma-error.js";
 
 export type PatternPart = { star: true } | { star: false; text: string };
 
-export class PatternSyntaxError extends Error {
+export class PatternSyntaxError extends NomaError {
+  static override readonly errorName: string = "PatternSyntaxError";
   constructor(message: string) {
-    super(message);
-    this.name = "PatternSyntaxError";
+    super("pattern-syntax", message);
   }
 }
 

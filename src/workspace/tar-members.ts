@@ -4,11 +4,12 @@
  * appended while every existing member stays byte for byte as it was. Reading member
  * contents is modern-tar's job (read-archive.ts); this only needs sizes and checksums.
  */
+import { NomaError } from "../errors/noma-error.js";
 
-export class TarFormatError extends Error {
+export class TarFormatError extends NomaError {
+  static override readonly errorName: string = "TarFormatError";
   constructor(message: string) {
-    super(message);
-    this.name = "TarFormatError";
+    super("tar-format", message);
   }
 }
 

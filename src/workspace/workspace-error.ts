@@ -3,6 +3,7 @@
  * HTTP status each maps to, and the NOA failure body `{success:false, message, code}`.
  * Every code is something a caller can act on; `internal` is our bug.
  */
+import { NomaError } from "../errors/noma-error.js";
 
 /** What went wrong, by kind (snake_case, like the patch engine's codes). */
 export type WorkspaceErrorCode =
@@ -68,14 +69,11 @@ export const HTTP_STATUS: Record<WorkspaceErrorCode, number> = {
   internal: 500,
 };
 
-export class WorkspaceError extends Error {
-  constructor(
-    readonly code: WorkspaceErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = "WorkspaceError";
+export class WorkspaceError extends NomaError {
+  static override readonly errorName: string = "WorkspaceError";
+  declare readonly code: WorkspaceErrorCode;
+  constructor(code: WorkspaceErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(code, message, options);
   }
 }
 

@@ -2,8 +2,8 @@
  * Every error class the CLI can raise for an expected condition — the user's input, their
  * repository or environment, another process holding a lock — triggered through the real CLI:
  * exit 2, the class's message, no stack trace, never "internal error … This is a bug"
- * (src/errors/expected-errors.ts). One row per class; the classes that never reach the CLI as
- * themselves (converted on the way, or internal) are named in that file.
+ * (every class is a NomaError of kind usage or expected, src/errors/noma-error.ts; the CLI maps
+ * kinds to exit codes in src/cli/exit-code.ts). One row per class.
  */
 import { readFileSync, symlinkSync, mkdirSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";

@@ -125,7 +125,7 @@ describe("loadConfig", () => {
       }
     })();
     expect(bad).toBeInstanceOf(ConfigError);
-    expect((bad as ConfigError).exitCode).toBe(2);
+    expect(bad).toMatchObject({ code: "config-invalid", kind: "expected" });
     expect((bad as ConfigError).message).toContain(".notarai/config.yaml:1:8: error: drift:");
     expect(() => loadConfig({ cwd: dir, override: "missing.yaml", read: () => null })).toThrow(/cannot read the configuration file missing\.yaml/);
   });

@@ -9,6 +9,7 @@
  * Refs that look like options are rejected; a ref that does not resolve is an
  * error (exit 2), never an empty diff.
  */
+import { NomaError } from "../../errors/noma-error.js";
 import { commitOf, originDefaultBranch } from "../../git/read-ref.js";
 import { readFileSync } from "node:fs";
 import { GitRefError } from "../../git/git-ref-error.js";
@@ -32,11 +33,10 @@ export function defaultBranchRef(root: string): string | null {
   return null;
 }
 
-export class CiBaseError extends Error {
-  readonly exitCode = 2;
+export class CiBaseError extends NomaError {
+  static override readonly errorName: string = "CiBaseError";
   constructor(message: string) {
-    super(message);
-    this.name = "CiBaseError";
+    super("ci-base", message);
   }
 }
 

@@ -75,7 +75,7 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
       try {
         for (const p of listTree(cwd, "HEAD", ".notarai")) if (checkedPathKind(p) === "spec") paths.add(p);
       } catch (e) {
-        if (!(e instanceof GitError) || e.exitCode === null) throw e; // no commit yet: every spec is staged
+        if (!(e instanceof GitError) || e.status === null) throw e; // no commit yet: every spec is staged
       }
       for (const [p, e] of staged) {
         if (checkedPathKind(p) !== "spec") continue;

@@ -4,7 +4,7 @@
  * before the library (specs, YAML, schemas, globs) is loaded, so it runs meanwhile.
  */
 import { startAffectedScan } from "../../reconcile/start-affected-scan.js";
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { callTool, count, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
 

@@ -11,7 +11,7 @@ import { appendLedger } from "../../workspace/append-ledger.js";
 import { replaceFile } from "../../workspace/replace-file.js";
 import { WorkspaceError } from "../../workspace/workspace-error.js";
 import { openWorkspace, type Workspace } from "../../workspace/workspace.js";
-import { RuntimeError, UsageError } from "../cli-error.js";
+import { RuntimeError, UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";

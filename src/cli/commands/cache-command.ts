@@ -3,7 +3,7 @@
  */
 import { cacheStats } from "../../cache/cache-db.js";
 import { clearCache } from "../../reconcile/clear-cache.js";
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
 import type { CliIO } from "../cli-io.js";
 import { choice } from "../repo-context.js";

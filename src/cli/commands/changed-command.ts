@@ -2,7 +2,7 @@
  * `changed --spec PATH [--type CAT]` (get_changed_artifacts): artifact files
  * of a spec whose content is not reconciled, one per line.
  */
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { startWorktreeListing } from "../../git/read-worktree-status.js";

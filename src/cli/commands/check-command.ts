@@ -15,7 +15,7 @@ import { SKIP_ENV } from "../../hooks/hook-script.js";
 import { listStagedEntries } from "../../git/list-staged-files.js";
 import { prefetchStaged } from "../../check/staged/prefetch-staged.js";
 import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 
 function skipRequested(env: NodeJS.ProcessEnv): boolean {
@@ -34,7 +34,7 @@ export async function checkCommand(paths: string[], options: Record<string, unkn
     try {
       staged = listStagedEntries(io.cwd);
     } catch (e) {
-      if (e instanceof GitError && e.exitCode !== null) throw new UsageError(`--staged needs a git repository: ${e.stderr || e.message}`);
+      if (e instanceof GitError && e.status !== null) throw new UsageError(`--staged needs a git repository: ${e.stderr || e.message}`);
       throw e;
     }
     const textFormat = options["format"] === undefined || options["format"] === "text";

@@ -5,15 +5,13 @@
  */
 import { appendFileSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { GitError } from "../../git/exec-git.js";
-import { PathOutsideRepoError } from "../../fsx/contain-path.js";
 import { SKIP_ENV } from "../../hooks/hook-script.js";
 import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
 import type { StagedPrefetch } from "../../check/staged/prefetch-staged.js";
 import { countDiagnostics } from "../../report/file-diagnostics.js";
 import { renderCheckReport, CHECK_FORMATS } from "../../check/render-check-report.js";
 import type { CheckRun } from "../../check/check-worktree.js";
-import { RuntimeError, UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
 import { choice, listOption, repoContext } from "../repo-context.js";
 import { shortRunJitBeforeParse } from "../prepare-short-run-jit.js";
@@ -51,44 +49,38 @@ export async function checkRun(
   const common = { cwd: io.cwd, document, onWarning, ...(options["config"] !== undefined ? { configPath: String(options["config"]) } : {}) };
 
   let run: CheckRun;
-  try {
-    if (staged !== undefined) {
-      const { checkStaged } = await import("../../check/staged/check-staged.js");
-      run = await checkStaged({ staged, ...(prefetch !== undefined ? { prefetch } : {}), ...common });
+  // Errors are answered by the CLI (main.ts): a path outside the repository or missing is a usage error, git failing an expected one.
+  if (staged !== undefined) {
+    const { checkStaged } = await import("../../check/staged/check-staged.js");
+    run = await checkStaged({ staged, ...(prefetch !== undefined ? { prefetch } : {}), ...common });
+  } else {
+    const ctx = repoContext(io.cwd);
+    if (!ctx.inRepo && paths.length === 0) throw new UsageError("not inside a git repository: pass the .noma files or directories to check");
+    // Files named outside the repository are read where they are (containment is for writes).
+    const { splitOutsidePaths, checkOutsidePaths } = await import("../../check/check-outside.js");
+    const { inside, outside } = splitOutsidePaths(paths, ctx.root, io.cwd);
+    if (inside.length > 0 || outside.length === 0) {
+      const { checkWorktree } = await import("../../check/check-worktree.js");
+      run = await checkWorktree({
+        root: ctx.root,
+        inRepo: ctx.inRepo,
+        paths: inside,
+        ...common,
+        ...(io.prefetched !== undefined ? { prefetched: io.prefetched } : {}),
+      });
     } else {
-      const ctx = repoContext(io.cwd);
-      if (!ctx.inRepo && paths.length === 0) throw new UsageError("not inside a git repository: pass the .noma files or directories to check");
-      // Files named outside the repository are read where they are (containment is for writes).
-      const { splitOutsidePaths, checkOutsidePaths } = await import("../../check/check-outside.js");
-      const { inside, outside } = splitOutsidePaths(paths, ctx.root, io.cwd);
-      if (inside.length > 0 || outside.length === 0) {
-        const { checkWorktree } = await import("../../check/check-worktree.js");
-        run = await checkWorktree({
-          root: ctx.root,
-          inRepo: ctx.inRepo,
-          paths: inside,
-          ...common,
-          ...(io.prefetched !== undefined ? { prefetched: io.prefetched } : {}),
-        });
-      } else {
-        const { loadConfigLazy } = await import("../../config/load-config-lazy.js");
-        const read = (p: string): string | null => (ctx.inRepo ? readOrNull(join(ctx.root, p)) : null);
-        run = {
-          targets: [],
-          results: [],
-          config: await loadConfigLazy({ cwd: io.cwd, read, ...(common.configPath !== undefined ? { override: common.configPath } : {}), onWarning }),
-        };
-      }
-      if (outside.length > 0) {
-        const more = await checkOutsidePaths({ paths: outside, cwd: io.cwd, config: run.config, document });
-        run = { ...run, results: [...run.results, ...more].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
-      }
+      const { loadConfigLazy } = await import("../../config/load-config-lazy.js");
+      const read = (p: string): string | null => (ctx.inRepo ? readOrNull(join(ctx.root, p)) : null);
+      run = {
+        targets: [],
+        results: [],
+        config: await loadConfigLazy({ cwd: io.cwd, read, ...(common.configPath !== undefined ? { override: common.configPath } : {}), onWarning }),
+      };
     }
-  } catch (e) {
-    if (e instanceof PathOutsideRepoError) throw new UsageError(e.message);
-    if ((e as Error).name === "MissingPathError") throw new UsageError((e as Error).message);
-    if (e instanceof GitError) throw new RuntimeError(e.message, { cause: e });
-    throw e;
+    if (outside.length > 0) {
+      const more = await checkOutsidePaths({ paths: outside, cwd: io.cwd, config: run.config, document });
+      run = { ...run, results: [...run.results, ...more].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+    }
   }
 
   const isStaged = staged !== undefined;

@@ -20,7 +20,7 @@ import {
 } from "../../check/commit/render-ci-report.js";
 import { uncommittedMessage } from "../../check/commit/uncommitted-notice.js";
 import { GitError } from "../../git/exec-git.js";
-import { RuntimeError, UsageError } from "../cli-error.js";
+import { RuntimeError, UsageError } from "../../errors/noma-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
 import { choice, listOption, repoContext } from "../repo-context.js";
 

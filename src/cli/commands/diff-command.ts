@@ -8,7 +8,7 @@
  * runs while this process loads and reads the specs.
  */
 import { startSpecDiffScans } from "../../reconcile/start-spec-diff-scans.js";
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
 import type { CliIO } from "../cli-io.js";
 import { listOption } from "../repo-context.js";

@@ -7,7 +7,7 @@ import { AUDIT_DESCRIPTIONS } from "../../spec/audit-paths.js";
 import { buildGovernance } from "../../spec/governance.js";
 import { readAuditLocations } from "../../spec/read-audit-locations.js";
 import { loadSpecs } from "../../spec/load-specs.js";
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { pathArg } from "../repo-context.js";
 import { callTool, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";

@@ -11,7 +11,7 @@ import { relative, sep } from "node:path";
 import { initProject, type InitFile, type InitResult } from "../../init/init-project.js";
 import { McpJsonError } from "../../init/merge-mcp-json.js";
 import { TOOL_NAME } from "../../version.js";
-import { RuntimeError } from "../cli-error.js";
+import { RuntimeError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { envelope, formatArg, requireRepo } from "./reconcile-command.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";

@@ -13,7 +13,7 @@ import { assertSafeRef } from "../../git/resolve-commit.js";
 import { verifyLedger } from "../../workspace/verify-ledger.js";
 import { WorkspaceError } from "../../workspace/workspace-error.js";
 import { openWorkspace } from "../../workspace/workspace.js";
-import { RuntimeError, UsageError } from "../cli-error.js";
+import { RuntimeError, UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
 

@@ -11,7 +11,7 @@ import { containPath } from "../../fsx/contain-path.js";
 import { parseBook, type Book } from "../../noma/parse-book.js";
 import { parseNoma } from "../../noma/parse-noma.js";
 import type { NomaDocument } from "../../noma/ast.js";
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import { pathArg, repoContext } from "../repo-context.js";
 import { readTextFile } from "../../fsx/read-text-file.js";
 

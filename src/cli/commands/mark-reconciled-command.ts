@@ -12,7 +12,7 @@
  */
 import { baselineReconciliation, type BaselineResult } from "../../reconcile/baseline-reconciliation.js";
 import { markReconciled, type MarkReconciledResult } from "../../reconcile/mark-reconciled.js";
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
 import type { CliIO } from "../cli-io.js";
 import { listOption, pathArg } from "../repo-context.js";

@@ -5,7 +5,7 @@
  */
 import { parseAgentStep, type AgentStep } from "../../runs/agent-step.js";
 import { runMcpStdio } from "../../mcp/run-mcp-stdio.js";
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 
 export async function mcpCommand(io: CliIO, options: Record<string, unknown> = {}): Promise<number> {

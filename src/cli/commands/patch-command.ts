@@ -9,7 +9,7 @@ import { worktreeChapterLookup } from "../../check/worktree-books.js";
 import { patchDocument, type PatchDocumentResult } from "../../editing/patch-document.js";
 import { formatDiagnosticsText } from "../../report/format-text.js";
 import { TOOL_NAME } from "../../version.js";
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
 import { opListCollector, shortRunJitBeforeParse } from "../prepare-short-run-jit.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";

@@ -12,7 +12,7 @@ import { GitOutputError } from "../../git/parse-name-status.js";
 import { LockTimeoutError } from "../../fsx/with-file-lock.js";
 import { PathOutsideRepoError } from "../../fsx/contain-path.js";
 import { TOOL_NAME, TOOL_VERSION } from "../../version.js";
-import { RuntimeError, UsageError } from "../cli-error.js";
+import { RuntimeError, UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { choice, pathArg, repoContext, type RepoContext } from "../repo-context.js";
 

@@ -9,7 +9,7 @@
  * itself could not go on).
  */
 import { realpathSync } from "node:fs";
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
 import { listOption } from "../repo-context.js";

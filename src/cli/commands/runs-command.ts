@@ -3,7 +3,7 @@
  * `.norma/norma.db`. Both first run recovery (norma §4.2) when no run is in
  * progress. Exit codes: 0 shown; 2 usage error or no such run.
  */
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { choice } from "../repo-context.js";
 import { callTool, envelope, formatArg, requireRepo } from "./reconcile-command.js";

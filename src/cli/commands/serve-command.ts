@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES, loopbackAddress, startWorkspaceHttp } from "../../http/serve-workspace-http.js";
 import { WorkspaceError } from "../../workspace/workspace-error.js";
 import { openWorkspace } from "../../workspace/workspace.js";
-import { RuntimeError, UsageError } from "../cli-error.js";
+import { RuntimeError, UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { choice, repoContext } from "../repo-context.js";
 import { lockTimeoutFromConfig } from "../../config/lock-timeout-from-config.js";

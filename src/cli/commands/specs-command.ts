@@ -10,7 +10,7 @@ import { specSchemaJson } from "../../spec/spec-json-schema.js";
 import { formatSpecProblem } from "../../spec/spec-problem.js";
 import { SPEC_VERSIONS } from "../../spec/spec-schema.js";
 import { isSpecPath } from "../../spec/glob.js";
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { choice, pathArg } from "../repo-context.js";
 import { callTool, count, envelope, formatArg, requireRepo } from "./reconcile-command.js";

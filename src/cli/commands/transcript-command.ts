@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { transcriptPath } from "../../editing/patch-document.js";
 import { verifyTranscript } from "../../transcript/verify-transcript.js";
-import { UsageError } from "../cli-error.js";
+import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
