@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { markReconciled, patchDocument, snapshotState } from "../dist/index.js";
+import { markReconciled, patchDocument, snapshotState } from "../dist/internal.js";
 import { fmt, git, pairedRatio, report, roundRobin } from "./lib/measure.mjs";
 import { fileText } from "./lib/gen-file-text.mjs";
 

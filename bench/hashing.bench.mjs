@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { currentHashes, listRepoFiles, readWorktreeStatus } from "../dist/index.js";
+import { currentHashes, listRepoFiles, readWorktreeStatus } from "../dist/internal.js";
 import { fmt, report } from "./lib/measure.mjs";
 import { ensureRepo } from "./lib/gen-repo.mjs";
 

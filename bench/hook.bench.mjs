@@ -19,7 +19,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { installHooks, patchDocument } from "../dist/index.js";
+import { installHooks, patchDocument } from "../dist/internal.js";
 import { fmt, git, ratio, report } from "./lib/measure.mjs";
 import { fileText } from "./lib/gen-file-text.mjs";
 

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { applyPatch, parseNoma, walkBlocks } from "../dist/index.js";
+import { applyPatch, parseNoma, walkBlocks } from "../dist/internal.js";
 import { generateDocument } from "./lib/gen-document.mjs";
 import { fmt, machineScale, ratio, report, time } from "./lib/measure.mjs";
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseNoma, readTextFile, validateNoma } from "../dist/index.js";
+import { parseNoma, readTextFile, validateNoma } from "../dist/internal.js";
 import { generateDocument } from "./lib/gen-document.mjs";
 import { fmt, GUIDE_NODE_MS, nodeFloor, ratio, report, time, timeCommand, timePaired } from "./lib/measure.mjs";
 

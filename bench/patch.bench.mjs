@@ -8,7 +8,7 @@
 // targets only, validation reads the block table) or remembered (the library default: the
 // state the next edit needs is built during the op); warm = the text the previous patch
 // produced (what an agent's next edit through the MCP server meets).
-import { applyPatch, buildRecords, chainLines, clearPatchMemo, parseNoma, verifyTranscript } from "../dist/index.js";
+import { applyPatch, buildRecords, chainLines, clearPatchMemo, parseNoma, verifyTranscript } from "../dist/internal.js";
 import { generateDocument } from "./lib/gen-document.mjs";
 import { fmt, machineScale, ratio, report, time } from "./lib/measure.mjs";
 

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { currentHashes, execGit, execGitAsync, hashFile, listRepoFiles, loadBlake3, markReconciled, readWorktreeStatus } from "../dist/index.js";
+import { currentHashes, execGit, execGitAsync, hashFile, listRepoFiles, loadBlake3, markReconciled, readWorktreeStatus } from "../dist/internal.js";
 import { fmt, git, nodeFloor, ratio, report, time, timeCommand } from "./lib/measure.mjs";
 import { fileText } from "./lib/gen-file-text.mjs";
 import { ensureRepo, pathOf, SPEC } from "./lib/gen-repo.mjs";

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { normaTransaction, runLoop } from "../dist/index.js";
+import { normaTransaction, runLoop } from "../dist/internal.js";
 import { fmt, nodeFloor, ratio, report, timeCommand } from "./lib/measure.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));

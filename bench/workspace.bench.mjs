@@ -182,7 +182,7 @@ try {
   // The archive keeps one archive per path per month and rewrites it (decompress, append the
   // member, compress the whole) on each overwrite: the time of an edit grows with the versions
   // of that path archived this month; zstd over the whole tar keeps the file small.
-  const { openWorkspace, runWorkspaceTool } = await import("../dist/index.js");
+  const { openWorkspace, runWorkspaceTool } = await import("../dist/internal.js");
   const ws = openWorkspace(root);
   const big = Array.from({ length: 4000 }, (_, i) => `line ${i}: ordinary source text ${i * 7919} of a file an agent edits`).join("\n");
   writeFileSync(join(root, "src/big.txt"), big);

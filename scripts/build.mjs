@@ -105,7 +105,11 @@ const defines = {
 };
 await build({
   absWorkingDir: root,
-  entryPoints: { index: "src/index.ts", ...Object.fromEntries(commands.map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])) },
+  entryPoints: {
+    index: "src/index.ts",
+    internal: "src/internal.ts",
+    ...Object.fromEntries(commands.map((c) => [`commands/${c}`, `src/cli/commands/${c}.ts`])),
+  },
   outdir: "dist",
   bundle: true,
   splitting: true,

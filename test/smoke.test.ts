@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseNoma } from "../src/index.js";
+import { parseNoma } from "../src/internal.js";
 
 describe("smoke", () => {
   it("parses a heading into a section with a slug id", () => {

@@ -15,13 +15,18 @@ export function binOf(dir) {
   return existsSync(join(dir, "dist/cli.cjs")) ? join(dir, "dist/cli.cjs") : join(dir, "dist/cli.js");
 }
 
+/** The bundle with every library function of a build: dist/internal.js, or dist/index.js in builds before the public API was curated. */
+function libraryOf(dir) {
+  return existsSync(join(dir, "dist/internal.js")) ? join(dir, "dist/internal.js") : join(dir, "dist/index.js");
+}
+
 /** { dir, cli, index, label, cleanup } or { reason } when no baseline can be had. */
 export function baselineBuild(commit) {
   const given = process.env.NR_BASELINE_DIR;
   if (given !== undefined) {
     const cli = binOf(given);
     return existsSync(cli)
-      ? { dir: given, cli, index: join(given, "dist/index.js"), label: given, cleanup: () => {} }
+      ? { dir: given, cli, index: libraryOf(given), label: given, cleanup: () => {} }
       : { reason: `NR_BASELINE_DIR=${given} has no dist/cli.cjs or dist/cli.js` };
   }
   if (spawnSync("git", ["cat-file", "-e", `${commit}^{commit}`], { cwd: ROOT }).status !== 0)
@@ -39,7 +44,7 @@ export function baselineBuild(commit) {
   return {
     dir,
     cli: binOf(dir),
-    index: join(dir, "dist/index.js"),
+    index: libraryOf(dir),
     label: `commit ${commit.slice(0, 7)}`,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };

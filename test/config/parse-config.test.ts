@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { stringify } from "yaml";
-import { ConfigError, DEFAULT_CONFIG, loadConfig, parseConfig } from "../../src/index.js";
+import { ConfigError, DEFAULT_CONFIG, loadConfig, parseConfig } from "../../src/internal.js";
 import { loadConfigLazy } from "../../src/config/load-config-lazy.js";
 import { tempDir } from "../helpers/temp-repo.js";
 

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { evaluateFixture, OP_NAMES, PATCH_ERROR_CODES } from "../../src/index.js";
+import { evaluateFixture, OP_NAMES, PATCH_ERROR_CODES } from "../../src/internal.js";
 import { fixturePatchEngine } from "../../src/verify/fixture-patch-engine.js";
 import { fixtureNames, OURS, UPSTREAM, upstreamPresent } from "./corpus.js";
 

@@ -17,7 +17,7 @@ import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 import { CLI } from "../helpers/run-cli.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 
-const DIST_INDEX = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
+const DIST_INDEX = fileURLToPath(new URL("../../dist/internal.js", import.meta.url));
 const DOC = '::claim{id="c1" confidence=0.5}\nBody.\n::\n\n::evidence{id="e1" for="c1"}\nProof.\n::\n';
 
 function run(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -4,7 +4,7 @@
  * (`reuse: false`). Both must agree, and an applied result must parse clean.
  */
 import { expect } from "vitest";
-import { parseNoma } from "../../src/index.js";
+import { parseNoma } from "../../src/internal.js";
 import { applyPatch } from "../../src/patch/apply-patch.js";
 
 /** Apply `op` to `src`; the result text (fails the test when the op is refused). */

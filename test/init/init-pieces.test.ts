@@ -8,7 +8,7 @@ import { mergeMcpJson, McpJsonError } from "../../src/init/merge-mcp-json.js";
 import { addGitignoreEntry } from "../../src/init/add-gitignore-entry.js";
 import { compareVersions } from "../../src/init/compare-versions.js";
 import { readmeVersion, readmeVersionLine, schemaGeneratorVersion } from "../../src/init/notarai-files.js";
-import { specSchemaJson, TOOL_VERSION } from "../../src/index.js";
+import { specSchemaJson, TOOL_VERSION } from "../../src/internal.js";
 
 const ENTRY = { type: "stdio", command: "npx", args: ["--no", "noma-reconcile", "mcp"] };
 

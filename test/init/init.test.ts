@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MCP_SERVER_ENTRY, specSchemaJson, validateSpecText } from "../../src/index.js";
+import { MCP_SERVER_ENTRY, specSchemaJson, validateSpecText } from "../../src/internal.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 

@@ -78,8 +78,8 @@ export async function adoptAndUse(project: string, clock: Clock): Promise<void> 
   ok("git", ["checkout", "--quiet", "-b", "feature"], project);
   writeFileSync(join(project, "docs.noma"), VALID);
   mkdirSync(join(project, "src"));
-  writeFileSync(join(project, "src/index.js"), "export const answer = 42;\n");
-  ok("git", ["add", "docs.noma", "src/index.js"], project);
+  writeFileSync(join(project, "src/internal.js"), "export const answer = 42;\n");
+  ok("git", ["add", "docs.noma", "src/internal.js"], project);
   const good = clock.time("commit, hook passes", () => git(project, ["commit", "-m", "A document"]));
   expect(good.code, good.stdout + good.stderr).toBe(0);
   expect(git(project, ["log", "-1", "--format=%s"]).stdout).toBe("A document\n");
@@ -100,7 +100,7 @@ export async function adoptAndUse(project: string, clock: Clock): Promise<void> 
     drift: { unreconciled: number; specs: Array<{ reconciled: string[]; unreconciled: Array<{ path: string }> }> };
   };
   expect(report.drift.unreconciled).toBe(1);
-  expect(report.drift.specs.flatMap((s) => s.unreconciled.map((u) => u.path))).toEqual(["src/index.js"]);
+  expect(report.drift.specs.flatMap((s) => s.unreconciled.map((u) => u.path))).toEqual(["src/internal.js"]);
   ok("git", ["commit", "--quiet", "--no-verify", "-m", "A broken document, past the hook"], project);
   const failing = clock.time("ci, failing", () => npx(["ci"]));
   expect(failing.code, failing.stdout + failing.stderr).toBe(1);

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MCP_SERVER_ENTRY } from "../../src/index.js";
+import { MCP_SERVER_ENTRY } from "../../src/internal.js";
 import { installLocally } from "../helpers/local-install.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";

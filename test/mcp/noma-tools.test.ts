@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseNoma, blockHash, verifyTranscript } from "../../src/index.js";
+import { parseNoma, blockHash, verifyTranscript } from "../../src/internal.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 import { McpClient, expectProtocolOnly } from "./helpers/mcp-client.js";
 

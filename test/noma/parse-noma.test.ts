@@ -5,7 +5,7 @@
  * coercion, line endings, and Tier-2 recovery.
  */
 import { describe, expect, it } from "vitest";
-import { parseNoma, documentStructure, walkBlocks, slugify, type BlockNode, type NomaDocument } from "../../src/index.js";
+import { parseNoma, documentStructure, walkBlocks, slugify, type BlockNode, type NomaDocument } from "../../src/internal.js";
 import { directiveAttrTokens } from "../../src/noma/parse-noma.js";
 
 function spans(doc: NomaDocument): Array<[string, number, number]> {

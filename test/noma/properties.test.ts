@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseFormula, parseNoma, renderNoma, validateNoma, type BlockNode, type NomaDocument } from "../../src/index.js";
+import { parseFormula, parseNoma, renderNoma, validateNoma, type BlockNode, type NomaDocument } from "../../src/internal.js";
 import { coerceAttrValue, formatAttr, parseAttributes } from "../../src/noma/attributes.js";
 import { splitOnPipes } from "../../src/noma/table-row.js";
 

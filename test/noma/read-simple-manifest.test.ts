@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
 import { readSimpleManifest } from "../../src/noma/read-simple-manifest.js";
-import { parseBookManifest } from "../../src/index.js";
+import { parseBookManifest } from "../../src/internal.js";
 
 /** The library's value for `text`, or undefined when it reports an error. */
 function library(text: string): unknown {

@@ -2,7 +2,7 @@
  * renderNoma: the normalised source form (Annex C.3) and its fixed-point property.
  */
 import { describe, expect, it } from "vitest";
-import { documentStructure, parseNoma, renderNoma } from "../../src/index.js";
+import { documentStructure, parseNoma, renderNoma } from "../../src/internal.js";
 
 const render = (src: string): string => renderNoma(parseNoma(src));
 

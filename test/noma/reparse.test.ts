@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { astToJson, parseNoma, type NomaDocument } from "../../src/index.js";
+import { astToJson, parseNoma, type NomaDocument } from "../../src/internal.js";
 import type { BlockNode } from "../../src/noma/ast.js";
 import { reparseEdited, walkBlocks } from "../../src/noma/parse-noma.js";
 import { applyPatch } from "../../src/patch/apply-patch.js";

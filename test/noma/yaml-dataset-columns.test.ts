@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { datasetColumns, parsedDatasetColumns } from "../../src/noma/dataset-columns.js";
 import { yamlDatasetColumns } from "../../src/noma/yaml-dataset-columns.js";
-import { parseNoma, validateNoma } from "../../src/index.js";
+import { parseNoma, validateNoma } from "../../src/internal.js";
 
 const KEYS = [
   "quarter",

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { parseDocument } from "yaml";
 import { describe, expect, it } from "vitest";
 import { readSimpleFrontmatter } from "../../src/noma/yaml-frontmatter-fast.js";
-import { parseNoma, validateNoma } from "../../src/index.js";
+import { parseNoma, validateNoma } from "../../src/internal.js";
 
 /** What the parser gets from the library for `raw`: the data, or undefined when YAML reports an error. */
 function library(raw: string): unknown {

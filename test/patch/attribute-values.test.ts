@@ -12,7 +12,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyPatch } from "../../src/patch/apply-patch.js";
-import { parseNoma } from "../../src/index.js";
+import { parseNoma } from "../../src/internal.js";
 import { coerceAttrValue, getAttr } from "../../src/noma/attributes.js";
 import type { AttrValue, DirectiveNode } from "../../src/noma/ast.js";
 

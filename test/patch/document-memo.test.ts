@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseNoma } from "../../src/index.js";
+import { parseNoma } from "../../src/internal.js";
 import { applyPatch, clearPatchMemo, preparePatchMemo, type PatchOutcome } from "../../src/patch/apply-patch.js";
 import { DocumentMemo } from "../../src/patch/document-memo.js";
 import { ResumableSha256 } from "../../src/patch/resumable-sha256.js";

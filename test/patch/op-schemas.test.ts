@@ -4,7 +4,7 @@
  * exactly those names (not inherited ones), and PatchOpSchema is their union.
  */
 import { describe, expect, it } from "vitest";
-import { OP_NAMES, OP_SCHEMAS, PatchOpSchema } from "../../src/index.js";
+import { OP_NAMES, OP_SCHEMAS, PatchOpSchema } from "../../src/internal.js";
 import { isOpName } from "../../src/patch/patch-op-schema.js";
 
 describe("the patch op schemas", () => {

@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { applyPatch, type ApplyPatchOptions } from "../../src/patch/apply-patch.js";
 import { blockHash } from "../../src/patch/op-support.js";
-import { parseNoma } from "../../src/index.js";
+import { parseNoma } from "../../src/internal.js";
 
 function apply(src: string, ops: unknown | unknown[], options: ApplyPatchOptions = {}) {
   return applyPatch(src, Array.isArray(ops) ? ops : [ops], options);

@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseNoma, validateNoma, type NomaDocument } from "../../src/index.js";
+import { parseNoma, validateNoma, type NomaDocument } from "../../src/internal.js";
 import { applyPatch, clearPatchMemo, preparePatchMemo, sha256Hex } from "../../src/patch/apply-patch.js";
 import { buildRecords, chainLines } from "../../src/transcript/transcript-record.js";
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { applyOk as ok, applyRejected as rejects } from "../helpers/apply-one.js";
-import { parseNoma } from "../../src/index.js";
+import { parseNoma } from "../../src/internal.js";
 
 /** Applied the same way on the incremental path and the one-shot path (a fresh parse, the op given its targets only). */
 function childIds(text: string, id: string): Array<string | undefined> {

@@ -4,7 +4,7 @@
  * on it.
  */
 import { describe, expect, it } from "vitest";
-import { auditTest, buildGovernance, buildSpecSet, DEFAULT_AUDIT_LOCATIONS, validateSpecText } from "../../src/index.js";
+import { auditTest, buildGovernance, buildSpecSet, DEFAULT_AUDIT_LOCATIONS, validateSpecText } from "../../src/internal.js";
 import { specYaml } from "./helpers/specs.js";
 
 const EVERYTHING = ".notarai/all.spec.yaml";

@@ -11,7 +11,7 @@
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { getSpecDiff, markReconciled } from "../../src/index.js";
+import { getSpecDiff, markReconciled } from "../../src/internal.js";
 import { DIFF_COMMON, parseBranchDiff, isNullObject } from "../../src/git/branch-diff.js";
 import { branchWorktreeStatus } from "../../src/git/branch-worktree-status.js";
 import { indexWithoutExtendedFlags, parseSkipWorktree, skipWorktreePaths } from "../../src/git/skip-worktree-paths.js";

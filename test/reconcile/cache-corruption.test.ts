@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CACHE_DB_PATH, cacheStats, getChangedArtifacts, markReconciled, readCache } from "../../src/index.js";
+import { CACHE_DB_PATH, cacheStats, getChangedArtifacts, markReconciled, readCache } from "../../src/internal.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";

@@ -14,7 +14,7 @@ import { CACHE_DB_PATH, cacheStats, readCache, readRecords, writeCache } from ".
 import { CHUNK_ROWS, decodeChunks, readChunks, updateChunks } from "../../src/cache/chunk-table.js";
 import { RecordTable } from "../../src/cache/record-table.js";
 import { compareUtf8, sortUtf8 } from "../../src/git/compare-utf8.js";
-import { blake3Hex, getChangedArtifacts, getSpecDiff, markReconciled } from "../../src/index.js";
+import { blake3Hex, getChangedArtifacts, getSpecDiff, markReconciled } from "../../src/internal.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";

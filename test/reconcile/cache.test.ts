@@ -26,7 +26,7 @@ import {
   readCache,
   readWorktreeStatus,
   writeCache,
-} from "../../src/index.js";
+} from "../../src/internal.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";

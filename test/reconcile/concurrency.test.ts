@@ -9,12 +9,12 @@ import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { acquireFileLockSync, getChangedArtifacts, LockTimeoutError, readCache, withFileLock, withFileLockSync } from "../../src/index.js";
+import { acquireFileLockSync, getChangedArtifacts, LockTimeoutError, readCache, withFileLock, withFileLockSync } from "../../src/internal.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";
 import { runCliAsync } from "./helpers/repo-ops.js";
 
-const DIST_INDEX = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
+const DIST_INDEX = fileURLToPath(new URL("../../dist/internal.js", import.meta.url));
 
 describe("withFileLock", () => {
   it("excludes real processes from each other: no lost increments", async () => {

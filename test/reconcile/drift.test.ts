@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { markReconciled, reconciliationDrift, snapshotState, CACHE_DB_PATH } from "../../src/index.js";
+import { markReconciled, reconciliationDrift, snapshotState, CACHE_DB_PATH } from "../../src/internal.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";
 import { branch, commitAll, remove, write } from "./helpers/repo-ops.js";

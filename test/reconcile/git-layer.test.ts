@@ -18,7 +18,7 @@ import {
   readWorktreeStatus,
   readWorktreeStatusAsync,
   resolveCommit,
-} from "../../src/index.js";
+} from "../../src/internal.js";
 import { git, tempDir, tempRepo, writeTree } from "../helpers/temp-repo.js";
 import { runCli } from "../helpers/run-cli.js";
 import { branch, checkout, commitAll, remove, write } from "./helpers/repo-ops.js";

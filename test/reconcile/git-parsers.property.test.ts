@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { chunkPaths, foldChanges, parseLsFilesTagged, parseNameStatusZ, parseNumstatZ } from "../../src/index.js";
+import { chunkPaths, foldChanges, parseLsFilesTagged, parseNameStatusZ, parseNumstatZ } from "../../src/internal.js";
 import { foldWorktreeStatus } from "../../src/git/read-worktree-status.js";
 import { indexLineEntry, indexOidLength, parseIndexListing, readIndexLine, UNMERGED } from "../../src/git/worktree-listing.js";
 

@@ -14,7 +14,7 @@ import {
   governedFiles,
   validateSpecText,
   whichSpecsGovern,
-} from "../../src/index.js";
+} from "../../src/internal.js";
 import { tempRepo, writeTree } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";
 

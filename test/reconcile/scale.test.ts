@@ -4,7 +4,7 @@
  * branch touching a thousand files (chunked diffs), all exact.
  */
 import { describe, expect, it } from "vitest";
-import { getChangedArtifacts, getSpecDiff, listAffectedSpecs, markReconciled, readCache } from "../../src/index.js";
+import { getChangedArtifacts, getSpecDiff, listAffectedSpecs, markReconciled, readCache } from "../../src/internal.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";
 import { branch, commitAll, write } from "./helpers/repo-ops.js";

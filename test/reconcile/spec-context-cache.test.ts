@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSpecContext } from "../../src/reconcile/load-spec-context.js";
 import { loadSpecContextCached, SPEC_CACHE_PATH } from "../../src/reconcile/load-spec-context-cached.js";
-import { getChangedArtifacts } from "../../src/index.js";
+import { getChangedArtifacts } from "../../src/internal.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";
 import { warnings, write } from "./helpers/repo-ops.js";

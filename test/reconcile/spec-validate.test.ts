@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { buildSpecSet, loadSpecs, specSchemaJson, validateSpecText, type SpecProblem } from "../../src/index.js";
+import { buildSpecSet, loadSpecs, specSchemaJson, validateSpecText, type SpecProblem } from "../../src/internal.js";
 import { tempRepo, writeTree } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";
 

@@ -15,7 +15,7 @@ import {
   markReconciled,
   ReconcileError,
   type SpecDiffResult,
-} from "../../src/index.js";
+} from "../../src/internal.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";
 import { branch, checkout, commitAll, read, remove, warnings, write } from "./helpers/repo-ops.js";

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import initSqlJs from "sql.js";
 import { CACHE_DB_PATH, readCache, writeCache } from "../../src/cache/cache-db.js";
 import { SqliteFile, SqliteFormatError } from "../../src/cache/sqlite-file.js";
-import { blake3Hex, getChangedArtifacts, markReconciled } from "../../src/index.js";
+import { blake3Hex, getChangedArtifacts, markReconciled } from "../../src/internal.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";

@@ -15,7 +15,7 @@ import { normaTransaction, readNormaState, NormaDbError } from "../../src/runs/n
 import type { RunRow } from "../../src/runs/norma-schema.js";
 import { tempDir } from "../helpers/temp-repo.js";
 
-const DIST_INDEX = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
+const DIST_INDEX = fileURLToPath(new URL("../../dist/internal.js", import.meta.url));
 
 const run = (id: string, created = "2026-01-05T10:00:00.000Z"): RunRow => ({
   run_id: id,

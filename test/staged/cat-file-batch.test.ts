@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { parseCatFileBatch, readBlobs } from "../../src/index.js";
+import { parseCatFileBatch, readBlobs } from "../../src/internal.js";
 import { git, tempRepo, writeTree } from "../helpers/temp-repo.js";
 
 const name = fc

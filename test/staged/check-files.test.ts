@@ -6,7 +6,7 @@
  * - paths of other kinds are ignored.
  */
 import { describe, expect, it } from "vitest";
-import { applyPatch, buildRecords, chainLines, checkFiles } from "../../src/index.js";
+import { applyPatch, buildRecords, chainLines, checkFiles } from "../../src/internal.js";
 import { BROKEN, CLAIM, SPEC, VALID } from "./fixtures.js";
 
 function transcriptFor(doc: string, value: number): { transcript: string; after: string } {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { listStagedEntries, parseDiffRawZ } from "../../src/index.js";
+import { listStagedEntries, parseDiffRawZ } from "../../src/internal.js";
 import { git, tempRepo, writeTree } from "../helpers/temp-repo.js";
 
 const seg = fc.string({ minLength: 1, maxLength: 8, unit: fc.constantFrom("a", "Z", ".", " ", "\t", "\n", '"', "é", ":", "-") });

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/temp-repo.js";
-import { acceptOutsideEdits, AcceptRefusedError, patchDocument, verifyTranscript } from "../../src/index.js";
+import { acceptOutsideEdits, AcceptRefusedError, patchDocument, verifyTranscript } from "../../src/internal.js";
 import { transcriptDiagnostics } from "../../src/check/transcript-diagnostics.js";
 
 const DOC = '# Plan\n\n::claim{id="c1" confidence=0.5}\nA claim.\n::\n\n::evidence{id="e1" for="c1"}\nSeen.\n::\n';

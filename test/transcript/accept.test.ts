@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli.js";
 import { tempRepo } from "../helpers/temp-repo.js";
-import { TranscriptRecordSchema } from "../../src/index.js";
+import { TranscriptRecordSchema } from "../../src/internal.js";
 import { isTranscriptRecord } from "../../src/transcript/is-transcript-record.js";
 import { chainLines } from "../../src/transcript/transcript-record.js";
 

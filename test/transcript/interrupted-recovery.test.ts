@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { chainLines } from "../../src/transcript/transcript-record.js";
-import { TranscriptRecordSchema } from "../../src/index.js";
+import { TranscriptRecordSchema } from "../../src/internal.js";
 import { isTranscriptRecord } from "../../src/transcript/is-transcript-record.js";
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 import { McpClient } from "../mcp/helpers/mcp-client.js";

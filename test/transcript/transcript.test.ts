@@ -12,9 +12,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { patchDocument } from "../../src/editing/patch-document.js";
-import { TranscriptRecordSchema } from "../../src/index.js";
+import { TranscriptRecordSchema } from "../../src/internal.js";
 import { transcriptLines, verifyTranscript } from "../../src/transcript/verify-transcript.js";
-import { applyPatch, summarize } from "../../src/index.js";
+import { applyPatch, summarize } from "../../src/internal.js";
 import { tempDir } from "../helpers/temp-repo.js";
 
 const DOC = '::claim{id="c1" confidence=0.5}\nBody.\n::\n\n::evidence{id="e1" for="c1"}\nProof.\n::\n';

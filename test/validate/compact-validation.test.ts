@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseNoma, validateNoma, type ValidateOptions } from "../../src/index.js";
+import { parseNoma, validateNoma, type ValidateOptions } from "../../src/internal.js";
 import { compactParse } from "../../src/noma/parse-noma.js";
 
 const LINES = [

@@ -5,7 +5,7 @@
  * blocks and --ignore-rule never ask. The same answers from the block table and the tree.
  */
 import { describe, expect, it } from "vitest";
-import { parseNoma, validateNoma } from "../../src/index.js";
+import { parseNoma, validateNoma } from "../../src/internal.js";
 
 const DOC = [
   "# Here",

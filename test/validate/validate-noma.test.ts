@@ -4,7 +4,7 @@
  * clock, and the summary derivation of §4.2.
  */
 import { describe, expect, it } from "vitest";
-import { parseNoma, RULES, summarize, validateNoma, type ValidateOptions } from "../../src/index.js";
+import { parseNoma, RULES, summarize, validateNoma, type ValidateOptions } from "../../src/internal.js";
 
 const NOW = new Date("2026-11-22T12:00:00Z");
 

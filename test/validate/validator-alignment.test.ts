@@ -15,7 +15,7 @@
  *   alone names no source.
  */
 import { describe, expect, it } from "vitest";
-import { parseNoma, validateNoma } from "../../src/index.js";
+import { parseNoma, validateNoma } from "../../src/internal.js";
 
 const NOW = new Date("2026-11-22T12:00:00Z");
 

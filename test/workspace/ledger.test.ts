@@ -156,7 +156,7 @@ describe("appendLedger", () => {
   it("several processes appending at once leave one unbroken chain", async () => {
     const root = tempRepo({ "a.txt": "x" });
     const script = `
-      const { openWorkspace, appendLedger } = await import(${JSON.stringify(new URL("../../dist/index.js", import.meta.url).href)});
+      const { openWorkspace, appendLedger } = await import(${JSON.stringify(new URL("../../dist/internal.js", import.meta.url).href)});
       const ws = openWorkspace(process.argv[1]);
       for (let i = 0; i < 25; i++) await appendLedger(ws, [{ action: "read_file", path: "a.txt", details: { pid: process.pid, i } }]);
     `;

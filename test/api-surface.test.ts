@@ -1,0 +1,117 @@
+/**
+ * The public library API is what the documentation documents, and nothing else: the names
+ * src/index.ts exports and the built dist/index.js gives are exactly the pinned list below
+ * (change it, and docs/library.md, on purpose); the package exports only that entry point
+ * (src/internal.ts, every library function for benchmarks, is not reachable by importers).
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import * as lib from "../src/index.js";
+
+const PUBLIC = [
+  "AcceptRefusedError",
+  "CHECK_CODES",
+  "CacheWriteError",
+  "ConfigError",
+  "DEFAULT_CONFIG",
+  "DEFAULT_HTTP_PORT",
+  "DocumentMissingError",
+  "GitError",
+  "GitRefError",
+  "KNOWN_PROFILES",
+  "LockTimeoutError",
+  "MalformedOpError",
+  "McpServer",
+  "NomaError",
+  "PatchError",
+  "PatchOpSchema",
+  "PathOutsideRepoError",
+  "ReconcileError",
+  "RunConfigError",
+  "RunLockedError",
+  "RuntimeError",
+  "SymlinkEscapeError",
+  "TOOL_CATALOG",
+  "TOOL_NAME",
+  "TOOL_VERSION",
+  "UsageError",
+  "WORKSPACE_SCHEMAS",
+  "WORKSPACE_TOOL_NAMES",
+  "Workspace",
+  "WorkspaceError",
+  "acceptOutsideEdits",
+  "appendLedger",
+  "applyHunks",
+  "applyPatch",
+  "astToJson",
+  "baselineReconciliation",
+  "buildGovernance",
+  "checkFiles",
+  "checkStaged",
+  "checkWorktree",
+  "clearCache",
+  "coverageReport",
+  "documentStructure",
+  "getChangedArtifacts",
+  "getSpecDiff",
+  "governedFiles",
+  "initProject",
+  "installHooks",
+  "listAffectedSpecs",
+  "listArchived",
+  "listRuns",
+  "loadConfig",
+  "loadSpecs",
+  "markReconciled",
+  "matchAllowlist",
+  "openWorkspace",
+  "parseAllowlist",
+  "parseBookManifest",
+  "parseConfig",
+  "parseNoma",
+  "patchDocument",
+  "readArchived",
+  "readSnapshot",
+  "reconciliationDrift",
+  "recordRefusal",
+  "renderCheckReport",
+  "renderNoma",
+  "resolveCiBase",
+  "runCiCheck",
+  "runLoop",
+  "runMcpStdio",
+  "runWorkspaceTool",
+  "showRun",
+  "slugify",
+  "snapshotState",
+  "specSchemaJson",
+  "startWorkspaceHttp",
+  "validateNoma",
+  "validateSpecFile",
+  "validateSpecText",
+  "verifyCorpus",
+  "verifyLedger",
+  "verifyTranscript",
+  "whichSpecsGovern",
+  "withFileLock",
+  "withFileLockSync",
+];
+
+describe("the public API", () => {
+  it("src/index.ts exports exactly the documented names", () => {
+    expect(Object.keys(lib).sort()).toEqual([...PUBLIC].sort());
+  });
+
+  it("the built dist/index.js gives the same names, and the package exports only it", () => {
+    const url = new URL("../dist/index.js", import.meta.url).href;
+    const built = JSON.parse(
+      execFileSync(process.execPath, ["--input-type=module", "-e", `console.log(JSON.stringify(Object.keys(await import(${JSON.stringify(url)}))))`], {
+        encoding: "utf8",
+      }),
+    ) as string[];
+    expect(built.sort()).toEqual([...PUBLIC].sort());
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { exports: Record<string, unknown> };
+    expect(Object.keys(pkg.exports).sort()).toEqual([".", "./package.json"]);
+  });
+});
