@@ -103,7 +103,7 @@ const defines = {
   __NOMA_RECONCILE_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)),
   __NOMA_RECONCILE_BODIES__: JSON.stringify(JSON.stringify(bodyInfo)),
 };
-await build({
+const esm = await build({
   absWorkingDir: root,
   entryPoints: {
     index: "src/index.ts",
@@ -125,8 +125,22 @@ await build({
   external: EXTERNAL,
   legalComments: "none",
   logLevel: "warning",
-  metafile: false,
+  metafile: true,
 });
+// Which of our source files each output holds (dist/inputs.json): what tests of the start-up
+// paths read to tell which code a command loaded, without looking inside the bundles.
+const inputsOf = (outputs) =>
+  Object.fromEntries(
+    Object.entries(outputs)
+      .filter(([out]) => !out.endsWith(".map"))
+      .map(([out, meta]) => [
+        out.replace(/^dist\//, ""),
+        Object.keys(meta.inputs)
+          .filter((i) => i.startsWith("src/"))
+          .sort(),
+      ]),
+  );
+writeFileSync(join(root, "dist/inputs.json"), `${JSON.stringify({ ...inputsOf(bodies.metafile.outputs), ...inputsOf(esm.metafile.outputs) }, null, 1)}\n`);
 // The bin, dist/cli.cjs: CommonJS, because Node 20 spends ≈ 40 ms setting up its ES module
 // loader for an ES module entry (an empty .mjs: 1.4× `node -e 0`; an empty .cjs: 1.0×). A
 // command loaded through its cached body (check, patch) never needs that loader; the others
