@@ -17,8 +17,8 @@ import { describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli.js";
 import { installLocally, networkStubs, PACKAGE_ROOT } from "../helpers/local-install.js";
 import { git, tempDir, tempRepo, writeTree } from "../helpers/temp-repo.js";
-import { commit } from "../staged/hook-repo.js";
-import { BROKEN, VALID } from "../staged/fixtures.js";
+import { commit } from "../check/staged/hook-repo.js";
+import { BROKEN, VALID } from "../check/staged/fixtures.js";
 
 /** Where `name` is on this machine's PATH. */
 function onPath(name: string): string {

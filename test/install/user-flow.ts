@@ -10,7 +10,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSy
 import { isAbsolute, join, resolve } from "node:path";
 import { expect } from "vitest";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
-import { BROKEN, VALID } from "../staged/fixtures.js";
+import { BROKEN, VALID } from "../check/staged/fixtures.js";
 import { type Clock, git, linksLeaving, ok, run, userEnv } from "./install-helpers.js";
 
 /** What a package.json's bin, main, types and exports name: each must exist in the installed package. */

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
 import { git, writeTree } from "../helpers/temp-repo.js";
-import { CLAIM, patch } from "../staged/fixtures.js";
-import { commit, hookRepo } from "../staged/hook-repo.js";
-import { ciRepo, commitAll, reconcileAll } from "../ci/ci-repo.js";
+import { CLAIM, patch } from "../check/staged/fixtures.js";
+import { commit, hookRepo } from "../check/staged/hook-repo.js";
+import { ciRepo, commitAll, reconcileAll } from "../check/commit/ci-repo.js";
 
 const DOC = "docs/plan.noma";
 const T = `${DOC}.patches`;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { appendOnlyDiagnostics } from "../../src/internal.js";
+import { appendOnlyDiagnostics } from "../../../src/internal.js";
 
 const line = fc.string({ minLength: 1, maxLength: 20, unit: fc.constantFrom("a", "b", "{", "}", '"', ":", " ") }).map((s) => `${s}\n`);
 const lines = fc.array(line, { minLength: 1, maxLength: 12 });

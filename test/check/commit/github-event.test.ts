@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { baseFromGithubEvent, parseGithubEvent } from "../../src/internal.js";
+import { baseFromGithubEvent, parseGithubEvent } from "../../../src/internal.js";
 
 const sha = fc.stringMatching(/^[0-9a-f]{40}$/);
 const junk = fc.dictionary(

@@ -13,8 +13,8 @@ import { describe, expect, it } from "vitest";
 import { CACHE_DB_PATH, cacheStats, getChangedArtifacts, markReconciled, readCache } from "../../src/internal.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempRepo } from "../helpers/temp-repo.js";
-import { specYaml } from "./helpers/specs.js";
-import { warnings, write } from "./helpers/repo-ops.js";
+import { specYaml } from "../reconcile/helpers/specs.js";
+import { warnings, write } from "../reconcile/helpers/repo-ops.js";
 
 const SPEC = ".notarai/app.spec.yaml";
 const FILES = Array.from({ length: 12 }, (_, i) => `src/f${String(i).padStart(2, "0")}.ts`);

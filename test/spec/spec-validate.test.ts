@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { buildSpecSet, loadSpecs, specSchemaJson, validateSpecText, type SpecProblem } from "../../src/internal.js";
 import { tempRepo, writeTree } from "../helpers/temp-repo.js";
-import { specYaml } from "./helpers/specs.js";
+import { specYaml } from "../reconcile/helpers/specs.js";
 
 const F = ".notarai/x.spec.yaml";
 const problems = (text: string): SpecProblem[] => validateSpecText(F, text).problems;

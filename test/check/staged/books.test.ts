@@ -11,8 +11,8 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
-import { git, tempRepo, writeTree } from "../helpers/temp-repo.js";
+import { runCli } from "../../helpers/run-cli.js";
+import { git, tempRepo, writeTree } from "../../helpers/temp-repo.js";
 import { commit, hookRepo } from "./hook-repo.js";
 
 const MANIFEST = "title: Guide\nchapters:\n  - 01-intro.noma\n  - 02-risks.noma\n";

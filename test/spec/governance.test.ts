@@ -16,7 +16,7 @@ import {
   whichSpecsGovern,
 } from "../../src/internal.js";
 import { tempRepo, writeTree } from "../helpers/temp-repo.js";
-import { specYaml } from "./helpers/specs.js";
+import { specYaml } from "../reconcile/helpers/specs.js";
 
 function governance(specs: Record<string, string>) {
   return buildGovernance(buildSpecSet(Object.entries(specs).map(([p, t]) => validateSpecText(p, t))));

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { applyPatch, buildRecords, chainLines, checkFiles } from "../../src/internal.js";
-import { BROKEN, CLAIM, SPEC, VALID } from "./fixtures.js";
+import { BROKEN, CLAIM, SPEC, VALID } from "./staged/fixtures.js";
 
 function transcriptFor(doc: string, value: number): { transcript: string; after: string } {
   const outcome = applyPatch(doc, [{ op: "update_attribute", id: "c1", key: "confidence", value }]);

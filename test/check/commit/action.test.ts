@@ -20,9 +20,9 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { parse } from "yaml";
-import { checkedPathKind } from "../../src/internal.js";
-import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
-import { cloneHead, INSTALL_TIMEOUT_MS, ROOT, userEnv } from "../install/install-helpers.js";
+import { checkedPathKind } from "../../../src/internal.js";
+import { git, tempDir, tempRepo } from "../../helpers/temp-repo.js";
+import { cloneHead, INSTALL_TIMEOUT_MS, ROOT, userEnv } from "../../install/install-helpers.js";
 import { BROKEN, SPEC, VALID } from "../staged/fixtures.js";
 import { ciRepo, commitAll, writeTree } from "./ci-repo.js";
 

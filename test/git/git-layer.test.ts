@@ -21,7 +21,7 @@ import {
 } from "../../src/internal.js";
 import { git, tempDir, tempRepo, writeTree } from "../helpers/temp-repo.js";
 import { runCli } from "../helpers/run-cli.js";
-import { branch, checkout, commitAll, remove, write } from "./helpers/repo-ops.js";
+import { branch, checkout, commitAll, remove, write } from "../reconcile/helpers/repo-ops.js";
 
 describe("findMergeBase", () => {
   it("diffs against the fork point: commits made on the base after the fork are not this branch's changes", () => {

@@ -10,13 +10,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
-import { git, tempDir } from "../helpers/temp-repo.js";
-import { chainLines } from "../../src/transcript/transcript-record.js";
-import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
+import { runCli } from "../../helpers/run-cli.js";
+import { git, tempDir } from "../../helpers/temp-repo.js";
+import { chainLines } from "../../../src/transcript/transcript-record.js";
+import { verifyTranscript } from "../../../src/transcript/verify-transcript.js";
 import { CLAIM, patch } from "./fixtures.js";
 import { commit, hookRepo } from "./hook-repo.js";
-import { commitAll, twoPatchesOnMain } from "../ci/ci-repo.js";
+import { commitAll, twoPatchesOnMain } from "../commit/ci-repo.js";
 
 const DOC = "docs/plan.noma";
 const T = `${DOC}.patches`;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { auditTest, buildGovernance, buildSpecSet, DEFAULT_AUDIT_LOCATIONS, validateSpecText } from "../../src/internal.js";
-import { specYaml } from "./helpers/specs.js";
+import { specYaml } from "../reconcile/helpers/specs.js";
 
 const EVERYTHING = ".notarai/all.spec.yaml";
 

@@ -18,8 +18,8 @@ import { indexWithoutExtendedFlags, parseSkipWorktree, skipWorktreePaths } from 
 import { parseNumstatZ } from "../../src/git/parse-numstat.js";
 import { parseNameStatusZ } from "../../src/git/parse-name-status.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
-import { specYaml } from "./helpers/specs.js";
-import { branch, commitAll, remove, write } from "./helpers/repo-ops.js";
+import { specYaml } from "../reconcile/helpers/specs.js";
+import { branch, commitAll, remove, write } from "../reconcile/helpers/repo-ops.js";
 
 const SPEC = ".notarai/app.spec.yaml";
 

@@ -4,8 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { markReconciled, snapshotState } from "../../src/internal.js";
-import { git, tempRepo, writeTree, type Tree } from "../helpers/temp-repo.js";
+import { markReconciled, snapshotState } from "../../../src/internal.js";
+import { git, tempRepo, writeTree, type Tree } from "../../helpers/temp-repo.js";
 import { CLAIM, patch, SPEC } from "../staged/fixtures.js";
 
 export const SPEC_PATH = ".notarai/api.spec.yaml";

@@ -17,8 +17,8 @@ import { compareUtf8, sortUtf8 } from "../../src/git/compare-utf8.js";
 import { blake3Hex, getChangedArtifacts, getSpecDiff, markReconciled } from "../../src/internal.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
-import { specYaml } from "./helpers/specs.js";
-import { branch, commitAll, write } from "./helpers/repo-ops.js";
+import { specYaml } from "../reconcile/helpers/specs.js";
+import { branch, commitAll, write } from "../reconcile/helpers/repo-ops.js";
 
 const SPEC = ".notarai/app.spec.yaml";
 

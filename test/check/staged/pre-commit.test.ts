@@ -11,8 +11,8 @@
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
-import { git, tempDir, writeTree } from "../helpers/temp-repo.js";
+import { runCli } from "../../helpers/run-cli.js";
+import { git, tempDir, writeTree } from "../../helpers/temp-repo.js";
 import { commit, hookRepo } from "./hook-repo.js";
 import { BAD_SPEC, BROKEN, CLAIM, editLine, patch, SPEC, VALID } from "./fixtures.js";
 

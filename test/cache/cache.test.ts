@@ -29,8 +29,8 @@ import {
 } from "../../src/internal.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
-import { specYaml } from "./helpers/specs.js";
-import { branch, commitAll, remove, warnings, write } from "./helpers/repo-ops.js";
+import { specYaml } from "../reconcile/helpers/specs.js";
+import { branch, commitAll, remove, warnings, write } from "../reconcile/helpers/repo-ops.js";
 
 const SPEC = ".notarai/app.spec.yaml";
 

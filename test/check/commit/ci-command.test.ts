@@ -13,11 +13,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
-import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
+import { runCli } from "../../helpers/run-cli.js";
+import { git, tempDir, tempRepo } from "../../helpers/temp-repo.js";
 import { BROKEN, CLAIM, patch, VALID } from "../staged/fixtures.js";
 import { ciRepo, commitAll, reconcileAll, SPEC_PATH, twoPatchesOnMain, writeTree } from "./ci-repo.js";
-import { DEFAULT_WORKSPACE_CONFIG } from "../../src/internal.js";
+import { DEFAULT_WORKSPACE_CONFIG } from "../../../src/internal.js";
 
 interface Envelope {
   schema: string;
@@ -303,7 +303,7 @@ describe("ci: formats and GitHub integration", () => {
   });
 
   it("the step summary stays under 1 MiB however many findings there are", async () => {
-    const { renderCiSummary } = await import("../../src/internal.js");
+    const { renderCiSummary } = await import("../../../src/internal.js");
     const results = Array.from({ length: 20_000 }, (_, i) => ({
       file: `docs/d${i}.noma`,
       diagnostics: [{ severity: "error" as const, code: "broken-reference", message: "x".repeat(80), pos: { line: 1, column: 1 } }],

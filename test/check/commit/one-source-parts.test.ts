@@ -10,12 +10,12 @@
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { catFileBatchParser, streamCatFile } from "../../src/git/cat-file-stream.js";
-import { parseTreeChangesZ, renamesOf } from "../../src/git/tree-changes.js";
-import { parseStatusPathsZ } from "../../src/git/uncommitted-paths.js";
-import { classifyDrift } from "../../src/reconcile/classify-drift.js";
-import { relevantUncommitted, uncommittedMessage } from "../../src/check/commit/uncommitted-notice.js";
-import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
+import { catFileBatchParser, streamCatFile } from "../../../src/git/cat-file-stream.js";
+import { parseTreeChangesZ, renamesOf } from "../../../src/git/tree-changes.js";
+import { parseStatusPathsZ } from "../../../src/git/uncommitted-paths.js";
+import { classifyDrift } from "../../../src/reconcile/classify-drift.js";
+import { relevantUncommitted, uncommittedMessage } from "../../../src/check/commit/uncommitted-notice.js";
+import { git, tempDir, tempRepo } from "../../helpers/temp-repo.js";
 
 const A = "a".repeat(40);
 const B = "b".repeat(40);

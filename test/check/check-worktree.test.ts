@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir, tempRepo, writeTree } from "../helpers/temp-repo.js";
-import { BAD_SPEC, BROKEN, CLAIM, editLine, patch, SPEC, VALID } from "./fixtures.js";
+import { BAD_SPEC, BROKEN, CLAIM, editLine, patch, SPEC, VALID } from "./staged/fixtures.js";
 
 describe("check on the work tree", () => {
   it("verifies each document's transcript: tampering is an error, a hand edit a warning (error under strict)", () => {

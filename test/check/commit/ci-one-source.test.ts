@@ -16,8 +16,8 @@ import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
-import { git } from "../helpers/temp-repo.js";
+import { runCli } from "../../helpers/run-cli.js";
+import { git } from "../../helpers/temp-repo.js";
 import { BAD_SPEC, BROKEN, CLAIM, SPEC, VALID } from "../staged/fixtures.js";
 import { ciRepo, commitAll, SPEC_PATH, writeTree } from "./ci-repo.js";
 
@@ -292,13 +292,13 @@ describe("ci: paths, renames, deletions and symlinks between base and HEAD", () 
 });
 
 async function blake3Of(text: string): Promise<string> {
-  const { loadBlake3 } = await import("../../src/cache/blake3.js");
+  const { loadBlake3 } = await import("../../../src/cache/blake3.js");
   return (await loadBlake3()).hashHex(Buffer.from(text));
 }
 
 /** mark-reconciled every governed file but `except`, write the snapshot (not committed). */
 async function reconcileAllBut(repo: string, except: string[]): Promise<void> {
-  const { markReconciled, snapshotState } = await import("../../src/internal.js");
+  const { markReconciled, snapshotState } = await import("../../../src/internal.js");
   const files = git(repo, ["ls-files", "-z", "-co", "--exclude-standard", "src", "docs"])
     .split("\0")
     .filter((f) => f.length > 0 && !except.includes(f));
