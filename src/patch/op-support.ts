@@ -254,6 +254,35 @@ export function insertChild(doc: NomaDocument, parent: ParentNode, position: num
   return insertLines(doc, kids[count - 1]!.endLine, ["", ...block]);
 }
 
+/**
+ * move_block into a heading section (issue 27): the block lands among all the section's
+ * children as the tree has them, sub-sections included (§B: remove, then add_block's
+ * insertion; position counted after removal, valid from 0 to the number of children).
+ * Before child `position` as "fragment + blank line"; without `position` (or at the end)
+ * after the last child — the end of the section's range, past its sub-sections — as "blank
+ * line + fragment"; into an empty section after the heading line, blank-separated.
+ */
+export function sectionMovePosition(parent: SectionNode, position: number | undefined, context = ""): number {
+  const count = parent.children.length;
+  const at = position ?? count;
+  if (at < 0 || at > count) {
+    const name = parent.id !== undefined ? `"${parent.id}"` : `at line ${parent.pos.line}`;
+    throw new PatchError("parent_missing", `position ${at} is out of range for parent ${name}, which has ${count} children${context} (valid: 0–${count}).`);
+  }
+  return at;
+}
+
+export function insertIntoSection(doc: NomaDocument, parent: SectionNode, position: number, block: readonly string[]): TextEdit {
+  const kids = parent.children;
+  if (kids.length === 0) return insertAfter(doc, parent.pos.line, block);
+  if (position < kids.length) return insertLines(doc, kids[position]!.pos.line - 1, [...block, ""]);
+  // After the last child's last non-blank line (a section's range runs to the next heading).
+  const last = kids[kids.length - 1]!;
+  let end = last.endLine;
+  while (end > last.pos.line && isBlankLine(doc, end - 1)) end--;
+  return insertLines(doc, end, ["", ...block]);
+}
+
 function isBlankLine(doc: NomaDocument, i: number): boolean {
   return i >= 0 && i < doc.lineStarts.length - 1 && lineText(doc, i).trim().length === 0;
 }
