@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { AttrValue, BlockNode, DirectiveNode, NomaDocument, SectionNode } from "../noma/ast.js";
-import { coerceAttrValue, formatAttr, parseAttributes } from "../noma/attributes.js";
+import { coerceAttrValue, getAttr, parseAttributes } from "../noma/attributes.js";
 import { classifyColonLine, lineText, MAX_COLONS, parseNoma } from "../noma/parse-noma.js";
 import { rawLinesForHash } from "../noma/split-lines.js";
 import { PatchError } from "./patch-error.js";
@@ -254,6 +254,35 @@ export function insertChild(doc: NomaDocument, parent: ParentNode, position: num
   return insertLines(doc, kids[count - 1]!.endLine, ["", ...block]);
 }
 
+/**
+ * move_block into a heading section (issue 27): the block lands among all the section's
+ * children as the tree has them, sub-sections included (§B: remove, then add_block's
+ * insertion; position counted after removal, valid from 0 to the number of children).
+ * Before child `position` as "fragment + blank line"; without `position` (or at the end)
+ * after the last child — the end of the section's range, past its sub-sections — as "blank
+ * line + fragment"; into an empty section after the heading line, blank-separated.
+ */
+export function sectionMovePosition(parent: SectionNode, position: number | undefined, context = ""): number {
+  const count = parent.children.length;
+  const at = position ?? count;
+  if (at < 0 || at > count) {
+    const name = parent.id !== undefined ? `"${parent.id}"` : `at line ${parent.pos.line}`;
+    throw new PatchError("parent_missing", `position ${at} is out of range for parent ${name}, which has ${count} children${context} (valid: 0–${count}).`);
+  }
+  return at;
+}
+
+export function insertIntoSection(doc: NomaDocument, parent: SectionNode, position: number, block: readonly string[]): TextEdit {
+  const kids = parent.children;
+  if (kids.length === 0) return insertAfter(doc, parent.pos.line, block);
+  if (position < kids.length) return insertLines(doc, kids[position]!.pos.line - 1, [...block, ""]);
+  // After the last child's last non-blank line (a section's range runs to the next heading).
+  const last = kids[kids.length - 1]!;
+  let end = last.endLine;
+  while (end > last.pos.line && isBlankLine(doc, end - 1)) end--;
+  return insertLines(doc, end, ["", ...block]);
+}
+
 function isBlankLine(doc: NomaDocument, i: number): boolean {
   return i >= 0 && i < doc.lineStarts.length - 1 && lineText(doc, i).trim().length === 0;
 }
@@ -300,16 +329,31 @@ export function checkAttrKey(key: string): void {
   if (!KEY.test(key)) throw new PatchError("invalid_content", `"${key}" is not a valid attribute name (a letter or _, then letters, digits, _ or -).`);
 }
 
-export function formatAttrOrThrow(key: string, value: AttrValue): string {
-  const written = formatAttr(key, value);
-  if (written === "newline") throw new PatchError("invalid_content", `The value of ${key} contains a line break; attribute values must be one line.`);
-  if (written === "both-quotes")
+/**
+ * One attribute token as the patch engine writes it (§B's value rule): `true` → bare key;
+ * `false` → `key=false`; numbers in JS form (`1e+21`, as the reference writes them: such a
+ * token reads back as text, the same in either tool); strings `key="…"`, or `key='…'` when
+ * they contain `"`. A value with a line break is invalid_content. A value with both quote
+ * kinds is invalid_content where an existing opening line is edited (`"edit"`: §B's
+ * attribute writes); a generated block (`"new"`: add_comment, add_footnote, add_endnote,
+ * add_change_request) writes it `key='…'`, as the reference does (issue 27) — no token can
+ * hold such a value, so it does not read back whole.
+ */
+export function formatAttrOrThrow(key: string, value: AttrValue, mode: "edit" | "new" = "edit"): string {
+  if (value === true) return key;
+  if (value === false) return `${key}=false`;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new PatchError("invalid_content", `The value of ${key} is not a finite number.`);
+    return `${key}=${String(value)}`;
+  }
+  if (/[\r\n]/.test(value)) throw new PatchError("invalid_content", `The value of ${key} contains a line break; attribute values must be one line.`);
+  if (!value.includes('"')) return `${key}="${value}"`;
+  if (value.includes("'") && mode === "edit")
     throw new PatchError(
       "invalid_content",
-      `The value of ${key} contains both ' and " and also whitespace or a leading quote; no attribute token can hold it (quoted values have no escapes, unquoted ones end at whitespace).`,
+      `The value of ${key} contains both ' and "; quoted attribute values have no escapes, so no token can hold it and read back the same.`,
     );
-  if (written === "not-finite") throw new PatchError("invalid_content", `The value of ${key} is not a finite number.`);
-  return written;
+  return `${key}='${value}'`;
 }
 
 /**
@@ -367,7 +411,7 @@ export function bodyLines(content: string | undefined): string[] {
 
 /** Build a block and check it parses back as exactly one closed directive. */
 export function buildBlock(colons: number, name: string, attrs: Array<[string, AttrValue | undefined]>, body: readonly string[]): string[] {
-  const tokens = attrs.filter((a): a is [string, AttrValue] => a[1] !== undefined).map(([k, v]) => formatAttrOrThrow(k, v));
+  const tokens = attrs.filter((a): a is [string, AttrValue] => a[1] !== undefined).map(([k, v]) => formatAttrOrThrow(k, v, "new"));
   const fence = ":".repeat(colons);
   const lines = [`${fence}${name}${tokens.length > 0 ? `{${tokens.join(" ")}}` : ""}`, ...body, fence];
   const check = parseNoma(lines.join("\n"));
@@ -384,6 +428,16 @@ export function buildBlock(colons: number, name: string, attrs: Array<[string, A
       "invalid_content",
       `The content would not stay inside the new ::${name} block (a line of colons or an unclosed code fence breaks out of it).`,
     );
+  }
+  // A value written with both quote kinds does not read back whole; it must not give the new
+  // block another identity or another target than the op's.
+  for (const [key, value] of attrs) {
+    if (value === undefined || (key !== "id" && key !== "parent" && key !== "for" && key !== "target" && key !== "reply_to")) continue;
+    if (getAttr(only.attrs, key) !== value)
+      throw new PatchError(
+        "invalid_content",
+        `A value with both ' and " would change the new ::${name} block's ${key}= as it reads back; quoted attribute values have no escapes.`,
+      );
   }
   return lines;
 }

@@ -25,7 +25,7 @@ const NUMERIC_CONTROLS = new Set(["slider", "range", "number", "checkbox", "togg
 const LOCK_MODES = new Set(["control", "content", "all", "unlocked", "none"]);
 /**
  * change_request actions: insert, delete, replace, and the words documents use for them
- * (compared case-insensitively).
+ * (compared case-insensitively). Only a given action= is checked.
  */
 const CHANGE_ACTIONS = new Map<string, "insert" | "delete" | "replace">([
   ...(["insert", "insertion", "add", "addition"] as const).map((a) => [a, "insert"] as const),
@@ -153,14 +153,11 @@ export function checkDirective(v: DirectiveReporter, d: DirectiveFact, needConfi
     case "change_request": {
       const action = changeAction(d);
       if (action === undefined) {
+        // Only an action= that is given can be invalid: a change request without one (and
+        // nothing that tells it) gets no finding, as the reference reports none (issue 27).
         const given = attrOf(d, "action");
-        v.report(
-          "change-request-invalid-action",
-          given === undefined
-            ? "::change_request has no action= and no from=/to=/text= to tell it (insert, delete or replace)."
-            : `::change_request action=${JSON.stringify(given)} is not insert, delete or replace.`,
-          d,
-        );
+        if (given !== undefined)
+          v.report("change-request-invalid-action", `::change_request action=${JSON.stringify(given)} is not insert, delete or replace.`, d);
         break;
       }
       const text = has(d, "text") || d.children.length > 0;

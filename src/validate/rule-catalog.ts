@@ -43,7 +43,7 @@ export const RULES = {
   "stale-citation": { severity: "warning", description: "A ::citation's accessed= date is older than the stale window." },
   "change-request-invalid-action": {
     severity: "warning",
-    description: "A ::change_request's action= is not insert, delete or replace (or a word for one), or it has none and no from=/to=/text= to tell it.",
+    description: "A ::change_request's action= is not insert, delete or replace (or a word for one).",
   },
   "change-request-missing-revision-text": { severity: "warning", description: "A ::change_request lacks the from=/to=/text= its action needs." },
   // Agent tasks

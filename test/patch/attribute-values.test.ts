@@ -1,10 +1,14 @@
 /**
- * Issue 15 item 5: what an op writes as an attribute value reads back as the same value.
- * Attribute grammar (§B): `key`, `key=value` (up to whitespace), `key="…"`, `key='…'`, no
- * escapes; every value is coerced. So a string holding both quote kinds is written
- * unquoted when it has no whitespace and does not start with a quote; otherwise no single
- * token can carry it and the op is invalid_content. Numbers are written in plain decimal
- * (an exponent form would read back as a string).
+ * What an op writes as an attribute value (§B's value rule; issue 15 item 5, revised by
+ * issue 27 to write what the reference writes). Attribute grammar (§B): `key`,
+ * `key=value` (up to whitespace), `key="…"`, `key='…'`, no escapes; every value is coerced.
+ * - Strings are `key="…"`, or `key='…'` when they contain `"`. A line break is
+ *   invalid_content everywhere. Both quote kinds: invalid_content when an existing opening
+ *   line is edited (update_attribute, §B's attribute writes); a generated block
+ *   (add_comment, add_change_request, …) writes `key='…'`, as the reference does — such a
+ *   value does not read back whole, but it may not change the block's id or target.
+ * - Numbers are written in JS form (`1e+21`, `1e-7`), as the reference writes them: a
+ *   value whose JS form is not `-?\d+(\.\d+)?` reads back as that text.
  *
  * "The same value" is the value the written text has in any document: a string that reads
  * as a number or a boolean (`"42"`, `"true"`) becomes one, for every writer alike.
@@ -19,15 +23,17 @@ import type { AttrValue, DirectiveNode } from "../../src/noma/ast.js";
 const DOC = '::claim{id="c1" confidence=0.5 note="x"}\nBody.\n::\n';
 
 function expected(value: AttrValue): AttrValue {
+  if (typeof value === "number") return coerceAttrValue(String(value));
   return typeof value === "string" ? coerceAttrValue(value) : value;
 }
 
-/** Whether no single attribute token can carry `value` (the only values an op may refuse). */
+const bothQuotes = (value: AttrValue): boolean => typeof value === "string" && value.includes('"') && value.includes("'");
+
+/** Whether update_attribute refuses `value` (the only values it may refuse). */
 function unwritable(value: AttrValue): boolean {
   if (typeof value === "number") return !Number.isFinite(value);
   if (typeof value !== "string") return false;
-  if (/[\r\n]/.test(value)) return true;
-  return value.includes('"') && value.includes("'") && (/[ \t]/.test(value) || value.startsWith('"') || value.startsWith("'"));
+  return /[\r\n]/.test(value) || bothQuotes(value);
 }
 
 const stringArb = fc.oneof(
@@ -69,7 +75,7 @@ describe("attribute values read back", () => {
     expect(accepted).toBeGreaterThan(300);
   });
 
-  it("generated blocks (add_comment, add_change_request) carry such values too", () => {
+  it("generated blocks (add_comment, add_change_request) carry such values too; both quote kinds are written '…'", () => {
     fc.assert(
       fc.property(stringArb, (value) => {
         const out = applyPatch(DOC, [
@@ -78,27 +84,46 @@ describe("attribute values read back", () => {
         ]);
         if (out.result === "rejected") {
           expect(out.error!.code).toBe("invalid_content");
-          expect(unwritable(value)).toBe(true);
+          expect(/[\r\n]/.test(value) || bothQuotes(value), `refused ${JSON.stringify(value)}`).toBe(true);
           return;
         }
+        expect(/[\r\n]/.test(value)).toBe(false);
         const doc = parseNoma(out.text);
-        expect(getAttr((doc.nodeById.get("cm") as DirectiveNode).attrs, "author")).toEqual(expected(value));
-        expect(getAttr((doc.nodeById.get("cr") as DirectiveNode).attrs, "from")).toEqual(expected(value));
+        const cm = doc.nodeById.get("cm") as DirectiveNode;
+        const cr = doc.nodeById.get("cr") as DirectiveNode;
+        // Identity and target hold whatever the value.
+        expect(getAttr(cm.attrs, "parent")).toBe("c1");
+        expect(getAttr(cr.attrs, "target")).toBe("c1");
+        if (bothQuotes(value)) {
+          expect(out.text).toContain(` author='${value}'`);
+          expect(out.text).toContain(` from='${value}' to="y"}`);
+          return;
+        }
+        expect(getAttr(cm.attrs, "author")).toEqual(expected(value));
+        expect(getAttr(cr.attrs, "from")).toEqual(expected(value));
       }),
       { numRuns: 300 },
     );
   });
 
-  it("both quote kinds without whitespace are written unquoted; with whitespace they are refused", () => {
-    const out = applyPatch(DOC, [{ op: "update_attribute", id: "c1", key: "note", value: `it's"x"` }]);
-    expect(out.text).toBe(`::claim{id="c1" confidence=0.5 note=it's"x"}\nBody.\n::\n`);
-    const refused = applyPatch(DOC, [{ op: "update_attribute", id: "c1", key: "note", value: `it's "x"` }]);
+  it("both quote kinds: update_attribute refuses them, a generated block writes them '…' unless they would change its id or target", () => {
+    const refused = applyPatch(DOC, [{ op: "update_attribute", id: "c1", key: "note", value: `it's"x"` }]);
     expect(refused.error?.code).toBe("invalid_content");
     expect(refused.error?.message).toMatch(/both ' and "/);
+    expect(applyPatch(DOC, [{ op: "update_attribute", id: "c1", key: "note", value: `it's "x"` }]).error?.code).toBe("invalid_content");
+    expect(applyPatch(DOC, [{ op: "add_change_request", id: "cr", target: "c1", action: "replace", from: `it's "x"`, to: "y" }]).text).toBe(
+      `${DOC}\n::change_request{id="cr" target="c1" action="replace" from='it's "x"' to="y"}\n::\n`,
+    );
+    // The value's quote would end early and its rest read as target=: refused.
+    const hijack = applyPatch(DOC, [{ op: "add_change_request", id: "cr", target: "c1", action: "replace", from: `a' target='zz" `, to: "y" }]);
+    expect(hijack.error?.code).toBe("invalid_content");
   });
 
-  it("numbers are written in plain decimal", () => {
-    expect(applyPatch(DOC, [{ op: "update_attribute", id: "c1", key: "n", value: 1e21 }]).text).toContain(" n=1000000000000000000000}");
-    expect(applyPatch(DOC, [{ op: "update_attribute", id: "c1", key: "n", value: 1e-7 }]).text).toContain(" n=0.0000001}");
+  it("numbers are written in JS form", () => {
+    expect(applyPatch(DOC, [{ op: "update_attribute", id: "c1", key: "n", value: 1e21 }]).text).toContain(" n=1e+21}");
+    expect(applyPatch(DOC, [{ op: "update_attribute", id: "c1", key: "n", value: 1e-7 }]).text).toContain(" n=1e-7}");
+    expect(applyPatch(DOC, [{ op: "update_attribute", id: "c1", key: "n", value: 0.30000000000000004 }]).text).toContain(" n=0.30000000000000004}");
+    // Written again, the same token: a noop.
+    expect(applyPatch('::claim{id="c1" n=1e+21}\n::\n', [{ op: "update_attribute", id: "c1", key: "n", value: 1e21 }]).result).toBe("noop");
   });
 });

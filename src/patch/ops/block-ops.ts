@@ -15,9 +15,12 @@ import {
   findParent,
   idsIn,
   insertChild,
+  insertIntoSection,
   parseFragment,
+  placeableCount,
   refence,
   removeBlock,
+  sectionMovePosition,
 } from "../op-support.js";
 import { applyEdits, replaceLines } from "../text-edit.js";
 
@@ -71,7 +74,15 @@ export function moveBlock(doc: NomaDocument, op: PatchOpOf<"move_block">): strin
   const removed = applyEdits(doc.source, [removeBlock(doc, block)]);
   const after = parseNoma(removed);
   const dest = findParent(after, op.parent);
-  const position = childPosition(dest, op.position, ` once "${op.id}" is removed`);
+  const context = ` once "${op.id}" is removed`;
+  if (dest.type === "section") {
+    // A heading section: among all its children, sub-sections included (issue 27).
+    const position = sectionMovePosition(dest, op.position, context);
+    const fence = childFence(after, dest, Math.min(position, placeableCount(dest)));
+    const lines = refence(blockLines, block.pos.line, block, fence - block.colons);
+    return applyEdits(removed, [insertIntoSection(after, dest, position, lines)]);
+  }
+  const position = childPosition(dest, op.position, context);
   const lines = refence(blockLines, block.pos.line, block, childFence(after, dest, position) - block.colons);
   return applyEdits(removed, [insertChild(after, dest, position, lines)]);
 }

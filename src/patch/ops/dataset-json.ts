@@ -11,7 +11,7 @@
 import type { DirectiveNode, NomaDocument } from "../../noma/ast.js";
 import { documentEol, type TextEdit } from "../text-edit.js";
 import { JsonSpanError, parseJsonSpans, type JsonArraySpan, type JsonEntrySpan, type JsonObjectSpan, type JsonSpan } from "../json-spans.js";
-import { fail, NUMERIC_TYPES, toNumber, type Cell, type DatasetModel } from "./dataset-model.js";
+import { asBoolean, asNumber, fail, NUMERIC_TYPES, type Cell, type DatasetModel } from "./dataset-model.js";
 
 type Container = JsonArraySpan | JsonObjectSpan;
 type Row = Container;
@@ -158,21 +158,26 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     if (seen.length > 0 && seen.every((v) => v.kind === "boolean")) return "boolean";
     return "other";
   };
-  /** A value as JSON, coerced by the column's type (declared, else what its values show: "other" keeps the value's own type). */
-  const valueText = (value: Cell, type: string, what: string): string => {
+  /**
+   * A value as JSON, coerced by the column's type (declared, else what its values show:
+   * "other" keeps the value's own type). A value the type cannot take is written as what it
+   * is (text as a string), not refused: the reference applies it.
+   */
+  const valueText = (value: Cell, type: string): string => {
     if (value === null) return "null";
     const t = type.toLowerCase();
-    if (NUMERIC_TYPES.has(t) && typeof value !== "boolean") {
-      const n = toNumber(value, what);
-      if ((t === "integer" || t === "int") && !Number.isInteger(n)) fail(`${what} expects an integer; got ${JSON.stringify(value)}.`);
-      return JSON.stringify(n);
+    if (NUMERIC_TYPES.has(t)) {
+      const n = asNumber(value);
+      if (n !== undefined) return JSON.stringify(n);
     }
-    if ((t === "boolean" || t === "bool") && (value === "true" || value === "false" || typeof value === "boolean"))
-      return String(value === true || value === "true");
+    if (t === "boolean" || t === "bool") {
+      const b = asBoolean(value);
+      if (b !== undefined) return String(b);
+    }
     if (t === "string" || t === "str" || t === "text") return JSON.stringify(String(value));
     return JSON.stringify(value);
   };
-  const cellText = (value: Cell, c: number): string => valueText(value, columnType(c), `column ${columns?.[c] ?? c}`);
+  const cellText = (value: Cell, c: number): string => valueText(value, columnType(c));
   const colIndex = (key: string): number => {
     const i = columns?.indexOf(key) ?? -1;
     return i === -1 ? Number.MAX_SAFE_INTEGER : i;
@@ -206,7 +211,7 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     },
     insertRow(row, cells) {
       const values: string[] = [];
-      for (let c = 0; c < width; c++) values.push(c < cells.length ? cellText(cells[c]!, c) : "null");
+      for (let c = 0; c < Math.max(width, cells.length); c++) values.push(c < cells.length ? cellText(cells[c]!, c) : "null");
       const t = template(row);
       const text = records
         ? formatLike(
@@ -233,7 +238,7 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
         edits.push(insertItems(columnsNode, Math.min(c, columnsNode.items.length), [headerText]));
       }
       rowList.forEach((r, i) => {
-        const v = i < cells.length ? valueText(cells[i]!, type, `column ${header}`) : "null";
+        const v = i < cells.length ? valueText(cells[i]!, type) : "null";
         if (r.kind === "array") {
           if (c <= r.items.length) edits.push(insertItems(r, c, [v]));
           else {

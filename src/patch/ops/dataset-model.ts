@@ -32,10 +32,20 @@ export function fail(message: string): never {
 
 export const NUMERIC_TYPES = new Set(["number", "integer", "int", "float", "decimal"]);
 
-export function toNumber(value: Cell, what: string): number {
-  const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value.trim()) : NaN;
-  if (!Number.isFinite(n)) fail(`${what} expects a number; got ${JSON.stringify(value)}.`);
-  return n;
+/**
+ * The number a cell value stands for, or undefined when it is not one (a value a column's
+ * type cannot take is written as it is, not refused: the reference applies it).
+ */
+export function asNumber(value: Cell): number | undefined {
+  const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value.trim()) : Number.NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The boolean a cell value stands for (`true`/`false`, as such or as text), or undefined. */
+export function asBoolean(value: Cell): boolean | undefined {
+  if (value === true || value === "true") return true;
+  if (value === false || value === "false") return false;
+  return undefined;
 }
 
 /** The type of a new column: the one given, else boolean or number when every given cell is one, else string. */

@@ -33,7 +33,11 @@ function columnIndex(m: DatasetModel, column: number | string, allowEnd = false)
     if (column > (allowEnd ? m.width : m.width - 1)) fail(`column ${column} is out of range: dataset "${m.id}" has ${m.width} columns.`);
     return column;
   }
-  if (m.columns === null) fail(`column "${column}" is a label, but dataset "${m.id}" declares no column names.`);
+  if (m.columns === null) {
+    // A dataset that names no columns: a label written as an index ("1") is that index.
+    if (/^(?:0|[1-9]\d{0,8})$/.test(column)) return columnIndex(m, Number(column), allowEnd);
+    fail(`column "${column}" is a label, but dataset "${m.id}" declares no column names (use an index).`);
+  }
   const i = m.columns.indexOf(column);
   if (i === -1) fail(`Dataset "${m.id}" has no column "${column}" (columns: ${m.columns.join(", ")}).`);
   return i;
@@ -73,7 +77,10 @@ export function insertDatasetColumn(doc: NomaDocument, op: PatchOpOf<"insert_dat
   if (m.columns?.includes(op.header)) fail(`Dataset "${op.id}" already has a column "${op.header}".`);
   const given = op.cells ?? [];
   if (given.length > m.rowCount) fail(`${given.length} cells given, but dataset "${op.id}" has ${m.rowCount} rows.`);
-  return apply(doc, m.insertColumn(c, op.header, newColumnType(op.type, given), given));
+  // A row without a given cell gets the empty text (as insert_table_column gives it), written like any value.
+  const cells = [...given];
+  while (cells.length < m.rowCount) cells.push("");
+  return apply(doc, m.insertColumn(c, op.header, newColumnType(op.type, given), cells));
 }
 
 export function deleteDatasetColumn(doc: NomaDocument, op: PatchOpOf<"delete_dataset_column">): string {

@@ -19,25 +19,31 @@
 import type { DirectiveNode, NomaDocument } from "../../noma/ast.js";
 import { lineText } from "../../noma/parse-noma.js";
 import { deleteLines, insertLines, replaceLineContent, replaceLines, type TextEdit } from "../text-edit.js";
-import { fail, indentWidth, NUMERIC_TYPES, toNumber, type Cell, type DatasetModel } from "./dataset-model.js";
+import { asBoolean, asNumber, fail, indentWidth, NUMERIC_TYPES, type Cell, type DatasetModel } from "./dataset-model.js";
 
 const YAML_RESERVED = /^(?:true|false|yes|no|on|off|null|~|y|n)$/i;
 const YAML_NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
-/** A value as a YAML scalar, coerced by the column's type. */
+/**
+ * A value as a YAML scalar, coerced by the column's type: text that reads as a number in a
+ * numeric column is written as that number, `true`/`false` in a boolean column as the
+ * boolean. A value the type cannot take is written as what it is (a number or boolean as
+ * such, text as a string), not refused: the reference applies it.
+ */
 export function yamlScalar(value: Cell, type: string | undefined, what: string): string {
   if (value === null) return "null";
   const t = (type ?? "string").toLowerCase();
   if (NUMERIC_TYPES.has(t)) {
-    const n = toNumber(value, what);
-    if ((t === "integer" || t === "int") && !Number.isInteger(n)) fail(`${what} expects an integer; got ${JSON.stringify(value)}.`);
-    return String(n);
+    const n = asNumber(value);
+    if (n !== undefined) return String(n);
+    if (typeof value === "boolean") return String(value);
   }
   if (t === "boolean" || t === "bool") {
-    if (value === true || value === "true") return "true";
-    if (value === false || value === "false") return "false";
-    fail(`${what} expects true or false; got ${JSON.stringify(value)}.`);
+    const b = asBoolean(value);
+    if (b !== undefined) return String(b);
+    if (typeof value === "number") return String(value);
   }
+  if (t === "any" && typeof value !== "string") return String(value);
   const s = String(value);
   if (/[\r\n]/.test(s)) fail(`${what} cannot contain a line break.`);
   if (/^[A-Za-z_][\w ./-]*$/.test(s) && !YAML_RESERVED.test(s) && !s.endsWith(" ")) return s;
@@ -107,6 +113,8 @@ interface FlowRowBase {
   dash: string;
   /** A space inside the brackets (`[ a, b ]`), or none. */
   pad: string;
+  /** What follows the collection on its line (spaces and a comment), kept when the row is rewritten. */
+  tail: string;
   cells: string[];
   keys: string[];
 }
@@ -140,6 +148,9 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
   // Top-level sections.
   const schema: Array<{ name: string; type: string; line: number; indent: string }> = [];
   const rowLines: Array<{ i: number; text: string }> = [];
+  const columnLines: Array<{ i: number; text: string }> = [];
+  let columnsLine = -1;
+  let columnsInline = "";
   let section = "";
   let rowsLine = -1;
   let rowsInline = false;
@@ -156,6 +167,10 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
       const top = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*?))?[ \t]*$/.exec(rest);
       if (top === null) fail(`Dataset "${id}": line ${l.i + 1} is not a "key:" line of the body.`);
       section = top[1]!;
+      if (section === "columns") {
+        columnsLine = l.i;
+        columnsInline = (top[2] ?? "").replace(/\s+#.*$/, "");
+      }
       if (section === "rows") {
         rowsLine = l.i;
         const v = (top[2] ?? "").replace(/\s+#.*$/, "");
@@ -169,6 +184,7 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
       if (m === null) fail(`Dataset "${id}": schema line ${l.i + 1} is not "name: type".`);
       schema.push({ name: m[2]!, type: m[3]!, line: l.i, indent: m[1]! });
     } else if (section === "rows") rowLines.push(l);
+    else if (section === "columns") columnLines.push(l);
   }
   if (rowsLine === -1) fail(`Dataset "${id}" has no rows: list; use replace_body for other shapes.`);
 
@@ -187,8 +203,16 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     rows.push(readRow(id, group, rowIndent));
   }
 
+  // Without a schema, a `columns:` list names the columns (as the validator reads it).
+  const list = schema.length === 0 && columnsLine !== -1 ? readColumnList(id, columnsLine, columnsInline, columnLines) : null;
   const columns: string[] | null =
-    schema.length > 0 ? schema.map((s) => s.name) : rows.some((r) => r.kind === "map" || r.kind === "flow-map") ? unionKeys(rows) : null;
+    schema.length > 0
+      ? schema.map((s) => s.name)
+      : list !== null
+        ? list.entries.map((e) => e.name)
+        : rows.some((r) => r.kind === "map" || r.kind === "flow-map")
+          ? unionKeys(rows)
+          : null;
   const width = Math.max(columns?.length ?? 0, ...rows.map((r) => (r.kind === "seq" ? r.items.length : r.kind === "flow-seq" ? r.cells.length : 0)));
 
   const rawCells = (c: number): string[] => {
@@ -200,12 +224,13 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     return out;
   };
   const columnType = (c: number): string => {
-    const declared = schema[c]?.type;
+    const declared = schema[c]?.type ?? list?.entries[c]?.type;
     if (declared !== undefined) return declared;
     const seen = rawCells(c).filter((v) => v !== "" && v !== "null" && v !== "~");
     if (seen.length > 0 && seen.every((v) => YAML_NUMBER.test(v))) return "number";
     if (seen.length > 0 && seen.every((v) => v === "true" || v === "false")) return "boolean";
-    return "string";
+    // No value to go by: a number or boolean given is written as one.
+    return seen.length === 0 ? "any" : "string";
   };
   const cellText = (value: Cell, c: number): string => yamlScalar(value, columnType(c), `column ${columns?.[c] ?? c}`);
   const colIndex = (key: string): number => {
@@ -253,8 +278,8 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
   };
   const flowLine = (r: Extract<Row, { kind: "flow-seq" | "flow-map" }>, cells: readonly string[], keys: readonly string[]): string =>
     r.kind === "flow-seq"
-      ? `${r.dash}- [${r.pad}${cells.join(", ")}${r.pad}]`
-      : `${r.dash}- {${r.pad}${keys.map((key, i) => `${key}: ${cells[i]}`).join(", ")}${r.pad}}`;
+      ? `${r.dash}- [${r.pad}${cells.join(", ")}${r.pad}]${r.tail}`
+      : `${r.dash}- {${r.pad}${keys.map((key, i) => `${key}: ${cells[i]}`).join(", ")}${r.pad}}${r.tail}`;
   /** Where a map row's key for column `c` goes: before the first key of a later column. */
   const keyIndex = (keys: readonly string[], c: number): number => {
     const i = keys.findIndex((key) => colIndex(key) >= c);
@@ -303,7 +328,7 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
   const newRow = (t: Row | undefined, values: readonly string[]): string[] => {
     const dash = t?.dash ?? " ".repeat(rowIndent);
     if (t === undefined || t.kind === "flow-seq") return [`${dash}- [${t?.pad ?? ""}${values.join(", ")}${t?.pad ?? ""}]`];
-    if (t.kind === "flow-map") return [flowLine(t, values, columns!)];
+    if (t.kind === "flow-map") return [flowLine({ ...t, tail: "" }, values, columns!)];
     const keys = t.kind === "map" ? columns! : values.map(() => undefined);
     const out = keys.map((key, i) => itemLine(t, key, values[i] ?? "null", t.onDash && i === 0));
     return t.onDash ? out : [`${dash}-`, ...out];
@@ -319,7 +344,7 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     },
     insertRow(row, cells) {
       const values: string[] = [];
-      for (let c = 0; c < width; c++) values.push(c < cells.length ? cellText(cells[c]!, c) : "null");
+      for (let c = 0; c < Math.max(width, cells.length); c++) values.push(c < cells.length ? cellText(cells[c]!, c) : "null");
       const anchor = rows[row];
       const t = anchor ?? rows[rows.length - 1];
       const text = newRow(t, values);
@@ -339,7 +364,7 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
       if (schema.length > 0) {
         const at = c < schema.length ? schema[c]!.line : schema[schema.length - 1]!.line + 1;
         edits.push(insertLines(doc, at, [`${schema[0]!.indent}${header}: ${type}`]));
-      }
+      } else if (list !== null) edits.push(list.insert(doc, c, header, type));
       rows.forEach((r, i) => {
         const v = i < cells.length ? yamlScalar(cells[i]!, type, `column ${header}`) : "null";
         if (r.kind === "flow-seq") {
@@ -368,6 +393,7 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
       const edits: TextEdit[] = [];
       const entry = schema[c];
       if (entry !== undefined) edits.push(deleteLines(doc, entry.line, entry.line + 1));
+      else if (list !== null && c < list.entries.length) edits.push(list.remove(doc, c));
       for (const r of rows) {
         if (r.kind === "flow-seq") {
           if (c < r.cells.length)
@@ -460,7 +486,9 @@ function readRow(id: string, group: ReadonlyArray<{ i: number; text: string }>, 
   const after = head.text.slice(rowIndent + 1);
   const lead = after.length - after.trimStart().length;
   const contentCol = rowIndent + 1 + lead;
-  const content = head.text.slice(contentCol, valueEnd(head.text, contentCol));
+  const end = valueEnd(head.text, contentCol);
+  const content = head.text.slice(contentCol, end);
+  const tail = head.text.slice(end);
   if (content.startsWith("[") || content.startsWith("{")) {
     const close = content.startsWith("[") ? "]" : "}";
     if (group.length > 1 || !content.endsWith(close))
@@ -468,7 +496,7 @@ function readRow(id: string, group: ReadonlyArray<{ i: number; text: string }>, 
     const inner = content.slice(1, -1);
     const pad = inner.startsWith(" ") && inner.endsWith(" ") && inner.trim().length > 0 ? " " : "";
     const parts = splitFlow(inner);
-    if (close === "]") return { kind: "flow-seq", first: head.i, last: head.i, dash, pad, cells: parts, keys: [] };
+    if (close === "]") return { kind: "flow-seq", first: head.i, last: head.i, dash, pad, tail, cells: parts, keys: [] };
     const keys: string[] = [];
     const cells: string[] = [];
     for (const p of parts) {
@@ -477,7 +505,7 @@ function readRow(id: string, group: ReadonlyArray<{ i: number; text: string }>, 
       keys.push(m[1]!.replace(/^(["'])(.*)\1$/, "$2"));
       cells.push((m[2] ?? "").trim());
     }
-    return { kind: "flow-map", first: head.i, last: head.i, dash, pad, cells, keys };
+    return { kind: "flow-map", first: head.i, last: head.i, dash, pad, tail, cells, keys };
   }
   // A block row: its kind from its first item (on the dash line, or on the next line).
   const onDash = content.length > 0;
@@ -504,4 +532,96 @@ function readRow(id: string, group: ReadonlyArray<{ i: number; text: string }>, 
     }
   }
   return { kind, first: head.i, last: group[group.length - 1]!.i, dash, itemIndent: " ".repeat(firstCol), onDash, items };
+}
+
+/** One name of a `columns:` list: a scalar (`vertical`) or a flow map (`{name: growth, type: number}`). */
+interface ColumnEntry {
+  name: string;
+  type?: string;
+  /** The line of a block-list item (-1 in a flow list). */
+  line: number;
+  /** The item as written (without `- ` in a block list). */
+  raw: string;
+}
+
+interface ColumnList {
+  entries: ColumnEntry[];
+  insert(doc: NomaDocument, c: number, name: string, type: string): TextEdit;
+  remove(doc: NomaDocument, c: number): TextEdit;
+}
+
+const unquote = (s: string): string => s.replace(/^(["'])(.*)\1$/, "$2");
+
+function columnEntry(id: string, raw: string, line: number, at: number): ColumnEntry {
+  if (raw.startsWith("{")) {
+    if (!raw.endsWith("}")) fail(`Dataset "${id}": the column entry at line ${at + 1} is a flow map over several lines; use replace_body.`);
+    const pairs = new Map<string, string>();
+    for (const p of splitFlow(raw.slice(1, -1))) {
+      const m = /^([^:]+?)\s*:(?:\s+(.*))?$/.exec(p);
+      if (m === null) fail(`Dataset "${id}": "${p}" at line ${at + 1} is not a "key: value" pair.`);
+      pairs.set(unquote(m[1]!), unquote((m[2] ?? "").trim()));
+    }
+    const name = pairs.get("name");
+    if (name === undefined) fail(`Dataset "${id}": the column entry at line ${at + 1} has no name.`);
+    const type = pairs.get("type");
+    return type !== undefined ? { name, type, line, raw } : { name, line, raw };
+  }
+  if (raw.startsWith("[") || raw.startsWith("-") || KEY_VALUE.test(raw))
+    fail(`Dataset "${id}": the column entry at line ${at + 1} is not a name; use replace_body.`);
+  return { name: unquote(raw), line, raw };
+}
+
+/**
+ * A `columns:` list: a flow list on its key line (`columns: [vertical, growth]`), or a block
+ * list below it (`  - vertical`), of names or `{name, type}` flow maps. A new column is
+ * written like its neighbours (a plain name, or a flow map with the keys they have).
+ */
+function readColumnList(id: string, keyLine: number, inline: string, lines: ReadonlyArray<{ i: number; text: string }>): ColumnList {
+  const newEntry = (entries: readonly ColumnEntry[], name: string, type: string): string => {
+    const like = entries[0];
+    const written = yamlScalar(name, "string", "a column name");
+    if (like === undefined || !like.raw.startsWith("{")) return written;
+    const pad = like.raw.startsWith("{ ") ? " " : "";
+    return `{${pad}name: ${written}${like.type !== undefined ? `, type: ${yamlScalar(type, "string", "a column type")}` : ""}${pad}}`;
+  };
+  if (inline !== "") {
+    if (!inline.startsWith("[") || !inline.endsWith("]")) fail(`Dataset "${id}": columns at line ${keyLine + 1} is not a list of names; use replace_body.`);
+    if (lines.length > 0) fail(`Dataset "${id}": line ${lines[0]!.i + 1} follows a flow list of columns.`);
+    const inner = inline.slice(1, -1);
+    const pad = inner.startsWith(" ") && inner.endsWith(" ") && inner.trim().length > 0 ? " " : "";
+    const items = splitFlow(inner);
+    const entries = items.map((raw) => columnEntry(id, raw, -1, keyLine));
+    const rewrite = (doc: NomaDocument, next: readonly string[]): TextEdit => {
+      const text = lineText(doc, keyLine);
+      const open = text.indexOf("[");
+      const close = text.lastIndexOf("]");
+      return replaceLineContent(doc, keyLine, `${text.slice(0, open)}[${pad}${next.join(", ")}${pad}]${text.slice(close + 1)}`);
+    };
+    return {
+      entries,
+      insert: (doc, c, name, type) => rewrite(doc, [...items.slice(0, c), newEntry(entries, name, type), ...items.slice(c)]),
+      remove: (doc, c) =>
+        rewrite(
+          doc,
+          items.filter((_, k) => k !== c),
+        ),
+    };
+  }
+  const entries: ColumnEntry[] = [];
+  let dash = "";
+  for (const l of lines) {
+    const m = /^(\s*)-[ \t]+(.*)$/.exec(l.text);
+    if (m === null) fail(`Dataset "${id}": line ${l.i + 1} is not a "- name" item of the columns list; use replace_body.`);
+    if (entries.length === 0) dash = m[1]!;
+    else if (m[1] !== dash) fail(`Dataset "${id}": line ${l.i + 1} is indented unlike the other column names.`);
+    entries.push(columnEntry(id, m[2]!.slice(0, valueEnd(m[2]!, 0)), l.i, l.i));
+  }
+  return {
+    entries,
+    insert: (doc, c, name, type) => {
+      const at = c < entries.length ? entries[c]!.line : entries.length > 0 ? entries[entries.length - 1]!.line + 1 : keyLine + 1;
+      return insertLines(doc, at, [`${entries.length > 0 ? dash : "  "}- ${newEntry(entries, name, type)}`]);
+    },
+    remove: (doc, c) => deleteLines(doc, entries[c]!.line, entries[c]!.line + 1),
+  };
 }

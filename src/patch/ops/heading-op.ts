@@ -15,15 +15,17 @@ export function updateHeading(doc: NomaDocument, op: PatchOpOf<"update_heading">
   if (title.length === 0) throw new PatchError("invalid_content", "title is empty.");
   if (/[\r\n]/.test(title)) throw new PatchError("invalid_content", "title contains a line break.");
   const node = findById(doc, op.id, "target_missing", "Target");
-  // §3.5: target_missing is the code for an id that resolves to a node the op does not
-  // operate on (invalid_content is for content that does not parse).
+  // §B's precedence: the baseHash precondition before the op's own checks.
+  checkBaseHash(doc, node, op.baseHash, node.type === "section" ? `heading "${op.id}"` : `block "${op.id}"`);
+  // A directive has no heading line to rewrite: invalid_content, as the reference answers
+  // (issue 27). §3.5's target_missing covers an id that does not exist or resolves to a
+  // non-directive node; the spec names no code for a directive given to a heading op.
   if (node.type !== "section") {
     throw new PatchError(
-      "target_missing",
+      "invalid_content",
       `"${op.id}" is a ::${node.name} directive, not a heading section; update_heading rewrites a "# Title" line (a directive's title is an attribute: use update_attribute).`,
     );
   }
-  checkBaseHash(doc, node, op.baseHash, `heading "${op.id}"`);
   const line = lineText(doc, node.pos.line - 1);
   let d = 0;
   while (line.charCodeAt(d) === 35) d++;

@@ -4,7 +4,8 @@
  * for indexing. With the `header` flag, row 0 is the header and `row` counts
  * body rows from 0; `column` is a 0-based index or a header label. A cell edit
  * rewrites only its row as `| a | b |` (indentation kept); column ops rewrite
- * every row. `|` outside backticks is escaped.
+ * every row. `|` outside backticks is escaped. A body of one column is not a table (the
+ * grammar's separator row has at least two cells): every op on it is invalid_content.
  */
 import type { DirectiveNode, NomaDocument } from "../../noma/ast.js";
 import { getAttr } from "../../noma/attributes.js";
@@ -67,6 +68,13 @@ function readTable(doc: NomaDocument, id: string, baseHash: string | undefined):
   const header = hasHeader ? (rows[0] ?? null) : null;
   const body = hasHeader ? rows.slice(1) : rows;
   const width = Math.max(0, ...rows.map((r) => r.cells.length));
+  // By the table grammar (a separator row has at least two cells), one column is not a table
+  // the ops can address: the reference answers invalid_content (issue 27).
+  if (width === 1)
+    throw new PatchError(
+      "invalid_content",
+      `Table "${id}" has one column; a table has at least two (a separator row needs two cells). Rewrite it with replace_body.`,
+    );
   return { node, header, body, all, width };
 }
 
@@ -122,9 +130,11 @@ export function updateTableCell(doc: NomaDocument, op: PatchOpOf<"update_table_c
   const t = readTable(doc, op.id, op.baseHash);
   const c = columnIndex(t, op.column);
   const r = bodyRow(t, op.row);
-  const cells = pad(r.cells, t.width);
   const value = escapeCell(op.value);
-  if (cells[c] === value) return doc.source;
+  // A noop only when the row has that cell with that text: a row shorter than the table is
+  // rewritten padded, even for an empty value (the reference applies it, issue 27).
+  if (r.cells[c] === value) return doc.source;
+  const cells = pad(r.cells, t.width);
   cells[c] = value;
   return applyEdits(doc.source, [replaceLineContent(doc, r.line, formatRow(r.indent, cells))]);
 }
@@ -133,9 +143,9 @@ export function updateTableHeaderCell(doc: NomaDocument, op: PatchOpOf<"update_t
   const t = readTable(doc, op.id, op.baseHash);
   if (t.header === null) throw new PatchError("invalid_content", `Table "${op.id}" has no header row (it lacks the \`header\` flag).`);
   const c = columnIndex(t, op.column);
-  const cells = pad(t.header.cells, t.width);
   const value = escapeCell(op.value);
-  if (cells[c] === value) return doc.source;
+  if (t.header.cells[c] === value) return doc.source;
+  const cells = pad(t.header.cells, t.width);
   cells[c] = value;
   return applyEdits(doc.source, [replaceLineContent(doc, t.header.line, formatRow(t.header.indent, cells))]);
 }
