@@ -15,6 +15,7 @@ export { slugify } from "./noma/slugify.js";
 export { documentStructure } from "./noma/structure.js";
 export type { Diagnostic } from "./validate/diagnostic.js";
 export { KNOWN_PROFILES } from "./validate/profiles.js";
+export { RULES } from "./validate/rule-catalog.js";
 export { validateNoma, type ValidateOptions } from "./validate/validate-noma.js";
 export { verifyCorpus } from "./verify/verify-corpus.js";
 

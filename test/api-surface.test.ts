@@ -5,7 +5,7 @@
  * (src/internal.ts, every library function for benchmarks, is not reachable by importers).
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as lib from "../src/index.js";
 
@@ -27,6 +27,7 @@ const PUBLIC = [
   "PatchError",
   "PatchOpSchema",
   "PathOutsideRepoError",
+  "RULES",
   "ReconcileError",
   "RunConfigError",
   "RunLockedError",
@@ -113,5 +114,33 @@ describe("the public API", () => {
     expect(built.sort()).toEqual([...PUBLIC].sort());
     const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { exports: Record<string, unknown> };
     expect(Object.keys(pkg.exports).sort()).toEqual([".", "./package.json"]);
+  });
+
+  it("docs/library.md names every public name, types included; no documentation imports anything else from the package", () => {
+    const library = readFileSync(new URL("../docs/library.md", import.meta.url), "utf8");
+    const index = readFileSync(new URL("../src/index.ts", import.meta.url), "utf8");
+    const types = [...index.matchAll(/\btype (\w+)/g), ...[...index.matchAll(/export type \{([^}]*)\}/g)].flatMap((m) => [...m[1]!.matchAll(/(\w+)/g)])].map(
+      (m) => m[1]!,
+    );
+    // In a code example or in backticks.
+    for (const name of [...PUBLIC, ...types]) expect(new RegExp(`\\b${name}\\b`).test(library), `docs/library.md names ${name}`).toBe(true);
+    const docs = [
+      "README.md",
+      ...readdirSync(new URL("../docs", import.meta.url), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
+    const publicNames = new Set([...PUBLIC, ...types]);
+    for (const doc of docs) {
+      const text = readFileSync(new URL(`../${doc}`, import.meta.url), "utf8");
+      for (const m of text.matchAll(/import \{([^}]*)\} from "noma-reconcile"/g)) {
+        for (const name of m[1]!
+          .split(",")
+          .map((n) => n.trim().replace(/^type /, ""))
+          .filter((n) => n.length > 0 && n !== "…"))
+          expect(publicNames.has(name), `${doc} imports ${name}`).toBe(true);
+      }
+    }
   });
 });

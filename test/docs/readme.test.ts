@@ -19,7 +19,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AGENT_TYPES, CHECK_CODES, CONFIG_KEYS, parseConfig, parseRunConfig, ROLES, RULES, WORKSPACE_KEYS } from "../../src/index.js";
+import { AGENT_TYPES, CHECK_CODES, CONFIG_KEYS, parseConfig, parseRunConfig, ROLES, RULES, WORKSPACE_KEYS } from "../../src/internal.js";
 import { installLocally, PACKAGE_ROOT } from "../helpers/local-install.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
