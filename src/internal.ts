@@ -114,10 +114,8 @@ export {
   reconciliationDrift,
   type ReconciliationDrift,
   type ReconciliationDriftInput,
-  type DriftSpec,
-  type DriftFile,
-  type DriftReason,
 } from "./reconcile/reconciliation-drift.js";
+export type { DriftSpec, DriftFile, DriftReason } from "./reconcile/classify-drift.js";
 export { ReconcileError, type ReconcileErrorCode } from "./reconcile/reconcile-error.js";
 export type { ToolOptions } from "./reconcile/reconcile-context.js";
 export { readSnapshot, snapshotAncestry, ancestryWarning, type SnapshotRead, type SnapshotAncestry } from "./reconcile/read-snapshot.js";
@@ -203,7 +201,8 @@ export {
 } from "./check/commit/render-ci-report.js";
 export { parseDiffRawZ, type RawDiffEntry } from "./git/parse-diff-raw.js";
 export { listStagedEntries } from "./git/list-staged-files.js";
-export { prefetchStaged, stagedObjectName, type StagedPrefetch } from "./check/staged/prefetch-staged.js";
+export { prefetchStaged, type StagedPrefetch } from "./check/staged/prefetch-staged.js";
+export { stagedObjectName } from "./check/staged/staged-object-name.js";
 // MCP server and init (issue 5)
 export { McpServer, SERVER_INSTRUCTIONS, type McpServerOptions, type RepoRoot } from "./mcp/mcp-server.js";
 export { runMcpStdio, type McpStdioOptions } from "./mcp/run-mcp-stdio.js";

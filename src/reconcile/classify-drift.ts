@@ -12,7 +12,27 @@
  */
 import type { ChangeKind } from "../git/changed-files.js";
 import type { Governor } from "../spec/governance.js";
-import type { DriftSpec } from "./reconciliation-drift.js";
+
+export type DriftReason = "not-in-snapshot" | "hash-differs" | "deleted";
+
+export interface DriftFile {
+  path: string;
+  /** The glob (as written in the spec) that made the spec govern the file, or the spec's own path. */
+  glob: string;
+  category: string;
+  change: ChangeKind;
+  reason: DriftReason;
+  current_blake3: string | null;
+  snapshot_blake3: string | null;
+}
+
+export interface DriftSpec {
+  spec_path: string;
+  /** Governed changed files the snapshot does not vouch for. */
+  unreconciled: DriftFile[];
+  /** Governed changed files the snapshot vouches for. */
+  reconciled: string[];
+}
 
 export interface DriftClassificationInput {
   /** Changed paths (both sides of renames), in the order to report them. */

@@ -12,10 +12,10 @@ import type { TreeChange } from "../git/tree-changes.js";
 import { pathsInTree } from "../git/paths-in-tree.js";
 import { isAncestor } from "../git/resolve-commit.js";
 import { SNAPSHOT_PATH, type Governance } from "../spec/governance.js";
-import type { DriftSpec, ReconciliationDrift } from "./reconciliation-drift.js";
+import type { ReconciliationDrift } from "./reconciliation-drift.js";
 import { ancestryWarning, type SnapshotAncestry } from "./read-snapshot.js";
 import { parseSnapshot, snapshotFingerprints, type Snapshot } from "./snapshot-format.js";
-import { classifyDrift } from "./classify-drift.js";
+import { classifyDrift, type DriftSpec } from "./classify-drift.js";
 import { commitHashes } from "./commit-hashes.js";
 
 export interface CommittedDriftInput {

@@ -10,7 +10,7 @@
  * an ancestor of HEAD and no longer has the file (the deletion came first).
  */
 import { pathsInTree } from "../git/paths-in-tree.js";
-import { classifyDrift } from "./classify-drift.js";
+import { classifyDrift, type DriftSpec } from "./classify-drift.js";
 import { currentHashes } from "../cache/current-hashes.js";
 import { changedFiles, type ChangeKind } from "../git/changed-files.js";
 import { findMergeBase } from "../git/merge-base.js";
@@ -24,27 +24,6 @@ export interface ReconciliationDriftInput {
   baseBranch: string;
   /** The baseline; default: the snapshot committed in the work tree. `null`: no baseline (everything is drift). */
   snapshot?: Snapshot | null;
-}
-
-export type DriftReason = "not-in-snapshot" | "hash-differs" | "deleted";
-
-export interface DriftFile {
-  path: string;
-  /** The glob (as written in the spec) that made the spec govern the file, or the spec's own path. */
-  glob: string;
-  category: string;
-  change: ChangeKind;
-  reason: DriftReason;
-  current_blake3: string | null;
-  snapshot_blake3: string | null;
-}
-
-export interface DriftSpec {
-  spec_path: string;
-  /** Governed changed files the snapshot does not vouch for. */
-  unreconciled: DriftFile[];
-  /** Governed changed files the snapshot vouches for. */
-  reconciled: string[];
 }
 
 export interface ReconciliationDrift {

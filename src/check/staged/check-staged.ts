@@ -31,7 +31,8 @@ import { readBlobs } from "../../git/cat-file-batch.js";
 import { renameMap } from "../../git/rename-map.js";
 import { transcriptHistoryDiagnostics } from "../transcript-history.js";
 import { listStagedEntries } from "../../git/list-staged-files.js";
-import { stagedObjectName, type StagedPrefetch } from "./prefetch-staged.js";
+import type { StagedPrefetch } from "./prefetch-staged.js";
+import { stagedObjectName } from "./staged-object-name.js";
 import { listIndexManifests, stagedBooks } from "./staged-books.js";
 
 export interface CheckStagedOptions {

@@ -10,7 +10,7 @@ import { checkedPathKind } from "../../layout/checked-path.js";
 import { resolveBeside } from "../resolve-beside.js";
 import { readSimpleManifest } from "../../noma/read-simple-manifest.js";
 import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
-import { stagedObjectName } from "./prefetch-staged.js";
+import { stagedObjectName } from "./staged-object-name.js";
 import { listIndexManifestsAsync } from "./staged-books.js";
 
 export interface BookPrefetch {

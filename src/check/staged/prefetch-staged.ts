@@ -11,6 +11,7 @@
  * book manifest is staged, its books are read at the same time (prefetch-books.ts), through
  * the same `git cat-file --batch` process.
  */
+import { stagedObjectName } from "./staged-object-name.js";
 import { readBlobsAsync } from "../../git/cat-file-batch.js";
 import { CatFileSession } from "../../git/cat-file-session.js";
 import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../../layout/checked-path.js";
@@ -23,16 +24,10 @@ const BOOKISH = new Set<string | null>(["document", "book"]);
 export interface StagedPrefetch {
   /** Paths whose index versions are being read. */
   paths: string[];
-  /** Keyed by object name (see `stagedObjectName`). */
+  /** Keyed by object name (see staged-object-name.ts). */
   blobs: Promise<Map<string, Buffer | null>>;
   /** The books in the index, when a document or manifest is staged (its books are its context). */
   books?: Promise<BookPrefetch>;
-}
-
-/** The object name of `path`'s index version, or null when the index has none. */
-export function stagedObjectName(staged: ReadonlyMap<string, RawDiffEntry>, path: string): string | null {
-  const e = staged.get(path);
-  return e === undefined ? `HEAD:${path}` : e.oid;
 }
 
 export function prefetchStaged(cwd: string, entries: readonly RawDiffEntry[]): StagedPrefetch {
