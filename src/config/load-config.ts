@@ -7,7 +7,7 @@
  */
 import { NomaError } from "../errors/noma-error.js";
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { CONFIG_PATH } from "../layout/checked-path.js";
 import { defaultConfig, type NomaConfig } from "./config-defaults.js";
 import { formatConfigProblem, parseConfig } from "./parse-config.js";
@@ -26,6 +26,18 @@ export interface LoadConfigOptions {
   /** Reads a repository path from the judged source (null when absent). */
   read: (path: string) => string | null;
   onWarning?: (message: string) => void;
+}
+
+/** `read` for the work tree of the repository at `root`: a file's text, null when it does not exist. */
+export function worktreeReader(root: string): (path: string) => string | null {
+  return (p) => {
+    try {
+      return readFileSync(join(root, p), "utf8");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw e;
+    }
+  };
 }
 
 export function loadConfig(options: LoadConfigOptions): NomaConfig {

@@ -19,7 +19,8 @@ export interface ChangedFile {
   to?: string;
 }
 
-const KIND: Record<ChangeStatus, ChangeKind> = {
+/** What each status letter of `git diff --name-status`/`--raw` means. */
+export const CHANGE_KINDS: Readonly<Record<ChangeStatus, ChangeKind>> = {
   A: "added",
   C: "copied",
   D: "deleted",
@@ -40,7 +41,7 @@ export function foldChanges(entries: ReturnType<typeof parseNameStatusZ>, untrac
     } else if (e.status === "C" && e.oldPath !== undefined) {
       byPath.set(e.path, { path: e.path, kind: "copied", from: e.oldPath });
     } else {
-      byPath.set(e.path, { path: e.path, kind: KIND[e.status] });
+      byPath.set(e.path, { path: e.path, kind: CHANGE_KINDS[e.status] });
     }
   }
   for (const p of untracked) if (!byPath.has(p)) byPath.set(p, { path: p, kind: "untracked" });

@@ -7,7 +7,7 @@
  * (renamed, `from` = old), as `changedFiles` does for the work tree.
  * @see https://git-scm.com/docs/git-diff#_raw_output_format
  */
-import type { ChangeKind } from "./changed-files.js";
+import { CHANGE_KINDS, type ChangeKind } from "./changed-files.js";
 import { execGitBuffer } from "./exec-git.js";
 import { GitOutputError } from "./parse-name-status.js";
 
@@ -25,16 +25,7 @@ export interface TreeChange {
 }
 
 const HEADER = /^:([0-7]{6}) ([0-7]{6}) ([0-9a-f]{40,64}) ([0-9a-f]{40,64}) ([ACDMRTUX])(\d*)$/;
-const KIND: Record<string, ChangeKind> = {
-  A: "added",
-  C: "copied",
-  D: "deleted",
-  M: "modified",
-  R: "renamed",
-  T: "type-changed",
-  U: "unmerged",
-  X: "modified",
-};
+const KIND: Readonly<Record<string, ChangeKind>> = CHANGE_KINDS;
 const GONE = "000000";
 
 /** Pure: parse `git diff --raw -z` output (renames and copies carry two paths) into one entry per path, sorted. */

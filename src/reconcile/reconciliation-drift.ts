@@ -12,7 +12,7 @@
 import { pathsInTree } from "../git/paths-in-tree.js";
 import { classifyDrift, type DriftSpec } from "./classify-drift.js";
 import { currentHashes } from "../cache/current-hashes.js";
-import { changedFiles, type ChangeKind } from "../git/changed-files.js";
+import { changedFiles } from "../git/changed-files.js";
 import { findMergeBase } from "../git/merge-base.js";
 import { readWorktreeStatus } from "../git/read-worktree-status.js";
 import { readSnapshot, snapshotAncestry, ancestryWarning, type SnapshotAncestry } from "./read-snapshot.js";

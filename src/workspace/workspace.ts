@@ -6,10 +6,10 @@
  * What passes is used through pinned-dir.ts, which refuses anything that changed
  * since the check.
  */
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { join, posix } from "node:path";
 import { DEFAULT_WORKSPACE_CONFIG, type WorkspaceConfig } from "../config/config-defaults.js";
-import { ConfigError, loadConfig } from "../config/load-config.js";
+import { ConfigError, loadConfig, worktreeReader } from "../config/load-config.js";
 import { PathContainment, PathOutsideRepoError } from "../fsx/contain-path.js";
 import { symlinkEscape } from "../fsx/symlink-escape.js";
 import { checkPathText, protectedReason, type ProtectedPaths } from "./path-rules.js";
@@ -147,14 +147,7 @@ export function openWorkspace(root: string, options: WorkspaceOptions = {}): Wor
     try {
       config = loadConfig({
         cwd: root,
-        read: (p) => {
-          try {
-            return readFileSync(join(root, p), "utf8");
-          } catch (e) {
-            if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-            throw e;
-          }
-        },
+        read: worktreeReader(root),
         ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
       }).workspace;
     } catch (e) {
