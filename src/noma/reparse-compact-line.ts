@@ -19,7 +19,8 @@ import { splitAliases } from "./attributes.js";
 import { F_A, F_B, F_C, F_D, F_LINE, K_CODE, K_DIRECTIVE, K_SECTION, KIND_MASK, level, STRIDE } from "./block-table.js";
 import { REF_ATTRS, type RowRef } from "./index-row-ids.js";
 import { newColonScan, OPEN_LINE, scanColonLine } from "./line-syntax.js";
-import { compactDocument, compactParse, type CompactParse, type EditSpan } from "./parse-noma.js";
+import { compactDocument, compactParse, type CompactParse } from "./compact-parse.js";
+import type { EditSpan } from "./reparse-edited.js";
 import { rangeEquals } from "./range-equals.js";
 import { lineAt } from "./splice-line-index.js";
 

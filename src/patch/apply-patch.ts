@@ -10,7 +10,9 @@
  * - A changed document is re-validated once, after the last op.
  */
 import type { NomaDocument } from "../noma/ast.js";
-import { compactParse, type EditSpan, parseNoma, reparseEdited } from "../noma/parse-noma.js";
+import { compactParse } from "../noma/compact-parse.js";
+import { parseNoma } from "../noma/parse-noma.js";
+import { type EditSpan, reparseEdited } from "../noma/reparse-edited.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { summarize, type ValidationSummary } from "../validate/diagnostic.js";
 import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
