@@ -6,19 +6,19 @@
  * (property-tested against it); whenever the change could reach beyond the
  * re-parsed region, it is `parseNoma(text)`.
  */
-import type { BlockNode, FrontmatterNode, ListItemNode, NomaDocument, ParseProblem } from "./ast.js";
-import { getAttr, splitAliases } from "./attributes.js";
-import { foldSections } from "./fold-sections.js";
-import { indexNodeIds } from "./index-node-ids.js";
-import type { LineIndex } from "./index-lines.js";
-import { materializeBlocks } from "./materialize-blocks.js";
-import { newDocument } from "./new-document.js";
-import { FRONTMATTER_FENCE } from "./parse-frontmatter.js";
-import { type Lineage, parseMemo, setParseMemo } from "./parse-memo.js";
-import { parseNoma } from "./parse-noma.js";
-import type { ParseOptions } from "./parse-options.js";
-import { BlockScanner } from "./scan-blocks.js";
-import { spliceArray } from "./splice-array.js";
+import type { BlockNode, FrontmatterNode, ListItemNode, NomaDocument, ParseProblem } from "../ast.js";
+import { getAttr, splitAliases } from "../attributes.js";
+import { foldSections } from "../fold-sections.js";
+import { indexNodeIds } from "../index-node-ids.js";
+import type { LineIndex } from "../index-lines.js";
+import { materializeBlocks } from "../materialize-blocks.js";
+import { newDocument } from "../new-document.js";
+import { FRONTMATTER_FENCE } from "../parse-frontmatter.js";
+import { type Lineage, parseMemo, setParseMemo } from "../parse-memo.js";
+import { parseNoma } from "../parse-noma.js";
+import type { ParseOptions } from "../parse-options.js";
+import { BlockScanner } from "../scan-blocks.js";
+import { spliceArray } from "../splice-array.js";
 import { carryIdIndex } from "./carry-id-index.js";
 import { detachNodeStrings } from "./detach-strings.js";
 import { spliceFold } from "./splice-fold.js";
