@@ -32,7 +32,7 @@ import {
 } from "./cache-tables.js";
 import { countRows, keysByChunk, decodeChunks, deleteScope, readChunks, sqlJsChunks, updateChunks, type ChunkCodec, type ChunkReader } from "./chunk-table.js";
 import { fileChunks, fileMetaValue, hasCurrentTables } from "./file-chunks.js";
-import { fileSource, SqliteFile, SqliteFormatError } from "./sqlite-file.js";
+import { fileSource, SqliteFile, SqliteFormatError } from "../sqlite/sqlite-file.js";
 import { asBuffer, unpackPaths } from "./packed-paths.js";
 import { readFileCacheRows, readV1BlobHashes, readV1Reconciled, readV1StatHashes, V1_TABLES } from "./read-older-schemas.js";
 import { RecordTable } from "./record-table.js";

@@ -21,14 +21,14 @@
  * deleting a run cascades to its steps, events and kv rows.
  *
  * Reads of a file with exactly our schema skip SQLite altogether: the
- * read-only SQLite file reader of the cache (`src/cache/sqlite-file.ts`)
+ * read-only SQLite file reader (`src/sqlite/sqlite-file.ts`)
  * decodes the tables from the bytes; anything unexpected goes through sql.js.
  */
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Database, SqlValue } from "sql.js";
 import { loadSqlJs } from "../cache/cache-db.js";
-import { SqliteFile, SqliteFormatError } from "../cache/sqlite-file.js";
+import { SqliteFile, SqliteFormatError } from "../sqlite/sqlite-file.js";
 import { withFileLock } from "../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { crashPoint } from "./crash-point.js";

@@ -13,7 +13,7 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import initSqlJs from "sql.js";
 import { CACHE_DB_PATH, readCache, writeCache } from "../../src/cache/cache-db.js";
-import { SqliteFile, SqliteFormatError } from "../../src/cache/sqlite-file.js";
+import { SqliteFile, SqliteFormatError } from "../../src/sqlite/sqlite-file.js";
 import { blake3Hex, getChangedArtifacts, markReconciled } from "../../src/index.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";

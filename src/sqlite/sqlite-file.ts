@@ -4,10 +4,11 @@
  * the header, the schema table, and the b-trees of tables (rowid tables and
  * WITHOUT ROWID ones) with their overflow chains.
  *
- * The cache's reads use it instead of sql.js when the file has exactly our
- * current schema: no WebAssembly to compile, no copy of the file into SQLite's
- * memory, and BLOB columns come out as slices of the file (sql.js copies them
- * byte by byte in JavaScript). Anything it does not expect (another text
+ * The hash cache (cache/) and the run DB (runs/norma-db.ts) read with it
+ * instead of sql.js when the file has exactly their current schema: no
+ * WebAssembly to compile, no copy of the file into SQLite's memory, and BLOB
+ * columns come out as slices of the file (sql.js copies them byte by byte in
+ * JavaScript). Anything it does not expect (another text
  * encoding, a page type it does not know, a pointer out of range, a cycle)
  * throws SqliteFormatError, and the caller reads through sql.js instead.
  * Writes always go through SQLite.
