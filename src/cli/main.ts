@@ -14,7 +14,7 @@ import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 import type { CliIO } from "./cli-io.js";
 import { expectedExitCode, expectedMessage } from "../errors/expected-errors.js";
 import { LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP } from "./lock-timeout-help.js";
-import { loadCachedBody } from "./load-cached-body.js";
+import { loadCachedBody } from "./startup/load-cached-body.js";
 
 const EXIT_CODES = `  0  clean (warnings allowed)
   1  findings: invalid documents, failed fixtures

@@ -27,7 +27,7 @@ export function yamlLib(): typeof Yaml {
 function load(): typeof Yaml {
   const require = createRequire(import.meta.url);
   if (typeof __NOMA_RECONCILE_VENDOR_YAML__ !== "undefined" && __NOMA_RECONCILE_VENDOR_YAML__) {
-    // This code is in dist/ (an entry), dist/chunks/ (a shared chunk) or dist/bodies/ (a command body, src/cli/load-cached-body.ts).
+    // This code is in dist/ (an entry), dist/chunks/ (a shared chunk) or dist/bodies/ (a command body, src/cli/startup/load-cached-body.ts).
     const here = dirname(fileURLToPath(import.meta.url));
     return require(join(basename(here) === "chunks" || basename(here) === "bodies" ? dirname(here) : here, "vendor/yaml.cjs")) as typeof Yaml;
   }

@@ -16,7 +16,7 @@ import type { CheckRun } from "../../check/check-worktree.js";
 import { RuntimeError, UsageError } from "../cli-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
 import { choice, listOption, repoContext } from "../repo-context.js";
-import { shortRunJitBeforeParse } from "../prepare-short-run-jit.js";
+import { shortRunJitBeforeParse } from "../startup/prepare-short-run-jit.js";
 
 function readOrNull(abs: string): string | null {
   try {

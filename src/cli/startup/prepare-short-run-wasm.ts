@@ -13,7 +13,7 @@
  * `NOMA_RECONCILE_WASM_TIERING=default` turns it off.
  */
 import { setFlagsFromString } from "node:v8";
-import { loadBlake3 } from "./blake3.js";
+import { loadBlake3 } from "../../cache/blake3.js";
 
 let applied = false;
 

@@ -206,7 +206,7 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
       try {
         if (!trustedCacheDir(dir, true)) return;
         const bytes = cacheFileBytes(script.createCachedData());
-        const { writeFileAtomic } = await import("../fsx/write-file-atomic.js");
+        const { writeFileAtomic } = await import("../../fsx/write-file-atomic.js");
         writeFileAtomic(cacheFile, bytes, { mode: 0o600 });
         pruneCacheFiles(dir, name, cacheFile);
       } catch {
