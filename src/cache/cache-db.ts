@@ -487,7 +487,7 @@ export class CacheWriteError extends Error {
 const HASH = /^[0-9a-f]{64}$/;
 const BLOB = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
-/** Upsert rows of NotarAI's table, sorted by path (B-tree appends are ~2× faster than random inserts). */
+/** Upsert rows of NotarAI's table, sorted by path (B-tree appends are cheaper than random inserts). */
 function upsertFileCache(db: Database, rows: ReadonlyArray<{ path: string; hash: string }>, now: number): void {
   const sorted = [...rows].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const st = db.prepare("INSERT OR REPLACE INTO file_cache(path, blake3_hash, updated_at) VALUES (?, ?, ?)");

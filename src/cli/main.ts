@@ -23,8 +23,8 @@ const EXIT_CODES = `  0  clean (warnings allowed)
 
 // Node ≥ 22.1 can keep the compiled code of the modules a command loads (in its own cache
 // directory under the OS temp dir; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so the next
-// run skips compiling them: measured on Node 22.23, `check` of a small document 8% faster,
-// of a 5 MiB one 1.5–5%. Node 20 has no such function: nothing happens there.
+// run skips compiling them (docs/perf-check.md). Node 20 has no such function: nothing
+// happens there.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 // `check <doc.noma>…` and `patch <doc.noma>`: large documents start being read now, on the

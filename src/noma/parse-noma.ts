@@ -42,8 +42,8 @@ export function parseNoma(source: string, options: ParseOptions = {}): NomaDocum
   const doc = newDocument(source, index, frontmatter, problems);
   for (const p of scanner.problems) problems.push(p);
   foldSectionEnds(table, doc.endLine);
-  // Only sections and directives carry ids: the index is sized for all of them (half the rows was
-  // 1.7 times too many on the bench document, arrays filled for nothing).
+  // Only sections and directives carry ids: the index is sized for them, not for the rows
+  // (arrays filled for nothing).
   const builder = documentIdBuilder<number>(frontmatter, options.rootAliases ?? [], table.sections + table.directives);
   const idSlot = new Int32Array(table.count).fill(-1);
   const refs: RowRef[] = [];

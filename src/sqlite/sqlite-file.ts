@@ -153,8 +153,8 @@ export function bufferSource(bytes: Buffer): PageSource {
 /**
  * A file read on demand, in blocks of 256 KiB kept for the source's life:
  * the warm path touches the schema, a few b-tree pages and the overflow chains
- * of one spec's chunks, a quarter of a 100k-file cache (reading it whole cost
- * ~30 ms of system time).
+ * of one spec's chunks, a small part of a large cache, and never reads the rest
+ * (docs/perf-reconcile.md).
  */
 export function fileSource(fd: number, size: number): PageSource {
   const BLOCK = 256 * 1024;

@@ -3,12 +3,12 @@
  *
  * Most documents have no frontmatter and their datasets' columns are read by hand
  * (yaml-dataset-columns.ts), and most repositories' hooks judge no spec: a static import
- * made every `check`, `patch` and pre-commit hook load ~260 KB of YAML code (15–30 ms on
- * this machine) for nothing. The parser is synchronous, so the library is loaded with a
+ * made every `check`, `patch` and pre-commit hook load the YAML library's code for nothing
+ * (docs/perf-check.md). The parser is synchronous, so the library is loaded with a
  * synchronous `require`: from node_modules when running from source (the package's CJS
  * build), and in the published bundle from `dist/vendor/yaml.cjs`, the same CJS build
- * bundled into one file by scripts/build.mjs (one file loads in a third of the time of
- * the package's 23).
+ * bundled into one file by scripts/build.mjs (one file loads faster than the package's
+ * many).
  */
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
