@@ -83,7 +83,7 @@ const run = (load: () => Promise<number>): void => {
 };
 
 /**
- * Run a hot command from its body bundle through the compile cache (load-cached-body.ts),
+ * Run a hot command from its body bundle through the compile cache (startup/load-cached-body.ts),
  * or from its ES module when there is no usable cache. `inputs` are the documents it is about
  * to parse: when they are large, the short-run V8 flag is set before the body compiles.
  */
@@ -506,7 +506,7 @@ async function main(): Promise<number> {
     return pending !== undefined ? await pending : 0;
   } catch (e) {
     const err = e as Error;
-    // By name: a command body bundled on its own (load-cached-body.ts) has its own copy of the class.
+    // By name: a command body bundled on its own (startup/load-cached-body.ts) has its own copy of the class.
     if (err.name === "CACError" || err.name === "UsageError") {
       io.stderr(`${TOOL_NAME}: ${err.message}\nRun \`${TOOL_NAME} ${cli.matchedCommand?.name ?? ""} --help\` for usage.\n`.replace("  --help", " --help"));
       return 2;
