@@ -48,7 +48,7 @@ try {
     rmSync(`${doc}.patches`, { force: true });
   };
   const op = JSON.stringify({ op: "update_attribute", id: `c${Math.floor(sections / 2)}`, key: "confidence", value: 0.42 });
-  // The compile cache (src/cli/load-cached-body.ts) in a directory of this run's own: the warm-up
+  // The compile cache (src/cli/startup/load-cached-body.ts) in a directory of this run's own: the warm-up
   // rounds fill it, as a user's first run does; the "cache off" rows show a run without it.
   const cacheDir = join(dir, ".compile-cache");
   const check = (cli, env = {}) => ({

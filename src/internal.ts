@@ -68,7 +68,7 @@ export {
   type CacheStats,
   type CacheStatus,
 } from "./cache/cache-db.js";
-export { prepareShortRunWasm } from "./cache/wasm-tiering.js";
+export { prepareShortRunWasm } from "./cli/startup/prepare-short-run-wasm.js";
 export { findMergeBase, isShallowRepository, SHALLOW_HINT, type MergeBase, type MergeBaseOptions } from "./git/merge-base.js";
 export { resolveCommit, isAncestor, assertSafeRef } from "./git/resolve-commit.js";
 export { GitRefError, type GitRefErrorCode } from "./git/git-ref-error.js";

@@ -1,6 +1,6 @@
 /**
  * BLAKE3 through blake3-wasm, loaded on first use only (it is external to the
- * bundle and costs ~20 ms to load). Hashes are lowercase hex of the 32-byte
+ * bundle, and loading it compiles WebAssembly). Hashes are lowercase hex of the 32-byte
  * digest, identical to NotarAI's for the same bytes.
  */
 import { createRequire } from "node:module";
@@ -55,11 +55,11 @@ let loaded: Promise<Blake3> | undefined;
 /** Load blake3-wasm (once per process). */
 export function loadBlake3(): Promise<Blake3> {
   loaded ??= (async () => {
-    // Through require: the ESM loader would scan the CommonJS module for its exports first (~10 ms).
+    // Through require: the ESM loader would scan the CommonJS module for its exports first.
     const require = createRequire(import.meta.url);
     const b3 = require("blake3-wasm") as Blake3Module;
-    // One-shot hashes skip the wrapper: per 1 KB file its conversions and allocations cost
-    // about as much as the hash. Straight through the module's exports (one digest region),
+    // One-shot hashes skip the wrapper: on a small file its conversions and allocations cost
+    // as much as the hash (docs/perf/hashing.md). Straight through the module's exports (one digest region),
     // else the binding with one reused digest buffer, else the public function: each checked
     // against the public function at load (any difference — another package layout — keeps
     // the next one).

@@ -10,17 +10,15 @@
  * warning, and the next write replaces it; NotarAI's own DB and our schema-1
  * and schema-2 DBs are read as they are and migrated by the next write. Writes
  * take the lock, re-read the file, apply, export, and replace the file
- * atomically, so concurrent writers never lose each other's rows. Nothing is
+ * atomically (sqlite/rewrite-sqlite-file.ts), so concurrent writers never lose
+ * each other's rows. Nothing is
  * read or written through a `.notarai/.cache` that links out of the repository.
  */
 import { NomaError } from "../errors/noma-error.js";
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { Database, SqlJsStatic } from "sql.js";
-import { withFileLock } from "../fsx/with-file-lock.js";
+import type { Database } from "sql.js";
 import { assertNoSymlinkEscape, symlinkEscape } from "../fsx/symlink-escape.js";
-import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import {
   BLOB_HASH_CHUNKS,
   CACHE_SCHEMA_VERSION,
@@ -33,7 +31,9 @@ import {
 } from "./cache-tables.js";
 import { countRows, keysByChunk, decodeChunks, deleteScope, readChunks, sqlJsChunks, updateChunks, type ChunkCodec, type ChunkReader } from "./chunk-table.js";
 import { fileChunks, fileMetaValue, hasCurrentTables } from "./file-chunks.js";
-import { fileSource, SqliteFile, SqliteFormatError } from "./sqlite-file.js";
+import { loadSqlJs } from "../sqlite/load-sql-js.js";
+import { rewriteSqliteFile } from "../sqlite/rewrite-sqlite-file.js";
+import { fileSource, SqliteFile, SqliteFormatError } from "../sqlite/sqlite-file.js";
 import { asBuffer, unpackPaths } from "./packed-paths.js";
 import { readFileCacheRows, readV1BlobHashes, readV1Reconciled, readV1StatHashes, V1_TABLES } from "./read-older-schemas.js";
 import { RecordTable } from "./record-table.js";
@@ -73,29 +73,6 @@ export interface CacheQuery {
   blobs?: "all" | readonly string[];
   /** Stat-memo rows to read: all, some paths, or none (default). */
   stats?: "all" | readonly string[];
-}
-
-let sqlPromise: Promise<SqlJsStatic> | undefined;
-
-/**
- * Load sql.js (once per process, lazily; through require, which skips the ESM
- * loader's CommonJS export scan). SQLite's first statement costs ~15 ms
- * whatever the database; it is paid here, on an empty one, so that it overlaps
- * reading the cache file rather than following it.
- */
-export function loadSqlJs(): Promise<SqlJsStatic> {
-  sqlPromise ??= (async () => {
-    const init = createRequire(import.meta.url)("sql.js") as (cfg?: object) => Promise<SqlJsStatic>;
-    const SQL = await init();
-    const warm = new SQL.Database();
-    try {
-      warm.exec("SELECT 1");
-    } finally {
-      warm.close();
-    }
-    return SQL;
-  })();
-  return sqlPromise;
 }
 
 function emptyRead(status: CacheStatus, warning: string | null): CacheRead {
@@ -509,7 +486,7 @@ export class CacheWriteError extends NomaError {
 const HASH = /^[0-9a-f]{64}$/;
 const BLOB = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
-/** Upsert rows of NotarAI's table, sorted by path (B-tree appends are ~2× faster than random inserts). */
+/** Upsert rows of NotarAI's table, sorted by path (B-tree appends are cheaper than random inserts). */
 function upsertFileCache(db: Database, rows: ReadonlyArray<{ path: string; hash: string }>, now: number): void {
   const sorted = [...rows].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const st = db.prepare("INSERT OR REPLACE INTO file_cache(path, blake3_hash, updated_at) VALUES (?, ?, ?)");
@@ -640,108 +617,105 @@ function groupBySpec(rows: NonNullable<CacheWrite["reconciled"]>, now: number): 
 /**
  * Apply `w` to the cache: lock, re-read the DB file (a bad one is replaced, with
  * a warning; an older schema is migrated), apply, export, write a temp file,
- * fsync, rename, unlock. Returns a warning when the previous DB had to be discarded.
+ * fsync, rename, unlock (rewriteSqliteFile). Returns a warning when the previous
+ * DB had to be discarded.
  */
 export async function writeCache(root: string, w: CacheWrite): Promise<{ warning: string | null }> {
-  const SQL = await loadSqlJs();
-  const file = join(root, CACHE_DB_PATH);
   ensureCacheDir(root);
-  return withFileLock(join(root, CACHE_LOCK_PATH), () => {
-    let warning: string | null = null;
-    let db: Database | null = null;
-    let kind: DbKind | null = null;
-    let tables = new Set<string>();
-    let bytes: Uint8Array | null = null;
-    try {
-      if (w.reset !== true) bytes = readFileSync(file);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") warning = `cache ${CACHE_DB_PATH} was unreadable (${describeError(e)}); starting a new one`;
-    }
-    if (bytes !== null && bytes.length > 0) {
-      try {
-        db = new SQL.Database(bytes);
-        const c = classify(db);
-        if (!c.ok && c.status === "newer") {
-          db.close();
+  let warning: string | null = null;
+  return rewriteSqliteFile({
+    file: join(root, CACHE_DB_PATH),
+    lock: join(root, CACHE_LOCK_PATH),
+    fresh: w.reset === true,
+    unreadable: (e) => {
+      warning = `cache ${CACHE_DB_PATH} was unreadable (${describeError(e)}); starting a new one`;
+    },
+    apply: (SQL, bytes) => {
+      let db: Database | null = null;
+      let kind: DbKind | null = null;
+      let tables = new Set<string>();
+      if (bytes !== null && bytes.length > 0) {
+        try {
+          db = new SQL.Database(bytes);
+          const c = classify(db);
+          if (!c.ok && c.status === "newer") {
+            db.close();
+            db = null;
+            throw new CacheWriteError(
+              `cache ${CACHE_DB_PATH} has schema version ${c.version}, newer than this tool's ${CACHE_SCHEMA_VERSION}; upgrade noma-reconcile or run \`noma-reconcile cache clear\``,
+            );
+          }
+          if (!c.ok) throw new Error(c.warning);
+          kind = c.kind;
+          tables = tableNames(db);
+        } catch (e) {
+          if (e instanceof CacheWriteError) throw e;
+          db?.close();
+          warning = `cache ${CACHE_DB_PATH} was not a readable database (${describeError(e)}); starting a new one`;
           db = null;
-          throw new CacheWriteError(
-            `cache ${CACHE_DB_PATH} has schema version ${c.version}, newer than this tool's ${CACHE_SCHEMA_VERSION}; upgrade noma-reconcile or run \`noma-reconcile cache clear\``,
-          );
+          kind = null;
         }
-        if (!c.ok) throw new Error(c.warning);
-        kind = c.kind;
-        tables = tableNames(db);
-      } catch (e) {
-        if (e instanceof CacheWriteError) throw e;
-        db?.close();
-        warning = `cache ${CACHE_DB_PATH} was not a readable database (${describeError(e)}); starting a new one`;
-        db = null;
-        kind = null;
       }
-    }
-    /** Apply the write to `target` (a DB of `from` kind, or a new one) and export it. */
-    const apply = (target: Database, from: DbKind | null, had: Set<string>): Uint8Array => {
-      target.run("BEGIN");
-      const reinsert = from === "v2" ? migrateV2(target) : null;
-      target.run(SCHEMA_DDL);
-      reinsert?.();
-      if (from === "v1") migrateV1(target, had);
-      target.run("INSERT OR REPLACE INTO nr_meta(key, value) VALUES ('schema_version', ?)", [String(CACHE_SCHEMA_VERSION)]);
-      const now = Math.floor(Date.now() / 1000);
-      if (metaValue(target, "seeded") !== "1") {
-        const any = new Map<string, ReconciledRow>();
-        // NotarAI's rows are global per path: they hold for every spec.
-        if (from === "legacy") for (const [p, r] of readFileCacheRows(target)) if (HASH.test(r.hash)) any.set(p, r);
-        if (w.seed != null && w.declineSeed !== true)
-          for (const [p, h] of w.seed) if (!any.has(p) && HASH.test(h)) any.set(p, { hash: h, blob: null, updatedAt: now });
-        updateChunks(target, RECONCILED_CHUNKS, ANY_SPEC, { upserts: any, onlyMissing: true });
-        target.run("INSERT OR REPLACE INTO nr_meta(key, value) VALUES ('seeded', '1')");
-      }
-      if (w.reconciled !== undefined)
-        for (const [spec, rows] of groupBySpec(w.reconciled, now)) updateChunks(target, RECONCILED_CHUNKS, spec, { upserts: rows });
-      if (w.fileCache !== undefined && w.fileCache.length > 0) upsertFileCache(target, w.fileCache, now);
-      if (w.blobHashes !== undefined && w.blobHashes.size > 0)
-        updateChunks(target, BLOB_HASH_CHUNKS, null, { upserts: new Map([...w.blobHashes].filter(([b, h]) => BLOB.test(b) && HASH.test(h))) });
-      if (w.statHashes !== undefined && w.statHashes.size > 0) updateChunks(target, STAT_HASH_CHUNKS, null, { upserts: w.statHashes });
-      if (w.prune !== undefined) prune(target, root, w.prune);
-      target.run("COMMIT");
-      vacuumIfSparse(target);
-      return target.export();
-    };
-    let out: Uint8Array;
-    const existing = db;
-    if (existing === null) {
-      const fresh = new SQL.Database();
-      try {
-        out = apply(fresh, null, new Set());
-      } finally {
-        fresh.close();
-      }
-    } else {
-      try {
-        out = apply(existing, kind, tables);
-      } catch (e) {
-        // The file opened, but its contents do not hold up (checksums, SQLite's own structures, a
-        // schema that is not ours): a damaged cache is replaced, like an unreadable one.
-        if (e instanceof CacheWriteError) throw e;
-        warning = `cache ${CACHE_DB_PATH} was corrupt (${describeError(e)}); starting a new one`;
+      /** Apply the write to `target` (a DB of `from` kind, or a new one) and export it. */
+      const apply = (target: Database, from: DbKind | null, had: Set<string>): Uint8Array => {
+        target.run("BEGIN");
+        const reinsert = from === "v2" ? migrateV2(target) : null;
+        target.run(SCHEMA_DDL);
+        reinsert?.();
+        if (from === "v1") migrateV1(target, had);
+        target.run("INSERT OR REPLACE INTO nr_meta(key, value) VALUES ('schema_version', ?)", [String(CACHE_SCHEMA_VERSION)]);
+        const now = Math.floor(Date.now() / 1000);
+        if (metaValue(target, "seeded") !== "1") {
+          const any = new Map<string, ReconciledRow>();
+          // NotarAI's rows are global per path: they hold for every spec.
+          if (from === "legacy") for (const [p, r] of readFileCacheRows(target)) if (HASH.test(r.hash)) any.set(p, r);
+          if (w.seed != null && w.declineSeed !== true)
+            for (const [p, h] of w.seed) if (!any.has(p) && HASH.test(h)) any.set(p, { hash: h, blob: null, updatedAt: now });
+          updateChunks(target, RECONCILED_CHUNKS, ANY_SPEC, { upserts: any, onlyMissing: true });
+          target.run("INSERT OR REPLACE INTO nr_meta(key, value) VALUES ('seeded', '1')");
+        }
+        if (w.reconciled !== undefined)
+          for (const [spec, rows] of groupBySpec(w.reconciled, now)) updateChunks(target, RECONCILED_CHUNKS, spec, { upserts: rows });
+        if (w.fileCache !== undefined && w.fileCache.length > 0) upsertFileCache(target, w.fileCache, now);
+        if (w.blobHashes !== undefined && w.blobHashes.size > 0)
+          updateChunks(target, BLOB_HASH_CHUNKS, null, { upserts: new Map([...w.blobHashes].filter(([b, h]) => BLOB.test(b) && HASH.test(h))) });
+        if (w.statHashes !== undefined && w.statHashes.size > 0) updateChunks(target, STAT_HASH_CHUNKS, null, { upserts: w.statHashes });
+        if (w.prune !== undefined) prune(target, root, w.prune);
+        target.run("COMMIT");
+        vacuumIfSparse(target);
+        return target.export();
+      };
+      let out: Uint8Array;
+      const existing = db;
+      if (existing === null) {
         const fresh = new SQL.Database();
         try {
           out = apply(fresh, null, new Set());
         } finally {
           fresh.close();
         }
-      } finally {
-        existing.close();
+      } else {
+        try {
+          out = apply(existing, kind, tables);
+        } catch (e) {
+          // The file opened, but its contents do not hold up (checksums, SQLite's own structures, a
+          // schema that is not ours): a damaged cache is replaced, like an unreadable one.
+          if (e instanceof CacheWriteError) throw e;
+          warning = `cache ${CACHE_DB_PATH} was corrupt (${describeError(e)}); starting a new one`;
+          const fresh = new SQL.Database();
+          try {
+            out = apply(fresh, null, new Set());
+          } finally {
+            fresh.close();
+          }
+        } finally {
+          existing.close();
+        }
       }
-    }
-    try {
       dropLastRead();
-      writeFileAtomic(file, out);
-    } catch (e) {
-      throw new CacheWriteError(`cannot write ${CACHE_DB_PATH} (${describeError(e)})`, { cause: e });
-    }
-    return { warning };
+      return { bytes: out, result: { warning } };
+    },
+    writeError: (e) => new CacheWriteError(`cannot write ${CACHE_DB_PATH} (${describeError(e)})`, { cause: e }),
   });
 }
 

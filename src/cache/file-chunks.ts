@@ -1,12 +1,12 @@
 /**
- * Chunks read straight from the database file (`sqlite-file.ts`), for a file
+ * Chunks read straight from the database file (`sqlite/sqlite-file.ts`), for a file
  * whose schema is exactly ours: the same rows, in the same order, checked
  * against the same sums, as `readChunks` through sql.js.
  */
 import { verifyChunk, type ChunkCodec, type ChunkReader, type StoredChunk } from "./chunk-table.js";
 import { SCHEMA_DDL } from "./cache-tables.js";
 import { compareUtf8 } from "../git/compare-utf8.js";
-import { SqliteFormatError, type SqliteFile, type SqliteRow } from "./sqlite-file.js";
+import { SqliteFormatError, type SqliteFile, type SqliteRow } from "../sqlite/sqlite-file.js";
 
 /** Our tables' CREATE statements as SQLite stores them (without IF NOT EXISTS). */
 const EXPECTED_SQL = new Map(

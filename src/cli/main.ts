@@ -15,7 +15,7 @@ import type { CliIO } from "./cli-io.js";
 import { classifyError } from "../errors/classify-error.js";
 import { EXIT_CODE } from "./exit-code.js";
 import { LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP } from "./lock-timeout-help.js";
-import { loadCachedBody } from "./load-cached-body.js";
+import { loadCachedBody } from "./startup/load-cached-body.js";
 
 const EXIT_CODES = `  0  clean (warnings allowed)
   1  findings: invalid documents, failed fixtures
@@ -24,8 +24,8 @@ const EXIT_CODES = `  0  clean (warnings allowed)
 
 // Node ≥ 22.1 can keep the compiled code of the modules a command loads (in its own cache
 // directory under the OS temp dir; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so the next
-// run skips compiling them: measured on Node 22.23, `check` of a small document 8% faster,
-// of a 5 MiB one 1.5–5%. Node 20 has no such function: nothing happens there.
+// run skips compiling them (docs/perf/check.md). Node 20 has no such function: nothing
+// happens there.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 // `check <doc.noma>…` and `patch <doc.noma>`: large documents start being read now, on the
@@ -84,7 +84,7 @@ const run = (load: () => Promise<number>): void => {
 };
 
 /**
- * Run a hot command from its body bundle through the compile cache (load-cached-body.ts),
+ * Run a hot command from its body bundle through the compile cache (startup/load-cached-body.ts),
  * or from its ES module when there is no usable cache. `inputs` are the documents it is about
  * to parse: when they are large, the short-run V8 flag is set before the body compiles.
  */

@@ -3,8 +3,8 @@
  *
  * A one-shot `check` of a large document spends its first tens of milliseconds loading
  * and compiling its modules on the main thread while the disk and the kernel's copy of the
- * file sit idle; reading a 5 MiB file (its pages faulted in one by one) costs about as
- * much. Started from the bin's first lines, the reads run on libuv's thread pool — the other
+ * file sit idle, and reading a large file (its pages faulted in one by one) is a cost of
+ * the same order (docs/perf/check.md). Started from the bin's first lines, the reads run on libuv's thread pool — the other
  * core — meanwhile, and the bin hands the result to the command (`CliIO.prefetched`). Only
  * regular files (never through a link: a link is judged, and maybe refused, before anything
  * of it is used) of at least `PREFETCH_MIN_BYTES`; a read that fails is simply not there,
@@ -50,9 +50,8 @@ export function unchangedSince(before: BigIntStats, beforeAtMs: number, now: Big
 /**
  * The bytes of the regular file at `path` (null when it cannot be read), in one read on the
  * thread pool. Not fs.readFile: it reads 512 KiB per request and issues the next from the
- * main thread, which is busy loading modules — measured, a 5 MiB read started before 60 ms of
- * busy main thread still needed 22 ms after it; one read of the whole size needed 0.3 ms.
- * The open and the size are taken here, synchronously (tens of µs). A read returns at most
+ * main thread, which is busy loading modules, so most of a large read would wait until they
+ * have loaded. The open and the size are taken here, synchronously (cheap). A read returns at most
  * ≈ 2 GiB, and fewer bytes when the file shrank: the rest is read from where it stopped,
  * until the size or the end of the file.
  */

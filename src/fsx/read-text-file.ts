@@ -3,7 +3,7 @@
  *
  * Node decodes a file as UTF-8 even when every byte is ASCII, which is most `.noma`
  * documents. For ASCII bytes latin1 and UTF-8 decode to the same string, and latin1 is a
- * plain copy: on a 5 MB document this reads in about a third of the time. Files with
+ * plain copy, much cheaper than decoding (docs/perf/check.md). Files with
  * any byte ≥ 0x80 (including a UTF-8 BOM) are decoded as UTF-8 exactly as before.
  */
 import { readFileSync } from "node:fs";
@@ -24,7 +24,7 @@ export function decodeUtf8(bytes: Buffer): string {
 
 /**
  * The UTF-8 bytes of `text` when it is the last long ASCII text decoded here (its bytes are
- * its UTF-8 encoding), else undefined: a 5 MB document's sha256 then hashes the bytes read
+ * its UTF-8 encoding), else undefined: a long document's sha256 then hashes the bytes read
  * instead of encoding the text again. Only the last one is kept.
  */
 export function utf8Of(text: string): Uint8Array | undefined {

@@ -12,8 +12,8 @@
  * file's diff, split here into sections and matched to the raw records in order.
  *
  * One pass instead of one per question: with a pathspec naming each file, git matches every
- * index entry against every path (200 paths on 100k entries: 0.3–0.7 s of CPU per call,
- * more than scanning everything), and each call stats the work tree again.
+ * index entry against every path (on a large index, more than scanning everything:
+ * docs/perf/reconcile.md), and each call stats the work tree again.
  */
 import { execGitAsync } from "./exec-git-async.js";
 import { GitOutputError, type ChangeStatus, type NameStatusEntry } from "./parse-name-status.js";

@@ -1,6 +1,6 @@
 /**
  * node:child_process on first use. Loading it loads net, dgram and the stream machinery
- * (≈ 5–7 ms on the machines measured), which a `check` or `patch` of named documents in a
+ * (docs/perf/check.md), which a `check` or `patch` of named documents in a
  * plain repository never needs: it finds the top level without git.
  */
 import { createRequire } from "node:module";

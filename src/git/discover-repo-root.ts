@@ -1,8 +1,8 @@
 /**
  * The work tree's top level found in process, the way git finds it, for the cases that
  * are plain: every command needs the top level first, and `git rev-parse --show-toplevel`
- * is a process spawn (5–20 ms on this machine, paid by every pre-commit hook and every
- * one-shot `check` and `patch`).
+ * is a process spawn, paid by every pre-commit hook and every one-shot `check` and `patch`
+ * (docs/perf/check.md).
  *
  * Git walks up from the working directory and stops at the first directory that holds a
  * `.git` (a git directory or a `gitdir:` file) or is itself a bare git directory. This

@@ -15,8 +15,8 @@ const NOT_SLUG = /[^a-z0-9\s-]/g;
 export function slugify(title: string): string {
   // One pass, for ASCII titles: runs of `a-z0-9` (upper case lowered) joined by a single `-`
   // wherever whitespace or `-` separated them; other characters vanish. The slug is built as
-  // character codes and made a string once (not a character at a time: that made ~300 bytes
-  // of garbage per heading), and a title that is its own slug is returned as it is. Any
+  // character codes and made a string once (not a character at a time: that made garbage
+  // per heading), and a title that is its own slug is returned as it is. Any
   // non-ASCII character: the full pipeline.
   let n = 0;
   let sep = false;

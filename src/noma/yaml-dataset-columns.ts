@@ -10,8 +10,8 @@
  * uniform indentation, no tabs, anchors, tags, documents or duplicate keys) and
  * returns `undefined` for anything else, so the caller asks the YAML library.
  * Within the subset its answer is the library's (property-tested against it).
- * `validate` asks for a dataset's columns for every ::plot that names a column;
- * the library costs ~0.5–2 ms per body before V8 optimizes it.
+ * `validate` asks for a dataset's columns for every ::plot that names a column,
+ * and the library is costly on a body before V8 optimizes it (docs/perf/check.md).
  */
 
 const SPACE = 32;

@@ -2,8 +2,8 @@
  * Frontmatter of the shapes documents are written in, read without the YAML library.
  *
  * Almost every document opens with a few `key: value` lines (titles, dates, owners, a
- * profile, aliases as a flow or block list); loading the YAML library for them costs a
- * one-shot `check` or `patch` 15–30 ms. This reader takes that subset — top-level keys
+ * profile, aliases as a flow or block list); loading the YAML library for them is a large
+ * part of a one-shot `check` or `patch` of a small document (docs/perf/check.md). This reader takes that subset — top-level keys
  * of letters, digits, `_` and `-`; values that are plain scalars, quoted strings without
  * escapes, one-line flow lists of such scalars, or a block list of them under an empty
  * key — and types plain scalars as YAML 1.2's core schema does (null, booleans, decimal

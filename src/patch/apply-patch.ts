@@ -10,12 +10,14 @@
  * - A changed document is re-validated once, after the last op.
  */
 import type { NomaDocument } from "../noma/ast.js";
-import { compactParse, type EditSpan, parseNoma, reparseEdited } from "../noma/parse-noma.js";
+import { compactParse } from "../noma/compact-parse.js";
+import { parseNoma } from "../noma/parse-noma.js";
+import { type EditSpan, reparseEdited } from "../noma/reparse/reparse-edited.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { summarize, type ValidationSummary } from "../validate/diagnostic.js";
 import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
 import { validationCacheKey } from "../validate/validation-cache-key.js";
-import { reparseCompactLine } from "../noma/reparse-compact-line.js";
+import { reparseCompactLine } from "../noma/reparse/reparse-compact-line.js";
 import { applyOp, opTargetId, validateOp } from "./apply-op.js";
 import { isPatchError, PatchError, type PatchErrorCode } from "./patch-error.js";
 import type { PatchOp } from "./patch-op-schema.js";

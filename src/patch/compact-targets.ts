@@ -1,6 +1,6 @@
 /**
  * A document nothing has built into nodes yet (a fresh parse: a block table, see
- * parse-noma.ts), as ops that only read their target see it: `nodeById.get/has` and
+ * noma/compact-parse.ts), as ops that only read their target see it: `nodeById.get/has` and
  * `duplicateIds.get/has` build the node of the one row asked for (with its subtree), and
  * everything else of the document (source, line starts, ids, aliases) is the document's
  * own. Building the whole tree of a large document costs more than parsing it; an op such
@@ -13,7 +13,7 @@
 import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 import type { DirectiveNode, NomaDocument, SectionNode } from "../noma/ast.js";
 import { RowMaterializer } from "../noma/materialize-blocks.js";
-import { compactParse } from "../noma/parse-noma.js";
+import { compactParse } from "../noma/compact-parse.js";
 
 type IdNode = SectionNode | DirectiveNode;
 

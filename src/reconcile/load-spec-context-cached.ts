@@ -1,7 +1,7 @@
 /**
  * The spec context of the warm path, remembered by content: validating specs
  * needs the YAML parser and the schemas (the largest modules `changed` would
- * load, ~40 ms with their parse), yet the specs rarely change between runs.
+ * load), yet the specs rarely change between runs.
  * The validated set is kept in `.notarai/.cache/specs.json` under a key
  * naming the tool version and every spec file's path and SHA-256; while the
  * files are byte for byte those, the set is taken from there and the

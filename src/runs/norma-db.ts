@@ -3,7 +3,8 @@
  * (WebAssembly: no native build), loaded lazily.
  *
  * sql.js keeps a database in memory and writes whole files, so every
- * transaction is one locked read-modify-write of the file:
+ * transaction is one locked read-modify-write of the file
+ * (src/sqlite/rewrite-sqlite-file.ts):
  *
  *   take `.norma/locks/norma.db.lock` (O_EXCL; stale when its owner died)
  *   → re-read norma.db → PRAGMA foreign_keys=ON → BEGIN IMMEDIATE → apply
@@ -21,17 +22,16 @@
  * deleting a run cascades to its steps, events and kv rows.
  *
  * Reads of a file with exactly our schema skip SQLite altogether: the
- * read-only SQLite file reader of the cache (`src/cache/sqlite-file.ts`)
- * decodes the tables from the bytes; anything unexpected goes through sql.js.
+ * read-only SQLite file reader (`src/sqlite/sqlite-file.ts`) decodes the
+ * tables from the bytes; anything unexpected goes through sql.js.
  */
 import { NomaError } from "../errors/noma-error.js";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Database, SqlValue } from "sql.js";
-import { loadSqlJs } from "../cache/cache-db.js";
-import { SqliteFile, SqliteFormatError } from "../cache/sqlite-file.js";
-import { withFileLock } from "../fsx/with-file-lock.js";
-import { writeFileAtomic } from "../fsx/write-file-atomic.js";
+import { loadSqlJs } from "../sqlite/load-sql-js.js";
+import { rewriteSqliteFile } from "../sqlite/rewrite-sqlite-file.js";
+import { SqliteFile, SqliteFormatError } from "../sqlite/sqlite-file.js";
 import { crashPoint } from "./crash-point.js";
 import { abs, DB_LOCK, NORMA_DB } from "../layout/norma-layout.js";
 import { NORMA_SCHEMA_VERSION, NORMA_TABLES, type EventRow, type RunRow, type StepRow } from "./norma-schema.js";
@@ -199,35 +199,36 @@ function readBytes(file: string): Uint8Array | null {
 
 /**
  * Run `fn` as one transaction on `.norma/norma.db` (created on first use):
- * lock, re-read, apply, commit, write atomically. `fn` runs synchronously
- * inside the lock; if it throws, nothing is written.
+ * lock, re-read, apply, commit, write atomically (rewriteSqliteFile). `fn` runs
+ * synchronously inside the lock; if it throws, nothing is written.
  */
 export async function normaTransaction<T>(root: string, fn: (tx: NormaTx) => T): Promise<T> {
-  const SQL = await loadSqlJs();
-  const file = abs(root, NORMA_DB);
   mkdirSync(dirname(abs(root, DB_LOCK)), { recursive: true });
-  return withFileLock(abs(root, DB_LOCK), () => {
-    const db = openBytes(SQL, readBytes(file));
-    try {
-      db.run("BEGIN IMMEDIATE");
-      let out: T;
+  return rewriteSqliteFile({
+    file: abs(root, NORMA_DB),
+    lock: abs(root, DB_LOCK),
+    unreadable: (e) => {
+      throw new NormaDbError(`cannot read ${NORMA_DB} (${describe(e)})`, { cause: e });
+    },
+    apply: (SQL, bytes) => {
+      const db = openBytes(SQL, bytes);
       try {
-        out = fn(new NormaTx(db));
-        db.run("COMMIT");
-      } catch (e) {
-        db.run("ROLLBACK");
-        throw e;
+        db.run("BEGIN IMMEDIATE");
+        let out: T;
+        try {
+          out = fn(new NormaTx(db));
+          db.run("COMMIT");
+        } catch (e) {
+          db.run("ROLLBACK");
+          throw e;
+        }
+        return { bytes: db.export(), result: out };
+      } finally {
+        db.close();
       }
-      const bytes = db.export();
-      try {
-        writeFileAtomic(file, bytes, { beforeRename: () => crashPoint("db-before-rename") });
-      } catch (e) {
-        throw new NormaDbError(`cannot write ${NORMA_DB} (${describe(e)})`, { cause: e });
-      }
-      return out;
-    } finally {
-      db.close();
-    }
+    },
+    beforeRename: () => crashPoint("db-before-rename"),
+    writeError: (e) => new NormaDbError(`cannot write ${NORMA_DB} (${describe(e)})`, { cause: e }),
   });
 }
 

@@ -5,7 +5,7 @@
  *
  * The DDL text is also what the fast reader compares the file's schema with:
  * a database whose tables were created by exactly these statements is read
- * without SQLite (sqlite-file.ts); anything else goes through sql.js.
+ * without SQLite (sqlite/sqlite-file.ts); anything else goes through sql.js.
  */
 export const NORMA_SCHEMA_VERSION = 1;
 

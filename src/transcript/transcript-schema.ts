@@ -3,8 +3,8 @@
  * library's `TranscriptRecordSchema`, and the messages of a record that fails the shape check
  * (verify-transcript.ts checks shapes with isTranscriptRecord first).
  *
- * Built on first use, not when the module loads: building them took 4–6 ms of a one-shot
- * `check` or `patch` (code run once, unoptimized), which need them only to describe a bad record.
+ * Built on first use, not when the module loads: building them is code run once, unoptimized,
+ * in every one-shot `check` or `patch`, which need them only to describe a bad record.
  */
 import * as z from "zod/mini";
 

@@ -27,7 +27,8 @@ import {
 } from "../noma/block-table.js";
 import { rowAttrs, RowMaterializer } from "../noma/materialize-blocks.js";
 import { RowMap } from "../noma/row-map.js";
-import { compactParse, MAX_COLONS, parseNoma, type CompactParse } from "../noma/parse-noma.js";
+import { compactParse, type CompactParse } from "../noma/compact-parse.js";
+import { MAX_COLONS, parseNoma } from "../noma/parse-noma.js";
 import { keepShape } from "../noma/keep-shape.js";
 import { IdTable } from "../noma/id-table.js";
 import { collectProse, scanLineLinks, type Facts, type Reference, type Wikilink } from "./collect-facts.js";

@@ -65,7 +65,7 @@ function plainDay(v: string): number | null | undefined {
 
 /**
  * Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil):
- * integer arithmetic, no Date object (a Date per citation cost ≈ 2 µs cold).
+ * integer arithmetic, no Date object (one per citation, in mostly unoptimized code).
  */
 function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;

@@ -12,7 +12,8 @@
  */
 import type { BlockNode, NomaDocument, SectionNode } from "../noma/ast.js";
 import { directiveInterior } from "../noma/directive-interior.js";
-import { compactParse, sharedWalk, walkBlocks } from "../noma/parse-noma.js";
+import { compactParse } from "../noma/compact-parse.js";
+import { sharedWalk, walkBlocks } from "../noma/parse-memo.js";
 import { spliceArray } from "../noma/splice-array.js";
 import { datasetColumns } from "../noma/dataset-columns.js";
 import { compareDiagnostics, type Diagnostic, type Severity } from "./diagnostic.js";

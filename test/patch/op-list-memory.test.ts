@@ -5,7 +5,7 @@
  * exits: nothing is polled, so nothing is missed — for 50, 400 and 2,000 ops; from one to the
  * next, the peak may grow by at most 5% of the document per op. Before the fix each op left a
  * document of garbage the collector never got to under the short-run flags
- * (src/cli/prepare-short-run-jit.ts): 400 ops peaked hundreds of megabytes above 50.
+ * (src/cli/startup/prepare-short-run-jit.ts): 400 ops peaked hundreds of megabytes above 50.
  *
  * No timing in it: the collections between ops are decided by the heap's size, never by a
  * clock, so the peaks hold on a loaded machine (checked with both cores busy).

@@ -9,10 +9,11 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import initSqlJs from "sql.js";
 import { describe, expect, it } from "vitest";
 import { normaTransaction, readNormaState, NormaDbError } from "../../src/runs/norma-db.js";
-import type { RunRow } from "../../src/runs/norma-schema.js";
+import type { RunRow, StepRow } from "../../src/runs/norma-schema.js";
 import { tempDir } from "../helpers/temp-repo.js";
 
 const DIST_INDEX = fileURLToPath(new URL("../../dist/internal.js", import.meta.url));
@@ -156,9 +157,9 @@ describe(".norma/norma.db", () => {
       }
     });
     const fast = (await readNormaState(root))!;
-    // An extra index changes the schema text: the reader falls back to sql.js.
+    // A table of someone else's: not exactly our schema, so the reader falls back to sql.js (an extra index would not: only tables are compared).
     const db = await open(root);
-    db.run("CREATE INDEX extra ON steps(role)");
+    db.run("CREATE TABLE extra(x)");
     mkdirSync(join(root, "copy/.norma"), { recursive: true });
     writeFileSync(join(root, "copy/.norma/norma.db"), db.export());
     db.close();
@@ -171,6 +172,57 @@ describe(".norma/norma.db", () => {
       expect([...fast.kv(r.run_id)]).toEqual([...slow.kv(r.run_id)]);
     }
     expect(fast.runs[0]!.created_at).toBe("2026-01-05T10:00:29.000Z");
+  });
+
+  it("the fast reader and sql.js read the same state, for any runs, steps, events and kv rows", async () => {
+    const text = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: "grapheme", maxLength: 3000, size: "max" }));
+    const stepArb = fc.record({
+      role: fc.constantFrom("plan", "do", "check", "act") as fc.Arbitrary<StepRow["role"]>,
+      iteration: fc.integer({ min: 1, max: 9 }),
+      status: fc.constantFrom("ok", "fail", "skipped") as fc.Arbitrary<StepRow["status"]>,
+      ended_at: fc.option(fc.constant("2026-01-05T11:00:00.000Z"), { nil: null }),
+      summary: fc.option(text, { nil: null }),
+    });
+    const runArb = fc.record({
+      // Few creation times: ties are ordered by run id.
+      created: fc.constantFrom("2026-01-05T10:00:00.000Z", "2026-01-05T10:00:01.000Z", "2026-02-01T00:00:00.000Z"),
+      status: fc.constantFrom("running", "passed", "failed", "stopped") as fc.Arbitrary<RunRow["status"]>,
+      verdict: fc.constantFrom("PASS", "FAIL", null) as fc.Arbitrary<RunRow["verdict"]>,
+      goal: text,
+      steps: fc.array(stepArb, { maxLength: 6 }),
+      events: fc.array(fc.tuple(fc.string({ maxLength: 8 }), text, fc.option(fc.jsonValue(), { nil: undefined })), { maxLength: 5 }),
+      kv: fc.uniqueArray(fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue()), { selector: ([k]) => k, maxLength: 4 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(runArb, { maxLength: 8 }), async (runs) => {
+        const root = tempDir();
+        await normaTransaction(root, (tx) => {
+          runs.forEach((r, i) => {
+            const id = `20260105-1000${String(i).padStart(2, "0")}-${String(runs.length - i).padStart(6, "0")}`;
+            tx.insertRun({ ...run(id, r.created), status: r.status, verdict: r.verdict, goal: r.goal, current_step_index: r.steps.length });
+            r.steps.forEach((st, k) => tx.insertStep({ run_id: id, step_index: k + 1, step_dir: `d${k}`, started_at: "t", ...st }));
+            for (const [type, message, data] of r.events) tx.event(id, type, message, data, "2026-01-05T10:30:00.000Z");
+            for (const [key, value] of r.kv) tx.setKv(id, key, value);
+          });
+        });
+        const fast = (await readNormaState(root))!;
+        // A table of someone else's: not exactly our schema, so the reader falls back to sql.js (an extra index would not: only tables are compared).
+        const db = await open(root);
+        db.run("CREATE TABLE extra(x)");
+        mkdirSync(join(root, "copy/.norma"), { recursive: true });
+        writeFileSync(join(root, "copy/.norma/norma.db"), db.export());
+        db.close();
+        const slow = (await readNormaState(join(root, "copy")))!;
+        expect(fast.runs).toEqual(slow.runs);
+        expect(new Map(fast.stepCounts())).toEqual(new Map(slow.stepCounts()));
+        for (const r of [...fast.runs, run("20260105-999999-nosuch")]) {
+          expect(fast.steps(r.run_id)).toEqual(slow.steps(r.run_id));
+          expect(fast.events(r.run_id)).toEqual(slow.events(r.run_id));
+          expect(fast.kv(r.run_id)).toEqual(slow.kv(r.run_id));
+        }
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it("a damaged file, a foreign database or a newer schema is a clear error naming the file", async () => {

@@ -11,7 +11,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseNoma, validateNoma, type ValidateOptions } from "../../src/internal.js";
-import { reparseEdited } from "../../src/noma/parse-noma.js";
+import { reparseEdited } from "../../src/noma/reparse/reparse-edited.js";
 
 const LINES = [
   "# Title",

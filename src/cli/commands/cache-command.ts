@@ -4,7 +4,7 @@
 import { cacheStats } from "../../cache/cache-db.js";
 import { clearCache } from "../../reconcile/clear-cache.js";
 import { UsageError } from "../../errors/noma-error.js";
-import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
+import { prepareShortRunWasm } from "../startup/prepare-short-run-wasm.js";
 import type { CliIO } from "../cli-io.js";
 import { choice } from "../repo-context.js";
 import { callTool, envelope, formatArg, requireRepo } from "./reconcile-command.js";

@@ -21,7 +21,8 @@ export async function changedCommand(options: Record<string, unknown>, io: CliIO
   const listing = startWorktreeListing(ctx.root);
   const { CACHE_DB_PATH, readRecords } = await import("../../cache/cache-db.js");
   // Short-run tiering only when warm: a cold run hashes and inserts every file, where optimised WASM wins.
-  if (existsSync(join(ctx.root, CACHE_DB_PATH))) await (await import("../../cache/wasm-tiering.js")).prepareShortRunWasm({ hashing: true, env: io.env });
+  if (existsSync(join(ctx.root, CACHE_DB_PATH)))
+    await (await import("../startup/prepare-short-run-wasm.js")).prepareShortRunWasm({ hashing: true, env: io.env });
   const records = readRecords(ctx.root, [specPath]);
   records.catch(() => undefined); // awaited by the tool
   const { getChangedArtifacts } = await import("../../reconcile/get-changed-artifacts.js");

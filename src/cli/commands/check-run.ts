@@ -14,7 +14,7 @@ import type { CheckRun } from "../../check/check-worktree.js";
 import { UsageError } from "../../errors/noma-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
 import { choice, listOption, repoContext } from "../repo-context.js";
-import { shortRunJitBeforeParse } from "../prepare-short-run-jit.js";
+import { shortRunJitBeforeParse } from "../startup/prepare-short-run-jit.js";
 
 function readOrNull(abs: string): string | null {
   try {

@@ -9,7 +9,7 @@
  */
 import { startSpecDiffScans } from "../../reconcile/start-spec-diff-scans.js";
 import { UsageError } from "../../errors/noma-error.js";
-import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
+import { prepareShortRunWasm } from "../startup/prepare-short-run-wasm.js";
 import type { CliIO } from "../cli-io.js";
 import { listOption } from "../repo-context.js";
 import { callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";

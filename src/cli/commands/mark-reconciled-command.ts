@@ -13,7 +13,7 @@
 import { baselineReconciliation, type BaselineResult } from "../../reconcile/baseline-reconciliation.js";
 import { markReconciled, type MarkReconciledResult } from "../../reconcile/mark-reconciled.js";
 import { UsageError } from "../../errors/noma-error.js";
-import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
+import { prepareShortRunWasm } from "../startup/prepare-short-run-wasm.js";
 import type { CliIO } from "../cli-io.js";
 import { listOption, pathArg } from "../repo-context.js";
 import { callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";

@@ -11,7 +11,7 @@ import { formatDiagnosticsText } from "../../report/format-text.js";
 import { TOOL_NAME } from "../../version.js";
 import { UsageError } from "../../errors/noma-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
-import { opListCollector, shortRunJitBeforeParse } from "../prepare-short-run-jit.js";
+import { opListCollector, shortRunJitBeforeParse } from "../startup/prepare-short-run-jit.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 import { actorFromOptions } from "./actor-from-options.js";

@@ -6,7 +6,7 @@ import { snapshotState } from "../../reconcile/snapshot-state.js";
 import { resetState, showState } from "../../reconcile/state.js";
 import { ancestryWarning } from "../../reconcile/read-snapshot.js";
 import { UsageError } from "../../errors/noma-error.js";
-import { prepareShortRunWasm } from "../../cache/wasm-tiering.js";
+import { prepareShortRunWasm } from "../startup/prepare-short-run-wasm.js";
 import type { CliIO } from "../cli-io.js";
 import { choice } from "../repo-context.js";
 import { callTool, count, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";

@@ -12,9 +12,9 @@
  * heading retitled, a possible root section) returns false: the caller indexes
  * the document from scratch.
  */
-import type { BlockNode, DirectiveNode, NomaDocument, SectionNode } from "./ast.js";
-import { getAttr } from "./attributes.js";
-import { slugify } from "./slugify.js";
+import type { BlockNode, DirectiveNode, NomaDocument, SectionNode } from "../ast.js";
+import { getAttr } from "../attributes.js";
+import { slugify } from "../slugify.js";
 
 type Registrant = SectionNode | DirectiveNode;
 

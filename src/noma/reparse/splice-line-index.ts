@@ -4,7 +4,7 @@
  * after it are shifted. The result equals `indexLines(text)`; it costs a scan of
  * the changed lines and a copy of two typed arrays, not a scan of the document.
  */
-import type { LineIndex } from "./parse-noma.js";
+import type { LineIndex } from "../index-lines.js";
 
 /** 0-based index of the line holding character `offset` (the last line for offsets at the end). */
 export function lineAt(starts: Int32Array, offset: number): number {

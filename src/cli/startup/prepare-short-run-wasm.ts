@@ -1,10 +1,11 @@
 /**
  * Short CLI runs and WebAssembly tiering.
  *
- * Once any SQL ran, sql.js makes a process stall ~100–150 ms at exit while V8
- * finishes optimising the SQLite module in the background. Compiling it with
+ * Once any SQL ran, sql.js makes a process stall at exit while V8 finishes
+ * optimising the SQLite module in the background. Compiling it with
  * `--liftoff-only` (baseline code only) removes the stall without slowing our
- * few queries — but the same flag makes BLAKE3 7–9× slower. V8 decides per
+ * few queries — but the same flag makes BLAKE3 several times slower (figures:
+ * docs/perf/reconcile.md). V8 decides per
  * module at compile time, so a short run first compiles BLAKE3 (normal
  * tiering), then sets the flag, then lets sql.js compile.
  *
@@ -13,7 +14,7 @@
  * `NOMA_RECONCILE_WASM_TIERING=default` turns it off.
  */
 import { setFlagsFromString } from "node:v8";
-import { loadBlake3 } from "./blake3.js";
+import { loadBlake3 } from "../../cache/blake3.js";
 
 let applied = false;
 

@@ -9,8 +9,7 @@
  * (dist/bodies/<name>.cjs, from src/cli/bodies/), and this module compiles such a file with
  * V8's code cache: the first run compiles from source and, once the command is done, saves
  * the code V8 holds for it — the functions that ran included — and the next runs start from
- * it. Measured on the bench's 5 MiB document (three runs, against the same build with the
- * cache off): `check` 1.08–1.17× faster, `patch` 1.12–1.15×.
+ * it (what it gains: docs/perf/check.md).
  *
  * The cache file (compile-cache-dir.ts says where, and refuses places others could write)
  * is named after the body's content hash from the build, the Node version, the architecture
@@ -61,8 +60,8 @@ function bodyInfo(name: string): BodyInfo | undefined {
 
 /**
  * Load the Node built-ins body `name` requires, now. Called before the short-run V8 flag is
- * set: a built-in loaded after a flag change loses Node's own code cache (measured: 2.5×
- * slower to load), and the body, compiled after it, requires them only then.
+ * set: a built-in loaded after a flag change loses Node's own code cache (and loads slower),
+ * and the body, compiled after it, requires them only then.
  */
 function preloadBodyBuiltins(name: string, more: readonly string[] = []): void {
   const info = bodyInfo(name);
@@ -206,7 +205,7 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
       try {
         if (!trustedCacheDir(dir, true)) return;
         const bytes = cacheFileBytes(script.createCachedData());
-        const { writeFileAtomic } = await import("../fsx/write-file-atomic.js");
+        const { writeFileAtomic } = await import("../../fsx/write-file-atomic.js");
         writeFileAtomic(cacheFile, bytes, { mode: 0o600 });
         pruneCacheFiles(dir, name, cacheFile);
       } catch {
@@ -222,7 +221,7 @@ export const KEEP_CACHE_FILES = 8;
 /**
  * After a new cache file for body `name` is written: remove that body's older ones beyond the
  * newest KEEP_CACHE_FILES. Each upgrade, Node version and set of Node options adds a file
- * (≈ 0.3 MB) that nothing would ever remove. Only files named as ours and that are regular
+ * that nothing would ever remove. Only files named as ours and that are regular
  * files of this user (never a link, never another name) are touched; `kept` never. Not
  * "every file but this one": two installed versions of noma-reconcile share the directory,
  * and each would delete the other's at every run.

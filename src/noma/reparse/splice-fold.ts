@@ -20,8 +20,8 @@
  * Blocks are located by their first line, binary search over children (which are in line
  * order): `flat` and the tree are the old document's, lines not yet shifted.
  */
-import type { BlockNode, SectionNode } from "./ast.js";
-import { firstAfterLine, firstAtOrAfterLine } from "./line-search.js";
+import type { BlockNode, SectionNode } from "../ast.js";
+import { firstAfterLine, firstAtOrAfterLine } from "../line-search.js";
 
 /** The sections open after the fold took `flat[i - 1]` (outermost first): its ancestors, and itself when it is a section. */
 function openBefore(root: readonly BlockNode[], flat: readonly BlockNode[], i: number): SectionNode[] {

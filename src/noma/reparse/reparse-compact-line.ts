@@ -13,14 +13,15 @@
  * each line on its own, so a line that stays an opener of the same depth leaves every
  * other line's block as it was.
  */
-import type { AttrValue, NomaDocument } from "./ast.js";
-import { AttrTokenIndex } from "./attr-token-index.js";
-import { splitAliases } from "./attributes.js";
-import { F_A, F_B, F_C, F_D, F_LINE, K_CODE, K_DIRECTIVE, K_SECTION, KIND_MASK, level, STRIDE } from "./block-table.js";
-import { REF_ATTRS, type RowRef } from "./index-row-ids.js";
-import { newColonScan, OPEN_LINE, scanColonLine } from "./line-syntax.js";
-import { compactDocument, compactParse, type CompactParse, type EditSpan } from "./parse-noma.js";
-import { rangeEquals } from "./range-equals.js";
+import type { AttrValue, NomaDocument } from "../ast.js";
+import { AttrTokenIndex } from "../attr-token-index.js";
+import { splitAliases } from "../attributes.js";
+import { F_A, F_B, F_C, F_D, F_LINE, K_CODE, K_DIRECTIVE, K_SECTION, KIND_MASK, level, STRIDE } from "../block-table.js";
+import { REF_ATTRS, type RowRef } from "../index-row-ids.js";
+import { newColonScan, OPEN_LINE, scanColonLine } from "../line-syntax.js";
+import { compactDocument, compactParse, type CompactParse } from "../compact-parse.js";
+import type { EditSpan } from "./reparse-edited.js";
+import { rangeEquals } from "../range-equals.js";
 import { lineAt } from "./splice-line-index.js";
 
 const KEYS = ["id", "aliases", ...REF_ATTRS];

@@ -4,8 +4,8 @@
  * V8 represents a slice of 13 or more characters as a view of its parent string, which
  * then stays alive as long as the slice does. A node re-parsed after an edit takes its
  * title, attribute values, cells and texts from the edited text; were they views, every
- * node re-parsed by an op of a list would keep that op's whole text alive, and a 400-op
- * list on a 1 MB document would hold 400 copies of it (issue 15, item 10). The nodes of a
+ * node re-parsed by an op of a list would keep that op's whole text alive, and a list would
+ * hold a copy of the document per op (docs/perf/patch.md). The nodes of a
  * re-parsed region are small, so their strings are copied once instead.
  */
 

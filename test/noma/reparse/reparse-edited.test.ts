@@ -4,10 +4,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { astToJson, parseNoma, type NomaDocument } from "../../src/internal.js";
-import type { BlockNode } from "../../src/noma/ast.js";
-import { reparseEdited, walkBlocks } from "../../src/noma/parse-noma.js";
-import { applyPatch } from "../../src/patch/apply-patch.js";
+import { astToJson, parseNoma, type NomaDocument } from "../../../src/internal.js";
+import type { BlockNode } from "../../../src/noma/ast.js";
+import { walkBlocks } from "../../../src/noma/parse-memo.js";
+import { reparseEdited } from "../../../src/noma/reparse/reparse-edited.js";
+import { applyPatch } from "../../../src/patch/apply-patch.js";
 
 const LINES = [
   "# Title",

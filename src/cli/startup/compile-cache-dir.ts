@@ -40,8 +40,8 @@ export function trustedCacheDir(dir: string, create: boolean): boolean {
 
 /**
  * mkdir -p, one level at a time. Not `mkdirSync(dir, { recursive: true })`: on Node 20 that
- * loops for ever when a parent exists but refuses children with ENOENT (measured with a
- * cache directory under /proc: the command never exited).
+ * loops for ever when a parent exists but refuses children with ENOENT (a cache directory
+ * under /proc: the command never exited).
  */
 function makeDirs(dir: string, depth: number): void {
   try {

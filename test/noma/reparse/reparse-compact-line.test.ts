@@ -8,8 +8,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyPatch, astToJson, parseNoma, validateNoma, type NomaDocument } from "../../src/internal.js";
-import { reparseCompactLine } from "../../src/noma/reparse-compact-line.js";
+import { applyPatch, astToJson, parseNoma, validateNoma, type NomaDocument } from "../../../src/internal.js";
+import { reparseCompactLine } from "../../../src/noma/reparse/reparse-compact-line.js";
 
 const LINES = [
   "# Title",

@@ -2,21 +2,17 @@
  * Short CLI runs and V8's optimizing compiler and garbage collector.
  *
  * A one-shot command (`check`, `patch`, …) parses and validates a document once:
- * most of its JavaScript runs before V8 has optimized it, and on a 5 MB document
+ * most of its JavaScript runs before V8 has optimized it, and on a large document
  * TurboFan spends more CPU compiling the parser's and the validator's functions
  * (each with its callees inlined into it: big graphs) than the optimized code then
  * saves. Without inlining each function compiles in a fraction of the time; the
- * optimized code is ~20% slower in a steady state, which a one-shot run never
- * reaches. Measured on the bench's 5 MB document (fresh process, read + parse +
- * validate): ~30% less CPU and ~25% less wall time (bench/oneshot.bench.mjs has
- * the row with and without).
+ * optimized code is slower in a steady state, which a one-shot run never reaches.
  *
  * The collector's defaults suit a long-lived process, not a run that keeps most of what it
- * allocates (the parse's tables, ids, facts) and then exits. A 5 MB `check` grew the young
- * generation from 1 to 4 MB per semi-space (8 MB of fresh pages: each first touch of a page
- * is a page fault, ≈ 13 µs on the bench machine), started incremental marking and finished
- * with a mark-compact it did not need, and split each scavenge of a small young generation
- * over threads that mostly waited on each other. So, for the rest of the run:
+ * allocates (the parse's tables, ids, facts) and then exits: they grow the young generation
+ * (fresh pages, each first touch a page fault), start incremental marking and finish with a
+ * mark-compact the run does not need, and split each scavenge of a small young generation
+ * over threads that mostly wait on each other. So, for the rest of the run:
  * - `--semi-space-growth-factor=1`: the young generation keeps its size (V8 reads the factor
  *   each time it would grow it; the lower bound of 2 is applied only at start-up);
  * - `--no-incremental-marking`: no marking starts at a soft limit; a full collection happens
@@ -25,22 +21,17 @@
  * - `--no-parallel-scavenge`: each scavenge runs on the main thread (V8 reads this per
  *   scavenge).
  * Each is read where V8 uses it, so setting it mid-run is safe (unlike, say,
- * `--single-threaded-gc`, which aborts the process when changed after start-up: tried).
- * Measured in A/B runs (15 rounds, this 2-core machine): the GC flags together made `check`
- * of 5 MiB 1.09× and `patch` 1.15× faster, `check` of 20 × 1 MB documents 1.07× faster,
- * and a 40 MB `check` as fast with ≈ 15% less peak memory; page faults of a 5 MiB `check`
- * −1,550 (of ≈ 12,500).
+ * `--single-threaded-gc`, which aborts the process when changed after start-up).
  *
  * Only the CLI calls this, for commands that finish after one pass over their
  * documents; a long-lived process (the MCP server) and the library keep V8's
  * defaults. `NOMA_RECONCILE_JIT=default` turns it off (a test checks the output is
  * the same either way).
  *
- * Only when there is enough text to parse: changing a V8 flag at run time costs
- * 3–5 ms and makes V8 reject Node's code cache for the internal modules loaded
- * afterwards (measured: loading node:crypto, zlib, http… took 2.5× longer), which a
- * commit of small documents (the pre-commit hook) would pay for nothing. From
- * ≈ 256 KB of text the flag already wins (check of a 256 KB document: −7%).
+ * Only when there is enough text to parse (SHORT_RUN_JIT_MIN_CHARS): changing a V8 flag
+ * at run time has a cost of its own and makes V8 reject Node's code cache for the internal
+ * modules loaded afterwards, which a commit of small documents (the pre-commit hook) would
+ * pay for nothing. What each part gains, measured: docs/perf/check.md.
  */
 import { createRequire } from "node:module";
 
@@ -116,7 +107,7 @@ export function shortRunJitBeforeParse(
  * promoted by the scavenge that runs while it is in use), and with incremental marking off
  * nothing starts a full collection as they pile up: a scavenge's promotions never do, and
  * external strings' bytes only past a fixed allowance many documents large. The CLI's peak
- * memory grew by half a document or more per op (docs/perf-patch.md).
+ * memory grew with the number of ops (docs/perf/patch.md).
  *
  * So a list run under the short-run flags collects between its ops: after an op, once the
  * heap with the external strings' bytes has doubled since the last collection (since the
@@ -124,9 +115,9 @@ export function shortRunJitBeforeParse(
  * peak does not move with the machine's load: about twice what a collection keeps (the
  * document's parse, the process's own) plus the transcript, whatever the number of ops
  * (test/patch/op-list-memory.test.ts). A list too short to double the heap is never
- * collected. V8's own scheduling was tried instead: with incremental marking back on (and a
- * fixed growing factor), each marking ran alongside the ops for as long as its clock-driven
- * schedule said while the texts piled up, and the peak still grew with the number of ops.
+ * collected. Not V8's own scheduling: incremental marking runs on a clock-driven schedule,
+ * alongside ops that pile up texts meanwhile, so the peak would grow with the number of ops
+ * (what was tried and measured: docs/perf/patch.md).
  *
  * Collecting needs V8's `gc` function: `--expose-gc` set when the first collection is due
  * (a flag set at run time makes V8 refuse code cached under the others: see v8FlagChanges) and

@@ -1,5 +1,5 @@
 /**
- * The compile cache of the hot commands' bodies (src/cli/load-cached-body.ts): the real CLI,
+ * The compile cache of the hot commands' bodies (src/cli/startup/load-cached-body.ts): the real CLI,
  * spawned, with its cache directory in a temp dir. What a user must be able to count on: the
  * output never depends on the cache; a cache file is written once, atomically, only where
  * nobody else can write; a torn, flipped, foreign or linked file is never given to V8 and is
@@ -26,11 +26,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { compileCacheDir, trustedCacheDir } from "../../src/cli/compile-cache-dir.js";
-import { cacheFileBytes, cachePayload, KEEP_CACHE_FILES } from "../../src/cli/load-cached-body.js";
-import { SHORT_RUN_JIT_MIN_CHARS } from "../../src/cli/prepare-short-run-jit.js";
-import { CLI, runCli } from "../helpers/run-cli.js";
-import { git, tempRepo } from "../helpers/temp-repo.js";
+import { compileCacheDir, trustedCacheDir } from "../../../src/cli/startup/compile-cache-dir.js";
+import { cacheFileBytes, cachePayload, KEEP_CACHE_FILES } from "../../../src/cli/startup/load-cached-body.js";
+import { SHORT_RUN_JIT_MIN_CHARS } from "../../../src/cli/startup/prepare-short-run-jit.js";
+import { CLI, runCli } from "../../helpers/run-cli.js";
+import { git, tempRepo } from "../../helpers/temp-repo.js";
 
 const DOC = `---\ntitle: Cache\n---\n\n# Cache {id="top"}\n\nSee [[nowhere]].\n\n::claim{id="c1" confidence=0.7}\nA claim.\n::\n\n::plot{dataset="missing" column="a"}\n::\n`;
 

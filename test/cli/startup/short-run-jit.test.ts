@@ -1,5 +1,5 @@
 /**
- * One-shot commands set V8 flags for a short run (src/cli/prepare-short-run-jit.ts): the
+ * One-shot commands set V8 flags for a short run (src/cli/startup/prepare-short-run-jit.ts): the
  * output must be the same with V8's defaults (NOMA_RECONCILE_JIT=default), V8 must know
  * every flag, and the collector flag that matters most must take effect when set mid-run. The document is
  * large enough (~1 MB) for V8 to optimize the parser and the validator during the run, and
@@ -7,9 +7,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { SHORT_RUN_JIT_MIN_CHARS, SHORT_RUN_V8_FLAGS, shortRunJitBeforeParse } from "../../src/cli/prepare-short-run-jit.js";
-import { runCli } from "../helpers/run-cli.js";
-import { tempRepo } from "../helpers/temp-repo.js";
+import { SHORT_RUN_JIT_MIN_CHARS, SHORT_RUN_V8_FLAGS, shortRunJitBeforeParse } from "../../../src/cli/startup/prepare-short-run-jit.js";
+import { runCli } from "../../helpers/run-cli.js";
+import { tempRepo } from "../../helpers/temp-repo.js";
 
 function bigDocument(): string {
   const parts = ["---\ntitle: JIT\nprofile: research\n---\n\n# Root\n"];

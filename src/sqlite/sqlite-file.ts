@@ -4,10 +4,11 @@
  * the header, the schema table, and the b-trees of tables (rowid tables and
  * WITHOUT ROWID ones) with their overflow chains.
  *
- * The cache's reads use it instead of sql.js when the file has exactly our
- * current schema: no WebAssembly to compile, no copy of the file into SQLite's
- * memory, and BLOB columns come out as slices of the file (sql.js copies them
- * byte by byte in JavaScript). Anything it does not expect (another text
+ * The hash cache (cache/) and the run DB (runs/norma-db.ts) read with it
+ * instead of sql.js when the file has exactly their current schema: no
+ * WebAssembly to compile, no copy of the file into SQLite's memory, and BLOB
+ * columns come out as slices of the file (sql.js copies them byte by byte in
+ * JavaScript). Anything it does not expect (another text
  * encoding, a page type it does not know, a pointer out of range, a cycle)
  * throws SqliteFormatError, and the caller reads through sql.js instead.
  * Writes always go through SQLite.
@@ -154,8 +155,8 @@ export function bufferSource(bytes: Buffer): PageSource {
 /**
  * A file read on demand, in blocks of 256 KiB kept for the source's life:
  * the warm path touches the schema, a few b-tree pages and the overflow chains
- * of one spec's chunks, a quarter of a 100k-file cache (reading it whole cost
- * ~30 ms of system time).
+ * of one spec's chunks, a small part of a large cache, and never reads the rest
+ * (docs/perf/reconcile.md).
  */
 export function fileSource(fd: number, size: number): PageSource {
   const BLOCK = 256 * 1024;

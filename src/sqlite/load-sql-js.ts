@@ -1,0 +1,29 @@
+/**
+ * sql.js (SQLite compiled to WebAssembly: no native build), loaded once per process
+ * and only when a command first needs SQLite.
+ */
+import { createRequire } from "node:module";
+import type { SqlJsStatic } from "sql.js";
+
+let sqlPromise: Promise<SqlJsStatic> | undefined;
+
+/**
+ * Load sql.js (once per process, lazily; through require, which skips the ESM
+ * loader's CommonJS export scan). SQLite's first statement has a cost of its own
+ * whatever the database; it is paid here, on an empty one, so that it overlaps
+ * reading the database file rather than following it.
+ */
+export function loadSqlJs(): Promise<SqlJsStatic> {
+  sqlPromise ??= (async () => {
+    const init = createRequire(import.meta.url)("sql.js") as (cfg?: object) => Promise<SqlJsStatic>;
+    const SQL = await init();
+    const warm = new SQL.Database();
+    try {
+      warm.exec("SELECT 1");
+    } finally {
+      warm.close();
+    }
+    return SQL;
+  })();
+  return sqlPromise;
+}
