@@ -265,6 +265,7 @@ cli
   .option("--reason <text>", "Why: stored in the transcript")
   .option("--parent-op-id <id>", "op_id of a causally prior record")
   .option("--dry-run", "Show what would happen; write nothing")
+  .option("--verbose", "Also print notes that change nothing (e.g. that the document has no capability sidecar)")
   .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example(`  noma-reconcile patch docs/plan.noma --op '{"op":"update_attribute","id":"c1","key":"confidence","value":0.9}'`)

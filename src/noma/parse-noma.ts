@@ -453,7 +453,7 @@ function ownEnd(b: BlockNode): number {
 }
 
 /** Length of the common prefix and suffix of two strings (non-overlapping). */
-function commonEnds(a: string, b: string): [number, number] {
+export function commonEnds(a: string, b: string): [number, number] {
   const max = Math.min(a.length, b.length);
   let p = 0;
   const CHUNK = 4096;

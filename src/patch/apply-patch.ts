@@ -10,8 +10,9 @@
  * - A changed document is re-validated once, after the last op.
  */
 import type { NomaDocument } from "../noma/ast.js";
-import { compactParse, type EditSpan, parseNoma, reparseEdited } from "../noma/parse-noma.js";
+import { commonEnds, compactParse, type EditSpan, parseNoma, reparseEdited } from "../noma/parse-noma.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
+import { diagnosticChange, lineShiftOf, type DiagnosticChange, type LineShift } from "../validate/diagnostic-change.js";
 import { summarize, type ValidationSummary } from "../validate/diagnostic.js";
 import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
 import { validationCacheKey } from "../validate/validation-cache-key.js";
@@ -53,6 +54,11 @@ export interface PatchOutcome {
   postDiagnostics: Diagnostic[];
   preValidation: ValidationSummary;
   postValidation: ValidationSummary;
+  /**
+   * What the list changed in the validator's diagnostics: those it introduced and resolved,
+   * and how many it left (see diagnostic-change.ts); nothing when the text did not change.
+   */
+  change: DiagnosticChange;
   /** List-level warnings (base_sha_drift). */
   warnings: Diagnostic[];
   /** The rejection that stopped the list. */
@@ -199,6 +205,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
       postDiagnostics: preDiagnostics,
       preValidation,
       postValidation: preValidation,
+      change: unchangedDiagnostics(preDiagnostics),
       warnings,
       error: { code, message, opIndex: 0 },
     };
@@ -226,6 +233,10 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   }
 
   const outcomes: OpOutcome[] = [];
+  // The lines of the text before the list, for the line map of what it changed: an op list
+  // re-parses in place (reparseEdited consumes the earlier line index), a single op on a
+  // table-only parse reads them before its result is parsed.
+  const preStarts = oneShot !== undefined ? doc0.lineStarts : doc0.lineStarts.slice();
   let current = text;
   let doc = doc0;
   let currentSha = preSha256;
@@ -322,6 +333,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
         postDiagnostics: preDiagnostics,
         preValidation,
         postValidation: preValidation,
+        change: unchangedDiagnostics(preDiagnostics),
         warnings,
         error: { code: e.code, message: e.message, opIndex: k },
       };
@@ -330,6 +342,12 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   }
   // Ops may undo each other: the list changed the text only if it differs in the end.
   const changed = span === null ? false : span !== undefined ? !sameBetween(text, current, span) : current !== text;
+  // How the lines moved, read before the result is parsed (reparseCompactLine may reuse the line index).
+  let shift: ((afterLines: number) => LineShift) | undefined;
+  if (changed) {
+    const [prefix, suffix] = span !== null && span !== undefined ? [span.prefix, span.suffix] : commonEnds(text, current);
+    shift = lineShiftOf(preStarts, text.length, current, prefix, suffix);
+  }
   // One-shot: the result's table from the original's when the edit stayed within a directive's
   // opening line (reparse-compact-line.ts), else a fresh parse. Not for a result remembered for
   // the next patch (its ids would keep the original text alive beside the new one).
@@ -351,8 +369,14 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
     postDiagnostics,
     preValidation,
     postValidation: summarize(postDiagnostics),
+    change: shift !== undefined ? diagnosticChange(preDiagnostics, postDiagnostics, shift(doc.lineStarts.length - 1)) : unchangedDiagnostics(preDiagnostics),
     warnings,
   };
+}
+
+/** Nothing introduced or resolved: every diagnostic as it was. */
+export function unchangedDiagnostics(diagnostics: readonly Diagnostic[]): DiagnosticChange {
+  return { introduced: [], resolved: [], unchanged: diagnostics.length };
 }
 
 /** Whether `a` and `b`, equal in their first `prefix` and last `suffix` characters, are equal. */
