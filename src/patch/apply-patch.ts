@@ -16,6 +16,7 @@ import { diagnosticChange, lineShiftOf, type DiagnosticChange, type LineShift } 
 import { summarize, type ValidationSummary } from "../validate/diagnostic.js";
 import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
 import { validationCacheKey } from "../validate/validation-cache-key.js";
+import { type EditBase, editBase, validateEdited } from "../validate/validate-edited.js";
 import { reparseCompactLine } from "../noma/reparse-compact-line.js";
 import { applyOp, opTargetId, validateOp } from "./apply-op.js";
 import { isPatchError, PatchError, type PatchErrorCode } from "./patch-error.js";
@@ -168,11 +169,13 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   // path takes over cost more than parsing and validating twice. A remembered state is
   // always patched incrementally.
   const oneShot = ops.length === 1 && hit === undefined && (!remember || options.prepareLater === true) ? compactTargets(doc0) : undefined;
+  // One-shot, the result is validated from these diagnostics (validate-edited.ts): both under one clock.
+  const oneShotOptions: ValidateOptions = { ...options.validate, now: options.validate?.now ?? new Date() };
   const preDiagnostics =
     known !== undefined && known.key === validationCacheKey(doc0, options.validate)
       ? known.diagnostics.map(copyDiagnostic)
       : oneShot !== undefined
-        ? validateNoma(doc0, options.validate)
+        ? validateNoma(doc0, oneShotOptions)
         : validateNoma(doc0, { ...validateOptions, previous: doc0 });
   const preValidation = summarize(preDiagnostics);
   const warnings: Diagnostic[] = [];
@@ -344,19 +347,26 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   const changed = span === null ? false : span !== undefined ? !sameBetween(text, current, span) : current !== text;
   // How the lines moved, read before the result is parsed (reparseCompactLine may reuse the line index).
   let shift: ((afterLines: number) => LineShift) | undefined;
+  // One-shot: what the incremental post-validation needs of the original, read before the result is parsed.
+  let base: EditBase | undefined;
   if (changed) {
     const [prefix, suffix] = span !== null && span !== undefined ? [span.prefix, span.suffix] : commonEnds(text, current);
     shift = lineShiftOf(preStarts, text.length, current, prefix, suffix);
+    if (oneShot !== undefined) base = editBase(doc0, { prefix, suffix });
   }
   // One-shot: the result's table from the original's when the edit stayed within a directive's
   // opening line (reparse-compact-line.ts), else a fresh parse. Not for a result remembered for
   // the next patch (its ids would keep the original text alive beside the new one).
   if (changed && oneShot !== undefined)
     doc = (!remember && span !== null && span !== undefined ? reparseCompactLine(doc0, current, span) : undefined) ?? parseNoma(current);
+  // One-shot, only what the op can have changed is validated again (validate-edited.ts); an op
+  // list's states share their nodes and facts, which the validation takes over (`previous`).
   const postDiagnostics = !changed
     ? preDiagnostics
     : oneShot !== undefined
-      ? validateNoma(doc, options.validate)
+      ? base !== undefined
+        ? validateEdited(doc, base, preDiagnostics, oneShotOptions)
+        : validateNoma(doc, oneShotOptions)
       : validateNoma(doc, { ...validateOptions, previous: doc0 });
   keep(current, doc, currentHash ?? hashOf0(), postDiagnostics);
   return {
