@@ -357,8 +357,21 @@ function materialize(doc: NomaDocument): void {
   setMemo(doc, { index: c.index, bodyStart: c.bodyStart, options: c.options, blocks: flat });
 }
 
-/** Parse Noma source text. Never throws; problems found on the way are in `doc.problems`. */
-export function parseNoma(source: string, options: ParseOptions = {}): NomaDocument {
+/**
+ * The blocks of a source, without its id index: its lines, frontmatter, block table (top-level
+ * sections folded) and the problems found on the way (sorted by line). What `parseNoma`
+ * starts from, and all a rendering reads (render-noma.ts, which derives headings' ids itself).
+ */
+export interface ScannedNoma {
+  source: string;
+  index: LineIndex;
+  frontmatter: FrontmatterNode | undefined;
+  bodyStart: number;
+  table: BlockTable;
+  problems: ParseProblem[];
+}
+
+export function scanNoma(source: string): ScannedNoma {
   const index = indexLines(source);
   const problems: ParseProblem[] = [];
   const frontmatter = parseFrontmatter(source, index, problems);
@@ -366,9 +379,16 @@ export function parseNoma(source: string, options: ParseOptions = {}): NomaDocum
   const scanner = new BlockScanner(source, index.starts, index.ends, bodyStart);
   scanner.scan(bodyStart, index.ends.length, 0);
   const table = scanner.table;
-  const doc = newDocument(source, index, frontmatter, problems);
   for (const p of scanner.problems) problems.push(p);
-  foldSectionEnds(table, doc.endLine);
+  foldSectionEnds(table, Math.max(index.ends.length, 1));
+  problems.sort((a, b) => a.line - b.line);
+  return { source, index, frontmatter, bodyStart, table, problems };
+}
+
+/** Parse Noma source text. Never throws; problems found on the way are in `doc.problems`. */
+export function parseNoma(source: string, options: ParseOptions = {}): NomaDocument {
+  const { index, frontmatter, bodyStart, table, problems } = scanNoma(source);
+  const doc = newDocument(source, index, frontmatter, problems);
   // Only sections and directives carry ids: the index is sized for all of them (half the rows was
   // 1.7 times too many on the bench document, arrays filled for nothing).
   const builder = idIndexBuilder<number>(frontmatter, options.rootAliases ?? [], table.sections + table.directives);
