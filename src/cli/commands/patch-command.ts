@@ -119,8 +119,9 @@ function changeLines(file: string, change: DiagnosticChange, color: boolean): st
   return lines;
 }
 
+/** `n` with thousands separated by commas (not toLocaleString: Intl costs ≈ 10 ms to set up). */
 function count(n: number): string {
-  return n.toLocaleString("en-US");
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ",");
 }
 
 function renderText(file: string, r: PatchDocumentResult, dryRun: boolean, color: boolean, verbose: boolean): string {
