@@ -13,7 +13,7 @@
  * indented by one space so it stays a paragraph line.
  */
 import type { AttrValue, BlockNode, DirectiveNode, NomaDocument, SectionNode, TableAlign, TableNode } from "./ast.js";
-import { formatAttr, getAttr } from "./attributes.js";
+import { formatAttr, getAttr, isWrittenForm, parseAttributeRange } from "./attributes.js";
 import { IdIndexBuilder } from "./id-index-builder.js";
 import {
   CLOSED,
@@ -269,6 +269,15 @@ class RowRenderer {
     return rowAttrs(this.doc.table, this.src, b);
   }
 
+  /** A directive's attribute block as renderAttrBlock writes it: its source when that is already the written form. */
+  private directiveAttrs(o: number): string {
+    const from = this.d[o + F_A]!;
+    if (from === -1) return "";
+    const to = this.d[o + F_B]!;
+    if (isWrittenForm(this.src, from, to)) return this.src.slice(from - 1, to + 1);
+    return renderAttrBlock(parseAttributeRange(this.src, from, to), false);
+  }
+
   /** Add one block's rendering (a directive's with its children). */
   private block(b: number, depth: number): void {
     const { d, src } = this;
@@ -282,7 +291,7 @@ class RowRenderer {
         break;
       case K_DIRECTIVE: {
         const fence = ":".repeat(depth + 2);
-        this.acc += `${fence}${this.doc.table.names[d[o + F_C]!]!}${d[o + F_A] === -1 ? "" : renderAttrBlock(this.attrs(b), false)}\n`;
+        this.acc += `${fence}${this.doc.table.names[d[o + F_C]!]!}${this.directiveAttrs(o)}\n`;
         const next = d[o + F_NEXT]!;
         // The children are rendered before the directive counts as added (as the tree's renderer does).
         for (let k = b + 1; k < next; k = d[k * STRIDE + F_NEXT]!) {

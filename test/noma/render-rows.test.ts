@@ -96,4 +96,24 @@ describe("renderNoma from the block table", () => {
     void tree.children;
     expect(chunks.join("")).toBe(renderNoma(tree));
   });
+
+  it("copies an attribute block only when it is already written as a rendering writes it", () => {
+    const token = fc.oneof(
+      fc.constantFrom("a", "b", "id", "__proto__", "x-y", "k_2"),
+      fc.tuple(fc.constantFrom("a", "b", "c"), fc.constantFrom("1", "1.0", "-0", "007", "0.5", "1e3", "true", "false", "x", "")).map(([k, v]) => `${k}=${v}`),
+      fc
+        .tuple(fc.constantFrom("a", "b", "d"), fc.constantFrom('"x"', '"5"', '"true"', "'x'", "'say \"hi\"'", '""', '"a b"', '"open'))
+        .map(([k, v]) => `${k}=${v}`),
+    );
+    const attrs = fc.tuple(fc.array(token, { maxLength: 4 }), fc.constantFrom(" ", "  ", "\t", " ,")).map(([t, sep]) => t.join(sep));
+    fc.assert(
+      fc.property(attrs, fc.boolean(), (a, body) => {
+        const s = `::claim{${a}}\n${body ? "text\n" : ""}::\n`;
+        const tree = parseNoma(s);
+        void tree.children;
+        expect(renderNoma(parseNoma(s))).toBe(renderNoma(tree));
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
