@@ -72,6 +72,14 @@ try {
     before: restore,
     env: { ...process.env, NOMA_RECONCILE_COMPILE_CACHE_DIR: cacheDir, ...env },
   });
+  const render = (cli, env = {}) => ({
+    cmd: process.execPath,
+    args: [cli, "render", "big.noma", "--to", "noma"],
+    cwd: dir,
+    okStatus: [0],
+    before: restore,
+    env: { ...process.env, NOMA_RECONCILE_COMPILE_CACHE_DIR: cacheDir, ...env },
+  });
   const template = (t) =>
     t
       .split(" ")
@@ -85,20 +93,17 @@ try {
     { label: "check", ...check(CLI) },
     { label: "check, V8 default tiering", ...check(CLI, { NOMA_RECONCILE_JIT: "default" }) },
     { label: "patch", ...patch(CLI) },
-    {
-      label: "render",
-      cmd: process.execPath,
-      args: [CLI, "render", "big.noma", "--to", "noma"],
-      cwd: dir,
-      okStatus: [0],
-      before: restore,
-      env: { ...process.env, NOMA_RECONCILE_COMPILE_CACHE_DIR: cacheDir },
-    },
+    { label: "render", ...render(CLI) },
     { label: "check, compile cache off", ...check(CLI, { NOMA_RECONCILE_COMPILE_CACHE: "0" }) },
     { label: "patch, compile cache off", ...patch(CLI, { NOMA_RECONCILE_COMPILE_CACHE: "0" }) },
   ];
   if (baseline.cli !== undefined) commands.push({ label: "check (baseline)", ...check(baseline.cli) }, { label: "patch (baseline)", ...patch(baseline.cli) });
-  if (COMPARE !== undefined) commands.push({ label: "check (compare)", ...check(binOf(COMPARE)) }, { label: "patch (compare)", ...patch(binOf(COMPARE)) });
+  if (COMPARE !== undefined)
+    commands.push(
+      { label: "check (compare)", ...check(binOf(COMPARE)) },
+      { label: "patch (compare)", ...patch(binOf(COMPARE)) },
+      { label: "render (compare)", ...render(binOf(COMPARE)) },
+    );
   if (refCheck !== undefined) commands.push({ label: "check (reference)", cmd: template(refCheck)[0], args: template(refCheck).slice(1), cwd: dir });
   if (refPatch !== undefined)
     commands.push({ label: "patch (reference)", cmd: template(refPatch)[0], args: template(refPatch).slice(1), cwd: dir, before: restore });
@@ -169,6 +174,11 @@ try {
   row("check big.noma", "check", "CPU", 4.2);
   row("render big.noma --to noma", "render", "CPU", 5);
   row("patch --op update_attribute", "patch", "wall", 7);
+  if (COMPARE !== undefined) {
+    row(`check (${COMPARE})`, "check (compare)", "CPU", 4.2);
+    row(`render (${COMPARE})`, "render (compare)", "CPU", 5);
+    row(`patch (${COMPARE})`, "patch (compare)", "wall", 7);
+  }
   console.log(`\nnode -e 0 = ${fmt(node.ms)} wall, ${fmt(node.cpu.ms)} CPU`);
   report("against the reference, without it (issue 26)", targets);
   const others = [["other build (same rounds)", "check", "this build vs it (check)", "patch", "this build vs it (patch)", ""]];
