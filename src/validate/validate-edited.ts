@@ -60,11 +60,6 @@ export interface EditBase {
   rowCount: number;
 }
 
-/** The first line (0-based) of the body: after the frontmatter. */
-function bodyStart(c: CompactParse): number {
-  return c.bodyStart;
-}
-
 /** Where a top-level row's own lines end (0-based, exclusive): a section's heading line, not what it folds. */
 function ownEnd(d: Int32Array, b: number): number {
   const o = b * STRIDE;
@@ -92,7 +87,7 @@ function regionRows(c: CompactParse, lo: number, hi: number): { r0: number; r1: 
 function changedLines(c: CompactParse, length: number, span: EditSpan): [number, number] {
   const starts = c.index.starts;
   const last = starts.length - 2;
-  const lo = Math.max(bodyStart(c), lineAt(starts, span.prefix) - 1);
+  const lo = Math.max(c.bodyStart, lineAt(starts, span.prefix) - 1);
   const hi = Math.min(last, lineAt(starts, Math.max(span.prefix, length - span.suffix)) + 1);
   return [lo, Math.max(lo, hi)];
 }
@@ -107,7 +102,7 @@ export function editBase(doc: NomaDocument, span: EditSpan): EditBase | undefine
   if (c === undefined) return undefined;
   const starts = c.index.starts;
   const lines = starts.length - 1;
-  if (lines === 0 || span.prefix < starts[bodyStart(c)]!) return undefined;
+  if (lines === 0 || span.prefix < starts[c.bodyStart]!) return undefined;
   const [lo, hi] = changedLines(c, doc.source.length, span);
   const { r0, r1, from, to } = regionRows(c, lo, hi);
   return {
@@ -176,7 +171,7 @@ function sameOutside(
 
 /** `text[from, to)`, whole lines of a state's body, parsed as a document of their own after its frontmatter (or a blank line); `head`: the lines before them. */
 function regionDocument(text: string, c: CompactParse, from: number, to: number): { doc: NomaDocument; head: number } {
-  const body = bodyStart(c);
+  const body = c.bodyStart;
   // Without frontmatter, a blank line first: a region starting with "---" must not read as frontmatter.
   const head = body > 0 ? text.slice(0, c.index.starts[body]) : "\n";
   const region = text.slice(from, to);
@@ -245,7 +240,7 @@ export function incrementalDiagnostics(
   options: ValidateOptions = {},
 ): Diagnostic[] | undefined {
   const c = compactParse(doc);
-  if (c === undefined || doc.frontmatter?.raw !== base.frontmatter || bodyStart(c) !== bodyStart(base.compact)) return undefined;
+  if (c === undefined || doc.frontmatter?.raw !== base.frontmatter || c.bodyStart !== base.compact.bodyStart) return undefined;
   const starts = c.index.starts;
   const lines = starts.length - 1;
   const shift = lines - base.lines;
