@@ -40,7 +40,7 @@ rmSync(join(root, "dist"), { recursive: true, force: true });
 // compiles with V8's code cache (src/cli/startup/load-cached-body.ts). The bin learns each body's
 // content hash (its cache key) and the Node built-ins it loads (loaded before the short-run
 // V8 flag is set, so they keep Node's own code cache) through a define.
-const BODIES = { check: "src/cli/bodies/check-body.ts", patch: "src/cli/bodies/patch-body.ts" };
+const BODIES = { check: "src/cli/bodies/check-body.ts", patch: "src/cli/bodies/patch-body.ts", render: "src/cli/bodies/render-body.ts" };
 /** Loaded lazily at run time from node_modules (WASM files beside them; zstd-wasm reads its .wasm from beside its module). */
 const EXTERNAL = ["sql.js", "blake3-wasm", "@bokuweb/zstd-wasm", "yaml"];
 /** CommonJS outputs of our code: import.meta.url made from __filename. */

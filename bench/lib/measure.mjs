@@ -97,8 +97,9 @@ export function machineScale(runs = 9) {
  * Returns, per command, the median wall time and the samples (one per round, in round order),
  * for ratios taken round by round (`pairedRatio`).
  */
-export function roundRobin(commands, { rounds = 11, warmup = 2 } = {}) {
+export function roundRobin(commands, { rounds = 11, warmup = 2, cpu = false } = {}) {
   const samples = commands.map(() => []);
+  const cpuSamples = commands.map(() => []);
   for (let r = 0; r < rounds + warmup; r++) {
     for (let i = 0; i < commands.length; i++) {
       const c = commands[i];
@@ -110,9 +111,31 @@ export function roundRobin(commands, { rounds = 11, warmup = 2 } = {}) {
       if (res.error) throw res.error;
       if (c.okStatus !== undefined && !c.okStatus.includes(res.status)) throw new Error(`${c.label}: exit ${res.status}: ${String(res.stderr).slice(0, 500)}`);
       if (r >= warmup) samples[i].push(ms);
+      if (cpu) {
+        // The same command once more, right after, for its CPU time.
+        c.before?.();
+        const used = cpuTime(c);
+        if (r >= warmup) cpuSamples[i].push(used);
+      }
     }
   }
-  return samples.map((s) => ({ ms: median(s), samples: s }));
+  return samples.map((s, i) => ({ ms: median(s), samples: s, ...(cpu ? { cpu: { ms: median(cpuSamples[i]), samples: cpuSamples[i] } } : {}) }));
+}
+
+/**
+ * CPU time (user + system, every thread, ms) of running a command to completion: what the
+ * kernel accounts to a child (getrusage of the children), read with bash's `times` builtin,
+ * which prints it to the millisecond. Node has no call for a child's resource usage.
+ */
+export function cpuTime(c) {
+  const script = '"$@" >/dev/null 2>&1; s=$?; times; exit $s';
+  const res = spawnSync("bash", ["-c", script, "bash", c.cmd, ...c.args], { cwd: c.cwd, env: c.env ?? process.env, input: c.input, encoding: "utf8" });
+  if (res.error) throw res.error;
+  if (c.okStatus !== undefined && !c.okStatus.includes(res.status)) throw new Error(`${c.label}: exit ${res.status}`);
+  // Two lines: the shell's own times, then its children's ("0m0.204s 0m0.032s").
+  const m = /(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s\s*$/.exec(res.stdout.trim().split("\n").pop() ?? "");
+  if (m === null) throw new Error(`bash times: unexpected output ${JSON.stringify(res.stdout)}`);
+  return (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000;
 }
 
 /** The median over rounds of a[r] / b[r] (a ratio that holds while the machine's speed drifts). */

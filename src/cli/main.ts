@@ -28,11 +28,11 @@ const EXIT_CODES = `  0  clean (warnings allowed)
 // happens there.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-// `check <doc.noma>…` and `patch <doc.noma>`: large documents start being read now, on the
+// `check <doc.noma>…`, `patch <doc.noma>` and `render <doc.noma>`: large documents start being read now, on the
 // thread pool, while the command's modules load and compile on this thread
 // (src/fsx/prefetch-files.ts; patch uses the bytes only if the file is unchanged under its lock).
 const prefetched =
-  (process.argv[2] === "check" && !process.argv.includes("--staged")) || process.argv[2] === "patch"
+  (process.argv[2] === "check" && !process.argv.includes("--staged")) || process.argv[2] === "patch" || process.argv[2] === "render"
     ? prefetchFiles(
         process.argv
           .slice(3)
@@ -147,7 +147,16 @@ cli
   .command("render <file>", "Render a document: normalised Noma source, or its structure as JSON")
   .option("--to <target>", "noma | json", { default: "noma" })
   .example("  noma-reconcile render thesis.noma --to noma > thesis.normalised.noma")
-  .action((file: string, options: Record<string, unknown>) => run(async () => (await import("./commands/render-command.js")).renderCommand(file, options, io)));
+  .action((file: string, options: Record<string, unknown>) =>
+    run(() =>
+      runBody(
+        "render",
+        file.endsWith(".noma") ? [file] : [],
+        () => import("./commands/render-command.js"),
+        (m) => m.renderCommand(file, options, io),
+      ),
+    ),
+  );
 
 cli
   .command("verify [dir]", "Run a Noma conformance corpus (Annex C layout) and report PASS/FAIL per fixture")
@@ -265,6 +274,7 @@ cli
   .option("--reason <text>", "Why: stored in the transcript")
   .option("--parent-op-id <id>", "op_id of a causally prior record")
   .option("--dry-run", "Show what would happen; write nothing")
+  .option("--verbose", "Also print notes that change nothing (e.g. that the document has no capability sidecar)")
   .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example(`  noma-reconcile patch docs/plan.noma --op '{"op":"update_attribute","id":"c1","key":"confidence","value":0.9}'`)

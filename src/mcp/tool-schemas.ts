@@ -282,6 +282,19 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
       post_validation: z.optional(summary),
       transcript_entry: z.optional(transcriptRecord),
       diagnostics: z.optional(z.array(diagnostic)),
+      diagnostic_changes: z.optional(
+        z
+          .strictObject({
+            introduced: z.array(diagnostic),
+            resolved: z.array(diagnostic),
+            totals: z.strictObject({ introduced: z.number(), resolved: z.number(), unchanged: z.number(), before: z.number(), after: z.number() }),
+          })
+          .check(
+            z.describe(
+              "What the patch changed in the document's diagnostics: those it introduced, those it resolved (at their lines before the patch), and counts, the unchanged included",
+            ),
+          ),
+      ),
       error: z.optional(z.string()),
       code: z.optional(z.string()),
       transcript_entries: z.array(transcriptRecord),

@@ -37,18 +37,6 @@ for (let c = 0; c < 128; c++) {
   KEY_CLASS[c] = start ? 3 : (c >= 48 && c <= 57) || c === 45 ? 2 : 0;
 }
 
-function isKeyStart(c: number): boolean {
-  return c < 128 && (KEY_CLASS[c]! & 1) !== 0;
-}
-
-function isKeyChar(c: number): boolean {
-  return c < 128 && KEY_CLASS[c]! !== 0;
-}
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9;
-}
-
 /**
  * Attributes live on plain objects (V8 keeps them in fast mode; null-prototype
  * objects are dictionaries and much slower to build). Keys are arbitrary
@@ -89,10 +77,13 @@ export interface AttrTokenScan {
  * to the end.
  */
 export function nextAttrToken(text: string, i: number, to: number, tok: AttrTokenScan): boolean {
-  while (i < to && !isKeyStart(text.charCodeAt(i))) i++;
+  // The character classes are read in place, not through isKeyStart/isKeyChar: a one-shot run
+  // asks V8 not to inline (prepare-short-run-jit.ts), and this runs once per attribute character.
+  let c = 0;
+  while (i < to && ((c = text.charCodeAt(i)) >= 128 || (KEY_CLASS[c]! & 1) === 0)) i++;
   if (i >= to) return false;
   tok.keyStart = i;
-  while (i < to && isKeyChar(text.charCodeAt(i))) i++;
+  while (i < to && (c = text.charCodeAt(i)) < 128 && KEY_CLASS[c]! !== 0) i++;
   tok.keyEnd = i;
   tok.valueStart = -1;
   if (i < to && text.charCodeAt(i) === 61 /* = */) {
@@ -107,7 +98,7 @@ export function nextAttrToken(text: string, i: number, to: number, tok: AttrToke
       i = close < to ? close + 1 : to;
     } else {
       tok.valueStart = i;
-      while (i < to && !isSpace(text.charCodeAt(i))) i++;
+      while (i < to && (c = text.charCodeAt(i)) !== 32 && c !== 9) i++;
       tok.valueEnd = i;
     }
   }
@@ -203,6 +194,53 @@ export function formatAttr(key: string, value: AttrValue): string | AttrFormatEr
   }
   return `${key}="${value}"`;
 }
+
+/**
+ * Whether the attribute text `text[from, to)` (between the braces) is already what writing
+ * its attributes back gives (each token as formatAttr writes it, in order, one space
+ * apart): then a rendering may copy it. Conservative: a duplicate key, `__proto__`, a quoted
+ * value that reads as a number or a boolean, an unquoted one that is not written unquoted,
+ * or any other spacing answers false.
+ */
+export function isWrittenForm(text: string, from: number, to: number): boolean {
+  const tok = WRITTEN;
+  let i = from;
+  let count = 0;
+  while (i < to) {
+    if (!nextAttrToken(text, i, to, tok) || tok.keyStart !== i) return false;
+    const keyLength = tok.keyEnd - tok.keyStart;
+    if (keyLength === 9 && text.startsWith("__proto__", tok.keyStart)) return false;
+    // A key seen before in this block (a later duplicate would win, at the first one's place).
+    for (let k = 0; k < count; k++) {
+      const s = KEYS[2 * k]!;
+      if (KEYS[2 * k + 1]! - s !== keyLength) continue;
+      let j = 0;
+      while (j < keyLength && text.charCodeAt(s + j) === text.charCodeAt(tok.keyStart + j)) j++;
+      if (j === keyLength) return false;
+    }
+    KEYS[2 * count] = tok.keyStart;
+    KEYS[2 * count + 1] = tok.keyEnd;
+    count++;
+    if (tok.valueStart !== -1) {
+      const q = text.charCodeAt(tok.valueStart - 1);
+      const raw = text.slice(tok.valueStart, tok.valueEnd);
+      const value = coerceAttrValue(raw);
+      if (q === 34 || q === 39) {
+        // Quoted, and closed: a string that needs these quotes (single ones only around a `"`).
+        if (tok.end !== tok.valueEnd + 1 || typeof value !== "string" || (q === 39) !== raw.includes('"')) return false;
+      } else if (value !== false && (typeof value !== "number" || plainNumber(value) !== raw)) return false;
+    }
+    i = tok.end;
+    if (i === to) break;
+    if (text.charCodeAt(i) !== 32 || i + 1 >= to) return false;
+    i++;
+  }
+  return count > 0;
+}
+
+const WRITTEN = newTokenScan();
+/** Key ranges of the block being read by isWrittenForm. */
+const KEYS: number[] = [];
 
 /** Split an `aliases` value on commas and/or whitespace. */
 /** The shared empty alias list (frozen: replace it, never push to it). */

@@ -85,3 +85,15 @@ function indexAnyLines(text: string): LineIndex {
   starts[k] = n;
   return { starts: starts.subarray(0, k + 1), ends: ends.subarray(0, k) };
 }
+
+/** 0-based index of the line holding character `offset` (the last line for offsets at the end). */
+export function lineAt(starts: Int32Array, offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return Math.min(lo, Math.max(starts.length - 2, 0));
+}

@@ -11,13 +11,13 @@
  * The parser never throws on text input: malformed input becomes recovered
  * nodes plus `problems`.
  */
-import type { AttrToken, DirectiveNode, NomaDocument, ParseProblem } from "./ast.js";
+import type { AttrToken, DirectiveNode, FrontmatterNode, NomaDocument, ParseProblem } from "./ast.js";
 import { AttrTokenIndex } from "./attr-token-index.js";
 import { parseAttributes } from "./attributes.js";
-import { F_LINE, foldSectionEnds, STRIDE } from "./block-table.js";
+import { type BlockTable, F_LINE, foldSectionEnds, STRIDE } from "./block-table.js";
 import { attachCompact, type CompactParse } from "./compact-parse.js";
 import { documentIdBuilder } from "./index-node-ids.js";
-import { indexLines } from "./index-lines.js";
+import { indexLines, type LineIndex } from "./index-lines.js";
 import { indexRowIds, type RowRef } from "./index-row-ids.js";
 import { classifyColonLine } from "./line-syntax.js";
 import { newDocument } from "./new-document.js";
@@ -30,8 +30,21 @@ export { REF_ATTRS, type RowRef } from "./index-row-ids.js";
 export { classifyColonLine, parseHeadingLine, MAX_COLONS, type ColonLine, type HeadingLine } from "./line-syntax.js";
 export type { ParseOptions } from "./parse-options.js";
 
-/** Parse Noma source text. Never throws; problems found on the way are in `doc.problems`. */
-export function parseNoma(source: string, options: ParseOptions = {}): NomaDocument {
+/**
+ * The blocks of a source, without its id index: its lines, frontmatter, block table (top-level
+ * sections folded) and the problems found on the way (sorted by line). What `parseNoma`
+ * starts from, and all a rendering reads (render-noma.ts, which derives headings' ids itself).
+ */
+export interface ScannedNoma {
+  source: string;
+  index: LineIndex;
+  frontmatter: FrontmatterNode | undefined;
+  bodyStart: number;
+  table: BlockTable;
+  problems: ParseProblem[];
+}
+
+export function scanNoma(source: string): ScannedNoma {
   const index = indexLines(source);
   const problems: ParseProblem[] = [];
   const frontmatter = parseFrontmatter(source, index, problems);
@@ -39,9 +52,16 @@ export function parseNoma(source: string, options: ParseOptions = {}): NomaDocum
   const scanner = new BlockScanner(source, index.starts, index.ends, bodyStart);
   scanner.scan(bodyStart, index.ends.length, 0);
   const table = scanner.table;
-  const doc = newDocument(source, index, frontmatter, problems);
   for (const p of scanner.problems) problems.push(p);
-  foldSectionEnds(table, doc.endLine);
+  foldSectionEnds(table, Math.max(index.ends.length, 1));
+  problems.sort((a, b) => a.line - b.line);
+  return { source, index, frontmatter, bodyStart, table, problems };
+}
+
+/** Parse Noma source text. Never throws; problems found on the way are in `doc.problems`. */
+export function parseNoma(source: string, options: ParseOptions = {}): NomaDocument {
+  const { index, frontmatter, bodyStart, table, problems } = scanNoma(source);
+  const doc = newDocument(source, index, frontmatter, problems);
   // Only sections and directives carry ids: the index is sized for them, not for the rows
   // (arrays filled for nothing).
   const builder = documentIdBuilder<number>(frontmatter, options.rootAliases ?? [], table.sections + table.directives);

@@ -12,11 +12,13 @@
 import type { NomaDocument } from "../noma/ast.js";
 import { compactParse } from "../noma/compact-parse.js";
 import { parseNoma } from "../noma/parse-noma.js";
-import { type EditSpan, reparseEdited } from "../noma/reparse/reparse-edited.js";
+import { commonEnds, type EditSpan, reparseEdited } from "../noma/reparse/reparse-edited.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
+import { diagnosticChange, lineShiftOf, type DiagnosticChange, type LineShift } from "../validate/diagnostic-change.js";
 import { summarize, type ValidationSummary } from "../validate/diagnostic.js";
 import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
 import { validationCacheKey } from "../validate/validation-cache-key.js";
+import { type EditBase, editBase, validateEdited } from "../validate/validate-edited.js";
 import { reparseCompactLine } from "../noma/reparse/reparse-compact-line.js";
 import { applyOp, opTargetId, validateOp } from "./apply-op.js";
 import { isPatchError, PatchError, type PatchErrorCode } from "./patch-error.js";
@@ -55,6 +57,11 @@ export interface PatchOutcome {
   postDiagnostics: Diagnostic[];
   preValidation: ValidationSummary;
   postValidation: ValidationSummary;
+  /**
+   * What the list changed in the validator's diagnostics: those it introduced and resolved,
+   * and how many it left (see diagnostic-change.ts); nothing when the text did not change.
+   */
+  change: DiagnosticChange;
   /** List-level warnings (base_sha_drift). */
   warnings: Diagnostic[];
   /** The rejection that stopped the list. */
@@ -164,11 +171,13 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   // path takes over cost more than parsing and validating twice. A remembered state is
   // always patched incrementally.
   const oneShot = ops.length === 1 && hit === undefined && (!remember || options.prepareLater === true) ? compactTargets(doc0) : undefined;
+  // One-shot, the result is validated from these diagnostics (validate-edited.ts): both under one clock.
+  const oneShotOptions: ValidateOptions = { ...options.validate, now: options.validate?.now ?? new Date() };
   const preDiagnostics =
     known !== undefined && known.key === validationCacheKey(doc0, options.validate)
       ? known.diagnostics.map(copyDiagnostic)
       : oneShot !== undefined
-        ? validateNoma(doc0, options.validate)
+        ? validateNoma(doc0, oneShotOptions)
         : validateNoma(doc0, { ...validateOptions, previous: doc0 });
   const preValidation = summarize(preDiagnostics);
   const warnings: Diagnostic[] = [];
@@ -201,6 +210,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
       postDiagnostics: preDiagnostics,
       preValidation,
       postValidation: preValidation,
+      change: unchangedDiagnostics(preDiagnostics),
       warnings,
       error: { code, message, opIndex: 0 },
     };
@@ -228,6 +238,10 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   }
 
   const outcomes: OpOutcome[] = [];
+  // The lines of the text before the list, for the line map of what it changed: an op list
+  // re-parses in place (reparseEdited consumes the earlier line index), a single op on a
+  // table-only parse reads them before its result is parsed.
+  const preStarts = oneShot !== undefined ? doc0.lineStarts : doc0.lineStarts.slice();
   let current = text;
   let doc = doc0;
   let currentSha = preSha256;
@@ -324,6 +338,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
         postDiagnostics: preDiagnostics,
         preValidation,
         postValidation: preValidation,
+        change: unchangedDiagnostics(preDiagnostics),
         warnings,
         error: { code: e.code, message: e.message, opIndex: k },
       };
@@ -332,15 +347,28 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
   }
   // Ops may undo each other: the list changed the text only if it differs in the end.
   const changed = span === null ? false : span !== undefined ? !sameBetween(text, current, span) : current !== text;
+  // How the lines moved, read before the result is parsed (reparseCompactLine may reuse the line index).
+  let shift: ((afterLines: number) => LineShift) | undefined;
+  // One-shot: what the incremental post-validation needs of the original, read before the result is parsed.
+  let base: EditBase | undefined;
+  if (changed) {
+    const [prefix, suffix] = span !== null && span !== undefined ? [span.prefix, span.suffix] : commonEnds(text, current);
+    shift = lineShiftOf(preStarts, text.length, current, prefix, suffix);
+    if (oneShot !== undefined) base = editBase(doc0, { prefix, suffix });
+  }
   // One-shot: the result's table from the original's when the edit stayed within a directive's
   // opening line (reparse-compact-line.ts), else a fresh parse. Not for a result remembered for
   // the next patch (its ids would keep the original text alive beside the new one).
   if (changed && oneShot !== undefined)
     doc = (!remember && span !== null && span !== undefined ? reparseCompactLine(doc0, current, span) : undefined) ?? parseNoma(current);
+  // One-shot, only what the op can have changed is validated again (validate-edited.ts); an op
+  // list's states share their nodes and facts, which the validation takes over (`previous`).
   const postDiagnostics = !changed
     ? preDiagnostics
     : oneShot !== undefined
-      ? validateNoma(doc, options.validate)
+      ? base !== undefined
+        ? validateEdited(doc, base, preDiagnostics, oneShotOptions)
+        : validateNoma(doc, oneShotOptions)
       : validateNoma(doc, { ...validateOptions, previous: doc0 });
   keep(current, doc, currentHash ?? hashOf0(), postDiagnostics);
   return {
@@ -353,8 +381,14 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
     postDiagnostics,
     preValidation,
     postValidation: summarize(postDiagnostics),
+    change: shift !== undefined ? diagnosticChange(preDiagnostics, postDiagnostics, shift(doc.lineStarts.length - 1)) : unchangedDiagnostics(preDiagnostics),
     warnings,
   };
+}
+
+/** Nothing introduced or resolved: every diagnostic as it was. */
+export function unchangedDiagnostics(diagnostics: readonly Diagnostic[]): DiagnosticChange {
+  return { introduced: [], resolved: [], unchanged: diagnostics.length };
 }
 
 /** Whether `a` and `b`, equal in their first `prefix` and last `suffix` characters, are equal. */

@@ -89,6 +89,7 @@ export function acceptanceRecord(edit: OutsideEdit, ctx: AcceptContext): Record<
     postDiagnostics: [...ctx.validation],
     preValidation: summary,
     postValidation: summary,
+    change: { introduced: [], resolved: [], unchanged: ctx.validation.length },
     warnings: [],
   };
   const parentOpId = edit.gap?.opId ?? edit.previousOpId;

@@ -98,3 +98,86 @@ export type RuleCode = keyof typeof RULES;
 export function isRuleCode(code: string): code is RuleCode {
   return Object.hasOwn(RULES, code);
 }
+
+/**
+ * Across blocks, what a rule reads of every block (see RULE_READS):
+ * - `ids`: which blocks carry which ids and aliases, and their kind and directive name
+ *   (what a reference or a wikilink resolves to);
+ * - `references`: every `for=`, `parent=` and `dataset=` with the directive making it (its
+ *   name, id, lines and `noverify`);
+ * - `wikilinks`: every `[[link]]` of the prose, where it is, and its nearest enclosing
+ *   directive (name, lines, `noverify`);
+ * - `claims`: every ::claim's id, aliases, lines and `noverify`;
+ * - `computed`: every ::control, ::computed_metric and ::computed_plot, all of its text;
+ * - `plots`: every ::plot and ::dataset, all of its text.
+ */
+export type RuleFacet = "ids" | "references" | "wikilinks" | "claims" | "computed" | "plots";
+
+/**
+ * What each rule's diagnostics depend on: the dependency map an incremental validation
+ * reads (validate-edited.ts) to know what an edit can have changed.
+ * - `parse`: the parse's problems (the text as a whole);
+ * - `document`: the frontmatter and the options alone;
+ * - `ids`: the id index as a whole (the parse has it: nothing is collected);
+ * - `block`: one directive alone — its name, attributes, lines and children — with the
+ *   frontmatter and the options (profiles, stale window, clock, dataset lookup);
+ * - a list of facets: what the rule reads across blocks (RuleFacet); a diagnostic stays as it
+ *   was while what every block contributes to those facets does.
+ */
+export type RuleReads = "parse" | "document" | "ids" | "block" | readonly RuleFacet[];
+
+export const RULE_READS = {
+  "invalid-frontmatter": "parse",
+  "unclosed-directive": "parse",
+  "unclosed-code-fence": "parse",
+  "frontmatter-aliases-unattached": "parse",
+  "book-manifest-invalid": "parse",
+  "book-chapter-missing": "parse",
+  "capability-invalid": "parse",
+  "capability-unknown-version": "parse",
+  "duplicate-id": "ids",
+  "broken-reference": ["ids", "references", "wikilinks"],
+  "unknown-profile": "document",
+  "out-of-profile-directive": "block",
+  "claim-without-evidence": ["ids", "references", "claims"],
+  "evidence-missing-for": "block",
+  "risk-without-owner": "block",
+  "decision-without-status": "block",
+  "claim-invalid-confidence": "block",
+  "claim-missing-confidence": "block",
+  "citation-missing-source": "block",
+  "stale-citation": "block",
+  "change-request-invalid-action": "block",
+  "change-request-missing-revision-text": "block",
+  "agent-task-without-scope": "block",
+  "control-missing-default": "block",
+  "control-out-of-range-default": "block",
+  "control-invalid-lock": "block",
+  "computed-missing-formula": "block",
+  "formula-parse-error": "block",
+  "computed-unknown-dependency": ["computed"],
+  "computed-chain-too-deep": ["computed"],
+  "state-change-missing-block": "block",
+  "state-change-missing-from-to": "block",
+  "diagram-missing-kind": "block",
+  "diagram-missing-source": "block",
+  "plot-missing-data": "block",
+  "plot-unknown-dataset": ["ids", "plots"],
+  "plot-unknown-column": ["ids", "plots"],
+  "plot-mixed-delimiters": "block",
+  "plotly-missing-spec": "block",
+  "plotly-invalid-json": "block",
+  "figure-missing-alt": "block",
+  "dataset-src-missing": "block",
+  "escape-hatch-untrusted": "block",
+  "memory-missing-id": "block",
+  "memory-missing-type": "block",
+  "memory-invalid-type": "block",
+  "memory-invalid-confidence": "block",
+  "memory-invalid-last-seen": "block",
+  "memory-wikilink-non-memory-target": ["ids", "wikilinks"],
+  "adr-missing-owner": "block",
+  "adr-missing-date": "block",
+  "adr-missing-decision": "block",
+  "unknown-ignore-rule": "document",
+} as const satisfies Record<RuleCode, RuleReads>;

@@ -12,7 +12,7 @@
  */
 import type { BlockNode, NomaDocument, SectionNode } from "../noma/ast.js";
 import { directiveInterior } from "../noma/directive-interior.js";
-import { compactParse } from "../noma/compact-parse.js";
+import { type CompactParse, compactParse } from "../noma/compact-parse.js";
 import { sharedWalk, walkBlocks } from "../noma/parse-memo.js";
 import { spliceArray } from "../noma/splice-array.js";
 import { datasetColumns } from "../noma/dataset-columns.js";
@@ -265,8 +265,9 @@ class Validation {
   facts: FactsIndex | undefined;
   refs: Reference[] = [];
   wikilinks: Wikilink[] = [];
-  /** Reading the block table in place (a fresh parse, no tree built, no facts to remember). */
-  readonly rows: RowView | undefined;
+  /** The block table read in place (a fresh parse, no tree built, no facts to remember). */
+  readonly compact: CompactParse | undefined;
+  private rowView: RowView | undefined;
   private readonly ignored: Set<string>;
 
   constructor(
@@ -274,8 +275,12 @@ class Validation {
     readonly options: ValidateOptions,
   ) {
     this.ignored = new Set(options.ignoreRules ?? []);
-    const compact = options.previous === undefined && options.cacheBlockFacts !== true ? compactParse(doc) : undefined;
-    this.rows = compact !== undefined ? new RowView(doc, compact) : undefined;
+    this.compact = options.previous === undefined && options.cacheBlockFacts !== true ? compactParse(doc) : undefined;
+  }
+
+  /** Reading the block table in place, when the validation does (made on first use). */
+  get rows(): RowView | undefined {
+    return this.compact === undefined ? undefined : (this.rowView ??= new RowView(this.doc, this.compact));
   }
 
   report(
@@ -352,6 +357,7 @@ class Validation {
 
   /** Ids carried by more than one block, with every such block in order. */
   duplicates(): Iterable<[string, ReadonlyArray<DirectiveFact | SectionNode>]> {
+    if (this.compact !== undefined && this.compact.duplicateRows.size === 0) return [];
     return this.rows !== undefined ? this.rows.duplicates() : this.doc.duplicateIds;
   }
 
@@ -416,12 +422,15 @@ function unresolvedIndexes(v: Validation): Pick<Unresolved, "refs" | "links"> {
   return out;
 }
 
-function integrity(v: Validation): void {
+function duplicateIds(v: Validation): void {
   for (const [id, nodes] of v.duplicates()) {
     const second = nodes[1]!;
     const lines = nodes.map((n) => n.pos.line).join(", ");
     v.report("duplicate-id", `Two or more nodes carry the same canonical id "${id}" (lines ${lines}).`, second);
   }
+}
+
+function brokenReferences(v: Validation): void {
   const reported = new Set<string>();
   let brokenRefs: readonly Reference[];
   let brokenLinks: readonly Wikilink[];
@@ -458,8 +467,7 @@ function integrity(v: Validation): void {
   }
 }
 
-function profiles(v: Validation, declared: string[]): void {
-  const known = declared.filter((p) => KNOWN_PROFILES.includes(p));
+function unknownProfiles(v: Validation, declared: string[]): void {
   for (const p of declared) {
     if (!KNOWN_PROFILES.includes(p)) {
       v.report(
@@ -471,6 +479,10 @@ function profiles(v: Validation, declared: string[]): void {
       );
     }
   }
+}
+
+function outOfProfile(v: Validation, declared: string[]): void {
+  const known = declared.filter((p) => KNOWN_PROFILES.includes(p));
   if (known.length === 0) return;
   const excluded = outOfProfileNames(known);
   for (const name of v.names()) {
@@ -750,17 +762,41 @@ keepShape(new Validation(parseNoma("::a\n::"), {}));
 export function validateNoma(doc: NomaDocument, options: ValidateOptions = {}): Diagnostic[] {
   const v = new Validation(doc, options);
   v.collect();
-  const declared = options.profile !== undefined ? [options.profile] : declaredProfiles(doc.frontmatter?.data);
+  const declared = declaredOf(doc, options);
   parseProblems(v);
-  integrity(v);
-  profiles(v, declared);
+  duplicateIds(v);
+  brokenReferences(v);
+  unknownProfiles(v, declared);
+  outOfProfile(v, declared);
   directiveChecks(v, declared);
   research(v);
   staleCitations(v);
   computed(v);
   plots(v);
   memoryLinks(v);
-  const out = v.out.sort(compareDiagnostics);
+  return finishDiagnostics(v.out, options);
+}
+
+function declaredOf(doc: NomaDocument, options: ValidateOptions): string[] {
+  return options.profile !== undefined ? [options.profile] : declaredProfiles(doc.frontmatter?.data);
+}
+
+/**
+ * The diagnostics of `doc` that its parse and frontmatter decide alone, whatever its blocks
+ * hold: the parse's problems, duplicate ids and unknown profiles (unsorted; see
+ * RULE_READS). Nothing is collected from the blocks.
+ */
+export function documentLevelDiagnostics(doc: NomaDocument, options: ValidateOptions = {}): Diagnostic[] {
+  const v = new Validation(doc, options);
+  parseProblems(v);
+  duplicateIds(v);
+  unknownProfiles(v, declaredOf(doc, options));
+  return v.out;
+}
+
+/** A validation's diagnostics in their order: sorted by position, the notes on ignored codes this validator does not know first. */
+export function finishDiagnostics(out: Diagnostic[], options: ValidateOptions): Diagnostic[] {
+  out.sort(compareDiagnostics);
   for (const code of new Set(options.ignoreRules ?? [])) {
     if (!isRuleCode(code)) {
       out.unshift({ severity: "info", code: "unknown-ignore-rule", message: `--ignore-rule "${code}" is not a rule this validator knows; it has no effect.` });

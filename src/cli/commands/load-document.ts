@@ -13,11 +13,21 @@ import { parseNoma } from "../../noma/parse-noma.js";
 import type { NomaDocument } from "../../noma/ast.js";
 import { UsageError } from "../../errors/noma-error.js";
 import { pathArg, repoContext } from "../repo-context.js";
-import { readTextFile } from "../../fsx/read-text-file.js";
+import { decodeUtf8, readTextFile } from "../../fsx/read-text-file.js";
+import type { Prefetched } from "../../fsx/prefetch-files.js";
 
 export type Loaded = { kind: "document"; file: string; doc: NomaDocument } | { kind: "book"; file: string; book: Book };
 
-export function loadDocumentArg(given: string, cwd: string): Loaded {
+/** A document argument read, not parsed (a book's chapters are). */
+export type ReadDocument = { kind: "document"; file: string; text: string } | { kind: "book"; file: string; book: Book };
+
+export function loadDocumentArg(given: string, cwd: string, prefetched?: Prefetched): Loaded {
+  const read = readDocumentArg(given, cwd, prefetched);
+  return read.kind === "book" ? read : { kind: "document", file: read.file, doc: parseNoma(read.text) };
+}
+
+/** `prefetched`: reads the bin started (settled), used for the document named once it is known to be the one allowed. */
+export function readDocumentArg(given: string, cwd: string, prefetched?: Prefetched): ReadDocument {
   const ctx = repoContext(cwd);
   // A file named outside the repository is read where it is and printed as given; its
   // book chapters must lie beside or below it (containment is for writes).
@@ -27,7 +37,8 @@ export function loadDocumentArg(given: string, cwd: string): Loaded {
   const chapterRoot = outside ? dirname(abs) : ctx.root;
   if (!existsSync(abs)) throw new UsageError(`${given}: no such file`);
   if (statSync(abs).isDirectory()) throw new UsageError(`${given}: is a directory; pass a .noma file`);
-  const text = readTextFile(abs);
+  const read = prefetched?.take(abs);
+  const text = read !== undefined ? decodeUtf8(read) : readTextFile(abs);
   if (isBookManifest(file)) {
     const book = parseBook(text, (chapter) => {
       let rel: string;
@@ -41,5 +52,5 @@ export function loadDocumentArg(given: string, cwd: string): Loaded {
     });
     return { kind: "book", file, book };
   }
-  return { kind: "document", file, doc: parseNoma(text) };
+  return { kind: "document", file, text };
 }

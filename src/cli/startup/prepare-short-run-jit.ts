@@ -7,6 +7,10 @@
  * (each with its callees inlined into it: big graphs) than the optimized code then
  * saves. Without inlining each function compiles in a fraction of the time; the
  * optimized code is slower in a steady state, which a one-shot run never reaches.
+ * For the same reason the optimizations whose compile time a short run does not
+ * earn back are left out too (loop peeling and loop variable analysis, load
+ * elimination, escape analysis, control-flow optimization, splitting: each read
+ * when a function is compiled). What each part gains: docs/perf/check.md.
  *
  * The collector's defaults suit a long-lived process, not a run that keeps most of what it
  * allocates (the parse's tables, ids, facts) and then exits: they grow the young generation
@@ -66,7 +70,18 @@ function setV8Flags(flags: string): void {
 }
 
 /** The V8 flags a short run sets (see above). */
-export const SHORT_RUN_V8_FLAGS = ["--no-turbo-inlining", "--semi-space-growth-factor=1", "--no-incremental-marking", "--no-parallel-scavenge"] as const;
+export const SHORT_RUN_V8_FLAGS = [
+  "--no-turbo-inlining",
+  "--no-turbo-load-elimination",
+  "--no-turbo-escape",
+  "--no-turbo-loop-peeling",
+  "--no-turbo-loop-variable",
+  "--no-turbo-cf-optimization",
+  "--no-turbo-splitting",
+  "--semi-space-growth-factor=1",
+  "--no-incremental-marking",
+  "--no-parallel-scavenge",
+] as const;
 
 /** Characters of documents about to be parsed from which the flag is set. */
 export const SHORT_RUN_JIT_MIN_CHARS = 128 * 1024;

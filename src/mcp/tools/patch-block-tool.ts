@@ -20,6 +20,7 @@ import { describeJsonValue } from "../../patch/assert-recordable-ops.js";
 import { worktreeChapterLookupIfListed } from "../../check/worktree-books.js";
 import { patchDocument } from "../../editing/patch-document.js";
 import type { Diagnostic, ValidationSummary } from "../../validate/diagnostic.js";
+import { diagnosticChangesJson, type DiagnosticChangesJson } from "../../validate/diagnostic-change.js";
 import type { ToolContext } from "../tool-context.js";
 import { ToolFailure } from "../tool-result.js";
 import { documentArg } from "./document-arg.js";
@@ -42,6 +43,7 @@ export type PatchBlockResult =
       post_validation: ValidationSummary;
       transcript_entry: Record<string, unknown>;
       diagnostics: Diagnostic[];
+      diagnostic_changes: DiagnosticChangesJson;
       transcript_entries: Record<string, unknown>[];
     }
   | { ok: false; error: string; code: string; transcript_entries: Record<string, unknown>[] };
@@ -107,6 +109,7 @@ export async function patchBlockTool(args: PatchBlockArgs, ctx: ToolContext): Pr
     post_validation: o.postValidation,
     transcript_entry: r.records[r.records.length - 1]!,
     diagnostics: o.postDiagnostics,
+    diagnostic_changes: diagnosticChangesJson(o),
     transcript_entries: r.records,
   };
 }

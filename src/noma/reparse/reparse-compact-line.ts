@@ -22,7 +22,7 @@ import { newColonScan, OPEN_LINE, scanColonLine } from "../line-syntax.js";
 import { compactDocument, compactParse, type CompactParse } from "../compact-parse.js";
 import type { EditSpan } from "./reparse-edited.js";
 import { rangeEquals } from "../range-equals.js";
-import { lineAt } from "./splice-line-index.js";
+import { lineAt } from "../index-lines.js";
 
 const KEYS = ["id", "aliases", ...REF_ATTRS];
 

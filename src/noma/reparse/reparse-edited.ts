@@ -22,7 +22,8 @@ import { spliceArray } from "../splice-array.js";
 import { carryIdIndex } from "./carry-id-index.js";
 import { detachNodeStrings } from "./detach-strings.js";
 import { spliceFold } from "./splice-fold.js";
-import { lineAt, spliceLineIndex } from "./splice-line-index.js";
+import { lineAt } from "../index-lines.js";
+import { spliceLineIndex } from "./splice-line-index.js";
 
 /** Steps of lineage kept (an op list of more ops validates from scratch). */
 const MAX_LINEAGE = 1024;
@@ -75,7 +76,7 @@ function ownEnd(b: BlockNode): number {
 }
 
 /** Length of the common prefix and suffix of two strings (non-overlapping). */
-function commonEnds(a: string, b: string): [number, number] {
+export function commonEnds(a: string, b: string): [number, number] {
   const max = Math.min(a.length, b.length);
   let p = 0;
   const CHUNK = 4096;

@@ -4,19 +4,7 @@
  * after it are shifted. The result equals `indexLines(text)`; it costs a scan of
  * the changed lines and a copy of two typed arrays, not a scan of the document.
  */
-import type { LineIndex } from "../index-lines.js";
-
-/** 0-based index of the line holding character `offset` (the last line for offsets at the end). */
-export function lineAt(starts: Int32Array, offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return Math.min(lo, Math.max(starts.length - 2, 0));
-}
+import { type LineIndex, lineAt } from "../index-lines.js";
 
 /** Lines of room kept beyond the end of a spliced index, so later splices that add lines can stay in place. */
 const ROOM = 1024;

@@ -6,7 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { indexLines } from "../../../src/noma/parse-noma.js";
-import { lineAt, spliceLineIndex } from "../../../src/noma/reparse/splice-line-index.js";
+import { lineAt } from "../../../src/noma/index-lines.js";
+import { spliceLineIndex } from "../../../src/noma/reparse/splice-line-index.js";
 
 const piece = fc.constantFrom("a", "bc", "\n", "\r\n", "\r", "", "::", "\n\n");
 const textArb = fc.array(piece, { maxLength: 30 }).map((p) => p.join(""));
