@@ -150,6 +150,18 @@ cli
   .action((file: string, options: Record<string, unknown>) => run(async () => (await import("./commands/render-command.js")).renderCommand(file, options, io)));
 
 cli
+  .command("fmt [...paths]", "Give .noma documents their canonical layout (default: every tracked document); --check only says which would change")
+  .option("--check", "Write nothing; exit 1 listing the documents that would change (CI, hooks)")
+  .option("--diff", "Also print what changes (or would change) as a unified diff")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile fmt                          # every tracked .noma document")
+  .example("  noma-reconcile fmt docs/ README.noma --diff")
+  .example("  noma-reconcile fmt --check                  # in CI: exit 1 when a document is not formatted")
+  .example("  noma-reconcile fmt --check $(git diff --cached --name-only --diff-filter=d -- '*.noma')   # in a hook")
+  .action((paths: string[], options: Record<string, unknown>) => run(async () => (await import("./commands/fmt-command.js")).fmtCommand(paths, options, io)));
+
+cli
   .command("verify [dir]", "Run a Noma conformance corpus (Annex C layout) and report PASS/FAIL per fixture")
   .example("  noma-reconcile verify ../shared/conformance")
   .example("  noma-reconcile verify fixtures/conformance")
@@ -440,6 +452,10 @@ const COMMAND_EXIT_CODES: Record<string, string> = {
   1  the run failed (an agent or protocol error, a patch that does not apply, FAIL with no act agent)
      or stopped (a budget, an interruption); continue it with --resume RUN_ID
   2  usage, configuration (.norma/config.json) or runtime error; another run holds the lock`,
+  fmt: `  0  formatted (or nothing to format); --check: every document is formatted
+  1  --check: some document would change (listed on stdout); nothing was written
+  2  usage error (a path outside the repository, a file that is not a .noma document), not a
+     git repository, an invalid configuration, a lock held too long`,
   runs: `  0  listed / shown
   2  usage error, no such run, or an unreadable .norma/norma.db`,
 };

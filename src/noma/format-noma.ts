@@ -35,12 +35,15 @@ import { formatAttr, newTokenScan, nextAttrToken, parseAttributes, setAttr, toke
 import { classifyColonLine, parseHeadingLine, parseNoma } from "./parse-noma.js";
 import { meaningDifference, RAW_BODY_DIRECTIVES } from "./same-meaning.js";
 import { splitLines } from "./split-lines.js";
+import type { LineEdit } from "./line-edits.js";
 import { splitTableRow } from "./table-row.js";
 
 export interface FormatResult {
   /** The formatted text (the input itself when nothing changed or the document was left alone). */
   text: string;
   changed: boolean;
+  /** What changed, as line edits of the input in order (empty when nothing did). */
+  edits: LineEdit[];
   /** Why the document was left as it is, when it was (parse errors; a layout that would change its meaning). */
   skipped?: string;
   /** Set when only blank lines could be changed: why the other rules were not applied. */
@@ -118,7 +121,10 @@ interface Mode {
 }
 
 class Formatter {
+  /** Output lines: text, line break, and the input line each stands for (-1: a new line). */
   private readonly out: string[] = [];
+  private readonly outEols: string[] = [];
+  private readonly origins: number[] = [];
   private readonly lines: string[];
   private readonly eols: string[];
   private readonly eol: string;
@@ -148,18 +154,20 @@ class Formatter {
     mark(doc.children);
   }
 
-  private put(text: string, eol: string): void {
-    this.out.push(text, eol);
+  private put(text: string, eol: string, origin: number): void {
+    this.out.push(text);
+    this.outEols.push(eol);
+    this.origins.push(origin);
   }
 
   /** Original line i (0-based), as it is. */
   private keep(i: number): void {
-    this.put(this.lines[i]!, this.eols[i]!);
+    this.put(this.lines[i]!, this.eols[i]!, i);
   }
 
   /** Original line i rewritten as `text` (keeping its line break). */
   private rewrite(i: number, text: string): void {
-    this.put(this.mode.lines ? text : this.lines[i]!, this.eols[i]!);
+    this.put(this.mode.lines ? text : this.lines[i]!, this.eols[i]!, i);
   }
 
   /** The blank lines [from, to) between two blocks become `want` empty lines, unless one of them holds other blank characters. */
@@ -170,10 +178,13 @@ class Formatter {
         return;
       }
     }
-    for (let k = 0; k < want; k++) this.put("", from + k < to && this.eols[from + k]!.length > 0 ? this.eols[from + k]! : this.eol);
+    for (let k = 0; k < want; k++) {
+      if (from + k < to && this.eols[from + k]!.length > 0) this.put("", this.eols[from + k]!, from + k);
+      else this.put("", this.eol, -1);
+    }
   }
 
-  run(): string {
+  run(): { text: string; edits: LineEdit[] } {
     const doc = this.doc;
     let next = 0;
     if (doc.frontmatter !== undefined) {
@@ -203,8 +214,37 @@ class Formatter {
     }
     this.gap(next, this.lines.length, 0);
     // Exactly one line break at the end.
-    if (this.out.length > 0 && this.out[this.out.length - 1] === "") this.out[this.out.length - 1] = this.eol;
-    return this.out.join("");
+    const last = this.outEols.length - 1;
+    if (last >= 0 && this.outEols[last] === "") this.outEols[last] = this.eol;
+    return { text: this.text(), edits: this.edits() };
+  }
+
+  private text(): string {
+    let s = "";
+    for (let k = 0; k < this.out.length; k++) s += this.out[k]! + this.outEols[k]!;
+    return s;
+  }
+
+  /** The output as edits of the input: runs of input lines not kept as they were, and what stands in their place. */
+  private edits(): LineEdit[] {
+    const edits: LineEdit[] = [];
+    let p = 0;
+    let insert = "";
+    const flush = (upTo: number): void => {
+      if (upTo > p || insert.length > 0) edits.push({ line: p + 1, delete: upTo - p, insert });
+      insert = "";
+    };
+    for (let k = 0; k < this.out.length; k++) {
+      const o = this.origins[k]!;
+      if (o >= p && this.out[k] === this.lines[o] && this.outEols[k] === this.eols[o]) {
+        flush(o);
+        p = o + 1;
+      } else {
+        insert += this.out[k]! + this.outEols[k]!;
+      }
+    }
+    flush(this.lines.length);
+    return edits;
   }
 
   /** `refence`: whether this directive's fences take their depth's colons. */
@@ -318,19 +358,18 @@ function firstError(doc: NomaDocument): string | undefined {
 export function formatNoma(source: string): FormatResult {
   const doc = parseNoma(source);
   const error = firstError(doc);
-  if (error !== undefined) return { text: source, changed: false, skipped: `it has parse errors (${error}); fix them first (\`check\` reports them)` };
-  // The tree is read before anything else consumes the parse.
-  void doc.children;
+  if (error !== undefined)
+    return { text: source, changed: false, edits: [], skipped: `it has parse errors (${error}); fix them first (\`check\` reports them)` };
   let why = "";
   for (const mode of [{ lines: true }, { lines: false }]) {
-    const text = new Formatter(doc, mode).run();
-    if (text === source) return { text: source, changed: false };
+    const { text, edits } = new Formatter(doc, mode).run();
+    if (text === source) return { text: source, changed: false, edits: [] };
     const difference = meaningDifference(doc, parseNoma(text));
     if (difference === null)
       return why === ""
-        ? { text, changed: true }
-        : { text, changed: true, partial: `only blank lines were changed: the rest would change what it means (${why}); please report this` };
+        ? { text, changed: true, edits }
+        : { text, changed: true, edits, partial: `only blank lines were changed: the rest would change what it means (${why}); please report this` };
     if (why === "") why = difference;
   }
-  return { text: source, changed: false, skipped: `formatting would change what it means (${why}); please report this` };
+  return { text: source, changed: false, edits: [], skipped: `formatting would change what it means (${why}); please report this` };
 }

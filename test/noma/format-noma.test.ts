@@ -13,6 +13,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseNoma } from "../../src/internal.js";
 import { formatNoma } from "../../src/noma/format-noma.js";
+import { applyLineEdits, lineEditsProblem } from "../../src/noma/line-edits.js";
 import { meaningDifference } from "../../src/noma/same-meaning.js";
 import { fixtureNames, UPSTREAM, upstreamPresent } from "../conformance/corpus.js";
 
@@ -239,6 +240,9 @@ describe("formatNoma: properties", () => {
         expect(once.partial).toBeUndefined();
         if (once.changed) formatted++;
         expect(meaningDifference(doc, parseNoma(once.text))).toBeNull();
+        // The edits reproduce the result (what a format_document record replays).
+        expect(lineEditsProblem(once.edits, src.length === 0 ? 0 : src.split(/\r\n|\r|\n/).length - (/(\r\n|\r|\n)$/.test(src) ? 1 : 0))).toBeNull();
+        expect(applyLineEdits(src, once.edits)).toBe(once.text);
         const twice = formatNoma(once.text);
         expect(twice.text).toBe(once.text);
         expect(twice.changed).toBe(false);
