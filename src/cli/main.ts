@@ -112,6 +112,8 @@ formatOption(
     .option("--profile <name>", "Validate against this profile, overriding the documents' frontmatter")
     .option("--ignore-rule <code>", "Silence a diagnostic code (repeatable)")
     .option("--stale-days <days>", "Default stale window for ::citation accessed= dates (default 365)")
+    .option("--fix", "Apply the safe mechanical fixes (through the patch engine; recorded where a transcript exists), then report what remains")
+    .option("--fix-dry-run", "Print what --fix would change as a unified diff; write nothing")
     .option("--color", "Colour the text output (--no-color to disable; default: on a TTY, honouring NO_COLOR/FORCE_COLOR)"),
   "text | json | github | sarif",
 )
@@ -120,13 +122,15 @@ formatOption(
   .example("  noma-reconcile check ~/Downloads/draft.noma    # a file outside the repository is read where it is")
   .example("  noma-reconcile check thesis.noma --profile research --ignore-rule claim-without-evidence")
   .example("  noma-reconcile check --staged            # in .git/hooks/pre-commit; NOMA_RECONCILE_SKIP=1 skips it")
+  .example("  noma-reconcile check docs/ --fix-dry-run  # what --fix would change, as a diff (git apply takes it)")
+  .example('  noma-reconcile check --fix --format json  # fix, then report; each fix\'s patch ops under "fixed"')
   .action((paths: string[], options: Record<string, unknown>) =>
     run(() =>
       runBody(
         "check",
         options["staged"] === true ? [] : paths.filter((p) => p.endsWith(".noma")),
         () => import("./commands/check-command.js"),
-        (m) => m.checkCommand(paths, options, io),
+        (m) => m.checkCommand(paths, options, io, () => import("./commands/check-fixes.js")),
       ),
     ),
   );
