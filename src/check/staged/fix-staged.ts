@@ -10,7 +10,7 @@
  * left as staged and the hook says why (`check --fix`, then stage, does it by hand).
  */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { NomaConfig } from "../../config/config-defaults.js";
 import { fixDocument } from "../../editing/fix-document.js";
 import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
@@ -28,6 +28,8 @@ export interface FixStagedOptions {
   validate?: Omit<ValidateOptions, "resolveOutside">;
   /** One line per fixed, skipped or re-staged document. */
   say: (line: string) => void;
+  /** The hook's environment (GIT_INDEX_FILE says which index git gave it). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Fix the staged documents; the paths staged again (documents and transcripts). */
@@ -69,5 +71,11 @@ export async function fixStaged(options: FixStagedOptions): Promise<string[]> {
     restaged.push(...paths);
     say(`fixed ${doc}: ${what}; re-staged ${paths.join(", ")}`);
   }
+  // `git commit <path>` commits from a temporary index and keeps the real one (locked meanwhile) as it was.
+  const index = options.env?.["GIT_INDEX_FILE"];
+  if (restaged.length > 0 && index !== undefined && basename(index).startsWith("next-index"))
+    say(
+      `git commit <path> commits from a temporary index: the fixes are in this commit, but your index keeps the unfixed copies; after the commit, \`git add ${restaged.join(" ")}\` (git status shows them)`,
+    );
   return restaged;
 }

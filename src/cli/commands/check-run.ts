@@ -86,6 +86,7 @@ export async function checkRun(
         config,
         validate,
         say: (line) => io.stderr(`noma-reconcile: ${line}\n`),
+        env: io.env,
       });
       if (restaged.length > 0) {
         // The index changed: list what is staged again (the blobs read ahead are of the old index).
