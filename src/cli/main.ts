@@ -162,7 +162,7 @@ cli
   .example("  noma-reconcile fmt                          # every tracked .noma document")
   .example("  noma-reconcile fmt docs/ README.noma --diff")
   .example("  noma-reconcile fmt --check                  # in CI: exit 1 when a document is not formatted")
-  .example("  noma-reconcile fmt --check $(git diff --cached --name-only --diff-filter=d -- '*.noma')   # in a hook")
+  .example("  git diff --cached --name-only -z --diff-filter=d -- '*.noma' | xargs -0r noma-reconcile fmt --check   # in a hook")
   .action((paths: string[], options: Record<string, unknown>) => run(async () => (await import("./commands/fmt-command.js")).fmtCommand(paths, options, io)));
 
 cli
