@@ -8,6 +8,7 @@
 // Documents: parse, validate, render (Noma Agent Protocol §2–§4).
 export type { BlockNode, DirectiveNode, NomaDocument, SectionNode } from "./noma/ast.js";
 export { astToJson } from "./noma/ast-json.js";
+export { formatNoma, type FormatResult } from "./noma/format-noma.js";
 export { parseBookManifest } from "./noma/parse-book.js";
 export { parseNoma, type ParseOptions } from "./noma/parse-noma.js";
 export { renderNoma } from "./noma/render-noma.js";
@@ -21,6 +22,7 @@ export { verifyCorpus } from "./verify/verify-corpus.js";
 
 // Patches and transcripts (§3, §5).
 export { acceptOutsideEdits, AcceptRefusedError, type AcceptOutsideEditsOptions, type AcceptOutsideEditsResult } from "./editing/accept-document.js";
+export { documentFixes, type Fix } from "./editing/document-fixes.js";
 export { DocumentMissingError, patchDocument, type PatchDocumentOptions, type PatchDocumentResult } from "./editing/patch-document.js";
 export { applyPatch, type OpOutcome, type PatchOutcome } from "./patch/apply-patch.js";
 export { MalformedOpError } from "./patch/assert-recordable-ops.js";

@@ -112,6 +112,8 @@ formatOption(
     .option("--profile <name>", "Validate against this profile, overriding the documents' frontmatter")
     .option("--ignore-rule <code>", "Silence a diagnostic code (repeatable)")
     .option("--stale-days <days>", "Default stale window for ::citation accessed= dates (default 365)")
+    .option("--fix", "Apply the safe mechanical fixes (through the patch engine; recorded where a transcript exists), then report what remains")
+    .option("--fix-dry-run", "Print what --fix would change as a unified diff; write nothing")
     .option("--color", "Colour the text output (--no-color to disable; default: on a TTY, honouring NO_COLOR/FORCE_COLOR)"),
   "text | json | github | sarif",
 )
@@ -120,13 +122,15 @@ formatOption(
   .example("  noma-reconcile check ~/Downloads/draft.noma    # a file outside the repository is read where it is")
   .example("  noma-reconcile check thesis.noma --profile research --ignore-rule claim-without-evidence")
   .example("  noma-reconcile check --staged            # in .git/hooks/pre-commit; NOMA_RECONCILE_SKIP=1 skips it")
+  .example("  noma-reconcile check docs/ --fix-dry-run  # what --fix would change, as a diff (git apply takes it)")
+  .example('  noma-reconcile check --fix --format json  # fix, then report; each fix\'s patch ops under "fixed"')
   .action((paths: string[], options: Record<string, unknown>) =>
     run(() =>
       runBody(
         "check",
         options["staged"] === true ? [] : paths.filter((p) => p.endsWith(".noma")),
         () => import("./commands/check-command.js"),
-        (m) => m.checkCommand(paths, options, io),
+        (m) => m.checkCommand(paths, options, io, () => import("./commands/check-fixes.js")),
       ),
     ),
   );
@@ -157,6 +161,18 @@ cli
       ),
     ),
   );
+
+cli
+  .command("fmt [...paths]", "Give .noma documents their canonical layout (default: every tracked document); --check only says which would change")
+  .option("--check", "Write nothing; exit 1 listing the documents that would change (CI, hooks)")
+  .option("--diff", "Also print what changes (or would change) as a unified diff")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile fmt                          # every tracked .noma document")
+  .example("  noma-reconcile fmt docs/ README.noma --diff")
+  .example("  noma-reconcile fmt --check                  # in CI: exit 1 when a document is not formatted")
+  .example("  git diff --cached --name-only -z --diff-filter=d -- '*.noma' | xargs -0r noma-reconcile fmt --check   # in a hook")
+  .action((paths: string[], options: Record<string, unknown>) => run(async () => (await import("./commands/fmt-command.js")).fmtCommand(paths, options, io)));
 
 cli
   .command("verify [dir]", "Run a Noma conformance corpus (Annex C layout) and report PASS/FAIL per fixture")
@@ -450,6 +466,10 @@ const COMMAND_EXIT_CODES: Record<string, string> = {
   1  the run failed (an agent or protocol error, a patch that does not apply, FAIL with no act agent)
      or stopped (a budget, an interruption); continue it with --resume RUN_ID
   2  usage, configuration (.norma/config.json) or runtime error; another run holds the lock`,
+  fmt: `  0  formatted (or nothing to format); --check: every document is formatted
+  1  --check: some document would change (listed on stdout); nothing was written
+  2  usage error (a path outside the repository, a file that is not a .noma document), not a
+     git repository, an invalid configuration, a lock held too long`,
   runs: `  0  listed / shown
   2  usage error, no such run, or an unreadable .norma/norma.db`,
 };

@@ -3,7 +3,7 @@
  * repository has no `.notarai/config.yaml` (most hooks), so zod is loaded only to read one
  * (config-schema.ts; load-config-lazy.ts).
  */
-export const CONFIG_KEYS = ["transcripts", "drift", "exclude", "workspace", "lock_timeout"] as const;
+export const CONFIG_KEYS = ["transcripts", "drift", "exclude", "workspace", "lock_timeout", "fix_on_commit"] as const;
 export const WORKSPACE_KEYS = ["allowlist", "ledger", "archive", "test", "build"] as const;
 
 export interface WorkspaceConfig {
@@ -30,6 +30,11 @@ export interface NomaConfig {
    * documented default, DEFAULT_LOCK_TIMEOUT_MS of src/fsx/with-file-lock.ts (15 s).
    */
   lockTimeout?: number;
+  /**
+   * `fix_on_commit`: the pre-commit hook (`check --staged`) applies `check --fix`'s fixes to the
+   * staged documents, re-stages them and says so (default false).
+   */
+  fixOnCommit?: boolean;
 }
 
 /** The longest wait `lock_timeout` and `--lock-timeout` accept (seconds): a larger value is most likely milliseconds meant as seconds. */
@@ -43,7 +48,13 @@ export const DEFAULT_WORKSPACE_CONFIG: Readonly<WorkspaceConfig> = Object.freeze
   build: null,
 });
 
-export const DEFAULT_CONFIG: Readonly<NomaConfig> = Object.freeze({ transcripts: "warn", drift: "warning", exclude: [], workspace: DEFAULT_WORKSPACE_CONFIG });
+export const DEFAULT_CONFIG: Readonly<NomaConfig> = Object.freeze({
+  transcripts: "warn",
+  drift: "warning",
+  exclude: [],
+  workspace: DEFAULT_WORKSPACE_CONFIG,
+  fixOnCommit: false,
+});
 
 /** The configuration of a repository without a configuration file (a fresh, mutable exclude list). */
 export function defaultConfig(): NomaConfig {

@@ -12,6 +12,7 @@
  *     test: [npm, test]                        # argv of run_tests (and of the loop's test criterion)
  *     build: [npm, run, build]                 # argv of build_workspace
  *   lock_timeout: 15             # seconds a write waits for a lock another process holds (0–3600)
+ *   fix_on_commit: false         # true: the pre-commit hook applies check --fix to staged documents and re-stages them
  */
 import * as z from "zod/mini";
 import { MAX_LOCK_TIMEOUT_SECONDS } from "./config-defaults.js";
@@ -32,6 +33,7 @@ export const ConfigSchema = z.object({
   exclude: z.optional(z.array(z.string())),
   workspace: z.optional(WorkspaceConfigSchema),
   lock_timeout: z.optional(z.number().check(z.gte(0), z.lte(MAX_LOCK_TIMEOUT_SECONDS))),
+  fix_on_commit: z.optional(z.boolean()),
 });
 
 export {

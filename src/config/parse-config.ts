@@ -155,6 +155,7 @@ export function parseConfig(text: string, file: string): ConfigResult {
   if (v.drift !== undefined) config.drift = v.drift;
   if (v.exclude !== undefined) config.exclude = v.exclude;
   if (v.lock_timeout !== undefined) config.lockTimeout = v.lock_timeout;
+  if (v.fix_on_commit !== undefined) config.fixOnCommit = v.fix_on_commit;
   if (v.workspace !== undefined) {
     const w = v.workspace;
     config.workspace = {

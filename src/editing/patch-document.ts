@@ -60,6 +60,14 @@ export interface PatchDocumentOptions {
   prefetched?: Prefetched;
   /** See ApplyPatchOptions.afterOp. */
   afterOp?: (index: number) => void;
+  /** See ApplyPatchOptions.formatOps (fmt). */
+  formatOps?: boolean;
+  /**
+   * "if-present": append records only to a transcript that exists; a document without one is
+   * written alone (fmt and `check --fix`, which start no audit trail). Default "always" (`patch`
+   * starts the transcript).
+   */
+  record?: "always" | "if-present";
 }
 
 export interface PatchDocumentResult {
@@ -154,6 +162,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
           }),
       advisory: (doc, op) => capabilityAdvisories(capabilities, sidecarName, doc, op),
       ...(options.afterOp !== undefined ? { afterOp: options.afterOp } : {}),
+      ...(options.formatOps === true ? { formatOps: true } : {}),
     });
     const records = buildRecords(outcome, {
       docUri: pathToFileURL(absPath).href,
@@ -173,7 +182,8 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
         ? []
         : [recoveryRecord(recovered, outcome, { docUri: pathToFileURL(absPath).href, ...(options.now !== undefined ? { now: options.now } : {}) })];
     };
-    const { lines, previous } = appendTranscript(tPath, records, dryRun, heal);
+    const recorded = options.record !== "if-present" || existsSync(tPath);
+    const { lines, previous } = recorded ? appendTranscript(tPath, records, dryRun, heal) : { lines: [], previous: null };
     let written = false;
     if (!dryRun && outcome.result === "applied") {
       crashPoint("after-transcript");
@@ -183,7 +193,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
         written = true;
       } catch (e) {
         if (previous !== null) writeFileAtomic(tPath, previous);
-        else if (existsSync(tPath)) unlinkSync(tPath);
+        else if (recorded && existsSync(tPath)) unlinkSync(tPath);
         throw e;
       }
     }

@@ -21,6 +21,7 @@ import { validationCacheKey } from "../validate/validation-cache-key.js";
 import { type EditBase, editBase, validateEdited } from "../validate/validate-edited.js";
 import { reparseCompactLine } from "../noma/reparse/reparse-compact-line.js";
 import { applyOp, opTargetId, validateOp } from "./apply-op.js";
+import { applyFormatDocument, isFormatOp } from "./ops/format-op.js";
 import { isPatchError, PatchError, type PatchErrorCode } from "./patch-error.js";
 import type { PatchOp } from "./patch-op-schema.js";
 import { compactTargets, NeedsTree } from "./compact-targets.js";
@@ -91,6 +92,12 @@ export interface ApplyPatchOptions {
   parsed?: NomaDocument;
   /** Called after each op that applied or did nothing, with its index (the CLI collects garbage there: prepare-short-run-jit.ts). */
   afterOp?: (index: number) => void;
+  /**
+   * Also apply `format_document` ops (ops/format-op.ts: fmt's implementation extension, layout
+   * only): fmt and transcript replay say so. Without it they are `unsupported_op`, as any op
+   * outside the catalog (§3.1).
+   */
+  formatOps?: boolean;
   /** Clock for elapsed_ms (tests). */
   now?: () => number;
   /**
@@ -253,15 +260,16 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
     const raw = ops[k];
     let parsedOp: PatchOp | undefined;
     try {
-      parsedOp = validateOp(raw);
+      const format = options.formatOps === true && isFormatOp(raw);
+      parsedOp = format ? undefined : validateOp(raw);
       const op = parsedOp;
       const run = (on: NomaDocument): { advisories: Diagnostic[]; next: string; edit: RecordedEdit | null | undefined } => {
-        const advisories = options.advisory?.(on, op) ?? [];
+        const advisories = op !== undefined ? (options.advisory?.(on, op) ?? []) : [];
         // The op's edits are recorded, so the texts need not be compared to find what changed.
         recordEdits(current);
         let next: string;
         try {
-          next = applyOp(on, op);
+          next = op !== undefined ? applyOp(on, op) : applyFormatDocument(on, raw);
         } catch (e) {
           recordedEdit();
           throw e;

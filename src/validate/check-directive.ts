@@ -22,7 +22,7 @@ export interface DirectiveReporter {
 }
 
 const NUMERIC_CONTROLS = new Set(["slider", "range", "number", "checkbox", "toggle"]);
-const LOCK_MODES = new Set(["control", "content", "all", "unlocked", "none"]);
+export const LOCK_MODES: ReadonlySet<string> = new Set(["control", "content", "all", "unlocked", "none"]);
 /**
  * change_request actions: insert, delete, replace, and the words documents use for them
  * (compared case-insensitively). Only a given action= is checked.

@@ -24,6 +24,7 @@ import { loadConfigLazy } from "../../config/load-config-lazy.js";
 import { checkedPathKind, CONFIG_PATH, relatedPaths } from "../../layout/checked-path.js";
 import { checkFiles } from "../check-files.js";
 import type { CheckRun } from "../check-worktree.js";
+import type { NomaConfig } from "../../config/config-defaults.js";
 import type { CheckOptions } from "../check-document.js";
 import { besideLookups, resolveBeside } from "../resolve-beside.js";
 import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
@@ -43,6 +44,8 @@ export interface CheckStagedOptions {
   /** Reads the caller already started (`prefetchStaged` on the same entries). */
   prefetch?: StagedPrefetch;
   configPath?: string;
+  /** The configuration, when the caller already read it from the index (staged-config.ts). */
+  config?: NomaConfig;
   document?: Omit<CheckOptions, "datasetSrcExists" | "chapterExists">;
   onWarning?: (message: string) => void;
 }
@@ -56,12 +59,14 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
   const relevant = [...staged.keys()].filter((p) => checkedPathKind(p) !== null);
   texts.prefetch([...relatedPaths(relevant), CONFIG_PATH]);
   const read = texts.read;
-  const config = await loadConfigLazy({
-    cwd,
-    read,
-    ...(options.configPath !== undefined ? { override: options.configPath } : {}),
-    ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
-  });
+  const config =
+    options.config ??
+    (await loadConfigLazy({
+      cwd,
+      read,
+      ...(options.configPath !== undefined ? { override: options.configPath } : {}),
+      ...(options.onWarning !== undefined ? { onWarning: options.onWarning } : {}),
+    }));
   const targets = config.exclude.length > 0 ? (await import("../apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
   const inIndex = (rel: string | null): boolean => rel !== null && read(rel) !== null;
   const early = options.prefetch?.books !== undefined ? await options.prefetch.books : undefined;

@@ -17,13 +17,14 @@ import { prefetchStaged } from "../../check/staged/prefetch-staged.js";
 import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
+import type { LoadFixes } from "./check-run.js";
 
 function skipRequested(env: NodeJS.ProcessEnv): boolean {
   const v = env[SKIP_ENV];
   return v !== undefined && v !== "" && v !== "0" && v.toLowerCase() !== "false";
 }
 
-export async function checkCommand(paths: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
+export async function checkCommand(paths: string[], options: Record<string, unknown>, io: CliIO, loadFixes: LoadFixes): Promise<number> {
   let staged: RawDiffEntry[] | undefined;
   if (options["staged"] === true) {
     if (paths.length > 0) throw new UsageError("--staged judges what is staged and takes no paths");
@@ -44,5 +45,5 @@ export async function checkCommand(paths: string[], options: Record<string, unkn
     }
   }
   const prefetch = staged !== undefined ? prefetchStaged(io.cwd, staged) : undefined;
-  return (await import("./check-run.js")).checkRun(paths, options, io, staged, prefetch);
+  return (await import("./check-run.js")).checkRun(paths, options, io, staged, prefetch, loadFixes);
 }

@@ -11,6 +11,14 @@ import type { StagedPrefetch } from "../../check/staged/prefetch-staged.js";
 import { countDiagnostics } from "../../report/file-diagnostics.js";
 import { renderCheckReport, CHECK_FORMATS } from "../../check/render-check-report.js";
 import type { CheckRun } from "../../check/check-worktree.js";
+import type { ValidateOptions } from "../../validate/validate-noma.js";
+
+/**
+ * Loads the fixes (check-fixes.ts) as its own ES module: given by the bin, so the check body
+ * (dist/bodies/check.cjs, what every `check` and the hook compile) holds none of the patch
+ * engine they need.
+ */
+export type LoadFixes = () => Promise<typeof import("./check-fixes.js")>;
 import { UsageError } from "../../errors/noma-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
 import { choice, listOption, repoContext } from "../repo-context.js";
@@ -29,7 +37,8 @@ export async function checkRun(
   options: Record<string, unknown>,
   io: CliIO,
   staged: RawDiffEntry[] | undefined,
-  prefetch?: StagedPrefetch,
+  prefetch: StagedPrefetch | undefined,
+  loadFixes: LoadFixes,
 ): Promise<number> {
   const format = choice("format", options["format"], CHECK_FORMATS);
   let staleDays: number | undefined;
@@ -47,15 +56,50 @@ export async function checkRun(
   if (staleDays !== undefined) document.staleDays = staleDays;
   const onWarning = (m: string): void => io.stderr(`noma-reconcile: ${m}\n`);
   const common = { cwd: io.cwd, document, onWarning, ...(options["config"] !== undefined ? { configPath: String(options["config"]) } : {}) };
+  const fix = options["fix"] === true;
+  const fixDryRun = options["fixDryRun"] === true;
+  if (fix && fixDryRun) throw new UsageError("give one of --fix and --fix-dry-run");
+  // The options the documents are validated with, for the fixes (their books are added per document).
+  const validate: ValidateOptions = { ignoreRules: document.ignoreRules };
+  if (document.profile !== undefined) validate.profile = document.profile;
+  if (document.staleDays !== undefined) validate.staleDays = document.staleDays;
 
   let run: CheckRun;
+  let fixReport: Record<string, unknown> = {};
   // Errors are answered by the CLI (main.ts): a path outside the repository or missing is a usage error, git failing an expected one.
   if (staged !== undefined) {
+    // The hook may fix and re-stage: then what is staged is listed again.
+    let entries = staged;
+    let ahead = prefetch;
+    if (fixDryRun) throw new UsageError("--fix-dry-run shows the fixes of the work tree; drop --staged (the hook fixes with --fix or fix_on_commit)");
+    const { stagedConfig } = await import("../../check/staged/staged-config.js");
+    const config = await stagedConfig(io.cwd, entries, {
+      ...(ahead !== undefined ? { prefetch: ahead } : {}),
+      ...(common.configPath !== undefined ? { configPath: common.configPath } : {}),
+      onWarning,
+    });
+    if (fix || config.fixOnCommit === true) {
+      const { fixStaged } = await loadFixes();
+      const restaged = await fixStaged({
+        root: repoContext(io.cwd).root,
+        staged: entries,
+        config,
+        validate,
+        say: (line) => io.stderr(`noma-reconcile: ${line}\n`),
+        env: io.env,
+      });
+      if (restaged.length > 0) {
+        // The index changed: list what is staged again (the blobs read ahead are of the old index).
+        entries = (await import("../../git/list-staged-files.js")).listStagedEntries(io.cwd);
+        ahead = undefined;
+      }
+    }
     const { checkStaged } = await import("../../check/staged/check-staged.js");
-    run = await checkStaged({ staged, ...(prefetch !== undefined ? { prefetch } : {}), ...common });
+    run = await checkStaged({ staged: entries, ...(ahead !== undefined ? { prefetch: ahead } : {}), ...common, config });
   } else {
     const ctx = repoContext(io.cwd);
     if (!ctx.inRepo && paths.length === 0) throw new UsageError("not inside a git repository: pass the .noma files or directories to check");
+    if ((fix || fixDryRun) && !ctx.inRepo) throw new UsageError("--fix rewrites documents of a git repository: run it inside one");
     // Files named outside the repository are read where they are (containment is for writes).
     const { splitOutsidePaths, checkOutsidePaths } = await import("../../check/check-outside.js");
     const { inside, outside } = splitOutsidePaths(paths, ctx.root, io.cwd);
@@ -77,9 +121,24 @@ export async function checkRun(
         config: await loadConfigLazy({ cwd: io.cwd, read, ...(common.configPath !== undefined ? { override: common.configPath } : {}), onWarning }),
       };
     }
+    if ((fix || fixDryRun) && outside.length > 0)
+      throw new UsageError(`--fix writes, so every path must be inside the repository; ${outside[0]} is not (plain \`check\` reads it where it is)`);
     if (outside.length > 0) {
       const more = await checkOutsidePaths({ paths: outside, cwd: io.cwd, config: run.config, document });
       run = { ...run, results: [...run.results, ...more].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+    }
+    if (fix || fixDryRun || format === "json") {
+      const fixes = await loadFixes();
+      if (fix || fixDryRun) {
+        const done = fixes.fixDocuments(run.results, { root: ctx.root, inRepo: ctx.inRepo, validate, dryRun: fixDryRun, format, io });
+        fixReport = done.report;
+        // The report is of the documents as --fix left them.
+        if (done.written && (inside.length > 0 || outside.length === 0)) {
+          const { checkWorktree } = await import("../../check/check-worktree.js");
+          run = await checkWorktree({ root: ctx.root, inRepo: ctx.inRepo, paths: inside, ...common });
+        }
+      }
+      if (format === "json" && !fix) fixes.attachFixes(run.results, { root: ctx.root, inRepo: ctx.inRepo, validate });
     }
   }
 
@@ -88,9 +147,10 @@ export async function checkRun(
   const out = renderCheckReport(run.results, format, {
     color: useColor(options["color"], io.env, io.stdoutIsTTY),
     title,
-    json: isStaged ? { staged: true } : {},
+    json: isStaged ? { staged: true } : fixReport,
   });
-  io.stdout(out.stdout);
+  // The dry run's stdout is the diff of the fixes (a patch); its report is the summary on stderr.
+  if (!(fixDryRun && format === "text")) io.stdout(out.stdout);
   const summaryFile = io.env["GITHUB_STEP_SUMMARY"];
   if (out.summary !== null && summaryFile !== undefined && summaryFile !== "") appendFileSync(summaryFile, out.summary);
   const counts = countDiagnostics(run.results);

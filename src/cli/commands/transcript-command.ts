@@ -37,7 +37,9 @@ export async function transcriptCommand(action: string, doc: string | undefined,
     if (!existsSync(join(ctx.root, b))) throw new UsageError(`--base ${String(options["base"])}: no such file`);
     base = readFileSync(join(ctx.root, b), "utf8");
   }
-  const engine = base !== undefined ? (await import("../../patch/apply-patch.js")).applyPatch : undefined;
+  // fmt's format_document records replay too (their edits are in the record).
+  const apply = base !== undefined ? (await import("../../patch/apply-patch.js")).applyPatch : undefined;
+  const engine = apply !== undefined ? (text: string, ops: unknown[]) => apply(text, ops, { formatOps: true }) : undefined;
   const report = verifyTranscript(transcript, docText, {
     strict: options["strict"] === true,
     ...(base !== undefined && engine !== undefined ? { replay: { base, engine } } : {}),

@@ -1,0 +1,116 @@
+/**
+ * `noma-reconcile fmt [paths…] [--check] [--diff]`: give `.noma` documents their canonical
+ * layout (src/noma/format-noma.ts) — every tracked document, or those named (a directory: the
+ * documents git knows under it). `--check` writes nothing and exits 1 when a document would
+ * change. A document with a transcript gets a `format_document` record (format-document.ts).
+ * Exit 0 done (or nothing to do), 1 `--check` found documents to format, 2 usage or runtime.
+ */
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { loadConfigLazy } from "../../config/load-config-lazy.js";
+import { listNomaFiles } from "../../check/list-noma-files.js";
+import { formatDocument, type FormatDocumentResult } from "../../editing/format-document.js";
+import { documentTranscript, checkedPathKind } from "../../layout/checked-path.js";
+import { assertNoSymlinkEscape, isSymlink } from "../../fsx/symlink-escape.js";
+import { readTextFile } from "../../fsx/read-text-file.js";
+import { hunksOfLineEdits, refineHunks, unifiedDiff } from "../../report/unified-diff.js";
+import { UsageError } from "../../errors/noma-error.js";
+import { TOOL_NAME, TOOL_VERSION } from "../../version.js";
+import type { CliIO } from "../cli-io.js";
+import { applyLockTimeout } from "../lock-timeout-option.js";
+import { choice, pathArg, repoContext } from "../repo-context.js";
+
+export async function fmtCommand(paths: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
+  const format = choice("format", options["format"], ["text", "json"] as const);
+  const check = options["check"] === true;
+  const diff = options["diff"] === true;
+  const ctx = repoContext(io.cwd);
+  if (!ctx.inRepo) throw new UsageError("fmt rewrites documents of a git repository: run it inside one (`check` reads files anywhere)");
+  applyLockTimeout(options, ctx.root);
+  const explicit = new Set<string>();
+  for (const given of paths) {
+    const rel = pathArg(given, ctx, io.cwd);
+    const abs = join(ctx.root, rel);
+    if (existsSync(abs) && statSync(abs).isFile()) {
+      if (checkedPathKind(rel) !== "document") throw new UsageError(`${given}: fmt formats .noma documents; this is not one`);
+      explicit.add(rel);
+    }
+  }
+  const config = await loadConfigLazy({
+    cwd: io.cwd,
+    read: (p) => {
+      const abs = join(ctx.root, p);
+      if (isSymlink(abs)) assertNoSymlinkEscape(ctx.root, p, "read it");
+      try {
+        return readTextFile(abs);
+      } catch {
+        return null;
+      }
+    },
+    onWarning: (m) => io.stderr(`${TOOL_NAME}: ${m}\n`),
+  });
+  let documents = listNomaFiles(ctx.root, true, paths, io.cwd).filter((p) => checkedPathKind(p) === "document");
+  if (config.exclude.length > 0) {
+    const { excludedBy } = await import("../../check/apply-exclude.js");
+    const excluded = excludedBy(config.exclude, explicit);
+    documents = documents.filter((p) => !excluded(p));
+  }
+  const results: Array<{ file: string; result: FormatDocumentResult }> = [];
+  for (const file of documents) results.push({ file, result: formatDocument(join(ctx.root, file), { check, root: ctx.root }) });
+
+  const changed = results.filter((r) => r.result.status === "formatted" || r.result.status === "would-format");
+  const skipped = results.filter((r) => r.result.status === "skipped");
+  const diffOf = (file: string, r: FormatDocumentResult): string =>
+    unifiedDiff(file, r.before, r.after, refineHunks(r.before, r.after, hunksOfLineEdits(r.edits)));
+  if (format === "json") {
+    io.stdout(
+      `${JSON.stringify(
+        {
+          schema: "noma-reconcile/fmt@1",
+          tool: { name: TOOL_NAME, version: TOOL_VERSION },
+          check,
+          ok: !check || changed.length === 0,
+          summary: {
+            documents: results.length,
+            [check ? "would_format" : "formatted"]: changed.length,
+            unchanged: results.filter((r) => r.result.status === "unchanged").length,
+            skipped: skipped.length,
+          },
+          files: results.map(({ file, result: r }) => ({
+            file,
+            status: r.status,
+            ...(r.note !== undefined ? { note: r.note } : {}),
+            ...(r.recorded ? { transcript: documentTranscript(file) } : {}),
+            ...(diff && (r.status === "formatted" || r.status === "would-format") ? { diff: diffOf(file, r) } : {}),
+          })),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } else {
+    for (const { file, result: r } of results) {
+      if (r.status === "skipped") io.stderr(`${TOOL_NAME}: skipped ${file}: ${r.note}\n`);
+      else if (r.note !== undefined) io.stderr(`${TOOL_NAME}: ${file}: ${r.note}\n`);
+      if (r.status !== "formatted" && r.status !== "would-format") continue;
+      io.stdout(
+        r.status === "would-format" ? `would reformat ${file}\n` : `formatted ${file}${r.recorded ? ` (recorded in ${documentTranscript(file)})` : ""}\n`,
+      );
+      if (diff) io.stdout(diffOf(file, r));
+    }
+    const n = results.length;
+    const docs = `${n} ${n === 1 ? "document" : "documents"}`;
+    if (n === 0) io.stderr("No .noma documents found.\n");
+    else if (check)
+      io.stderr(
+        changed.length === 0
+          ? `${docs} checked: all formatted.\n`
+          : `${docs} checked: ${changed.length} would be reformatted; run \`${TOOL_NAME} fmt\` to format ${changed.length === 1 ? "it" : "them"}.\n`,
+      );
+    else
+      io.stderr(
+        `${docs} checked: ${changed.length} formatted, ${n - changed.length - skipped.length} already formatted${skipped.length > 0 ? `, ${skipped.length} skipped` : ""}.\n`,
+      );
+  }
+  return check && changed.length > 0 ? 1 : 0;
+}
