@@ -35,8 +35,10 @@ import { getAttr } from "../noma/attributes.js";
 import { datasetColumns } from "../noma/dataset-columns.js";
 import { directiveInterior } from "../noma/directive-interior.js";
 import { lineText, parseNoma } from "../noma/parse-noma.js";
+import { reparseEdited } from "../noma/reparse/reparse-edited.js";
 import { slugify } from "../noma/slugify.js";
-import { applyPatch } from "../patch/apply-patch.js";
+import { applyOp, validateOp } from "../patch/apply-op.js";
+import { isPatchError } from "../patch/patch-error.js";
 import { blockHash, setOpenerAttr } from "../patch/op-support.js";
 import { LOCK_MODES } from "../validate/check-directive.js";
 import { RULES } from "../validate/rule-catalog.js";
@@ -108,30 +110,61 @@ function allBlocks(doc: NomaDocument): Located[] {
   return out;
 }
 
+/** What the fixes of one document read, indexed once. */
+interface Ctx {
+  doc: NomaDocument;
+  blocks: Located[];
+  /** The directive opening on each line (1-based). */
+  directiveAt: Map<number, Located>;
+  /** For each line (1-based), the innermost directive whose lines hold it (index into `blocks`, -1: none). */
+  innermost: Int32Array;
+  /** By name key: the canonical ids and aliases written that way, with the canonical id they name. */
+  names: Map<string, Array<{ id: string; name: string }>>;
+  /** Every reference (an attribute or a wikilink) by its target, built on first use. */
+  refs?: Map<string, Edit[]>;
+}
+
+function context(doc: NomaDocument): Ctx {
+  const blocks = allBlocks(doc);
+  const directiveAt = new Map<number, Located>();
+  const innermost = new Int32Array(doc.endLine + 2).fill(-1);
+  blocks.forEach((b, k) => {
+    if (b.node.type !== "directive") return;
+    directiveAt.set(b.node.pos.line, b);
+    // In document order a child comes after its parent: its lines are overwritten with it.
+    innermost.fill(k, b.node.pos.line, b.node.endLine + 1);
+  });
+  const names = new Map<string, Array<{ id: string; name: string }>>();
+  const add = (name: string, id: string): void => {
+    const key = nameKey(name);
+    const list = names.get(key);
+    if (list === undefined) names.set(key, [{ id, name }]);
+    else list.push({ id, name });
+  };
+  for (const id of doc.nodeById.keys()) add(id, id);
+  for (const [alias, id] of doc.aliasMap) add(alias, id);
+  return { doc, blocks, directiveAt, innermost, names };
+}
+
 /** The directives around line `line` (1-based), innermost last; the directive opening on that line counts as around it. */
-function directivesAround(blocks: readonly Located[], line: number): DirectiveNode[] {
-  let best: DirectiveNode[] = [];
-  for (const b of blocks) {
-    if (b.node.type === "directive" && b.node.pos.line <= line && line <= b.node.endLine && b.around.length + 1 > best.length) best = [...b.around, b.node];
-  }
-  return best;
+function directivesAround(ctx: Ctx, line: number): DirectiveNode[] {
+  const k = ctx.innermost[line] ?? -1;
+  if (k === -1) return [];
+  const b = ctx.blocks[k]!;
+  return [...b.around, b.node as DirectiveNode];
 }
 
 /**
  * The one name (canonical id, else alias) that `target` means once written the same way,
  * among the blocks `admit` accepts; undefined when none or several blocks match.
  */
-function uniqueName(doc: NomaDocument, target: string, admit: (n: BlockNode) => boolean = () => true): string | undefined {
-  const key = nameKey(target);
+function uniqueName(ctx: Ctx, target: string, admit: (n: BlockNode) => boolean = () => true): string | undefined {
   const matches = new Map<string, string>();
-  for (const [id, node] of doc.nodeById) {
-    if (!admit(node)) continue;
-    if (nameKey(id) === key) matches.set(id, id);
-  }
-  for (const [alias, id] of doc.aliasMap) {
-    const node = doc.nodeById.get(id);
-    if (node === undefined || !admit(node) || nameKey(alias) !== key) continue;
-    if (!matches.has(id)) matches.set(id, alias);
+  for (const { id, name } of ctx.names.get(nameKey(target)) ?? []) {
+    const node = ctx.doc.nodeById.get(id);
+    if (node === undefined || !admit(node)) continue;
+    // The canonical id when it is written that way, else the alias.
+    if (name === id || !matches.has(id)) matches.set(id, name);
   }
   if (matches.size !== 1) return undefined;
   const name = [...matches.values()][0]!;
@@ -144,17 +177,23 @@ function resolves(doc: NomaDocument, target: string): boolean {
   return doc.nodeById.has(target) || doc.aliasMap.has(target);
 }
 
-/** Every reference to `target` (attributes and wikilinks outside code), rewritten to `to`. */
-function retarget(doc: NomaDocument, blocks: readonly Located[], target: string, to: string): Edit[] {
-  const edits: Edit[] = [];
+/** Every reference (attributes, and wikilinks outside code), by target; the prose of a `noverify` block left out, as the validator leaves it. */
+function references(ctx: Ctx): Map<string, Edit[]> {
+  if (ctx.refs !== undefined) return ctx.refs;
+  const refs = new Map<string, Edit[]>();
+  const add = (target: string, e: Edit): void => {
+    const list = refs.get(target);
+    if (list === undefined) refs.set(target, [e]);
+    else list.push(e);
+  };
   const found: number[] = [];
   const seenLines = new Set<number>();
-  for (const { node, around } of blocks) {
+  for (const { node, around } of ctx.blocks) {
     if (node.type === "directive") {
       if (isNoverify(node)) continue;
       for (const key of REF_KEYS) {
         const v = getAttr(node.attrs, key);
-        if (v !== undefined && typeof v !== "boolean" && String(v) === target) edits.push({ kind: "attr", node, key, value: to });
+        if (v !== undefined && typeof v !== "boolean") add(String(v), { kind: "attr", node, key, value: String(v) });
       }
       continue;
     }
@@ -164,21 +203,19 @@ function retarget(doc: NomaDocument, blocks: readonly Located[], target: string,
     for (let line = node.pos.line; line <= last; line++) {
       if (seenLines.has(line)) continue;
       seenLines.add(line);
-      const text = lineText(doc, line - 1);
+      const text = lineText(ctx.doc, line - 1);
+      if (!text.includes("[[")) continue;
       const n = scanLineLinks(text, 0, text.length, text.indexOf("`"), found);
-      for (let k = n - 2; k >= 0; k -= 2) {
-        if (text.slice(found[k]!, found[k + 1]!) === target) edits.push({ kind: "text", line, from: found[k]!, to: found[k + 1]!, insert: to });
-      }
+      for (let k = 0; k < n; k += 2) add(text.slice(found[k]!, found[k + 1]!), { kind: "text", line, from: found[k]!, to: found[k + 1]!, insert: "" });
     }
   }
-  return edits;
+  ctx.refs = refs;
+  return refs;
 }
 
-/** The directive a diagnostic is about: the one opening on its line. */
-function directiveAt(blocks: readonly Located[], line: number | undefined): DirectiveNode | undefined {
-  if (line === undefined) return undefined;
-  for (const b of blocks) if (b.node.type === "directive" && b.node.pos.line === line) return b.node;
-  return undefined;
+/** Every reference to `target`, rewritten to `to`. */
+function retarget(ctx: Ctx, target: string, to: string): Edit[] {
+  return (references(ctx).get(target) ?? []).map((e) => (e.kind === "attr" ? { ...e, value: to } : { ...e, insert: to }));
 }
 
 function str(v: AttrValue | undefined): string | undefined {
@@ -214,9 +251,11 @@ function memoryId(doc: NomaDocument, d: DirectiveNode): string {
 }
 
 /** What would fix diagnostic `d` (before translating into ops), or undefined. */
-function plan(doc: NomaDocument, blocks: readonly Located[], d: Diagnostic): Planned | undefined {
+function plan(ctx: Ctx, d: Diagnostic): Planned | undefined {
+  const { doc } = ctx;
   const line = d.pos?.line;
-  const node = directiveAt(blocks, line);
+  // The directive a diagnostic is about: the one opening on its line.
+  const node = line !== undefined ? (ctx.directiveAt.get(line)?.node as DirectiveNode | undefined) : undefined;
   const attr = (key: string, value: AttrValue, what: string): Planned | undefined =>
     node === undefined ? undefined : { description: what, edits: [{ kind: "attr", node, key, value }] };
   switch (d.code) {
@@ -237,9 +276,9 @@ function plan(doc: NomaDocument, blocks: readonly Located[], d: Diagnostic): Pla
         target = here ?? (broken.size === 1 ? [...broken][0] : undefined);
       }
       if (target === undefined) return undefined;
-      const to = uniqueName(doc, target);
+      const to = uniqueName(ctx, target);
       if (to === undefined) return undefined;
-      const edits = retarget(doc, blocks, target, to);
+      const edits = retarget(ctx, target, to);
       return edits.length === 0
         ? undefined
         : { description: `"${target}" → "${to}" (${edits.length} ${edits.length === 1 ? "reference" : "references"})`, edits };
@@ -247,7 +286,7 @@ function plan(doc: NomaDocument, blocks: readonly Located[], d: Diagnostic): Pla
     case "plot-unknown-dataset": {
       const target = node !== undefined ? str(getAttr(node.attrs, "dataset")) : undefined;
       if (target === undefined) return undefined;
-      const to = uniqueName(doc, target, (n) => n.type === "directive" && n.name === "dataset");
+      const to = uniqueName(ctx, target, (n) => n.type === "directive" && n.name === "dataset");
       return to === undefined ? undefined : attr("dataset", to, `dataset="${target}" → "${to}"`);
     }
     case "plot-unknown-column": {
@@ -316,10 +355,10 @@ interface Carrier {
   kind: "attr" | "lines";
 }
 
-function carrierOf(blocks: readonly Located[], e: Edit): Carrier | undefined {
+function carrierOf(ctx: Ctx, e: Edit): Carrier | undefined {
   if (e.kind === "attr" && e.node.id !== undefined && e.key !== "id") return { node: e.node, kind: "attr" };
   const line = e.kind === "attr" ? e.node.pos.line : e.line;
-  const around = directivesAround(blocks, line);
+  const around = directivesAround(ctx, line);
   // An attribute edit of a block without an id changes its opening line: a block around it carries it.
   const candidates = e.kind === "attr" ? around.filter((d) => d !== e.node) : around;
   for (let k = candidates.length - 1; k >= 0; k--) if (candidates[k]!.id !== undefined) return { node: candidates[k]!, kind: "lines" };
@@ -331,10 +370,11 @@ function contains(outer: DirectiveNode, inner: DirectiveNode): boolean {
 }
 
 /** The ops of a planned fix, or undefined when some edit has no block to carry it. */
-function toOps(doc: NomaDocument, blocks: readonly Located[], planned: Planned): Record<string, unknown>[] | undefined {
+function toOps(ctx: Ctx, planned: Planned): Record<string, unknown>[] | undefined {
+  const { doc } = ctx;
   const carried: Array<{ edit: Edit; carrier: Carrier }> = [];
   for (const edit of planned.edits) {
-    const carrier = carrierOf(blocks, edit);
+    const carrier = carrierOf(ctx, edit);
     if (carrier === undefined) return undefined;
     carried.push({ edit, carrier });
   }
@@ -376,6 +416,28 @@ function toOps(doc: NomaDocument, blocks: readonly Located[], planned: Planned):
   return ops;
 }
 
+/**
+ * Apply `ops` in order to `text` as the patch engine does, without what a record needs (a
+ * sha256 per op: an op near the start of a large document hashes all of it again), to try
+ * fixes; undefined when an op is rejected or nothing changes.
+ */
+export function applyOpsInMemory(text: string, ops: readonly unknown[]): { text: string; doc: NomaDocument } | undefined {
+  let doc = parseNoma(text);
+  let current = text;
+  try {
+    for (const raw of ops) {
+      const next = applyOp(doc, validateOp(raw));
+      if (next === current) continue;
+      current = next;
+      doc = reparseEdited(doc, current);
+    }
+  } catch (e) {
+    if (isPatchError(e)) return undefined;
+    throw e;
+  }
+  return current === text ? undefined : { text: current, doc };
+}
+
 /** How many diagnostics of each code, and how many errors. */
 function counts(ds: readonly Diagnostic[]): Map<string, number> {
   const m = new Map<string, number>();
@@ -387,14 +449,15 @@ function counts(ds: readonly Diagnostic[]): Map<string, number> {
 }
 
 /**
- * Whether `after` has fewer `code` diagnostics than `before`, no more errors, and no more
- * warnings of any code. (An error may give way to another: a plot whose dataset= now
- * resolves can be told its column= does not — one error for two, and a fix of its own.)
+ * Whether `after` has, of each code fixed, fewer diagnostics than `before` by as many as were
+ * fixed, no more errors, and no more warnings of any other code. (An error may give way to
+ * another: a plot whose dataset= now resolves can be told its column= does not — one error
+ * for two, and a fix of its own.)
  */
-function clears(before: Map<string, number>, after: Map<string, number>, code: string, errorCodes: ReadonlySet<string>): boolean {
-  if ((after.get(code) ?? 0) >= (before.get(code) ?? 0)) return false;
+function clears(before: Map<string, number>, after: Map<string, number>, fixed: ReadonlyMap<string, number>, errorCodes: ReadonlySet<string>): boolean {
+  for (const [code, n] of fixed) if ((after.get(code) ?? 0) > (before.get(code) ?? 0) - n) return false;
   if ((after.get(" errors") ?? 0) > (before.get(" errors") ?? 0)) return false;
-  for (const [c, n] of after) if (c !== code && !c.startsWith(" ") && !errorCodes.has(c) && n > (before.get(c) ?? 0)) return false;
+  for (const [c, n] of after) if (!fixed.has(c) && !c.startsWith(" ") && !errorCodes.has(c) && n > (before.get(c) ?? 0)) return false;
   return true;
 }
 
@@ -412,22 +475,51 @@ export function documentFixes(text: string, diagnostics: readonly Diagnostic[], 
   if (!diagnostics.some((d) => FIXABLE_CODES.has(d.code))) return out;
   const doc = parseNoma(text);
   if (doc.problems.some((p) => p.severity === "error") || doc.duplicateIds.size > 0) return out;
-  const blocks = allBlocks(doc);
+  const ctx = context(doc);
   const before = counts(validateNoma(doc, options.validate ?? {}));
   const errorCodes = new Set(
     Object.entries(RULES)
       .filter(([, r]) => r.severity === "error")
       .map(([c]) => c),
   );
+  const candidates: Array<{ i: number; code: string; fix: Fix }> = [];
   diagnostics.forEach((d, i) => {
     if (!FIXABLE_CODES.has(d.code)) return;
-    const planned = plan(doc, blocks, d);
-    if (planned === undefined) return;
-    const ops = toOps(doc, blocks, planned);
-    if (ops === undefined || ops.length === 0) return;
-    const tried = applyPatch(text, ops, { reuse: false, ...(options.validate !== undefined ? { validate: options.validate } : {}) });
-    if (tried.result !== "applied" || !clears(before, counts(tried.postDiagnostics), d.code, errorCodes)) return;
-    out.set(i, { description: planned.description, ops });
+    const planned = plan(ctx, d);
+    const ops = planned !== undefined ? toOps(ctx, planned) : undefined;
+    if (planned !== undefined && ops !== undefined && ops.length > 0) candidates.push({ i, code: d.code, fix: { description: planned.description, ops } });
   });
+  const tryOps = (ops: Record<string, unknown>[]): Map<string, number> | undefined => {
+    const tried = applyOpsInMemory(text, ops);
+    return tried === undefined ? undefined : counts(validateNoma(tried.doc, options.validate ?? {}));
+  };
+  // Tried in groups of fixes of different blocks, one patch each; a group that does not hold
+  // as a whole is tried fix by fix.
+  let pending = candidates;
+  while (pending.length > 0) {
+    const used = new Set<string>();
+    const group: typeof candidates = [];
+    const rest: typeof candidates = [];
+    for (const c of pending) {
+      const ids = c.fix.ops.map((op) => String(op["id"]));
+      if (ids.some((id) => used.has(id))) rest.push(c);
+      else {
+        for (const id of ids) used.add(id);
+        group.push(c);
+      }
+    }
+    const fixed = new Map<string, number>();
+    for (const c of group) fixed.set(c.code, (fixed.get(c.code) ?? 0) + 1);
+    const after = group.length > 1 ? tryOps(group.flatMap((c) => c.fix.ops)) : undefined;
+    if (after !== undefined && clears(before, after, fixed, errorCodes)) {
+      for (const c of group) out.set(c.i, c.fix);
+    } else {
+      for (const c of group) {
+        const alone = tryOps(c.fix.ops);
+        if (alone !== undefined && clears(before, alone, new Map([[c.code, 1]]), errorCodes)) out.set(c.i, c.fix);
+      }
+    }
+    pending = rest;
+  }
   return out;
 }

@@ -9,13 +9,12 @@
 import { isUtf8 } from "node:buffer";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { parseNoma } from "../noma/parse-noma.js";
-import { applyPatch } from "../patch/apply-patch.js";
 import { sha256Hex } from "../patch/sha256-hex.js";
 import { isSymlink } from "../fsx/symlink-escape.js";
 import type { ValidateOptions } from "../validate/validate-noma.js";
 import { validateNoma } from "../validate/validate-noma.js";
 import { TOOL_VERSION } from "../version.js";
-import { documentFixes, type Fix } from "./document-fixes.js";
+import { applyOpsInMemory, documentFixes, type Fix } from "./document-fixes.js";
 import { DocumentMissingError, patchDocument } from "./patch-document.js";
 
 export interface AppliedFix {
@@ -68,7 +67,7 @@ export function fixText(text: string, validate: ValidateOptions = {}): { text: s
     // Fixes of different blocks go together; a block's second fix waits for the next round.
     const used = new Set<string>();
     const chosen: AppliedFix[] = [];
-    for (const [i, fix] of found) {
+    for (const [i, fix] of [...found].sort((a, b) => a[0] - b[0])) {
       const ids = targets(fix);
       if (ids.some((id) => used.has(id))) continue;
       for (const id of ids) used.add(id);
@@ -76,16 +75,15 @@ export function fixText(text: string, validate: ValidateOptions = {}): { text: s
       chosen.push({ code: d.code, ...(d.pos !== undefined ? { line: d.pos.line } : {}), description: fix.description, ops: fix.ops });
     }
     if (chosen.length === 0) break;
-    let outcome = applyPatch(
+    let outcome = applyOpsInMemory(
       current,
       chosen.flatMap((f) => f.ops),
-      { validate, reuse: false },
     );
-    if (outcome.result !== "applied") {
+    if (outcome === undefined) {
       // Each fix applied alone; together they should too. If not, one at a time.
       chosen.length = 1;
-      outcome = applyPatch(current, chosen[0]!.ops, { validate, reuse: false });
-      if (outcome.result !== "applied") break;
+      outcome = applyOpsInMemory(current, chosen[0]!.ops);
+      if (outcome === undefined) break;
     }
     current = outcome.text;
     fixes.push(...chosen);
