@@ -231,3 +231,11 @@ describe("init and husky", () => {
     expect(runCli(["init"], { cwd: repo }).stdout).toMatch(/^unchanged +\.husky\/pre-commit +\(husky: \.husky\/pre-commit already runs/m);
   });
 });
+
+describe("init --help", () => {
+  it("names the hook managers", () => {
+    const r = runCli(["init", "--help"], { cwd: tempDir() });
+    expect(r.code).toBe(0);
+    for (const s of [".pre-commit-config.yaml", "lefthook.yml", ".husky/"]) expect(r.stdout).toContain(s);
+  });
+});
