@@ -150,6 +150,13 @@ export function addPreCommitEntry(text: string): ManagerEdit {
   if (key === null) {
     out = append(l, body, ["repos:", ...preCommitEntryLines("  ")]);
   } else {
+    const emptyFlow = /^(repos[ ]*:[ ]*)\[\][ ]*(#.*)?$/.exec(l.lines[key.index]!);
+    if (key.inline && emptyFlow !== null) {
+      // `repos: []` (pre-commit's own starting point): the `[]` gives way to the list.
+      const lines = [...l.lines];
+      lines[key.index] = `${emptyFlow[1]!.trimEnd()}${emptyFlow[2] !== undefined ? ` ${emptyFlow[2]}` : ""}`;
+      return check(bom, insertAfter({ lines, eol: l.eol }, key.index, preCommitEntryLines("  ")), expected);
+    }
     if (key.inline) return { action: "unsafe", reason: `line ${key.index + 1}: \`repos:\` has its value on the same line (flow style)` };
     const end = blockEnd(l.lines, key.index, 0);
     const child = firstChildIndent(l.lines, key.index, end);

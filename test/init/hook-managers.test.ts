@@ -138,6 +138,17 @@ describe("init and the pre-commit framework", () => {
     expect(ok.status, ok.stdout + ok.stderr).toBe(0);
   });
 
+  it("repos: [] (pre-commit's starting point) becomes a list holding the entry; the other lines kept", () => {
+    const start = "# start\nrepos: []  # none yet\nfail_fast: true\n";
+    const repo = tempRepo({ ".pre-commit-config.yaml": start, "a.noma": VALID });
+    const r = runCli(["init", "--hooks"], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(join(repo, ".pre-commit-config.yaml"), "utf8");
+    expect(text.startsWith("# start\nrepos: # none yet\n  - repo: local\n")).toBe(true);
+    expect(text.endsWith("\nfail_fast: true\n")).toBe(true);
+    expect((parse(text) as { repos: unknown[]; fail_fast: boolean }).repos).toHaveLength(1);
+  });
+
   it("a file it cannot edit safely (flow-style repos) is left alone: exit 2, the entry printed", () => {
     const flow = "repos: [{repo: local, hooks: [{id: x, name: x, entry: x, language: system}]}]\n";
     const repo = tempRepo({ ".pre-commit-config.yaml": flow, "a.noma": VALID });
