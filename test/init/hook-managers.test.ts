@@ -149,6 +149,18 @@ describe("init and the pre-commit framework", () => {
     expect((parse(text) as { repos: unknown[]; fail_fast: boolean }).repos).toHaveLength(1);
   });
 
+  it("--dry-run says it would update and writes nothing; --format json lists the managers", () => {
+    const repo = tempRepo({ ".pre-commit-config.yaml": PRE_COMMIT_CONFIG, "a.noma": VALID });
+    const dry = runCli(["init", "--hooks", "--dry-run"], { cwd: repo });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/^would update +\.pre-commit-config\.yaml +\(the pre-commit framework: \+ the noma-reconcile hook/m);
+    expect(readFileSync(join(repo, ".pre-commit-config.yaml"), "utf8")).toBe(PRE_COMMIT_CONFIG);
+    const json = JSON.parse(runCli(["init", "--format", "json"], { cwd: repo }).stdout) as { result: { managers: Array<Record<string, string>> } };
+    expect(json.result.managers).toHaveLength(1);
+    expect(json.result.managers[0]).toMatchObject({ manager: "pre-commit", file: ".pre-commit-config.yaml", action: "advise" });
+    expect(json.result.managers[0]!["entry"]).toContain("- id: noma-reconcile");
+  });
+
   it("a file it cannot edit safely (flow-style repos) is left alone: exit 2, the entry printed", () => {
     const flow = "repos: [{repo: local, hooks: [{id: x, name: x, entry: x, language: system}]}]\n";
     const repo = tempRepo({ ".pre-commit-config.yaml": flow, "a.noma": VALID });
