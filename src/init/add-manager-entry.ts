@@ -93,6 +93,12 @@ function parse(text: string): { data: unknown } | { error: string } {
   return { data: doc.toJS({ maxAliasCount: -1 }) };
 }
 
+/** A hook (command) of the user's that already runs our check, however it calls the program. */
+function runsCheck(v: unknown): boolean {
+  const text = JSON.stringify(v ?? null);
+  return text.includes("noma-reconcile check --staged") || text.includes("NOMA_RECONCILE_BIN");
+}
+
 function isMap(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
@@ -137,10 +143,7 @@ export function addPreCommitEntry(text: string): ManagerEdit {
   const repos = data["repos"];
   if (repos !== undefined && repos !== null && !Array.isArray(repos)) return { action: "unsafe", reason: "`repos` is not a list" };
   const present = (Array.isArray(repos) ? repos : []).some(
-    (r) =>
-      isMap(r) &&
-      Array.isArray(r["hooks"]) &&
-      r["hooks"].some((h) => isMap(h) && (h["id"] === MANAGER_ENTRY_NAME || JSON.stringify(h).includes("check --staged"))),
+    (r) => isMap(r) && Array.isArray(r["hooks"]) && r["hooks"].some((h) => isMap(h) && (h["id"] === MANAGER_ENTRY_NAME || runsCheck(h))),
   );
   if (present) return { action: "present" };
   const expected = { ...data, repos: [...(Array.isArray(repos) ? repos : []), preCommitEntryValue()] };
@@ -183,7 +186,7 @@ export function addLefthookEntry(text: string): ManagerEdit {
   if (
     (isMap(commands) && Object.hasOwn(commands, MANAGER_ENTRY_NAME)) ||
     jobs.some((j) => isMap(j) && j["name"] === MANAGER_ENTRY_NAME) ||
-    (hook !== undefined && JSON.stringify(hook).includes(" check --staged"))
+    (isMap(commands) && Object.values(commands).some(runsCheck))
   )
     return { action: "present" };
   const expected = {

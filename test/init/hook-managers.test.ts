@@ -222,6 +222,17 @@ describe("init and lefthook", () => {
     expect((parse(t2) as { "pre-commit": { parallel: boolean } })["pre-commit"].parallel).toBe(true);
   });
 
+  it("a command of the user's that already runs the check counts as present; one that runs another check does not", () => {
+    const own = "pre-commit:\n  commands:\n    docs:\n      run: pnpm exec noma-reconcile check --staged\n";
+    const repo = tempRepo({ "lefthook.yml": own, "a.noma": VALID });
+    const r = runCli(["init", "--hooks"], { cwd: repo });
+    expect(r.stdout).toMatch(/^unchanged +lefthook\.yml/m);
+    expect(readFileSync(join(repo, "lefthook.yml"), "utf8")).toBe(own);
+    const other = "pre-commit:\n  commands:\n    lint:\n      run: mytool check --staged\n";
+    const repo2 = tempRepo({ "lefthook.yml": other, "a.noma": VALID });
+    expect(runCli(["init", "--hooks"], { cwd: repo2 }).stdout).toMatch(/^updated +lefthook\.yml/m);
+  });
+
   it("tabs or flow style: the file left alone, exit 2, the entry printed", () => {
     for (const text of ["pre-commit: {commands: {lint: {run: make lint}}}\n", "pre-commit:\n\tcommands: {}\n"]) {
       const repo = tempRepo({ "lefthook.yml": text, "a.noma": VALID });
