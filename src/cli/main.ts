@@ -398,13 +398,17 @@ cli
 
 cli
   .command("init", "Set up this repository: .notarai/ (README, spec schema, example spec), .gitignore, the MCP server in .mcp.json")
-  .option("--hooks", "Also install the git pre-commit hook")
+  .option(
+    "--hooks",
+    "Also install the git pre-commit hook; where a hook manager is set up (.pre-commit-config.yaml, lefthook.yml, .husky/) add our entry to its file instead (without --hooks init prints that entry)",
+  )
   .option("--force", "Replace files (and hooks) written by another tool or a newer version, and a different noma-reconcile entry in .mcp.json")
   .option("--dry-run", "Print the plan; write nothing")
   .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile init")
   .example("  noma-reconcile init --hooks --dry-run")
+  .example("  noma-reconcile init --hooks   # with .pre-commit-config.yaml: adds a repo: local hook to it, the rest of the file kept")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/init-command.js")).initCommand(options, io)));
 
 cli

@@ -3,7 +3,13 @@
  * version that wrote it; the MCP server compares it with its own.
  */
 import { TOOL_NAME, TOOL_URL } from "../version.js";
+import { MCP_TOOL_GROUPS } from "./mcp-tool-titles.js";
 import { readmeVersionLine } from "./notarai-files.js";
+
+/** The README's list of MCP tools: one line per tool, grouped as the catalog is. */
+export function mcpToolList(): string {
+  return MCP_TOOL_GROUPS.map((g) => [`For ${g.purpose}:`, ...g.tools.map(([name, title]) => `- \`${name}\` — ${title}`)].join("\n")).join("\n\n");
+}
 
 export function notaraiReadme(version: string): string {
   return `${readmeVersionLine(version)}
@@ -20,8 +26,8 @@ the line above records its version, and re-running \`init\` after an upgrade ref
 - \`.cache/\` — the local hash cache (git-ignored; \`npx ${TOOL_NAME} cache clear\` resets it).
 
 Coding agents use all of it through the MCP server registered in \`.mcp.json\`
-(\`${TOOL_NAME} mcp\`, started from this repository's own install): list_affected_specs, get_spec_diff, get_changed_artifacts,
-mark_reconciled, clear_cache, snapshot_state for reconciliation, and read_doc, list_ids,
-validate_doc, patch_block for \`.noma\` documents.
+(\`${TOOL_NAME} mcp\`, started from this repository's own install). Its tools:
+
+${mcpToolList()}
 `;
 }

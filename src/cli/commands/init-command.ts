@@ -5,10 +5,14 @@
  * something could not be done (an unparseable `.mcp.json`, which is never
  * touched; a foreign hook in the way without `--force`; not a repository).
  * Warns (stderr; `warnings` in JSON) when the program is not installed where
- * the hook and the MCP server look for it — not an error.
+ * the hook and the MCP server look for it — not an error. Where a hook manager
+ * is set up (the pre-commit framework, lefthook, husky) no raw git hook is
+ * installed: init prints the manager's entry, and with `--hooks` adds it to the
+ * manager's file (exit 2 when the file cannot be edited safely).
  */
-import { relative, sep } from "node:path";
-import { initProject, type InitFile, type InitResult } from "../../init/init-project.js";
+import { join, relative, sep } from "node:path";
+import { INIT_LOCK_PATH, initProject, type InitFile, type InitResult } from "../../init/init-project.js";
+import { detectHookManagers, type HookManagerOutcome, setUpHookManagers } from "../../init/set-up-hook-managers.js";
 import { McpJsonError } from "../../init/merge-mcp-json.js";
 import { TOOL_NAME } from "../../version.js";
 import { RuntimeError } from "../../errors/noma-error.js";
@@ -44,12 +48,19 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
     throw e;
   }
   let hooks: HooksOutcome | null = null;
-  if (options["hooks"] === true) {
+  const wantHooks = options["hooks"] === true;
+  const detected = detectHookManagers(ctx.root);
+  const husky = detected.some((d) => d.manager === "husky");
+  // The pre-commit framework and lefthook own the git hook: a raw hook of ours would be overwritten.
+  const ownsHook = detected.some((d) => d.manager !== "husky");
+  if (wantHooks && (!ownsHook || husky)) {
     const { installHooks } = await import("../../hooks/install-hooks.js");
-    hooks = installHooks(ctx.root, { force, dryRun });
+    hooks = installHooks(ctx.root, { force, dryRun, husky });
   }
+  const managers: HookManagerOutcome[] = await setUpHookManagers(ctx.root, detected, { apply: wantHooks, dryRun, lockPath: join(ctx.root, INIT_LOCK_PATH) });
   const refused = hooks?.refused ?? [];
-  const code = refused.length > 0 ? 2 : 0;
+  const unsafe = managers.filter((m) => m.action === "unsafe");
+  const code = refused.length > 0 || unsafe.length > 0 ? 2 : 0;
 
   const warn = (): void => {
     for (const w of result.warnings) io.stderr(`${TOOL_NAME}: warning: ${w}\n`);
@@ -60,7 +71,7 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
       envelope(
         "init",
         code === 0,
-        { root: ctx.root, dry_run: dryRun, files: result.files, ...(hooks !== null ? { hooks } : {}), program: result.program },
+        { root: ctx.root, dry_run: dryRun, files: result.files, ...(hooks !== null ? { hooks } : {}), managers, program: result.program },
         result.warnings,
       ),
     );
@@ -75,15 +86,29 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
     for (const h of hooks.unchanged) lines.push(`${"unchanged".padEnd(dryRun ? 13 : 9)} ${h} hook  (${dir})`);
     for (const r of hooks.refused) lines.push(`${(dryRun ? "would refuse" : "refused").padEnd(dryRun ? 13 : 9)} ${r.hook} hook  (${r.reason})`);
   }
+  const W = dryRun ? 13 : 9;
+  for (const m of managers) {
+    if (m.action === "add") lines.push(`${(dryRun ? "would update" : "updated").padEnd(W)} ${m.file}  (${m.detail})`);
+    else if (m.action === "present") lines.push(`${"unchanged".padEnd(W)} ${m.file}  (${m.detail})`);
+    else {
+      lines.push(`${(m.action === "unsafe" ? (dryRun ? "would refuse" : "refused") : "add").padEnd(W)} ${m.file}  (${m.detail}):`);
+      for (const l of (m.entry ?? "").split("\n")) lines.push(l.length > 0 ? `    ${l}` : "");
+    }
+  }
   io.stdout(`${lines.join("\n")}\n`);
   const written = result.files.filter((f) => f.action === "create" || f.action === "update").length;
-  const installed = hooks?.installed.length ?? 0;
+  const installed = (hooks?.installed.length ?? 0) + managers.filter((m) => m.action === "add").length;
   const kept = result.files.filter((f) => f.action === "keep").length;
   const summary: string[] = [];
   if (written + installed === 0) summary.push(dryRun ? "nothing to change" : "already initialized, nothing to do");
   if (written > 0) summary.push(`${written} file${written === 1 ? "" : "s"} ${dryRun ? "to write" : "written"}`);
   if (installed > 0) summary.push(`${installed} hook${installed === 1 ? "" : "s"} ${dryRun ? "to install" : "installed"}`);
   if (kept > 0) summary.push(`${kept} kept (--force replaces)`);
+  const advised = managers.filter((m) => m.action === "advise").length;
+  if (advised > 0)
+    summary.push(`${advised} hook manager entr${advised === 1 ? "y" : "ies"} to add (printed above; --hooks adds ${advised === 1 ? "it" : "them"})`);
+  if (unsafe.length > 0)
+    summary.push(`${unsafe.length} hook manager file${unsafe.length === 1 ? "" : "s"} left untouched: add the entry printed above yourself`);
   if (refused.length > 0) summary.push(`${refused.length} hook${refused.length === 1 ? "" : "s"} refused (each line above says what --force does)`);
   io.stderr(`${TOOL_NAME}: ${dryRun ? "dry run, nothing written: " : ""}${summary.join("; ")}\n`);
   warn();
