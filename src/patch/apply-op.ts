@@ -55,7 +55,7 @@ export function validateOp(value: unknown): PatchOp {
     throw new PatchError(
       "unsupported_op",
       guess !== undefined
-        ? `${JSON.stringify(name)} is not a v1.0 patch op; did you mean "${guess}"?`
+        ? `${JSON.stringify(name)} is not a v1.0 patch op (did you mean "${guess}"?).`
         : `${JSON.stringify(name)} is not a v1.0 patch op (known: ${known.join(", ")}).`,
     );
   }

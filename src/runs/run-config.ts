@@ -132,7 +132,7 @@ export function parseRunConfig(textValue: string, root: string, file = NORMA_CON
   if (data === null || typeof data !== "object" || Array.isArray(data))
     return { config: null, problems: [`${file}: expected an object with ${TOP_KEYS.join(", ")}, found ${showValue(data)}`] };
   const obj = data as Record<string, unknown>;
-  for (const k of Object.keys(obj)) if (!TOP_KEYS.includes(k)) at([k], `unknown key${didYouMean(k, TOP_KEYS)}; known keys: ${TOP_KEYS.join(", ")}`);
+  for (const k of Object.keys(obj)) if (!TOP_KEYS.includes(k)) at([k], `unknown key${didYouMean(k, TOP_KEYS)} (known keys: ${TOP_KEYS.join(", ")})`);
   const config = defaultRunConfig();
   config.source = "file";
 
@@ -143,7 +143,7 @@ export function parseRunConfig(textValue: string, root: string, file = NORMA_CON
     else {
       for (const [role, value] of Object.entries(agents)) {
         if (!(ROLES as readonly string[]).includes(role)) {
-          at(["agents", role], `unknown role${didYouMean(role, ROLES)}; roles: ${ROLES.join(", ")}`);
+          at(["agents", role], `unknown role${didYouMean(role, ROLES)} (roles: ${ROLES.join(", ")})`);
           continue;
         }
         const agent = parseAgent(
