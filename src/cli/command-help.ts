@@ -38,8 +38,8 @@ const EXIT_CODES: Record<string, string> = {
   patch: `  0  every op applied and recorded (--dry-run: every op would apply; nothing written)
   1  rejected: an op failed (unknown op or target, malformed op, a sha mismatch, --strict with
      errors); nothing was written to the document, the rejection is recorded in its transcript
-  2  usage error (no --op/--ops, ops that are not JSON, a bad flag value), no such document, a
-     document outside the repository, a lock held too long`,
+  2  usage error (no --op/--ops, ops that are not JSON, a value that is not an op object, a bad
+     flag value), no such document, a document outside the repository, a lock held too long`,
   transcript: `  0  verify: no errors (warnings and information allowed); accept: acknowledgements appended
   1  verify: findings (a broken record or chain; with --strict, an unacknowledged outside edit)
   2  usage error, no transcript; accept refused (nothing to accept, no transcript, a transcript

@@ -511,19 +511,21 @@ async function main(): Promise<number> {
           ? [`${a}=-`]
           : [a],
     );
+    // An unknown command is a usage error, even with --help (cac would print the top-level help).
+    const first = argv[2];
+    if (first !== undefined && !first.startsWith("-") && !cli.commands.some((c) => c.isMatched(first))) {
+      io.stderr(
+        `${TOOL_NAME}: ${unknownCommandMessage(
+          first,
+          cli.commands.map((c) => c.name.split(" ")[0]!),
+        )}\n`,
+      );
+      return EXIT_CODE.usage;
+    }
     cli.parse(argv, { run: false });
     if (cli.options["help"] === true || cli.options["version"] === true) return 0;
     if (cli.matchedCommand === undefined) {
-      const name = cli.args[0];
-      if (name !== undefined) {
-        io.stderr(
-          `${TOOL_NAME}: ${unknownCommandMessage(
-            name,
-            cli.commands.map((c) => c.name.split(" ")[0]!),
-          )}\n`,
-        );
-        return EXIT_CODE.usage;
-      }
+      // No command (`noma-reconcile`, `noma-reconcile --frobnicate`): the help, on stderr.
       const log = console.log;
       console.log = (...parts: unknown[]) => io.stderr(`${parts.join(" ")}\n`);
       try {

@@ -19,6 +19,9 @@ describe("commands and flags", () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe("noma-reconcile: unknown command 'chekc'. Did you mean 'check'?\nRun `noma-reconcile --help` for the list of commands.\n");
+    const withHelp = runCli(["chekc", "--help"], { cwd: tempDir("nr-dym-") });
+    expect(withHelp).toMatchObject({ code: 2, stdout: "" });
+    expect(withHelp.stderr).toContain("Did you mean 'check'?");
     const far = runCli(["xyzzy"], { cwd: tempDir("nr-dym-") });
     expect(far.code).toBe(2);
     expect(far.stderr).toContain("unknown command 'xyzzy'.\n");
