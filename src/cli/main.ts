@@ -134,6 +134,7 @@ formatOption(
 cli
   .command("ids <file>", "List a document's canonical ids and its alias map")
   .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile ids thesis.noma")
   .example("  noma-reconcile ids thesis.noma --format json")
   .action((file: string, options: Record<string, unknown>) => run(async () => (await import("./commands/ids-command.js")).idsCommand(file, options, io)));
 
@@ -147,6 +148,8 @@ cli
   .command("render <file>", "Render a document: normalised Noma source, or its structure as JSON")
   .option("--to <target>", "noma | json", { default: "noma" })
   .example("  noma-reconcile render thesis.noma --to noma > thesis.normalised.noma")
+  .example("  noma-reconcile render thesis.noma --to json    # the structure: sections, blocks, ids")
+  .example("  noma-reconcile render book.noma.yml              # a book: its chapters in order")
   .action((file: string, options: Record<string, unknown>) =>
     run(() =>
       runBody(
@@ -328,6 +331,8 @@ cli
 cli
   .command("schema <name>", "Print a JSON Schema: patch-op | transcript | capability")
   .example("  noma-reconcile schema patch-op > patch-op.schema.json")
+  .example("  noma-reconcile schema transcript     # one record of a <doc>.noma.patches file")
+  .example("  noma-reconcile schema capability     # a <doc>.noma.capabilities.yml sidecar")
   .action((name: string) => run(async () => (await import("./commands/schema-command.js")).schemaCommand(name, io)));
 
 cli

@@ -25,10 +25,14 @@ function sections(help: string): Map<string, string[]> {
 
 const commandOf = (line: string): string => line.trim().split(/\s+/)[0]!;
 
-function exitBlock(command: string, cwd: string): string[] {
+function helpOf(command: string, cwd: string): Map<string, string[]> {
   const r = runCli([command, "--help"], { cwd });
   expect(r.code, `${command} --help`).toBe(0);
-  const block = sections(r.stdout).get("Exit codes");
+  return sections(r.stdout);
+}
+
+function exitBlock(command: string, cwd: string, help = helpOf(command, cwd)): string[] {
+  const block = help.get("Exit codes");
   expect(block, `${command} --help has an exit-code block`).toBeDefined();
   return block!;
 }
@@ -60,14 +64,17 @@ describe("top-level help", () => {
     expect(s.get("Exit codes")!.join("\n")).toContain("1  findings (each command's --help says which)");
   });
 
-  it("every command listed has its own exit codes in its --help, none of them the generic check wording", () => {
+  it("every command listed has its own exit codes and at least two examples in its --help", () => {
     const cwd = tempDir("nr-help-");
     for (const cmd of GROUPS.flatMap((g) => s.get(g)!.map(commandOf))) {
-      const block = exitBlock(cmd, cwd).join("\n");
+      const help = helpOf(cmd, cwd);
+      const block = exitBlock(cmd, cwd, help).join("\n");
       expect(block, cmd).toMatch(/^ {2}0 {2}/);
       expect(block, cmd).not.toContain("findings (each command's --help says which)");
       if (cmd !== "verify") expect(block, cmd).not.toContain("fixture");
       expect(block, cmd).toContain("141  the reader of the output closed it early");
+      const examples = help.get("Examples");
+      expect(examples?.length ?? 0, `${cmd} --help: at least two examples`).toBeGreaterThanOrEqual(2);
     }
   });
 });
