@@ -1,6 +1,7 @@
 /**
  * Counts read right: "1 error", "2 errors", "1 warning", "1 file" in check's summary (the
- * pre-commit hook's too) and in the GitHub step summary.
+ * pre-commit hook's too) and in the GitHub step summary; "1 body row" in a patch rejection;
+ * "1 fixture" in verify's (test/cli/verify.test.ts).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,5 +38,14 @@ describe("plurals", () => {
     const summary = join(tempDir("nr-plural-"), "summary.md");
     runCli(["check", "one.noma", "--format", "github"], { cwd: repo, env: { GITHUB_STEP_SUMMARY: summary } });
     expect(readFileSync(summary, "utf8")).toContain("1 error, 0 warnings, 0 notes in 1 file.");
+  });
+
+  it("a patch rejection: 1 body row", () => {
+    const repo = tempRepo({ "a.noma": '# Doc\n\n::table{id="t" header}\nName | N\nAna | 1\n::\n' });
+    const r = runCli(["patch", "a.noma", "--dry-run", "--op", '{"op":"insert_table_column","id":"t","column":2,"header":"X","cells":["a","b"]}'], {
+      cwd: repo,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('2 cells given, but table "t" has 1 body row;');
   });
 });
