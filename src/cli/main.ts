@@ -56,7 +56,7 @@ function guardStdout(): NodeJS.WriteStream {
   return process.stdout;
 }
 // Help and version are printed by the argument parser itself.
-if (process.argv.some((a) => a === "-h" || a === "--help" || a === "-v" || a === "--version")) guardStdout();
+if (process.argv[2] === "help" || process.argv.some((a) => a === "-h" || a === "--help" || a === "-v" || a === "--version")) guardStdout();
 
 const io: CliIO = {
   cwd: process.cwd(),
@@ -516,6 +516,8 @@ async function main(): Promise<number> {
           ? [`${a}=-`]
           : [a],
     );
+    // `help [command]` is `[command] --help`.
+    if (argv[2] === "help" && argv.length <= 4) argv.splice(2, argv.length - 2, ...argv.slice(3), "--help");
     // An unknown command is a usage error, even with --help (cac would print the top-level help).
     const first = argv[2];
     if (first !== undefined && !first.startsWith("-") && !cli.commands.some((c) => c.isMatched(first))) {
@@ -530,7 +532,14 @@ async function main(): Promise<number> {
     cli.parse(argv, { run: false });
     if (cli.options["help"] === true || cli.options["version"] === true) return 0;
     if (cli.matchedCommand === undefined) {
-      // No command (`noma-reconcile`, `noma-reconcile --frobnicate`): the help, on stderr.
+      const flag = Object.keys(cli.options).find((k) => k !== "--");
+      if (flag !== undefined) {
+        io.stderr(
+          `${TOOL_NAME}: unknown option '${flag.length === 1 ? "-" : "--"}${flag}' before any command.\nRun \`${TOOL_NAME} --help\` for the list of commands.\n`,
+        );
+        return EXIT_CODE.usage;
+      }
+      // No command: the help, on stderr.
       const log = console.log;
       console.log = (...parts: unknown[]) => io.stderr(`${parts.join(" ")}\n`);
       try {

@@ -28,6 +28,20 @@ describe("commands and flags", () => {
     expect(far.stderr).not.toContain("Did you mean");
   });
 
+  it("a flag before any command is not a command; `help [command]` is `[command] --help`", () => {
+    const cwd = tempDir("nr-dym-");
+    expect(runCli(["--frobnicate"], { cwd })).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: expect.stringContaining("unknown option '--frobnicate' before any command."),
+    });
+    const help = runCli(["help", "governs"], { cwd });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe(runCli(["governs", "--help"], { cwd }).stdout);
+    expect(runCli(["help"], { cwd }).stdout).toBe(runCli(["--help"], { cwd }).stdout);
+    expect(runCli(["help", "chekc"], { cwd })).toMatchObject({ code: 2, stderr: expect.stringContaining("Did you mean 'check'?") });
+  });
+
   it("an unknown flag exits 2 naming the closest flag of that command", () => {
     const repo = tempRepo({ "a.noma": DOC });
     const r = runCli(["check", "--stagd"], { cwd: repo });
