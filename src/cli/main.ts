@@ -16,11 +16,8 @@ import { classifyError } from "../errors/classify-error.js";
 import { EXIT_CODE } from "./exit-code.js";
 import { LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP } from "./lock-timeout-help.js";
 import { loadCachedBody } from "./startup/load-cached-body.js";
-
-const EXIT_CODES = `  0  clean (warnings allowed)
-  1  findings: invalid documents, failed fixtures
-  2  usage, configuration or runtime error
-141  the reader of the output closed it early (\`… | head\`), as for git`;
+import { COMMAND_GROUPS, exitCodesOf, GENERAL_EXIT_CODES } from "./command-help.js";
+import { checkOptions, unknownCommandMessage } from "./check-options.js";
 
 // Node ≥ 22.1 can keep the compiled code of the modules a command loads (in its own cache
 // directory under the OS temp dir; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so the next
@@ -59,7 +56,7 @@ function guardStdout(): NodeJS.WriteStream {
   return process.stdout;
 }
 // Help and version are printed by the argument parser itself.
-if (process.argv.some((a) => a === "-h" || a === "--help" || a === "-v" || a === "--version")) guardStdout();
+if (process.argv[2] === "help" || process.argv.some((a) => a === "-h" || a === "--help" || a === "-v" || a === "--version")) guardStdout();
 
 const io: CliIO = {
   cwd: process.cwd(),
@@ -72,7 +69,6 @@ const io: CliIO = {
 };
 
 const cli = cac(TOOL_NAME);
-const exitSection = { title: "Exit codes", body: EXIT_CODES };
 
 function formatOption(cmd: Command, values: string): Command {
   return cmd.option("--format <format>", `Output format: ${values}`, { default: "text" });
@@ -138,6 +134,7 @@ formatOption(
 cli
   .command("ids <file>", "List a document's canonical ids and its alias map")
   .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile ids thesis.noma")
   .example("  noma-reconcile ids thesis.noma --format json")
   .action((file: string, options: Record<string, unknown>) => run(async () => (await import("./commands/ids-command.js")).idsCommand(file, options, io)));
 
@@ -151,6 +148,8 @@ cli
   .command("render <file>", "Render a document: normalised Noma source, or its structure as JSON")
   .option("--to <target>", "noma | json", { default: "noma" })
   .example("  noma-reconcile render thesis.noma --to noma > thesis.normalised.noma")
+  .example("  noma-reconcile render thesis.noma --to json    # the structure: sections, blocks, ids")
+  .example("  noma-reconcile render book.noma.yml              # a book: its chapters in order")
   .action((file: string, options: Record<string, unknown>) =>
     run(() =>
       runBody(
@@ -332,6 +331,8 @@ cli
 cli
   .command("schema <name>", "Print a JSON Schema: patch-op | transcript | capability")
   .example("  noma-reconcile schema patch-op > patch-op.schema.json")
+  .example("  noma-reconcile schema transcript     # one record of a <doc>.noma.patches file")
+  .example("  noma-reconcile schema capability     # a <doc>.noma.capabilities.yml sidecar")
   .action((name: string) => run(async () => (await import("./commands/schema-command.js")).schemaCommand(name, io)));
 
 cli
@@ -447,37 +448,6 @@ cli
     run(async () => (await import("./commands/runs-command.js")).runsCommand(action, rest, options, io)),
   );
 
-/** Commands whose exit codes mean something more specific than the general ones (keyed by the command's first word). */
-const COMMAND_EXIT_CODES: Record<string, string> = {
-  transcript: `  0  verify: no errors (warnings and information allowed); accept: acknowledgements appended
-  1  verify: findings (a broken record or chain; with --strict, an unacknowledged outside edit)
-  2  usage error, no transcript; accept refused (nothing to accept, no transcript, a transcript
-     with errors an acknowledgement cannot mend): nothing was written`,
-  "mark-reconciled": `  0  every path given was marked (a deleted file git knows has nothing to record); --all: baselined
-  1  some path was not marked (no spec governs it, git ignores it, an audit record the tools
-     write); the others were
-  2  nothing was marked: a path that does not exist and git never knew (a typo), a path outside
-     the repository, an unknown spec, an invalid spec (--all), paths together with --all`,
-  serve: `  0  stopped by SIGINT or SIGTERM (requests in flight finished and recorded)
-  2  usage error (no --http, a host that is not loopback, a bad port or token), not a git
-     repository, an invalid configuration, or the port cannot be bound`,
-  ledger: `  0  the ledger is intact
-  1  findings: an edited, removed, inserted or reordered line, a torn tail, committed lines changed
-  2  usage error, no ledger, not a git repository`,
-  archive: `  0  listed (even nothing) or restored
-  2  usage error, nothing archived for the path or month or version, an unreadable archive`,
-  run: `  0  the run passed: every acceptance criterion holds (governed files marked reconciled unless --no-mark)
-  1  the run failed (an agent or protocol error, a patch that does not apply, FAIL with no act agent)
-     or stopped (a budget, an interruption); continue it with --resume RUN_ID
-  2  usage, configuration (.norma/config.json) or runtime error; another run holds the lock`,
-  fmt: `  0  formatted (or nothing to format); --check: every document is formatted
-  1  --check: some document would change (listed on stdout); nothing was written
-  2  usage error (a path outside the repository, a file that is not a .noma document), not a
-     git repository, an invalid configuration, a lock held too long`,
-  runs: `  0  listed / shown
-  2  usage error, no such run, or an unreadable .norma/norma.db`,
-};
-
 const RUN_HELP_NOTES = `  The loop (norma's layout, in .norma/): plan → do → check → act, repeated until the check says PASS
   or a budget is spent. Each step is committed atomically to .norma/runs/<run_id>/steps/NNN-role/
   and recorded in .norma/norma.db; a run killed at any point is recovered by the next command.
@@ -504,13 +474,40 @@ const HELP_NOTES: Record<string, { title: string; body: string }> = {
   transcript: { title: "Accepting an outside edit", body: TRANSCRIPT_HELP_NOTES },
 };
 
+// cac gives a --no-X flag the default true and prints "(default: true)" after it; the body reads only `false`.
+for (const c of cli.commands) for (const o of c.options) if (o.negated) o.config.default = undefined;
+
 cli.help((sections) => {
   const name = cli.matchedCommand?.name.split(" ")[0];
-  const notes = name !== undefined ? HELP_NOTES[name] : undefined;
+  if (name === undefined) return topLevelHelp(sections);
+  const notes = HELP_NOTES[name];
   if (notes !== undefined) sections.splice(Math.max(1, sections.length - 1), 0, notes);
-  sections.push(name !== undefined && COMMAND_EXIT_CODES[name] !== undefined ? { title: "Exit codes", body: COMMAND_EXIT_CODES[name]! } : exitSection);
+  sections.push({ title: "Exit codes", body: exitCodesOf(name) });
   return sections;
 });
+
+/** The top-level help: the commands in groups, one line on where each command's details are, the exit codes. */
+function topLevelHelp(sections: { title?: string; body: string }[]): { title?: string; body: string }[] {
+  const byName = new Map(cli.commands.map((c) => [c.name.split(" ")[0]!, c]));
+  const width = Math.max(...cli.commands.map((c) => c.rawName.length));
+  const line = (c: Command): string => `  ${c.rawName.padEnd(width)}  ${c.description}`;
+  const grouped = new Set(COMMAND_GROUPS.flatMap((g) => g.commands));
+  const groups = COMMAND_GROUPS.map((g) => ({
+    title: g.title,
+    body: g.commands.flatMap((n) => (byName.has(n) ? [line(byName.get(n)!)] : [])).join("\n"),
+  }));
+  const others = cli.commands.filter((c) => !grouped.has(c.name.split(" ")[0]!));
+  if (others.length > 0) groups.push({ title: "Other commands", body: others.map(line).join("\n") });
+  const head = sections.filter((s) => s.title === undefined || s.title === "Usage");
+  const options = sections.filter((s) => s.title === "Options");
+  return [
+    ...head,
+    ...groups,
+    { body: `Run \`${TOOL_NAME} <command> --help\` for a command's options, exit codes and examples.` },
+    ...options,
+    { title: "Exit codes", body: GENERAL_EXIT_CODES },
+  ];
+}
 cli.version(TOOL_VERSION);
 
 async function main(): Promise<number> {
@@ -523,11 +520,30 @@ async function main(): Promise<number> {
           ? [`${a}=-`]
           : [a],
     );
+    // `help [command]` is `[command] --help`.
+    if (argv[2] === "help" && argv.length <= 4) argv.splice(2, argv.length - 2, ...argv.slice(3), "--help");
+    // An unknown command is a usage error, even with --help (cac would print the top-level help).
+    const first = argv[2];
+    if (first !== undefined && !first.startsWith("-") && !cli.commands.some((c) => c.isMatched(first))) {
+      io.stderr(
+        `${TOOL_NAME}: ${unknownCommandMessage(
+          first,
+          cli.commands.map((c) => c.name.split(" ")[0]!),
+        )}\n`,
+      );
+      return EXIT_CODE.usage;
+    }
     cli.parse(argv, { run: false });
     if (cli.options["help"] === true || cli.options["version"] === true) return 0;
     if (cli.matchedCommand === undefined) {
-      const name = cli.args[0];
-      io.stderr(name !== undefined ? `${TOOL_NAME}: unknown command "${name}"\n\n` : "");
+      const flag = Object.keys(cli.options).find((k) => k !== "--");
+      if (flag !== undefined) {
+        io.stderr(
+          `${TOOL_NAME}: unknown option '${flag.length === 1 ? "-" : "--"}${flag}' before any command.\nRun \`${TOOL_NAME} --help\` for the list of commands.\n`,
+        );
+        return EXIT_CODE.usage;
+      }
+      // No command: the help, on stderr.
       const log = console.log;
       console.log = (...parts: unknown[]) => io.stderr(`${parts.join(" ")}\n`);
       try {
@@ -535,8 +551,9 @@ async function main(): Promise<number> {
       } finally {
         console.log = log;
       }
-      return 2;
+      return EXIT_CODE.usage;
     }
+    checkOptions(cli.matchedCommand, cli.globalCommand, cli.options, argv.slice(2), cli.args);
     await cli.runMatchedCommand();
     return pending !== undefined ? await pending : 0;
   } catch (e) {

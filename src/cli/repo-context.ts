@@ -6,6 +6,7 @@ import { findRepoRoot } from "../git/find-repo-root.js";
 import { GitError } from "../git/exec-git.js";
 import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
 import { RuntimeError, UsageError } from "../errors/noma-error.js";
+import { didYouMean } from "../errors/did-you-mean.js";
 
 export interface RepoContext {
   root: string;
@@ -36,7 +37,7 @@ export function pathArg(given: string, ctx: RepoContext, cwd: string): string {
 export function choice<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
   const v = String(value);
   if ((allowed as readonly string[]).includes(v)) return v as T;
-  throw new UsageError(`--${name} must be one of ${allowed.join(", ")}; got "${v}"`);
+  throw new UsageError(`--${name} must be one of ${allowed.join(", ")}; got "${v}"${didYouMean(v, allowed)}`);
 }
 
 /** A repeatable string option as a list. */

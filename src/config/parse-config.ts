@@ -7,6 +7,7 @@
 import type { Node as YamlNode } from "yaml";
 import { yamlLib } from "../yaml/yaml-lib.js";
 import { yamlToData } from "../yaml/yaml-to-data.js";
+import { didYouMean } from "../errors/did-you-mean.js";
 import { CONFIG_KEYS, ConfigSchema, DEFAULT_CONFIG, MAX_LOCK_TIMEOUT_SECONDS, WORKSPACE_KEYS, type NomaConfig } from "./config-schema.js";
 
 export interface ConfigProblem {
@@ -45,23 +46,8 @@ function nodeAt(root: YamlNode | null, path: readonly PropertyKey[]): { node: Ya
   return { node, key };
 }
 
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = row[j]!;
-      row[j] = Math.min(up + 1, row[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return row[b.length]!;
-}
-
 function closest(key: string, known: readonly string[] = CONFIG_KEYS): string {
-  const k = known.find((c) => distance(key.toLowerCase(), c) <= 2);
-  return k !== undefined ? ` (did you mean "${k}"?)` : "";
+  return didYouMean(key, known);
 }
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {

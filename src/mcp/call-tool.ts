@@ -10,6 +10,8 @@
  * logged with its stack and reported as an internal error.
  */
 import { classifyError } from "../errors/classify-error.js";
+import { didYouMean } from "../errors/did-you-mean.js";
+import { schemaKeysAt } from "../errors/schema-keys-at.js";
 import { lockTimeoutFromConfig } from "../config/lock-timeout-from-config.js";
 import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
 import { setDefaultLockTimeout } from "../fsx/with-file-lock.js";
@@ -48,13 +50,13 @@ interface Issue {
   keys?: string[];
 }
 
-function describeArgumentIssues(issues: readonly Issue[]): string {
+function describeArgumentIssues(issues: readonly Issue[], schema: unknown): string {
   return issues
     .slice(0, 5)
     .map((i) => {
       const at = i.path.map(String).join(".");
       if (i.code === "unrecognized_keys" && i.keys !== undefined)
-        return `unknown argument${i.keys.length > 1 ? "s" : ""} ${i.keys.map((k) => JSON.stringify(k)).join(", ")}${at.length > 0 ? ` in ${at}` : ""}`;
+        return `unknown argument${i.keys.length > 1 ? "s" : ""} ${i.keys.map((k) => `${JSON.stringify(k)}${didYouMean(k, schemaKeysAt(schema, i.path) ?? [])}`).join(", ")}${at.length > 0 ? ` in ${at}` : ""}`;
       return `${at.length > 0 ? at : "arguments"}: ${i.message}`;
     })
     .join("; ");
@@ -103,7 +105,8 @@ export async function callTool(name: ToolName, rawArgs: Record<string, unknown>,
   const { TOOL_SCHEMAS } = await import("./tool-schemas.js");
   const schemas = TOOL_SCHEMAS[name];
   const parsed = (schemas.args ?? schemas.input).safeParse(rawArgs);
-  if (!parsed.success) return toolFailure(`invalid arguments for ${name}: ${describeArgumentIssues(parsed.error.issues as unknown as Issue[])}`);
+  if (!parsed.success)
+    return toolFailure(`invalid arguments for ${name}: ${describeArgumentIssues(parsed.error.issues as unknown as Issue[], schemas.args ?? schemas.input)}`);
   const args = parsed.data as Record<string, unknown>;
   const escaping = escapingPaths(args, ctx.root);
   if (escaping.length > 0) {

@@ -32,6 +32,10 @@ import { loadToolJsonSchemas } from "./tool-json-schemas.js";
 import { isWorkspaceTool } from "../workspace/workspace-tool-names.js";
 import { roleTools, type AgentStep } from "../runs/agent-step.js";
 import { toolFailure } from "./tool-result.js";
+import { didYouMean } from "../errors/did-you-mean.js";
+
+/** The methods a request may name (for "did you mean" on any other). */
+const METHODS = ["initialize", "ping", "tools/list", "tools/call", "server/discover"];
 
 export interface RepoRoot {
   root: string;
@@ -123,7 +127,7 @@ export class McpServer {
       case "server/discover":
         return this.discover();
       default:
-        throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
+        throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}${didYouMean(method, METHODS)}`);
     }
   }
 
@@ -187,7 +191,8 @@ export class McpServer {
     if (!isRecord(params)) throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call needs params {name, arguments}");
     const name = params["name"];
     if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call needs params.name (a string)");
-    if (!(TOOL_NAMES as readonly string[]).includes(name)) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name} (tools: ${TOOL_NAMES.join(", ")})`);
+    if (!(TOOL_NAMES as readonly string[]).includes(name))
+      throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}${didYouMean(name, TOOL_NAMES)} (tools: ${TOOL_NAMES.join(", ")})`);
     const args = params["arguments"] ?? {};
     // The workspace tools take any JSON: a wrong type is their isError result (and a ledger line).
     const workspace = isWorkspaceTool(name);

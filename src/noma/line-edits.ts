@@ -23,7 +23,7 @@ export function lineEditsProblem(edits: readonly LineEdit[], lineCount: number):
       return `edit ${k + 1}: line and delete must be whole numbers (line ≥ 1)`;
     if (e.line < next) return `edit ${k + 1}: edits must be in line order and must not overlap`;
     if (e.line + e.delete - 1 > lineCount || e.line > lineCount + 1)
-      return `edit ${k + 1}: lines ${e.line}–${e.line + e.delete - 1} are past the end (${lineCount} lines)`;
+      return `edit ${k + 1}: lines ${e.line}–${e.line + e.delete - 1} are past the end (${lineCount} line${lineCount === 1 ? "" : "s"})`;
     if (e.delete === 0 && e.insert.length === 0) return `edit ${k + 1}: changes nothing`;
     next = e.line + e.delete;
   }

@@ -11,6 +11,7 @@ import { updateHeading } from "./ops/heading-op.js";
 import { addChangeRequest, addComment, addEndnote, addFootnote } from "./ops/note-ops.js";
 import { deleteTableColumn, deleteTableRow, insertTableColumn, insertTableRow, updateTableCell, updateTableHeaderCell } from "./ops/table-ops.js";
 import { deleteDatasetColumn, deleteDatasetRow, insertDatasetColumn, insertDatasetRow, updateDatasetCell } from "./ops/dataset-ops.js";
+import { closestName } from "../errors/did-you-mean.js";
 
 type Handler<N extends OpName> = (doc: NomaDocument, op: PatchOpOf<N>) => string;
 
@@ -49,7 +50,14 @@ export function validateOp(value: unknown): PatchOp {
   }
   const name = (value as Record<string, unknown>)["op"];
   if (!isOpName(name)) {
-    throw new PatchError("unsupported_op", `${JSON.stringify(name)} is not a v1.0 patch op (known: ${Object.keys(OP_SCHEMAS).join(", ")}).`);
+    const known = Object.keys(OP_SCHEMAS);
+    const guess = typeof name === "string" ? closestName(name, known) : undefined;
+    throw new PatchError(
+      "unsupported_op",
+      guess !== undefined
+        ? `${JSON.stringify(name)} is not a v1.0 patch op (did you mean "${guess}"?).`
+        : `${JSON.stringify(name)} is not a v1.0 patch op (known: ${known.join(", ")}).`,
+    );
   }
   const parsed = OP_SCHEMAS[name].safeParse(value);
   if (!parsed.success) throw new PatchError("invalid_content", `Malformed ${name} op: ${describeIssues(parsed.error.issues, value)}.`);

@@ -6,6 +6,7 @@
 import type { Diagnostic } from "../validate/diagnostic.js";
 import type { FileDiagnostics } from "./file-diagnostics.js";
 import { countDiagnostics, location } from "./file-diagnostics.js";
+import { plural } from "./plural.js";
 
 /** Escape workflow-command data: `%`, `\r`, `\n`. */
 export function escapeData(s: string): string {
@@ -54,7 +55,12 @@ const MAX_SUMMARY = 1024 * 1024 - 4096;
 
 export function formatMarkdownSummary(title: string, files: readonly FileDiagnostics[]): string {
   const c = countDiagnostics(files);
-  const lines = [`## ${title}`, "", `${c.errors} errors, ${c.warnings} warnings, ${c.infos} notes in ${c.files} files.`, ""];
+  const lines = [
+    `## ${title}`,
+    "",
+    `${plural(c.errors, "error")}, ${plural(c.warnings, "warning")}, ${plural(c.infos, "note")} in ${plural(c.files, "file")}.`,
+    "",
+  ];
   const rows: string[] = [];
   for (const f of files) {
     for (const d of f.diagnostics) rows.push(`| ${d.severity} | \`${d.code}\` | \`${mdEscape(location(f.file, d))}\` | ${mdEscape(d.message)} |`);

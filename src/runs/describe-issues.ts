@@ -3,6 +3,8 @@
  * key path), what was expected, what was found — for `.norma/config.json`,
  * AgentResponse, verdict.json and the other files agents write.
  */
+import { didYouMean } from "../errors/did-you-mean.js";
+
 interface Issue {
   code?: string;
   path: ReadonlyArray<PropertyKey>;
@@ -34,11 +36,20 @@ export function keyPath(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("") || "(top level)";
 }
 
-/** `key.path: expected X, found Y` for each issue (`base`: the path of `data` in a larger document). */
-export function describeIssues(issues: readonly Issue[], data: unknown, base: readonly PropertyKey[] = []): string[] {
+/**
+ * `key.path: expected X, found Y` for each issue (`base`: the path of `data` in a larger document;
+ * `known`: the keys allowed in the object at a path of `data`, to suggest one for an unknown key).
+ */
+export function describeIssues(
+  issues: readonly Issue[],
+  data: unknown,
+  base: readonly PropertyKey[] = [],
+  known?: (path: readonly PropertyKey[]) => readonly string[] | undefined,
+): string[] {
   return issues.map((i) => {
     if (i.code === "unrecognized_keys" && i.keys !== undefined) {
-      return i.keys.map((k) => `${keyPath([...base, ...i.path, k])}: unknown key`).join("; ");
+      const allowed = known?.(i.path);
+      return i.keys.map((k) => `${keyPath([...base, ...i.path, k])}: unknown key${allowed !== undefined ? didYouMean(k, allowed) : ""}`).join("; ");
     }
     const where = keyPath([...base, ...i.path]);
     const found = showValue(valueAt(data, i.path));

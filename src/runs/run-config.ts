@@ -24,6 +24,8 @@
  * misspelt budget must not silently lift a limit).
  */
 import { NomaError } from "../errors/noma-error.js";
+import { didYouMean } from "../errors/did-you-mean.js";
+import { schemaKeysAt } from "../errors/schema-keys-at.js";
 import { readFileSync } from "node:fs";
 import * as z from "zod/mini";
 import { findJsonSyntaxError } from "../config/json-syntax-error.js";
@@ -130,7 +132,7 @@ export function parseRunConfig(textValue: string, root: string, file = NORMA_CON
   if (data === null || typeof data !== "object" || Array.isArray(data))
     return { config: null, problems: [`${file}: expected an object with ${TOP_KEYS.join(", ")}, found ${showValue(data)}`] };
   const obj = data as Record<string, unknown>;
-  for (const k of Object.keys(obj)) if (!TOP_KEYS.includes(k)) at([k], `unknown key (known keys: ${TOP_KEYS.join(", ")})`);
+  for (const k of Object.keys(obj)) if (!TOP_KEYS.includes(k)) at([k], `unknown key${didYouMean(k, TOP_KEYS)} (known keys: ${TOP_KEYS.join(", ")})`);
   const config = defaultRunConfig();
   config.source = "file";
 
@@ -141,7 +143,7 @@ export function parseRunConfig(textValue: string, root: string, file = NORMA_CON
     else {
       for (const [role, value] of Object.entries(agents)) {
         if (!(ROLES as readonly string[]).includes(role)) {
-          at(["agents", role], `unknown role (roles: ${ROLES.join(", ")})`);
+          at(["agents", role], `unknown role${didYouMean(role, ROLES)} (roles: ${ROLES.join(", ")})`);
           continue;
         }
         const agent = parseAgent(
@@ -158,7 +160,9 @@ export function parseRunConfig(textValue: string, root: string, file = NORMA_CON
   }
   if (obj["budgets"] !== undefined) {
     const r = BudgetsSchema.safeParse(obj["budgets"]);
-    if (!r.success) for (const p of describeIssues(r.error.issues as never, obj["budgets"], ["budgets"])) problems.push(`${file}: ${p}`);
+    if (!r.success)
+      for (const p of describeIssues(r.error.issues as never, obj["budgets"], ["budgets"], (p) => schemaKeysAt(BudgetsSchema, p)))
+        problems.push(`${file}: ${p}`);
     else {
       const b = r.data;
       config.budgets = { max_iterations: b.max_iterations ?? DEFAULT_MAX_ITERATIONS };
@@ -203,7 +207,7 @@ function parseAgent(
   }
   const r = SCHEMAS[type as AgentType].safeParse(value);
   if (!r.success) {
-    for (const p of describeIssues(r.error.issues as never, value, ["agents", role])) problem(p);
+    for (const p of describeIssues(r.error.issues as never, value, ["agents", role], (p) => schemaKeysAt(SCHEMAS[type as AgentType], p))) problem(p);
     return null;
   }
   const agent = r.data as AgentConfig;

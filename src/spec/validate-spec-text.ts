@@ -7,6 +7,7 @@
 import type { Document, LineCounter, Node as YamlNode } from "yaml";
 import { yamlLib } from "../yaml/yaml-lib.js";
 import { yamlToData } from "../yaml/yaml-to-data.js";
+import { didYouMean } from "../errors/did-you-mean.js";
 import type * as z from "zod/mini";
 import { isSpecVersion, SPEC_SCHEMAS, SPEC_VERSIONS, type SpecData, type SpecVersion } from "./spec-schema.js";
 import { describeFound, yamlPathString, type SpecProblem, type SpecProblemCode } from "./spec-problem.js";
@@ -125,31 +126,8 @@ function knownKeys(schema: z.core.$ZodType, path: readonly PropertyKey[]): strin
   return def?.type === "object" && def.shape !== undefined ? Object.keys(def.shape) : [];
 }
 
-function editDistance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0]!;
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return dp[b.length]!;
-}
-
 function suggestion(key: string, known: readonly string[]): string {
-  let best: string | null = null;
-  let bestD = Infinity;
-  for (const k of known) {
-    const d = editDistance(key.toLowerCase(), k.toLowerCase());
-    if (d < bestD) {
-      bestD = d;
-      best = k;
-    }
-  }
-  return best !== null && bestD <= Math.max(1, Math.floor(key.length / 3)) ? ` (did you mean "${best}"?)` : "";
+  return didYouMean(key, known);
 }
 
 function quoteList(values: readonly unknown[]): string {

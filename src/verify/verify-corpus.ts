@@ -79,6 +79,6 @@ export function verifyCorpus(dir: string, engine?: FixturePatchEngine, displayDi
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const passed = results.filter((r) => r.status === "PASS").length;
   const lines = results.map((r) => (r.status === "FAIL" ? `FAIL  ${r.path}  — ${r.reason}` : `${r.status}  ${r.path}`));
-  lines.push("", `${results.length} fixtures, ${passed} passed`);
+  lines.push("", `${results.length} ${results.length === 1 ? "fixture" : "fixtures"}, ${passed} passed`);
   return { results, passed, text: `${lines.join("\n")}\n`, exitCode: passed === results.length ? 0 : 1 };
 }

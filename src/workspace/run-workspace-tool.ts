@@ -4,6 +4,8 @@
  * one ledger line whatever the outcome (refused requests too), and return the NOA
  * body with the HTTP status it maps to.
  */
+import { didYouMean } from "../errors/did-you-mean.js";
+import { schemaKeysAt } from "../errors/schema-keys-at.js";
 import { LockTimeoutError } from "../fsx/with-file-lock.js";
 import { appendLedger } from "./append-ledger.js";
 import { failureBody, HTTP_STATUS, WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";
@@ -63,13 +65,13 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   return v;
 }
 
-function describeIssues(issues: readonly Issue[], raw: unknown): string {
+function describeIssues(issues: readonly Issue[], raw: unknown, schema: unknown): string {
   return issues
     .slice(0, 5)
     .map((i) => {
       const at = i.path.map(String).join(".");
       if (i.code === "unrecognized_keys" && i.keys !== undefined)
-        return `unknown argument${i.keys.length > 1 ? "s" : ""} ${i.keys.map((k) => JSON.stringify(k)).join(", ")}${at.length > 0 ? ` in ${at}` : ""}`;
+        return `unknown argument${i.keys.length > 1 ? "s" : ""} ${i.keys.map((k) => `${JSON.stringify(k)}${didYouMean(k, schemaKeysAt(schema, i.path) ?? [])}`).join(", ")}${at.length > 0 ? ` in ${at}` : ""}`;
       if (i.code === "invalid_type" && i.expected !== undefined)
         return `${at.length > 0 ? at : "arguments"}: expected ${i.expected === "int" ? "a whole number" : i.expected}, found ${jsonType(valueAt(raw, i.path))}`;
       return `${at.length > 0 ? at : "arguments"}: ${i.message}`;
@@ -155,7 +157,10 @@ export async function runWorkspaceTool(
   const parsed = WORKSPACE_SCHEMAS[name].input.safeParse(rawArgs);
   if (options.unreadable !== undefined) failure = { code: "invalid_arguments", message: `invalid request for ${name}: ${options.unreadable}` };
   else if (!parsed.success)
-    failure = { code: "invalid_arguments", message: `invalid arguments for ${name}: ${describeIssues(parsed.error.issues as unknown as Issue[], rawArgs)}` };
+    failure = {
+      code: "invalid_arguments",
+      message: `invalid arguments for ${name}: ${describeIssues(parsed.error.issues as unknown as Issue[], rawArgs, WORKSPACE_SCHEMAS[name].input)}`,
+    };
   else {
     try {
       output = await dispatch(ws, name, parsed.data, options);

@@ -22,7 +22,7 @@ describe("check: which files", () => {
     const r = runCli(["check"], { cwd: repo });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('ERROR [broken-reference] docs/b.noma:3:1-5: for="nope" on ::evidence points at an id that does not exist.\n');
-    expect(r.stderr).toContain("2 files checked: 1 errors, 0 warnings.");
+    expect(r.stderr).toContain("2 files checked: 1 error, 0 warnings.");
   });
 
   it("prints repo-relative paths when run from a subdirectory", () => {
@@ -195,7 +195,7 @@ describe("check: exit code 2", () => {
     expect(runCli(["check", "nope.noma"], { cwd: repo })).toMatchObject({ code: 2, stderr: expect.stringContaining("nope.noma: no such file or directory") });
     const flag = runCli(["check", "--frobnicate"], { cwd: repo });
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain("Unknown option `--frobnicate`");
+    expect(flag.stderr).toContain("unknown option '--frobnicate' for check.");
     expect(flag.stderr).toContain("--help");
     expect(runCli(["check", "--format", "xml"], { cwd: repo })).toMatchObject({
       code: 2,

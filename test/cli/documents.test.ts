@@ -93,7 +93,7 @@ describe("usage", () => {
   it("an unknown command or no command exits 2 with help on stderr", () => {
     const r = runCli(["frobnicate"], { cwd: process.cwd() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('unknown command "frobnicate"');
+    expect(r.stderr).toContain("unknown command 'frobnicate'.");
     expect(r.stdout).toBe("");
     expect(runCli([], { cwd: process.cwd() }).code).toBe(2);
   });

@@ -43,8 +43,8 @@ describe("verify", () => {
 
   it("prints paths as given, relative or with a trailing slash", () => {
     const root = corpus({ "valid/x": { "input.noma": "# X\n" } });
-    expect(runCli(["verify", "."], { cwd: root }).stdout).toBe("PASS  ./valid/x\n\n1 fixtures, 1 passed\n");
-    expect(runCli(["verify", "valid/"], { cwd: root }).stdout).toBe("PASS  valid/x\n\n1 fixtures, 1 passed\n");
+    expect(runCli(["verify", "."], { cwd: root }).stdout).toBe("PASS  ./valid/x\n\n1 fixture, 1 passed\n");
+    expect(runCli(["verify", "valid/"], { cwd: root }).stdout).toBe("PASS  valid/x\n\n1 fixture, 1 passed\n");
   });
 
   it("exits 2 when the directory is missing or absent", () => {

@@ -176,8 +176,13 @@ describe(".norma/config.json", () => {
   it("names the file, the key, what was expected and what was found", () => {
     const p = (v: unknown) => parseRunConfig(JSON.stringify(v), ROOT).problems;
     expect(p([])).toEqual([".norma/config.json: expected an object with agents, budgets, risky, found an empty list"]);
-    expect(p({ agent: {} })).toEqual([".norma/config.json: agent: unknown key (known keys: agents, budgets, risky)"]);
+    expect(p({ agent: {} })).toEqual(['.norma/config.json: agent: unknown key (did you mean "agents"?) (known keys: agents, budgets, risky)']);
     expect(p({ agents: { review: { type: "exec", cmd: ["x"] } } })).toEqual([".norma/config.json: agents.review: unknown role (roles: plan, do, check, act)"]);
+    expect(p({ agents: { pln: { type: "exec", cmd: ["x"] } } })).toEqual([
+      '.norma/config.json: agents.pln: unknown role (did you mean "plan"?) (roles: plan, do, check, act)',
+    ]);
+    expect(p({ budgets: { max_iteration: 3 } })).toEqual(['.norma/config.json: budgets.max_iteration: unknown key (did you mean "max_iterations"?)']);
+    expect(p({ agents: { act: { type: "claude", modle: "sonnet" } } })).toEqual(['.norma/config.json: agents.act.modle: unknown key (did you mean "model"?)']);
     expect(p({ agents: { act: { type: "exec", cmd: [] } } })).toEqual([
       ".norma/config.json: agents.act.cmd: expected a list of at least 1, found an empty list",
     ]);

@@ -13,6 +13,7 @@ import { WorkspaceError } from "../../workspace/workspace-error.js";
 import { openWorkspace, type Workspace } from "../../workspace/workspace.js";
 import { RuntimeError, UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
+import { actionArg } from "../action-arg.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
 
@@ -34,7 +35,7 @@ function asRuntime(e: unknown): never {
 
 export async function archiveCommand(action: string, path: string | undefined, options: Record<string, unknown>, io: CliIO): Promise<number> {
   const format = choice("format", options["format"], ["text", "json"] as const);
-  if (action !== "list" && action !== "restore") throw new UsageError(`unknown archive action "${action}" (expected: list, restore)`);
+  actionArg("archive", action, ["list", "restore"] as const);
   const ws = workspace(io);
   applyLockTimeout(options, ws.root);
   const rel = path !== undefined ? pathArg(path, { root: ws.root, inRepo: true }, io.cwd) : undefined;

@@ -6,12 +6,12 @@ import { clearCache } from "../../reconcile/clear-cache.js";
 import { UsageError } from "../../errors/noma-error.js";
 import { prepareShortRunWasm } from "../startup/prepare-short-run-wasm.js";
 import type { CliIO } from "../cli-io.js";
-import { choice } from "../repo-context.js";
+import { actionArg } from "../action-arg.js";
 import { callTool, envelope, formatArg, requireRepo } from "./reconcile-command.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 
 export async function cacheCommand(action: string, extra: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
-  const what = choice("action", action, ["status", "clear"] as const);
+  const what = actionArg("cache", action, ["status", "clear"] as const);
   if (extra.length > 0) throw new UsageError(`\`cache ${what}\` takes no further arguments`);
   const format = formatArg(options);
   const ctx = requireRepo(io);

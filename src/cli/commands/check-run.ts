@@ -9,6 +9,7 @@ import { SKIP_ENV } from "../../hooks/hook-script.js";
 import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
 import type { StagedPrefetch } from "../../check/staged/prefetch-staged.js";
 import { countDiagnostics } from "../../report/file-diagnostics.js";
+import { plural } from "../../report/plural.js";
 import { renderCheckReport, CHECK_FORMATS } from "../../check/render-check-report.js";
 import type { CheckRun } from "../../check/check-worktree.js";
 import type { ValidateOptions } from "../../validate/validate-noma.js";
@@ -158,7 +159,7 @@ export async function checkRun(
     if (run.results.length === 0) io.stderr(isStaged ? "Nothing staged to check.\n" : "No .noma documents found.\n");
     else
       io.stderr(
-        `${counts.files} ${counts.files === 1 ? "file" : "files"} checked${isStaged ? " (staged)" : ""}: ${counts.errors} errors, ${counts.warnings} warnings.\n`,
+        `${plural(counts.files, "file")} checked${isStaged ? " (staged)" : ""}: ${plural(counts.errors, "error")}, ${plural(counts.warnings, "warning")}.\n`,
       );
     if (isStaged && counts.errors > 0)
       io.stderr(`Commit blocked. Fix the errors above and stage the fixes; to skip this check once: git commit --no-verify (or ${SKIP_ENV}=1).\n`);

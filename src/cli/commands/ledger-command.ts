@@ -15,10 +15,12 @@ import { WorkspaceError } from "../../workspace/workspace-error.js";
 import { openWorkspace } from "../../workspace/workspace.js";
 import { RuntimeError, UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
+import { plural } from "../../report/plural.js";
+import { actionArg } from "../action-arg.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
 
 export async function ledgerCommand(action: string, file: string | undefined, options: Record<string, unknown>, io: CliIO): Promise<number> {
-  if (action !== "verify") throw new UsageError(`unknown ledger action "${action}" (expected: verify)`);
+  actionArg("ledger", action, ["verify"] as const);
   const format = choice("format", options["format"], ["text", "json"] as const);
   const ctx = repoContext(io.cwd);
   let rel: string;
@@ -67,7 +69,7 @@ export async function ledgerCommand(action: string, file: string | undefined, op
     for (const f of report.findings) io.stdout(`ERROR [${f.code}] ${rel}:${f.line}: ${f.message}\n`);
     if (report.ok)
       io.stdout(
-        `✓ ${rel}: ${report.lines} lines, seq and hash chain intact${comparedWith !== null ? `, the ${report.committedLines} lines committed at ${comparedWith} unchanged` : " (not committed: the last lines' removal can only be seen against a commit)"}\n`,
+        `✓ ${rel}: ${plural(report.lines, "line")}, seq and hash chain intact${comparedWith !== null ? `, the ${plural(report.committedLines ?? 0, "line")} committed at ${comparedWith} unchanged` : " (not committed: the last lines' removal can only be seen against a commit)"}\n`,
       );
   }
   return report.ok ? 0 : 1;

@@ -5,7 +5,7 @@
  */
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
-import { choice } from "../repo-context.js";
+import { actionArg } from "../action-arg.js";
 import { callTool, envelope, formatArg, requireRepo } from "./reconcile-command.js";
 import { listRuns, recoverIfIdle, showRun, type RunDetail, type RunList } from "../../runs/list-runs.js";
 import { RUN_ID_PATTERN } from "../../layout/norma-layout.js";
@@ -59,7 +59,7 @@ export function renderRunDetail(d: RunDetail): string {
 }
 
 export async function runsCommand(action: string, rest: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
-  const what = choice("action", action, ["list", "show"] as const);
+  const what = actionArg("runs", action, ["list", "show"] as const);
   const format = formatArg(options);
   const ctx = requireRepo(io);
   applyLockTimeout(options, ctx.root);

@@ -8,7 +8,7 @@ import { transcriptSchemas } from "../../transcript/transcript-schema.js";
 import { CapabilityDescriptorSchema } from "../../capability/capability-schema.js";
 import { TOOL_VERSION } from "../../version.js";
 import type { CliIO } from "../cli-io.js";
-import { choice } from "../repo-context.js";
+import { actionArg } from "../action-arg.js";
 
 const SCHEMAS = {
   "patch-op": { schema: PatchOpSchema, title: "Noma Agent Protocol v1.0 patch op (one of the 25)" },
@@ -25,7 +25,7 @@ export function jsonSchemaFor(name: keyof typeof SCHEMAS): Record<string, unknow
 }
 
 export async function schemaCommand(name: string, io: CliIO): Promise<number> {
-  const which = choice("schema name", name, SCHEMA_NAMES);
+  const which = actionArg("schema", name, SCHEMA_NAMES, "schema");
   io.stdout(`${JSON.stringify(jsonSchemaFor(which), null, 2)}\n`);
   return 0;
 }

@@ -12,11 +12,12 @@ import { SPEC_VERSIONS } from "../../spec/spec-schema.js";
 import { isSpecPath } from "../../spec/glob.js";
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
+import { actionArg } from "../action-arg.js";
 import { choice, pathArg } from "../repo-context.js";
 import { callTool, count, envelope, formatArg, requireRepo } from "./reconcile-command.js";
 
 export async function specsCommand(action: string, paths: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
-  const what = choice("action", action, ["validate", "schema"] as const);
+  const what = actionArg("specs", action, ["validate", "schema"] as const);
   if (what === "schema") {
     if (paths.length > 0) throw new UsageError("`specs schema` takes no paths");
     const version = options["schemaVersion"] !== undefined ? choice("schema-version", String(options["schemaVersion"]), SPEC_VERSIONS) : undefined;

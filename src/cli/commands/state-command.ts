@@ -8,12 +8,12 @@ import { ancestryWarning } from "../../reconcile/read-snapshot.js";
 import { UsageError } from "../../errors/noma-error.js";
 import { prepareShortRunWasm } from "../startup/prepare-short-run-wasm.js";
 import type { CliIO } from "../cli-io.js";
-import { choice } from "../repo-context.js";
+import { actionArg } from "../action-arg.js";
 import { callTool, count, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 
 export async function stateCommand(action: string, extra: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
-  const what = choice("action", action, ["snapshot", "show", "reset"] as const);
+  const what = actionArg("state", action, ["snapshot", "show", "reset"] as const);
   if (extra.length > 0) throw new UsageError(`\`state ${what}\` takes no further arguments`);
   const format = formatArg(options);
   const ctx = requireRepo(io);

@@ -13,11 +13,12 @@ import { transcriptPath } from "../../editing/patch-document.js";
 import { verifyTranscript } from "../../transcript/verify-transcript.js";
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
+import { actionArg } from "../action-arg.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
 
 export async function transcriptCommand(action: string, doc: string | undefined, options: Record<string, unknown>, io: CliIO): Promise<number> {
-  if (action !== "verify" && action !== "accept") throw new UsageError(`unknown transcript action "${action}" (expected: verify or accept)`);
+  actionArg("transcript", action, ["verify", "accept"] as const);
   if (doc === undefined)
     throw new UsageError(
       `transcript ${action} needs the document path, e.g. \`noma-reconcile transcript ${action} docs/plan.noma${action === "accept" ? " --reason 'fixed a typo by hand'" : ""}\``,

@@ -30,7 +30,8 @@ function readDataset(doc: NomaDocument, id: string, baseHash: string | undefined
 
 function columnIndex(m: DatasetModel, column: number | string, allowEnd = false): number {
   if (typeof column === "number") {
-    if (column > (allowEnd ? m.width : m.width - 1)) fail(`column ${column} is out of range: dataset "${m.id}" has ${m.width} columns.`);
+    if (column > (allowEnd ? m.width : m.width - 1))
+      fail(`column ${column} is out of range: dataset "${m.id}" has ${m.width} column${m.width === 1 ? "" : "s"}.`);
     return column;
   }
   if (m.columns === null) {
@@ -44,7 +45,7 @@ function columnIndex(m: DatasetModel, column: number | string, allowEnd = false)
 }
 
 function checkRow(m: DatasetModel, row: number): void {
-  if (row >= m.rowCount) fail(`row ${row} is out of range: dataset "${m.id}" has ${m.rowCount} rows.`);
+  if (row >= m.rowCount) fail(`row ${row} is out of range: dataset "${m.id}" has ${m.rowCount} row${m.rowCount === 1 ? "" : "s"}.`);
 }
 
 function apply(doc: NomaDocument, edits: readonly TextEdit[]): string {
@@ -60,8 +61,10 @@ export function updateDatasetCell(doc: NomaDocument, op: PatchOpOf<"update_datas
 
 export function insertDatasetRow(doc: NomaDocument, op: PatchOpOf<"insert_dataset_row">): string {
   const m = readDataset(doc, op.id, op.baseHash);
-  if (op.row > m.rowCount) fail(`row ${op.row} is out of range for insertion: dataset "${op.id}" has ${m.rowCount} rows (valid: 0–${m.rowCount}).`);
-  if (m.width > 0 && op.cells.length > m.width) fail(`${op.cells.length} cells given, but dataset "${op.id}" has ${m.width} columns.`);
+  if (op.row > m.rowCount)
+    fail(`row ${op.row} is out of range for insertion: dataset "${op.id}" has ${m.rowCount} row${m.rowCount === 1 ? "" : "s"} (valid: 0–${m.rowCount}).`);
+  if (m.width > 0 && op.cells.length > m.width)
+    fail(`${op.cells.length} cell${op.cells.length === 1 ? "" : "s"} given, but dataset "${op.id}" has ${m.width} column${m.width === 1 ? "" : "s"}.`);
   return apply(doc, m.insertRow(op.row, op.cells));
 }
 
@@ -76,7 +79,8 @@ export function insertDatasetColumn(doc: NomaDocument, op: PatchOpOf<"insert_dat
   const c = columnIndex(m, op.column, true);
   if (m.columns?.includes(op.header)) fail(`Dataset "${op.id}" already has a column "${op.header}".`);
   const given = op.cells ?? [];
-  if (given.length > m.rowCount) fail(`${given.length} cells given, but dataset "${op.id}" has ${m.rowCount} rows.`);
+  if (given.length > m.rowCount)
+    fail(`${given.length} cell${given.length === 1 ? "" : "s"} given, but dataset "${op.id}" has ${m.rowCount} row${m.rowCount === 1 ? "" : "s"}.`);
   // A row without a given cell gets the empty text (as insert_table_column gives it), written like any value.
   const cells = [...given];
   while (cells.length < m.rowCount) cells.push("");

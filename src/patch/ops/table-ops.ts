@@ -110,7 +110,8 @@ function pad(cells: readonly string[], width: number): string[] {
 function columnIndex(t: Table, column: number | string, allowEnd = false): number {
   if (typeof column === "number") {
     const max = allowEnd ? t.width : t.width - 1;
-    if (column > max) throw new PatchError("invalid_content", `column ${column} is out of range: table "${t.node.id}" has ${t.width} columns.`);
+    if (column > max)
+      throw new PatchError("invalid_content", `column ${column} is out of range: table "${t.node.id}" has ${t.width} column${t.width === 1 ? "" : "s"}.`);
     return column;
   }
   if (t.header === null)
@@ -158,7 +159,10 @@ export function insertTableRow(doc: NomaDocument, op: PatchOpOf<"insert_table_ro
       `row ${op.row} is out of range for insertion: table "${op.id}" has ${t.body.length} body rows (valid: 0–${t.body.length}).`,
     );
   if (op.cells.length > Math.max(t.width, 1) && t.width > 0)
-    throw new PatchError("invalid_content", `${op.cells.length} cells given, but table "${op.id}" has ${t.width} columns.`);
+    throw new PatchError(
+      "invalid_content",
+      `${op.cells.length} cell${op.cells.length === 1 ? "" : "s"} given, but table "${op.id}" has ${t.width} column${t.width === 1 ? "" : "s"}.`,
+    );
   const cells = pad(op.cells.map(escapeCell), t.width);
   const anchor = t.body[op.row];
   const ref = anchor ?? t.body[t.body.length - 1] ?? t.header;
@@ -191,7 +195,10 @@ export function insertTableColumn(doc: NomaDocument, op: PatchOpOf<"insert_table
   if (t.header !== null && op.header === undefined) throw new PatchError("invalid_content", `Table "${op.id}" has a header row; give the new column a header.`);
   const cells = op.cells ?? [];
   if (cells.length > t.body.length)
-    throw new PatchError("invalid_content", `${cells.length} cells given, but table "${op.id}" has ${t.body.length} body rows.`);
+    throw new PatchError(
+      "invalid_content",
+      `${cells.length} cell${cells.length === 1 ? "" : "s"} given, but table "${op.id}" has ${t.body.length} body row${t.body.length === 1 ? "" : "s"}.`,
+    );
   return rewriteAll(doc, t, (row, r) => {
     let value: string;
     if (r.separator) value = "---";
