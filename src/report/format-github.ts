@@ -5,7 +5,7 @@
  */
 import type { Diagnostic } from "../validate/diagnostic.js";
 import type { FileDiagnostics } from "./file-diagnostics.js";
-import { countDiagnostics, location } from "./file-diagnostics.js";
+import { countDiagnostics, lineSpan, location } from "./file-diagnostics.js";
 
 /** Escape workflow-command data: `%`, `\r`, `\n`. */
 export function escapeData(s: string): string {
@@ -57,7 +57,7 @@ export function formatMarkdownSummary(title: string, files: readonly FileDiagnos
   const lines = [`## ${title}`, "", `${c.errors} errors, ${c.warnings} warnings, ${c.infos} notes in ${c.files} files.`, ""];
   const rows: string[] = [];
   for (const f of files) {
-    for (const d of f.diagnostics) rows.push(`| ${d.severity} | \`${d.code}\` | \`${mdEscape(location(f.file, d))}\` | ${mdEscape(d.message)} |`);
+    for (const d of f.diagnostics) rows.push(`| ${d.severity} | \`${d.code}\` | \`${mdEscape(location(f.file, d))}\`${lineSpan(d)} | ${mdEscape(d.message)} |`);
   }
   if (rows.length > 0) {
     lines.push("| severity | code | where | message |", "| --- | --- | --- | --- |");
