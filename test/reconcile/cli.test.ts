@@ -99,7 +99,10 @@ describe("affected, diff, changed, mark-reconciled", () => {
     write(root, "src/sub/new.ts", "new\n");
     const sub = join(root, "src", "sub");
     let r = runCli(["affected", "--base", "main"], { cwd: sub });
-    expect(r).toMatchObject({ code: 0, stdout: `${CLI_SPEC}  (1 behavior, 1 constraint, 0 invariants)\n` });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: `${CLI_SPEC}  (1 behavior, 1 constraint, 0 invariants)\n  src/a.ts  (code, via src/**)\n  src/sub/new.ts  (code, via src/**)\n`,
+    });
     r = runCli(["affected", "--base", "main", "--format", "json"], { cwd: sub });
     expect(json(r.stdout)).toMatchObject({ schema: "noma-reconcile/affected@1", ok: true, result: { changed_files: ["src/a.ts", "src/sub/new.ts"] } });
 
@@ -126,6 +129,41 @@ describe("affected, diff, changed, mark-reconciled", () => {
     expect(unknown.code).toBe(0);
     expect(json(unknown.stdout)).toMatchObject({ ok: true, result: { changed_artifacts: [] } });
     expect(unknown.stderr).toMatch(/no artifact category "slides"/);
+  });
+
+  it("affected names, for each spec, the changed files that made it affected and the glob behind each", () => {
+    const root = project();
+    write(root, "docs/cli.md", "# cli v2\n");
+    write(root, "src/a.ts", "a2\n");
+    write(root, CLI_SPEC, `${read(root, CLI_SPEC)}invariants: ["i1"]\n`);
+    write(root, "README.md", "r2\n");
+    let r = runCli(["affected", "--base", "main"], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        `${CLI_SPEC}  (1 behavior, 1 constraint, 1 invariant)`,
+        `  ${CLI_SPEC}  (the spec's own file)`,
+        "  docs/cli.md  (docs, via docs/cli.md)",
+        "  src/a.ts  (code, via src/**)",
+        `${SYSTEM}  (1 behavior, 0 constraints, 0 invariants)`,
+        "  docs/cli.md  (docs, via docs/**)",
+        "",
+      ].join("\n"),
+    );
+    expect(r.stderr).toContain("4 changed files since the merge-base with main; 2 affected specs.");
+    r = runCli(["affected", "--base", "main", "--format", "json"], { cwd: root });
+    const specs = (json(r.stdout).result["affected_specs"] as Array<{ spec_path: string; matched_files: unknown }>).map((s) => [s.spec_path, s.matched_files]);
+    expect(specs).toEqual([
+      [
+        CLI_SPEC,
+        [
+          { path: CLI_SPEC, category: "spec", glob: CLI_SPEC },
+          { path: "docs/cli.md", category: "docs", glob: "docs/cli.md" },
+          { path: "src/a.ts", category: "code", glob: "src/**" },
+        ],
+      ],
+      [SYSTEM, [{ path: "docs/cli.md", category: "docs", glob: "docs/**" }]],
+    ]);
   });
 
   it("usage and runtime errors exit 2 with a message on stderr and nothing on stdout", () => {
