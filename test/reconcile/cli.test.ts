@@ -79,6 +79,47 @@ describe("governs and coverage", () => {
     expect(runCli(["governs"], { cwd: root }).code).toBe(2);
   });
 
+  it("governs a directory: the files git knows under it, grouped by spec; a path that does not exist still says so", () => {
+    const root = project();
+    write(root, "docs/new.md", "new\n");
+    write(root, ".gitignore", "docs/*.log\n");
+    write(root, "docs/debug.log", "ignored\n");
+    let r = runCli(["governs", "src/a.ts", "docs"], { cwd: root });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: [
+        `src/a.ts: ${CLI_SPEC} (code, via src/**)`,
+        "docs/: 2 files",
+        `  ${CLI_SPEC} (docs, via docs/cli.md): 1 file`,
+        "    docs/cli.md",
+        `  ${SYSTEM} (docs, via docs/**): 2 files`,
+        "    docs/cli.md",
+        "    docs/new.md",
+        "",
+      ].join("\n"),
+    });
+    r = runCli(["governs", "."], { cwd: join(root, "src") });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`src/: 2 files\n  ${CLI_SPEC} (code, via src/**): 2 files\n    src/a.ts\n    src/sub/b.ts\n`);
+    r = runCli(["governs", "."], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("  not governed (no spec's globs match): 2 files\n    .gitignore\n    README.md\n");
+    r = runCli(["governs", "docs", "--format", "json"], { cwd: root });
+    const res = json(r.stdout).result as { directories: unknown; paths: Array<{ path: string; state: string }> };
+    expect(res.directories).toEqual([{ path: "docs", files: ["docs/cli.md", "docs/new.md"] }]);
+    expect(res.paths.map((p) => [p.path, p.state])).toEqual([
+      ["docs/cli.md", "tracked"],
+      ["docs/new.md", "untracked"],
+    ]);
+    write(root, "empty/.keep", "");
+    write(root, ".gitignore", "docs/*.log\nempty/\n");
+    expect(runCli(["governs", "empty"], { cwd: root })).toMatchObject({ code: 0, stdout: "empty/: no files git knows under it\n" });
+    expect(runCli(["governs", "docs/future.md", "nowhere/x"], { cwd: root })).toMatchObject({
+      code: 1,
+      stdout: `docs/future.md: ${SYSTEM} (docs, via docs/**) [does not exist yet]\nnowhere/x: not governed (no spec's globs match)\n`,
+    });
+  });
+
   it("coverage: lists uncovered tracked files; exit 1 only under a strict policy", () => {
     const warn = project("warn");
     let r = runCli(["coverage"], { cwd: warn });
