@@ -43,6 +43,7 @@ const NOTHING_IN = "no .noma documents, books, transcripts, sidecars or specs in
 function pathsWithNothing(paths: readonly string[], run: CheckRun, root: string, cwd: string): string[] {
   const out: string[] = [];
   const under = (files: readonly string[], rel: string): number => files.filter((f) => f === rel || f.startsWith(`${rel}/`)).length;
+  const judged = run.results.map((r) => r.file);
   for (const given of paths) {
     let rel: string;
     try {
@@ -51,13 +52,7 @@ function pathsWithNothing(paths: readonly string[], run: CheckRun, root: string,
       continue; // outside the repository: read where it is, named as given
     }
     if (rel === "") continue;
-    if (
-      under(
-        run.results.map((r) => r.file),
-        rel,
-      ) > 0
-    )
-      continue;
+    if (under(judged, rel) > 0) continue;
     const excluded = under(run.excluded ?? [], rel);
     out.push(excluded > 0 ? `nothing to check in ${given}: ${count(excluded, "file")} there excluded by the configuration's exclude` : `${NOTHING_IN}${given}`);
   }
