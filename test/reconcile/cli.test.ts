@@ -84,17 +84,19 @@ describe("governs and coverage", () => {
     write(root, "docs/new.md", "new\n");
     write(root, ".gitignore", "docs/*.log\n");
     write(root, "docs/debug.log", "ignored\n");
-    let r = runCli(["governs", "src/a.ts", "docs"], { cwd: root });
+    let r = runCli(["governs", "docs", "src/a.ts", "docs/cli.md"], { cwd: root });
     expect(r).toMatchObject({
       code: 0,
       stdout: [
-        `src/a.ts: ${CLI_SPEC} (code, via src/**)`,
         "docs/: 2 files",
         `  ${CLI_SPEC} (docs, via docs/cli.md): 1 file`,
         "    docs/cli.md",
         `  ${SYSTEM} (docs, via docs/**): 2 files`,
         "    docs/cli.md",
         "    docs/new.md",
+        `src/a.ts: ${CLI_SPEC} (code, via src/**)`,
+        `docs/cli.md: ${CLI_SPEC} (docs, via docs/cli.md)`,
+        `docs/cli.md: ${SYSTEM} (docs, via docs/**)`,
         "",
       ].join("\n"),
     });
