@@ -41,6 +41,8 @@ export interface CheckRun {
   targets: string[];
   results: FileDiagnostics[];
   config: NomaConfig;
+  /** The files the configuration's `exclude` left out of `targets` (work tree only). */
+  excluded?: string[];
 }
 
 /** A file's text, or null; never through a symbolic link that leads out of the repository (SymlinkEscapeError). */
@@ -110,5 +112,5 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
     },
     books: { context: books, withManifests: true, ...(excluded !== undefined ? { excluded } : {}) },
   });
-  return { targets, results, config };
+  return { targets, results, config, excluded: excluded !== undefined ? withChapters.filter((p) => excluded(p)) : [] };
 }

@@ -108,6 +108,7 @@ formatOption(
     .option("--profile <name>", "Validate against this profile, overriding the documents' frontmatter")
     .option("--ignore-rule <code>", "Silence a diagnostic code (repeatable)")
     .option("--stale-days <days>", "Default stale window for ::citation accessed= dates (default 365)")
+    .option("--max-warnings <n>", "Exit 1 when there are more than n warnings (0: fail on any warning)")
     .option("--fix", "Apply the safe mechanical fixes (through the patch engine; recorded where a transcript exists), then report what remains")
     .option("--fix-dry-run", "Print what --fix would change as a unified diff; write nothing")
     .option("--color", "Colour the text output (--no-color to disable; default: on a TTY, honouring NO_COLOR/FORCE_COLOR)"),

@@ -193,7 +193,15 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
     input: z.strictObject({ base_branch: baseBranch }),
     output: z.strictObject({
       changed_files: stringList,
-      affected_specs: z.array(z.strictObject({ spec_path: z.string(), behaviors: z.array(behavior), constraints: stringList, invariants: stringList })),
+      affected_specs: z.array(
+        z.strictObject({
+          spec_path: z.string(),
+          matched_files: z.array(z.strictObject({ path: z.string(), category: z.string(), glob: z.string() })),
+          behaviors: z.array(behavior),
+          constraints: stringList,
+          invariants: stringList,
+        }),
+      ),
     }),
   },
   get_spec_diff: {

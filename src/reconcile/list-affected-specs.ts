@@ -14,8 +14,19 @@ export interface ListAffectedSpecsInput {
   baseBranch: string;
 }
 
+/** A changed file that made a spec affected, and how the spec governs it. */
+export interface AffectedFile {
+  path: string;
+  /** The artifact category (`artifacts` key), or "spec" for the spec's own file. */
+  category: string;
+  /** The glob, as written in the spec, that matched (the spec's own path for its file). */
+  glob: string;
+}
+
 export interface AffectedSpec {
   spec_path: string;
+  /** The changed files it governs (in changed_files order), each with the glob that matched. */
+  matched_files: AffectedFile[];
   behaviors: SpecBehavior[];
   constraints: string[];
   invariants: string[];
@@ -50,14 +61,21 @@ export async function listAffectedSpecs(root: string, input: ListAffectedSpecsIn
     throw e;
   }
   const changes = await changing;
-  const affected = new Set<string>();
-  for (const c of changes) for (const g of ctx.governance.governorsOf(c.path)) affected.add(g.spec_path);
+  const affected = new Map<string, AffectedFile[]>();
+  for (const c of changes) {
+    for (const g of ctx.governance.governorsOf(c.path)) {
+      let files = affected.get(g.spec_path);
+      if (files === undefined) affected.set(g.spec_path, (files = []));
+      files.push({ path: c.path, category: g.category, glob: g.glob });
+    }
+  }
   return {
     changed_files: changes.map((c) => c.path),
     affected_specs: ctx.specs.files
       .filter((f) => affected.has(f.path))
       .map((f) => ({
         spec_path: f.path,
+        matched_files: affected.get(f.path) ?? [],
         behaviors: f.data?.behaviors ?? [],
         constraints: f.data?.constraints ?? [],
         invariants: f.data?.invariants ?? [],

@@ -28,9 +28,18 @@ export function countDiagnostics(files: readonly FileDiagnostics[]): DiagnosticC
   return c;
 }
 
-/** `file:line:col[-endLine]`, or just `file` for file-level diagnostics. */
+/**
+ * `file:line:col` (the prefix editors, terminals and problem matchers make clickable), or just
+ * `file` for file-level diagnostics. The block's last line is not part of it: a `-N` suffix would
+ * read as a column range; `lineSpan` says it apart.
+ */
 export function location(file: string, d: Diagnostic): string {
   if (d.pos === undefined) return file;
-  const end = d.endLine !== undefined && d.endLine !== d.pos.line ? `-${d.endLine}` : "";
-  return `${file}:${d.pos.line}:${d.pos.column}${end}`;
+  return `${file}:${d.pos.line}:${d.pos.column}`;
+}
+
+/** ` (lines 3-5)` when the diagnostic spans several lines, else "": written after the message. */
+export function lineSpan(d: Diagnostic): string {
+  if (d.pos === undefined || d.endLine === undefined || d.endLine === d.pos.line) return "";
+  return ` (lines ${d.pos.line}-${d.endLine})`;
 }

@@ -5,7 +5,7 @@
  */
 import type { Diagnostic } from "../validate/diagnostic.js";
 import type { FileDiagnostics } from "./file-diagnostics.js";
-import { countDiagnostics, location } from "./file-diagnostics.js";
+import { countDiagnostics, lineSpan, location } from "./file-diagnostics.js";
 import { plural } from "./plural.js";
 
 /** Escape workflow-command data: `%`, `\r`, `\n`. */
@@ -63,7 +63,7 @@ export function formatMarkdownSummary(title: string, files: readonly FileDiagnos
   ];
   const rows: string[] = [];
   for (const f of files) {
-    for (const d of f.diagnostics) rows.push(`| ${d.severity} | \`${d.code}\` | \`${mdEscape(location(f.file, d))}\` | ${mdEscape(d.message)} |`);
+    for (const d of f.diagnostics) rows.push(`| ${d.severity} | \`${d.code}\` | \`${mdEscape(location(f.file, d))}\`${lineSpan(d)} | ${mdEscape(d.message)} |`);
   }
   if (rows.length > 0) {
     lines.push("| severity | code | where | message |", "| --- | --- | --- | --- |");

@@ -1,9 +1,9 @@
 /**
  * Human output: one line per diagnostic,
- * `SEVERITY [code] <file>:<line>:<col>[-<endLine>]: message`, or `✓ No issues found.`
+ * `SEVERITY [code] <file>:<line>:<col>: message[ (lines <line>-<endLine>)]`, or `✓ No issues found.`
  */
 import type { FileDiagnostics } from "./file-diagnostics.js";
-import { location } from "./file-diagnostics.js";
+import { lineSpan, location } from "./file-diagnostics.js";
 
 export interface TextStyle {
   color: boolean;
@@ -18,7 +18,7 @@ export function formatDiagnosticsText(files: readonly FileDiagnostics[], style: 
       const sev = d.severity.toUpperCase();
       const shown = style.color ? `${PAINT[d.severity]}${sev}${PAINT.reset}` : sev;
       const code = style.color ? `${PAINT.dim}[${d.code}]${PAINT.reset}` : `[${d.code}]`;
-      lines.push(`${shown} ${code} ${location(f.file, d)}: ${d.message}`);
+      lines.push(`${shown} ${code} ${location(f.file, d)}: ${d.message}${lineSpan(d)}`);
     }
   }
   if (lines.length === 0) return style.color ? `${PAINT.green}✓${PAINT.reset} No issues found.\n` : "✓ No issues found.\n";

@@ -1,7 +1,8 @@
 /**
  * `governs <path…>`: which specs govern each path, and through which glob.
  * Governance is over the files git knows: an ignored file is governed by no
- * spec; a path that does not exist yet is answered hypothetically.
+ * spec; a path that does not exist yet is answered hypothetically; a directory
+ * stands for the files git knows under it (tracked, or untracked and not ignored).
  */
 import { listFiles } from "../git/list-files.js";
 import { statSync } from "node:fs";
@@ -26,8 +27,17 @@ export interface PathGovernance {
   governed_by: Governor[];
 }
 
+/** A directory given: the files git knows under it, each answered in `paths`. */
+export interface DirectoryGovernance {
+  path: string;
+  files: string[];
+}
+
 export interface WhichSpecsGovernResult {
+  /** One answer per file: each path given, a directory's files in its place. */
   paths: PathGovernance[];
+  /** The directories given (in the order given), with the files under each. */
+  directories: DirectoryGovernance[];
 }
 
 /** Pure: the answer for one path, given git's view of it. */
@@ -45,14 +55,36 @@ export function whichSpecsGovern(
   given: readonly string[],
   governance: Governance = buildGovernance(loadSpecs(root), readAuditLocations(root)),
 ): WhichSpecsGovernResult {
-  const paths = given.map((p) => containPath(p, root, root));
+  const named = given.map((p) => containPath(p, root, root));
+  const isDirectory = (p: string): boolean => {
+    try {
+      return statSync(join(root, p)).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  const dirs = new Set(named.filter(isDirectory));
   const tracked = new Set<string>();
   const untracked = new Set<string>();
-  for (const chunk of chunkPaths(paths.map(literalPathspec))) {
+  // A directory's pathspec lists what git knows under it; "" is the repository's top.
+  for (const chunk of chunkPaths(named.map((p) => (p === "" ? "." : literalPathspec(p))))) {
     for (const p of listFiles(root, { pathspecs: chunk })) tracked.add(p);
     for (const p of listFiles(root, { untracked: "only", pathspecs: chunk })) untracked.add(p);
   }
+  const directories: DirectoryGovernance[] = [];
+  const paths: string[] = [];
+  for (const p of named) {
+    if (!dirs.has(p)) {
+      paths.push(p);
+      continue;
+    }
+    const prefix = p === "" ? "" : `${p}/`;
+    const files = [...tracked, ...untracked].filter((f) => f.startsWith(prefix)).sort();
+    directories.push({ path: p === "" ? "." : p, files });
+    paths.push(...files);
+  }
   return {
+    directories,
     paths: paths.map((p) => {
       let state: PathState;
       if (isInternalPath(p)) state = "internal";

@@ -21,7 +21,7 @@ describe("check: which files", () => {
     writeTree(repo, { "c.noma": BROKEN });
     const r = runCli(["check"], { cwd: repo });
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe('ERROR [broken-reference] docs/b.noma:3:1-5: for="nope" on ::evidence points at an id that does not exist.\n');
+    expect(r.stdout).toBe('ERROR [broken-reference] docs/b.noma:3:1: for="nope" on ::evidence points at an id that does not exist. (lines 3-5)\n');
     expect(r.stderr).toContain("2 files checked: 1 error, 0 warnings.");
   });
 
@@ -29,9 +29,9 @@ describe("check: which files", () => {
     const repo = tempRepo({ "docs/b.noma": BROKEN, "docs/deep/x.txt": "" });
     const r = runCli(["check"], { cwd: join(repo, "docs/deep") });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("docs/b.noma:3:1-5");
+    expect(r.stdout).toContain("docs/b.noma:3:1:");
     const r2 = runCli(["check", "../b.noma"], { cwd: join(repo, "docs/deep") });
-    expect(r2.stdout).toContain("docs/b.noma:3:1-5");
+    expect(r2.stdout).toContain("docs/b.noma:3:1:");
   });
 
   it("a directory argument means the documents git knows under it", () => {
@@ -49,7 +49,7 @@ describe("check: which files", () => {
     expect(ok).toMatchObject({ code: 0, stdout: "✓ No issues found.\n" });
     const warn = runCli(["check", "w.noma"], { cwd: repo });
     expect(warn.code).toBe(0);
-    expect(warn.stdout).toBe("WARNING [risk-without-owner] w.noma:1:1-3: ::risk has no owner= attribute.\n");
+    expect(warn.stdout).toBe("WARNING [risk-without-owner] w.noma:1:1: ::risk has no owner= attribute. (lines 1-3)\n");
   });
 
   it("checks book manifests for missing chapters", () => {
@@ -244,7 +244,7 @@ describe("check: formats", () => {
       '::error file=b.noma,line=3,endLine=5,col=1,title=[broken-reference]::for="nope" on ::evidence points at an id that does not exist.',
     );
     expect(r.stdout).toContain("::warning file=w.noma,line=1,endLine=3,col=1,title=[risk-without-owner]::");
-    expect(readFileSync(summary, "utf8")).toContain("| error | `broken-reference` | `b.noma:3:1-5` |");
+    expect(readFileSync(summary, "utf8")).toContain("| error | `broken-reference` | `b.noma:3:1` (lines 3-5) |");
   });
 
   it("sarif: a 2.1.0 log with rules and repo-relative locations", () => {

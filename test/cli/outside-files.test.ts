@@ -28,7 +28,7 @@ describe("check on files outside the repository", () => {
     const out = outsideDir({ "x.noma": WARNS, "ok.noma": VALID });
     const r = runCli(["check", join(out, "x.noma")], { cwd: repo });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`WARNING [risk-without-owner] ${join(out, "x.noma")}:1:1-3: ::risk has no owner= attribute.\n`);
+    expect(r.stdout).toBe(`WARNING [risk-without-owner] ${join(out, "x.noma")}:1:1: ::risk has no owner= attribute. (lines 1-3)\n`);
     expect(runCli(["check", join(out, "ok.noma")], { cwd: repo })).toMatchObject({ code: 0, stdout: "✓ No issues found.\n" });
   });
 

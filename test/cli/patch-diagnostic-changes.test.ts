@@ -62,7 +62,7 @@ describe("patch reports what the op list changed in the diagnostics", () => {
       [
         "diagnostics: 0 introduced, 1 resolved, 19 unchanged",
         "  resolved (where they were before the patch):",
-        '    WARNING [claim-without-evidence] claims.noma:19:1-21: ::claim "c4" has no ::evidence or ::counterevidence pointing at it with for=.',
+        '    WARNING [claim-without-evidence] claims.noma:19:1: ::claim "c4" has no ::evidence or ::counterevidence pointing at it with for=. (lines 19-21)',
       ].join("\n"),
     );
   });

@@ -84,8 +84,11 @@ describe("demo", () => {
       "src/billing/refund.ts",
     ]);
     expect(uncommitted.stderr).toContain("4 uncommitted changes were not judged");
-    // Reconciled and committed: the PR check finds no drift left.
-    git(repo, ["commit", "-qam", "Fix the refund drift (run)"]);
+    // The run ended by saying what to commit: exactly those; committed as it says, the PR check finds no drift left.
+    const add = /\n {2}git add -- (.+)\n {2}git commit\n$/.exec(r.stdout);
+    expect(add?.[1]).toBe("docs/billing.noma docs/billing.noma.patches src/billing/refund.ts .notarai/reconciliation_state.json");
+    git(repo, ["add", "--", ...add![1]!.split(" ")]);
+    git(repo, ["commit", "-qm", "Fix the refund drift (run)"]);
     const ci = JSON.parse(runCli(["ci", "--base", "main", "--format", "json"], { cwd: repo }).stdout);
     expect(ci.uncommitted).toEqual({ count: 0, paths: [] });
     expect(ci.drift.unreconciled).toBe(0);

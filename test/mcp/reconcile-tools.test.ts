@@ -94,6 +94,12 @@ describe("reconciliation tools over MCP", () => {
     expect(affected.affected_specs.map((s) => s["spec_path"])).toEqual([CLI_SPEC, DOCS_SPEC]);
     expect(affected.affected_specs[0]).toEqual({
       spec_path: CLI_SPEC,
+      matched_files: [
+        { path: "assets/logo.png", category: "assets", glob: "assets/**" },
+        { path: "docs/cli.md", category: "docs", glob: "docs/cli.md" },
+        { path: "src/main.ts", category: "code", glob: "src/**" },
+        { path: "src/new.ts", category: "code", glob: "src/**" },
+      ],
       behaviors: [{ name: "parse", given: "argv", then: "a command runs" }],
       constraints: ["no network"],
       invariants: ["exit codes are stable"],

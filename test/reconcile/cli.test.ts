@@ -79,6 +79,49 @@ describe("governs and coverage", () => {
     expect(runCli(["governs"], { cwd: root }).code).toBe(2);
   });
 
+  it("governs a directory: the files git knows under it, grouped by spec; a path that does not exist still says so", () => {
+    const root = project();
+    write(root, "docs/new.md", "new\n");
+    write(root, ".gitignore", "docs/*.log\n");
+    write(root, "docs/debug.log", "ignored\n");
+    let r = runCli(["governs", "docs", "src/a.ts", "docs/cli.md"], { cwd: root });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: [
+        "docs/: 2 files",
+        `  ${CLI_SPEC} (docs, via docs/cli.md): 1 file`,
+        "    docs/cli.md",
+        `  ${SYSTEM} (docs, via docs/**): 2 files`,
+        "    docs/cli.md",
+        "    docs/new.md",
+        `src/a.ts: ${CLI_SPEC} (code, via src/**)`,
+        `docs/cli.md: ${CLI_SPEC} (docs, via docs/cli.md)`,
+        `docs/cli.md: ${SYSTEM} (docs, via docs/**)`,
+        "",
+      ].join("\n"),
+    });
+    r = runCli(["governs", "."], { cwd: join(root, "src") });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`src/: 2 files\n  ${CLI_SPEC} (code, via src/**): 2 files\n    src/a.ts\n    src/sub/b.ts\n`);
+    r = runCli(["governs", "."], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("  not governed (no spec's globs match): 2 files\n    .gitignore\n    README.md\n");
+    r = runCli(["governs", "docs", "--format", "json"], { cwd: root });
+    const res = json(r.stdout).result as { directories: unknown; paths: Array<{ path: string; state: string }> };
+    expect(res.directories).toEqual([{ path: "docs", files: ["docs/cli.md", "docs/new.md"] }]);
+    expect(res.paths.map((p) => [p.path, p.state])).toEqual([
+      ["docs/cli.md", "tracked"],
+      ["docs/new.md", "untracked"],
+    ]);
+    write(root, "empty/.keep", "");
+    write(root, ".gitignore", "docs/*.log\nempty/\n");
+    expect(runCli(["governs", "empty"], { cwd: root })).toMatchObject({ code: 0, stdout: "empty/: no files git knows under it\n" });
+    expect(runCli(["governs", "docs/future.md", "nowhere/x"], { cwd: root })).toMatchObject({
+      code: 1,
+      stdout: `docs/future.md: ${SYSTEM} (docs, via docs/**) [does not exist yet]\nnowhere/x: not governed (no spec's globs match)\n`,
+    });
+  });
+
   it("coverage: lists uncovered tracked files; exit 1 only under a strict policy", () => {
     const warn = project("warn");
     let r = runCli(["coverage"], { cwd: warn });
@@ -99,7 +142,10 @@ describe("affected, diff, changed, mark-reconciled", () => {
     write(root, "src/sub/new.ts", "new\n");
     const sub = join(root, "src", "sub");
     let r = runCli(["affected", "--base", "main"], { cwd: sub });
-    expect(r).toMatchObject({ code: 0, stdout: `${CLI_SPEC}  (1 behavior, 1 constraint, 0 invariants)\n` });
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: `${CLI_SPEC}  (1 behavior, 1 constraint, 0 invariants)\n  src/a.ts  (code, via src/**)\n  src/sub/new.ts  (code, via src/**)\n`,
+    });
     r = runCli(["affected", "--base", "main", "--format", "json"], { cwd: sub });
     expect(json(r.stdout)).toMatchObject({ schema: "noma-reconcile/affected@1", ok: true, result: { changed_files: ["src/a.ts", "src/sub/new.ts"] } });
 
@@ -126,6 +172,41 @@ describe("affected, diff, changed, mark-reconciled", () => {
     expect(unknown.code).toBe(0);
     expect(json(unknown.stdout)).toMatchObject({ ok: true, result: { changed_artifacts: [] } });
     expect(unknown.stderr).toMatch(/no artifact category "slides"/);
+  });
+
+  it("affected names, for each spec, the changed files that made it affected and the glob behind each", () => {
+    const root = project();
+    write(root, "docs/cli.md", "# cli v2\n");
+    write(root, "src/a.ts", "a2\n");
+    write(root, CLI_SPEC, `${read(root, CLI_SPEC)}invariants: ["i1"]\n`);
+    write(root, "README.md", "r2\n");
+    let r = runCli(["affected", "--base", "main"], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        `${CLI_SPEC}  (1 behavior, 1 constraint, 1 invariant)`,
+        `  ${CLI_SPEC}  (the spec's own file)`,
+        "  docs/cli.md  (docs, via docs/cli.md)",
+        "  src/a.ts  (code, via src/**)",
+        `${SYSTEM}  (1 behavior, 0 constraints, 0 invariants)`,
+        "  docs/cli.md  (docs, via docs/**)",
+        "",
+      ].join("\n"),
+    );
+    expect(r.stderr).toContain("4 changed files since the merge-base with main; 2 affected specs.");
+    r = runCli(["affected", "--base", "main", "--format", "json"], { cwd: root });
+    const specs = (json(r.stdout).result["affected_specs"] as Array<{ spec_path: string; matched_files: unknown }>).map((s) => [s.spec_path, s.matched_files]);
+    expect(specs).toEqual([
+      [
+        CLI_SPEC,
+        [
+          { path: CLI_SPEC, category: "spec", glob: CLI_SPEC },
+          { path: "docs/cli.md", category: "docs", glob: "docs/cli.md" },
+          { path: "src/a.ts", category: "code", glob: "src/**" },
+        ],
+      ],
+      [SYSTEM, [{ path: "docs/cli.md", category: "docs", glob: "docs/**" }]],
+    ]);
   });
 
   it("usage and runtime errors exit 2 with a message on stderr and nothing on stdout", () => {

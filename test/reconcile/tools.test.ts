@@ -64,6 +64,10 @@ describe("list_affected_specs", () => {
     expect(r.affected_specs.map((s) => s.spec_path)).toEqual([CLI, DOCS, SYSTEM]);
     expect(r.affected_specs[0]).toEqual({
       spec_path: CLI,
+      matched_files: [
+        { path: "src/main.ts", category: "code", glob: "src/**" },
+        { path: "src/new-untracked.ts", category: "code", glob: "src/**" },
+      ],
       behaviors: [{ name: "parse", given: "argv", then: "a command runs" }],
       constraints: ["no network"],
       invariants: ["exit codes are stable"],

@@ -22,6 +22,9 @@ function onlyRun(root: string): string {
 describe("run: passes, fails, acts", () => {
   it("passes first time with the built-in check when nothing drifted (no config needed)", async () => {
     const root = runRepo();
+    const text = cli(runRepo(), ["run", "--spec", SPEC]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/\nNothing was newly reconciled and the snapshot is unchanged: nothing to commit\.\n$/);
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -105,6 +108,10 @@ describe("run: passes, fails, acts", () => {
     expect(r.stdout).toMatch(/^Run \d{8}-\d{6}-[0-9a-f]{6}: PASSED \(verdict PASS\) after 7 steps, iteration 2\./);
     expect(r.stdout).toContain("003 check iteration 1  ok      FAIL: AC1: 1 open drift file (src/app.ts)");
     expect(r.stdout).toContain(`Marked reconciled for ${SPEC}: src/app.ts`);
+    // It ends by saying what to commit: the reconciled file and the snapshot, as one git add line.
+    expect(r.stdout).toMatch(
+      /\nCommit the reconciled files and the snapshot \(the run commits nothing itself\):\n {2}git add -- src\/app\.ts \.notarai\/reconciliation_state\.json\n {2}git commit\n$/,
+    );
     expect(readFileSync(join(root, "src/app.ts"), "utf8")).toContain("// reconciled");
     const id = onlyRun(root);
     expect(stepDirs(root, id)).toEqual(["001-plan", "002-do", "003-check", "004-act", "005-plan", "006-do", "007-check"]);
@@ -135,6 +142,8 @@ describe("run: passes, fails, acts", () => {
     const before = readFileSync(join(root, ".notarai/reconciliation_state.json"), "utf8");
     const r = cli(root, ["run", "--spec", SPEC, "--no-mark"]);
     expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toContain("Not marked reconciled (--no-mark): once the changes are reviewed, record them with `noma-reconcile mark-reconciled <paths>`");
+    expect(r.stdout).not.toContain("git add");
     expect(readFileSync(join(root, ".notarai/reconciliation_state.json"), "utf8")).toBe(before);
     expect(JSON.parse(cli(root, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual(["src/app.ts"]);
   });
@@ -179,6 +188,7 @@ describe("run: budgets", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("Stopped: max_iterations exceeded: iteration 2 of 2 ended with FAIL");
     const id = onlyRun(root);
+    expect(r.stdout).toMatch(new RegExp(`\nContinue: noma-reconcile run --resume ${id} \\(nothing was marked reconciled; nothing to commit yet\\)\n$`));
     let state = (await readNormaState(root))!;
     expect(state.runs[0]).toMatchObject({ status: "stopped", verdict: "FAIL" });
     expect(state.events(id).find((e) => e.type === "budget_exceeded")?.data_json).toBe(JSON.stringify({ budget: "max_iterations", limit: 2, value: 2 }));

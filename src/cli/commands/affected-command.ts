@@ -28,8 +28,10 @@ export async function affectedCommand(options: Record<string, unknown>, io: CliI
   if (format === "json") io.stdout(envelope("affected", true, r, warnings));
   else {
     let out = "";
-    for (const s of r.affected_specs)
+    for (const s of r.affected_specs) {
       out += `${s.spec_path}  (${count(s.behaviors.length, "behavior")}, ${count(s.constraints.length, "constraint")}, ${count(s.invariants.length, "invariant")})\n`;
+      for (const m of s.matched_files) out += `  ${m.path}  (${m.category === "spec" ? "the spec's own file" : `${m.category}, via ${m.glob}`})\n`;
+    }
     io.stdout(out);
     io.stderr(
       `${count(r.changed_files.length, "changed file")} since the merge-base with ${options["base"] as string}; ${count(r.affected_specs.length, "affected spec")}.\n`,

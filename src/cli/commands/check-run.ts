@@ -5,6 +5,7 @@
  */
 import { appendFileSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { containPath } from "../../fsx/contain-path.js";
 import { SKIP_ENV } from "../../hooks/hook-script.js";
 import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
 import type { StagedPrefetch } from "../../check/staged/prefetch-staged.js";
@@ -33,6 +34,32 @@ function readOrNull(abs: string): string | null {
   }
 }
 
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+const NOTHING_IN = "no .noma documents, books, transcripts, sidecars or specs in: ";
+
+/** The paths given (inside the repository) under which no judged file lies: what to say of each. */
+function pathsWithNothing(paths: readonly string[], run: CheckRun, root: string, cwd: string): string[] {
+  const out: string[] = [];
+  const under = (files: readonly string[], rel: string): number => files.filter((f) => f === rel || f.startsWith(`${rel}/`)).length;
+  const judged = run.results.map((r) => r.file);
+  for (const given of paths) {
+    let rel: string;
+    try {
+      rel = containPath(given, root, cwd);
+    } catch {
+      continue; // outside the repository: read where it is, named as given
+    }
+    if (rel === "") continue;
+    if (under(judged, rel) > 0) continue;
+    const excluded = under(run.excluded ?? [], rel);
+    out.push(excluded > 0 ? `nothing to check in ${given}: ${count(excluded, "file")} there excluded by the configuration's exclude` : `${NOTHING_IN}${given}`);
+  }
+  return out;
+}
+
 export async function checkRun(
   paths: string[],
   options: Record<string, unknown>,
@@ -47,6 +74,12 @@ export async function checkRun(
     staleDays = Number(options["staleDays"]);
     if (!Number.isInteger(staleDays) || staleDays < 0)
       throw new UsageError(`--stale-days must be a whole number of days; got "${String(options["staleDays"])}"`);
+  }
+  let maxWarnings: number | undefined;
+  if (options["maxWarnings"] !== undefined) {
+    maxWarnings = Number(options["maxWarnings"]);
+    if (options["maxWarnings"] === true || options["maxWarnings"] === "" || !Number.isInteger(maxWarnings) || maxWarnings < 0)
+      throw new UsageError(`--max-warnings takes a whole number of warnings (0: fail on any warning); got ${JSON.stringify(options["maxWarnings"])}`);
   }
   // V8 is tuned for a short run once the documents to parse are large (prepare-short-run-jit.ts).
   const document: { ignoreRules: string[]; profile?: string; staleDays?: number; beforeParse: (chars: number) => void } = {
@@ -67,6 +100,7 @@ export async function checkRun(
 
   let run: CheckRun;
   let fixReport: Record<string, unknown> = {};
+  let root = io.cwd;
   // Errors are answered by the CLI (main.ts): a path outside the repository or missing is a usage error, git failing an expected one.
   if (staged !== undefined) {
     // The hook may fix and re-stage: then what is staged is listed again.
@@ -99,6 +133,7 @@ export async function checkRun(
     run = await checkStaged({ staged: entries, ...(ahead !== undefined ? { prefetch: ahead } : {}), ...common, config });
   } else {
     const ctx = repoContext(io.cwd);
+    root = ctx.root;
     if (!ctx.inRepo && paths.length === 0) throw new UsageError("not inside a git repository: pass the .noma files or directories to check");
     if ((fix || fixDryRun) && !ctx.inRepo) throw new UsageError("--fix rewrites documents of a git repository: run it inside one");
     // Files named outside the repository are read where they are (containment is for writes).
@@ -144,6 +179,34 @@ export async function checkRun(
   }
 
   const isStaged = staged !== undefined;
+  // Paths named that hold nothing check judges: said, not passed over as "no issues".
+  if (!isStaged && paths.length > 0) {
+    const empty = pathsWithNothing(paths, run, root, io.cwd);
+    if (run.results.length === 0 && (run.excluded ?? []).length > 0) {
+      // Named, but the configuration's exclude takes all of it out: its decision, not a mistake.
+      const line = `nothing to check in ${paths.join(", ")}: ${count(run.excluded!.length, "file")} there excluded by the configuration's exclude.\n`;
+      if (format === "text") {
+        io.stdout(line);
+        return 0;
+      }
+      io.stderr(`noma-reconcile: ${line}`);
+    } else if (run.results.length === 0) {
+      const line = `${NOTHING_IN}${paths.join(", ")}\n`;
+      if (format === "text") io.stdout(line);
+      else io.stderr(`noma-reconcile: ${line}`);
+      return 2;
+    }
+    for (const line of empty) io.stderr(`noma-reconcile: ${line}\n`);
+  }
+  if (!isStaged && paths.length === 0 && run.results.length === 0 && format === "text") {
+    const excluded = (run.excluded ?? []).length;
+    io.stdout(
+      excluded > 0
+        ? `nothing to check: the configuration's exclude leaves out all ${count(excluded, "tracked file")} check would judge.\n`
+        : "nothing to check: no tracked .noma documents, books, transcripts, sidecars or specs.\n",
+    );
+    return 0;
+  }
   const title = isStaged ? "noma-reconcile check --staged" : "noma-reconcile check";
   const out = renderCheckReport(run.results, format, {
     color: useColor(options["color"], io.env, io.stdoutIsTTY),
@@ -161,8 +224,13 @@ export async function checkRun(
       io.stderr(
         `${plural(counts.files, "file")} checked${isStaged ? " (staged)" : ""}: ${plural(counts.errors, "error")}, ${plural(counts.warnings, "warning")}.\n`,
       );
-    if (isStaged && counts.errors > 0)
-      io.stderr(`Commit blocked. Fix the errors above and stage the fixes; to skip this check once: git commit --no-verify (or ${SKIP_ENV}=1).\n`);
   }
-  return counts.errors > 0 ? 1 : 0;
+  const tooManyWarnings = maxWarnings !== undefined && counts.warnings > maxWarnings;
+  if (tooManyWarnings)
+    io.stderr(`${format === "text" ? "" : "noma-reconcile: "}Too many warnings: ${counts.warnings}, more than --max-warnings ${maxWarnings} allows.\n`);
+  if (format === "text" && isStaged && (counts.errors > 0 || tooManyWarnings))
+    io.stderr(
+      `Commit blocked. Fix the ${counts.errors > 0 ? "errors" : "warnings"} above and stage the fixes; to skip this check once: git commit --no-verify (or ${SKIP_ENV}=1).\n`,
+    );
+  return counts.errors > 0 || tooManyWarnings ? 1 : 0;
 }

@@ -1,8 +1,9 @@
 /**
- * `governs <path…>`: which specs govern each path, through which glob.
- * Exit 1 when some path is governed by no spec (like grep finding nothing).
+ * `governs <path…>`: which specs govern each path, through which glob; a
+ * directory answers for the files git knows under it, grouped by spec.
+ * Exit 1 when some path (or file under a directory) is governed by no spec (like grep finding nothing).
  */
-import { whichSpecsGovern } from "../../spec/which-specs-govern.js";
+import { type DirectoryGovernance, type PathGovernance, whichSpecsGovern } from "../../spec/which-specs-govern.js";
 import { AUDIT_DESCRIPTIONS } from "../../spec/audit-paths.js";
 import { buildGovernance } from "../../spec/governance.js";
 import { readAuditLocations } from "../../spec/read-audit-locations.js";
@@ -10,7 +11,38 @@ import { loadSpecs } from "../../spec/load-specs.js";
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { pathArg } from "../repo-context.js";
-import { callTool, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
+import { callTool, count, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
+
+function whyNotGoverned(p: PathGovernance): string {
+  return p.state === "ignored"
+    ? "ignored by git"
+    : p.state === "internal"
+      ? "the tool's own state"
+      : p.audit !== null
+        ? `${AUDIT_DESCRIPTIONS[p.audit]}, a record the tools keep for audit`
+        : p.excluded
+          ? "excluded by the system spec"
+          : "no spec's globs match";
+}
+
+function directoryText(d: DirectoryGovernance, byPath: ReadonlyMap<string, PathGovernance>): string {
+  if (d.files.length === 0) return `${d.path}/: no files git knows under it\n`;
+  let out = `${d.path}/: ${count(d.files.length, "file")}\n`;
+  const groups = new Map<string, string[]>();
+  for (const f of d.files) {
+    const p = byPath.get(f)!;
+    const keys = p.governed_by.length > 0 ? p.governed_by.map((g) => `${g.spec_path} (${g.category}, via ${g.glob})`) : [`not governed (${whyNotGoverned(p)})`];
+    for (const k of keys) groups.set(k, [...(groups.get(k) ?? []), f]);
+  }
+  const governed = [...groups.keys()].filter((k) => !k.startsWith("not governed")).sort();
+  const not = [...groups.keys()].filter((k) => k.startsWith("not governed")).sort();
+  for (const k of [...governed, ...not]) {
+    const files = groups.get(k)!;
+    out += `  ${k}: ${count(files.length, "file")}\n`;
+    for (const f of files) out += `    ${f}\n`;
+  }
+  return out;
+}
 
 export async function governsCommand(paths: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
   const format = formatArg(options);
@@ -26,20 +58,18 @@ export async function governsCommand(paths: string[], options: Record<string, un
     if (format === "json") io.stdout(envelope("governs", ungoverned.length === 0, result, warnings));
     else {
       let out = "";
-      for (const p of result.paths) {
-        if (p.governed_by.length === 0) {
-          const why =
-            p.state === "ignored"
-              ? "ignored by git"
-              : p.state === "internal"
-                ? "the tool's own state"
-                : p.audit !== null
-                  ? `${AUDIT_DESCRIPTIONS[p.audit]}, a record the tools keep for audit`
-                  : p.excluded
-                    ? "excluded by the system spec"
-                    : "no spec's globs match";
-          out += `${p.path}: not governed (${why})\n`;
-        } else {
+      const byPath = new Map(result.paths.map((p) => [p.path, p]));
+      const directories = new Map(result.directories.map((d) => [d.path, d]));
+      // In the order given: a path's specs, or a directory's files grouped by what governs them.
+      for (const rel of rels) {
+        const d = directories.get(rel === "" ? "." : rel);
+        if (d !== undefined) {
+          out += directoryText(d, byPath);
+          continue;
+        }
+        const p = byPath.get(rel)!;
+        if (p.governed_by.length === 0) out += `${p.path}: not governed (${whyNotGoverned(p)})\n`;
+        else {
           for (const g of p.governed_by)
             out += `${p.path}: ${g.spec_path} (${g.category}, via ${g.glob})${p.state === "absent" ? " [does not exist yet]" : ""}\n`;
         }

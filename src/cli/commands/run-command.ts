@@ -8,7 +8,10 @@
  * 2 usage, configuration or runtime error (nothing was run, or the loop
  * itself could not go on).
  */
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { documentTranscript } from "../../layout/checked-path.js";
+import { SNAPSHOT_PATH } from "../../spec/governance.js";
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
@@ -33,7 +36,34 @@ function progressLine(p: RunProgress): string {
     : `${head} ${p.status}${p.summary !== undefined && p.summary !== "" ? `: ${p.summary.length > 100 ? `${p.summary.slice(0, 99)}…` : p.summary}` : ""}\n`;
 }
 
-export function renderRunText(r: RunResult): string {
+/** A path as one shell word (single-quoted unless plainly safe). */
+function shellWord(p: string): string {
+  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`;
+}
+
+export interface RunTextOptions {
+  /** Whether the run was to mark reconciled on PASS (not `--no-mark`). */
+  mark: boolean;
+  /** Transcripts (`<doc>.noma.patches`) of marked documents that exist: committed with them. */
+  transcripts: readonly string[];
+}
+
+/** What to do after the run: what to commit when it reconciled something, else the next step. */
+export function nextStepLines(r: RunResult, options: RunTextOptions): string[] {
+  if (r.status !== "passed") return [`Continue: noma-reconcile run --resume ${r.run_id} (nothing was marked reconciled; nothing to commit yet)`];
+  if (!options.mark)
+    return [
+      "Not marked reconciled (--no-mark): once the changes are reviewed, record them with `noma-reconcile mark-reconciled <paths>`",
+      `and \`noma-reconcile state snapshot\`, then commit them with ${SNAPSHOT_PATH}.`,
+    ];
+  const files = [...new Set([...r.marked.flatMap((m) => m.files), ...options.transcripts])].sort();
+  if (r.snapshot !== null) files.push(SNAPSHOT_PATH);
+  if (files.length === 0) return ["Nothing was newly reconciled and the snapshot is unchanged: nothing to commit."];
+  const what = r.marked.length > 0 ? (r.snapshot !== null ? "the reconciled files and the snapshot" : "the reconciled files") : "the snapshot";
+  return [`Commit ${what} (the run commits nothing itself):`, `  git add -- ${files.map(shellWord).join(" ")}`, "  git commit"];
+}
+
+export function renderRunText(r: RunResult, options: RunTextOptions = { mark: true, transcripts: [] }): string {
   const lines = [
     `Run ${r.run_id}: ${r.status.toUpperCase()}${r.verdict !== null ? ` (verdict ${r.verdict})` : ""} after ${r.steps.length} step${r.steps.length === 1 ? "" : "s"}, iteration ${Math.min(r.iteration, Math.max(1, ...r.steps.map((s) => s.iteration)))}.`,
     `Goal: ${r.goal}`,
@@ -46,7 +76,7 @@ export function renderRunText(r: RunResult): string {
   if (r.snapshot !== null) lines.push(`Snapshot: .notarai/reconciliation_state.json (${r.snapshot.files} file and ${r.snapshot.specs} spec fingerprints)`);
   if (r.scorecard !== null) lines.push(`Scorecard: ${r.scorecard}`);
   lines.push(`Record: ${r.run_dir}/ (noma-reconcile runs show ${r.run_id})`);
-  if (r.status !== "passed") lines.push(`Continue: noma-reconcile run --resume ${r.run_id}`);
+  lines.push(...nextStepLines(r, options));
   return `${lines.join("\n")}\n`;
 }
 
@@ -113,6 +143,13 @@ export async function runCommand(options: Record<string, unknown>, io: CliIO): P
   }
   for (const r of result.recovery.interrupted) onWarning(`recovered run ${r}: it had been interrupted (marked stopped)`);
   if (format === "json") io.stdout(envelope("run", result.status === "passed", result, warnings));
-  else io.stdout(renderRunText(result));
+  else {
+    const transcripts = result.marked
+      .flatMap((m) => m.files)
+      .filter((f) => f.endsWith(".noma"))
+      .map(documentTranscript)
+      .filter((t) => existsSync(join(ctx.root, t)));
+    io.stdout(renderRunText(result, { mark: options["mark"] !== false, transcripts }));
+  }
   return result.status === "passed" ? 0 : 1;
 }

@@ -285,7 +285,7 @@ describe("ci: formats and GitHub integration", () => {
     expect(lines).toHaveLength(21);
     const md = readFileSync(summary, "utf8");
     expect(md).toContain("## noma-reconcile ci");
-    expect(md).toContain("| error | `broken-reference` | `docs/broken-11.noma:3:1-5` |");
+    expect(md).toContain("| error | `broken-reference` | `docs/broken-11.noma:3:1` (lines 3-5) |");
     expect(md).toContain("| `.notarai/api.spec.yaml` | `src/f11.ts` | `src/**` | code | added | not-in-snapshot |");
     expect(readFileSync(output, "utf8")).toBe(
       [
@@ -351,7 +351,7 @@ describe("ci: formats and GitHub integration", () => {
     const drifted = log.runs[0].results.find((x: { ruleId: string }) => x.ruleId === "drift-unreconciled");
     expect(drifted.locations[0].physicalLocation.artifactLocation.uri).toMatch(/^(src|docs)\//);
     const text = runCli(["ci", "--base", "main"], { cwd: repo });
-    expect(text.stdout).toContain("ERROR [broken-reference] docs/broken-00.noma:3:1-5:");
+    expect(text.stdout).toContain("ERROR [broken-reference] docs/broken-00.noma:3:1:");
     expect(text.stdout).toContain("12 errors, 24 warnings.");
   });
 

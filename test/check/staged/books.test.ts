@@ -43,7 +43,7 @@ describe("pre-commit hook: a chapter is judged in its book", () => {
     expect(r.code).toBe(1);
     expect(findings(r.output).filter((l) => l.startsWith("ERROR"))).toEqual([
       "ERROR [broken-reference] book/02-risks.noma:7:5: [[nowhere]] points at an id that does not exist in book book/book.noma.yml.",
-      'ERROR [duplicate-id] book/02-risks.noma:13:1-15: Two or more nodes carry the same canonical id "x" (lines 9, 13).',
+      'ERROR [duplicate-id] book/02-risks.noma:13:1: Two or more nodes carry the same canonical id "x" (lines 9, 13). (lines 13-15)',
     ]);
     expect(head(repo)).toBe(before);
   });

@@ -96,7 +96,7 @@ describe("pre-commit hook: fix_on_commit", () => {
     expect(r.output).toContain(
       "noma-reconcile: not fixed: docs/plan.noma: 1 fix (broken-reference) possible, but it has unstaged changes; run `noma-reconcile check --fix docs/plan.noma` and stage the result",
     );
-    expect(r.output).toContain("ERROR [broken-reference] docs/plan.noma:11:1-13:");
+    expect(r.output).toContain("ERROR [broken-reference] docs/plan.noma:11:1:");
     expect(readFileSync(join(repo, "docs/plan.noma"), "utf8")).toBe(`${FIXABLE}\nUnstaged words.\n`);
   });
 
