@@ -330,8 +330,9 @@ cli
   );
 
 cli
-  .command("schema <name>", "Print a JSON Schema: patch-op | transcript | capability")
+  .command("schema <name>", "Print a JSON Schema: patch-op | transcript | capability | output/<command> (a --format json output, e.g. output/ci)")
   .example("  noma-reconcile schema patch-op > patch-op.schema.json")
+  .example("  noma-reconcile schema output/affected")
   .action((name: string) => run(async () => (await import("./commands/schema-command.js")).schemaCommand(name, io)));
 
 cli

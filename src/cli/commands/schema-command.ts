@@ -1,6 +1,7 @@
 /**
- * `noma-reconcile schema patch-op|transcript|capability`: the JSON Schema of a
- * wire shape, generated from the zod schema the code itself validates with.
+ * `noma-reconcile schema patch-op|transcript|capability|output/<command>`: the JSON
+ * Schema of a wire shape, generated from the zod schema the code itself validates with
+ * (`output/<command>`: the `--format json` output of that command, envelope included).
  */
 import * as z from "zod/mini";
 import { PatchOpSchema } from "../../patch/patch-op-union.js";
@@ -25,6 +26,12 @@ export function jsonSchemaFor(name: keyof typeof SCHEMAS): Record<string, unknow
 }
 
 export async function schemaCommand(name: string, io: CliIO): Promise<number> {
+  if (name.startsWith("output/") || name === "output") {
+    const { OUTPUT_SCHEMA_NAMES, outputJsonSchema } = await import("../output-schemas.js");
+    const which = choice("output schema name", name, OUTPUT_SCHEMA_NAMES);
+    io.stdout(`${JSON.stringify(outputJsonSchema(which.slice("output/".length) as Parameters<typeof outputJsonSchema>[0]), null, 2)}\n`);
+    return 0;
+  }
   const which = choice("schema name", name, SCHEMA_NAMES);
   io.stdout(`${JSON.stringify(jsonSchemaFor(which), null, 2)}\n`);
   return 0;
