@@ -330,9 +330,13 @@ cli
   );
 
 cli
-  .command("schema <name>", "Print a JSON Schema: patch-op | transcript | capability | output/<command> (a --format json output, e.g. output/ci)")
+  .command(
+    "schema <name>",
+    "Print a JSON Schema: patch-op | transcript | capability | config (.notarai/config.yaml) | norma-config (.norma/config.json) | output/<command> (a --format json output, e.g. output/ci)",
+  )
   .example("  noma-reconcile schema patch-op > patch-op.schema.json")
   .example("  noma-reconcile schema output/affected")
+  .example("  noma-reconcile schema config > .notarai/config.schema.json")
   .action((name: string) => run(async () => (await import("./commands/schema-command.js")).schemaCommand(name, io)));
 
 cli

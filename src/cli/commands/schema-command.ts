@@ -1,7 +1,8 @@
 /**
- * `noma-reconcile schema patch-op|transcript|capability|output/<command>`: the JSON
- * Schema of a wire shape, generated from the zod schema the code itself validates with
- * (`output/<command>`: the `--format json` output of that command, envelope included).
+ * `noma-reconcile schema patch-op|transcript|capability|config|norma-config|output/<command>`:
+ * the JSON Schema of a wire shape or file, generated from the zod schema the code itself
+ * validates with (`config`: .notarai/config.yaml, `norma-config`: .norma/config.json,
+ * `output/<command>`: the `--format json` output of that command, envelope included).
  */
 import * as z from "zod/mini";
 import { PatchOpSchema } from "../../patch/patch-op-union.js";
@@ -32,7 +33,17 @@ export async function schemaCommand(name: string, io: CliIO): Promise<number> {
     io.stdout(`${JSON.stringify(outputJsonSchema(which.slice("output/".length) as Parameters<typeof outputJsonSchema>[0]), null, 2)}\n`);
     return 0;
   }
-  const which = choice("schema name", name, SCHEMA_NAMES);
+  if (name === "config") {
+    const { configJsonSchema } = await import("../../config/config-json-schema.js");
+    io.stdout(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+    return 0;
+  }
+  if (name === "norma-config") {
+    const { runConfigJsonSchema } = await import("../../runs/run-config-json-schema.js");
+    io.stdout(`${JSON.stringify(runConfigJsonSchema(), null, 2)}\n`);
+    return 0;
+  }
+  const which = choice("schema name", name, [...SCHEMA_NAMES, "config", "norma-config", "output/<command>"]) as keyof typeof SCHEMAS;
   io.stdout(`${JSON.stringify(jsonSchemaFor(which), null, 2)}\n`);
   return 0;
 }
