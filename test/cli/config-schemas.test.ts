@@ -4,8 +4,9 @@
  * the validators on what is valid (a property over generated files, the printed schema
  * read back with zod's JSON Schema reader); both validators accept `$schema`.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
@@ -20,6 +21,16 @@ const printed = (name: string): Json => {
   return JSON.parse(r.stdout) as Json;
 };
 const keys = (o: object): string[] => Object.keys(o).sort();
+
+describe("schemas/ in the package", () => {
+  it("holds what schema config and schema norma-config print (node scripts/generate-schemas.mjs regenerates them)", () => {
+    const root = fileURLToPath(new URL("../..", import.meta.url));
+    expect(readFileSync(join(root, "schemas/config.schema.json"), "utf8")).toBe(runCli(["schema", "config"], { cwd: root }).stdout);
+    expect(readFileSync(join(root, "schemas/norma-config.schema.json"), "utf8")).toBe(runCli(["schema", "norma-config"], { cwd: root }).stdout);
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { files: string[] };
+    expect(pkg.files).toContain("schemas");
+  });
+});
 
 describe(".notarai/config.yaml: schema config", () => {
   const schema = printed("config");
