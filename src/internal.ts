@@ -351,3 +351,8 @@ export { extractResponse } from "./runs/agents/extract-response.js";
 export { rolePrompt } from "./runs/agents/role-prompt.js";
 export { acquireRunLock, RunLockedError, readLockHolder, type LockHolder } from "./runs/run-lock.js";
 export { pendingDrift, type PendingFile } from "./runs/pending-drift.js";
+export { formatJsonEnvelope, jsonEnvelope, OUTPUT_NAMES, outputSchemaId, type OutputName } from "./report/json-envelope.js";
+export { outputSchema, outputJsonSchema } from "./cli/output-schemas.js";
+export { configJsonSchema, CONFIG_KEY_DESCRIPTIONS } from "./config/config-json-schema.js";
+export { runConfigJsonSchema } from "./runs/run-config-json-schema.js";
+export { TOP_KEYS as RUN_CONFIG_KEYS } from "./runs/run-config.js";

@@ -209,7 +209,7 @@ cli
 
 cli
   .command("affected", "Files changed since the merge-base with --base, and the specs that govern them")
-  .option("--base <ref>", "Branch or commit to compare with (required), e.g. main or origin/main")
+  .option("--base <ref>", "Branch or commit to compare with, e.g. origin/main (default: found as ci finds it: the GitHub event, else the default branch)")
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile affected --base main")
   .example("  noma-reconcile affected --base origin/main --format json")
@@ -218,7 +218,7 @@ cli
 cli
   .command("diff", "The unreconciled diff of one spec's governed files against the merge-base with --base")
   .option("--spec <path>", "The spec file (required), e.g. .notarai/cli.spec.yaml")
-  .option("--base <ref>", "Branch or commit to compare with (required)")
+  .option("--base <ref>", "Branch or commit to compare with (default: found as ci finds it: the GitHub event, else the default branch)")
   .option("--exclude <glob>", "Leave out matching files (repeatable; without '/' it matches file names at any depth)")
   .option("--bypass-cache", "Diff every governed changed file, reconciled or not (the cache is kept)")
   .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
@@ -330,10 +330,13 @@ cli
   );
 
 cli
-  .command("schema <name>", "Print a JSON Schema: patch-op | transcript | capability")
+  .command(
+    "schema <name>",
+    "Print a JSON Schema: patch-op | transcript | capability | config (.notarai/config.yaml) | norma-config (.norma/config.json) | output/<command> (a --format json output, e.g. output/ci)",
+  )
   .example("  noma-reconcile schema patch-op > patch-op.schema.json")
-  .example("  noma-reconcile schema transcript     # one record of a <doc>.noma.patches file")
-  .example("  noma-reconcile schema capability     # a <doc>.noma.capabilities.yml sidecar")
+  .example("  noma-reconcile schema output/ci      # the JSON Schema of ci --format json")
+  .example("  noma-reconcile schema config > .notarai/config.schema.json")
   .action((name: string) => run(async () => (await import("./commands/schema-command.js")).schemaCommand(name, io)));
 
 cli

@@ -90,6 +90,17 @@ export function parseConfig(text: string, file: string): ConfigResult {
   const root = doc.contents as YamlNode | null;
   for (const key of Object.keys(data)) {
     if ((CONFIG_KEYS as readonly string[]).includes(key)) continue;
+    // `$schema`: for editors (config-json-schema.ts); the configuration ignores it.
+    if (key === "$schema" && typeof (data as Record<string, unknown>)[key] === "string") continue;
+    if (key === "$schema") {
+      problems.push({
+        severity: "warning",
+        file,
+        ...at(nodeAt(root, [key]).key?.range?.[0]),
+        message: `$schema: expected the path or URL of a JSON Schema (a string), found ${JSON.stringify((data as Record<string, unknown>)[key])}; it is ignored`,
+      });
+      continue;
+    }
     problems.push({
       severity: "warning",
       file,

@@ -19,6 +19,7 @@ import type { ToolName } from "./tool-catalog.js";
 import type { ToolContext } from "./tool-context.js";
 import { ToolFailure, toolFailure, toolSuccess, type ToolResult } from "./tool-result.js";
 import { isWorkspaceTool, type WorkspaceToolName } from "../workspace/workspace-tool-names.js";
+import { resolveArgumentAlias } from "./argument-aliases.js";
 
 // Arguments are validated against the tool's schema before its handler sees them (hence `any`).
 // biome-ignore lint/suspicious/noExplicitAny: each handler takes its own tool's arguments, validated by its schema before the call
@@ -94,14 +95,24 @@ function failureMessage(e: unknown, name: ToolName, log: (line: string) => void)
 /** The repository whose `lock_timeout` is this process's lock wait (set on the first call). */
 let lockWaitRoot: string | undefined;
 
-export async function callTool(name: ToolName, rawArgs: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+export async function callTool(name: ToolName, givenArgs: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   // Every tool's locks wait as long as lock_timeout of .notarai/config.yaml says (read when a lock is found taken).
   if (lockWaitRoot !== ctx.root) {
     lockWaitRoot = ctx.root;
     setDefaultLockTimeout(lockTimeoutFromConfig(ctx.root));
   }
-  // The workspace tools validate, contain and record their requests themselves (src/workspace/).
-  if (isWorkspaceTool(name)) return (await import("./tools/workspace-tool.js")).workspaceTool(name, rawArgs, ctx);
+  // `path` for `file` (or `file` for `path`): renamed to the tool's canonical name first.
+  const aliased = resolveArgumentAlias(name, givenArgs);
+  // The workspace tools validate, contain and record their requests (refusals included) themselves (src/workspace/).
+  if (isWorkspaceTool(name))
+    return (await import("./tools/workspace-tool.js")).workspaceTool(
+      name,
+      aliased.ok ? aliased.args : givenArgs,
+      ctx,
+      aliased.ok ? undefined : aliased.message,
+    );
+  if (!aliased.ok) return toolFailure(`invalid arguments for ${name}: ${aliased.message}`);
+  const rawArgs = aliased.args;
   const { TOOL_SCHEMAS } = await import("./tool-schemas.js");
   const schemas = TOOL_SCHEMAS[name];
   const parsed = (schemas.args ?? schemas.input).safeParse(rawArgs);

@@ -6,6 +6,7 @@
  */
 import * as z from "zod/mini";
 import type { ToolName } from "./tool-catalog.js";
+import { ARGUMENT_ALIASES } from "./argument-aliases.js";
 import { TOOL_SCHEMAS, type JsonSchema, type ToolSchemas } from "./tool-schemas.js";
 
 /**
@@ -73,11 +74,22 @@ function jsonSchema(schema: z.ZodMiniType, io: "input" | "output"): JsonSchema {
   return typed(p, (p["$defs"] as JsonSchema | undefined) ?? {}) as JsonSchema;
 }
 
+/** The canonical argument's description says which other name it also answers to (argument-aliases.ts). */
+function describeAlias(input: JsonSchema, name: ToolName): JsonSchema {
+  const a = ARGUMENT_ALIASES[name];
+  const props = input["properties"] as Record<string, JsonSchema> | undefined;
+  const prop = props?.[a?.canonical ?? ""];
+  if (a === undefined || props === undefined || prop === undefined) return input;
+  const said = typeof prop["description"] === "string" ? `${prop["description"]}. ` : "";
+  const description = `${said}"${a.canonical}" is the canonical name; "${a.alias}" is accepted for it`;
+  return { ...input, properties: { ...props, [a.canonical]: { ...prop, description } } };
+}
+
 /** JSON Schemas (draft 2020-12, without `$schema`) of every tool's input and output. */
 export function toolJsonSchemas(): Record<ToolName, { inputSchema: JsonSchema; outputSchema: JsonSchema }> {
   const out = {} as Record<ToolName, { inputSchema: JsonSchema; outputSchema: JsonSchema }>;
   for (const [name, s] of Object.entries(TOOL_SCHEMAS) as Array<[ToolName, ToolSchemas]>) {
-    out[name] = { inputSchema: jsonSchema(s.input, "input"), outputSchema: jsonSchema(s.output, "output") };
+    out[name] = { inputSchema: describeAlias(jsonSchema(s.input, "input"), name), outputSchema: jsonSchema(s.output, "output") };
   }
   return out;
 }

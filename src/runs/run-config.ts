@@ -46,7 +46,7 @@ export const DEFAULT_MAX_ITERATIONS = 5;
 const timeout = z.optional(z.number().check(z.int(), z.positive()));
 const envNames = z.optional(z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name"))));
 
-const SCHEMAS: Record<AgentType, z.ZodMiniType> = {
+export const AGENT_SCHEMAS: Record<AgentType, z.ZodMiniType> = {
   exec: z.strictObject({ type: z.literal("exec"), cmd: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)), timeout_ms: timeout, env: envNames }),
   codex: cliSchema("codex"),
   opencode: cliSchema("opencode"),
@@ -65,7 +65,7 @@ function cliSchema<T extends CliAgentType>(type: T) {
   });
 }
 
-const BudgetsSchema = z.strictObject({
+export const BudgetsSchema = z.strictObject({
   max_iterations: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(1000))),
   max_patch_kb: z.optional(z.number().check(z.positive())),
   max_changed_files: z.optional(z.number().check(z.int(), z.minimum(0))),
@@ -116,7 +116,7 @@ export function defaultRunConfig(): RunConfig {
   return { agents: { check: { type: "builtin" } }, budgets: { max_iterations: DEFAULT_MAX_ITERATIONS }, risky: [], source: "defaults" };
 }
 
-const TOP_KEYS = ["agents", "budgets", "risky"];
+export const TOP_KEYS = ["agents", "budgets", "risky"];
 
 /** Pure: the text of `.norma/config.json` → the configuration, or the problems (file, key path, expected, found). */
 export function parseRunConfig(textValue: string, root: string, file = NORMA_CONFIG): { config: RunConfig | null; problems: string[] } {
@@ -132,7 +132,11 @@ export function parseRunConfig(textValue: string, root: string, file = NORMA_CON
   if (data === null || typeof data !== "object" || Array.isArray(data))
     return { config: null, problems: [`${file}: expected an object with ${TOP_KEYS.join(", ")}, found ${showValue(data)}`] };
   const obj = data as Record<string, unknown>;
-  for (const k of Object.keys(obj)) if (!TOP_KEYS.includes(k)) at([k], `unknown key${didYouMean(k, TOP_KEYS)} (known keys: ${TOP_KEYS.join(", ")})`);
+  // `$schema`: for editors (run-config-json-schema.ts); the configuration ignores it.
+  for (const k of Object.keys(obj))
+    if (!TOP_KEYS.includes(k) && k !== "$schema") at([k], `unknown key${didYouMean(k, TOP_KEYS)} (known keys: ${TOP_KEYS.join(", ")})`);
+  if (obj["$schema"] !== undefined && typeof obj["$schema"] !== "string")
+    at(["$schema"], `expected the path or URL of a JSON Schema (a string), found ${showValue(obj["$schema"])}`);
   const config = defaultRunConfig();
   config.source = "file";
 
@@ -205,9 +209,9 @@ function parseAgent(
     at(["cmd"], `not supported for ${type}: the tool's binary is fixed (use "path" for its working directory, "args" for extra arguments)`);
     return null;
   }
-  const r = SCHEMAS[type as AgentType].safeParse(value);
+  const r = AGENT_SCHEMAS[type as AgentType].safeParse(value);
   if (!r.success) {
-    for (const p of describeIssues(r.error.issues as never, value, ["agents", role], (p) => schemaKeysAt(SCHEMAS[type as AgentType], p))) problem(p);
+    for (const p of describeIssues(r.error.issues as never, value, ["agents", role], (p) => schemaKeysAt(AGENT_SCHEMAS[type as AgentType], p))) problem(p);
     return null;
   }
   const agent = r.data as AgentConfig;

@@ -43,7 +43,7 @@ describe("check on the work tree", () => {
     });
     const r = runCli(["check", "--format", "json"], { cwd: repo });
     expect(r.code).toBe(1);
-    const files = (JSON.parse(r.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string; pos?: { line: number } }> }> }).files;
+    const files = (JSON.parse(r.stdout).result as { files: Array<{ file: string; diagnostics: Array<{ code: string; pos?: { line: number } }> }> }).files;
     expect(files.map((f) => [f.file, f.diagnostics.map((d) => `${d.code}@${d.pos?.line}`)])).toEqual([
       [".notarai/api.spec.yaml", []],
       [".notarai/bad.spec.yaml", ["spec-missing-key@1", "spec-unknown-key@3"]],

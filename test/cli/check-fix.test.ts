@@ -105,7 +105,7 @@ interface JsonDiagnostic {
 
 function diagnostics(repo: string, file = "d.noma"): JsonDiagnostic[] {
   const r = runCli(["check", file, "--format", "json"], { cwd: repo });
-  return JSON.parse(r.stdout).files.find((f: { file: string }) => f.file === file)?.diagnostics ?? [];
+  return JSON.parse(r.stdout).result.files.find((f: { file: string }) => f.file === file)?.diagnostics ?? [];
 }
 
 describe("check --fix: each fix", () => {
@@ -187,10 +187,10 @@ describe("check --fix-dry-run", () => {
   it("--format json lists the fixes with their ops and diff", () => {
     const repo = tempRepo({ "d.noma": CASES[0]!.doc });
     const out = JSON.parse(runCli(["check", "d.noma", "--fix-dry-run", "--format", "json"], { cwd: repo }).stdout);
-    expect(out.would_fix).toHaveLength(1);
-    expect(out.would_fix[0]).toMatchObject({ file: "d.noma", fixes: [{ code: "broken-reference", line: 5 }] });
-    expect(out.would_fix[0].fixes[0].ops[0]).toMatchObject({ op: "update_attribute", id: "e1", key: "for", value: "main-claim" });
-    expect(out.would_fix[0].diff).toContain('+::evidence{id="e1" for="main-claim"}');
+    expect(out.result.would_fix).toHaveLength(1);
+    expect(out.result.would_fix[0]).toMatchObject({ file: "d.noma", fixes: [{ code: "broken-reference", line: 5 }] });
+    expect(out.result.would_fix[0].fixes[0].ops[0]).toMatchObject({ op: "update_attribute", id: "e1", key: "for", value: "main-claim" });
+    expect(out.result.would_fix[0].diff).toContain('+::evidence{id="e1" for="main-claim"}');
     expect(readFileSync(join(repo, "d.noma"), "utf8")).toBe(CASES[0]!.doc);
   });
 });
@@ -205,8 +205,8 @@ describe("check --fix and transcripts", () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.ok).toBe(true);
-    expect(out.fixed).toEqual([expect.objectContaining({ file: "d.noma", transcript: "d.noma.patches" })]);
-    const ops = out.fixed[0].fixes.flatMap((f: { ops: unknown[] }) => f.ops);
+    expect(out.result.fixed).toEqual([expect.objectContaining({ file: "d.noma", transcript: "d.noma.patches" })]);
+    const ops = out.result.fixed[0].fixes.flatMap((f: { ops: unknown[] }) => f.ops);
     const records = readFileSync(join(repo, "d.noma.patches"), "utf8")
       .trim()
       .split("\n")

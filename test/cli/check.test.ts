@@ -39,7 +39,7 @@ describe("check: which files", () => {
     writeTree(repo, { "docs/new.noma": WARNS, "docs/ignored.noma": BROKEN });
     const r = runCli(["check", "docs", "--format", "json"], { cwd: repo });
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { files: Array<{ file: string }> };
+    const out = JSON.parse(r.stdout).result as { files: Array<{ file: string }> };
     expect(out.files.map((f) => f.file)).toEqual(["docs/a.noma", "docs/new.noma"]);
   });
 
@@ -67,7 +67,7 @@ describe("check: which files", () => {
       "docs/escape.noma": '::dataset{id="d" src="../../../etc/passwd"}\n::\n',
     });
     const r = runCli(["check", "--format", "json"], { cwd: repo });
-    const out = JSON.parse(r.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string }> }> };
+    const out = JSON.parse(r.stdout).result as { files: Array<{ file: string; diagnostics: Array<{ code: string }> }> };
     const byFile = Object.fromEntries(out.files.map((f) => [f.file, f.diagnostics.map((d) => d.code)]));
     expect(byFile).toEqual({ "docs/escape.noma": ["dataset-src-missing"], "docs/missing.noma": ["dataset-src-missing"], "docs/ok.noma": [] });
   });
@@ -106,7 +106,7 @@ describe("check: chapters of a book manifest, in their book", () => {
     const repo = tempRepo({ ...BOOK, "book/short.noma.yml": "chapters:\n  - 01-intro.noma\n" });
     const r = runCli(["check", "book/01-intro.noma", "--format", "json"], { cwd: repo });
     expect(r.code).toBe(1);
-    const out = JSON.parse(r.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string; message: string }> }> };
+    const out = JSON.parse(r.stdout).result as { files: Array<{ file: string; diagnostics: Array<{ code: string; message: string }> }> };
     expect(out.files.map((f) => f.file)).toEqual(["book/01-intro.noma", "book/book.noma.yml", "book/short.noma.yml"]);
     expect(out.files[0]!.diagnostics.map((d) => d.message)).toEqual(
       ["[[risks]]", "[[risks/mitigation]]", "[[mitigation]]"].map(
@@ -215,12 +215,14 @@ describe("check: formats", () => {
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({
-      schema: "noma-reconcile/check@1",
+      schema: "noma-reconcile/check@2",
       tool: { name: "noma-reconcile" },
+      command: "check",
       ok: false,
       summary: { files: 3, errors: 1, warnings: 1, infos: 0 },
+      warnings: [],
     });
-    expect(out.files[0]).toEqual({
+    expect(out.result.files[0]).toEqual({
       file: "b.noma",
       diagnostics: [
         {

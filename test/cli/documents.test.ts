@@ -15,7 +15,7 @@ describe("ids", () => {
   it("lists canonical ids with aliases (text) and the alias map (json)", () => {
     const repo = tempRepo({ "d.noma": DOC });
     expect(runCli(["ids", "d.noma"], { cwd: repo }).stdout).toBe("intro  (aliases: home)\nc  (aliases: main)\ndetails\n");
-    const json = JSON.parse(runCli(["ids", "d.noma", "--format", "json"], { cwd: repo }).stdout);
+    const json = JSON.parse(runCli(["ids", "d.noma", "--format", "json"], { cwd: repo }).stdout).result;
     expect(json).toEqual({ canonical: ["intro", "c", "details"], aliases: { intro: ["home"], c: ["main"] }, aliasMap: { home: "intro", main: "c" } });
   });
 
@@ -25,7 +25,7 @@ describe("ids", () => {
       "book/01-intro.noma": "# Intro\n\n## Scope\n",
       "book/02-risks.noma": '# Risks\n\n## Scope\n\n::risk{id="r1" owner="a"}\n::\n',
     });
-    const json = JSON.parse(runCli(["ids", "book/book.noma.yml", "--format", "json"], { cwd: repo }).stdout);
+    const json = JSON.parse(runCli(["ids", "book/book.noma.yml", "--format", "json"], { cwd: repo }).stdout).result;
     expect(json.canonical).toEqual(["intro", "intro/scope", "risks", "risks/scope", "r1"]);
     expect(json.aliasMap).toMatchObject({ intro: "intro", scope: "intro/scope", risks: "risks" });
   });

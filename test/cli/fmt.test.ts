@@ -62,8 +62,14 @@ describe("fmt", () => {
     const j = runCli(["fmt", "--check", "--format", "json"], { cwd: repo });
     expect(j.code).toBe(1);
     const out = JSON.parse(j.stdout);
-    expect(out).toMatchObject({ schema: "noma-reconcile/fmt@1", check: true, ok: false, summary: { documents: 2, would_format: 1, unchanged: 1, skipped: 0 } });
-    expect(out.files).toEqual([
+    expect(out).toMatchObject({
+      schema: "noma-reconcile/fmt@2",
+      command: "fmt --check",
+      ok: false,
+      summary: { documents: 2, would_format: 1, unchanged: 1, skipped: 0 },
+      result: { check: true },
+    });
+    expect(out.result.files).toEqual([
       { file: "a.noma", status: "would-format" },
       { file: "b.noma", status: "unchanged" },
     ]);

@@ -38,7 +38,7 @@ describe("check on files outside the repository", () => {
     const rel = relative(repo, join(out, "bad.noma"));
     const r = runCli(["check", rel, "a.noma", "--format", "json"], { cwd: repo });
     expect(r.code).toBe(1);
-    const files = JSON.parse(r.stdout).files.map((f: { file: string }) => f.file);
+    const files = JSON.parse(r.stdout).result.files.map((f: { file: string }) => f.file);
     expect(files.sort()).toEqual([rel, "a.noma"].sort());
   });
 
@@ -49,7 +49,7 @@ describe("check on files outside the repository", () => {
     expect(r.code).toBe(0);
     expect(
       JSON.parse(r.stdout)
-        .files.map((f: { file: string }) => f.file)
+        .result.files.map((f: { file: string }) => f.file)
         .sort(),
     ).toEqual([`${join(out, "docs")}/sub/y.noma`, `${join(out, "docs")}/x.noma`]);
   });
@@ -91,7 +91,7 @@ describe("ids, parse, render on files outside the repository", () => {
       "secret.noma": "# Secret\n",
     });
     const r = runCli(["ids", join(out, "book/book.noma.yml"), "--format", "json"], { cwd: tempDir() });
-    expect(JSON.parse(r.stdout).canonical).toEqual(["a", "a/scope"]);
+    expect(JSON.parse(r.stdout).result.canonical).toEqual(["a", "a/scope"]);
   });
 });
 

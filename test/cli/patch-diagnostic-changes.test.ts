@@ -47,13 +47,13 @@ describe("patch reports what the op list changed in the diagnostics", () => {
     });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.diagnostic_changes).toEqual({
+    expect(out.result.diagnostic_changes).toEqual({
       introduced: [expect.objectContaining({ code: "claim-invalid-confidence", nodeId: "c3", pos: { line: 19, column: 1 } })],
       resolved: [expect.objectContaining({ code: "claim-without-evidence", nodeId: "c9", pos: { line: 39, column: 1 } })],
       totals: { introduced: 1, resolved: 1, unchanged: 19, before: 20, after: 20 },
     });
     // The whole list is still there for machines.
-    expect(out.diagnostics).toHaveLength(20);
+    expect(out.result.diagnostics).toHaveLength(20);
 
     const repo2 = tempRepo({ "claims.noma": claims(20) });
     const t = runCli(["patch", "claims.noma", ...op({ op: "delete_block", id: "c4" })], { cwd: repo2 });

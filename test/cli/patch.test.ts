@@ -61,8 +61,8 @@ describe("patch", () => {
     const rej = runCli(["patch", "d.noma", "--op", '[{"op":"delete_block","id":"e1"},{"op":"delete_block","id":"zz"}]', "--format", "json"], { cwd: repo });
     expect(rej.code).toBe(1);
     const out = JSON.parse(rej.stdout);
-    expect(out).toMatchObject({ schema: "noma-reconcile/patch@1", result: "rejected", error: { code: "target_missing", op_index: 1 } });
-    expect(out.records.map((r: { patch_result: string }) => r.patch_result)).toEqual(["rejected", "rejected"]);
+    expect(out).toMatchObject({ schema: "noma-reconcile/patch@2", ok: false, result: { outcome: "rejected", error: { code: "target_missing", op_index: 1 } } });
+    expect(out.result.records.map((r: { patch_result: string }) => r.patch_result)).toEqual(["rejected", "rejected"]);
     expect(readFileSync(join(repo, "d.noma"), "utf8")).toBe(DOC);
   });
 
@@ -106,7 +106,7 @@ describe("patch", () => {
     const repo = tempRepo({ "b.noma.yml": "chapters: [a.noma]\n", "a.noma": "# A\n" });
     const r = runCli(["patch", "b.noma.yml", "--op", '{"op":"delete_block","id":"x"}', "--format", "json"], { cwd: repo });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).error.code).toBe("unsupported_op");
+    expect(JSON.parse(r.stdout).result.error.code).toBe("unsupported_op");
   });
 });
 
@@ -125,7 +125,7 @@ describe("transcript verify", () => {
     writeFileSync(t, readFileSync(t, "utf8").replace('"value":0.7', '"value":0.75'));
     const bad = runCli(["transcript", "verify", "d.noma", "--format", "json"], { cwd: repo });
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.stdout).findings.map((f: { code: string }) => f.code)).toEqual(
+    expect(JSON.parse(bad.stdout).result.findings.map((f: { code: string }) => f.code)).toEqual(
       expect.arrayContaining(["transcript-seal-broken", "transcript-chain-broken"]),
     );
   });
@@ -176,7 +176,7 @@ describe("a process killed mid-patch", () => {
     expect(readFileSync(join(repo, "d.noma"), "utf8")).toBe(DOC);
     const v = runCli(["transcript", "verify", "d.noma", "--format", "json"], { cwd: repo });
     expect(v.code).toBe(1);
-    expect(JSON.parse(v.stdout).findings).toEqual([expect.objectContaining({ code: "transcript-interrupted" })]);
+    expect(JSON.parse(v.stdout).result.findings).toEqual([expect.objectContaining({ code: "transcript-interrupted" })]);
     // The dead process's lock is stale: the next patch goes through.
     const next = runCli(["patch", "d.noma", "--op", OP], { cwd: repo });
     expect(next.code, next.stderr).toBe(0);

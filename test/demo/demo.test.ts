@@ -42,10 +42,10 @@ describe("demo", () => {
     expect(kept.code).toBe(0);
     const [dir] = readdirSync(tmp);
     const repo = join(tmp, dir!);
-    const demo = JSON.parse(kept.stdout);
+    const demo = JSON.parse(kept.stdout).result;
     const again = runCli(["ci", "--base", "main", "--format", "json"], { cwd: repo });
     expect(again.code).toBe(0);
-    const ci = JSON.parse(again.stdout);
+    const ci = JSON.parse(again.stdout).result;
     expect(ci.drift.specs).toEqual(demo.drift.specs);
     expect(ci.checked).toEqual(["docs/billing.noma", "docs/billing.noma.patches"]);
     expect(runCli(["specs", "validate"], { cwd: repo }).code).toBe(0);
@@ -77,7 +77,7 @@ describe("demo", () => {
     expect(runCli(["transcript", "verify", "docs/billing.noma"], { cwd: repo }).code).toBe(0);
     // The PR check judges commits: until the run's changes are committed it names them as not judged.
     const uncommitted = runCli(["ci", "--base", "main", "--format", "json"], { cwd: repo });
-    expect(JSON.parse(uncommitted.stdout).uncommitted.paths).toEqual([
+    expect(JSON.parse(uncommitted.stdout).result.uncommitted.paths).toEqual([
       ".notarai/reconciliation_state.json",
       "docs/billing.noma",
       "docs/billing.noma.patches",
@@ -89,7 +89,7 @@ describe("demo", () => {
     expect(add?.[1]).toBe("docs/billing.noma docs/billing.noma.patches src/billing/refund.ts .notarai/reconciliation_state.json");
     git(repo, ["add", "--", ...add![1]!.split(" ")]);
     git(repo, ["commit", "-qm", "Fix the refund drift (run)"]);
-    const ci = JSON.parse(runCli(["ci", "--base", "main", "--format", "json"], { cwd: repo }).stdout);
+    const ci = JSON.parse(runCli(["ci", "--base", "main", "--format", "json"], { cwd: repo }).stdout).result;
     expect(ci.uncommitted).toEqual({ count: 0, paths: [] });
     expect(ci.drift.unreconciled).toBe(0);
     expect(ci.drift.specs).toEqual([

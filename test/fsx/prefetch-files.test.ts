@@ -81,7 +81,7 @@ describe("check of a large document (read ahead)", () => {
     expect(patched.code, patched.stderr).toBe(0);
     const ok = runCli(["check", "docs/big.noma", "--format", "json"], { cwd: repo });
     expect(ok.code, ok.stderr).toBe(0);
-    const report = JSON.parse(ok.stdout) as { files: Array<{ file: string; diagnostics: unknown[] }> };
+    const report = JSON.parse(ok.stdout).result as { files: Array<{ file: string; diagnostics: unknown[] }> };
     expect(report.files.map((f) => f.file).sort()).toEqual(["docs/big.noma", "docs/big.noma.patches"]);
     expect(report.files.flatMap((f) => f.diagnostics)).toEqual([]);
     // An edit outside the patch protocol is still caught by the transcript's judgement.
@@ -162,7 +162,7 @@ describe("check of a large document (read ahead)", () => {
     const after = readFileSync(doc, "utf8");
     expect(after).toContain('Claim 4.\n::\n\n::evidence{id="e3"');
     expect(after).toContain('::claim{id="c7" confidence=0.25}');
-    const result = JSON.parse(out) as { pre_sha256?: string; preSha256?: string };
+    const result = (JSON.parse(out) as { result: { pre_sha256?: string; preSha256?: string } }).result;
     const pre = result.pre_sha256 ?? result.preSha256;
     expect(pre).toBe(createHash("sha256").update(edited).digest("hex"));
   });

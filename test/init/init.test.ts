@@ -83,7 +83,7 @@ describe("init", () => {
     const j = runCli(["init", "--dry-run", "--format", "json"], { cwd: repo });
     expect(j.code).toBe(0);
     const env = JSON.parse(j.stdout) as { schema: string; ok: boolean; result: { dry_run: boolean; files: Array<{ path: string; action: string }> } };
-    expect(env.schema).toBe("noma-reconcile/init@1");
+    expect(env.schema).toBe("noma-reconcile/init@2");
     expect(env.result.dry_run).toBe(true);
     expect(env.result.files.map((f) => [f.path, f.action])).toEqual([
       [".notarai/README.md", "create"],

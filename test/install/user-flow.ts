@@ -96,7 +96,7 @@ export async function adoptAndUse(project: string, clock: Clock): Promise<void> 
   const clean = clock.time("ci, clean", () => npx(["ci"]));
   expect(clean.code, clean.stdout + clean.stderr).toBe(0);
   expect(clean.stdout).toContain("0 errors");
-  const report = JSON.parse(npx(["ci", "--format", "json"]).stdout) as {
+  const report = JSON.parse(npx(["ci", "--format", "json"]).stdout).result as {
     drift: { unreconciled: number; specs: Array<{ reconciled: string[]; unreconciled: Array<{ path: string }> }> };
   };
   expect(report.drift.unreconciled).toBe(1);

@@ -42,7 +42,7 @@ describe("patching a chapter of a book", () => {
   it("a link that resolves nowhere in the book is still broken, and a document no book lists keeps its broken links", () => {
     const repo = tempRepo({ ...BOOK, "book/01-intro.noma": INTRO.replace("[[mitigation]]", "[[nowhere]]"), "solo.noma": "# Solo\n\nSee [[risks]].\n" });
     const chapter = runCli(["patch", "book/01-intro.noma", "--op", OP, "--actor-name", "t", "--format", "json"], { cwd: repo });
-    const broken = (JSON.parse(chapter.stdout).diagnostics as Array<{ code: string; message: string; pos: { line: number } }>).filter(
+    const broken = (JSON.parse(chapter.stdout).result.diagnostics as Array<{ code: string; message: string; pos: { line: number } }>).filter(
       (d) => d.code === "broken-reference",
     );
     expect(broken).toEqual([expect.objectContaining({ pos: expect.objectContaining({ line: 5 }), message: expect.stringContaining("[[nowhere]]") })]);

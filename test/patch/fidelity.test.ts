@@ -251,8 +251,8 @@ describe("through the real CLI", () => {
     const repo = tempRepo(tree);
     for (const [name, [, op, outcome, after]] of Object.entries(docs)) {
       const r = runCli(["patch", name, "--op", JSON.stringify(op), "--actor-name", "t", "--format", "json"], { cwd: repo });
-      const out = JSON.parse(r.stdout) as { result: string; error?: { code: string } };
-      expect(out.error?.code ?? out.result, `${name}: ${r.stderr}`).toBe(outcome);
+      const out = (JSON.parse(r.stdout) as { result: { outcome: string; error?: { code: string } } }).result;
+      expect(out.error?.code ?? out.outcome, `${name}: ${r.stderr}`).toBe(outcome);
       expect(r.code).toBe(outcome === "applied" ? 0 : 1);
       expect(readFileSync(join(repo, name), "utf8"), name).toBe(after);
     }

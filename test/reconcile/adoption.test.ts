@@ -102,7 +102,8 @@ describe("mark-reconciled --all: the baseline", () => {
     write(root, DOCS, `${read(root, DOCS)}# a comment\n`);
     commitAll(root, "edit");
     const ci = runCli(["ci", "--base", "main", "--format", "json"], { cwd: root });
-    const drift = (JSON.parse(ci.stdout) as { drift: { specs: Array<{ spec_path: string; unreconciled: Array<{ path: string; reason: string }> }> } }).drift;
+    const drift = (JSON.parse(ci.stdout).result as { drift: { specs: Array<{ spec_path: string; unreconciled: Array<{ path: string; reason: string }> }> } })
+      .drift;
     expect(drift.specs.map((s) => [s.spec_path, s.unreconciled.map((u) => `${u.path} ${u.reason}`)])).toEqual([
       [CODE, ["src/a.ts hash-differs"]],
       [DOCS, [`${DOCS} hash-differs`]],
@@ -187,7 +188,7 @@ describe("mark-reconciled PATH…", () => {
     const r = runCli(["mark-reconciled", "README.md", "src/a.ts", "src/debug.log", "--format", "json"], { cwd: root });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({
-      schema: "noma-reconcile/mark-reconciled@1",
+      schema: "noma-reconcile/mark-reconciled@2",
       ok: false,
       result: {
         updated: 1,

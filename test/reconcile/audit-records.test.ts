@@ -95,7 +95,7 @@ describe("audit records are never drift", () => {
     commitAll(root, "agent edits, reconciled");
 
     const ci = runCli(["ci", "--base", "main", "--format", "json"], { cwd: root });
-    const report = JSON.parse(ci.stdout) as {
+    const report = JSON.parse(ci.stdout).result as {
       changed_files: string[];
       drift: { unreconciled: number; specs: Array<{ reconciled: string[]; unreconciled: Array<{ path: string }> }> };
     };
@@ -166,7 +166,7 @@ describe("audit records are never drift", () => {
     // The work tree's configuration goes back to the defaults: ci must not read it.
     remove(root, ".notarai/config.yaml");
     const ci = runCli(["ci", "--base", "main", "--format", "json"], { cwd: root });
-    const report = JSON.parse(ci.stdout) as {
+    const report = JSON.parse(ci.stdout).result as {
       changed_files: string[];
       drift: { unreconciled: number; specs: Array<{ reconciled: string[]; unreconciled: Array<{ path: string }> }> };
     };

@@ -27,7 +27,15 @@ function project(policy: "warn" | "strict" = "warn"): string {
   return root;
 }
 
-function json(stdout: string): { schema: string; tool: { name: string; version: string }; ok: boolean; result: Record<string, unknown>; warnings: string[] } {
+function json(stdout: string): {
+  schema: string;
+  tool: { name: string; version: string };
+  command: string;
+  ok: boolean;
+  summary: Record<string, unknown>;
+  result: Record<string, unknown>;
+  warnings: string[];
+} {
   return JSON.parse(stdout);
 }
 
@@ -46,7 +54,7 @@ describe("specs", () => {
     r = runCli(["specs", "validate", ".notarai/cli.spec.yaml", "--format", "json"], { cwd: root });
     expect(r.code).toBe(0);
     const env = json(r.stdout);
-    expect(env).toMatchObject({ schema: "noma-reconcile/specs-validate@1", ok: true, tool: { name: "noma-reconcile" } });
+    expect(env).toMatchObject({ schema: "noma-reconcile/specs-validate@2", command: "specs validate", ok: true, tool: { name: "noma-reconcile" } });
     expect(env.result["files"]).toEqual([{ path: CLI_SPEC, schema_version: "0.7", valid: true, problems: [] }]);
     expect(runCli(["specs", "validate", "README.md"], { cwd: root }).code).toBe(2);
     expect(runCli(["specs", "validate", "../x.spec.yaml"], { cwd: root }).code).toBe(2);
@@ -147,7 +155,13 @@ describe("affected, diff, changed, mark-reconciled", () => {
       stdout: `${CLI_SPEC}  (1 behavior, 1 constraint, 0 invariants)\n  src/a.ts  (code, via src/**)\n  src/sub/new.ts  (code, via src/**)\n`,
     });
     r = runCli(["affected", "--base", "main", "--format", "json"], { cwd: sub });
-    expect(json(r.stdout)).toMatchObject({ schema: "noma-reconcile/affected@1", ok: true, result: { changed_files: ["src/a.ts", "src/sub/new.ts"] } });
+    expect(json(r.stdout)).toMatchObject({
+      schema: "noma-reconcile/affected@2",
+      command: "affected",
+      ok: true,
+      summary: { base: { ref: "main", source: "option" }, changed_files: 2, affected_specs: 1 },
+      result: { changed_files: ["src/a.ts", "src/sub/new.ts"] },
+    });
 
     r = runCli(["diff", "--spec", ".notarai/cli.spec.yaml", "--base", "main", "--format", "json"], { cwd: sub });
     expect(r.code).toBe(0);
@@ -166,7 +180,7 @@ describe("affected, diff, changed, mark-reconciled", () => {
     r = runCli(["changed", "--spec", CLI_SPEC], { cwd: root });
     expect(r).toMatchObject({ code: 0, stdout: "docs/cli.md\nsrc/sub/b.ts\n" });
     r = runCli(["changed", "--spec", CLI_SPEC, "--type", "docs", "--format", "json"], { cwd: root });
-    expect(json(r.stdout)).toMatchObject({ schema: "noma-reconcile/changed@1", result: { changed_artifacts: ["docs/cli.md"] } });
+    expect(json(r.stdout)).toMatchObject({ schema: "noma-reconcile/changed@2", result: { changed_artifacts: ["docs/cli.md"] } });
     // A category the spec does not have lists nothing, with a warning (NotarAI's answer), not an error.
     const unknown = runCli(["changed", "--spec", CLI_SPEC, "--type", "slides", "--format", "json"], { cwd: root });
     expect(unknown.code).toBe(0);
@@ -209,14 +223,39 @@ describe("affected, diff, changed, mark-reconciled", () => {
     ]);
   });
 
+  it("without --base, affected and diff find the base as ci does (the default branch here) and say which and why", () => {
+    const root = project();
+    write(root, "src/a.ts", "a2\n");
+    commitAll(root, "change");
+    let r = runCli(["affected"], { cwd: root });
+    expect(r).toMatchObject({ code: 0, stdout: `${CLI_SPEC}  (1 behavior, 1 constraint, 0 invariants)\n  src/a.ts  (code, via src/**)\n` });
+    expect(r.stderr).toContain("base: main (the default branch");
+    r = runCli(["affected", "--format", "json"], { cwd: root });
+    expect(json(r.stdout)).toMatchObject({ summary: { base: { ref: "main", source: "default-branch" } }, result: { changed_files: ["src/a.ts"] } });
+    r = runCli(["diff", "--spec", CLI_SPEC, "--format", "json"], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r.stdout)).toMatchObject({ summary: { base: { ref: "main", source: "default-branch" }, files: 1 }, result: { files: ["src/a.ts"] } });
+    // A GitHub pull_request event names the base, as it does for ci.
+    const mainSha = git(root, ["rev-parse", "main"]).trim();
+    const eventDir = tempDir();
+    write(eventDir, "event.json", JSON.stringify({ pull_request: { number: 1, base: { sha: mainSha, ref: "main" } } }));
+    const event = join(eventDir, "event.json");
+    r = runCli(["affected", "--format", "json"], { cwd: root, env: { GITHUB_EVENT_PATH: event, GITHUB_EVENT_NAME: "pull_request" } });
+    expect(json(r.stdout).summary).toMatchObject({ base: { ref: mainSha, source: "pull_request" } });
+    // No base to find: exit 2, and the message says to pass --base.
+    git(root, ["branch", "-m", "main", "trunk"]);
+    r = runCli(["affected"], { cwd: root });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: "" });
+    expect(r.stderr).toContain("pass --base <ref>");
+  });
+
   it("usage and runtime errors exit 2 with a message on stderr and nothing on stdout", () => {
     const root = project();
     const cases: string[][] = [
-      ["affected"],
       ["affected", "--base", "-x"],
+      ["affected", "--base", ""],
       ["affected", "--base", "no-such-ref"],
       ["diff", "--base", "main"],
-      ["diff", "--spec", CLI_SPEC],
       ["diff", "--spec", ".notarai/none.spec.yaml", "--base", "main"],
       ["changed"],
       ["mark-reconciled"],

@@ -29,7 +29,7 @@ describe("run: passes, fails, acts", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.schema).toBe("noma-reconcile/run@1");
+    expect(out.schema).toBe("noma-reconcile/run@2");
     expect(out.result.status).toBe("passed");
     expect(out.result.verdict).toBe("PASS");
     expect(out.result.steps.map((s: { role: string; status: string }) => `${s.role}:${s.status}`)).toEqual(["plan:skipped", "do:skipped", "check:ok"]);

@@ -43,8 +43,8 @@ interface Verified {
 }
 function verify(repo: string, ...more: string[]): Verified {
   const r = runCli(["transcript", "verify", "d.noma", "--format", "json", ...more], { cwd: repo });
-  const out = JSON.parse(r.stdout) as Verified;
-  return { ...out, code: r.code };
+  const env = JSON.parse(r.stdout) as { ok: boolean; result: Omit<Verified, "code" | "ok"> };
+  return { ...env.result, ok: env.ok, code: r.code };
 }
 
 function expectClean(repo: string): void {
@@ -140,9 +140,13 @@ describe("transcript accept: the document edited outside the protocol", () => {
     appendFileSync(join(repo, "d.noma"), "\nx\n");
     const r = accept(repo, "--actor-kind", "agent", "--actor-name", "planner", "--actor-model", "m-1", "--format", "json");
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { schema: string; file: string; document_sha256: string; accepted: unknown[]; records: Array<Record<string, unknown>> };
+    const env = JSON.parse(r.stdout) as {
+      schema: string;
+      result: { file: string; document_sha256: string; accepted: unknown[]; records: Array<Record<string, unknown>> };
+    };
+    expect(env.schema).toBe("noma-reconcile/transcript-accept@2");
+    const out = env.result;
     expect(out).toMatchObject({
-      schema: "noma-reconcile/transcript-accept@1",
       file: "d.noma",
       transcript: "d.noma.patches",
       document_sha256: sha(read(repo, "d.noma")),

@@ -44,7 +44,7 @@ function records(repo: string): Array<Record<string, unknown>> {
 function expectHealthy(repo: string): void {
   const strict = runCli(["transcript", "verify", "d.noma", "--strict", "--format", "json"], { cwd: repo });
   expect(strict.code, strict.stdout).toBe(0);
-  expect(JSON.parse(strict.stdout).findings.filter((f: { severity: string }) => f.severity !== "info")).toEqual([]);
+  expect(JSON.parse(strict.stdout).result.findings.filter((f: { severity: string }) => f.severity !== "info")).toEqual([]);
   const replay = runCli(["transcript", "verify", "d.noma", "--strict", "--base", "base.noma"], { cwd: repo });
   expect(replay.code, replay.stdout).toBe(0);
   for (const r of records(repo)) {
@@ -64,7 +64,7 @@ describe("an interrupted patch, then a normal patch", () => {
     expect(readFileSync(join(repo, "d.noma"), "utf8")).toBe(before);
     // The interruption is reported as such…
     const v = runCli(["transcript", "verify", "d.noma", "--format", "json"], { cwd: repo });
-    expect(JSON.parse(v.stdout).findings.map((f: { code: string }) => f.code)).toEqual(["transcript-interrupted"]);
+    expect(JSON.parse(v.stdout).result.findings.map((f: { code: string }) => f.code)).toEqual(["transcript-interrupted"]);
     const abandoned = records(repo)[1]!;
 
     // …and healed by the next patch.
@@ -134,7 +134,7 @@ describe("an interrupted patch, then a normal patch", () => {
     expect(records(repo).map((x) => (x["op"] as { op: string }).op)).not.toContain("recover_interrupted");
     const v = runCli(["transcript", "verify", "d.noma", "--strict", "--format", "json"], { cwd: repo });
     expect(v.code).toBe(1);
-    expect(JSON.parse(v.stdout).findings.map((f: { code: string }) => f.code)).toContain("transcript-state-gap");
+    expect(JSON.parse(v.stdout).result.findings.map((f: { code: string }) => f.code)).toContain("transcript-state-gap");
   });
 
   it("a forged recovery record (hiding an outside edit) is an error", () => {

@@ -116,7 +116,7 @@ describe("archive before overwrite", () => {
     for (const v of ["v2\n", "v3\n"]) await runWorkspaceTool(ws, "edit_file", { path: "docs/a.md", contents: v });
     const list = runCli(["archive", "list", "docs/a.md", "--format", "json"], { cwd: root });
     expect(list.code, list.stderr).toBe(0);
-    const archives = (JSON.parse(list.stdout) as { archives: Array<{ members: Array<{ member: string; size: number }> }> }).archives;
+    const archives = (JSON.parse(list.stdout).result as { archives: Array<{ members: Array<{ member: string; size: number }> }> }).archives;
     expect(archives).toHaveLength(1);
     expect(archives[0]!.members.map((m) => m.member)).toEqual(["docs/a.md.~1~", "docs/a.md.~2~"]);
     const shown = runCli(["archive", "restore", "a.md", "--number", "1", "--stdout"], { cwd: join(root, "docs") });
@@ -124,7 +124,7 @@ describe("archive before overwrite", () => {
     const restored = runCli(["archive", "restore", "docs/a.md", "--number", "1"], { cwd: root });
     expect(restored.code, restored.stderr).toBe(0);
     expect(readFileSync(join(root, "docs/a.md"), "utf8")).toBe("v1\n");
-    const again = JSON.parse(runCli(["archive", "list", "--format", "json"], { cwd: root }).stdout) as {
+    const again = JSON.parse(runCli(["archive", "list", "--format", "json"], { cwd: root }).stdout).result as {
       archives: Array<{ members: Array<{ member: string }> }>;
     };
     expect(again.archives[0]!.members.map((m) => m.member)).toEqual(["docs/a.md.~1~", "docs/a.md.~2~", "docs/a.md.~3~"]);

@@ -67,7 +67,7 @@ describe("concurrent requests through both bindings", () => {
     expect(results.filter((r) => r.code === "not_allowlisted").length).toBeGreaterThan(0);
     const v = runCli(["ledger", "verify", "--format", "json"], { cwd: root });
     expect(v.code, v.stdout).toBe(0);
-    expect(JSON.parse(v.stdout)).toMatchObject({ ok: true, lines: 100 });
+    expect(JSON.parse(v.stdout)).toMatchObject({ ok: true, result: { lines: 100 } });
     // Every version of shared.txt survives: the current one, and all others archived.
     const current = readFileSync(join(root, "shared.txt"), "utf8");
     const archived = (await listArchived(openWorkspace(root), "shared.txt")).flatMap((a) => a.members.map((m) => m.sha256));

@@ -171,7 +171,7 @@ describe("escape matrix", () => {
     await c.close();
     const v = runCli(["ledger", "verify", "--format", "json"], { cwd: root });
     expect(v.code, v.stdout).toBe(0);
-    expect((JSON.parse(v.stdout) as { lines: number }).lines).toBe(n + 1);
+    expect((JSON.parse(v.stdout).result as { lines: number }).lines).toBe(n + 1);
   });
 
   it("through the HTTP server: every escape is refused with its status code, nothing outside is touched, every request is in the ledger", async () => {
@@ -197,7 +197,7 @@ describe("escape matrix", () => {
     expect((await s.stop()).code).toBe(0);
     const v = runCli(["ledger", "verify", "--format", "json"], { cwd: root });
     expect(v.code, v.stdout).toBe(0);
-    expect((JSON.parse(v.stdout) as { lines: number }).lines).toBe(n + 5);
+    expect((JSON.parse(v.stdout).result as { lines: number }).lines).toBe(n + 5);
   });
 
   it("never puts its lock files outside: a .notarai/.cache linked out of the repository refuses every write", async () => {

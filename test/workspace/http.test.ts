@@ -161,14 +161,14 @@ describe("serve --http", () => {
     // --format json: one line on stdout once listening, for a program that starts the server
     const j = await new HttpServer(root, ["--format", "json"], { NOMA_RECONCILE_TOKEN: undefined }).ready();
     for (let i = 0; i < 500 && !j.stdout.includes("\n"); i++) await new Promise((r) => setTimeout(r, 10));
-    const info = JSON.parse(j.stdout) as { url: string; port: number; token: string; token_source: string };
+    const info = (JSON.parse(j.stdout) as { result: { url: string; port: number; token: string; token_source: string } }).result;
     expect(info).toMatchObject({ url: j.url, token_source: "generated" });
     expect(j.url).toContain(`:${info.port}`);
     expect((await j.post("read_file", { path: "a.txt" }, { token: info.token })).status).toBe(200);
     await j.stop();
     const e = await new HttpServer(root, ["--format", "json"]).ready();
     for (let i = 0; i < 500 && !e.stdout.includes("\n"); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(JSON.parse(e.stdout)).not.toHaveProperty("token"); // chosen by the caller: never echoed
+    expect(JSON.parse(e.stdout).result).not.toHaveProperty("token"); // chosen by the caller: never echoed
     await e.stop();
     expect(runCli(["serve", "--http", "--format", "yaml"], { cwd: root }).code).toBe(2);
   });

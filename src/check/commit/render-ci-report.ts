@@ -9,10 +9,11 @@ import { formatDiagnosticsText } from "../../report/format-text.js";
 import { formatGithubAnnotations, formatMarkdownSummary } from "../../report/format-github.js";
 import { formatSarif } from "../../report/format-sarif.js";
 import { describeCheckCode } from "../check-codes.js";
-import { TOOL_NAME, TOOL_VERSION } from "../../version.js";
+import { TOOL_NAME } from "../../version.js";
 import type { CiReport } from "./run-ci-check.js";
+import { formatJsonEnvelope, outputSchemaId } from "../../report/json-envelope.js";
 
-export const CI_JSON_SCHEMA = "noma-reconcile/ci@1";
+export const CI_JSON_SCHEMA = outputSchemaId("ci");
 /** GitHub's step summary limit. */
 export const STEP_SUMMARY_LIMIT = 1024 * 1024;
 
@@ -83,24 +84,24 @@ export function renderCiText(r: CiReport, color = false): string {
   ].join("\n")}\n`;
 }
 
-export function renderCiJson(r: CiReport, failOn: FailOn): string {
-  const envelope = {
-    schema: CI_JSON_SCHEMA,
-    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+export function renderCiJson(r: CiReport, failOn: FailOn, command = "ci"): string {
+  return formatJsonEnvelope("ci", {
+    command,
     ok: !ciFails(r, failOn),
-    fail_on: failOn,
-    base: r.base,
-    head: r.head,
-    summary: ciCounts(r),
-    changed_files: r.changed_files,
-    checked: r.checked,
-    affected_specs: r.affected_specs,
-    drift: r.drift,
-    files: r.results,
-    // Last on purpose: the one field the work tree may change; everything above is the verdict on HEAD.
-    uncommitted: r.uncommitted,
-  };
-  return `${JSON.stringify(envelope, null, 2)}\n`;
+    summary: { ...ciCounts(r) },
+    result: {
+      fail_on: failOn,
+      base: r.base,
+      head: r.head,
+      changed_files: r.changed_files,
+      checked: r.checked,
+      affected_specs: r.affected_specs,
+      drift: r.drift,
+      files: r.results,
+      // Last on purpose: the one field the work tree may change; everything above is the verdict on HEAD.
+      uncommitted: r.uncommitted,
+    },
+  });
 }
 
 export function renderCiAnnotations(r: CiReport, cap = 10): string {

@@ -6,6 +6,7 @@
  * is archived first (nothing is lost) and the restore is recorded in the ledger.
  * Exit 0 done, 2 nothing archived / bad arguments.
  */
+import { formatJsonEnvelope } from "../../report/json-envelope.js";
 import { readArchived, listArchived } from "../../workspace/read-archive.js";
 import { appendLedger } from "../../workspace/append-ledger.js";
 import { replaceFile } from "../../workspace/replace-file.js";
@@ -41,7 +42,7 @@ export async function archiveCommand(action: string, path: string | undefined, o
   const rel = path !== undefined ? pathArg(path, { root: ws.root, inRepo: true }, io.cwd) : undefined;
   if (action === "list") {
     const files = await listArchived(ws, rel).catch(asRuntime);
-    if (format === "json") io.stdout(`${JSON.stringify({ schema: "noma-reconcile/archive-list@1", archives: files }, null, 2)}\n`);
+    if (format === "json") io.stdout(formatJsonEnvelope("archive-list", { ok: true, summary: { archives: files.length }, result: { archives: files } }));
     else {
       for (const f of files) {
         io.stdout(`${f.archive}\n`);
@@ -93,7 +94,11 @@ export async function archiveCommand(action: string, path: string | undefined, o
     : `restored ${rel} from ${found.archive} ${found.member}${r.archived !== undefined ? ` (the version it replaced is ${r.archived.archive} ${r.archived.member})` : ""}`;
   if (format === "json")
     io.stdout(
-      `${JSON.stringify({ schema: "noma-reconcile/archive-restore@1", path: rel, from: found.archive, member: found.member, unchanged: r.unchanged, archived: r.archived ?? null }, null, 2)}\n`,
+      formatJsonEnvelope("archive-restore", {
+        ok: true,
+        summary: { written: !r.unchanged },
+        result: { path: rel, from: found.archive, member: found.member, unchanged: r.unchanged, archived: r.archived ?? null },
+      }),
     );
   else io.stdout(`${line}\n`);
   return 0;

@@ -29,7 +29,7 @@ export async function changedCommand(options: Record<string, unknown>, io: CliIO
   const { warnings, onWarning } = warningSink(io);
   const input = type !== undefined ? { specPath, artifactType: type } : { specPath };
   const r = await callTool(() => getChangedArtifacts(ctx.root, input, { onWarning, listing, records }));
-  if (format === "json") io.stdout(envelope("changed", true, r, warnings));
+  if (format === "json") io.stdout(envelope("changed", true, r, warnings, { spec: specPath, changed_artifacts: r.changed_artifacts.length }));
   else {
     io.stdout(r.changed_artifacts.map((p) => `${p}\n`).join(""));
     io.stderr(`${count(r.changed_artifacts.length, "changed artifact")} for ${specPath}${type !== undefined ? ` (${type})` : ""}.\n`);

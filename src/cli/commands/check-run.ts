@@ -34,10 +34,6 @@ function readOrNull(abs: string): string | null {
   }
 }
 
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
-
 const NOTHING_IN = "no .noma documents, books, transcripts, sidecars or specs in: ";
 
 /** The paths given (inside the repository) under which no judged file lies: what to say of each. */
@@ -55,7 +51,7 @@ function pathsWithNothing(paths: readonly string[], run: CheckRun, root: string,
     if (rel === "") continue;
     if (under(judged, rel) > 0) continue;
     const excluded = under(run.excluded ?? [], rel);
-    out.push(excluded > 0 ? `nothing to check in ${given}: ${count(excluded, "file")} there excluded by the configuration's exclude` : `${NOTHING_IN}${given}`);
+    out.push(excluded > 0 ? `nothing to check in ${given}: ${plural(excluded, "file")} there excluded by the configuration's exclude` : `${NOTHING_IN}${given}`);
   }
   return out;
 }
@@ -184,7 +180,7 @@ export async function checkRun(
     const empty = pathsWithNothing(paths, run, root, io.cwd);
     if (run.results.length === 0 && (run.excluded ?? []).length > 0) {
       // Named, but the configuration's exclude takes all of it out: its decision, not a mistake.
-      const line = `nothing to check in ${paths.join(", ")}: ${count(run.excluded!.length, "file")} there excluded by the configuration's exclude.\n`;
+      const line = `nothing to check in ${paths.join(", ")}: ${plural(run.excluded!.length, "file")} there excluded by the configuration's exclude.\n`;
       if (format === "text") {
         io.stdout(line);
         return 0;
@@ -202,7 +198,7 @@ export async function checkRun(
     const excluded = (run.excluded ?? []).length;
     io.stdout(
       excluded > 0
-        ? `nothing to check: the configuration's exclude leaves out all ${count(excluded, "tracked file")} check would judge.\n`
+        ? `nothing to check: the configuration's exclude leaves out all ${plural(excluded, "tracked file")} check would judge.\n`
         : "nothing to check: no tracked .noma documents, books, transcripts, sidecars or specs.\n",
     );
     return 0;

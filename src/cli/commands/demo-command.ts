@@ -40,7 +40,7 @@ export async function demoCommand(options: Record<string, unknown>, io: CliIO): 
     // A kept repository gets `npx noma-reconcile` (this CLI) for the commands suggested below.
     const cli = keep ? cliEntryPath() : null;
     if (cli !== null) installLocalBin(dir, cli);
-    if (format === "json") io.stdout(renderCiJson(report, "error"));
+    if (format === "json") io.stdout(renderCiJson(report, "error", "demo"));
     else io.stdout(`${INTRO}\n${renderCiText(report, useColor(options["color"], io.env, io.stdoutIsTTY))}`);
     io.stderr(
       keep

@@ -1,5 +1,5 @@
 /**
- * `diff --spec PATH --base REF [--exclude GLOB]… [--bypass-cache]`
+ * `diff --spec PATH [--base REF] [--exclude GLOB]… [--bypass-cache]`
  * (get_spec_diff): the unreconciled diff of one spec's governed files.
  * Text: the unified diff on stdout, the lists on stderr. JSON: all eight keys.
  *
@@ -12,17 +12,18 @@ import { UsageError } from "../../errors/noma-error.js";
 import { prepareShortRunWasm } from "../startup/prepare-short-run-wasm.js";
 import type { CliIO } from "../cli-io.js";
 import { listOption } from "../repo-context.js";
-import { callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
+import { baseArg, baseSummary, callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 
 export async function diffCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
   const format = formatArg(options);
   if (typeof options["spec"] !== "string" || options["spec"] === "") throw new UsageError("--spec <path> is required (a .notarai/**/*.spec.yaml file)");
-  if (typeof options["base"] !== "string" || options["base"] === "") throw new UsageError("--base <ref> is required (the branch to compare with, e.g. main)");
   const ctx = requireRepo(io);
   applyLockTimeout(options, ctx.root);
   const specPath = specArg(options["spec"], ctx, io.cwd);
-  const scans = startSpecDiffScans(ctx.root, options["base"] as string);
+  const chosen = baseArg(options, ctx.root, io.env);
+  if (chosen.source !== "option") io.stderr(`base: ${chosen.ref} (${chosen.reason}; --base overrides)\n`);
+  const scans = startSpecDiffScans(ctx.root, chosen.ref);
   let getSpecDiff: typeof import("../../reconcile/get-spec-diff.js").getSpecDiff;
   try {
     await prepareShortRunWasm({ hashing: true, env: io.env });
@@ -35,11 +36,21 @@ export async function diffCommand(options: Record<string, unknown>, io: CliIO): 
   const r = await callTool(() =>
     getSpecDiff(
       ctx.root,
-      { specPath, baseBranch: options["base"] as string, excludePatterns: listOption(options["exclude"]), bypassCache: options["bypassCache"] === true },
+      { specPath, baseBranch: chosen.ref, excludePatterns: listOption(options["exclude"]), bypassCache: options["bypassCache"] === true },
       { onWarning, scans, mergeBase: { onDeepen: (n) => io.stderr(`shallow clone: fetching ${n} more commits to find the merge-base…\n`) } },
     ),
   );
-  if (format === "json") io.stdout(envelope("diff", true, r, warnings));
+  if (format === "json")
+    io.stdout(
+      envelope("diff", true, r, warnings, {
+        base: baseSummary(chosen),
+        spec: specPath,
+        files: r.files.length,
+        skipped: r.skipped.length,
+        binary_changes: r.binary_changes.length,
+        spec_changes: r.spec_changes.length,
+      }),
+    );
   else {
     io.stdout(r.diff);
     const lines = [

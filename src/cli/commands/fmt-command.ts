@@ -5,6 +5,7 @@
  * change. A document with a transcript gets a `format_document` record (format-document.ts).
  * Exit 0 done (or nothing to do), 1 `--check` found documents to format, 2 usage or runtime.
  */
+import { formatJsonEnvelope } from "../../report/json-envelope.js";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfigLazy } from "../../config/load-config-lazy.js";
@@ -15,7 +16,7 @@ import { assertNoSymlinkEscape, isSymlink } from "../../fsx/symlink-escape.js";
 import { readTextFile } from "../../fsx/read-text-file.js";
 import { hunksOfLineEdits, refineHunks, unifiedDiff } from "../../report/unified-diff.js";
 import { UsageError } from "../../errors/noma-error.js";
-import { TOOL_NAME, TOOL_VERSION } from "../../version.js";
+import { TOOL_NAME } from "../../version.js";
 import type { CliIO } from "../cli-io.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
@@ -64,18 +65,17 @@ export async function fmtCommand(paths: string[], options: Record<string, unknow
     unifiedDiff(file, r.before, r.after, refineHunks(r.before, r.after, hunksOfLineEdits(r.edits)));
   if (format === "json") {
     io.stdout(
-      `${JSON.stringify(
-        {
-          schema: "noma-reconcile/fmt@1",
-          tool: { name: TOOL_NAME, version: TOOL_VERSION },
+      formatJsonEnvelope("fmt", {
+        command: check ? "fmt --check" : "fmt",
+        ok: !check || changed.length === 0,
+        summary: {
+          documents: results.length,
+          [check ? "would_format" : "formatted"]: changed.length,
+          unchanged: results.filter((r) => r.result.status === "unchanged").length,
+          skipped: skipped.length,
+        },
+        result: {
           check,
-          ok: !check || changed.length === 0,
-          summary: {
-            documents: results.length,
-            [check ? "would_format" : "formatted"]: changed.length,
-            unchanged: results.filter((r) => r.result.status === "unchanged").length,
-            skipped: skipped.length,
-          },
           files: results.map(({ file, result: r }) => ({
             file,
             status: r.status,
@@ -84,9 +84,7 @@ export async function fmtCommand(paths: string[], options: Record<string, unknow
             ...(diff && (r.status === "formatted" || r.status === "would-format") ? { diff: diffOf(file, r) } : {}),
           })),
         },
-        null,
-        2,
-      )}\n`,
+      }),
     );
   } else {
     for (const { file, result: r } of results) {

@@ -55,7 +55,8 @@ export async function governsCommand(paths: string[], options: Record<string, un
     for (const f of specs.files) if (f.data === null) onWarning(`invalid spec ${f.path} governs only its own file (run \`noma-reconcile specs validate\`)`);
     const result = whichSpecsGovern(ctx.root, rels, buildGovernance(specs, readAuditLocations(ctx.root)));
     const ungoverned = result.paths.filter((p) => p.governed_by.length === 0);
-    if (format === "json") io.stdout(envelope("governs", ungoverned.length === 0, result, warnings));
+    if (format === "json")
+      io.stdout(envelope("governs", ungoverned.length === 0, result, warnings, { paths: result.paths.length, ungoverned: ungoverned.length }));
     else {
       let out = "";
       const byPath = new Map(result.paths.map((p) => [p.path, p]));

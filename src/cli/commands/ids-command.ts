@@ -1,6 +1,7 @@
 /**
  * `noma-reconcile ids <file>`: canonical ids (document order) and the alias map.
  */
+import { formatJsonEnvelope } from "../../report/json-envelope.js";
 import { idSummary } from "../../noma/walk.js";
 import type { CliIO } from "../cli-io.js";
 import { choice } from "../repo-context.js";
@@ -24,7 +25,13 @@ export async function idsCommand(file: string, options: Record<string, unknown>,
     byId = idSummary(loaded.doc).aliases;
   }
   if (format === "json") {
-    io.stdout(`${JSON.stringify({ canonical: ids, aliases: byId, aliasMap: Object.fromEntries(aliasMap) }, null, 2)}\n`);
+    io.stdout(
+      formatJsonEnvelope("ids", {
+        ok: true,
+        summary: { ids: ids.length, aliases: aliasMap.size },
+        result: { canonical: ids, aliases: byId, aliasMap: Object.fromEntries(aliasMap) },
+      }),
+    );
   } else {
     const lines = ids.map((id) => (byId[id] !== undefined && byId[id]!.length > 0 ? `${id}  (aliases: ${byId[id]!.join(", ")})` : id));
     io.stdout(lines.length > 0 ? `${lines.join("\n")}\n` : "");

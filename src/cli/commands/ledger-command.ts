@@ -5,6 +5,7 @@
  * committed at REF (default HEAD), that the committed lines are still its first lines.
  * Exit 0 intact, 1 findings, 2 no ledger / bad arguments / not a repository.
  */
+import { formatJsonEnvelope } from "../../report/json-envelope.js";
 import { blobAt } from "../../git/blob-at.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -63,7 +64,18 @@ export async function ledgerCommand(action: string, file: string | undefined, op
   const report = verifyLedger(bytes, committed !== undefined ? { committed } : {});
   if (format === "json") {
     io.stdout(
-      `${JSON.stringify({ schema: "noma-reconcile/ledger-verify@1", file: rel, ok: report.ok, lines: report.lines, against: comparedWith, committed_lines: report.committedLines ?? null, head_sha256: report.headSha256, findings: report.findings }, null, 2)}\n`,
+      formatJsonEnvelope("ledger-verify", {
+        ok: report.ok,
+        summary: { lines: report.lines, findings: report.findings.length },
+        result: {
+          file: rel,
+          lines: report.lines,
+          against: comparedWith,
+          committed_lines: report.committedLines ?? null,
+          head_sha256: report.headSha256,
+          findings: report.findings,
+        },
+      }),
     );
   } else {
     for (const f of report.findings) io.stdout(`ERROR [${f.code}] ${rel}:${f.line}: ${f.message}\n`);

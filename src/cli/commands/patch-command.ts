@@ -3,6 +3,7 @@
  * atomically, record it in `<doc>.patches`, print the outcome.
  * Exit 0 applied or noop, 1 rejected, 2 usage.
  */
+import { formatJsonEnvelope } from "../../report/json-envelope.js";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { worktreeChapterLookup } from "../../check/worktree-books.js";
@@ -161,12 +162,13 @@ function renderText(file: string, r: PatchDocumentResult, dryRun: boolean, color
 
 function renderJson(file: string, r: PatchDocumentResult, dryRun: boolean): string {
   const o = r.outcome;
-  return `${JSON.stringify(
-    {
-      schema: "noma-reconcile/patch@1",
+  return formatJsonEnvelope("patch", {
+    ok: o.result !== "rejected",
+    summary: { outcome: o.result, records: r.records.length, diagnostics: o.postDiagnostics.length },
+    result: {
       file,
       dry_run: dryRun,
-      result: o.result,
+      outcome: o.result,
       pre_sha256: o.preSha256,
       post_sha256: o.postSha256,
       pre_validation: o.preValidation,
@@ -176,7 +178,5 @@ function renderJson(file: string, r: PatchDocumentResult, dryRun: boolean): stri
       diagnostic_changes: diagnosticChangesJson(o),
       records: r.records,
     },
-    null,
-    2,
-  )}\n`;
+  });
 }

@@ -11,10 +11,12 @@ import { GitError } from "../../git/exec-git.js";
 import { GitOutputError } from "../../git/parse-name-status.js";
 import { LockTimeoutError } from "../../fsx/with-file-lock.js";
 import { PathOutsideRepoError } from "../../fsx/contain-path.js";
-import { TOOL_NAME, TOOL_VERSION } from "../../version.js";
+import { TOOL_NAME } from "../../version.js";
+import { formatJsonEnvelope, type OutputName } from "../../report/json-envelope.js";
 import { RuntimeError, UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { choice, pathArg, repoContext, type RepoContext } from "../repo-context.js";
+import { resolveCiBase, type CiBase } from "../../check/commit/resolve-ci-base.js";
 
 export const TEXT_JSON = ["text", "json"] as const;
 export type TextOrJson = (typeof TEXT_JSON)[number];
@@ -42,6 +44,32 @@ export function specArg(given: string, ctx: RepoContext, cwd: string): string {
   return existsSync(join(ctx.root, fromRoot)) ? fromRoot : rel;
 }
 
+/** Why each base was chosen, in words (the same order `ci` tries them). */
+export const BASE_REASONS: Readonly<Record<CiBase["source"], string>> = {
+  option: "given with --base",
+  pull_request: "the pull request's base, from the GitHub event",
+  "pull_request-merge-commit": "the first parent of the pull request's merge commit",
+  merge_group: "the merge group's base, from the GitHub event",
+  push: "the commit before the push, from the GitHub event",
+  "default-branch": "the default branch (origin/HEAD, else origin/main, origin/master, main, master)",
+};
+
+/**
+ * The base `affected` and `diff` compare with, found the way `ci` finds it: `--base`,
+ * else the GitHub event, else the default branch. An unusable `--base` is a usage error.
+ */
+export function baseArg(options: Record<string, unknown>, root: string, env: NodeJS.ProcessEnv): CiBase & { reason: string } {
+  const given = options["base"];
+  if (given !== undefined && (typeof given !== "string" || given === "")) throw new UsageError("--base needs a ref (the branch to compare with, e.g. main)");
+  const base = resolveCiBase(root, { ...(typeof given === "string" ? { base: given } : {}), env });
+  return { ...base, reason: BASE_REASONS[base.source] };
+}
+
+/** `summary.base` of `affected` and `diff`: which base, why. */
+export function baseSummary(b: CiBase & { reason: string }): { ref: string; source: string; reason: string } {
+  return { ref: b.ref, source: b.source, reason: b.reason };
+}
+
 /** Collects warnings, printing each to stderr as it comes. */
 export function warningSink(io: CliIO): { warnings: string[]; onWarning: (m: string) => void } {
   const warnings: string[] = [];
@@ -54,9 +82,9 @@ export function warningSink(io: CliIO): { warnings: string[]; onWarning: (m: str
   };
 }
 
-/** The stable JSON envelope: `{schema, tool, ok, result, warnings}` + trailing newline. */
-export function envelope(command: string, ok: boolean, result: unknown, warnings: readonly string[] = []): string {
-  return `${JSON.stringify({ schema: `${TOOL_NAME}/${command}@1`, tool: { name: TOOL_NAME, version: TOOL_VERSION }, ok, result, warnings }, null, 2)}\n`;
+/** The JSON envelope (src/report/json-envelope.ts) + trailing newline. */
+export function envelope(name: OutputName, ok: boolean, result: unknown, warnings: readonly string[] = [], summary?: Record<string, unknown>): string {
+  return formatJsonEnvelope(name, { ok, result, warnings, ...(summary !== undefined ? { summary } : {}) });
 }
 
 /** Run a library call, mapping failures to CLI errors (exit 2) with their messages. */
@@ -70,7 +98,5 @@ export async function callTool<T>(fn: () => Promise<T> | T): Promise<T> {
   }
 }
 
-/** Plural helper for summaries. */
-export function count(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+/** Plural helper for summaries (report/plural.ts under the name these commands use). */
+export { plural as count } from "../../report/plural.js";

@@ -1,6 +1,8 @@
 /**
- * `noma-reconcile schema patch-op|transcript|capability`: the JSON Schema of a
- * wire shape, generated from the zod schema the code itself validates with.
+ * `noma-reconcile schema patch-op|transcript|capability|config|norma-config|output/<command>`:
+ * the JSON Schema of a wire shape or file, generated from the zod schema the code itself
+ * validates with (`config`: .notarai/config.yaml, `norma-config`: .norma/config.json,
+ * `output/<command>`: the `--format json` output of that command, envelope included).
  */
 import * as z from "zod/mini";
 import { PatchOpSchema } from "../../patch/patch-op-union.js";
@@ -25,7 +27,23 @@ export function jsonSchemaFor(name: keyof typeof SCHEMAS): Record<string, unknow
 }
 
 export async function schemaCommand(name: string, io: CliIO): Promise<number> {
-  const which = actionArg("schema", name, SCHEMA_NAMES, "schema");
+  if (name.startsWith("output/") || name === "output") {
+    const { OUTPUT_SCHEMA_NAMES, outputJsonSchema } = await import("../output-schemas.js");
+    const which = actionArg("schema", name, OUTPUT_SCHEMA_NAMES, "output schema");
+    io.stdout(`${JSON.stringify(outputJsonSchema(which.slice("output/".length) as Parameters<typeof outputJsonSchema>[0]), null, 2)}\n`);
+    return 0;
+  }
+  if (name === "config") {
+    const { configJsonSchema } = await import("../../config/config-json-schema.js");
+    io.stdout(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+    return 0;
+  }
+  if (name === "norma-config") {
+    const { runConfigJsonSchema } = await import("../../runs/run-config-json-schema.js");
+    io.stdout(`${JSON.stringify(runConfigJsonSchema(), null, 2)}\n`);
+    return 0;
+  }
+  const which = actionArg("schema", name, [...SCHEMA_NAMES, "config", "norma-config", "output/<command>"], "schema") as keyof typeof SCHEMAS;
   io.stdout(`${JSON.stringify(jsonSchemaFor(which), null, 2)}\n`);
   return 0;
 }

@@ -7,6 +7,7 @@
  * that is not loopback, a bad port, not a git repository, an invalid configuration, or
  * the port cannot be bound.
  */
+import { formatJsonEnvelope } from "../../report/json-envelope.js";
 import { randomBytes } from "node:crypto";
 import { DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES, loopbackAddress, startWorkspaceHttp } from "../../http/serve-workspace-http.js";
 import { WorkspaceError } from "../../workspace/workspace-error.js";
@@ -67,7 +68,21 @@ export async function serveCommand(options: Record<string, unknown>, io: CliIO):
   if (format === "json") {
     // For a program that starts the server: where it listens, and the token when it made one.
     io.stdout(
-      `${JSON.stringify({ schema: "noma-reconcile/serve@1", url: server.url, host: server.host, port: server.port, root: ctx.root, token_source: fromEnv !== undefined ? "NOMA_RECONCILE_TOKEN" : "generated", ...(fromEnv === undefined ? { token } : {}) })}\n`,
+      formatJsonEnvelope(
+        "serve",
+        {
+          ok: true,
+          result: {
+            url: server.url,
+            host: server.host,
+            port: server.port,
+            root: ctx.root,
+            token_source: fromEnv !== undefined ? "NOMA_RECONCILE_TOKEN" : "generated",
+            ...(fromEnv === undefined ? { token } : {}),
+          },
+        },
+        true,
+      ),
     );
   }
   await new Promise<void>((resolve) => {

@@ -7,6 +7,7 @@
  * made to the document outside the protocol (accept-document.ts). Exit 0 when
  * acknowledgements were appended, 2 when refused (nothing written).
  */
+import { formatJsonEnvelope } from "../../report/json-envelope.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { transcriptPath } from "../../editing/patch-document.js";
@@ -49,7 +50,11 @@ export async function transcriptCommand(action: string, doc: string | undefined,
   const ok = !report.findings.some((f) => f.severity === "error");
   if (format === "json") {
     io.stdout(
-      `${JSON.stringify({ schema: "noma-reconcile/transcript-verify@1", file, transcript: tFile, ok, records: report.records, applied: report.applied, final_sha256: report.finalSha256, findings: report.findings }, null, 2)}\n`,
+      formatJsonEnvelope("transcript-verify", {
+        ok,
+        summary: { records: report.records, applied: report.applied, findings: report.findings.length },
+        result: { file, transcript: tFile, records: report.records, applied: report.applied, final_sha256: report.finalSha256, findings: report.findings },
+      }),
     );
   } else {
     for (const f of report.findings) io.stdout(`${f.severity.toUpperCase()} [${f.code}] ${f.line !== undefined ? `${tFile}:${f.line}` : file}: ${f.message}\n`);
@@ -88,7 +93,11 @@ async function acceptCommand(doc: string, options: Record<string, unknown>, io: 
       ...(e.gap !== undefined ? { gap_line: e.gap.line, gap_op_id: e.gap.opId } : {}),
     }));
     io.stdout(
-      `${JSON.stringify({ schema: "noma-reconcile/transcript-accept@1", file, transcript: tFile, document_sha256: result.documentSha256, accepted, records: result.records }, null, 2)}\n`,
+      formatJsonEnvelope("transcript-accept", {
+        ok: true,
+        summary: { accepted: accepted.length },
+        result: { file, transcript: tFile, document_sha256: result.documentSha256, accepted, records: result.records },
+      }),
     );
     return 0;
   }

@@ -17,7 +17,8 @@ function failure(body: object): ToolResult {
   return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
 }
 
-export async function workspaceTool(name: WorkspaceToolName, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+/** `unreadable`: why the arguments cannot be taken (refused and recorded as such). */
+export async function workspaceTool(name: WorkspaceToolName, args: unknown, ctx: ToolContext, unreadable?: string): Promise<ToolResult> {
   if (!ctx.inRepo) {
     return failure({
       success: false,
@@ -33,7 +34,12 @@ export async function workspaceTool(name: WorkspaceToolName, args: unknown, ctx:
     throw e;
   }
   const details = stepDetails(ctx);
-  const outcome = await runWorkspaceTool(ws, name, args, { via: "mcp", log: ctx.log, ...(details !== undefined ? { details } : {}) });
+  const outcome = await runWorkspaceTool(ws, name, args, {
+    via: "mcp",
+    log: ctx.log,
+    ...(details !== undefined ? { details } : {}),
+    ...(unreadable !== undefined ? { unreadable } : {}),
+  });
   return outcome.failed ? failure(outcome.body) : toolSuccess(outcome.body);
 }
 

@@ -203,8 +203,8 @@ describe("action.yml", () => {
       const lenient = runAction(actionPath, workspace, { "working-directory": "project", "fail-on": "never", format: "json", "base-ref": "main" }, env);
       expect(lenient.code, lenient.stderr).toBe(0);
       expect(JSON.parse(lenient.stdout.slice(lenient.stdout.indexOf("{")))).toMatchObject({
-        schema: "noma-reconcile/ci@1",
-        base: { ref: "main", source: "option" },
+        schema: "noma-reconcile/ci@2",
+        result: { base: { ref: "main", source: "option" } },
       });
       expect(lenient.outputs["result"]).toBe("pass");
     },

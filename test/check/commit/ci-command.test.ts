@@ -19,11 +19,8 @@ import { BROKEN, CLAIM, patch, VALID } from "../staged/fixtures.js";
 import { ciRepo, commitAll, reconcileAll, SPEC_PATH, twoPatchesOnMain, writeTree } from "./ci-repo.js";
 import { DEFAULT_WORKSPACE_CONFIG } from "../../../src/internal.js";
 
-interface Envelope {
-  schema: string;
-  ok: boolean;
+interface CiResult {
   base: { ref: string; source: string; commit: string; merge_base: string };
-  summary: { files: number; errors: number; warnings: number; drift: number; affected_specs: number };
   changed_files: string[];
   checked: string[];
   affected_specs: string[];
@@ -33,12 +30,21 @@ interface Envelope {
   };
   files: Array<{ file: string; diagnostics: Array<{ severity: string; code: string; message: string; pos?: { line: number } }> }>;
 }
+interface Envelope {
+  schema: string;
+  command: string;
+  ok: boolean;
+  summary: { files: number; errors: number; warnings: number; drift: number; affected_specs: number };
+  result: CiResult;
+  warnings: string[];
+}
 
-const ciJson = (repo: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): { code: number; out: Envelope; stderr: string } => {
+const ciJson = (repo: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): { code: number; env: Envelope; out: CiResult; stderr: string } => {
   const r = runCli(["ci", "--format", "json", ...args], { cwd: repo, env });
-  return { code: r.code, out: JSON.parse(r.stdout) as Envelope, stderr: r.stderr };
+  const parsed = JSON.parse(r.stdout) as Envelope;
+  return { code: r.code, env: parsed, out: parsed.result, stderr: r.stderr };
 };
-const codes = (e: Envelope, file: string): string[] => e.files.find((f) => f.file === file)?.diagnostics.map((d) => d.code) ?? [];
+const codes = (e: CiResult, file: string): string[] => e.files.find((f) => f.file === file)?.diagnostics.map((d) => d.code) ?? [];
 
 describe("ci: the diff is merge-base…HEAD", () => {
   it("changes on the base branch after the fork point are not in the PR", async () => {
@@ -246,7 +252,7 @@ describe("ci: drift", () => {
     const err = ciJson(repo, ["--base", "main"]);
     expect(err.code).toBe(1);
     expect(err.out.drift.severity).toBe("error");
-    expect(err.out.summary.errors).toBe(2);
+    expect(err.env.summary.errors).toBe(2);
 
     await reconcileAll(repo);
     commitAll(repo, "reconciled");
@@ -339,8 +345,14 @@ describe("ci: formats and GitHub integration", () => {
 
   it("json is a versioned envelope; sarif has rules for every code, drift included; --sarif-file; text", async () => {
     const repo = await noisyRepo();
-    const { out } = ciJson(repo, ["--base", "main"]);
-    expect(out).toMatchObject({ schema: "noma-reconcile/ci@1", ok: false, summary: { files: 12, errors: 12, warnings: 24, drift: 24, affected_specs: 1 } });
+    const { env } = ciJson(repo, ["--base", "main"]);
+    expect(Object.keys(env)).toEqual(["schema", "tool", "command", "ok", "summary", "result", "warnings"]);
+    expect(env).toMatchObject({
+      schema: "noma-reconcile/ci@2",
+      command: "ci",
+      ok: false,
+      summary: { files: 12, errors: 12, warnings: 24, drift: 24, affected_specs: 1 },
+    });
     const sarifFile = join(tempDir(), "out.sarif");
     const s = runCli(["ci", "--base", "main", "--format", "sarif", "--sarif-file", sarifFile], { cwd: repo });
     const log = JSON.parse(s.stdout);

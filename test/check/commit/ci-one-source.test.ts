@@ -33,15 +33,15 @@ const ci = (repo: string, args: string[] = []) => runCli(["ci", "--format", "jso
 
 /** The envelope up to the `uncommitted` field (the last one): everything the verdict is made of. */
 function verdictPart(stdout: string): string {
-  const at = stdout.indexOf(',\n  "uncommitted": {');
+  const at = stdout.indexOf(',\n    "uncommitted": {');
   expect(at, "the envelope ends with an uncommitted field").toBeGreaterThan(0);
   return stdout.slice(0, at);
 }
 
-const uncommittedOf = (stdout: string): Uncommitted => (JSON.parse(stdout) as { uncommitted: Uncommitted }).uncommitted;
+const uncommittedOf = (stdout: string): Uncommitted => (JSON.parse(stdout).result as { uncommitted: Uncommitted }).uncommitted;
 
 function driftPaths(stdout: string): string[] {
-  const e = JSON.parse(stdout) as { drift: { specs: Array<{ unreconciled: Array<{ path: string; reason: string }> }> } };
+  const e = JSON.parse(stdout).result as { drift: { specs: Array<{ unreconciled: Array<{ path: string; reason: string }> }> } };
   return e.drift.specs.flatMap((s) => s.unreconciled.map((f) => `${f.path} ${f.reason}`));
 }
 
@@ -87,7 +87,7 @@ describe("ci: the work tree, the index and the cache never change the verdict", 
     const clean = ci(repo);
     expect(clean.code).toBe(1);
     expect(driftPaths(clean.stdout)).toEqual(["src/a.ts hash-differs"]);
-    const files = (JSON.parse(clean.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string }> }> }).files;
+    const files = (JSON.parse(clean.stdout).result as { files: Array<{ file: string; diagnostics: Array<{ code: string }> }> }).files;
     expect(files.find((f) => f.file === "docs/broken.noma")?.diagnostics.map((d) => d.code)).toContain("broken-reference");
     expect(uncommittedOf(clean.stdout)).toEqual({ count: 0, paths: [] });
     expect(clean.stderr).not.toContain("not judged");
@@ -227,7 +227,7 @@ describe("ci: paths, renames, deletions and symlinks between base and HEAD", () 
     writeTree(repo, { "src/new näme ✓.ts": "dirty\n", "src/b.ts": "back\n" });
     unlinkSync(join(repo, "src/line\nbreak.ts"));
     const r = ci(repo);
-    const e = JSON.parse(r.stdout) as {
+    const e = JSON.parse(r.stdout).result as {
       changed_files: string[];
       checked: string[];
       drift: {
@@ -263,7 +263,7 @@ describe("ci: paths, renames, deletions and symlinks between base and HEAD", () 
     git(repo, ["rm", "-q", "src/b.ts"]);
     commitAll(repo, "rename and delete, no snapshot update");
     writeTree(repo, { "src/b.ts": "b\n" });
-    const e = JSON.parse(ci(repo).stdout) as {
+    const e = JSON.parse(ci(repo).stdout).result as {
       drift: { specs: Array<{ unreconciled: Array<{ path: string; reason: string; change: string }>; reconciled: string[] }> };
     };
     expect(e.drift.specs[0]!.unreconciled.map((f) => `${f.path}|${f.change}|${f.reason}`)).toEqual([
@@ -281,7 +281,7 @@ describe("ci: paths, renames, deletions and symlinks between base and HEAD", () 
     // The work tree's link now points elsewhere; the commit's does not.
     unlinkSync(join(repo, "src/link.ts"));
     symlinkSync("b.ts", join(repo, "src/link.ts"));
-    const e = JSON.parse(ci(repo).stdout) as {
+    const e = JSON.parse(ci(repo).stdout).result as {
       drift: { specs: Array<{ unreconciled: Array<{ path: string; reason: string; current_blake3: string | null }> }> };
     };
     const byPath = new Map(e.drift.specs[0]!.unreconciled.map((f) => [f.path, f]));

@@ -152,7 +152,7 @@ describe("ci: follows renames", () => {
     commitAll(repo, "rename and rewrite");
     const r = runCli(["ci", "--base", "main", "--format", "json"], { cwd: repo });
     expect(r.code, r.stdout).toBe(1);
-    const out = JSON.parse(r.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string; message: string; pos: { line: number } }> }> };
+    const out = JSON.parse(r.stdout).result as { files: Array<{ file: string; diagnostics: Array<{ code: string; message: string; pos: { line: number } }> }> };
     const d = out.files.find((f) => f.file === "docs/moved.noma.patches")!.diagnostics.filter((x) => x.code === "transcript-rewritten");
     expect(d).toEqual([expect.objectContaining({ code: "transcript-rewritten", pos: { line: 2, column: 1 } })]);
     expect(d[0]!.message).toMatch(/as docs\/plan\.noma\.patches/);
@@ -162,7 +162,7 @@ describe("ci: follows renames", () => {
     git(repo, ["mv", "docs/plan.noma.patches", "docs/moved.noma.patches"]);
     commitAll(repo, "rename");
     const ok = runCli(["ci", "--base", "main", "--format", "json"], { cwd: repo });
-    const okOut = JSON.parse(ok.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string }> }> };
+    const okOut = JSON.parse(ok.stdout).result as { files: Array<{ file: string; diagnostics: Array<{ code: string }> }> };
     expect(okOut.files.flatMap((f) => f.diagnostics).filter((x) => x.code === "transcript-rewritten")).toEqual([]);
   });
 });

@@ -192,7 +192,7 @@ describe("check --staged is read-only", () => {
       const r = runCli(["check", "--staged", "--format", format], { cwd: join(repo, "docs") });
       expect(r.code).toBe(1);
       if (format === "json") {
-        const files = (JSON.parse(r.stdout) as { files: Array<{ file: string; diagnostics: Array<{ code: string }> }> }).files;
+        const files = (JSON.parse(r.stdout).result as { files: Array<{ file: string; diagnostics: Array<{ code: string }> }> }).files;
         expect(Object.fromEntries(files.map((f) => [f.file, f.diagnostics.map((d) => d.code)]))).toEqual({
           ".notarai/bad.spec.yaml": ["spec-missing-key", "spec-unknown-key"],
           "docs/b.noma": ["broken-reference"],
@@ -215,7 +215,7 @@ describe("check --staged is read-only", () => {
     expect(r.stderr).toContain("nothing staged to check");
     expect(runCli(["check", "--staged", "a.noma"], { cwd: repo }).code).toBe(2);
     const json = runCli(["check", "--staged", "--format", "json"], { cwd: repo });
-    expect(JSON.parse(json.stdout)).toMatchObject({ schema: "noma-reconcile/check@1", ok: true, staged: true, files: [] });
+    expect(JSON.parse(json.stdout)).toMatchObject({ schema: "noma-reconcile/check@2", command: "check", ok: true, result: { staged: true, files: [] } });
     const outside = runCli(["check", "--staged"], { cwd: tempDir() });
     expect(outside.code).toBe(2);
     expect(outside.stderr).toContain("--staged needs a git repository");
