@@ -189,6 +189,19 @@ describe("serve --http", () => {
     expect(ledger[0]).toContain('"action":"run_command"');
   });
 
+  it("refuses to overwrite a .noma document or write a transcript, naming ways to edit that exist (HTTP has no patch_block)", async () => {
+    const root = tempRepo({ "d.noma": "# Doc\n", "d.noma.patches": "" });
+    const s = await new HttpServer(root).ready();
+    const doc = await s.post("edit_file", { path: "d.noma", contents: "# Overwritten\n" });
+    expect(doc).toMatchObject({ status: 403, body: { success: false, code: "protected_path" } });
+    expect(doc.body["message"]).toContain("`noma-reconcile patch` on the command line");
+    const transcript = await s.post("edit_file", { path: "d.noma.patches", contents: "{}\n" });
+    expect(transcript).toMatchObject({ status: 403, body: { code: "protected_path" } });
+    expect(transcript.body["message"]).toContain("`noma-reconcile patch` on the command line");
+    expect(readFileSync(join(root, "d.noma"), "utf8")).toBe("# Doc\n");
+    expect((await s.stop()).code).toBe(0);
+  });
+
   it("compares tokens in constant time over their hashes", () => {
     expect(tokenMatches(`Bearer ${TEST_TOKEN}`, TEST_TOKEN)).toBe(true);
     expect(tokenMatches(`bearer   ${TEST_TOKEN} `, TEST_TOKEN)).toBe(true);
