@@ -130,8 +130,8 @@ function append(l: Lines, body: string, block: string[]): string {
   );
 }
 
-/** `.pre-commit-config.yaml`: our `repo: local` item appended to `repos:`. */
-export function addPreCommitEntry(text: string): ManagerEdit {
+/** The file split into its BOM and body and parsed, or why it is not safe to edit. */
+function readManagerFile(text: string): { bom: string; body: string; data: Record<string, unknown> } | ManagerEdit {
   const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
   const body = text.slice(bom.length);
   const shape = unsafeShape(body);
@@ -140,6 +140,14 @@ export function addPreCommitEntry(text: string): ManagerEdit {
   if ("error" in before) return { action: "unsafe", reason: before.error };
   const data = before.data ?? {};
   if (!isMap(data)) return { action: "unsafe", reason: "its top level is not a mapping" };
+  return { bom, body, data };
+}
+
+/** `.pre-commit-config.yaml`: our `repo: local` item appended to `repos:`. */
+export function addPreCommitEntry(text: string): ManagerEdit {
+  const read = readManagerFile(text);
+  if ("action" in read) return read;
+  const { bom, body, data } = read;
   const repos = data["repos"];
   if (repos !== undefined && repos !== null && !Array.isArray(repos)) return { action: "unsafe", reason: "`repos` is not a list" };
   const present = (Array.isArray(repos) ? repos : []).some(
@@ -170,14 +178,9 @@ export function addPreCommitEntry(text: string): ManagerEdit {
 
 /** lefthook's file: our command added under `pre-commit: commands:` (created when missing). */
 export function addLefthookEntry(text: string): ManagerEdit {
-  const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
-  const body = text.slice(bom.length);
-  const shape = unsafeShape(body);
-  if (shape !== null) return { action: "unsafe", reason: shape };
-  const before = parse(body);
-  if ("error" in before) return { action: "unsafe", reason: before.error };
-  const data = before.data ?? {};
-  if (!isMap(data)) return { action: "unsafe", reason: "its top level is not a mapping" };
+  const read = readManagerFile(text);
+  if ("action" in read) return read;
+  const { bom, body, data } = read;
   const hook = data["pre-commit"];
   if (hook !== undefined && hook !== null && !isMap(hook)) return { action: "unsafe", reason: "`pre-commit` is not a mapping" };
   const commands = isMap(hook) ? hook["commands"] : undefined;

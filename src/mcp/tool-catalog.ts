@@ -52,7 +52,7 @@ export const TOOL_CATALOG: readonly ToolMeta[] = [
     name: "list_affected_specs",
     title: "List affected specs",
     description:
-      "Which specs govern files that changed on this branch: files changed since the merge-base of base_branch and HEAD (committed, staged, unstaged, untracked, deleted, both sides of renames), and for each affected spec the changed files that made it affected (matched_files: path, artifact category or \"spec\" for the spec's own file, and the glob that matched) with its behaviors, constraints and invariants. Start a reconciliation pass here.",
+      'Which specs govern files that changed on this branch: files changed since the merge-base of base_branch and HEAD (committed, staged, unstaged, untracked, deleted, both sides of renames), and for each affected spec the changed files that made it affected (matched_files: path, artifact category or "spec" for the spec\'s own file, and the glob that matched) with its behaviors, constraints and invariants. Start a reconciliation pass here.',
     annotations: READ,
   },
   {

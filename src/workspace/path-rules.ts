@@ -81,6 +81,7 @@ export function protectedReason(rel: string, paths: ProtectedPaths, write: boole
   if (within(f, ".notarai/config.yaml"))
     return `${rel}: the configuration (which names the allowlist and the test and build commands) is edited by people, not through the workspace tools`;
   if (within(f, ".notarai/.cache")) return `${rel}: .notarai/.cache/ holds the reconciliation cache and the tools' locks`;
-  if (f.endsWith(".noma.patches")) return `${rel}: a transcript is appended only by the patch engine, one record per op (the MCP tool patch_block, or \`noma-reconcile patch\` on the command line)`;
+  if (f.endsWith(".noma.patches"))
+    return `${rel}: a transcript is appended only by the patch engine, one record per op (the MCP tool patch_block, or \`noma-reconcile patch\` on the command line)`;
   return null;
 }

@@ -51,7 +51,9 @@ function pathsWithNothing(paths: readonly string[], run: CheckRun, root: string,
     if (rel === "") continue;
     if (under(judged, rel) > 0) continue;
     const excluded = under(run.excluded ?? [], rel);
-    out.push(excluded > 0 ? `nothing to check in ${given}: ${plural(excluded, "file")} there excluded by the configuration's exclude` : `${NOTHING_IN}${given}`);
+    out.push(
+      excluded > 0 ? `nothing to check in ${given}: ${plural(excluded, "file")} there excluded by the configuration's exclude` : `${NOTHING_IN}${given}`,
+    );
   }
   return out;
 }
