@@ -105,7 +105,22 @@ const OUTPUTS: Record<OutputName, Output> = {
   init: {
     title: "init: the files written (or, with --dry-run, that would be)",
     summary: noSummary,
-    result: open({ root: str, dry_run: bool, files: z.array(open({ path: str, action: str })), program: open({ path: nullable(str), source: str }) }),
+    result: open({
+      root: str,
+      dry_run: bool,
+      files: z.array(open({ path: str, action: str })),
+      managers: z.array(
+        closed({
+          manager: z.enum(["pre-commit", "lefthook", "husky"]),
+          file: str,
+          action: z.enum(["advise", "add", "present", "unsafe"]),
+          detail: str,
+          entry: z.optional(str),
+          activate: z.optional(str),
+        }),
+      ),
+      program: open({ path: nullable(str), source: str }),
+    }),
   },
   "archive-list": {
     title: "archive list: the archives and their members",

@@ -101,6 +101,8 @@ describe("init and the pre-commit framework", () => {
     const r = runCli(["init", "--hooks"], { cwd: repo });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^updated +\.pre-commit-config\.yaml +\(the pre-commit framework: \+ the noma-reconcile hook/m);
+    // pre-commit's own hook is not installed in this clone: init says how, or the entry never runs.
+    expect(r.stdout).toMatch(/^then run +pre-commit install +\(the pre-commit framework is not this repository's git hook yet/m);
     expect(existsSync(join(repo, ".git/hooks/pre-commit"))).toBe(false);
     const text = readFileSync(join(repo, ".pre-commit-config.yaml"), "utf8");
     const added = insertedInto(PRE_COMMIT_CONFIG, text);
@@ -126,7 +128,12 @@ describe("init and the pre-commit framework", () => {
     expect(runCli(["init", "--hooks"], { cwd: repo }).code).toBe(0);
     installLocally(repo);
     const env = { ...process.env, PRE_COMMIT_HOME: tempDir("nr-pre-commit-") };
+    expect(runCli(["init", "--hooks"], { cwd: repo }).stdout).toContain("then run  pre-commit install");
     execFileSync("pre-commit", ["install"], { cwd: repo, env, stdio: "pipe" });
+    // Installed: init no longer asks for it.
+    const after = JSON.parse(runCli(["init", "--hooks", "--format", "json"], { cwd: repo }).stdout) as { result: { managers: Array<Record<string, string>> } };
+    expect(after.result.managers[0]).toMatchObject({ manager: "pre-commit", action: "present" });
+    expect(after.result.managers[0]!["activate"]).toBeUndefined();
     writeTree(repo, { "docs/b.noma": BROKEN });
     git(repo, ["add", "-A"]);
     const blocked = spawnSync("git", ["commit", "-qm", "broken"], { cwd: repo, env, encoding: "utf8" });
@@ -157,7 +164,7 @@ describe("init and the pre-commit framework", () => {
     expect(readFileSync(join(repo, ".pre-commit-config.yaml"), "utf8")).toBe(PRE_COMMIT_CONFIG);
     const json = JSON.parse(runCli(["init", "--format", "json"], { cwd: repo }).stdout) as { result: { managers: Array<Record<string, string>> } };
     expect(json.result.managers).toHaveLength(1);
-    expect(json.result.managers[0]).toMatchObject({ manager: "pre-commit", file: ".pre-commit-config.yaml", action: "advise" });
+    expect(json.result.managers[0]).toMatchObject({ manager: "pre-commit", file: ".pre-commit-config.yaml", action: "advise", activate: "pre-commit install" });
     expect(json.result.managers[0]!["entry"]).toContain("- id: noma-reconcile");
   });
 
@@ -199,7 +206,11 @@ describe("init and lefthook", () => {
 
     const again = runCli(["init", "--hooks"], { cwd: repo });
     expect(again.stdout).toMatch(/^unchanged +lefthook\.yml +\(lefthook: the noma-reconcile hook is already in lefthook\.yml\)/m);
+    expect(again.stdout).toMatch(/^then run +lefthook install +\(lefthook is not this repository's git hook yet/m);
     expect(readFileSync(join(repo, "lefthook.yml"), "utf8")).toBe(text);
+    // Once the git hook is lefthook's (lefthook is not on this machine: its hook's call line stands in), init stops asking.
+    writeTree(repo, { ".git/hooks/pre-commit": '#!/bin/sh\nlefthook run "pre-commit" "$@"\n' });
+    expect(runCli(["init", "--hooks"], { cwd: repo }).stdout).not.toContain("then run");
 
     expectProgramRunsTheCheck(repo, data["pre-commit"]!.commands!["noma-reconcile"]!.run);
   });

@@ -12,7 +12,8 @@
  */
 import { join, relative, sep } from "node:path";
 import { INIT_LOCK_PATH, initProject, type InitFile, type InitResult } from "../../init/init-project.js";
-import { detectHookManagers, type HookManagerOutcome, setUpHookManagers } from "../../init/set-up-hook-managers.js";
+import { plural } from "../../report/plural.js";
+import { detectHookManagers, type HookManagerOutcome, managerName, setUpHookManagers } from "../../init/set-up-hook-managers.js";
 import { McpJsonError } from "../../init/merge-mcp-json.js";
 import { TOOL_NAME } from "../../version.js";
 import { RuntimeError } from "../../errors/noma-error.js";
@@ -94,15 +95,21 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
       lines.push(`${(m.action === "unsafe" ? (dryRun ? "would refuse" : "refused") : "add").padEnd(W)} ${m.file}  (${m.detail}):`);
       for (const l of (m.entry ?? "").split("\n")) lines.push(l.length > 0 ? `    ${l}` : "");
     }
+    if (m.activate !== undefined)
+      lines.push(`${"then run".padEnd(W)} ${m.activate}  (${managerName(m.manager)} is not this repository's git hook yet: until then nothing runs on commit)`);
   }
   io.stdout(`${lines.join("\n")}\n`);
   const written = result.files.filter((f) => f.action === "create" || f.action === "update").length;
-  const installed = (hooks?.installed.length ?? 0) + managers.filter((m) => m.action === "add").length;
+  const installed = hooks?.installed.length ?? 0;
+  const added = managers.filter((m) => m.action === "add").length;
   const kept = result.files.filter((f) => f.action === "keep").length;
   const summary: string[] = [];
-  if (written + installed === 0) summary.push(dryRun ? "nothing to change" : "already initialized, nothing to do");
+  if (written + installed + added === 0) summary.push(dryRun ? "nothing to change" : "already initialized, nothing to do");
   if (written > 0) summary.push(`${written} file${written === 1 ? "" : "s"} ${dryRun ? "to write" : "written"}`);
-  if (installed > 0) summary.push(`${installed} hook${installed === 1 ? "" : "s"} ${dryRun ? "to install" : "installed"}`);
+  if (installed > 0) summary.push(`${plural(installed, "hook")} ${dryRun ? "to install" : "installed"}`);
+  if (added > 0) summary.push(`${plural(added, "hook manager entry", "hook manager entries")} ${dryRun ? "to add" : "added"}`);
+  const inactive = managers.filter((m) => m.activate !== undefined && m.action !== "advise");
+  if (inactive.length > 0) summary.push(`then run ${inactive.map((m) => m.activate).join(" and ")} (printed above)`);
   if (kept > 0) summary.push(`${kept} kept (--force replaces)`);
   const advised = managers.filter((m) => m.action === "advise").length;
   if (advised > 0)
