@@ -232,7 +232,17 @@ const OUTPUTS: Record<OutputName, Output> = {
   run: {
     title: "run: one run of the loop",
     summary: noSummary,
-    result: open({ run_id: str, status: str, iteration: num, run_dir: str, goal: str, reason: str, steps: z.array(open({})), scorecard: nullable(str) }),
+    result: open({
+      run_id: str,
+      status: str,
+      iteration: num,
+      run_dir: str,
+      goal: str,
+      reason: str,
+      steps: z.array(open({})),
+      scorecard: nullable(str),
+      to_commit: strs,
+    }),
   },
   "runs-list": { title: "runs list: the recorded runs", summary: noSummary, result: open({ runs: z.array(open({})), total: num }) },
   "runs-show": {

@@ -99,6 +99,13 @@ describe("--format json: one envelope, each output valid against its schema", ()
     const repo = join(tmp, readdirSync(tmp)[0]!);
     const run = valid("run", ["run", "--spec", ".notarai/billing.spec.yaml"], repo);
     expect(run["ok"]).toBe(true);
+    // What the text's closing `git add` names: the reconciled files, their transcript, the snapshot.
+    expect((run["result"] as { to_commit: string[] }).to_commit).toEqual([
+      "docs/billing.noma",
+      "docs/billing.noma.patches",
+      "src/billing/refund.ts",
+      ".notarai/reconciliation_state.json",
+    ]);
     valid("runs-show", ["runs", "show"], repo);
   });
 

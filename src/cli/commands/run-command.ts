@@ -48,6 +48,14 @@ export interface RunTextOptions {
   transcripts: readonly string[];
 }
 
+/** The files the run reconciled (with their transcripts) and the snapshot it wrote: what to commit; empty unless it passed and marked. */
+export function filesToCommit(r: RunResult, options: RunTextOptions): string[] {
+  if (r.status !== "passed" || !options.mark) return [];
+  const files = [...new Set([...r.marked.flatMap((m) => m.files), ...options.transcripts])].sort();
+  if (r.snapshot !== null) files.push(SNAPSHOT_PATH);
+  return files;
+}
+
 /** What to do after the run: what to commit when it reconciled something, else the next step. */
 export function nextStepLines(r: RunResult, options: RunTextOptions): string[] {
   if (r.status !== "passed") return [`Continue: noma-reconcile run --resume ${r.run_id} (nothing was marked reconciled; nothing to commit yet)`];
@@ -56,8 +64,7 @@ export function nextStepLines(r: RunResult, options: RunTextOptions): string[] {
       "Not marked reconciled (--no-mark): once the changes are reviewed, record them with `noma-reconcile mark-reconciled <paths>`",
       `and \`noma-reconcile state snapshot\`, then commit them with ${SNAPSHOT_PATH}.`,
     ];
-  const files = [...new Set([...r.marked.flatMap((m) => m.files), ...options.transcripts])].sort();
-  if (r.snapshot !== null) files.push(SNAPSHOT_PATH);
+  const files = filesToCommit(r, options);
   if (files.length === 0) return ["Nothing was newly reconciled and the snapshot is unchanged: nothing to commit."];
   const what = r.marked.length > 0 ? (r.snapshot !== null ? "the reconciled files and the snapshot" : "the reconciled files") : "the snapshot";
   return [`Commit ${what} (the run commits nothing itself):`, `  git add -- ${files.map(shellWord).join(" ")}`, "  git commit"];
@@ -142,14 +149,13 @@ export async function runCommand(options: Record<string, unknown>, io: CliIO): P
     process.removeListener("SIGTERM", onSignal);
   }
   for (const r of result.recovery.interrupted) onWarning(`recovered run ${r}: it had been interrupted (marked stopped)`);
-  if (format === "json") io.stdout(envelope("run", result.status === "passed", result, warnings));
-  else {
-    const transcripts = result.marked
-      .flatMap((m) => m.files)
-      .filter((f) => f.endsWith(".noma"))
-      .map(documentTranscript)
-      .filter((t) => existsSync(join(ctx.root, t)));
-    io.stdout(renderRunText(result, { mark: options["mark"] !== false, transcripts }));
-  }
+  const transcripts = result.marked
+    .flatMap((m) => m.files)
+    .filter((f) => f.endsWith(".noma"))
+    .map(documentTranscript)
+    .filter((t) => existsSync(join(ctx.root, t)));
+  const textOptions: RunTextOptions = { mark: options["mark"] !== false, transcripts };
+  if (format === "json") io.stdout(envelope("run", result.status === "passed", { ...result, to_commit: filesToCommit(result, textOptions) }, warnings));
+  else io.stdout(renderRunText(result, textOptions));
   return result.status === "passed" ? 0 : 1;
 }
