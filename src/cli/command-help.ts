@@ -30,11 +30,13 @@ ${CLOSED_PIPE}`;
 const EXIT_CODES: Record<string, string> = {
   check: `  0  no errors (warnings and information allowed); with --fix, none left after fixing
   1  findings: a document, transcript, sidecar, spec or configuration file has errors
-  2  usage error, a file that cannot be read, not a git repository (--staged), a lock held too long (--fix)`,
+  2  usage error, paths named that hold nothing to check, a file that cannot be read, not a git
+     repository (--staged), a lock held too long (--fix)`,
   fmt: `  0  formatted (or nothing to format); --check: every document is formatted
   1  --check: some document would change (listed on stdout); nothing was written
-  2  usage error (a path outside the repository, a file that is not a .noma document), not a
-     git repository, an invalid configuration, a lock held too long`,
+  2  usage error (a path outside the repository, a file that is not a .noma document, paths
+     named that hold no document), not a git repository, an invalid configuration, a lock held
+     too long`,
   patch: `  0  every op applied and recorded (--dry-run: every op would apply; nothing written)
   1  rejected: an op failed (unknown op or target, malformed op, a sha mismatch, --strict with
      errors); nothing was written to the document, the rejection is recorded in its transcript

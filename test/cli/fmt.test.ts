@@ -106,6 +106,27 @@ describe("fmt", () => {
     expect(missing.stderr).toContain("nope.noma: no such file or directory");
   });
 
+  it("says when there is nothing to format: no documents at all (exit 0), none in the paths named (exit 2), all excluded (exit 0)", () => {
+    const none = tempRepo({ "notes.md": "x\n", "empty/keep.txt": "" });
+    let r = runCli(["fmt"], { cwd: none });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({
+      code: 0,
+      stdout: "nothing to format: no tracked .noma documents (a new one is formatted once git knows it, or when named).\n",
+    });
+    r = runCli(["fmt", "--check", "empty"], { cwd: none });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: "nothing to format in empty: no .noma documents there\n" });
+    r = runCli(["fmt", "empty", "--format", "json"], { cwd: none });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: "" });
+    expect(r.stderr).toContain("nothing to format in empty: no .noma documents there");
+    const excluded = tempRepo({ "fixtures/a.noma": MESSY, "fixtures/b.noma": MESSY, ".notarai/config.yaml": 'exclude: ["fixtures/**"]\n' });
+    r = runCli(["fmt", "fixtures"], { cwd: excluded });
+    expect({ code: r.code, stdout: r.stdout }).toEqual({
+      code: 0,
+      stdout: "nothing to format in fixtures: 2 documents there excluded by the configuration's exclude\n",
+    });
+    expect(readFileSync(join(excluded, "fixtures/a.noma"), "utf8")).toBe(MESSY);
+  });
+
   it("skips a document with parse errors, says why, and leaves it as it is", () => {
     const broken = "::note\nnever closed\n\n\n";
     const repo = tempRepo({ "a.noma": broken, "b.noma": MESSY });

@@ -17,6 +17,7 @@ import { readTextFile } from "../../fsx/read-text-file.js";
 import { hunksOfLineEdits, refineHunks, unifiedDiff } from "../../report/unified-diff.js";
 import { UsageError } from "../../errors/noma-error.js";
 import { TOOL_NAME } from "../../version.js";
+import { plural } from "../../report/plural.js";
 import type { CliIO } from "../cli-io.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
@@ -50,11 +51,25 @@ export async function fmtCommand(paths: string[], options: Record<string, unknow
     },
     onWarning: (m) => io.stderr(`${TOOL_NAME}: ${m}\n`),
   });
-  let documents = listNomaFiles(ctx.root, true, paths, io.cwd).filter((p) => checkedPathKind(p) === "document");
+  const listed = listNomaFiles(ctx.root, true, paths, io.cwd).filter((p) => checkedPathKind(p) === "document");
+  let documents = listed;
   if (config.exclude.length > 0) {
     const { excludedBy } = await import("../../check/apply-exclude.js");
     const excluded = excludedBy(config.exclude, explicit);
     documents = documents.filter((p) => !excluded(p));
+  }
+  if (documents.length === 0 && paths.length > 0) {
+    // Named paths that hold no document: said, and an error (a typo must not pass a CI step);
+    // the configuration's exclude taking them all is its decision, not a mistake.
+    const excluded = listed.length;
+    const line =
+      excluded > 0
+        ? `nothing to format in ${paths.join(", ")}: ${plural(excluded, "document")} there excluded by the configuration's exclude\n`
+        : `nothing to format in ${paths.join(", ")}: no .noma documents there\n`;
+    if (format === "text") io.stdout(line);
+    else io.stderr(`${TOOL_NAME}: ${line}`);
+    if (excluded === 0) return 2;
+    if (format === "text") return 0;
   }
   const results: Array<{ file: string; result: FormatDocumentResult }> = [];
   for (const file of documents) results.push({ file, result: formatDocument(join(ctx.root, file), { check, root: ctx.root }) });
@@ -97,8 +112,8 @@ export async function fmtCommand(paths: string[], options: Record<string, unknow
       if (diff) io.stdout(diffOf(file, r));
     }
     const n = results.length;
-    const docs = `${n} ${n === 1 ? "document" : "documents"}`;
-    if (n === 0) io.stderr("No .noma documents found.\n");
+    const docs = plural(n, "document");
+    if (n === 0) io.stdout("nothing to format: no tracked .noma documents (a new one is formatted once git knows it, or when named).\n");
     else if (check)
       io.stderr(
         changed.length === 0
