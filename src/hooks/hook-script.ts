@@ -43,7 +43,8 @@ const HEADER = `${HOOK_MARKER}: blocks commits that stage invalid .noma document
 # Runs $${BIN_ENV}, else \`git config ${BIN_GIT_CONFIG}\`, else ${LOCAL_BIN} (paths from the top of the work tree; *.js, *.cjs, *.mjs run with node).
 `;
 
-const BODY = `case \${${SKIP_ENV}:-0} in 0|[Ff][Aa][Ll][Ss][Ee]) ;; *) echo "noma-reconcile: ${SKIP_ENV} is set; staged files not checked." >&2; exit 0 ;; esac
+/** The hook's program: skip switch, finding the program, running the check (no shebang, comments or chaining). */
+export const HOOK_PROGRAM = `case \${${SKIP_ENV}:-0} in 0|[Ff][Aa][Ll][Ss][Ee]) ;; *) echo "noma-reconcile: ${SKIP_ENV} is set; staged files not checked." >&2; exit 0 ;; esac
 b=\${${BIN_ENV}:-} from=${BIN_ENV}
 [ -n "$b" ] || b=$(git config --path --get ${BIN_GIT_CONFIG} || :) from="git config ${BIN_GIT_CONFIG}"
 if [ -z "$b" ]; then
@@ -56,9 +57,17 @@ case $b in *.js|*.cjs|*.mjs|${LOCAL_BIN}) command -v node >/dev/null 2>&1 || { e
 case $b in *.js|*.cjs|*.mjs) exec node "$b" check --staged ;; *) exec "$b" check --staged ;; esac
 `;
 
+/** What `init --hooks --force` renames a foreign standalone hook to (beside ours, same directory); ours runs it first. */
+export const CHAINED_SUFFIX = ".before-noma-reconcile";
+
+/** The standalone hook runs the hook it replaced first (skipping our check skips only ours). */
+const CHAIN = `# The hook that was here before (init --hooks --force kept it as <hook>${CHAINED_SUFFIX}) runs first; its failure blocks the commit.
+if [ -x "$0${CHAINED_SUFFIX}" ]; then "$0${CHAINED_SUFFIX}" "$@" || exit $?; fi
+`;
+
 /** The standalone hook: `.git/hooks/pre-commit` (or core.hooksPath) and the shipped `hooks/pre-commit`. */
 export const PRE_COMMIT_SCRIPT = `#!/bin/sh
-${HEADER}${BODY}`;
+${HEADER}${CHAIN}${HOOK_PROGRAM}`;
 
 /**
  * The same hook as a block for a hook file that runs other steps too (husky's
@@ -66,7 +75,7 @@ ${HEADER}${BODY}`;
  * the check never ends the file's other steps, and a failure fails the file.
  */
 export const PRE_COMMIT_BLOCK = `${HEADER}(
-${BODY.replace(/^(?=.)/gm, "  ")}${HOOK_BLOCK_END}
+${HOOK_PROGRAM.replace(/^(?=.)/gm, "  ")}${HOOK_BLOCK_END}
 `;
 
 /** Whether a hook file is one of our standalone hooks (this version or an older one): a shebang, then our marker. */

@@ -11,13 +11,10 @@
  * `stages` a hook runs in the hook types the user installed — by default only
  * pre-commit.
  */
-import { PRE_COMMIT_SCRIPT } from "../hooks/hook-script.js";
+import { HOOK_PROGRAM } from "../hooks/hook-script.js";
 
-/** The hook's program without its shebang and comment lines (what `sh -c` runs). */
-export const MANAGER_HOOK_PROGRAM = `${PRE_COMMIT_SCRIPT.split("\n")
-  .filter((l) => !l.startsWith("#"))
-  .join("\n")
-  .replace(/\n+$/, "")}\n`;
+/** The hook's program without its shebang, comment lines and chaining (what `sh -c` runs). */
+export const MANAGER_HOOK_PROGRAM = HOOK_PROGRAM;
 
 /** The id (pre-commit) and command name (lefthook) of our entry. */
 export const MANAGER_ENTRY_NAME = "noma-reconcile";

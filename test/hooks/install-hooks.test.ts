@@ -45,7 +45,7 @@ describe("installHooks", () => {
     expect(r.installed).toEqual(["pre-commit"]);
   });
 
-  it("refuses a foreign hook without force, naming it; with force keeps it as .local.bak", () => {
+  it("refuses a foreign hook without force, naming it; with force keeps it as .before-noma-reconcile (chained)", () => {
     const repo = tempRepo({ "a.txt": "a\n" });
     const path = join(repo, ".git/hooks/pre-commit");
     writeFileSync(path, "#!/bin/sh\nmake lint\n", { mode: 0o755 });
@@ -59,7 +59,7 @@ describe("installHooks", () => {
     const forced = installHooks(repo, { force: true });
     expect(forced.installed).toEqual(["pre-commit"]);
     expect(readFileSync(path, "utf8")).toBe(PRE_COMMIT_SCRIPT);
-    expect(readFileSync(`${path}.local.bak`, "utf8")).toBe("#!/bin/sh\nmake lint\n");
+    expect(readFileSync(`${path}.before-noma-reconcile`, "utf8")).toBe("#!/bin/sh\nmake lint\n");
   });
 
   it("names the pre-commit framework when it owns the hook", () => {

@@ -266,11 +266,11 @@ describe("init and husky", () => {
     const refused = runCli(["init", "--hooks"], { cwd: repo });
     expect(refused.code).toBe(2);
     expect(refused.stdout).toMatch(/rerun with --force to append the noma-reconcile block after them \(your steps are kept\)\)$/m);
-    expect(refused.stdout).not.toContain("local.bak");
+    expect(refused.stdout).not.toContain("before-noma-reconcile");
     expect(runCli(["init", "--hooks", "--force"], { cwd: repo }).code).toBe(0);
     expect(readFileSync(join(repo, ".husky/pre-commit"), "utf8")).toMatch(/^npx lint-staged\n# noma-reconcile pre-commit hook/);
     expect(existsSync(join(repo, ".git/hooks/pre-commit"))).toBe(false);
-    expect(existsSync(join(repo, ".husky/pre-commit.local.bak"))).toBe(false);
+    expect(existsSync(join(repo, ".husky/pre-commit.before-noma-reconcile"))).toBe(false);
     const again = runCli(["init", "--hooks"], { cwd: repo });
     expect(again.code).toBe(0);
     expect(runCli(["init"], { cwd: repo }).stdout).toMatch(/^unchanged +\.husky\/pre-commit +\(husky: \.husky\/pre-commit already runs/m);

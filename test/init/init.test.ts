@@ -7,6 +7,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MCP_SERVER_ENTRY, specSchemaJson, validateSpecText } from "../../src/internal.js";
+import { BROKEN, VALID } from "../check/staged/fixtures.js";
+import { commit } from "../check/staged/hook-repo.js";
+import { installLocally } from "../helpers/local-install.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 
@@ -212,7 +215,7 @@ describe("init --hooks", () => {
     expect(env.result.hooks).toMatchObject({ installed: [], unchanged: ["pre-commit"], refused: [] });
   });
 
-  it("refuses a foreign hook without --force (exit 2, the hook kept); --force keeps it as .local.bak", () => {
+  it("refuses a foreign hook without --force (exit 2, the hook kept); --force keeps it as .before-noma-reconcile (chained)", () => {
     const repo = tempRepo({ "src/a.ts": "a\n" });
     const hook = join(repo, ".git/hooks/pre-commit");
     mkdirSync(join(repo, ".git/hooks"), { recursive: true });
@@ -225,7 +228,50 @@ describe("init --hooks", () => {
     expect(existsSync(join(repo, ".mcp.json"))).toBe(true);
     const f = runCli(["init", "--hooks", "--force"], { cwd: repo });
     expect(f.code).toBe(0);
-    expect(readFileSync(`${hook}.local.bak`, "utf8")).toBe("#!/bin/sh\necho mine\n");
+    expect(readFileSync(`${hook}.before-noma-reconcile`, "utf8")).toBe("#!/bin/sh\necho mine\n");
     expect(readFileSync(hook, "utf8")).toContain("noma-reconcile");
+  });
+
+  it("a hook replaced with --force still runs, first, on every commit: its failure blocks the commit, skipping ours does not skip it; a second foreign hook is refused", () => {
+    const repo = tempRepo({ "a.noma": VALID });
+    installLocally(repo);
+    const hook = join(repo, ".git/hooks/pre-commit");
+    const log = join(tempDir(), "mine.log");
+    const mine = `#!/bin/sh\necho "mine $#" >> '${log}'\n[ ! -f stop-mine ] || { echo "mine: blocked" >&2; exit 3; }\n`;
+    writeFileSync(hook, mine, { mode: 0o755 });
+    const f = runCli(["init", "--hooks", "--force"], { cwd: repo });
+    expect(f.code, f.stderr).toBe(0);
+    expect(readFileSync(`${hook}.before-noma-reconcile`, "utf8")).toBe(mine);
+    expect(statSync(`${hook}.before-noma-reconcile`).mode & 0o111).not.toBe(0);
+
+    // Theirs runs, then ours: a broken document is blocked by ours after theirs passed.
+    writeFileSync(join(repo, "b.noma"), BROKEN);
+    git(repo, ["add", "b.noma"]);
+    const blocked = commit(repo, ["-m", "broken"]);
+    expect(blocked.code).toBe(1);
+    expect(blocked.output).toContain("broken-reference");
+    expect(readFileSync(log, "utf8")).toBe("mine 0\n");
+    writeFileSync(join(repo, "b.noma"), VALID);
+    git(repo, ["add", "b.noma"]);
+    expect(commit(repo, ["-m", "valid"]).code).toBe(0);
+    expect(readFileSync(log, "utf8")).toBe("mine 0\nmine 0\n");
+
+    // Theirs fails: the commit is blocked, also when ours is skipped.
+    writeFileSync(join(repo, "stop-mine"), "");
+    writeFileSync(join(repo, "c.noma"), VALID);
+    git(repo, ["add", "c.noma"]);
+    for (const env of [{}, { NOMA_RECONCILE_SKIP: "1" }]) {
+      const stopped = commit(repo, ["-m", "c"], env);
+      expect(stopped.code).toBe(1); // git reports any hook failure as 1
+      expect(stopped.output).toContain("mine: blocked");
+    }
+
+    // Another foreign hook in our place: the kept one is never overwritten.
+    writeFileSync(hook, "#!/bin/sh\necho other\n", { mode: 0o755 });
+    const again = runCli(["init", "--hooks", "--force"], { cwd: repo });
+    expect(again.code).toBe(2);
+    expect(again.stdout).toMatch(/^refused +pre-commit hook .*pre-commit\.before-noma-reconcile exists already/m);
+    expect(readFileSync(`${hook}.before-noma-reconcile`, "utf8")).toBe(mine);
+    expect(readFileSync(hook, "utf8")).toBe("#!/bin/sh\necho other\n");
   });
 });

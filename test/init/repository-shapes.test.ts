@@ -5,7 +5,7 @@
  * one, husky, a foreign pre-commit hook, an earlier version's set-up. Each is
  * run twice (the second run changes nothing), then with `--force` (foreign
  * files replaced and kept as `<file>.bak`, a foreign hook as
- * `pre-commit.local.bak`), then again (nothing changes).
+ * `pre-commit.before-noma-reconcile`), then again (nothing changes).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -47,7 +47,7 @@ function snapshot(repo: string): Map<string, string> {
     }
   };
   walk("");
-  for (const hook of [".git/hooks/pre-commit", ".git/hooks/pre-commit.local.bak"]) {
+  for (const hook of [".git/hooks/pre-commit", ".git/hooks/pre-commit.before-noma-reconcile"]) {
     if (existsSync(join(repo, hook))) out.set(hook, `${statSync(join(repo, hook)).mode.toString(8)} ${readFileSync(join(repo, hook), "utf8")}`);
   }
   return out;
@@ -163,12 +163,12 @@ describe("init in every repository shape", () => {
     const text = readFileSync(join(repo, ".husky/pre-commit"), "utf8");
     expect(text.startsWith("npx lint-staged\n# noma-reconcile pre-commit hook")).toBe(true);
     expect(text).not.toContain("npx --no");
-    expect(existsSync(join(repo, ".husky/pre-commit.local.bak"))).toBe(false);
+    expect(existsSync(join(repo, ".husky/pre-commit.before-noma-reconcile"))).toBe(false);
     expectIdempotent(repo);
     expectIdempotent(repo, ["--force"]);
   });
 
-  it("a foreign pre-commit hook: refused and kept; --force keeps it as pre-commit.local.bak; then nothing changes", () => {
+  it("a foreign pre-commit hook: refused and kept; --force keeps it as pre-commit.before-noma-reconcile; then nothing changes", () => {
     const repo = tempRepo({ "src/a.ts": "a\n" });
     const hook = join(repo, ".git/hooks/pre-commit");
     writeFileSync(hook, "#!/bin/sh\nmake lint\n", { mode: 0o755 });
@@ -177,7 +177,7 @@ describe("init in every repository shape", () => {
     expect(readFileSync(hook, "utf8")).toBe("#!/bin/sh\nmake lint\n");
     expectIdempotent(repo, [], 2);
     expect(init(repo, ["--force"]).code).toBe(0);
-    expect(readFileSync(`${hook}.local.bak`, "utf8")).toBe("#!/bin/sh\nmake lint\n");
+    expect(readFileSync(`${hook}.before-noma-reconcile`, "utf8")).toBe("#!/bin/sh\nmake lint\n");
     expect(readFileSync(hook, "utf8")).toMatch(/^#!\/bin\/sh\n# noma-reconcile pre-commit hook/);
     expectIdempotent(repo);
     expectIdempotent(repo, ["--force"]);
@@ -200,7 +200,7 @@ describe("init in every repository shape", () => {
     expect(r.stdout).toMatch(/^installed +pre-commit hook/m);
     expect(JSON.parse(readFileSync(join(repo, ".mcp.json"), "utf8"))).toEqual({ mcpServers: { github: { command: "gh-mcp" }, "noma-reconcile": ENTRY } });
     expect(readFileSync(join(repo, ".git/hooks/pre-commit"), "utf8")).not.toContain("npx");
-    expect(existsSync(join(repo, ".git/hooks/pre-commit.local.bak"))).toBe(false);
+    expect(existsSync(join(repo, ".git/hooks/pre-commit.before-noma-reconcile"))).toBe(false);
     expectIdempotent(repo);
 
     const husky = tempRepo({ ".husky/pre-commit": "npx --no noma-reconcile check --staged\n", "src/a.ts": "a\n" });
