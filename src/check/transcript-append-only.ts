@@ -3,11 +3,11 @@
  * prefix of its version at the head; otherwise every base line that was
  * edited or removed is reported, by line number. (Truncating the newest
  * records leaves no trace inside the file, so only history can show it.)
- * Appended acknowledgements of outside edits come back as information.
+ * Appended acknowledgements of outside edits and recoveries come back as information.
  */
 import type { Diagnostic } from "../validate/diagnostic.js";
 import { transcriptLines } from "../transcript/verify-transcript.js";
-import { acknowledgementsAppended } from "../transcript/transcript-acknowledgements.js";
+import { historyAppended } from "../transcript/transcript-acknowledgements.js";
 
 export const MAX_REWRITE_FINDINGS = 20;
 
@@ -22,8 +22,8 @@ export function appendOnlyDiagnostics(base: string, head: string | null, baseLab
       },
     ];
   }
-  // Growth: the acknowledgements of outside edits it appends are shown (information).
-  if (head.startsWith(base)) return acknowledgementsAppended(base, head);
+  // Growth: the acknowledgements and recoveries it appends are shown (information).
+  if (head.startsWith(base)) return historyAppended(base, head);
   const was = transcriptLines(base);
   const now = transcriptLines(head);
   const out: Diagnostic[] = [];

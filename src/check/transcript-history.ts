@@ -14,13 +14,14 @@
  * Truncating the newest records, recomputing the chain, or re-sealing an
  * edited record all verify on their own; only history shows them.
  *
- * Acknowledgements of outside edits the change appends (or a transcript it creates holds)
- * come back as information.
+ * Acknowledgements of outside edits and recoveries of interrupted patches the change appends
+ * (or a transcript it creates holds) come back as information.
  */
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import { documentTranscript, transcriptDocument } from "../layout/checked-path.js";
 import { appendOnlyDiagnostics } from "./transcript-append-only.js";
-import { acknowledgementsAppended } from "../transcript/transcript-acknowledgements.js";
+import { historyAppended } from "../transcript/transcript-acknowledgements.js";
+import { RECOVERY_OP } from "../transcript/recover-interrupted.js";
 
 export interface TranscriptHistoryInput {
   /** Changed transcripts (present or deleted in the judged source). */
@@ -40,7 +41,7 @@ export function transcriptHistoryDiagnostics(input: TranscriptHistoryInput): Fil
   for (const t of input.transcripts) {
     const before = input.before(t);
     if (before === null) {
-      out.push(...createdWithAcknowledgements(t, input));
+      out.push(...createdWithHistory(t, input));
       continue;
     }
     const after = input.after(t);
@@ -67,13 +68,13 @@ export function transcriptHistoryDiagnostics(input: TranscriptHistoryInput): Fil
 }
 
 /**
- * A transcript the change creates: the acknowledgements of outside edits it holds, as
+ * A transcript the change creates: the acknowledgements and recoveries it holds, as
  * information — unless it is an old transcript moved here (those were shown when made).
  */
-function createdWithAcknowledgements(t: string, input: TranscriptHistoryInput): FileDiagnostics[] {
+function createdWithHistory(t: string, input: TranscriptHistoryInput): FileDiagnostics[] {
   const after = input.after(t);
-  if (after === null || !after.includes('"accept_outside_edit"')) return [];
-  const notices = acknowledgementsAppended("", after);
+  if (after === null || !(after.includes('"accept_outside_edit"') || after.includes(`"${RECOVERY_OP}"`))) return [];
+  const notices = historyAppended("", after);
   if (notices.length === 0) return [];
   const renames = input.renames();
   for (const [from, to] of renames) if (to === t || (to === transcriptDocument(t) && input.before(documentTranscript(from)) !== null)) return [];

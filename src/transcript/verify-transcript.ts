@@ -23,6 +23,8 @@ import { isAcceptOp, type OutsideEdit } from "./accept-outside-edit.js";
 import { AcknowledgedGaps } from "./acknowledged-gaps.js";
 import { utf8Of } from "../fsx/read-text-file.js";
 
+/** The information a recovery record (recover-interrupted.ts) gets: the patch it abandons. */
+export const RECOVERED_CODE = "transcript-recovered";
 export interface TranscriptFinding {
   severity: "error" | "warning" | "info";
   code: string;
@@ -228,7 +230,7 @@ export function verifyTranscript(transcript: string, documentText: string | null
         const at = run.length === 1 ? `line ${run[0]!.line}` : `lines ${run[0]!.line}–${run[run.length - 1]!.line}`;
         findings.push({
           severity: "info",
-          code: "transcript-recovered",
+          code: RECOVERED_CODE,
           message: `Records the recovery of the patch on ${at}, whose document write never landed (replay skips it).`,
           line,
         });

@@ -53,6 +53,9 @@ function expectHealthy(repo: string): void {
   }
   const check = runCli(["check", "d.noma", "d.noma.patches"], { cwd: repo });
   expect(check.code, check.stdout + check.stderr).toBe(0);
+  // A recovery that holds is history: transcript verify lists it, check does not repeat it.
+  expect(check.stdout).toBe("✓ No issues found.\n");
+  expect(strict.stdout).toContain("transcript-recovered");
 }
 
 describe("an interrupted patch, then a normal patch", () => {
@@ -94,6 +97,11 @@ describe("an interrupted patch, then a normal patch", () => {
     git(repo, ["add", "-A"]);
     const staged = runCli(["check", "--staged"], { cwd: repo });
     expect(staged.code, staged.stdout + staged.stderr).toBe(0);
+    // …and show the change's recovery to its reviewer, once; committed, it is history.
+    expect(staged.stdout).toMatch(/^INFO \[transcript-recovered\] d\.noma\.patches:3:1: This change records the recovery of an interrupted patch on line 2: /m);
+    expect(staged.stdout.match(/transcript-recovered/g)).toHaveLength(1);
+    git(repo, ["commit", "-qm", "patched", "--no-verify"]);
+    expect(runCli(["check", "--staged"], { cwd: repo }).stdout).not.toContain("transcript-recovered");
   });
 
   it("an interrupted op list, interrupted twice in a row, healed by an MCP patch_block", async () => {
