@@ -91,7 +91,13 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
   );
   const withChapters = bookChapters(books, listed);
   const excluded = config.exclude.length > 0 ? (await import("./apply-exclude.js")).excludedBy(config.exclude, explicit) : undefined;
-  const targets = excluded !== undefined ? withChapters.filter((p) => !excluded(p)) : withChapters;
+  // One pass: what is judged, and what the exclude left out (said when nothing is left).
+  let targets = withChapters;
+  const left: string[] = [];
+  if (excluded !== undefined) {
+    targets = [];
+    for (const p of withChapters) (excluded(p) ? left : targets).push(p);
+  }
   const isFileAt = (rel: string | null): boolean => {
     if (rel === null) return false;
     try {
@@ -112,5 +118,5 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
     },
     books: { context: books, withManifests: true, ...(excluded !== undefined ? { excluded } : {}) },
   });
-  return { targets, results, config, excluded: excluded !== undefined ? withChapters.filter((p) => excluded(p)) : [] };
+  return { targets, results, config, excluded: left };
 }

@@ -4,6 +4,7 @@
  * default branch. Null for "no"; a git failure that is not an answer (git missing, not a
  * repository) still throws.
  */
+import { isAbsolute, resolve } from "node:path";
 import { execGit, GitError } from "./exec-git.js";
 
 /** Git's output trimmed, or null when git answered "no" (a non-zero exit) or printed nothing. */
@@ -56,4 +57,10 @@ export function readGitConfig(root: string, key: string, options: { path?: boole
 /** Where git keeps `name` (`hooks`) for this repository (`git rev-parse --git-path`), as git prints it. */
 export function gitPath(root: string, name: string): string {
   return execGit(["rev-parse", "--git-path", name], { cwd: root }).trim();
+}
+
+/** Where git looks for hooks in the repository at `root`, absolute (honours `core.hooksPath`, linked worktrees, `$GIT_DIR`). */
+export function gitHooksDir(root: string): string {
+  const out = gitPath(root, "hooks");
+  return isAbsolute(out) ? out : resolve(root, out);
 }

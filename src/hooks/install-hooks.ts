@@ -14,9 +14,9 @@
  * (`core.hooksPath` = `.husky/_`) the hook goes into `.husky/<hook>`, husky's
  * place for user hooks.
  */
-import { gitPath } from "../git/read-ref.js";
+import { gitHooksDir } from "../git/read-ref.js";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import {
   CHAINED_SUFFIX,
@@ -50,12 +50,6 @@ export interface InstallHooksResult {
 }
 
 const HOOKS: ReadonlyArray<{ name: string; script: string; block: string }> = [{ name: "pre-commit", script: PRE_COMMIT_SCRIPT, block: PRE_COMMIT_BLOCK }];
-
-/** Where git looks for hooks in the repository at `root` (absolute). */
-export function gitHooksDir(root: string): string {
-  const out = gitPath(root, "hooks");
-  return isAbsolute(out) ? out : resolve(root, out);
-}
 
 /** husky 9's `core.hooksPath` (`.husky/_`), or husky 8's (`.husky`). */
 function isHuskyDir(dir: string): boolean {

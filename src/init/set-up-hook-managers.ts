@@ -9,10 +9,10 @@
  * entry is our block in `.husky/pre-commit`, which install-hooks.ts writes.
  */
 import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { join } from "node:path";
 import { withFileLock } from "../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
-import { gitPath } from "../git/read-ref.js";
+import { gitHooksDir } from "../git/read-ref.js";
 import { findHookBlock, PRE_COMMIT_BLOCK } from "../hooks/hook-script.js";
 import { addLefthookEntry, addPreCommitEntry, type ManagerEdit } from "./add-manager-entry.js";
 import { lefthookSnippet, preCommitSnippet } from "./hook-manager-entries.js";
@@ -77,8 +77,7 @@ const HOOK_MARKERS: Partial<Record<HookManager, { marker: RegExp; install: strin
 export function activationCommand(root: string, m: HookManager): string | undefined {
   const known = HOOK_MARKERS[m];
   if (known === undefined) return undefined;
-  const dir = gitPath(root, "hooks");
-  const hook = join(isAbsolute(dir) ? dir : resolve(root, dir), "pre-commit");
+  const hook = join(gitHooksDir(root), "pre-commit");
   try {
     if (isFile(hook) && known.marker.test(readFileSync(hook, "utf8"))) return undefined;
   } catch {

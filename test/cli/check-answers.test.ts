@@ -55,6 +55,11 @@ describe("check: paths with nothing to check", () => {
       code: 0,
       stdout: "nothing to check in fixtures: 2 files there excluded by the configuration's exclude.\n",
     });
+    // In JSON the line goes to stderr, once; the (empty) report is stdout's, exit 0.
+    const json = runCli(["check", "fixtures", "--format", "json"], { cwd: repo });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, summary: { files: 0 } });
+    expect(json.stderr.match(/nothing to check in fixtures/g)).toHaveLength(1);
     const both = runCli(["check", "fixtures", "docs"], { cwd: repo });
     expect(both).toMatchObject({ code: 0, stdout: "✓ No issues found.\n" });
     expect(both.stderr).toContain("nothing to check in fixtures: 2 files there excluded by the configuration's exclude");

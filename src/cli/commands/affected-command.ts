@@ -5,7 +5,8 @@
  */
 import { startAffectedScan } from "../../reconcile/start-affected-scan.js";
 import type { CliIO } from "../cli-io.js";
-import { baseArg, baseSummary, callTool, count, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
+import { baseArg, baseSummary, callTool, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
+import { plural } from "../../report/plural.js";
 
 export async function affectedCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
   const format = formatArg(options);
@@ -32,11 +33,11 @@ export async function affectedCommand(options: Record<string, unknown>, io: CliI
   else {
     let out = "";
     for (const s of r.affected_specs) {
-      out += `${s.spec_path}  (${count(s.behaviors.length, "behavior")}, ${count(s.constraints.length, "constraint")}, ${count(s.invariants.length, "invariant")})\n`;
+      out += `${s.spec_path}  (${plural(s.behaviors.length, "behavior")}, ${plural(s.constraints.length, "constraint")}, ${plural(s.invariants.length, "invariant")})\n`;
       for (const m of s.matched_files) out += `  ${m.path}  (${m.category === "spec" ? "the spec's own file" : `${m.category}, via ${m.glob}`})\n`;
     }
     io.stdout(out);
-    io.stderr(`${count(r.changed_files.length, "changed file")} since the merge-base with ${base}; ${count(r.affected_specs.length, "affected spec")}.\n`);
+    io.stderr(`${plural(r.changed_files.length, "changed file")} since the merge-base with ${base}; ${plural(r.affected_specs.length, "affected spec")}.\n`);
   }
   return 0;
 }

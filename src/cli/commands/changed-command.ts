@@ -7,7 +7,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { startWorktreeListing } from "../../git/read-worktree-status.js";
 import type { CliIO } from "../cli-io.js";
-import { callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
+import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
+import { plural } from "../../report/plural.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 
 export async function changedCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
@@ -32,7 +33,7 @@ export async function changedCommand(options: Record<string, unknown>, io: CliIO
   if (format === "json") io.stdout(envelope("changed", true, r, warnings, { spec: specPath, changed_artifacts: r.changed_artifacts.length }));
   else {
     io.stdout(r.changed_artifacts.map((p) => `${p}\n`).join(""));
-    io.stderr(`${count(r.changed_artifacts.length, "changed artifact")} for ${specPath}${type !== undefined ? ` (${type})` : ""}.\n`);
+    io.stderr(`${plural(r.changed_artifacts.length, "changed artifact")} for ${specPath}${type !== undefined ? ` (${type})` : ""}.\n`);
   }
   return 0;
 }

@@ -179,22 +179,18 @@ export async function checkRun(
   const isStaged = staged !== undefined;
   // Paths named that hold nothing check judges: said, not passed over as "no issues".
   if (!isStaged && paths.length > 0) {
-    const empty = pathsWithNothing(paths, run, root, io.cwd);
-    if (run.results.length === 0 && (run.excluded ?? []).length > 0) {
+    if (run.results.length === 0) {
       // Named, but the configuration's exclude takes all of it out: its decision, not a mistake.
-      const line = `nothing to check in ${paths.join(", ")}: ${plural(run.excluded!.length, "file")} there excluded by the configuration's exclude.\n`;
-      if (format === "text") {
-        io.stdout(line);
-        return 0;
-      }
-      io.stderr(`noma-reconcile: ${line}`);
-    } else if (run.results.length === 0) {
-      const line = `${NOTHING_IN}${paths.join(", ")}\n`;
+      const excluded = (run.excluded ?? []).length;
+      const line =
+        excluded > 0
+          ? `nothing to check in ${paths.join(", ")}: ${plural(excluded, "file")} there excluded by the configuration's exclude.\n`
+          : `${NOTHING_IN}${paths.join(", ")}\n`;
       if (format === "text") io.stdout(line);
       else io.stderr(`noma-reconcile: ${line}`);
-      return 2;
-    }
-    for (const line of empty) io.stderr(`noma-reconcile: ${line}\n`);
+      if (excluded === 0) return 2;
+      if (format === "text") return 0;
+    } else for (const line of pathsWithNothing(paths, run, root, io.cwd)) io.stderr(`noma-reconcile: ${line}\n`);
   }
   if (!isStaged && paths.length === 0 && run.results.length === 0 && format === "text") {
     const excluded = (run.excluded ?? []).length;
@@ -217,7 +213,8 @@ export async function checkRun(
   if (out.summary !== null && summaryFile !== undefined && summaryFile !== "") appendFileSync(summaryFile, out.summary);
   const counts = countDiagnostics(run.results);
   if (format === "text") {
-    if (run.results.length === 0) io.stderr(isStaged ? "Nothing staged to check.\n" : "No .noma documents found.\n");
+    // (Without --staged, an empty run was answered above.)
+    if (run.results.length === 0) io.stderr("Nothing staged to check.\n");
     else
       io.stderr(
         `${plural(counts.files, "file")} checked${isStaged ? " (staged)" : ""}: ${plural(counts.errors, "error")}, ${plural(counts.warnings, "warning")}.\n`,

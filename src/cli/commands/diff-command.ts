@@ -12,7 +12,8 @@ import { UsageError } from "../../errors/noma-error.js";
 import { prepareShortRunWasm } from "../startup/prepare-short-run-wasm.js";
 import type { CliIO } from "../cli-io.js";
 import { listOption } from "../repo-context.js";
-import { baseArg, baseSummary, callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
+import { baseArg, baseSummary, callTool, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
+import { plural } from "../../report/plural.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 
 export async function diffCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
@@ -54,8 +55,8 @@ export async function diffCommand(options: Record<string, unknown>, io: CliIO): 
   else {
     io.stdout(r.diff);
     const lines = [
-      `${count(r.files.length, "file")} to reconcile${r.files.length > 0 ? `: ${r.files.join(", ")}` : ""}`,
-      `${count(r.skipped.length, "file")} already reconciled${r.skipped.length > 0 ? `: ${r.skipped.join(", ")}` : ""}`,
+      `${plural(r.files.length, "file")} to reconcile${r.files.length > 0 ? `: ${r.files.join(", ")}` : ""}`,
+      `${plural(r.skipped.length, "file")} already reconciled${r.skipped.length > 0 ? `: ${r.skipped.join(", ")}` : ""}`,
     ];
     if (r.binary_changes.length > 0) lines.push(`binary (not in the diff): ${r.binary_changes.join(", ")}`);
     if (r.spec_changes.length > 0) lines.push(`changed specs (full text in --format json): ${r.spec_changes.map((s) => s.path).join(", ")}`);

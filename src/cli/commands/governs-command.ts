@@ -11,7 +11,8 @@ import { loadSpecs } from "../../spec/load-specs.js";
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { pathArg } from "../repo-context.js";
-import { callTool, count, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
+import { callTool, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
+import { plural } from "../../report/plural.js";
 
 function whyNotGoverned(p: PathGovernance): string {
   return p.state === "ignored"
@@ -27,7 +28,7 @@ function whyNotGoverned(p: PathGovernance): string {
 
 function directoryText(d: DirectoryGovernance, byPath: ReadonlyMap<string, PathGovernance>): string {
   if (d.files.length === 0) return `${d.path}/: no files git knows under it\n`;
-  let out = `${d.path}/: ${count(d.files.length, "file")}\n`;
+  let out = `${d.path}/: ${plural(d.files.length, "file")}\n`;
   const groups = new Map<string, string[]>();
   for (const f of d.files) {
     const p = byPath.get(f)!;
@@ -38,7 +39,7 @@ function directoryText(d: DirectoryGovernance, byPath: ReadonlyMap<string, PathG
   const not = [...groups.keys()].filter((k) => k.startsWith("not governed")).sort();
   for (const k of [...governed, ...not]) {
     const files = groups.get(k)!;
-    out += `  ${k}: ${count(files.length, "file")}\n`;
+    out += `  ${k}: ${plural(files.length, "file")}\n`;
     for (const f of files) out += `    ${f}\n`;
   }
   return out;

@@ -105,7 +105,7 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
   const kept = result.files.filter((f) => f.action === "keep").length;
   const summary: string[] = [];
   if (written + installed + added === 0) summary.push(dryRun ? "nothing to change" : "already initialized, nothing to do");
-  if (written > 0) summary.push(`${written} file${written === 1 ? "" : "s"} ${dryRun ? "to write" : "written"}`);
+  if (written > 0) summary.push(`${plural(written, "file")} ${dryRun ? "to write" : "written"}`);
   if (installed > 0) summary.push(`${plural(installed, "hook")} ${dryRun ? "to install" : "installed"}`);
   if (added > 0) summary.push(`${plural(added, "hook manager entry", "hook manager entries")} ${dryRun ? "to add" : "added"}`);
   const inactive = managers.filter((m) => m.activate !== undefined && m.action !== "advise");
@@ -113,10 +113,9 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
   if (kept > 0) summary.push(`${kept} kept (--force replaces)`);
   const advised = managers.filter((m) => m.action === "advise").length;
   if (advised > 0)
-    summary.push(`${advised} hook manager entr${advised === 1 ? "y" : "ies"} to add (printed above; --hooks adds ${advised === 1 ? "it" : "them"})`);
-  if (unsafe.length > 0)
-    summary.push(`${unsafe.length} hook manager file${unsafe.length === 1 ? "" : "s"} left untouched: add the entry printed above yourself`);
-  if (refused.length > 0) summary.push(`${refused.length} hook${refused.length === 1 ? "" : "s"} refused (each line above says what --force does)`);
+    summary.push(`${plural(advised, "hook manager entry", "hook manager entries")} to add (printed above; --hooks adds ${advised === 1 ? "it" : "them"})`);
+  if (unsafe.length > 0) summary.push(`${plural(unsafe.length, "hook manager file")} left untouched: add the entry printed above yourself`);
+  if (refused.length > 0) summary.push(`${plural(refused.length, "hook")} refused (each line above says what --force does)`);
   io.stderr(`${TOOL_NAME}: ${dryRun ? "dry run, nothing written: " : ""}${summary.join("; ")}\n`);
   warn();
   return code;

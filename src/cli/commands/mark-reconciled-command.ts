@@ -16,7 +16,8 @@ import { UsageError } from "../../errors/noma-error.js";
 import { prepareShortRunWasm } from "../startup/prepare-short-run-wasm.js";
 import type { CliIO } from "../cli-io.js";
 import { listOption, pathArg } from "../repo-context.js";
-import { callTool, count, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
+import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
+import { plural } from "../../report/plural.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 
 /** A path as a shell word. */
@@ -54,7 +55,7 @@ function perSpec(r: MarkReconciledResult): string {
 }
 
 function renderMarked(r: MarkReconciledResult): string {
-  let out = r.dry_run ? `Dry run: would mark ${count(r.updated, "file")} as reconciled` : `Marked ${count(r.updated, "file")} as reconciled`;
+  let out = r.dry_run ? `Dry run: would mark ${plural(r.updated, "file")} as reconciled` : `Marked ${plural(r.updated, "file")} as reconciled`;
   out += r.by_spec.length > 0 ? `: ${perSpec(r)}` : "";
   out += r.dry_run ? "; nothing was written.\n" : ".\n";
   if (r.dry_run) for (const s of r.by_spec) out += `  ${s.spec_path}\n${s.files.map((f) => `    ${f}\n`).join("")}`;
@@ -66,17 +67,17 @@ function renderMarked(r: MarkReconciledResult): string {
 function renderBaseline(r: BaselineResult): string {
   const width = Math.max(...r.specs.map((s) => s.spec_path.length));
   const lines = r.specs
-    .map((s) => `  ${s.spec_path.padEnd(width)}  ${count(s.files.length, "file")}\n${r.dry_run ? s.files.map((f) => `    ${f}\n`).join("") : ""}`)
+    .map((s) => `  ${s.spec_path.padEnd(width)}  ${plural(s.files.length, "file")}\n${r.dry_run ? s.files.map((f) => `    ${f}\n`).join("") : ""}`)
     .join("");
-  const head = `${count(r.updated, "file")} reconciled for ${count(r.specs.length, "spec")} (each spec's own file included)`;
+  const head = `${plural(r.updated, "file")} reconciled for ${plural(r.specs.length, "spec")} (each spec's own file included)`;
   if (r.dry_run) {
     return `Dry run: would mark ${head}, then write ${r.snapshot_path}; nothing was written.\n${lines}`;
   }
   const snap = r.snapshot!;
   let out = `Marked ${head}:\n${lines}`;
-  out += `Wrote ${r.snapshot_path}: ${count(snap.files, "file fingerprint")}, ${count(snap.specs, "spec fingerprint")}${snap.git_hash !== "" ? ` at ${snap.git_hash}` : ""}.\n`;
+  out += `Wrote ${r.snapshot_path}: ${plural(snap.files, "file fingerprint")}, ${plural(snap.specs, "spec fingerprint")}${snap.git_hash !== "" ? ` at ${snap.git_hash}` : ""}.\n`;
   const others = r.uncommitted.filter((f) => !f.startsWith(".notarai/"));
-  out += `Next: commit the snapshot${r.uncommitted.length > 0 ? ` and the ${count(r.uncommitted.length, "marked file")} not committed yet` : ""}, so the PR check (\`ci\`) measures drift from this baseline:\n  ${others.length > 0 ? `git add ${others.length <= 5 ? others.map(shellWord).join(" ") : "<those files>"} && ` : ""}${COMMIT_HINT}\n`;
+  out += `Next: commit the snapshot${r.uncommitted.length > 0 ? ` and the ${plural(r.uncommitted.length, "marked file")} not committed yet` : ""}, so the PR check (\`ci\`) measures drift from this baseline:\n  ${others.length > 0 ? `git add ${others.length <= 5 ? others.map(shellWord).join(" ") : "<those files>"} && ` : ""}${COMMIT_HINT}\n`;
   if (others.length > 5) out += `  (not committed yet: ${others.slice(0, 5).join(", ")} and ${others.length - 5} more; \`--format json\` lists them)\n`;
   return out;
 }

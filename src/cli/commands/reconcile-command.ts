@@ -97,6 +97,3 @@ export async function callTool<T>(fn: () => Promise<T> | T): Promise<T> {
     throw e;
   }
 }
-
-/** Plural helper for summaries (report/plural.ts under the name these commands use). */
-export { plural as count } from "../../report/plural.js";

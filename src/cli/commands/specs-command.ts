@@ -14,7 +14,8 @@ import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { actionArg } from "../action-arg.js";
 import { choice, pathArg } from "../repo-context.js";
-import { callTool, count, envelope, formatArg, requireRepo } from "./reconcile-command.js";
+import { callTool, envelope, formatArg, requireRepo } from "./reconcile-command.js";
+import { plural } from "../../report/plural.js";
 
 export async function specsCommand(action: string, paths: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
   const what = actionArg("specs", action, ["validate", "schema"] as const);
@@ -62,7 +63,7 @@ export async function specsCommand(action: string, paths: string[], options: Rec
       io.stderr(
         files.length === 0
           ? "No spec files found (.notarai/**/*.spec.yaml).\n"
-          : `${count(files.length, "spec file")} checked: ${count(bad, "invalid file")}, ${count(problems.length, "problem")}.\n`,
+          : `${plural(files.length, "spec file")} checked: ${plural(bad, "invalid file")}, ${plural(problems.length, "problem")}.\n`,
       );
     }
     return problems.length > 0 ? 1 : 0;

@@ -9,7 +9,8 @@ import { UsageError } from "../../errors/noma-error.js";
 import { prepareShortRunWasm } from "../startup/prepare-short-run-wasm.js";
 import type { CliIO } from "../cli-io.js";
 import { actionArg } from "../action-arg.js";
-import { callTool, count, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
+import { callTool, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
+import { plural } from "../../report/plural.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 
 export async function stateCommand(action: string, extra: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
@@ -25,7 +26,7 @@ export async function stateCommand(action: string, extra: string[], options: Rec
     if (format === "json") io.stdout(envelope("state-snapshot", true, r, warnings));
     else
       io.stdout(
-        `Wrote .notarai/reconciliation_state.json: ${count(r.files, "file fingerprint")}, ${count(r.specs, "spec fingerprint")}${r.git_hash !== "" ? ` at ${r.git_hash}` : ""}.\n`,
+        `Wrote .notarai/reconciliation_state.json: ${plural(r.files, "file fingerprint")}, ${plural(r.specs, "spec fingerprint")}${r.git_hash !== "" ? ` at ${r.git_hash}` : ""}.\n`,
       );
     return 0;
   }
@@ -52,7 +53,7 @@ export async function stateCommand(action: string, extra: string[], options: Rec
         `commit: ${l.git_hash ?? "-"}${r.ancestry === "ancestor" ? " (an ancestor of HEAD)" : r.ancestry === "not-ancestor" ? " (NOT an ancestor of HEAD)" : r.ancestry === "unknown-commit" ? " (unknown here)" : ""}`,
         `branch: ${l.branch ?? "-"}`,
         `written by: ${r.snapshot.cli_version ?? "-"}`,
-        `fingerprints: ${count(r.files, "file")}, ${count(r.specs, "spec")}`,
+        `fingerprints: ${plural(r.files, "file")}, ${plural(r.specs, "spec")}`,
       ].join("\n")}\n`,
     );
   }
