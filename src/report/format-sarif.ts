@@ -4,6 +4,7 @@
 import type { FileDiagnostics } from "./file-diagnostics.js";
 import { RULES, isRuleCode } from "../validate/rule-catalog.js";
 import { TOOL_NAME, TOOL_VERSION, TOOL_URL } from "../version.js";
+import { pathToUriReference } from "../layout/uri-reference.js";
 
 const LEVEL = { error: "error", warning: "warning", info: "note" } as const;
 
@@ -34,7 +35,8 @@ export function formatSarif(files: readonly FileDiagnostics[], describe: (code: 
         locations: [
           {
             physicalLocation: {
-              artifactLocation: { uri: f.file },
+              // A URI reference (RFC 3986), relative to the repository: `my doc#1.noma` is `my%20doc%231.noma`.
+              artifactLocation: { uri: pathToUriReference(f.file) },
               ...(d.pos !== undefined ? { region } : {}),
             },
           },

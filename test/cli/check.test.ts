@@ -261,6 +261,22 @@ describe("check: formats", () => {
       locations: [{ physicalLocation: { artifactLocation: { uri: "b.noma" }, region: { startLine: 3, startColumn: 1, endLine: 5 } } }],
     });
   });
+
+  it("sarif: a location is a URI reference, each path segment percent-encoded (spaces, #, %, :, non-ASCII)", () => {
+    const names = ["my doc#1.noma", "100%.noma", "café/naïve ü.noma", "a:b?.noma", "日本/x+y&z.noma"];
+    const dir = tempRepo(Object.fromEntries(names.map((n) => [n, BROKEN])));
+    const r = runCli(["check", "--format", "sarif"], { cwd: dir });
+    expect(r.code).toBe(1);
+    const uris = (JSON.parse(r.stdout) as { runs: Array<{ results: Array<{ locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }> }> }).runs[0]!.results.map(
+      (x) => x.locations[0]!.physicalLocation.artifactLocation.uri,
+    );
+    expect(uris.sort()).toEqual(
+      ["100%25.noma", "a%3Ab%3F.noma", "caf%C3%A9/na%C3%AFve%20%C3%BC.noma", "my%20doc%231.noma", "%E6%97%A5%E6%9C%AC/x%2By%26z.noma"].sort(),
+    );
+    // Each decodes back to the file's repository path (and resolves under the root, not elsewhere).
+    expect(uris.map((u) => decodeURIComponent(u)).sort()).toEqual([...names].sort());
+    for (const u of uris) expect(new URL(u, "file:///repo/").pathname.startsWith("/repo/")).toBe(true);
+  });
 });
 
 describe("check: options", () => {
