@@ -267,9 +267,9 @@ describe("check: formats", () => {
     const dir = tempRepo(Object.fromEntries(names.map((n) => [n, BROKEN])));
     const r = runCli(["check", "--format", "sarif"], { cwd: dir });
     expect(r.code).toBe(1);
-    const uris = (JSON.parse(r.stdout) as { runs: Array<{ results: Array<{ locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }> }> }).runs[0]!.results.map(
-      (x) => x.locations[0]!.physicalLocation.artifactLocation.uri,
-    );
+    const uris = (
+      JSON.parse(r.stdout) as { runs: Array<{ results: Array<{ locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }> }> }
+    ).runs[0]!.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri);
     expect(uris.sort()).toEqual(
       ["100%25.noma", "a%3Ab%3F.noma", "caf%C3%A9/na%C3%AFve%20%C3%BC.noma", "my%20doc%231.noma", "%E6%97%A5%E6%9C%AC/x%2By%26z.noma"].sort(),
     );
