@@ -7,6 +7,8 @@ import { TOOL_NAME, TOOL_VERSION, TOOL_URL } from "../version.js";
 import { pathToUriReference } from "../layout/uri-reference.js";
 
 const LEVEL = { error: "error", warning: "warning", info: "note" } as const;
+/** The diagnostics reference (docs/documents.md) on the default branch of the project's page. */
+const DIAGNOSTICS_URL = `${TOOL_URL}/blob/HEAD/docs/documents.md#diagnostics`;
 
 export function formatSarif(files: readonly FileDiagnostics[], describe: (code: string) => string | undefined = () => undefined): string {
   const ruleIds = new Set<string>();
@@ -17,7 +19,7 @@ export function formatSarif(files: readonly FileDiagnostics[], describe: (code: 
       id,
       shortDescription: { text },
       fullDescription: { text },
-      help: { text: `${text} See ${TOOL_URL}#diagnostics for how to fix or suppress it (noverify, --ignore-rule).` },
+      help: { text: `${text} See ${DIAGNOSTICS_URL} for how to fix or suppress it (noverify, --ignore-rule).` },
     };
   });
   const results = files.flatMap((f) =>
