@@ -97,8 +97,12 @@ function crashPoint(point: "after-transcript" | "before-document-rename"): void 
 
 export class DocumentMissingError extends NomaError {
   static override readonly errorName: string = "DocumentMissingError";
-  constructor(readonly path: string) {
-    super("document-missing", `${path}: no such document`);
+  /** `shown`: how the message names it (the repository-relative path, when known). */
+  constructor(
+    readonly path: string,
+    shown: string = path,
+  ) {
+    super("document-missing", `${shown}: no such document`);
   }
 }
 
@@ -137,7 +141,9 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
   // A value that is not a patch op cannot be recorded as one (§5.2): refused before anything is written.
   assertRecordableOps(ops);
   refuseSymlinks(absPath, options.root);
-  if (!existsSync(absPath) || !statSync(absPath).isFile()) throw new DocumentMissingError(absPath);
+  if (!existsSync(absPath) || !statSync(absPath).isFile())
+    // Named as everything is printed: relative to the repository when the caller says where that is.
+    throw new DocumentMissingError(absPath, options.root !== undefined ? relative(options.root, absPath).split(sep).join("/") : absPath);
   const run = (): PatchDocumentResult => {
     const bytes =
       (options.prefetched !== undefined ? options.prefetched.takeUnchanged(absPath, statSync(absPath, { bigint: true })) : undefined) ?? readFileSync(absPath);
