@@ -362,7 +362,9 @@ describe("README and docs: complete against the real CLI, server and library", (
         expect(parseRunConfig(JSON.stringify({ agents: { act: agent } }), root).problems, key).toEqual([]);
       }
     }
-    expect(parseRunConfig(JSON.stringify({ budgets: { max_iteration: 1 } }), root).problems).not.toEqual([]);
+    expect(parseRunConfig(JSON.stringify({ budgets: { max_iteration: 1 } }), root).problems).toEqual([
+      '.norma/config.json: budgets.max_iteration: unknown key (did you mean "max_iterations"?)',
+    ]);
   });
 });
 
