@@ -65,6 +65,7 @@ const bodies = await build({
     "import.meta.url": "__nrImportMetaUrl",
     __NOMA_RECONCILE_VENDOR_YAML__: "true",
     __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version),
+    __NOMA_RECONCILE_HOMEPAGE__: JSON.stringify(pkg.homepage),
     __NOMA_RECONCILE_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)),
   },
   // Without comments or indentation: a smaller source to read each run, and one byte per
@@ -100,6 +101,7 @@ const commands = [...new Set([...main.matchAll(/import\("\.\/commands\/([a-z-]+)
 const defines = {
   __NOMA_RECONCILE_VENDOR_YAML__: "true",
   __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version),
+  __NOMA_RECONCILE_HOMEPAGE__: JSON.stringify(pkg.homepage),
   __NOMA_RECONCILE_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)),
   __NOMA_RECONCILE_BODIES__: JSON.stringify(JSON.stringify(bodyInfo)),
 };

@@ -8,7 +8,7 @@
 import * as z from "zod/mini";
 import { ROLES } from "../layout/norma-layout.js";
 import { TOOL_NAME, TOOL_URL, TOOL_VERSION } from "../version.js";
-import { AGENT_SCHEMAS, AGENT_TYPES, BudgetsSchema, type TOP_KEYS } from "./run-config.js";
+import { AGENT_SCHEMAS, AGENT_TYPES, BudgetsSchema, DEFAULT_MAX_ITERATIONS, type TOP_KEYS } from "./run-config.js";
 
 export const RUN_CONFIG_SCHEMA_ID = `${TOOL_URL}/schema/norma-config.schema.json`;
 
@@ -38,7 +38,7 @@ export function runConfigJsonSchema(): Json {
       properties: Object.fromEntries(ROLES.map((r) => [r, roleAgent(r)])),
       additionalProperties: false,
     },
-    budgets: { ...jsonSchema(BudgetsSchema), description: "Limits of one run (max_iterations default 5)" },
+    budgets: { ...jsonSchema(BudgetsSchema), description: `Limits of one run (max_iterations default ${DEFAULT_MAX_ITERATIONS})` },
     risky: { type: "array", items: { type: "string", minLength: 1 }, description: "Globs of risky paths, counted against budgets.max_risky_files" },
   };
   return {

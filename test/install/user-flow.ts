@@ -131,11 +131,12 @@ export async function adoptAndUse(project: string, clock: Clock): Promise<void> 
       diagnostics: [expect.objectContaining({ code: "broken-reference" })],
     });
     // The hash cache: sql.js and blake3-wasm from the installed package.
-    expect(await server.ok("get_changed_artifacts", { spec_path: ".notarai/system.spec.yaml" })).toBeDefined();
+    // (The one governed file changed since the baseline: the branch's new code.)
+    expect(await server.ok("get_changed_artifacts", { spec_path: ".notarai/system.spec.yaml" })).toEqual({ changed_artifacts: ["src/internal.js"] });
     // A workspace edit archives the old version, zstd-compressed (@bokuweb/zstd-wasm).
     expect(await server.ok("edit_file", { path: "README.md", contents: "# My project, edited by an agent\n" })).toMatchObject({
       success: true,
-      archived: expect.anything(),
+      archived: { archive: expect.stringMatching(/^archive\/\d{4}\/\d{2}\/README\.md\.tar\.zst$/), member: "README.md.~1~", version: 1 },
     });
     const closed = await server.close();
     expect(closed.code, closed.stderr).toBe(0);

@@ -165,6 +165,7 @@ describe(".norma/norma.db", () => {
     db.close();
     const slow = (await readNormaState(join(root, "copy")))!;
     expect(fast.runs).toEqual(slow.runs);
+    expect(fast.runs).toHaveLength(30);
     expect([...fast.stepCounts()].sort()).toEqual([...slow.stepCounts()].sort());
     for (const r of fast.runs) {
       expect(fast.steps(r.run_id)).toEqual(slow.steps(r.run_id));

@@ -18,9 +18,10 @@ import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 
 /**
  * The workspace code: our sources under src/workspace/ and the HTTP binding — but the tool
- * names and schemas, which the MCP server's catalog names — and its dependencies' files.
+ * names and schemas, which the MCP server's catalog names, and the constants the bin's help and
+ * those schemas state (the command timeout, the HTTP defaults) — and its dependencies' files.
  */
-const WORKSPACE_SOURCES = /^src\/(http\/|workspace\/(?!workspace-tool-names\.ts$|workspace-schemas\.ts$))/;
+const WORKSPACE_SOURCES = /^src\/(http\/(?!http-defaults\.ts$)|workspace\/(?!workspace-tool-names\.ts$|workspace-schemas\.ts$|command-timeout\.ts$))/;
 const WORKSPACE_PACKAGES = /node_modules\/(smol-toml|modern-tar|@bokuweb\/zstd-wasm)\//;
 const DIST = join(CLI, "..");
 /** Our source files each built output holds (dist-relative output path → src/… inputs). */
