@@ -26,6 +26,8 @@ export interface SessionClient {
 export interface Published {
   version: number;
   diagnostics: Diagnostic[];
+  /** The same, as published (index for index). */
+  lsp: LspDiagnostic[];
 }
 
 export class LspSession {
@@ -197,11 +199,8 @@ export class LspSession {
     }
     // Changed meanwhile (or closed): a later run judges the newer text.
     if (this.docs.get(doc.uri) !== doc || doc.version !== version) return;
-    this.published.set(doc.uri, { version, diagnostics: found });
-    this.client.publishDiagnostics(
-      doc.uri,
-      version,
-      found.map((d) => lspDiagnostic(d, lineOf)),
-    );
+    const lsp = found.map((d) => lspDiagnostic(d, lineOf));
+    this.published.set(doc.uri, { version, diagnostics: found, lsp });
+    this.client.publishDiagnostics(doc.uri, version, lsp);
   }
 }
