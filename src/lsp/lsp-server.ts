@@ -14,7 +14,9 @@ import {
   FileChangeType,
   type InitializeResult,
   LSPErrorCodes,
+  MessageType,
   ResponseError,
+  ShowMessageNotification,
   TextDocumentSyncKind,
 } from "vscode-languageserver/node";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
@@ -147,7 +149,7 @@ export function runLspServer(options: LspServerOptions): Promise<void> {
       return { written: written.map((f) => f.rel), transcript: written.map((f) => f.transcript), bufferUpdated: applied.applied };
     } catch (e) {
       if (!(e instanceof EditRefusedError)) throw e;
-      connection.window.showWarningMessage(`noma-reconcile: fix not applied: ${e.message}`);
+      void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `noma-reconcile: fix not applied: ${e.message}` });
       throw new ResponseError(LSPErrorCodes.RequestFailed, e.message);
     }
   });
@@ -160,7 +162,8 @@ export function runLspServer(options: LspServerOptions): Promise<void> {
     if (doc === undefined) return null;
     const lockTimeoutMs = await lockTimeoutOf(doc);
     const result = rename(nav, doc, position, newName, lockTimeoutMs);
-    if (result.note !== undefined) connection.window.showInformationMessage(`noma-reconcile: ${result.note}`);
+    if (result.note !== undefined)
+      void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message: `noma-reconcile: ${result.note}` });
     return result.edit;
   });
 

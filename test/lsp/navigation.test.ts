@@ -178,7 +178,7 @@ describe("completion and hover", () => {
     const intro = await client.open("book/01-intro.noma");
     const onLink = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: intro }, position: positionOf(INTRO, "[[r-main]]", 3) });
     expect(onLink?.range).toEqual({ start: { line: 5, character: 13 }, end: { line: 5, character: 19 } });
-    expect((onLink?.contents as { value: string }).value).toBe(
+    expect((onLink!.contents as { value: string }).value).toBe(
       [
         "**::risk** `r-main` — book/02-risks.noma:5",
         "",
@@ -194,7 +194,7 @@ describe("completion and hover", () => {
       ].join("\n"),
     );
     const onId = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri: intro }, position: positionOf(INTRO, 'id="c-intro"', 6) });
-    expect((onId?.contents as { value: string }).value).toBe(
+    expect((onId!.contents as { value: string }).value).toBe(
       [
         "**::claim** `c-intro` — book/01-intro.noma:5",
         "",
