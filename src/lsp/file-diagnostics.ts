@@ -45,8 +45,11 @@ export async function transcriptOnDocument(root: WorkspaceRoot, rel: string): Pr
   }));
 }
 
-/** The diagnostics of an open file that is not a `.noma` document. */
-export async function otherDiagnostics(doc: OpenDocument, root: WorkspaceRoot | null): Promise<Diagnostic[]> {
+/**
+ * The diagnostics of an open file that is not a `.noma` document. `openSpecs`: the specs of its
+ * repository the editor has open (a `$ref` may name one not saved yet).
+ */
+export async function otherDiagnostics(doc: OpenDocument, root: WorkspaceRoot | null, openSpecs: readonly string[] = []): Promise<Diagnostic[]> {
   const rel = doc.place.rel;
   const text = doc.text;
   switch (doc.kind) {
@@ -71,7 +74,7 @@ export async function otherDiagnostics(doc: OpenDocument, root: WorkspaceRoot | 
       const { listSpecPaths } = await import("../spec/list-spec-paths.js");
       const { specDiagnostics } = await import("../check/spec-diagnostics.js");
       const paths = root.inRepo ? listSpecPaths(root.root) : [];
-      if (!paths.includes(rel)) paths.push(rel);
+      for (const p of [rel, ...openSpecs]) if (!paths.includes(p)) paths.push(p);
       return specDiagnostics([rel], paths, (p) => root.read(p)).find((r) => r.file === rel)?.diagnostics ?? [];
     }
     case "config": {

@@ -85,7 +85,8 @@ export class LspSession {
     const root = this.rootOf(doc);
     if (root !== null && place.rel !== undefined) root.changed(place.rel);
     this.refreshTranscript(doc);
-    this.schedule([doc]);
+    // Its text as the editor holds it may not be the file's: what reads it is judged again.
+    this.schedule([doc, ...this.dependents(doc)]);
   }
 
   change(uri: string, changes: readonly TextDocumentContentChangeEvent[], version: number): void {
@@ -132,19 +133,20 @@ export class LspSession {
     return this.openDocuments().filter((d) => d !== doc && d.place.root === doc.place.root && kinds.includes(d.kind));
   }
 
-  /** The transcript findings shown on a `.noma` document (computed against the file as saved). */
+  /**
+   * The transcript findings shown on a `.noma` document (computed against the file as saved).
+   * The document's next judgement waits for them (the caller schedules it), so a save never
+   * shows the findings of the transcript before it.
+   */
   private refreshTranscript(doc: OpenDocument): void {
     const root = this.rootOf(doc);
     if (doc.kind !== "document" || root === null || doc.place.rel === undefined) return;
     const rel = doc.place.rel;
-    this.track(
-      transcriptOnDocument(root, rel).then(
-        (found) => {
-          doc.transcriptDiagnostics = found;
-          this.schedule([doc]);
-        },
-        (e: unknown) => this.client.log(`transcript of ${rel}: ${(e as Error).message}`),
-      ),
+    doc.transcriptPending = transcriptOnDocument(root, rel).then(
+      (found) => {
+        doc.transcriptDiagnostics = found;
+      },
+      (e: unknown) => this.client.log(`transcript of ${rel}: ${(e as Error).message}`),
     );
   }
 
@@ -186,11 +188,15 @@ export class LspSession {
     let lineOf: LineOf;
     try {
       if (doc.kind === "document") {
+        await doc.transcriptPending;
         found = [...doc.transcriptDiagnostics, ...nomaDiagnostics(doc, root)];
         const parsed = doc.noma().current();
         lineOf = (line) => lineText(parsed, line);
       } else {
-        found = await otherDiagnostics(doc, root);
+        const openSpecs = this.openDocuments().flatMap((d) =>
+          d.kind === "spec" && d.place.root === doc.place.root && d.place.rel !== undefined ? [d.place.rel] : [],
+        );
+        found = await otherDiagnostics(doc, root, openSpecs);
         lineOf = linesOf(doc.text);
       }
     } catch (e) {

@@ -37,6 +37,8 @@ export class OpenDocument {
   private buffer: NomaBuffer | undefined;
   /** Diagnostics of the document's transcript shown on it, computed against the file on disk (open and save). */
   transcriptDiagnostics: import("../validate/diagnostic.js").Diagnostic[] = [];
+  /** Set while they are being computed (its judgement waits for them). */
+  transcriptPending: Promise<void> | undefined;
 
   constructor(
     readonly uri: string,

@@ -5,6 +5,7 @@
  * and the specs with their governance (for the governance lens; reloaded when a spec file
  * or the configuration changes). Documents outside every repository are judged alone.
  */
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BookContext } from "../check/book-context.js";
 import { ChapterNames } from "../check/book-names.js";
@@ -91,9 +92,10 @@ export class WorkspaceRoots {
 
   constructor(private readonly buffer: (abs: string) => string | undefined) {}
 
-  /** The repository holding `abs`, or null outside every repository. */
+  /** The repository holding `abs` (a new file in a folder not made yet: the folder's nearest existing parent's), or null outside every repository. */
   of(abs: string): WorkspaceRoot | null {
-    const dir = dirname(abs);
+    let dir = dirname(abs);
+    while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
     let r = this.byDir.get(dir);
     if (r === undefined) {
       let top: string | null = null;
