@@ -355,8 +355,8 @@ cli
   .command("lsp", "Run the language server on stdio (LSP 3.17) for editors: diagnostics, navigation, completion, hover, governance, fixes")
   .option("--stdio", "Talk over stdin/stdout (the default and only transport; editors pass it)")
   .option("--clientProcessId <pid>", "Exit when this process does (editors pass it)")
-  .example("  noma-reconcile lsp --stdio           # what an editor runs (docs/editors.md)")
-  .example("  npx noma-reconcile lsp --stdio       # through npx, as the editor set-ups in docs/editors.md run it")
+  .example("  noma-reconcile lsp --stdio           # what an editor runs (docs/lsp.md)")
+  .example("  npx noma-reconcile lsp --stdio       # through npx, as the editor set-ups in docs/lsp.md run it")
   .action(() => run(async () => (await import("./commands/lsp-command.js")).lspCommand(io)));
 
 cli

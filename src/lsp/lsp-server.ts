@@ -3,9 +3,9 @@
  * on the standard `vscode-languageserver` packages, bundled). A shell over the library, like
  * the MCP server: diagnostics, ids, books, governance and fixes are the library's; this
  * module only wires the protocol's requests to the session (lsp-session.ts) and to the
- * features (one module each). Nothing heavy is loaded before a document needs it: the parser
- * with the first `.noma` document, YAML and the schemas with the first spec or configuration,
- * sql.js and BLAKE3 with the first governance lens.
+ * features (one module each). Nothing heavy is loaded before a file needs it: YAML and the
+ * schemas with the first spec, book or configuration, sql.js and BLAKE3 with the first
+ * governance lens (the server's own code is a chunk no other command loads).
  */
 import {
   CodeActionKind,
