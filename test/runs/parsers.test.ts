@@ -198,7 +198,7 @@ describe(".norma/config.json", () => {
     expect(p({ agents: { act: { type: "claude", path: "../elsewhere" } } })).toEqual([
       `.norma/config.json: agents.act.path: expected a directory inside the repository, found "../elsewhere" (outside ${ROOT})`,
     ]);
-    expect(p({ agents: { act: { type: "acp" } } })).toEqual(['.norma/config.json: agents.act.cmd: expected a list, found nothing']);
+    expect(p({ agents: { act: { type: "acp" } } })).toEqual([".norma/config.json: agents.act.cmd: expected a list, found nothing"]);
     expect(p({ agents: { act: { type: "acp", cmd: ["agent"], permissions: { write: "sometimes" } } } })).toEqual([
       '.norma/config.json: agents.act.permissions.write: expected one of "allow", "deny", "worktree", found "sometimes"',
     ]);
@@ -208,7 +208,7 @@ describe(".norma/config.json", () => {
     expect(p({ agents: { act: { type: "acp", cmd: ["agent"], permissions: { writes: "deny" } } } })).toEqual([
       '.norma/config.json: agents.act.permissions.writes: unknown key (did you mean "write"?)',
     ]);
-    expect(p({ agents: { act: { type: "acp", cmd: ["agent"], model: "x" } } })).toEqual(['.norma/config.json: agents.act.model: unknown key']);
+    expect(p({ agents: { act: { type: "acp", cmd: ["agent"], model: "x" } } })).toEqual([".norma/config.json: agents.act.model: unknown key"]);
     expect(p({ budgets: { max_iterations: 0 } })).toEqual([".norma/config.json: budgets.max_iterations: expected a number ≥ 1, found 0"]);
     expect(p({ risky: "*.lock" })).toEqual(['.norma/config.json: risky: expected a list of globs (non-empty strings), found "*.lock"']);
     expect(parseRunConfig('{\n  "agents": {\n    "act": { "type": "exec" "cmd": [] }\n  }\n}', ROOT).problems[0]).toMatch(
