@@ -50,7 +50,8 @@ describe("the HTML run report in a headless browser", () => {
       const root = runRepo({
         extra: {
           ".notarai/config.yaml": "workspace:\n  ledger: evidence/tools.log\n  archive: evidence/archive\n",
-          [HOSTILE_SPEC]: 'schema_version: "0.7"\nintent: "A library with a hostile name."\nbehaviors:\n  - name: exports\n    given: "an import"\n    then: "x is there"\nartifacts:\n  code:\n    - path: "lib/**"\n',
+          [HOSTILE_SPEC]:
+            'schema_version: "0.7"\nintent: "A library with a hostile name."\nbehaviors:\n  - name: exports\n    given: "an import"\n    then: "x is there"\nartifacts:\n  code:\n    - path: "lib/**"\n',
           "lib/x.ts": "export const x = 1;\n",
         },
         config: { agents: { act: { type: "acp", cmd: ["node", ACP_AGENT, "agents/act.json"], timeout_ms: 60_000 } } },
@@ -101,6 +102,9 @@ describe("the HTML run report in a headless browser", () => {
       });
       try {
         const tab = await browser.newPage();
+        /** An element's text as a reader sees it (rendered: line breaks between blocks). */
+        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what this test reads
+        const seen = (selector: string): Promise<string> => tab.locator(selector).innerText();
         const errors: string[] = [];
         const dialogs: string[] = [];
         const requests: string[] = [];
@@ -143,27 +147,27 @@ describe("the HTML run report in a headless browser", () => {
           "check",
         ]);
         // The criteria: FAIL at the first check, PASS at the second, with the evidence named.
-        const criteria = await tab.$eval("#criteria tbody", (el) => (el as HTMLElement).innerText);
+        const criteria = await seen("#criteria tbody");
         expect(criteria).toContain(`AC1 no unreconciled drift for ${HOSTILE_SPEC}`);
         expect(criteria).toMatch(/FAIL\s+PASS/);
         expect(criteria).toContain("files/drift-1.json");
         // The act step's diff, its hostile line shown as text.
         expect(await tab.$eval("#act pre.diff .add", (el) => el.textContent)).toBe(`+${HOSTILE_LINE}`);
-        expect(await tab.$eval("#act", (el) => (el as HTMLElement).innerText)).toContain("AC1: <em>fixed</em> the library");
+        expect(await seen("#act")).toContain("AC1: <em>fixed</em> the library");
         // The ledger lines of the act step's requests.
-        const tools = await tab.$eval("#tools", (el) => (el as HTMLElement).innerText);
+        const tools = await seen("#tools");
         expect(tools).toContain("From the evidence ledger evidence/tools.log.");
         expect(tools).toMatch(/Step 004 act · 5 calls/);
         expect(tools).toContain("session/request_permission");
         expect(tools).toContain("fs/write_text_file");
         // Drift: the file and the new spec open before, both acknowledged after.
-        const drift = (await tab.$eval("#drift", (el) => (el as HTMLElement).innerText)).replace(/\n+/g, "\n");
+        const drift = (await seen("#drift")).replace(/\n+/g, "\n");
         expect(drift).toContain(`Before (check 003, iteration 1)\n${HOSTILE_SPEC}: 2 open of 2`);
         expect(drift).toContain(`After (check 007, iteration 2)\n${HOSTILE_SPEC}: 0 open of 2`);
         expect(await tab.$$eval("#drift svg circle", (els) => els.length)).toBe(2);
         // The goal and the spec name are text; nothing in the page is an element they could have made.
         expect(await tab.title()).toBe(`Run ${id}: passed`);
-        expect(await tab.$eval("dl.facts", (el) => (el as HTMLElement).innerText)).toContain(GOAL);
+        expect(await seen("dl.facts")).toContain(GOAL);
         expect(await tab.$$eval("script, img, iframe, object, embed, link, b, i, em", (els) => els.length)).toBe(0);
 
         const shot = join(shots, "report.png");
@@ -178,7 +182,7 @@ describe("the HTML run report in a headless browser", () => {
         const listUrl = pathToFileURL(join(root, ".norma/runs.html")).href;
         await tab.goto(listUrl, { waitUntil: "load" });
         expect(await tab.$$eval("#runs tbody tr", (els) => els.length)).toBe(2);
-        expect(await tab.$eval("#runs", (el) => (el as HTMLElement).innerText)).toContain(GOAL);
+        expect(await seen("#runs")).toContain(GOAL);
         expect(await tab.$$eval("#status svg rect", (els) => els.length)).toBe(4);
         const listShot = join(shots, "runs.png");
         await tab.screenshot({ path: listShot, fullPage: true });
