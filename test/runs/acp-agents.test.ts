@@ -232,7 +232,7 @@ describe("run with an ACP agent", () => {
     expect(restored.stdout).toBe(DRIFT["src/app.ts"]);
   });
 
-  it("a configured policy denies what it says: write deny refuses an edit inside the work tree, execute deny a command", async () => {
+  it("a configured policy denies what it says (write deny, execute deny); an agent that does not exit after its session is stopped", async () => {
     const root = runRepo({
       extra: WORKSPACE,
       drift: DRIFT,
@@ -245,6 +245,7 @@ describe("run with an ACP agent", () => {
             { permission: { kind: "read", title: "read /etc/hosts", locations: ["/etc/hosts"] }, options: ["reject_once"] },
           ],
           status: "fail",
+          linger: true,
         },
       },
     });
@@ -266,6 +267,13 @@ describe("run with an ACP agent", () => {
       "permissions.execute is deny",
       "permissions.read is allow; the agent offered no allow option, so the request is cancelled",
     ]);
+    // The agent kept running after its session: it was stopped, which is recorded, not a failure of its own.
+    const ev = await events(root, id);
+    expect(ev.filter((e) => e.type === "acp_agent_stopped").map((e) => e.message)).toEqual([
+      "the act agent had not exited 5 s after its session ended and its stdin closed; it was stopped",
+    ]);
+    expect(ev.filter((e) => e.type === "agent_failed")).toEqual([]);
+    expect(readJson(root, `.norma/runs/${id}/steps/004-act/output.json`)).toMatchObject({ status: "fail", summary: "act done over ACP" });
   });
 
   it("an answer that is not an AgentResponse is a protocol error; a turn that ends other than end_turn fails the step", async () => {

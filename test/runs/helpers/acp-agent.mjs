@@ -4,7 +4,8 @@
 // `byRole`, per iteration under `byIteration`, then
 //   actions: [ {read: PATH, line?, limit?} | {write: PATH, content} | {permission: {kind, title, locations: [PATH]}, options?: [kinds]}
 //            | {terminal: {command, args?, cwd?}} | {say: TEXT} | {tool: TITLE} ]
-//   summary, status, stopReason (default end_turn), answer (the raw final message instead of the AgentResponse)
+//   summary, status, stopReason (default end_turn), answer (the raw final message instead of the AgentResponse),
+//   linger (keep running after the client closed the connection, as some agents do)
 // PATHs may use ${cwd} (the session's cwd), ${step_dir} and ${prev} (the last previous step's directory),
 // all taken from the AgentRequest at the end of the prompt. Each action's result (or the JSON-RPC
 // error) is recorded, with the client's capabilities and the session/new request, in files/acp.json
@@ -18,6 +19,7 @@ import * as acp from "@agentclientprotocol/sdk";
 const behaviorFile = process.argv[2];
 let capabilities = null;
 let sessionRequest = null;
+let linger = false;
 
 const say = (client, sessionId, text) =>
   client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
@@ -53,6 +55,7 @@ const app = acp
     const all = JSON.parse(readFileSync(join(sessionRequest.cwd, behaviorFile), "utf8"));
     const byRole = all.byRole?.[req.step.role] ?? all;
     const b = byRole.byIteration?.[String(req.step.iteration)] ?? byRole;
+    linger = b.linger === true;
     const vars = { cwd: sessionRequest.cwd, step_dir: req.paths.step_dir, prev: req.context.previous_step_dirs.at(-1) ?? "" };
     const path = (p) => p.replace(/\$\{(\w+)\}/g, (_, k) => vars[k]);
     const results = [];
@@ -130,3 +133,4 @@ const app = acp
   });
 
 await app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin))).closed;
+if (linger) setInterval(() => {}, 60_000);
