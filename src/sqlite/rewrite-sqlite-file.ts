@@ -8,7 +8,7 @@
  * The lock makes writers take turns, so none loses another's rows; the rename makes
  * a write appear all at once or not at all (a process killed at any point leaves the
  * previous file whole), so readers need no lock: they read the last renamed file.
- * The hash cache (cache/cache-db.ts) and the run DB (runs/norma-db.ts) both write so.
+ * The hash cache (cache/write-cache.ts) and the run DB (runs/norma-db.ts) both write so.
  */
 import { readFileSync } from "node:fs";
 import type { SqlJsStatic } from "sql.js";
