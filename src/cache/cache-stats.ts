@@ -4,10 +4,11 @@ import { join } from "node:path";
 import type { Database } from "sql.js";
 import { describeError } from "../errors/describe-error.js";
 import { loadSqlJs } from "../sqlite/load-sql-js.js";
+import { sqlJsSchemaShapeProblem } from "../sqlite/schema-shape.js";
 import { CACHE_DB_PATH } from "./cache-db-path.js";
 import { BLOB_HASH_CHUNKS, CACHE_SCHEMA_VERSION, RECONCILED_CHUNKS, STAT_HASH_CHUNKS } from "./cache-tables.js";
 import { countRows, decodeChunks, readChunks, type ChunkCodec } from "./chunk-table.js";
-import type { CacheStatus } from "./classify-cache-db.js";
+import { CACHE_TABLE_SHAPES, type CacheStatus } from "./classify-cache-db.js";
 import { escapedCache } from "./read-cache.js";
 import { metaValue, selectRows, tableNames } from "./select-rows.js";
 
@@ -46,12 +47,19 @@ export async function cacheStats(root: string): Promise<CacheStats> {
   }
   base.bytes = bytes.length;
   const SQL = await loadSqlJs();
-  let db: Database;
+  let db: Database | undefined;
   let tables: Set<string>;
   try {
     db = new SQL.Database(bytes);
+    // Nothing is counted in a file whose schema is not ours (a recursive view never finishes counting).
+    const shape = sqlJsSchemaShapeProblem(db, CACHE_TABLE_SHAPES);
+    if (shape !== null) {
+      db.close();
+      return { ...base, status: "unreadable", warning: `${CACHE_DB_PATH} is not a cache this tool writes (${shape})` };
+    }
     tables = tableNames(db);
   } catch (e) {
+    db?.close();
     return { ...base, status: "unreadable", warning: `${CACHE_DB_PATH} is not a readable database (${describeError(e)})` };
   }
   try {

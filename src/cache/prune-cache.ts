@@ -7,8 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "sql.js";
 import { ANY_SPEC, BLOB_HASH_CHUNKS, RECONCILED_CHUNKS, STAT_HASH_CHUNKS } from "./cache-tables.js";
-import { countRows, deleteScope, readChunks, updateChunks } from "./chunk-table.js";
-import { unpackPaths } from "./packed-paths.js";
+import { countRows, decodeChunkKeys, deleteScope, readChunks, updateChunks } from "./chunk-table.js";
 import { batches, selectRows } from "./select-rows.js";
 
 /** What is alive: paths and specs kept without a stat, and (optionally) every blob id still needed. */
@@ -31,7 +30,7 @@ export function pruneCache(db: Database, root: string, p: CachePrune): void {
   const deadBySpec = new Map<string, string[]>();
   for (const c of readChunks(db, RECONCILED_CHUNKS, null, 1)) {
     specs.add(c.scope);
-    for (const path of RECONCILED_CHUNKS.decodeKeys(c.values[0]!, c.n)) {
+    for (const path of decodeChunkKeys(RECONCILED_CHUNKS, c)) {
       if (!isGone(path)) continue;
       let list = deadBySpec.get(c.scope);
       if (list === undefined) deadBySpec.set(c.scope, (list = []));
@@ -50,14 +49,13 @@ export function pruneCache(db: Database, root: string, p: CachePrune): void {
     .filter(isGone);
   for (const b of batches(deadFileCache)) db.run(`DELETE FROM file_cache WHERE path IN (${b.map(() => "?").join(",")})`, b);
   const deadStats: string[] = [];
-  for (const c of readChunks(db, STAT_HASH_CHUNKS, null, 1)) for (const path of unpackPaths(c.values[0]!, c.n)) if (isGone(path)) deadStats.push(path);
+  for (const c of readChunks(db, STAT_HASH_CHUNKS, null, 1)) for (const path of decodeChunkKeys(STAT_HASH_CHUNKS, c)) if (isGone(path)) deadStats.push(path);
   updateChunks(db, STAT_HASH_CHUNKS, null, { deletes: deadStats });
   if (p.liveBlobs !== undefined) {
     // Amortised: collect only when most memo rows are dead.
     if (countRows(db, BLOB_HASH_CHUNKS) > 2 * p.liveBlobs.size + 1_000) {
       const dead: string[] = [];
-      for (const c of readChunks(db, BLOB_HASH_CHUNKS, null, 1))
-        for (const b of BLOB_HASH_CHUNKS.decodeKeys(c.values[0]!, c.n)) if (!p.liveBlobs.has(b)) dead.push(b);
+      for (const c of readChunks(db, BLOB_HASH_CHUNKS, null, 1)) for (const b of decodeChunkKeys(BLOB_HASH_CHUNKS, c)) if (!p.liveBlobs.has(b)) dead.push(b);
       updateChunks(db, BLOB_HASH_CHUNKS, null, { deletes: dead });
     }
   }

@@ -6,13 +6,14 @@
  * newer one is refused. Nothing is written through a `.notarai/.cache` that links out of
  * the repository.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Database } from "sql.js";
-import { describeError } from "../errors/describe-error.js";
-import { NomaError } from "../errors/noma-error.js";
+import type { Database, SqlJsStatic } from "sql.js";
+import { describeBug, describeError } from "../errors/describe-error.js";
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 import { assertNoSymlinkEscape } from "../fsx/symlink-escape.js";
 import { rewriteSqliteFile } from "../sqlite/rewrite-sqlite-file.js";
+import { integrityProblem, isSqliteCorruption } from "../sqlite/sqlite-corruption.js";
 import { CACHE_DB_PATH, CACHE_LOCK_PATH } from "./cache-db-path.js";
 import {
   ANY_SPEC,
@@ -26,7 +27,7 @@ import {
   type ReconciledRow,
   type StatRow,
 } from "./cache-tables.js";
-import { updateChunks } from "./chunk-table.js";
+import { CacheCorruptError, updateChunks } from "./chunk-table.js";
 import { classifyCacheDb, type DbKind } from "./classify-cache-db.js";
 import { migrateV1, migrateV2 } from "./migrate-cache.js";
 import { pruneCache, type CachePrune } from "./prune-cache.js";
@@ -53,8 +54,8 @@ export interface CacheWrite {
 
 export class CacheWriteError extends NomaError {
   static override readonly errorName: string = "CacheWriteError";
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super("cache-unwritable", message, options);
+  constructor(message: string, options: { cause?: unknown; kind?: ErrorKind; code?: string } = {}) {
+    super(options.code ?? "cache-unwritable", message, options);
   }
 }
 
@@ -101,47 +102,59 @@ function groupBySpec(rows: NonNullable<CacheWrite["reconciled"]>, now: number): 
 }
 
 /**
- * Apply `w` to the cache: lock, re-read the DB file (a bad one is replaced, with
- * a warning; an older schema is migrated), apply, export, write a temp file,
- * fsync, rename, unlock (rewriteSqliteFile). Returns a warning when the previous
- * DB had to be discarded.
+ * Why the DB is damaged, given `e` met while reading or updating it: SQLite's own corruption
+ * errors, a chunk that fails its checksums (or cannot be decoded), a schema that is not ours —
+ * or, for any other error, SQLite's integrity check of the file failing. Null when the DB is
+ * sound: the error is then ours (a bug, a bad argument) and the file must be left as it was.
+ * `file` is read again for the check (under the write's lock, so unchanged): sql.js writes
+ * into the buffer it opened, so the bytes the write began with may hold part of its work.
+ */
+function damageOf(SQL: SqlJsStatic, file: string, e: unknown): string | null {
+  if (e instanceof CacheCorruptError || isSqliteCorruption(e)) return (e as Error).message;
+  let db: Database | null = null;
+  try {
+    db = new SQL.Database(readFileSync(file));
+    const problem = integrityProblem(db);
+    return problem === null ? null : `${describeBug(e)}; integrity check: ${problem}`;
+  } catch (e2) {
+    return isSqliteCorruption(e2) ? `${describeBug(e)}; ${(e2 as Error).message}` : null;
+  } finally {
+    db?.close();
+  }
+}
+
+/** A write that failed on a sound DB: our error, reported as one, the file left as it was. */
+function failedWrite(e: unknown): CacheWriteError {
+  const err = new CacheWriteError(`could not update ${CACHE_DB_PATH} (${describeBug(e)}); the file was left as it was`, {
+    cause: e,
+    kind: "internal",
+    code: "cache-write-failed",
+  });
+  if (e instanceof Error && e.stack !== undefined) err.stack = `${err.stack ?? err.message}\nCaused by: ${e.stack}`;
+  return err;
+}
+
+/**
+ * Apply `w` to the cache: lock, re-read the DB file, apply, export, write a temp file, fsync,
+ * rename, unlock (rewriteSqliteFile). An older schema is migrated; a newer one is refused. Only
+ * a damaged DB (see damageOf; a schema that is not ours included) is replaced by a new one,
+ * with a warning, which is returned; any other failure throws and leaves the file as it was.
  */
 export async function writeCache(root: string, w: CacheWrite): Promise<{ warning: string | null }> {
   ensureCacheDir(root);
   let warning: string | null = null;
+  const replaced = (reason: string): void => {
+    warning = `cache ${CACHE_DB_PATH} was corrupt (${reason}); starting a new one`;
+  };
+  const file = join(root, CACHE_DB_PATH);
   return rewriteSqliteFile({
-    file: join(root, CACHE_DB_PATH),
+    file,
     lock: join(root, CACHE_LOCK_PATH),
     fresh: w.reset === true,
     unreadable: (e) => {
-      warning = `cache ${CACHE_DB_PATH} was unreadable (${describeError(e)}); starting a new one`;
+      throw new CacheWriteError(`cannot read ${CACHE_DB_PATH} (${describeError(e)}); it was left as it was`, { cause: e });
     },
     apply: (SQL, bytes) => {
-      let db: Database | null = null;
-      let kind: DbKind | null = null;
-      let tables = new Set<string>();
-      if (bytes !== null && bytes.length > 0) {
-        try {
-          db = new SQL.Database(bytes);
-          const c = classifyCacheDb(db);
-          if (!c.ok && c.status === "newer") {
-            db.close();
-            db = null;
-            throw new CacheWriteError(
-              `cache ${CACHE_DB_PATH} has schema version ${c.version}, newer than this tool's ${CACHE_SCHEMA_VERSION}; upgrade noma-reconcile or run \`noma-reconcile cache clear\``,
-            );
-          }
-          if (!c.ok) throw new Error(c.warning);
-          kind = c.kind;
-          tables = tableNames(db);
-        } catch (e) {
-          if (e instanceof CacheWriteError) throw e;
-          db?.close();
-          warning = `cache ${CACHE_DB_PATH} was not a readable database (${describeError(e)}); starting a new one`;
-          db = null;
-          kind = null;
-        }
-      }
       /** Apply the write to `target` (a DB of `from` kind, or a new one) and export it. */
       const apply = (target: Database, from: DbKind | null, had: Set<string>): Uint8Array => {
         target.run("BEGIN");
@@ -171,32 +184,38 @@ export async function writeCache(root: string, w: CacheWrite): Promise<{ warning
         vacuumIfSparse(target);
         return target.export();
       };
-      let out: Uint8Array;
-      const existing = db;
-      if (existing === null) {
+      const applyFresh = (): Uint8Array => {
         const fresh = new SQL.Database();
         try {
-          out = apply(fresh, null, new Set());
+          return apply(fresh, null, new Set());
         } finally {
           fresh.close();
         }
-      } else {
+      };
+      let out: Uint8Array | null = null;
+      if (bytes === null || bytes.length === 0) out = applyFresh();
+      else {
+        let db: Database | null = null;
         try {
-          out = apply(existing, kind, tables);
+          db = new SQL.Database(bytes);
+          const c = classifyCacheDb(db);
+          if (!c.ok && c.status === "newer")
+            throw new CacheWriteError(
+              `cache ${CACHE_DB_PATH} has schema version ${c.version}, newer than this tool's ${CACHE_SCHEMA_VERSION}; ` +
+                "upgrade noma-reconcile or run `noma-reconcile cache clear`",
+            );
+          // Not a cache this tool can use (a schema that is not ours, no table it knows): damaged.
+          if (!c.ok) throw new CacheCorruptError(c.reason);
+          out = apply(db, c.kind, tableNames(db));
         } catch (e) {
-          // The file opened, but its contents do not hold up (checksums, SQLite's own structures, a
-          // schema that is not ours): a damaged cache is replaced, like an unreadable one.
           if (e instanceof CacheWriteError) throw e;
-          warning = `cache ${CACHE_DB_PATH} was corrupt (${describeError(e)}); starting a new one`;
-          const fresh = new SQL.Database();
-          try {
-            out = apply(fresh, null, new Set());
-          } finally {
-            fresh.close();
-          }
+          const damage = damageOf(SQL, file, e);
+          if (damage === null) throw failedWrite(e);
+          replaced(damage);
         } finally {
-          existing.close();
+          db?.close();
         }
+        out ??= applyFresh();
       }
       forgetCacheRead();
       return { bytes: out, result: { warning } };

@@ -30,7 +30,9 @@ export interface SqliteRewrite<T> {
   unreadable?: (e: unknown) => void;
   /**
    * From the file's bytes (null: no file, unreadable, or `fresh`) to the bytes to write and the
-   * answer. Runs synchronously under the lock; when it throws, nothing is written.
+   * answer. Runs synchronously under the lock; when it throws, nothing is written. A database
+   * opened on `bytes` writes into them (sql.js keeps a Buffer it is given): read the file again
+   * for its bytes as they were.
    */
   apply: (SQL: SqlJsStatic, bytes: Uint8Array | null) => { bytes: Uint8Array; result: T };
   /** Called between the temp file's fsync and the rename (crash tests). */
