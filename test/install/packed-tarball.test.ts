@@ -98,10 +98,14 @@ describe("install from a packed tarball", () => {
       const clock = new Clock();
       const project = installedProject(clock);
       const bin = join(project, "node_modules/.bin/noma-reconcile");
+      /** The commands run, to be compared with every command `--help` lists. */
+      const ran = new Set<string>(["serve", "mcp"]);
       const cli = (args: string[], code = 0) => {
+        ran.add(args[0]!);
         const r = run(bin, args, project, NO_REGISTRY);
         expect(r.code, `noma-reconcile ${args.join(" ")}\n${r.stdout}${r.stderr}`).toBe(code);
-        return r;
+        // Results on stdout, summaries and logs on stderr: `out` is both, for a line that may be in either.
+        return { ...r, out: r.stdout + r.stderr };
       };
       const commit = (message: string) => {
         ok("git", ["add", "-A"], project);
@@ -115,12 +119,12 @@ describe("install from a packed tarball", () => {
         writeFileSync(join(project, "src/api.js"), "export const answer = 42;\n");
         writeFileSync(join(project, ".notarai/api.spec.yaml"), SPEC);
         commit("A plan, an API and its spec");
-        expect(cli(["check"]).stdout).toContain("No issues found.");
-        expect(cli(["fmt", "--check"]).stdout).toContain("all formatted");
+        expect(cli(["check"]).out).toContain("No issues found.");
+        expect(cli(["fmt", "--check"]).out).toContain("all formatted");
         const patched = cli(["patch", "docs/plan.noma", "--op", '{"op":"update_attribute","id":"c1","key":"confidence","value":0.9}']);
-        expect(patched.stdout).toContain("transcript: 1 record appended to docs/plan.noma.patches");
+        expect(patched.out).toContain("transcript: 1 record appended to docs/plan.noma.patches");
         expect(readFileSync(join(project, "docs/plan.noma"), "utf8")).toContain('::claim{id="c1" confidence=0.9}');
-        expect(cli(["transcript", "verify", "docs/plan.noma"]).stdout).toContain("chain intact, document matches");
+        expect(cli(["transcript", "verify", "docs/plan.noma"]).out).toContain("chain intact, document matches");
         expect(cli(["ids", "docs/plan.noma"]).stdout).toBe("plan\nc1\ne1\n");
         expect(JSON.parse(cli(["parse", "docs/plan.noma"]).stdout)).toMatchObject({ type: "document" });
         expect(cli(["render", "docs/plan.noma"]).stdout).toBe(CLAIM.replace("confidence=0.5", "confidence=0.9"));
@@ -128,35 +132,35 @@ describe("install from a packed tarball", () => {
         // A conformance corpus of one fixture (Annex C layout).
         const fixture = join(ROOT, "fixtures/conformance/valid/agent-memory-types");
         cpSync(fixture, join(project, "corpus/valid/agent-memory-types"), { recursive: true });
-        expect(cli(["verify", "corpus"]).stdout).toContain("1 fixture, 1 passed");
+        expect(cli(["verify", "corpus"]).out).toContain("1 fixture, 1 passed");
         commit("Patched");
       });
 
       clock.time("reconciliation: specs, governs, coverage, mark-reconciled, state, cache, affected, diff, changed, ci", () => {
-        expect(cli(["specs", "validate"]).stdout).toContain("2 spec files checked: 0 invalid files, 0 problems.");
-        expect(cli(["governs", "src/api.js"]).stdout).toContain("src/api.js: .notarai/api.spec.yaml (code, via src/**)");
-        expect(cli(["coverage"]).stdout).toMatch(/\d+ tracked files: \d+ governed/);
-        expect(cli(["mark-reconciled", "--all"]).stdout).toContain("Wrote .notarai/reconciliation_state.json");
-        expect(cli(["state", "show"]).stdout).toContain("written by: noma-reconcile");
-        expect(cli(["cache", "status"]).stdout).toContain("status: ok");
+        expect(cli(["specs", "validate"]).out).toContain("2 spec files checked: 0 invalid files, 0 problems.");
+        expect(cli(["governs", "src/api.js"]).out).toContain("src/api.js: .notarai/api.spec.yaml (code, via src/**)");
+        expect(cli(["coverage"]).out).toMatch(/\d+ tracked files: \d+ governed/);
+        expect(cli(["mark-reconciled", "--all"]).out).toContain("Wrote .notarai/reconciliation_state.json");
+        expect(cli(["state", "show"]).out).toContain("written by: noma-reconcile");
+        expect(cli(["cache", "status"]).out).toContain("status: ok");
         commit("Baseline");
         ok("git", ["checkout", "--quiet", "-b", "feature"], project);
         writeFileSync(join(project, "src/api.js"), "export const answer = 43;\n");
         commit("A change nobody reconciled");
-        expect(cli(["affected", "--base", "main"]).stdout).toContain("1 changed file since the merge-base with main; 2 affected specs.");
-        expect(cli(["diff", "--spec", ".notarai/api.spec.yaml", "--base", "main"]).stdout).toContain("1 file to reconcile: src/api.js");
+        expect(cli(["affected", "--base", "main"]).out).toContain("1 changed file since the merge-base with main; 2 affected specs.");
+        expect(cli(["diff", "--spec", ".notarai/api.spec.yaml", "--base", "main"]).out).toContain("1 file to reconcile: src/api.js");
         expect(cli(["changed", "--spec", ".notarai/api.spec.yaml"]).stdout).toBe("src/api.js\n");
-        expect(cli(["ci", "--base", "main"]).stdout).toContain("Drift: 2 unreconciled governed files across 2 affected specs");
-        expect(cli(["state", "snapshot"]).stdout).toContain("Wrote .notarai/reconciliation_state.json");
-        expect(cli(["cache", "clear"]).stdout).toBe("Cleared the reconciliation cache: every governed change counts as unreconciled again.\n");
+        expect(cli(["ci", "--base", "main"]).out).toContain("Drift: 2 unreconciled governed files across 2 affected specs");
+        expect(cli(["state", "snapshot"]).out).toContain("Wrote .notarai/reconciliation_state.json");
       });
 
-      clock.time("runs: run, runs list, runs show; demo", () => {
+      clock.time("runs: run, runs list, runs show; cache clear; demo", () => {
         // No agents configured: the built-in check runs, finds the drift, and the run fails (exit 1).
-        expect(cli(["run", "--spec", ".notarai/api.spec.yaml"], 1).stdout).toContain("FAIL: AC1: 1 open drift file (src/api.js)");
-        expect(cli(["runs", "list"]).stdout).toMatch(/failed +FAIL/);
-        expect(cli(["runs", "show"]).stdout).toContain("AC1: no unreconciled drift for .notarai/api.spec.yaml");
-        expect(cli(["demo"]).stdout).toContain('src/billing/refund.ts  via "src/billing/**" (code; modified; hash-differs)');
+        expect(cli(["run", "--spec", ".notarai/api.spec.yaml"], 1).out).toContain("FAIL: AC1: 1 open drift file (src/api.js)");
+        expect(cli(["runs", "list"]).out).toMatch(/failed +FAIL/);
+        expect(cli(["runs", "show"]).out).toContain("AC1: no unreconciled drift for .notarai/api.spec.yaml");
+        expect(cli(["cache", "clear"]).stdout).toBe("Cleared the reconciliation cache: every governed change counts as unreconciled again.\n");
+        expect(cli(["demo"]).out).toContain('src/billing/refund.ts  via "src/billing/**" (code; modified; hash-differs)');
       });
 
       await clock.timeAsync("workspace: serve (an edit over HTTP), ledger, archive; mcp", async () => {
@@ -181,9 +185,9 @@ describe("install from a packed tarball", () => {
         expect(await edit.json()).toMatchObject({ success: true, archived: { version: 1 } });
         server.kill("SIGTERM");
         expect(await exited).toBe(0);
-        expect(cli(["ledger", "verify"]).stdout).toContain("1 line, seq and hash chain intact");
-        expect(cli(["archive", "list"]).stdout).toContain("src/api.js.~1~");
-        expect(cli(["archive", "restore", "src/api.js"]).stdout).toContain("restored src/api.js");
+        expect(cli(["ledger", "verify"]).out).toContain("1 line, seq and hash chain intact");
+        expect(cli(["archive", "list"]).out).toContain("src/api.js.~1~");
+        expect(cli(["archive", "restore", "src/api.js"]).out).toContain("restored src/api.js");
         expect(readFileSync(join(project, "src/api.js"), "utf8")).toBe("export const answer = 43;\n");
         // The MCP server over stdio: initialize, then a tool that loads sql.js and BLAKE3.
         const rpc = (id: number, method: string, params: object) => JSON.stringify({ jsonrpc: "2.0", id, method, params });
@@ -199,8 +203,15 @@ describe("install from a packed tarball", () => {
           .trim()
           .split("\n")
           .map((l) => JSON.parse(l) as { id: number; result: { structuredContent?: unknown } });
-        expect(answers.find((a) => a.id === 2)?.result.structuredContent).toEqual({ changed_artifacts: ["src/api.js"] });
+        // The same answer as the CLI's (the cache was cleared: every artifact of the spec).
+        const viaCli = cli(["changed", "--spec", ".notarai/api.spec.yaml"]).stdout.trim().split("\n");
+        expect(viaCli).toEqual(["docs/plan.noma", "src/api.js"]);
+        expect(answers.find((a) => a.id === 2)?.result.structuredContent).toEqual({ changed_artifacts: viaCli });
       });
+      // Every command the CLI has was run.
+      const listed = [...cli(["--help"]).stdout.matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((m) => m[1]!);
+      expect(listed.length).toBeGreaterThan(20);
+      expect([...ran].filter((c) => c !== "--help").sort()).toEqual([...listed].sort());
       console.log(clock.summary("every command of the installed package"));
     },
     INSTALL_TIMEOUT_MS,
