@@ -1,6 +1,6 @@
 /**
- * BLAKE3 through blake3-wasm, loaded on first use only (it is external to the
- * bundle, and loading it compiles WebAssembly). Hashes are lowercase hex of the 32-byte
+ * BLAKE3 through blake3-wasm, loaded on first use only (a file of its own beside the
+ * bundle, dist/vendor/blake3.cjs, and loading it compiles WebAssembly). Hashes are lowercase hex of the 32-byte
  * digest, identical to NotarAI's for the same bytes.
  */
 import { requireVendored } from "../vendored.js";
