@@ -452,12 +452,18 @@ cli
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/run-command.js")).runCommand(options, io)));
 
 cli
-  .command("runs <action> [...rest]", "The runs recorded in .norma/norma.db: `runs list`, `runs show [RUN_ID]` (default: the newest)")
-  .option("--limit <n>", "list: at most N runs (newest first)")
+  .command(
+    "runs <action> [...rest]",
+    "The runs recorded in .norma/norma.db: `runs list`, `runs show [RUN_ID]` (default: the newest), `runs report FILE` (the list as an HTML page)",
+  )
+  .option("--limit <n>", "list, report: at most N runs (newest first)")
+  .option("--html <file>", "show: write the run's report as one self-contained HTML page (timeline, criteria and evidence, diffs, tool calls, drift)")
   .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile runs list")
   .example("  noma-reconcile runs show 20260105-100000-ab12cd --format json")
+  .example("  noma-reconcile runs show --html .norma/report.html   # open it in a browser")
+  .example("  noma-reconcile runs report .norma/runs.html")
   .action((action: string, rest: string[], options: Record<string, unknown>) =>
     run(async () => (await import("./commands/runs-command.js")).runsCommand(action, rest, options, io)),
   );

@@ -34,7 +34,8 @@ export function runConfigJsonSchema(): Json {
     $schema: { type: "string", description: "The JSON Schema of this file (editors read it; noma-reconcile ignores it)" },
     agents: {
       type: "object",
-      description: "The agent of each role: exec (an argv, never a shell), codex, opencode, gemini, claude (fixed binaries), builtin (check only)",
+      description:
+        "The agent of each role: exec (an argv, never a shell), codex, opencode, gemini, claude (fixed binaries), acp (an Agent Client Protocol agent: an argv), builtin (check only)",
       properties: Object.fromEntries(ROLES.map((r) => [r, roleAgent(r)])),
       additionalProperties: false,
     },

@@ -15,7 +15,7 @@ import type { WorkspaceToolName } from "./workspace-tool-names.js";
 import type { Workspace } from "./workspace.js";
 import type { ToolOutput } from "./tools/tool-output.js";
 
-export type Binding = "mcp" | "http" | "library" | "cli";
+export type Binding = "mcp" | "http" | "library" | "cli" | "acp";
 
 export interface WorkspaceCallOptions {
   /** Recorded in each ledger line's details (`via`). */

@@ -351,6 +351,7 @@ describe("README and docs: complete against the real CLI, server and library", (
       model: ["claude", "m"],
       path: ["claude", "."],
       args: ["claude", ["--x"]],
+      permissions: ["acp", { write: "deny", execute: "allow" }],
     };
     for (const key of keys) {
       const budget = /^budgets\.(\w+)$/.exec(key)?.[1];
@@ -358,7 +359,7 @@ describe("README and docs: complete against the real CLI, server and library", (
       if (budget !== undefined) expect(parseRunConfig(JSON.stringify({ budgets: { [budget]: 1 } }), root).problems, key).toEqual([]);
       if (field !== undefined && field !== "type") {
         const [type, value] = values[field] ?? ["exec", null];
-        const agent = { type, ...(type === "exec" && field !== "cmd" ? { cmd: ["node"] } : {}), [field]: value };
+        const agent = { type, ...((type === "exec" || type === "acp") && field !== "cmd" ? { cmd: ["node"] } : {}), [field]: value };
         expect(parseRunConfig(JSON.stringify({ agents: { act: agent } }), root).problems, key).toEqual([]);
       }
     }

@@ -537,7 +537,7 @@ describe("run: start-up", () => {
       [
         "noma-reconcile: invalid .norma/config.json:",
         '  .norma/config.json: agents.act.cmd: not supported for codex: the tool\'s binary is fixed (use "path" for its working directory, "args" for extra arguments)',
-        '  .norma/config.json: agents.plan.type: expected one of "exec", "codex", "opencode", "gemini", "claude", "builtin", found "cdx"',
+        '  .norma/config.json: agents.plan.type: expected one of "exec", "codex", "opencode", "gemini", "claude", "acp", "builtin", found "cdx"',
         "  .norma/config.json: budgets.max_patch_kb: expected a number > 0, found -1",
         '  .norma/config.json: budgets.max_iteration: unknown key (did you mean "max_iterations"?)',
         "",

@@ -149,7 +149,13 @@ export async function runCommandTool(
     command,
     argList,
     record,
-    { timeoutSeconds, maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES, request: args.environment ?? {}, signal: options.signal },
+    {
+      timeoutSeconds,
+      maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES,
+      request: args.environment ?? {},
+      signal: options.signal,
+      ...(options.onSpawn !== undefined ? { onSpawn: options.onSpawn } : {}),
+    },
     { command, args: argList, rule, environment_keys: envKeys },
   );
 }
