@@ -41,7 +41,7 @@ export class GovernanceLens {
     const ctx = await root.specContext();
     const [{ fileReconciliation }, { CACHE_DB_PATH }, { SNAPSHOT_PATH }] = await Promise.all([
       import("../reconcile/file-reconciliation.js"),
-      import("../cache/cache-db.js"),
+      import("../cache/cache-db-path.js"),
       import("../spec/governance.js"),
     ]);
     let ctxSerial = this.contexts.get(ctx);

@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { hashFile } from "../cache/hash-file.js";
 import { loadBlake3 } from "../cache/blake3.js";
-import { ANY_SPEC } from "../cache/cache-db.js";
+import { ANY_SPEC } from "../cache/cache-tables.js";
 import type { Governor } from "../spec/governance.js";
 import { whichSpecsGovern, type PathState } from "../spec/which-specs-govern.js";
 import { readReconciliation } from "./read-reconciliation.js";
