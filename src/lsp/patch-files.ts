@@ -95,9 +95,8 @@ export function patchFiles(session: LspSession, root: WorkspaceRoot, patches: re
     const done = patchDocument(abs, p.ops, common(p, sha256Hex(bytes)));
     if (done.outcome.result !== "applied") {
       const written = out.map((f) => f.rel).join(", ");
-      throw new EditRefusedError(
-        `${p.rel}: ${done.outcome.error?.code ?? "noop"}: ${done.outcome.error?.message ?? "nothing changed"}${written.length > 0 ? ` (already written: ${written})` : ""}`,
-      );
+      const why = `${done.outcome.error?.code ?? "noop"}: ${done.outcome.error?.message ?? "nothing changed"}`;
+      throw new EditRefusedError(`${p.rel}: ${why}${written.length > 0 ? ` (already written: ${written})` : ""}`);
     }
     session.fileChanged(session.place(session.documentAt(abs)?.uri ?? pathUri(abs)));
     out.push({ rel: p.rel, abs, before: text, after: done.outcome.text, transcript: `${p.rel}.patches` });

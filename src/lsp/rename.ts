@@ -67,10 +67,11 @@ export function rename(nav: Navigation, doc: OpenDocument, pos: Position, newNam
       },
     );
     const result: RenameResult = { edit: buffersEdit(session, written) };
-    if (plan.keptAlias)
-      result.note = `Renamed "${b.id}" to "${newName}"; ${plan.unaddressable.length} ${plan.unaddressable.length === 1 ? "reference" : "references"} no patch op can address (${plan.unaddressable
-        .map((u) => `${u.path}:${u.line}`)
-        .join(", ")}) left as written, so "${b.id}" stays an alias of "${newName}".`;
+    if (plan.keptAlias) {
+      const n = plan.unaddressable.length;
+      const where = plan.unaddressable.map((u) => `${u.path}:${u.line}`).join(", ");
+      result.note = `Renamed "${b.id}" to "${newName}"; ${n} ${n === 1 ? "reference" : "references"} no patch op can address (${where}) left as written, so "${b.id}" stays an alias of "${newName}".`;
+    }
     return result;
   } catch (e) {
     if (e instanceof RenameRefusedError || e instanceof EditRefusedError) throw refused(e.message);

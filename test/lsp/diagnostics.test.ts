@@ -6,8 +6,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ExitNotification } from "vscode-languageserver-protocol/node";
 import { runCli } from "../helpers/run-cli.js";
-import { tempRepo } from "../helpers/temp-repo.js";
+import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { LspClient } from "./helpers/lsp-client.js";
 
 const DOC = [
@@ -77,5 +78,15 @@ describe("diagnostics of a .noma document", () => {
     const saved = await client.diagnostics(uri, v3, () => client.published.length > before);
     expect(said(saved)).toEqual(said(changed));
     expect(await client.shutdown()).toBe(0);
+  });
+
+  it("a document outside every repository is judged alone; exit without shutdown is status 1", async () => {
+    const dir = tempDir("nr-lsp-alone-");
+    const client = new LspClient(dir);
+    await client.initialize();
+    const uri = await client.open("loose.noma", "# Loose\n\nSee [[nowhere]].\n");
+    expect((await client.diagnostics(uri, 1)).diagnostics.map((d) => [d.code, d.range.start.line])).toEqual([["broken-reference", 2]]);
+    await client.connection.sendNotification(ExitNotification.type);
+    expect(await client.exit()).toEqual({ code: 1, signal: null });
   });
 });

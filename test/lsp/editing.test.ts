@@ -15,11 +15,12 @@ import {
   PrepareRenameRequest,
   RenameRequest,
   type CodeAction,
+  type TextEdit,
   type WorkspaceEdit,
 } from "vscode-languageserver-protocol/node";
 import { runCli } from "../helpers/run-cli.js";
 import { tempRepo } from "../helpers/temp-repo.js";
-import { LspClient, positionOf, uriOf } from "./helpers/lsp-client.js";
+import { applyTextEdits, LspClient, positionOf, uriOf } from "./helpers/lsp-client.js";
 
 const PLAN = ['# Plan {id="plan"}', "", '::claim{id="c1" confidence="85%"}', "Grows.", "::", "", '::evidence{id="e1" for="c1"}', "Measured.", "::", ""].join(
   "\n",
@@ -152,9 +153,10 @@ describe("rename of a block id", () => {
       expect(verify.code, `${doc}: ${verify.stdout}${verify.stderr}`).toBe(0);
     }
     expect(runCli(["check"], { cwd: root }).code).toBe(0);
-    // The editor applies the edit: its buffer is the file.
+    // The editor applies the edit: its buffer is then the file.
     const applied = edit.documentChanges![0]!;
-    expect("edits" in applied).toBe(true);
+    if (!("edits" in applied)) throw new Error("the rename's change is not a text edit");
+    expect(applyTextEdits(INTRO, applied.edits as TextEdit[])).toBe(introAfter);
   });
 
   it("refuses a section's id, an id in use, and unsaved changes", async () => {

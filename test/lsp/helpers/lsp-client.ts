@@ -60,7 +60,7 @@ export function positionOf(text: string, needle: string, delta = 0): { line: num
   return { line, character: before.length - (before.lastIndexOf("\n") + 1) };
 }
 
-function applyTextEdits(text: string, edits: readonly TextEdit[]): string {
+export function applyTextEdits(text: string, edits: readonly TextEdit[]): string {
   const sorted = [...edits].sort(
     (a, b) => offsetAt(text, b.range.start.line, b.range.start.character) - offsetAt(text, a.range.start.line, a.range.start.character),
   );
