@@ -1,5 +1,5 @@
 import { CONFIDENCE_PROFILES } from "../profiles.js";
-import { checkDirective, isCheckedDirective } from "../check-directive.js";
+import { checkDirective, isCheckedDirective } from "./check-directive.js";
 import type { Validation } from "../validation.js";
 
 /**
