@@ -75,11 +75,13 @@ interface Context {
   vars: Map<string, string[]>;
   out: ShellWrite[];
   nesting: number;
+  /** Where `cd` went, relative to where the line starts ("" there), or null once it went somewhere unknown. */
+  dir: string | null;
 }
 
 /** The files `command` (one shell command line) would write or remove. */
 export function shellWrites(command: string): ShellWrite[] {
-  const ctx: Context = { vars: new Map(), out: [], nesting: 0 };
+  const ctx: Context = { vars: new Map(), out: [], nesting: 0, dir: "" };
   readLine(parseShell(command), ctx);
   return ctx.out;
 }
@@ -132,7 +134,28 @@ function simpleCommand(cmd: SimpleCommand, ctx: Context): void {
 }
 
 function emit(ctx: Context, value: string, how: string, effect: ShellWrite["effect"], command: string, extra: Partial<ShellWrite> = {}): void {
-  for (const target of substitute(value, ctx)) ctx.out.push({ target, how, effect, command, ...extra });
+  const sources = extra.sources?.flatMap((s) => substitute(s, ctx).map((v) => inDir(v, ctx)));
+  for (const target of substitute(value, ctx)) ctx.out.push({ target: inDir(target, ctx), how, effect, command, ...extra, ...(sources !== undefined ? { sources } : {}) });
+}
+
+/** A relative path as seen from where the line started, after the `cd`s before it. */
+function inDir(value: string, ctx: Context): string {
+  if (value.startsWith("/") || value.startsWith(MARK.tilde) || ctx.dir === "") return value;
+  return ctx.dir === null ? `${MARK.dynamic}/${value}` : `${ctx.dir}/${value}`;
+}
+
+/** `cd DIR` / `pushd DIR`: where the following commands run. */
+function changeDirectory(args: readonly ShellWord[], ctx: Context): void {
+  const operand = args.find((a) => !literalOf(a.value).startsWith("-") || literalOf(a.value) === "-");
+  if (operand === undefined) {
+    ctx.dir = MARK.tilde;
+    return;
+  }
+  const values = substitute(operand.value, ctx);
+  const v = values[0]!;
+  if (values.length !== 1 || literalOf(v) === "-" || /[\uE000-\uE002\uE006\uE007]/.test(v)) ctx.dir = null;
+  else if (v.startsWith("/") || v.startsWith(MARK.tilde)) ctx.dir = v;
+  else ctx.dir = ctx.dir === null ? null : ctx.dir === "" ? v : `${ctx.dir}/${v}`;
 }
 
 const nameOf = (w: ShellWord | undefined): string => {
@@ -277,6 +300,10 @@ function command(words: ShellWord[], text: string, ctx: Context): void {
 function writesOf(name: string, args: ShellWord[], text: string, ctx: Context): void {
   const operandsOf = (spec: Options): string[] => parseArgs(args, spec).operands;
   switch (name) {
+    case "cd":
+    case "pushd":
+      changeDirectory(args, ctx);
+      return;
     case "tee":
       for (const o of operandsOf({ valued: "" })) emit(ctx, o, "tee", "write", text);
       return;
