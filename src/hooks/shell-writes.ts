@@ -135,7 +135,8 @@ function simpleCommand(cmd: SimpleCommand, ctx: Context): void {
 
 function emit(ctx: Context, value: string, how: string, effect: ShellWrite["effect"], command: string, extra: Partial<ShellWrite> = {}): void {
   const sources = extra.sources?.flatMap((s) => substitute(s, ctx).map((v) => inDir(v, ctx)));
-  for (const target of substitute(value, ctx)) ctx.out.push({ target: inDir(target, ctx), how, effect, command, ...extra, ...(sources !== undefined ? { sources } : {}) });
+  for (const target of substitute(value, ctx))
+    ctx.out.push({ target: inDir(target, ctx), how, effect, command, ...extra, ...(sources !== undefined ? { sources } : {}) });
 }
 
 /** A relative path as seen from where the line started, after the `cd`s before it. */

@@ -168,11 +168,13 @@ function planCodexToml(root: string): AgentFilePlan {
   } catch {
     return unsafe("a table appended at its end would not parse (is mcp_servers written inline?)");
   }
-  const expected = structuredClone(before);
+  // As plain data (the parser's tables have no prototype; its dates become strings alike).
+  const plain = (v: unknown): Record<string, unknown> => JSON.parse(JSON.stringify(v)) as Record<string, unknown>;
+  const expected = plain(before);
   expected["mcp_servers"] = {
-    ...((before["mcp_servers"] as Record<string, unknown> | undefined) ?? {}),
+    ...((expected["mcp_servers"] as Record<string, unknown> | undefined) ?? {}),
     [TOOL_NAME]: { command: "node", args: [LAUNCHER_PATH, "mcp"] },
   };
-  if (!isDeepStrictEqual(after, expected)) return unsafe("the table appended at its end would change more than our server");
+  if (!isDeepStrictEqual(plain(after), expected)) return unsafe("the table appended at its end would change more than our server");
   return { agent: "codex", path, action: "update", detail: `+ [mcp_servers.${TOOL_NAME}]; everything else kept`, content: next };
 }

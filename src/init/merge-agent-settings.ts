@@ -16,7 +16,8 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { NomaError } from "../errors/noma-error.js";
-import { type JsonObjectSpan, type JsonSpan, JsonSpanError, parseJsonSpans } from "../patch/json-spans.js";
+import { findJsonSyntaxError } from "../config/json-syntax-error.js";
+import { type JsonObjectSpan, type JsonSpan, parseJsonSpans } from "../patch/json-spans.js";
 
 /** One hook to register: run `command` for `event` on the tools `matcher` names. */
 export interface HookRegistration {
@@ -122,7 +123,9 @@ export function mergeAgentSettings(text: string | null, file: string, plan: Agen
     data = JSON.parse(source);
     spans = parseJsonSpans(source, 200);
   } catch (e) {
-    return unsafe(`not strict JSON (${e instanceof JsonSpanError || e instanceof SyntaxError ? e.message : String(e)})`);
+    const at = findJsonSyntaxError(source);
+    const first = (e as Error).message.split("\n")[0];
+    return unsafe(`not strict JSON (${at !== null ? `line ${at.line}, column ${at.column}: ${at.message}` : first}; comments are not JSON)`);
   }
   if (!isObject(data) || spans.kind !== "object") return unsafe("the top level is not a JSON object");
   const dup = duplicateKey(spans);

@@ -89,7 +89,13 @@ export function expectAllowed(r: HookRun): void {
 }
 
 /** The `patch_block` arguments a refusal offers (the line after "send this with …:"). */
-export function offeredPatch(reason: string): { file: string; op?: Record<string, unknown>; ops?: Record<string, unknown>[]; base_sha256: string; actor: unknown } {
+export function offeredPatch(reason: string): {
+  file: string;
+  op?: Record<string, unknown>;
+  ops?: Record<string, unknown>[];
+  base_sha256: string;
+  actor: unknown;
+} {
   const lines = reason.split("\n");
   const at = lines.findIndex((l) => l.includes("send this with mcp__noma-reconcile__patch_block:"));
   expect(at, reason).toBeGreaterThan(-1);

@@ -100,7 +100,9 @@ describe("agent-hook: Claude Code's PreToolUse on documents", () => {
     expect(prose).toContain(`"base_sha256":"${sha256(PLAN)}"`);
     expect(prose).toContain("mcp__noma-reconcile__read_doc");
     expect(prose).toContain("transcript accept docs/plan.noma");
-    const two = denyReason(p.hook("PreToolUse", "Write", { file_path: doc, content: PLAN.replace("The app works.", "A").replace("It ran in production.", "B") }));
+    const two = denyReason(
+      p.hook("PreToolUse", "Write", { file_path: doc, content: PLAN.replace("The app works.", "A").replace("It ran in production.", "B") }),
+    );
     expect(two).toContain('spans several blocks ("c1", "e1"): send one op per block');
     const missing = denyReason(p.hook("PreToolUse", "Edit", { file_path: doc, old_string: "not in the document", new_string: "x" }));
     expect(missing).toContain("The edit would not apply as written (old_string does not occur in the document)");
@@ -141,7 +143,7 @@ describe("agent-hook: Claude Code's PreToolUse on Bash", () => {
       ["cp /tmp/x.noma docs/plan.noma", "docs/plan.noma (cp onto it)"],
       ["cd docs && mv plan.noma other.noma", "docs/other.noma (mv onto it)"],
       ["for f in docs/*.noma; do sed -i 's/a/b/' \"$f\"; done", "docs/plan.noma (sed -i)"],
-      ["f=docs/plan.noma; printf x >> \"$f\"", "docs/plan.noma (>> redirection)"],
+      ['f=docs/plan.noma; printf x >> "$f"', "docs/plan.noma (>> redirection)"],
       ["bash -c 'echo x > docs/plan.noma'", "docs/plan.noma (> redirection)"],
     ];
     for (const [command, what] of denied) {
@@ -150,7 +152,9 @@ describe("agent-hook: Claude Code's PreToolUse on Bash", () => {
       expect(reason, command).toContain("mcp__noma-reconcile__patch_block");
     }
     expect(denyReason(p.hook("PreToolUse", "Bash", { command: "rm docs/plan.noma.patches" }))).toContain("is the edit transcript of docs/plan.noma");
-    expect(denyReason(p.hook("PreToolUse", "Bash", { command: "ls docs/*.noma | xargs sed -i 's/a/b/'" }))).toContain("may write a Noma document or transcript");
+    expect(denyReason(p.hook("PreToolUse", "Bash", { command: "ls docs/*.noma | xargs sed -i 's/a/b/'" }))).toContain(
+      "may write a Noma document or transcript",
+    );
     expect(denyReason(p.hook("PreToolUse", "Bash", { command: "find docs -name '*.noma' -exec sed -i 's/a/b/' {} +" }))).toContain(
       "may write a Noma document or transcript",
     );
@@ -199,7 +203,10 @@ describe("agent-hook: other files, other events, bad input", () => {
       ["[1,2]", /^noma-reconcile agent-hook: expected the tool call as a JSON object, found a list\n$/],
       ['{"tool_name":"Write"}', /^noma-reconcile agent-hook: hook_event_name: expected PreToolUse, PostToolUse, BeforeTool or AfterTool, found nothing\n$/],
       ['{"hook_event_name":"Stop","tool_name":"Write"}', /^noma-reconcile agent-hook: hook_event_name: "Stop" is not a tool event/],
-      ['{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"content":"x"}}', /^noma-reconcile agent-hook: Write: tool_input\.file_path: expected a file path, found nothing\n$/],
+      [
+        '{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"content":"x"}}',
+        /^noma-reconcile agent-hook: Write: tool_input\.file_path: expected a file path, found nothing\n$/,
+      ],
     ];
     for (const [raw, message] of cases) {
       const r = p.hook("PreToolUse", "Write", {}, { raw });

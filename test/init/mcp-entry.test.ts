@@ -35,7 +35,9 @@ describe("the .mcp.json entry init writes", () => {
     installLocally(repo);
     const entry = initEntry(repo);
     expect(entry).toEqual({ type: "stdio", command: "node", args: [".notarai/noma-reconcile.cjs", "mcp"] });
-    expect(readFileSync(join(repo, ".notarai/noma-reconcile.cjs"), "utf8")).toMatch(/^\/\/ noma-reconcile launcher: runs the project's own noma-reconcile; never npx/);
+    expect(readFileSync(join(repo, ".notarai/noma-reconcile.cjs"), "utf8")).toMatch(
+      /^\/\/ noma-reconcile launcher: runs the project's own noma-reconcile; never npx/,
+    );
     const c = new McpClient(repo, [entry.command, ...entry.args], { PATH: stubs.path });
     const hello = await c.initialize("2025-11-25");
     expect(hello.protocolVersion).toBe("2025-11-25");
@@ -70,10 +72,15 @@ describe("the .mcp.json entry init writes", () => {
     expect((await old.close()).code).toBe(0);
     const r = runCli(["init"], { cwd: repo });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^updated +\.mcp\.json +\(the noma-reconcile entry an earlier version wrote now reads `node \.notarai\/noma-reconcile\.cjs mcp`; other servers kept\)$/m);
+    expect(r.stdout).toMatch(
+      /^updated +\.mcp\.json +\(the noma-reconcile entry an earlier version wrote now reads `node \.notarai\/noma-reconcile\.cjs mcp`; other servers kept\)$/m,
+    );
     expect(r.stdout).toMatch(/^created +\.notarai\/noma-reconcile\.cjs/m);
     const entry = (JSON.parse(readFileSync(join(repo, ".mcp.json"), "utf8")) as { mcpServers: Record<string, Entry> }).mcpServers;
-    expect(entry).toEqual({ github: { command: "gh-mcp" }, "noma-reconcile": { type: "stdio", command: "node", args: [".notarai/noma-reconcile.cjs", "mcp"] } });
+    expect(entry).toEqual({
+      github: { command: "gh-mcp" },
+      "noma-reconcile": { type: "stdio", command: "node", args: [".notarai/noma-reconcile.cjs", "mcp"] },
+    });
     const c = new McpClient(repo, [entry["noma-reconcile"]!.command, ...entry["noma-reconcile"]!.args], { PATH: stubs.path });
     expect((await c.initialize("2025-11-25")).protocolVersion).toBe("2025-11-25");
     expect((await c.close()).code).toBe(0);
