@@ -31,6 +31,9 @@ import type { CliIO } from "./cli-io.js";
 /** The document and governance steps (commands/agent-hook-command.ts), loaded on demand. */
 export type AgentHookLibrary = typeof import("./commands/agent-hook-command.js");
 
+/** The environment variable naming the MCP server as the agent knows it (set by the Claude Code plugin's launcher). */
+export const MCP_SERVER_ENV = "NOMA_RECONCILE_MCP_SERVER";
+
 /** How long the gate waits for the end of its input. */
 export const READ_TIMEOUT_MS = 10_000;
 
@@ -105,24 +108,33 @@ export async function runAgentHook(args: readonly string[], io: CliIO, library: 
     return 0;
   };
   if (skipping(io.env)) return answer({ kind: "allow" });
+  // The server's name as the agent knows it: a Claude Code plugin's launcher names its own (plugin_<plugin>_<server>).
+  const named = io.env[MCP_SERVER_ENV] ?? "";
+  const mcpServer = /^[A-Za-z0-9_.-]+$/.test(named) ? named : TOOL_NAME;
   try {
     const projectDir = io.env["CLAUDE_PROJECT_DIR"] || io.env["GEMINI_PROJECT_DIR"] || input.cwd;
     const found = findRepoRoot(projectDir);
     const root = found ?? projectDir;
     let loaded: Promise<AgentHookLibrary> | undefined;
     const lib = (): Promise<AgentHookLibrary> => (loaded ??= library());
-    const route: GateRoute = routeToolCall(input, { root, audit: await auditLocations(root, lib), home: homedir() });
+    const route: GateRoute = routeToolCall(input, { root, audit: await auditLocations(root, lib), home: homedir(), mcpServer });
     switch (route.kind) {
       case "allow":
         return answer({ kind: "allow" });
       case "deny":
         return answer({ kind: "deny", reason: route.reason });
       case "documents": {
-        const reason = (await lib()).judgeDocumentWrites(route.work, { root, inRepo: found !== null, dialect: input.dialect, toolName: input.toolName });
+        const reason = (await lib()).judgeDocumentWrites(route.work, {
+          root,
+          inRepo: found !== null,
+          dialect: input.dialect,
+          toolName: input.toolName,
+          mcpServer,
+        });
         return answer(reason === null ? { kind: "allow" } : { kind: "deny", reason });
       }
       case "governance": {
-        const text = await (await lib()).postEditContext(root, route.files);
+        const text = await (await lib()).postEditContext(root, route.files, mcpServer);
         return answer(text === null ? { kind: "allow" } : { kind: "context", text });
       }
     }
@@ -131,7 +143,7 @@ export async function runAgentHook(args: readonly string[], io: CliIO, library: 
     if (input.phase === "pre" && namesProtectedFile(input))
       return answer({
         kind: "deny",
-        reason: `${TOOL_NAME}: this tool call writes a Noma document or transcript, and the gate could not judge it (${message}), so it was stopped before it ran. Change documents with patch ops (mcp__${TOOL_NAME}__patch_block).`,
+        reason: `${TOOL_NAME}: this tool call writes a Noma document or transcript, and the gate could not judge it (${message}), so it was stopped before it ran. Change documents with patch ops (mcp__${mcpServer}__patch_block).`,
       });
     return fail(`the tool call was not judged: ${message}`);
   }

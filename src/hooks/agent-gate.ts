@@ -52,6 +52,8 @@ export interface GateContext {
   audit: AuditLocations;
   /** The home directory, for a shell's `~`. */
   home: string;
+  /** The MCP server's name as the agent knows it (default noma-reconcile). */
+  mcpServer?: string;
 }
 
 type PathKind = "document" | RecordKind;
@@ -125,17 +127,17 @@ export function routeToolCall(input: AgentHookInput, ctx: GateContext): GateRout
   for (const t of fileTargets(input)) {
     const what = pathKindOf(t.abs, ctx, audit);
     if (what === null) continue;
-    if (what.kind !== "document") return { kind: "deny", reason: recordReason(what.kind, what.rel, toolPhrase(input.toolName, false)) };
+    if (what.kind !== "document") return { kind: "deny", reason: recordReason(what.kind, what.rel, toolPhrase(input.toolName, false), ctx.mcpServer) };
     if (t.change !== null) work.push({ rel: what.rel, abs: t.abs, change: t.change });
-    else if (t.effect === "move") return { kind: "deny", reason: moveReason(what.rel, input.toolName) };
+    else if (t.effect === "move") return { kind: "deny", reason: moveReason(what.rel, input.toolName, ctx.mcpServer) };
   }
   return work.length > 0 ? { kind: "documents", work } : { kind: "allow" };
 }
 
-function moveReason(rel: string, toolName: string): string {
+function moveReason(rel: string, toolName: string, server: string = TOOL_NAME): string {
   return (
     `${TOOL_NAME}: ${toolPhrase(toolName, false)} moves the Noma document ${rel} away from its transcript ${rel}.patches; it was stopped before it ran. ` +
-    `Change documents with patch ops (${mcpTool("patch_block")}); a document is renamed by a person, its transcript with it.`
+    `Change documents with patch ops (${mcpTool("patch_block", server)}); a document is renamed by a person, its transcript with it.`
   );
 }
 
@@ -147,19 +149,26 @@ function routeShell(command: string, cwd: string, ctx: GateContext, audit: Retur
   for (const f of files) {
     const what = pathKindOf(f.abs, ctx, audit);
     if (what === null) continue;
-    if (what.kind !== "document") return { kind: "deny", reason: recordReason(what.kind, what.rel, `this shell command (${f.write.how})`) };
+    if (what.kind !== "document") return { kind: "deny", reason: recordReason(what.kind, what.rel, `this shell command (${f.write.how})`, ctx.mcpServer) };
     // Removing a document (rm, the source of a move) is not an edit of it: its transcript stays and check reports it.
     if (f.write.effect === "write" && !documents.some((d) => d.rel === what.rel && d.how === f.write.how))
       documents.push({ rel: what.rel, how: f.write.how, exists: isFile(f.abs) });
   }
-  if (documents.length > 0) return { kind: "deny", reason: shellDocumentReason(documents) };
+  if (documents.length > 0) return { kind: "deny", reason: shellDocumentReason(documents, ctx.mcpServer) };
   // A write the gate cannot name: refused only when the command names a document, a transcript or the ledger.
   const ledgerName = ctx.audit.ledger.slice(ctx.audit.ledger.lastIndexOf("/") + 1).toLowerCase();
   const lower = command.toLowerCase();
   const names = lower.includes(".noma") || (ledgerName.length > 0 && lower.includes(ledgerName));
   if (!names) return { kind: "allow" };
   const suspect = unknown.filter((u) => couldBeProtected(u.tail, ledgerName, u.write.effect));
-  if (suspect.length > 0) return { kind: "deny", reason: shellUnknownReason(suspect.map((u) => ({ shown: u.shown, how: u.write.how }))) };
+  if (suspect.length > 0)
+    return {
+      kind: "deny",
+      reason: shellUnknownReason(
+        suspect.map((u) => ({ shown: u.shown, how: u.write.how })),
+        ctx.mcpServer,
+      ),
+    };
   return { kind: "allow" };
 }
 

@@ -9,7 +9,8 @@ import { TOOL_NAME } from "../version.js";
 import type { AgentDialect } from "./agent-hook-input.js";
 
 /** An MCP tool of our server as an agent sees it. */
-export const mcpTool = (tool: string): string => `mcp__${TOOL_NAME}__${tool}`;
+/** `server`: the MCP server's name as the agent knows it (a Claude Code plugin's server is `plugin_<plugin>_<server>`). */
+export const mcpTool = (tool: string, server: string = TOOL_NAME): string => `mcp__${server}__${tool}`;
 
 /** The name each agent records in a transcript's actor. */
 export const ACTOR_NAMES: Readonly<Record<AgentDialect, string>> = Object.freeze({ claude: "claude-code", codex: "codex", gemini: "gemini-cli" });
@@ -27,14 +28,14 @@ export function shellQuote(s: string): string {
 export type RecordKind = "transcript" | "ledger" | "archive";
 
 /** Why a record the tools write is never edited, and what to do instead. */
-export function recordReason(kind: RecordKind, rel: string, how: string): string {
+export function recordReason(kind: RecordKind, rel: string, how: string, server: string = TOOL_NAME): string {
   switch (kind) {
     case "transcript": {
       const doc = rel.replace(/\.patches$/i, "");
       return (
         `${TOOL_NAME}: ${rel} is the edit transcript of ${doc} (${how} was stopped before it ran). The patch engine alone appends to it, one sealed record per op, ` +
         `and check, the pre-commit hook and ci verify its hash chain: it is never edited, moved or removed by hand. ` +
-        `To change ${doc}, send patch ops with ${mcpTool("patch_block")} (or \`npx ${TOOL_NAME} patch ${shellQuote(doc)} --op '…'\`); ` +
+        `To change ${doc}, send patch ops with ${mcpTool("patch_block", server)} (or \`npx ${TOOL_NAME} patch ${shellQuote(doc)} --op '…'\`); ` +
         `an edit someone made outside the protocol is acknowledged with \`npx ${TOOL_NAME} transcript accept ${shellQuote(doc)} --reason '…'\`.`
       );
     }
@@ -52,25 +53,25 @@ export function recordReason(kind: RecordKind, rel: string, how: string): string
 }
 
 /** The shell's write of a document, refused. */
-export function shellDocumentReason(writes: ReadonlyArray<{ rel: string; how: string; exists: boolean }>): string {
+export function shellDocumentReason(writes: ReadonlyArray<{ rel: string; how: string; exists: boolean }>, server: string = TOOL_NAME): string {
   const list = writes.map((w) => `${w.rel} (${w.how})`).join(", ");
   const created = writes.filter((w) => !w.exists).map((w) => w.rel);
   return (
     `${TOOL_NAME}: this shell command writes ${writes.length === 1 ? "a Noma document" : "Noma documents"} outside the patch engine: ${list}. It was stopped before it ran. ` +
     `Documents change only through patch ops, which are validated, applied atomically and recorded in <doc>.patches: read the ids and block hashes with ` +
-    `${mcpTool("read_doc")}, then send ops with ${mcpTool("patch_block")} (from a shell: \`npx ${TOOL_NAME} patch <doc> --op '…'\`). ` +
+    `${mcpTool("read_doc", server)}, then send ops with ${mcpTool("patch_block", server)} (from a shell: \`npx ${TOOL_NAME} patch <doc> --op '…'\`). ` +
     (created.length > 0 ? `To create ${created.join(", ")}, use your file-writing tool: a new document is validated before it lands. ` : "") +
     `Commands that only read documents are fine.`
   );
 }
 
 /** The shell may write a protected file the gate cannot name before it runs. */
-export function shellUnknownReason(unknown: ReadonlyArray<{ shown: string; how: string }>): string {
+export function shellUnknownReason(unknown: ReadonlyArray<{ shown: string; how: string }>, server: string = TOOL_NAME): string {
   const list = unknown.map((u) => `${u.shown} (${u.how})`).join(", ");
   return (
     `${TOOL_NAME}: this shell command may write a Noma document or transcript: it names one, and where ${list} ` +
     `writes is known only when it runs. It was stopped before it ran. Name the files literally (a command that writes no document passes), ` +
-    `and change documents only with patch ops: ${mcpTool("read_doc")} for ids and block hashes, ${mcpTool("patch_block")} to apply them ` +
+    `and change documents only with patch ops: ${mcpTool("read_doc", server)} for ids and block hashes, ${mcpTool("patch_block", server)} to apply them ` +
     `(from a shell: \`npx ${TOOL_NAME} patch <doc> --op '…'\`).`
   );
 }

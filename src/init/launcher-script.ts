@@ -41,11 +41,13 @@ export function launcherScript(place: LauncherPlace): string {
           "// finds it from the project Claude Code works in ($CLAUDE_PROJECT_DIR, else the working directory), in this process.",
         ];
   const from = place === "repository" ? "path.dirname(__dirname)" : "process.env.CLAUDE_PROJECT_DIR || process.cwd()";
+  // A plugin's MCP tools are named mcp__plugin_<plugin>_<server>__<tool>: the gate's messages name them so.
+  const plugin = place === "plugin" ? `process.env.NOMA_RECONCILE_MCP_SERVER ||= "plugin_${TOOL_NAME}_${TOOL_NAME}";\n` : "";
   return `${LAUNCHER_MARKER} runs the project's own noma-reconcile; never npx, never the network.
 ${where.join("\n")}
 // Where it is not installed, it says so on stderr and exits 1.
 "use strict";
-const path = require("node:path");
+${plugin}const path = require("node:path");
 const name = ${JSON.stringify(TOOL_NAME)};
 const from = ${from};
 const what = { mcp: "the MCP server cannot start", "agent-hook": "the coding agent's gate cannot run" }[process.argv[2]] || "it cannot run";
