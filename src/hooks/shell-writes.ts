@@ -13,6 +13,7 @@
  * Targets keep the marks of shell-words.ts (globs, braces, a leading `~`): the caller expands
  * them against the file system it sees (agent-gate.ts). Read-only commands yield nothing.
  */
+import { posix } from "node:path";
 import { literalOf, MARK, type ParsedShell, parseShell, type ShellWord, type SimpleCommand } from "./shell-words.js";
 
 export interface ShellWrite {
@@ -142,7 +143,7 @@ function emit(ctx: Context, value: string, how: string, effect: ShellWrite["effe
 /** A relative path as seen from where the line started, after the `cd`s before it. */
 function inDir(value: string, ctx: Context): string {
   if (value.startsWith("/") || value.startsWith(MARK.tilde) || ctx.dir === "") return value;
-  return ctx.dir === null ? `${MARK.dynamic}/${value}` : `${ctx.dir}/${value}`;
+  return ctx.dir === null ? `${MARK.dynamic}/${value}` : posix.join(ctx.dir, value);
 }
 
 /** `cd DIR` / `pushd DIR`: where the following commands run. */
@@ -156,7 +157,7 @@ function changeDirectory(args: readonly ShellWord[], ctx: Context): void {
   const v = values[0]!;
   if (values.length !== 1 || literalOf(v) === "-" || /[\uE000-\uE002\uE006\uE007]/.test(v)) ctx.dir = null;
   else if (v.startsWith("/") || v.startsWith(MARK.tilde)) ctx.dir = v;
-  else ctx.dir = ctx.dir === null ? null : ctx.dir === "" ? v : `${ctx.dir}/${v}`;
+  else ctx.dir = ctx.dir === null ? null : posix.join(ctx.dir, v) === "." ? "" : posix.join(ctx.dir, v);
 }
 
 const nameOf = (w: ShellWord | undefined): string => {
