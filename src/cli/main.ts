@@ -18,7 +18,7 @@ import { LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP } from "./lock-timeout-help.js";
 import { loadCachedBody } from "./startup/load-cached-body.js";
 import { COMMAND_GROUPS, exitCodesOf, GENERAL_EXIT_CODES } from "./command-help.js";
 import { checkOptions, unknownCommandMessage } from "./check-options.js";
-import { runAgentHook } from "./agent-hook-run.js";
+import type { runAgentHook as RunAgentHook } from "./agent-hook-run.js";
 
 // Node ≥ 22.1 can keep the compiled code of the modules a command loads (in its own cache
 // directory under the OS temp dir; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so the next
@@ -428,7 +428,7 @@ cli
   .example(
     `  echo '{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"docs/plan.noma","content":"…"}}' | noma-reconcile agent-hook`,
   )
-  .action(() => run(() => runAgentHook([], io, agentHookLibrary)));
+  .action(() => run(() => runAgentHook([])));
 
 cli
   .command("demo", "Build an example repository (specs, a document, a transcript, one deliberate drift), run the PR check on it, print the report")
@@ -468,6 +468,15 @@ cli
 
 /** The gate's document and governance steps, an ES module loaded only for the calls that need them. */
 const agentHookLibrary = () => import("./commands/agent-hook-command.js");
+
+/**
+ * The coding agent's gate: its own CommonJS file beside the bin (dist/agent-hook.cjs, see scripts/build.mjs),
+ * required only for `agent-hook`.
+ */
+function runAgentHook(args: readonly string[]): Promise<number> {
+  const gate = nodeModule.createRequire(import.meta.url)("./agent-hook.cjs") as { runAgentHook: typeof RunAgentHook };
+  return gate.runAgentHook(args, io, agentHookLibrary);
+}
 
 const RUN_HELP_NOTES = `  The loop (norma's layout, in .norma/): plan → do → check → act, repeated until the check says PASS
   or a budget is spent. Each step is committed atomically to .norma/runs/<run_id>/steps/NNN-role/
@@ -551,7 +560,7 @@ async function main(): Promise<number> {
           : [a],
     );
     // The coding agent's gate runs on every tool call: straight to it, without the argument parser's work.
-    if (argv[2] === "agent-hook" && !argv.slice(3).some((a) => a === "--help" || a === "-h")) return await runAgentHook(argv.slice(3), io, agentHookLibrary);
+    if (argv[2] === "agent-hook" && !argv.slice(3).some((a) => a === "--help" || a === "-h")) return await runAgentHook(argv.slice(3));
     // `help [command]` is `[command] --help`.
     if (argv[2] === "help" && argv.length <= 4) argv.splice(2, argv.length - 2, ...argv.slice(3), "--help");
     // An unknown command is a usage error, even with --help (cac would print the top-level help).

@@ -143,7 +143,8 @@ describe("Codex's apply_patch text", () => {
         const [op] = parseCodexPatch(patch);
         expect(op).toMatchObject({ op: "update", path: "docs/a.noma" });
         const next = [...unique.slice(0, i), ...added, ...unique.slice(i + 1)];
-        expect(applyCodexUpdate(text, (op as { hunks: never[] }).hunks)).toBe(`${next.join("\n")}\n`);
+        if (op?.op !== "update") throw new Error("expected an update");
+        expect(applyCodexUpdate(text, op.hunks)).toBe(`${next.join("\n")}\n`);
       }),
       RUNS,
     );
