@@ -23,7 +23,7 @@ import { mcpTool, shellQuote } from "./gate-messages.js";
 export async function postEditContext(root: string, files: readonly string[], server: string = TOOL_NAME): Promise<string | null> {
   if (!existsSync(join(root, ".notarai"))) return null;
   const known = listFiles(root, { untracked: "also", pathspecs: [".notarai"] });
-  const ctx = await loadSpecContextCached(root, { readOnly: true }, known);
+  const ctx = await loadSpecContextCached(root, {}, known);
   const governed = files.map((f) => ({ file: f, by: ctx.governance.governorsOf(f) })).filter((g) => g.by.length > 0);
   if (governed.length === 0) return null;
   const base = defaultBranchRef(root) ?? "main";
