@@ -4,7 +4,7 @@
 // finds it from the project Claude Code works in ($CLAUDE_PROJECT_DIR, else the working directory), in this process.
 // Where it is not installed, it says so on stderr and exits 1.
 "use strict";
-process.env.NOMA_RECONCILE_MCP_SERVER ||= "plugin_noma-reconcile_noma-reconcile";
+process.env.NOMA_RECONCILE_MCP_TOOLS ||= "mcp__plugin_noma-reconcile_noma-reconcile__{tool}";
 const path = require("node:path");
 const name = "noma-reconcile";
 const from = process.env.CLAUDE_PROJECT_DIR || process.cwd();

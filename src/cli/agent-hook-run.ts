@@ -22,6 +22,7 @@ import { SKIP_ENV } from "../hooks/hook-script.js";
 import { type AgentHookInput, AgentHookInputError, parseAgentHookInput } from "../hooks/agent-hook-input.js";
 import { renderGateAnswer, type GateAnswer } from "../hooks/agent-hook-answer.js";
 import { type GateRoute, routeToolCall } from "../hooks/agent-gate.js";
+import { DEFAULT_TOOL_NAMES, mcpTool } from "../hooks/gate-messages.js";
 import { DEFAULT_AUDIT_LOCATIONS, type AuditLocations } from "../spec/audit-paths.js";
 import { readConfigText } from "../spec/read-config-text.js";
 import { checkedPathKind } from "../layout/checked-path.js";
@@ -31,8 +32,8 @@ import type { CliIO } from "./cli-io.js";
 /** The document and governance steps (commands/agent-hook-command.ts), loaded on demand. */
 export type AgentHookLibrary = typeof import("./commands/agent-hook-command.js");
 
-/** The environment variable naming the MCP server as the agent knows it (set by the Claude Code plugin's launcher). */
-export const MCP_SERVER_ENV = "NOMA_RECONCILE_MCP_SERVER";
+/** The environment variable saying how the agent names our MCP tools (`{tool}` for the tool), set by the plugins' launchers. */
+export const MCP_TOOLS_ENV = "NOMA_RECONCILE_MCP_TOOLS";
 
 /** How long the gate waits for the end of its input. */
 export const READ_TIMEOUT_MS = 10_000;
@@ -108,16 +109,16 @@ export async function runAgentHook(args: readonly string[], io: CliIO, library: 
     return 0;
   };
   if (skipping(io.env)) return answer({ kind: "allow" });
-  // The server's name as the agent knows it: a Claude Code plugin's launcher names its own (plugin_<plugin>_<server>).
-  const named = io.env[MCP_SERVER_ENV] ?? "";
-  const mcpServer = /^[A-Za-z0-9_.-]+$/.test(named) ? named : TOOL_NAME;
+  // How the agent names our tools: a plugin's launcher says (a Claude Code plugin's tools are mcp__plugin_<plugin>_<server>__<tool>).
+  const named = io.env[MCP_TOOLS_ENV] ?? "";
+  const mcpTools = /^[A-Za-z0-9_.-]*\{tool\}[A-Za-z0-9_.-]*$/.test(named) ? named : DEFAULT_TOOL_NAMES;
   try {
     const projectDir = io.env["CLAUDE_PROJECT_DIR"] || io.env["GEMINI_PROJECT_DIR"] || input.cwd;
     const found = findRepoRoot(projectDir);
     const root = found ?? projectDir;
     let loaded: Promise<AgentHookLibrary> | undefined;
     const lib = (): Promise<AgentHookLibrary> => (loaded ??= library());
-    const route: GateRoute = routeToolCall(input, { root, audit: await auditLocations(root, lib), home: homedir(), mcpServer });
+    const route: GateRoute = routeToolCall(input, { root, audit: await auditLocations(root, lib), home: homedir(), mcpTools });
     switch (route.kind) {
       case "allow":
         return answer({ kind: "allow" });
@@ -129,12 +130,12 @@ export async function runAgentHook(args: readonly string[], io: CliIO, library: 
           inRepo: found !== null,
           dialect: input.dialect,
           toolName: input.toolName,
-          mcpServer,
+          mcpTools,
         });
         return answer(reason === null ? { kind: "allow" } : { kind: "deny", reason });
       }
       case "governance": {
-        const text = await (await lib()).postEditContext(root, route.files, mcpServer);
+        const text = await (await lib()).postEditContext(root, route.files, mcpTools);
         return answer(text === null ? { kind: "allow" } : { kind: "context", text });
       }
     }
@@ -143,7 +144,7 @@ export async function runAgentHook(args: readonly string[], io: CliIO, library: 
     if (input.phase === "pre" && namesProtectedFile(input))
       return answer({
         kind: "deny",
-        reason: `${TOOL_NAME}: this tool call writes a Noma document or transcript, and the gate could not judge it (${message}), so it was stopped before it ran. Change documents with patch ops (mcp__${mcpServer}__patch_block).`,
+        reason: `${TOOL_NAME}: this tool call writes a Noma document or transcript, and the gate could not judge it (${message}), so it was stopped before it ran. Change documents with patch ops (${mcpTool("patch_block", mcpTools)}).`,
       });
     return fail(`the tool call was not judged: ${message}`);
   }

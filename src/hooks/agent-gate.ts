@@ -25,7 +25,7 @@ import { checkedPathKind } from "../layout/checked-path.js";
 import { auditTest, type AuditLocations } from "../spec/audit-paths.js";
 import type { AgentHookInput, StringEdit } from "./agent-hook-input.js";
 import { type CodexHunk, parseCodexPatch } from "./codex-patch.js";
-import { mcpTool, type RecordKind, recordReason, shellDocumentReason, shellUnknownReason, toolPhrase } from "./gate-messages.js";
+import { DEFAULT_TOOL_NAMES, mcpTool, type RecordKind, recordReason, shellDocumentReason, shellUnknownReason, toolPhrase } from "./gate-messages.js";
 import { TOOL_NAME } from "../version.js";
 import { resolveShellTargets } from "./resolve-shell-targets.js";
 import { shellWrites } from "./shell-writes.js";
@@ -52,8 +52,8 @@ export interface GateContext {
   audit: AuditLocations;
   /** The home directory, for a shell's `~`. */
   home: string;
-  /** The MCP server's name as the agent knows it (default noma-reconcile). */
-  mcpServer?: string;
+  /** How the agent names our MCP tools (`{tool}` for the tool; default mcp__noma-reconcile__{tool}). */
+  mcpTools?: string;
 }
 
 type PathKind = "document" | RecordKind;
@@ -127,17 +127,17 @@ export function routeToolCall(input: AgentHookInput, ctx: GateContext): GateRout
   for (const t of fileTargets(input)) {
     const what = pathKindOf(t.abs, ctx, audit);
     if (what === null) continue;
-    if (what.kind !== "document") return { kind: "deny", reason: recordReason(what.kind, what.rel, toolPhrase(input.toolName, false), ctx.mcpServer) };
+    if (what.kind !== "document") return { kind: "deny", reason: recordReason(what.kind, what.rel, toolPhrase(input.toolName, false), ctx.mcpTools) };
     if (t.change !== null) work.push({ rel: what.rel, abs: t.abs, change: t.change });
-    else if (t.effect === "move") return { kind: "deny", reason: moveReason(what.rel, input.toolName, ctx.mcpServer) };
+    else if (t.effect === "move") return { kind: "deny", reason: moveReason(what.rel, input.toolName, ctx.mcpTools) };
   }
   return work.length > 0 ? { kind: "documents", work } : { kind: "allow" };
 }
 
-function moveReason(rel: string, toolName: string, server: string = TOOL_NAME): string {
+function moveReason(rel: string, toolName: string, tools: string = DEFAULT_TOOL_NAMES): string {
   return (
     `${TOOL_NAME}: ${toolPhrase(toolName, false)} moves the Noma document ${rel} away from its transcript ${rel}.patches; it was stopped before it ran. ` +
-    `Change documents with patch ops (${mcpTool("patch_block", server)}); a document is renamed by a person, its transcript with it.`
+    `Change documents with patch ops (${mcpTool("patch_block", tools)}); a document is renamed by a person, its transcript with it.`
   );
 }
 
@@ -149,12 +149,12 @@ function routeShell(command: string, cwd: string, ctx: GateContext, audit: Retur
   for (const f of files) {
     const what = pathKindOf(f.abs, ctx, audit);
     if (what === null) continue;
-    if (what.kind !== "document") return { kind: "deny", reason: recordReason(what.kind, what.rel, `this shell command (${f.write.how})`, ctx.mcpServer) };
+    if (what.kind !== "document") return { kind: "deny", reason: recordReason(what.kind, what.rel, `this shell command (${f.write.how})`, ctx.mcpTools) };
     // Removing a document (rm, the source of a move) is not an edit of it: its transcript stays and check reports it.
     if (f.write.effect === "write" && !documents.some((d) => d.rel === what.rel && d.how === f.write.how))
       documents.push({ rel: what.rel, how: f.write.how, exists: isFile(f.abs) });
   }
-  if (documents.length > 0) return { kind: "deny", reason: shellDocumentReason(documents, ctx.mcpServer) };
+  if (documents.length > 0) return { kind: "deny", reason: shellDocumentReason(documents, ctx.mcpTools) };
   // A write the gate cannot name: refused only when the command names a document, a transcript or the ledger.
   const ledgerName = ctx.audit.ledger.slice(ctx.audit.ledger.lastIndexOf("/") + 1).toLowerCase();
   const lower = command.toLowerCase();
@@ -166,7 +166,7 @@ function routeShell(command: string, cwd: string, ctx: GateContext, audit: Retur
       kind: "deny",
       reason: shellUnknownReason(
         suspect.map((u) => ({ shown: u.shown, how: u.write.how })),
-        ctx.mcpServer,
+        ctx.mcpTools,
       ),
     };
   return { kind: "allow" };

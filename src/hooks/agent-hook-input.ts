@@ -10,7 +10,11 @@
  *   in `tool_input.command`, or `input`/`patch`);
  * - Gemini CLI: BeforeTool / AfterTool, tools write_file `{file_path, content}`, replace
  *   `{file_path, old_string, new_string, expected_replacements?}`, run_shell_command
- *   `{command, dir_path?}`.
+ *   `{command, dir_path?}`;
+ * - OpenCode, through the plugin `init --agent opencode` writes, which sends PreToolUse /
+ *   PostToolUse with OpenCode's own tools: write `{filePath, content}`, edit `{filePath,
+ *   oldString, newString, replaceAll?}`, bash `{command, workdir?}`, patch and apply_patch
+ *   `{patchText}`.
  *
  * Paths are made absolute against the session's `cwd`. Input that is not such an object
  * (not JSON, no event or tool name, a file tool without its path) is an AgentHookInputError
@@ -18,7 +22,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 
-export type AgentDialect = "claude" | "codex" | "gemini";
+export type AgentDialect = "claude" | "codex" | "gemini" | "opencode";
 export type HookPhase = "pre" | "post";
 
 export interface StringEdit {
@@ -71,7 +75,7 @@ function text(input: Record<string, unknown>, key: string, tool: string): string
 }
 
 function filePath(input: Record<string, unknown>, tool: string, cwd: string): string {
-  const v = input["file_path"] ?? input["path"] ?? input["absolute_path"];
+  const v = input["file_path"] ?? input["filePath"] ?? input["path"] ?? input["absolute_path"];
   if (typeof v !== "string" || v.length === 0) throw new AgentHookInputError(`${tool}: tool_input.file_path: expected a file path, found ${describe(v)}`);
   return isAbsolute(v) ? v : resolve(cwd, v);
 }
@@ -109,8 +113,9 @@ export function parseAgentHookInput(raw: string, fallbackCwd: string): AgentHook
   if (typeof toolName !== "string" || toolName.length === 0) throw new AgentHookInputError(`tool_name: expected the tool's name, found ${describe(toolName)}`);
   const cwdField = data["cwd"];
   const cwd = typeof cwdField === "string" && isAbsolute(cwdField) ? cwdField : fallbackCwd;
-  const dialect: AgentDialect = known[0] ?? (toolName === "apply_patch" ? "codex" : "claude");
   const toolInput = data["tool_input"];
+  const opencode = OPENCODE_TOOLS.has(toolName) || (isObject(toolInput) && typeof toolInput["patchText"] === "string");
+  const dialect: AgentDialect = known[0] ?? (opencode ? "opencode" : toolName === "apply_patch" ? "codex" : "claude");
   const call = toolCall(toolName, toolInput, cwd);
   return { dialect, phase: known[1], event, toolName, cwd, call };
 }
@@ -144,7 +149,7 @@ function toolCall(tool: string, toolInput: unknown, cwd: string): ToolCall {
       return { kind, command: text(toolInput, "command", tool), cwd: typeof dir === "string" && dir.length > 0 ? resolve(cwd, dir) : cwd };
     }
     case "apply_patch": {
-      const patch = toolInput["command"] ?? toolInput["input"] ?? toolInput["patch"];
+      const patch = toolInput["command"] ?? toolInput["input"] ?? toolInput["patch"] ?? toolInput["patchText"];
       if (typeof patch !== "string") throw new AgentHookInputError(`${tool}: tool_input.command: expected the patch text, found ${describe(patch)}`);
       return { kind, patch };
     }
@@ -152,8 +157,8 @@ function toolCall(tool: string, toolInput: unknown, cwd: string): ToolCall {
 }
 
 function stringEdit(e: Record<string, unknown>, where: string): StringEdit {
-  const oldString = e["old_string"];
-  const newString = e["new_string"];
+  const oldString = e["old_string"] ?? e["oldString"];
+  const newString = e["new_string"] ?? e["newString"];
   if (typeof oldString !== "string") throw new AgentHookInputError(`${where}: old_string: expected a string, found ${describe(oldString)}`);
   if (typeof newString !== "string") throw new AgentHookInputError(`${where}: new_string: expected a string, found ${describe(newString)}`);
   const expected = e["expected_replacements"];
@@ -166,8 +171,15 @@ function stringEdit(e: Record<string, unknown>, where: string): StringEdit {
   return { oldString, newString, count };
 }
 
+/** OpenCode's own tool names (its plugin passes them as they are). */
+const OPENCODE_TOOLS: ReadonlySet<string> = new Set(["write", "edit", "bash", "patch"]);
+
 /** The tools the gate reads, by the name each agent gives them. */
 const TOOL_KINDS: Record<string, Exclude<ToolCall["kind"], "other">> = {
+  write: "write",
+  edit: "edit",
+  bash: "shell",
+  patch: "apply_patch",
   Write: "write",
   Edit: "edit",
   MultiEdit: "edit",

@@ -29,8 +29,8 @@ export interface DocumentGateContext {
   inRepo: boolean;
   dialect: AgentDialect;
   toolName: string;
-  /** The MCP server's name as the agent knows it (default noma-reconcile). */
-  mcpServer?: string;
+  /** How the agent names our MCP tools (`{tool}` for the tool; default mcp__noma-reconcile__{tool}). */
+  mcpTools?: string;
 }
 
 /** Errors listed in a refusal of a new document before "… and N more". */
@@ -81,7 +81,7 @@ function existingReason(rel: string, sha: string, next: string | null, current: 
     `so ${toolPhrase(ctx.toolName, false)} was stopped before it ran.`;
   const actor = { kind: "agent", name: ACTOR_NAMES[ctx.dialect] };
   const readFirst =
-    `Read its ids and block hashes with ${mcpTool("read_doc", ctx.mcpServer)} {"file":${JSON.stringify(rel)}}, then send the ops with ${mcpTool("patch_block", ctx.mcpServer)} ` +
+    `Read its ids and block hashes with ${mcpTool("read_doc", ctx.mcpTools)} {"file":${JSON.stringify(rel)}}, then send the ops with ${mcpTool("patch_block", ctx.mcpTools)} ` +
     `(\`ops\` applies a list atomically), with "base_sha256":"${sha}" (from a shell: \`npx ${TOOL_NAME} patch ${shellQuote(rel)} --ops <file> --base-sha256 ${sha}\`).`;
   if (next === null) return `${head}\nThe edit would not apply as written (${cannot}). ${readFirst}`;
   const found = opsForTextChange(current, next);
@@ -107,8 +107,8 @@ function existingReason(rel: string, sha: string, next: string | null, current: 
   const cli =
     `npx ${TOOL_NAME} patch ${shellQuote(rel)} --base-sha256 ${sha} --actor-kind agent --actor-name ${shellQuote(actor.name)} ` + `--op ${shellQuote(opJson)}`;
   return (
-    `${head}\nThe same change as ${found.ops.length === 1 ? "a patch op" : "patch ops"} (${where})${note}: send this with ${mcpTool("patch_block", ctx.mcpServer)}:\n${json}\n` +
-    `or from a shell:\n${cli}\nThen ${mcpTool("validate_doc", ctx.mcpServer)} {"file":${JSON.stringify(rel)}} shows the document's diagnostics.`
+    `${head}\nThe same change as ${found.ops.length === 1 ? "a patch op" : "patch ops"} (${where})${note}: send this with ${mcpTool("patch_block", ctx.mcpTools)}:\n${json}\n` +
+    `or from a shell:\n${cli}\nThen ${mcpTool("validate_doc", ctx.mcpTools)} {"file":${JSON.stringify(rel)}} shows the document's diagnostics.`
   );
 }
 
@@ -121,6 +121,6 @@ function judgeNew(rel: string, content: string, ctx: DocumentGateContext): strin
   return (
     `${TOOL_NAME}: ${rel} would be a new Noma document with ${errors.length === 1 ? "an error" : `${errors.length} errors`}, ` +
     `so ${toolPhrase(ctx.toolName, false)} was stopped before it ran:\n${lines.join("\n")}\n` +
-    `Fix ${errors.length === 1 ? "it" : "them"} and write the document again; ${mcpTool("validate_doc", ctx.mcpServer)} checks a document once it exists.`
+    `Fix ${errors.length === 1 ? "it" : "them"} and write the document again; ${mcpTool("validate_doc", ctx.mcpTools)} checks a document once it exists.`
   );
 }

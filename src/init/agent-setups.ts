@@ -8,6 +8,7 @@
  * | Claude Code | `.claude/settings.json` | PreToolUse: Write, Edit, MultiEdit, Bash | PostToolUse: Write, Edit, MultiEdit |
  * | Gemini CLI | `.gemini/settings.json` (+ its `mcpServers`) | BeforeTool: write_file, replace, run_shell_command | AfterTool: write_file, replace |
  * | Codex | `.codex/hooks.json` (+ `[mcp_servers]` in `.codex/config.toml`) | PreToolUse: Bash, apply_patch | PostToolUse: apply_patch |
+ * | OpenCode | `.opencode/plugins/noma-reconcile.js` (+ `mcp` in `opencode.json`) | tool.execute.before: write, edit, patch, bash | tool.execute.after |
  *
  * Claude Code reads the MCP server from `.mcp.json` (init writes it). Each file is planned
  * here (reading only) and written by init-project.ts with the others. An agent's file that
@@ -20,13 +21,19 @@ import { isDeepStrictEqual } from "node:util";
 import { symlinkEscape } from "../fsx/symlink-escape.js";
 import { TOOL_NAME } from "../version.js";
 import { LAUNCHER_PATH } from "./launcher-script.js";
+import { isOwnOpencodePlugin, OPENCODE_PLUGIN_MARKER, OPENCODE_PLUGIN_PATH, opencodePluginScript } from "./opencode-plugin.js";
 import { parse as parseToml } from "smol-toml";
 import { AgentSettingsError, type AgentSettingsPlan, mergeAgentSettings, settingsSnippet } from "./merge-agent-settings.js";
 
-export const AGENT_NAMES = ["claude", "gemini", "codex"] as const;
+export const AGENT_NAMES = ["claude", "gemini", "codex", "opencode"] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 
-export const AGENT_TITLES: Readonly<Record<AgentName, string>> = Object.freeze({ claude: "Claude Code", gemini: "Gemini CLI", codex: "Codex" });
+export const AGENT_TITLES: Readonly<Record<AgentName, string>> = Object.freeze({
+  claude: "Claude Code",
+  gemini: "Gemini CLI",
+  codex: "Codex",
+  opencode: "OpenCode",
+});
 
 /** The gate's command, the launcher found from `projectDir` (a shell expression: the agents run hooks through a shell). */
 const gateCommand = (projectDir: string): string => `node "${projectDir}/${LAUNCHER_PATH}" agent-hook`;
@@ -66,6 +73,11 @@ export const AGENT_HOOKS: Readonly<Record<AgentName, { file: string; plan: Agent
         { event: "PostToolUse", matcher: "apply_patch", command: gateCommand("$(git rev-parse --show-toplevel)") },
       ],
     },
+  },
+  opencode: {
+    // OpenCode has no command hooks: its plugin (opencode-plugin.ts) runs the gate. Its configuration holds the server.
+    file: "opencode.json",
+    plan: { hooks: [], mcpServer: { key: "mcp", name: TOOL_NAME, entry: { type: "local", command: ["node", LAUNCHER_PATH, "mcp"] } } },
   },
 });
 
@@ -110,6 +122,7 @@ export function planAgentFiles(root: string, agent: AgentName): AgentFilePlan[] 
   const { file, plan } = AGENT_HOOKS[agent];
   const out: AgentFilePlan[] = [planSettings(root, agent, file, plan)];
   if (agent === "codex") out.push(planCodexToml(root));
+  if (agent === "opencode") out.push(planOpencodePlugin(root));
   return out;
 }
 
@@ -120,19 +133,44 @@ function planSettings(root: string, agent: AgentName, file: string, plan: AgentS
     return { agent, path: file, action: "unsafe", detail: `${file} left untouched: ${link}; add the entry below yourself`, snippet: settingsSnippet(plan) };
   try {
     const merged = mergeAgentSettings(readOrNull(join(root, file)), file, plan);
-    const what = merged.added.join(", ");
-    if (merged.action === "unchanged") return { agent, path: file, action: "unchanged", detail: `${title} runs the ${TOOL_NAME} gate` };
+    const events = merged.added.filter((a) => !a.includes("."));
+    const server = merged.added.filter((a) => a.includes("."));
+    const pieces = [
+      ...(events.length > 0 ? [`the ${TOOL_NAME} gate (${events.join(", ")})`] : []),
+      ...(server.length > 0 ? [`the ${TOOL_NAME} MCP server (${server.join(", ")})`] : []),
+    ].join(" and ");
+    if (merged.action === "unchanged")
+      return { agent, path: file, action: "unchanged", detail: plan.hooks.length > 0 ? `${title} runs the ${TOOL_NAME} gate` : `${title} has the ${TOOL_NAME} MCP server` };
     return {
       agent,
       path: file,
       action: merged.action,
-      detail: merged.action === "create" ? `${title}: the ${TOOL_NAME} gate (${what})` : `+ the ${TOOL_NAME} gate for ${title} (${what}); everything else kept`,
+      detail: merged.action === "create" ? `${title}: ${pieces}` : `+ ${pieces} for ${title}; everything else kept`,
       content: merged.text,
     };
   } catch (e) {
     if (!(e instanceof AgentSettingsError)) throw e;
     return { agent, path: file, action: "unsafe", detail: `${file} left untouched: ${e.why}; add the entry below yourself`, snippet: e.snippet };
   }
+}
+
+/** The OpenCode plugin that runs the gate: written when absent, refreshed when ours, a foreign file left alone. */
+function planOpencodePlugin(root: string): AgentFilePlan {
+  const path = OPENCODE_PLUGIN_PATH;
+  const link = linkProblem(root, path);
+  const wanted = opencodePluginScript();
+  if (link !== null) return { agent: "opencode", path, action: "unsafe", detail: `${path} left untouched: ${link}; write the plugin below there yourself`, snippet: wanted };
+  const current = readOrNull(join(root, path));
+  if (current === null) return { agent: "opencode", path, action: "create", detail: `OpenCode: the ${TOOL_NAME} gate before writes (a plugin)`, content: wanted };
+  if (current === wanted) return { agent: "opencode", path, action: "unchanged", detail: `OpenCode runs the ${TOOL_NAME} gate` };
+  if (isOwnOpencodePlugin(current)) return { agent: "opencode", path, action: "update", detail: "refreshed", content: wanted };
+  return {
+    agent: "opencode",
+    path,
+    action: "unsafe",
+    detail: `${path} left untouched: another plugin is there (its first line is not \`${OPENCODE_PLUGIN_MARKER}\`); put the plugin below beside it under another name`,
+    snippet: wanted,
+  };
 }
 
 /** `[mcp_servers.noma-reconcile]` in `.codex/config.toml`, appended as text and checked by parsing before and after. */

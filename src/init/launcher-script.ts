@@ -42,7 +42,7 @@ export function launcherScript(place: LauncherPlace): string {
         ];
   const from = place === "repository" ? "path.dirname(__dirname)" : "process.env.CLAUDE_PROJECT_DIR || process.cwd()";
   // A plugin's MCP tools are named mcp__plugin_<plugin>_<server>__<tool>: the gate's messages name them so.
-  const plugin = place === "plugin" ? `process.env.NOMA_RECONCILE_MCP_SERVER ||= "plugin_${TOOL_NAME}_${TOOL_NAME}";\n` : "";
+  const plugin = place === "plugin" ? `process.env.NOMA_RECONCILE_MCP_TOOLS ||= "mcp__plugin_${TOOL_NAME}_${TOOL_NAME}__{tool}";\n` : "";
   return `${LAUNCHER_MARKER} runs the project's own noma-reconcile; never npx, never the network.
 ${where.join("\n")}
 // Where it is not installed, it says so on stderr and exits 1.

@@ -2,7 +2,8 @@
  * Register the coding agent's gate in an agent's JSON settings (pure): `.claude/settings.json`,
  * `.gemini/settings.json`, `.codex/hooks.json` — all the same shape,
  * `{"hooks": {"<Event>": [{"matcher": "…", "hooks": [{"type": "command", "command": "…"}]}]}}`
- * — and, where the agent reads its MCP servers there, an `mcpServers` entry.
+ * — and, where the agent reads its MCP servers there, our server's entry (`mcpServers` in
+ * Gemini CLI's file, `mcp` in OpenCode's `opencode.json`).
  *
  * The edit is an insertion, never a rewrite: each missing piece (the `hooks` object, an
  * event's list, our matcher group, our server) goes in after the last entry of the object or
@@ -30,8 +31,8 @@ export interface HookRegistration {
 
 export interface AgentSettingsPlan {
   hooks: readonly HookRegistration[];
-  /** An `mcpServers` entry to register beside them (Gemini CLI reads its servers here). */
-  mcpServer?: { name: string; entry: Record<string, unknown> };
+  /** A server entry to register beside them, under `key` (default `mcpServers`; OpenCode's is `mcp`). */
+  mcpServer?: { name: string; entry: Record<string, unknown>; key?: string };
 }
 
 export interface AgentSettingsMerge {
@@ -80,7 +81,7 @@ function ourPart(plan: AgentSettingsPlan, events: readonly string[], withServer:
   for (const h of plan.hooks) if (events.includes(h.event)) (hooks[h.event] ??= []).push(hookGroup(h));
   const out: Record<string, unknown> = {};
   if (Object.keys(hooks).length > 0) out["hooks"] = hooks;
-  if (withServer && plan.mcpServer !== undefined) out["mcpServers"] = { [plan.mcpServer.name]: plan.mcpServer.entry };
+  if (withServer && plan.mcpServer !== undefined) out[serversKey(plan)] = { [plan.mcpServer.name]: plan.mcpServer.entry };
   return out;
 }
 
@@ -143,8 +144,9 @@ export function mergeAgentSettings(text: string | null, file: string, plan: Agen
     const present = list.some((g) => isObject(g) && Array.isArray(g["hooks"]) && g["hooks"].some((h) => isObject(h) && isGateCommand(h["command"])));
     if (!present) missing.push(event);
   }
-  const servers = data["mcpServers"];
-  if (plan.mcpServer !== undefined && servers !== undefined && !isObject(servers)) return unsafe('"mcpServers" is not an object');
+  const key = serversKey(plan);
+  const servers = data[key];
+  if (plan.mcpServer !== undefined && servers !== undefined && !isObject(servers)) return unsafe(`"${key}" is not an object`);
   const wantServer = plan.mcpServer !== undefined && !(isObject(servers) && Object.hasOwn(servers, plan.mcpServer.name));
   if (missing.length === 0 && !wantServer) return { text, action: "unchanged", added: [] };
 
@@ -183,8 +185,8 @@ export function mergeAgentSettings(text: string | null, file: string, plan: Agen
   }
   if (wantServer) {
     const { name, entry } = plan.mcpServer!;
-    if (servers === undefined) insert([], () => ({ key: "mcpServers", value: { [name]: entry } }));
-    else insert(["mcpServers"], () => ({ key: name, value: entry }));
+    if (servers === undefined) insert([], () => ({ key, value: { [name]: entry } }));
+    else insert([key], () => ({ key: name, value: entry }));
   }
   // The edit must hold exactly the old data plus ours.
   const expected = structuredClone(data) as Record<string, unknown>;
@@ -192,7 +194,7 @@ export function mergeAgentSettings(text: string | null, file: string, plan: Agen
     const h = (expected["hooks"] ??= {}) as Record<string, unknown[]>;
     for (const event of hooksMissing) (h[event] ??= []).push(...plan.hooks.filter((x) => x.event === event).map(hookGroup));
   }
-  if (wantServer) ((expected["mcpServers"] ??= {}) as Record<string, unknown>)[plan.mcpServer!.name] = plan.mcpServer!.entry;
+  if (wantServer) ((expected[key] ??= {}) as Record<string, unknown>)[plan.mcpServer!.name] = plan.mcpServer!.entry;
   let after: unknown;
   try {
     after = JSON.parse(source);
@@ -200,9 +202,13 @@ export function mergeAgentSettings(text: string | null, file: string, plan: Agen
     after = undefined;
   }
   if (!isDeepStrictEqual(after, expected)) return unsafe("the edit would not give exactly its old content plus ours");
-  return { text: bom + source, action: "update", added: [...hooksMissing, ...(wantServer ? [`mcpServers.${plan.mcpServer!.name}`] : [])] };
+  return { text: bom + source, action: "update", added: [...hooksMissing, ...(wantServer ? [`${key}.${plan.mcpServer!.name}`] : [])] };
 }
 
 function serverAdded(plan: AgentSettingsPlan): string[] {
-  return plan.mcpServer !== undefined ? [`mcpServers.${plan.mcpServer.name}`] : [];
+  return plan.mcpServer !== undefined ? [`${serversKey(plan)}.${plan.mcpServer.name}`] : [];
+}
+
+function serversKey(plan: AgentSettingsPlan): string {
+  return plan.mcpServer?.key ?? "mcpServers";
 }

@@ -50,7 +50,7 @@ describe("init --agent claude", () => {
     const r = runCli(["init", "--agent", "claude"], { cwd: repo });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /^updated +\.claude\/settings\.json +\(\+ the noma-reconcile gate for Claude Code \(PreToolUse, PostToolUse\); everything else kept\)$/m,
+      /^updated +\.claude\/settings\.json +\(\+ the noma-reconcile gate \(PreToolUse, PostToolUse\) for Claude Code; everything else kept\)$/m,
     );
     const after = readFileSync(join(repo, ".claude/settings.json"), "utf8");
     keepsEveryLine(USER_SETTINGS, after);
@@ -95,7 +95,7 @@ describe("init --agent claude", () => {
     const repo = tempRepo({ ".claude/settings.json": `${JSON.stringify(own, null, 2)}\n` });
     const r = runCli(["init", "--agent", "claude"], { cwd: repo });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^updated +\.claude\/settings\.json +\(\+ the noma-reconcile gate for Claude Code \(PostToolUse\); everything else kept\)$/m);
+    expect(r.stdout).toMatch(/^updated +\.claude\/settings\.json +\(\+ the noma-reconcile gate \(PostToolUse\) for Claude Code; everything else kept\)$/m);
     expect(JSON.parse(readFileSync(join(repo, ".claude/settings.json"), "utf8")).hooks.PreToolUse).toEqual(own.hooks.PreToolUse);
   });
 
@@ -131,7 +131,7 @@ describe("init --agent claude", () => {
   it("an unknown agent is a usage error naming the ones there are", () => {
     const r = runCli(["init", "--agent", "cursor"], { cwd: tempRepo({ "a.txt": "a\n" }) });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--agent must be one of claude, gemini, codex; got "cursor"/);
+    expect(r.stderr).toMatch(/--agent must be one of claude, gemini, codex, opencode; got "cursor"/);
   });
 });
 

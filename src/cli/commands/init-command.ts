@@ -9,7 +9,7 @@
  * is set up (the pre-commit framework, lefthook, husky) no raw git hook is
  * installed: init prints the manager's entry, and with `--hooks` adds it to the
  * manager's file (exit 2 when the file cannot be edited safely). With `--agent NAME`
- * (claude, gemini, codex; repeatable) the coding agent's gate is registered in that agent's
+ * (claude, gemini, codex, opencode; repeatable) the coding agent's gate is registered in that agent's
  * settings (exit 2, the entry printed, when its file cannot be edited safely).
  */
 import { join, relative, sep } from "node:path";
