@@ -19,7 +19,8 @@
  * audit-paths.ts: the ledger and the archive, at their configured places): the gate holds no
  * rule of its own.
  */
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { realpathLenient } from "../fsx/realpath-lenient.js";
 import { statSync } from "node:fs";
 import { checkedPathKind } from "../layout/checked-path.js";
 import { auditTest, type AuditLocations } from "../spec/audit-paths.js";
@@ -58,10 +59,29 @@ export interface GateContext {
 
 type PathKind = "document" | RecordKind;
 
+const outside = (rel: string): boolean => rel === "" || rel.startsWith("..") || isAbsolute(rel);
+
+/**
+ * `abs` relative to the repository's top, or null when it is outside. An agent may name a file
+ * through a symbolic link to the repository (its project directory as the user opened it) while
+ * the top is found with links resolved: the directories are compared resolved too (the file's
+ * own name kept as given).
+ */
+function repoRelative(abs: string, root: string): string | null {
+  const direct = relative(root, abs);
+  if (!outside(direct)) return direct;
+  const real = join(realpathLenient(dirname(abs)), basename(abs));
+  for (const r of [root, realpathLenient(root)]) {
+    const rel = relative(r, real);
+    if (!outside(rel)) return rel;
+  }
+  return null;
+}
+
 /** What a path inside the repository is to the gate, or null (outside the repository, or any other file). */
 export function pathKindOf(abs: string, ctx: GateContext, audit = auditTest(ctx.audit)): { rel: string; kind: PathKind } | null {
-  const rel = relative(ctx.root, abs);
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return null;
+  const rel = repoRelative(abs, ctx.root);
+  if (rel === null) return null;
   const posix = sep === "/" ? rel : rel.split(sep).join("/");
   const checked = checkedPathKind(posix);
   if (checked === "document") return { rel: posix, kind: "document" };
@@ -117,8 +137,8 @@ export function routeToolCall(input: AgentHookInput, ctx: GateContext): GateRout
   if (input.phase === "post") {
     const files = fileTargets(input)
       .filter((t) => t.effect === "write")
-      .map((t) => relative(ctx.root, t.abs))
-      .filter((rel) => rel !== "" && !rel.startsWith("..") && !isAbsolute(rel))
+      .map((t) => repoRelative(t.abs, ctx.root))
+      .filter((rel): rel is string => rel !== null)
       .map((rel) => (sep === "/" ? rel : rel.split(sep).join("/")));
     return files.length > 0 ? { kind: "governance", files: [...new Set(files)] } : { kind: "allow" };
   }

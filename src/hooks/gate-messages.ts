@@ -19,7 +19,12 @@ export const DEFAULT_TOOL_NAMES = `mcp__${TOOL_NAME}__{tool}`;
 export const mcpTool = (tool: string, names: string = DEFAULT_TOOL_NAMES): string => names.replace("{tool}", tool);
 
 /** The name each agent records in a transcript's actor. */
-export const ACTOR_NAMES: Readonly<Record<AgentDialect, string>> = Object.freeze({ claude: "claude-code", codex: "codex", gemini: "gemini-cli", opencode: "opencode" });
+export const ACTOR_NAMES: Readonly<Record<AgentDialect, string>> = Object.freeze({
+  claude: "claude-code",
+  codex: "codex",
+  gemini: "gemini-cli",
+  opencode: "opencode",
+});
 
 /** How a tool call is named in a message: "this Write", "this shell command". */
 export function toolPhrase(toolName: string, shell: boolean): string {

@@ -140,7 +140,12 @@ function planSettings(root: string, agent: AgentName, file: string, plan: AgentS
       ...(server.length > 0 ? [`the ${TOOL_NAME} MCP server (${server.join(", ")})`] : []),
     ].join(" and ");
     if (merged.action === "unchanged")
-      return { agent, path: file, action: "unchanged", detail: plan.hooks.length > 0 ? `${title} runs the ${TOOL_NAME} gate` : `${title} has the ${TOOL_NAME} MCP server` };
+      return {
+        agent,
+        path: file,
+        action: "unchanged",
+        detail: plan.hooks.length > 0 ? `${title} runs the ${TOOL_NAME} gate` : `${title} has the ${TOOL_NAME} MCP server`,
+      };
     return {
       agent,
       path: file,
@@ -159,9 +164,11 @@ function planOpencodePlugin(root: string): AgentFilePlan {
   const path = OPENCODE_PLUGIN_PATH;
   const link = linkProblem(root, path);
   const wanted = opencodePluginScript();
-  if (link !== null) return { agent: "opencode", path, action: "unsafe", detail: `${path} left untouched: ${link}; write the plugin below there yourself`, snippet: wanted };
+  if (link !== null)
+    return { agent: "opencode", path, action: "unsafe", detail: `${path} left untouched: ${link}; write the plugin below there yourself`, snippet: wanted };
   const current = readOrNull(join(root, path));
-  if (current === null) return { agent: "opencode", path, action: "create", detail: `OpenCode: the ${TOOL_NAME} gate before writes (a plugin)`, content: wanted };
+  if (current === null)
+    return { agent: "opencode", path, action: "create", detail: `OpenCode: the ${TOOL_NAME} gate before writes (a plugin)`, content: wanted };
   if (current === wanted) return { agent: "opencode", path, action: "unchanged", detail: `OpenCode runs the ${TOOL_NAME} gate` };
   if (isOwnOpencodePlugin(current)) return { agent: "opencode", path, action: "update", detail: "refreshed", content: wanted };
   return {

@@ -18,10 +18,11 @@
  */
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
+import { tempDir } from "../helpers/temp-repo.js";
 import { agentProject, denyReason, expectAllowed, offeredCommand, offeredPatch } from "./agent-hook-project.js";
 
 const PLAN = '# Plan\n\n::claim{id="c1" confidence=0.5}\nThe app works.\n::\n\n::evidence{id="e1" for="c1"}\nIt ran in production.\n::\n\nSome prose.\n';
@@ -173,6 +174,19 @@ describe("agent-hook: Claude Code's PreToolUse on Bash", () => {
 });
 
 describe("agent-hook: other files, other events, bad input", () => {
+  it("a document named through a symbolic link to the project is the project's document", () => {
+    const p = project();
+    const link = join(tempDir("nr-link-"), "project");
+    symlinkSync(p.root, link);
+    const r = p.hook(
+      "PreToolUse",
+      "Edit",
+      { file_path: join(link, "docs/plan.noma"), old_string: "confidence=0.5", new_string: "confidence=0.6" },
+      { env: { CLAUDE_PROJECT_DIR: link } },
+    );
+    expect(offeredPatch(denyReason(r))).toMatchObject({ file: "docs/plan.noma", op: { op: "update_attribute", value: 0.6 } });
+  });
+
   it("lets any other file through silently, and paths outside the repository", () => {
     const p = project();
     expectAllowed(p.hook("PreToolUse", "Write", { file_path: join(p.root, "src/app.ts"), content: "export const app = 2;\n" }));

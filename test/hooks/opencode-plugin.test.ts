@@ -15,7 +15,8 @@ import { installLocally } from "../helpers/local-install.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 
-const SPEC = 'schema_version: "0.7"\nintent: "x"\nbehaviors:\n  - name: works\n    given: a call\n    then: it answers\nartifacts:\n  code:\n    - path: "src/**"\n';
+const SPEC =
+  'schema_version: "0.7"\nintent: "x"\nbehaviors:\n  - name: works\n    given: a call\n    then: it answers\nartifacts:\n  code:\n    - path: "src/**"\n';
 
 interface Outcome {
   refused?: string;
