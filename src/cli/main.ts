@@ -423,7 +423,10 @@ cli
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/init-command.js")).initCommand(options, io)));
 
 cli
-  .command("agent-hook", "The coding agent's gate: reads a tool call as JSON on stdin (the hooks of Claude Code, Codex, Gemini CLI; OpenCode's plugin) and answers")
+  .command(
+    "agent-hook",
+    "The coding agent's gate: reads a tool call as JSON on stdin (the hooks of Claude Code, Codex, Gemini CLI; OpenCode's plugin) and answers",
+  )
   .example("  noma-reconcile init --agent claude   # registers it in .claude/settings.json (PreToolUse and PostToolUse)")
   .example(
     `  echo '{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"docs/plan.noma","content":"…"}}' | noma-reconcile agent-hook`,
