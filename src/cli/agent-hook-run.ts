@@ -38,7 +38,8 @@ export const MCP_TOOLS_ENV = "NOMA_RECONCILE_MCP_TOOLS";
 /** How long the gate waits for the end of its input. */
 export const READ_TIMEOUT_MS = 10_000;
 
-const USAGE = `${TOOL_NAME} agent-hook reads a coding agent's tool call as JSON on stdin (Claude Code, Codex, Gemini CLI): see \`${TOOL_NAME} agent-hook --help\``;
+const USAGE =
+  `${TOOL_NAME} agent-hook reads a coding agent's tool call as JSON on stdin (Claude Code, Codex, Gemini CLI): ` + `see \`${TOOL_NAME} agent-hook --help\``;
 
 /** All of stdin as UTF-8, or an error after `timeoutMs` without its end. */
 function readStdin(timeoutMs: number): Promise<string> {
@@ -144,7 +145,9 @@ export async function runAgentHook(args: readonly string[], io: CliIO, library: 
     if (input.phase === "pre" && namesProtectedFile(input))
       return answer({
         kind: "deny",
-        reason: `${TOOL_NAME}: this tool call writes a Noma document or transcript, and the gate could not judge it (${message}), so it was stopped before it ran. Change documents with patch ops (${mcpTool("patch_block", mcpTools)}).`,
+        reason:
+          `${TOOL_NAME}: this tool call writes a Noma document or transcript, and the gate could not judge it (${message}), ` +
+          `so it was stopped before it ran. Change documents with patch ops (${mcpTool("patch_block", mcpTools)}).`,
       });
     return fail(`the tool call was not judged: ${message}`);
   }

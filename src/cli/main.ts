@@ -410,7 +410,8 @@ cli
   )
   .option(
     "--agent <name>",
-    "Register the coding agent's gate (agent-hook) in that agent's settings: claude (.claude/settings.json), gemini (.gemini/settings.json), codex (.codex/hooks.json), opencode (a plugin in .opencode/plugins/); repeatable",
+    "Register the coding agent's gate (agent-hook) in that agent's settings: claude (.claude/settings.json), " +
+      "gemini (.gemini/settings.json), codex (.codex/hooks.json), opencode (a plugin in .opencode/plugins/); repeatable",
   )
   .option("--force", "Replace files (and hooks) written by another tool or a newer version, and a different noma-reconcile entry in .mcp.json")
   .option("--dry-run", "Print the plan; write nothing")

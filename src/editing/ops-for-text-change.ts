@@ -45,6 +45,8 @@ export type TextChangeOps =
       blocks?: string[];
     };
 
+const NO_OP_OUTSIDE = "and patch ops edit directives (and heading titles), not text directly under a heading";
+
 /** Lines without their breaks; a text ending in a line break has a last, empty line. */
 function linesOf(text: string): string[] {
   return text.split(/\r\n|\r|\n/);
@@ -75,7 +77,9 @@ export function opsForTextChange(before: string, after: string): TextChangeOps {
     const [id, nodes] = [...doc.duplicateIds][0]!;
     return {
       ok: false,
-      reason: `the id "${id}" is carried by ${nodes.length} blocks (lines ${nodes.map((n) => n.pos.line).join(", ")}): no patch may address a document with duplicate ids until that is fixed`,
+      reason:
+        `the id "${id}" is carried by ${nodes.length} blocks (lines ${nodes.map((n) => n.pos.line).join(", ")}): ` +
+        "no patch may address a document with duplicate ids until that is fixed",
     };
   }
   const old = linesOf(before);
@@ -148,8 +152,7 @@ export function opsForTextChange(before: string, after: string): TextChangeOps {
   let reason: string;
   if (blocks.length > 1 && !directiveAround)
     reason = `the change (${where}) spans several blocks (${blocks.map((b) => `"${b}"`).join(", ")}): send one op per block, as one op list`;
-  else if (!directiveAround)
-    reason = `the change (${where}) is outside every directive with an id, and patch ops edit directives (and heading titles), not text directly under a heading`;
+  else if (!directiveAround) reason = `the change (${where}) is outside every directive with an id, ${NO_OP_OUTSIDE}`;
   else reason = `no op on the directive around the change (${where}) gives exactly the new text (it changes its fences, or blocks inside and around it)`;
   return { ok: false, reason, lines: touched, blocks };
 }

@@ -107,7 +107,8 @@ export function parseAgentHookInput(raw: string, fallbackCwd: string): AgentHook
   const known = EVENTS[event];
   if (known === undefined)
     throw new AgentHookInputError(
-      `hook_event_name: "${event}" is not a tool event; register noma-reconcile agent-hook for PreToolUse and PostToolUse (Gemini CLI: BeforeTool and AfterTool)`,
+      `hook_event_name: "${event}" is not a tool event; ` +
+        "register noma-reconcile agent-hook for PreToolUse and PostToolUse (Gemini CLI: BeforeTool and AfterTool)",
     );
   const toolName = data["tool_name"];
   if (typeof toolName !== "string" || toolName.length === 0) throw new AgentHookInputError(`tool_name: expected the tool's name, found ${describe(toolName)}`);

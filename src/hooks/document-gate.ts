@@ -54,7 +54,10 @@ function judgeOne(w: DocumentWork, ctx: DocumentGateContext): string | null {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR")
-      return `${TOOL_NAME}: cannot read the Noma document ${w.rel} (${(e as Error).message}), so ${toolPhrase(ctx.toolName, false)} was stopped before it ran: a document is written only through the patch engine.`;
+      return (
+        `${TOOL_NAME}: cannot read the Noma document ${w.rel} (${(e as Error).message}), ` +
+        `so ${toolPhrase(ctx.toolName, false)} was stopped before it ran: a document is written only through the patch engine.`
+      );
     bytes = null;
   }
   if (bytes === null) return w.change.kind === "write" ? judgeNew(w.rel, w.change.content, ctx) : null;
@@ -81,8 +84,9 @@ function existingReason(rel: string, sha: string, next: string | null, current: 
     `so ${toolPhrase(ctx.toolName, false)} was stopped before it ran.`;
   const actor = { kind: "agent", name: ACTOR_NAMES[ctx.dialect] };
   const readFirst =
-    `Read its ids and block hashes with ${mcpTool("read_doc", ctx.mcpTools)} {"file":${JSON.stringify(rel)}}, then send the ops with ${mcpTool("patch_block", ctx.mcpTools)} ` +
-    `(\`ops\` applies a list atomically), with "base_sha256":"${sha}" (from a shell: \`npx ${TOOL_NAME} patch ${shellQuote(rel)} --ops <file> --base-sha256 ${sha}\`).`;
+    `Read its ids and block hashes with ${mcpTool("read_doc", ctx.mcpTools)} {"file":${JSON.stringify(rel)}}, ` +
+    `then send the ops with ${mcpTool("patch_block", ctx.mcpTools)} (\`ops\` applies a list atomically), with "base_sha256":"${sha}" ` +
+    `(from a shell: \`npx ${TOOL_NAME} patch ${shellQuote(rel)} --ops <file> --base-sha256 ${sha}\`).`;
   if (next === null) return `${head}\nThe edit would not apply as written (${cannot}). ${readFirst}`;
   const found = opsForTextChange(current, next);
   if (!found.ok) {
@@ -90,7 +94,8 @@ function existingReason(rel: string, sha: string, next: string | null, current: 
     return (
       `${head}\nNo op list is offered: ${found.reason}. ${readFirst}` +
       (unreachable
-        ? ` If the text must change as it is, ask the user to make the edit; \`npx ${TOOL_NAME} transcript accept ${shellQuote(rel)} --reason '…'\` then records it.`
+        ? " If the text must change as it is, ask the user to make the edit; " +
+          `\`npx ${TOOL_NAME} transcript accept ${shellQuote(rel)} --reason '…'\` then records it.`
         : "")
     );
   }
@@ -107,7 +112,8 @@ function existingReason(rel: string, sha: string, next: string | null, current: 
   const cli =
     `npx ${TOOL_NAME} patch ${shellQuote(rel)} --base-sha256 ${sha} --actor-kind agent --actor-name ${shellQuote(actor.name)} ` + `--op ${shellQuote(opJson)}`;
   return (
-    `${head}\nThe same change as ${found.ops.length === 1 ? "a patch op" : "patch ops"} (${where})${note}: send this with ${mcpTool("patch_block", ctx.mcpTools)}:\n${json}\n` +
+    `${head}\nThe same change as ${found.ops.length === 1 ? "a patch op" : "patch ops"} (${where})${note}: ` +
+    `send this with ${mcpTool("patch_block", ctx.mcpTools)}:\n${json}\n` +
     `or from a shell:\n${cli}\nThen ${mcpTool("validate_doc", ctx.mcpTools)} {"file":${JSON.stringify(rel)}} shows the document's diagnostics.`
   );
 }

@@ -44,7 +44,8 @@ export function recordReason(kind: RecordKind, rel: string, how: string, tools: 
     case "transcript": {
       const doc = rel.replace(/\.patches$/i, "");
       return (
-        `${TOOL_NAME}: ${rel} is the edit transcript of ${doc} (${how} was stopped before it ran). The patch engine alone appends to it, one sealed record per op, ` +
+        `${TOOL_NAME}: ${rel} is the edit transcript of ${doc} (${how} was stopped before it ran). ` +
+        "The patch engine alone appends to it, one sealed record per op, " +
         `and check, the pre-commit hook and ci verify its hash chain: it is never edited, moved or removed by hand. ` +
         `To change ${doc}, send patch ops with ${mcpTool("patch_block", tools)} (or \`npx ${TOOL_NAME} patch ${shellQuote(doc)} --op '…'\`); ` +
         `an edit someone made outside the protocol is acknowledged with \`npx ${TOOL_NAME} transcript accept ${shellQuote(doc)} --reason '…'\`.`
@@ -68,7 +69,8 @@ export function shellDocumentReason(writes: ReadonlyArray<{ rel: string; how: st
   const list = writes.map((w) => `${w.rel} (${w.how})`).join(", ");
   const created = writes.filter((w) => !w.exists).map((w) => w.rel);
   return (
-    `${TOOL_NAME}: this shell command writes ${writes.length === 1 ? "a Noma document" : "Noma documents"} outside the patch engine: ${list}. It was stopped before it ran. ` +
+    `${TOOL_NAME}: this shell command writes ${writes.length === 1 ? "a Noma document" : "Noma documents"} outside the patch engine: ${list}. ` +
+    "It was stopped before it ran. " +
     `Documents change only through patch ops, which are validated, applied atomically and recorded in <doc>.patches: read the ids and block hashes with ` +
     `${mcpTool("read_doc", tools)}, then send ops with ${mcpTool("patch_block", tools)} (from a shell: \`npx ${TOOL_NAME} patch <doc> --op '…'\`). ` +
     (created.length > 0 ? `To create ${created.join(", ")}, use your file-writing tool: a new document is validated before it lands. ` : "") +

@@ -38,10 +38,12 @@ function fileContext(file: string, by: readonly Governor[], base: string, tools:
   const each = by.length === 1 ? "that spec" : "each of them";
   return (
     `${TOOL_NAME}: ${file} is governed by ${specs.join(" and ")}. This edit leaves it unreconciled with ${each} until you check that the spec still ` +
-    `describes it. See the spec's unreconciled diff with ${mcpTool("get_spec_diff", tools)} {"spec_path":${JSON.stringify(first)},"base_branch":${JSON.stringify(base)}}; ` +
+    `describes it. See the spec's unreconciled diff with ${mcpTool("get_spec_diff", tools)} ` +
+    `{"spec_path":${JSON.stringify(first)},"base_branch":${JSON.stringify(base)}}; ` +
     `if the behaviour the spec describes changed, update the spec; when spec and file agree, record it with ${mcpTool("mark_reconciled", tools)} ` +
     `{"files":[${JSON.stringify(file)}],"spec_path":${JSON.stringify(first)}}` +
-    `${by.length > 1 ? " (and the same for each spec above)" : ""}. From a shell: \`npx ${TOOL_NAME} diff --spec ${shellQuote(first)} --base ${shellQuote(base)}\`, ` +
+    `${by.length > 1 ? " (and the same for each spec above)" : ""}. ` +
+    `From a shell: \`npx ${TOOL_NAME} diff --spec ${shellQuote(first)} --base ${shellQuote(base)}\`, ` +
     `then \`npx ${TOOL_NAME} mark-reconciled ${shellQuote(file)} --spec ${shellQuote(first)}\`.`
   );
 }

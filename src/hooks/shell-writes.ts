@@ -69,8 +69,12 @@ const INTERPRETERS: Record<string, string[]> = {
 };
 
 /** A call that writes or removes a file, in the usual scripting languages. */
-const WRITING_CODE =
-  /\b(write|writeFile|writeFileSync|appendFile|appendFileSync|write_text|write_bytes|rename|renameSync|unlink|unlinkSync|rmSync|truncate|copyFile|copyFileSync|replace|move|copy|copyfile|remove|rmtree|print\s*>|open\s*\([^)]*,\s*["'][wax+])|>>?\s*["'$]/;
+const WRITING_CODE = new RegExp(
+  [
+    "\\b(write|writeFile|writeFileSync|appendFile|appendFileSync|write_text|write_bytes|rename|renameSync|unlink|unlinkSync|rmSync",
+    "|truncate|copyFile|copyFileSync|replace|move|copy|copyfile|remove|rmtree|print\\s*>|open\\s*\\([^)]*,\\s*[\"'][wax+])|>>?\\s*[\"'$]",
+  ].join(""),
+);
 
 interface Context {
   vars: Map<string, string[]>;

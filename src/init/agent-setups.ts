@@ -175,7 +175,9 @@ function planOpencodePlugin(root: string): AgentFilePlan {
     agent: "opencode",
     path,
     action: "unsafe",
-    detail: `${path} left untouched: another plugin is there (its first line is not \`${OPENCODE_PLUGIN_MARKER}\`); put the plugin below beside it under another name`,
+    detail:
+      `${path} left untouched: another plugin is there (its first line is not \`${OPENCODE_PLUGIN_MARKER}\`); ` +
+      "put the plugin below beside it under another name",
     snippet: wanted,
   };
 }

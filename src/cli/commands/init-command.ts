@@ -140,7 +140,8 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
   if (refused.length > 0) summary.push(`${plural(refused.length, "hook")} refused (each line above says what --force does)`);
   if (unsafeAgents.length > 0)
     summary.push(
-      `${plural(unsafeAgents.length, "agent settings file")} left untouched (${[...new Set(unsafeAgents.map((a) => AGENT_TITLES[a.agent]))].join(", ")}): add the entry printed above yourself`,
+      `${plural(unsafeAgents.length, "agent settings file")} left untouched ` +
+        `(${[...new Set(unsafeAgents.map((a) => AGENT_TITLES[a.agent]))].join(", ")}): add the entry printed above yourself`,
     );
   io.stderr(`${TOOL_NAME}: ${dryRun ? "dry run, nothing written: " : ""}${summary.join("; ")}\n`);
   warn();
