@@ -14,7 +14,6 @@
  * never let through on an error: it is refused, saying why.
  */
 import { isatty } from "node:tty";
-import { read } from "node:fs";
 import { homedir } from "node:os";
 import { basename } from "node:path";
 import { findRepoRoot } from "../git/find-repo-root.js";
@@ -39,34 +38,32 @@ export const MCP_TOOLS_ENV = "NOMA_RECONCILE_MCP_TOOLS";
 export const READ_TIMEOUT_MS = 10_000;
 
 const USAGE =
-  `${TOOL_NAME} agent-hook reads a coding agent's tool call as JSON on stdin (Claude Code, Codex, Gemini CLI): ` + `see \`${TOOL_NAME} agent-hook --help\``;
+  `${TOOL_NAME} agent-hook reads a coding agent's tool call as JSON on stdin (Claude Code, Codex, Gemini CLI, OpenCode's plugin): ` +
+  `see \`${TOOL_NAME} agent-hook --help\``;
 
-/** All of stdin as UTF-8, or an error after `timeoutMs` without its end. */
+/**
+ * All of stdin as UTF-8, or an error after `timeoutMs` without its end. Through `process.stdin`
+ * (a stream the event loop polls), not `fs.read` on fd 0: a read pending in libuv's thread pool
+ * keeps the process from exiting, so a writer that never closes the pipe would hold the gate for
+ * ever even after it gave up (test/hooks/agent-hook.test.ts holds a pipe open).
+ */
 function readStdin(timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const buf = Buffer.allocUnsafe(1 << 16);
-    const timer = setTimeout(() => reject(new AgentHookInputError(`no end of input within ${timeoutMs / 1000} s: ${USAGE}`)), timeoutMs);
-    const next = (): void =>
-      read(0, buf, 0, buf.length, null, (err, n) => {
-        if (err !== null) {
-          if (err.code === "EAGAIN") {
-            setTimeout(next, 5);
-            return;
-          }
-          clearTimeout(timer);
-          reject(err.code === "EOF" ? new AgentHookInputError(`no input: ${USAGE}`) : err);
-          return;
-        }
-        if (n === 0) {
-          clearTimeout(timer);
-          resolve(Buffer.concat(chunks).toString("utf8"));
-          return;
-        }
-        chunks.push(Buffer.from(buf.subarray(0, n)));
-        next();
-      });
-    next();
+    const stdin = process.stdin;
+    const timer = setTimeout(() => {
+      stdin.destroy();
+      reject(new AgentHookInputError(`no end of input within ${timeoutMs / 1000} s: ${USAGE}`));
+    }, timeoutMs);
+    stdin.on("data", (chunk: Buffer) => chunks.push(chunk));
+    stdin.on("end", () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString("utf8"));
+    });
+    stdin.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
   });
 }
 
@@ -100,10 +97,7 @@ export async function runAgentHook(args: readonly string[], io: CliIO, library: 
     const projectDir = io.env["CLAUDE_PROJECT_DIR"] || io.env["GEMINI_PROJECT_DIR"] || io.cwd;
     input = parseAgentHookInput(await readStdin(READ_TIMEOUT_MS), projectDir);
   } catch (e) {
-    const code = fail(e instanceof AgentHookInputError ? e.message : `cannot read the input: ${(e as Error).message}`);
-    // A read still pending on stdin would keep the process alive: the answer is given, stop.
-    if (e instanceof AgentHookInputError && e.message.startsWith("no end of input")) process.exit(code);
-    return code;
+    return fail(e instanceof AgentHookInputError ? e.message : `cannot read the input: ${(e as Error).message}`);
   }
   const answer = (a: GateAnswer): number => {
     io.stdout(renderGateAnswer(input, a));

@@ -17,7 +17,7 @@
  * - NOMA_RECONCILE_SKIP, and a project where nothing is installed.
  */
 import { createHash } from "node:crypto";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -228,6 +228,24 @@ describe("agent-hook: other files, other events, bad input", () => {
       expect(r.stderr, raw).toMatch(message);
     }
   });
+
+  it("input that never ends (the agent's pipe held open): the gate gives up after 10 s, one line on stderr, exit 1", async () => {
+    const p = project();
+    // Half a tool call, and stdin never closed: the gate must not wait for ever.
+    const child = spawn("sh", ["-c", p.command("PreToolUse")], { cwd: p.root, env: { ...process.env, CLAUDE_PROJECT_DIR: p.root } });
+    const out: string[] = [];
+    const err: string[] = [];
+    child.stdout.on("data", (b: Buffer) => out.push(b.toString()));
+    child.stderr.on("data", (b: Buffer) => err.push(b.toString()));
+    child.stdin.write('{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":');
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stdin.destroy();
+    expect({ code, stdout: out.join(""), stderr: err.join("") }).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `noma-reconcile agent-hook: no end of input within 10 s: noma-reconcile agent-hook reads a coding agent's tool call as JSON on stdin (Claude Code, Codex, Gemini CLI, OpenCode's plugin): see \`noma-reconcile agent-hook --help\`\n`,
+    });
+  }, 60_000);
 
   it("NOMA_RECONCILE_SKIP lets everything through; with nothing installed the hook says so and exits 1 (the agent carries on)", () => {
     const p = project();
