@@ -14,11 +14,13 @@
  * - any other file, a path outside the repository: let through, silently;
  * - after an edit of a governed file: the spec, its glob and the MCP tools to reconcile;
  * - garbage or unknown input: one line on stderr, exit 1 (never 2, which would block);
+ * - a document write the gate cannot judge (a document it cannot read): refused, never let through;
+ * - input that never ends: given up after 10 s, exit 1;
  * - NOMA_RECONCILE_SKIP, and a project where nothing is installed.
  */
 import { createHash } from "node:crypto";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
@@ -227,6 +229,16 @@ describe("agent-hook: other files, other events, bad input", () => {
       expect({ code: r.code, stdout: r.stdout }, raw).toEqual({ code: 1, stdout: "" });
       expect(r.stderr, raw).toMatch(message);
     }
+  });
+
+  it("a document the gate cannot read is refused, never let through", () => {
+    const p = project();
+    mkdirSync(join(p.root, "docs/odd.noma"));
+    const reason = denyReason(p.hook("PreToolUse", "Edit", { file_path: join(p.root, "docs/odd.noma"), old_string: "a", new_string: "b" }));
+    expect(reason).toBe(
+      "noma-reconcile: cannot read the Noma document docs/odd.noma (EISDIR: illegal operation on a directory, read), " +
+        "so this Edit was stopped before it ran: a document is written only through the patch engine.",
+    );
   });
 
   it("input that never ends (the agent's pipe held open): the gate gives up after 10 s, one line on stderr, exit 1", async () => {
