@@ -60,6 +60,8 @@ export function agentProject(tree: Tree, agent: "claude" | "gemini" | "codex" = 
           session_id: "test-session",
           transcript_path: join(root, ".transcript.jsonl"),
           cwd: root,
+          // Claude Code's own fields besides the tool call (the gate reads none of them).
+          ...(agent === "claude" ? { permission_mode: "default", tool_use_id: "toolu_01TestGate" } : {}),
           hook_event_name: event,
           tool_name: toolName,
           tool_input: toolInput,
