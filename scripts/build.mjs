@@ -197,6 +197,20 @@ const bin = await build({
     },
   ],
 });
+// dist/agent-hook.cjs, the coding agent's gate (src/cli/agent-hook-run.ts): required by the bin only for
+// `agent-hook`, which runs on every tool call of an agent, so that neither the bin's other commands pay
+// for its code nor it for theirs. It loads no parser, YAML or zod; what judges documents is the ES
+// module dist/commands/agent-hook-command.js, imported for the calls that need it.
+const agentHook = await build({
+  ...commonjs,
+  entryPoints: { "agent-hook": "src/cli/agent-hook-run.ts" },
+  outdir: "dist",
+  ...IMPORT_META_SHIM,
+  define: { ...defines, "import.meta.url": "__nrImportMetaUrl" },
+  metafile: true,
+});
+const inputs = JSON.parse(readFileSync(join(root, "dist/inputs.json"), "utf8"));
+writeFileSync(join(root, "dist/inputs.json"), `${JSON.stringify({ ...inputs, ...inputsOf(agentHook.metafile.outputs) }, null, 1)}\n`);
 // dist/cli.js, the bin's former path (configurations written before may name it): the same CLI.
 writeFileSync(
   join(root, "dist/cli.js"),

@@ -11,7 +11,7 @@ export const COMMAND_GROUPS: readonly { title: string; commands: readonly string
     title: "Reconciliation",
     commands: ["specs", "governs", "coverage", "affected", "diff", "changed", "mark-reconciled", "state", "cache"],
   },
-  { title: "Hooks and CI", commands: ["init", "ci", "demo"] },
+  { title: "Hooks and CI", commands: ["init", "ci", "demo", "agent-hook"] },
   { title: "Runs", commands: ["run", "runs"] },
   { title: "Workspace", commands: ["serve", "ledger", "archive"] },
   { title: "MCP", commands: ["mcp"] },
@@ -86,11 +86,15 @@ const EXIT_CODES: Record<string, string> = {
   2  usage error (an unknown action, extra arguments), not a git repository, a lock held too long`,
   init: `  0  set up (or nothing to do); --dry-run: the plan, nothing written
   2  a hook refused (another tool's, or a newer version's: --force replaces it), usage error, not
-     a git repository, an unreadable .mcp.json`,
+     a git repository, an unreadable .mcp.json, an agent's settings file it cannot edit safely
+     (--agent: the entry to add is printed)`,
   ci: `  0  no finding at or above --fail-on (errors by default; drift counts as its configured severity)
   1  findings at or above --fail-on: invalid documents, transcripts or specs, drift under \`drift: error\`
   2  usage error, no base to compare with (the merge-base cannot be found), not a git repository,
      an invalid configuration`,
+  "agent-hook": `  0  answered: a refusal or context as JSON on stdout, or nothing (the tool runs as the agent asked)
+  1  the tool call could not be read (not JSON, no tool name, no input within 10 s, stdin a
+     terminal), one line on stderr; never 2, which an agent reads as "block this tool"`,
   demo: `  0  the demo ran and printed its report (the drift in it is deliberate)
   2  runtime error (git missing, the temporary directory cannot be written)`,
   run: `  0  the run passed: every acceptance criterion holds (governed files marked reconciled unless --no-mark)

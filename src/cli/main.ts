@@ -20,6 +20,7 @@ import { LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP } from "./lock-timeout-help.js";
 import { loadCachedBody } from "./startup/load-cached-body.js";
 import { COMMAND_GROUPS, exitCodesOf, GENERAL_EXIT_CODES } from "./command-help.js";
 import { checkOptions, unknownCommandMessage } from "./check-options.js";
+import type { runAgentHook as RunAgentHook } from "./agent-hook-run.js";
 
 // Node ≥ 22.1 can keep the compiled code of the modules a command loads (in its own cache
 // directory under the OS temp dir; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so the next
@@ -412,10 +413,15 @@ cli
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/ci-command.js")).ciCommand(options, io)));
 
 cli
-  .command("init", "Set up this repository: .notarai/ (README, spec schema, example spec), .gitignore, the MCP server in .mcp.json")
+  .command("init", "Set up this repository: .notarai/ (README, spec schema, example spec, launcher), .gitignore, the MCP server in .mcp.json")
   .option(
     "--hooks",
     "Also install the git pre-commit hook; where a hook manager is set up (.pre-commit-config.yaml, lefthook.yml, .husky/) add our entry to its file instead (without --hooks init prints that entry)",
+  )
+  .option(
+    "--agent <name>",
+    "Register the coding agent's gate (agent-hook) in that agent's settings: claude (.claude/settings.json), " +
+      "gemini (.gemini/settings.json), codex (.codex/hooks.json), opencode (a plugin in .opencode/plugins/); repeatable",
   )
   .option("--force", "Replace files (and hooks) written by another tool or a newer version, and a different noma-reconcile entry in .mcp.json")
   .option("--dry-run", "Print the plan; write nothing")
@@ -424,7 +430,19 @@ cli
   .example("  noma-reconcile init")
   .example("  noma-reconcile init --hooks --dry-run")
   .example("  noma-reconcile init --hooks   # with .pre-commit-config.yaml: adds a repo: local hook to it, the rest of the file kept")
+  .example("  noma-reconcile init --agent claude   # Claude Code's hooks: the patch engine before any write of a .noma document")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/init-command.js")).initCommand(options, io)));
+
+cli
+  .command(
+    "agent-hook",
+    "The coding agent's gate: reads a tool call as JSON on stdin (the hooks of Claude Code, Codex, Gemini CLI; OpenCode's plugin) and answers",
+  )
+  .example("  noma-reconcile init --agent claude   # registers it in .claude/settings.json (PreToolUse and PostToolUse)")
+  .example(
+    `  echo '{"hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"docs/plan.noma","content":"…"}}' | noma-reconcile agent-hook`,
+  )
+  .action(() => run(() => runAgentHook([])));
 
 cli
   .command("demo", "Build an example repository (specs, a document, a transcript, one deliberate drift), run the PR check on it, print the report")
@@ -468,6 +486,18 @@ cli
     run(async () => (await import("./commands/runs-command.js")).runsCommand(action, rest, options, io)),
   );
 
+/** The gate's document and governance steps, an ES module loaded only for the calls that need them. */
+const agentHookLibrary = () => import("./commands/agent-hook-command.js");
+
+/**
+ * The coding agent's gate: its own CommonJS file beside the bin (dist/agent-hook.cjs, see scripts/build.mjs),
+ * required only for `agent-hook`.
+ */
+function runAgentHook(args: readonly string[]): Promise<number> {
+  const gate = nodeModule.createRequire(import.meta.url)("./agent-hook.cjs") as { runAgentHook: typeof RunAgentHook };
+  return gate.runAgentHook(args, io, agentHookLibrary);
+}
+
 const RUN_HELP_NOTES = `  The loop (norma's layout, in .norma/): plan → do → check → act, repeated until the check says PASS
   or a budget is spent. Each step is committed atomically to .norma/runs/<run_id>/steps/NNN-role/
   and recorded in .norma/norma.db; a run killed at any point is recovered by the next command.
@@ -488,7 +518,16 @@ const MARK_HELP_NOTES = `  Adopting a repository: \`mark-reconciled --all\` mark
   skipped. The records the tools keep for audit (the evidence ledger, the archive, .norma/,
   *.noma.patches transcripts) are never governed, whatever a spec's globs cover.`;
 
+const AGENT_HOOK_HELP_NOTES = `  Before a tool runs (PreToolUse; Gemini CLI: BeforeTool) it refuses, with the reason the agent reads:
+  a Write or Edit of an existing .noma document (giving the same change as patch ops, with the document's
+  base_sha256, to send with mcp__noma-reconcile__patch_block or noma-reconcile patch), a new document
+  with validation errors, any write of a transcript (*.noma.patches) or of the evidence ledger, and a
+  shell command that writes one of them (sed -i, >, tee, mv/cp onto one, …). After an edit (PostToolUse,
+  AfterTool) it tells the agent which spec governs the file and how to reconcile it. Anything else runs
+  as the agent asked, and the gate says nothing. NOMA_RECONCILE_SKIP=1 turns it off. See docs/agents.md.`;
+
 const HELP_NOTES: Record<string, { title: string; body: string }> = {
+  "agent-hook": { title: "What it decides", body: AGENT_HOOK_HELP_NOTES },
   run: { title: "How it works", body: RUN_HELP_NOTES },
   "mark-reconciled": { title: "How it works", body: MARK_HELP_NOTES },
   transcript: { title: "Accepting an outside edit", body: TRANSCRIPT_HELP_NOTES },
@@ -540,6 +579,8 @@ async function main(): Promise<number> {
           ? [`${a}=-`]
           : [a],
     );
+    // The coding agent's gate runs on every tool call: straight to it, without the argument parser's work.
+    if (argv[2] === "agent-hook" && !argv.slice(3).some((a) => a === "--help" || a === "-h")) return await runAgentHook(argv.slice(3));
     // `help [command]` is `[command] --help`.
     if (argv[2] === "help" && argv.length <= 4) argv.splice(2, argv.length - 2, ...argv.slice(3), "--help");
     // An unknown command is a usage error, even with --help (cac would print the top-level help).

@@ -120,6 +120,15 @@ const OUTPUTS: Record<OutputName, Output> = {
         }),
       ),
       program: open({ path: nullable(str), source: str }),
+      agents: z.array(
+        closed({
+          agent: z.enum(["claude", "gemini", "codex", "opencode"]),
+          path: str,
+          action: z.enum(["create", "update", "unchanged", "unsafe"]),
+          detail: str,
+          snippet: z.optional(str),
+        }),
+      ),
     }),
   },
   "archive-list": {

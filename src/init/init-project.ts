@@ -6,8 +6,12 @@
  * - `.notarai/README.md` (first line `# noma-reconcile -- X.Y.Z`),
  * - `.notarai/notarai.spec.json` (the bundled spec JSON Schema),
  * - `.notarai/system.spec.yaml` (an example spec; only when the repository has no spec),
+ * - `.notarai/noma-reconcile.cjs`, the launcher `.mcp.json` and the agents' hooks run
+ *   (launcher-script.ts),
  * - `.gitignore` gains `.notarai/.cache/`,
- * - `.mcp.json` gains the `noma-reconcile` server (other servers kept).
+ * - `.mcp.json` gains the `noma-reconcile` server (other servers kept),
+ * - with `agents`, each agent's settings gain the coding agent's gate (agent-setups.ts; a
+ *   file that cannot be edited safely is left untouched, its entry reported to add by hand).
  *
  * Idempotent: a second run changes nothing. What is ours is decided by
  * content, never by name: the README's version line, the schema's
@@ -45,6 +49,8 @@ import {
   SPEC_SCHEMA_PATH,
 } from "./notarai-files.js";
 import { notaraiReadme } from "./notarai-readme.js";
+import { isOwnLauncher, LAUNCHER_PATH, launcherScript } from "./launcher-script.js";
+import { type AgentFilePlan, type AgentName, planAgentFiles } from "./agent-setups.js";
 
 export type InitAction = "create" | "update" | "unchanged" | "keep";
 
@@ -65,7 +71,12 @@ export interface InitOptions {
   version?: string;
   /** The environment the hook's program is looked up in (`NOMA_RECONCILE_BIN`; default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Coding agents whose settings gain the gate (`init --agent NAME`). */
+  agents?: readonly AgentName[];
 }
+
+/** An agent's file as init planned it (its new text left out). */
+export type InitAgentFile = Omit<AgentFilePlan, "content">;
 
 export interface InitResult {
   root: string;
@@ -75,6 +86,8 @@ export interface InitResult {
   program: { path: string | null; source: "env" | "git-config" | "local-install" };
   /** What will not run as set up (the program is not installed, a configured path is missing). */
   warnings: string[];
+  /** The agents' files (`agents`): registered, already there, or left untouched with the entry to add (`unsafe`). */
+  agents: InitAgentFile[];
 }
 
 export const INIT_LOCK_PATH = ".notarai/.cache/init.lock";
@@ -156,6 +169,17 @@ function planExampleSpec(root: string, inRepo: boolean): Planned | null {
   return { path, action: "create", detail: "an example system spec: edit it to describe this repository", content: EXAMPLE_SYSTEM_SPEC };
 }
 
+function planLauncher(root: string, force: boolean): Planned {
+  const path = LAUNCHER_PATH;
+  const wanted = launcherScript("repository");
+  const current = readOrNull(join(root, path));
+  const what = `runs the repository's own ${TOOL_NAME} for .mcp.json and the agents' hooks`;
+  if (current === null) return { path, action: "create", detail: what, content: wanted };
+  if (current === wanted) return { path, action: "unchanged", detail: what };
+  if (isOwnLauncher(current)) return { path, action: "update", detail: "refreshed", content: wanted };
+  return replaceForeign(root, path, `not a ${TOOL_NAME} launcher (its first line is not \`// ${TOOL_NAME} launcher:\`)`, wanted, force);
+}
+
 function planGitignore(root: string): Planned {
   const path = ".gitignore";
   const current = readOrNull(join(root, path));
@@ -182,7 +206,7 @@ function planMcpJson(root: string, force: boolean): Planned {
       return {
         path,
         action: "update",
-        detail: `the ${MCP_SERVER_NAME} entry an earlier version wrote now starts the local install without npx; other servers kept`,
+        detail: `the ${MCP_SERVER_NAME} entry an earlier version wrote now reads \`node ${LAUNCHER_PATH} mcp\`; other servers kept`,
         content: merged.text,
       };
     case "replace":
@@ -213,6 +237,7 @@ export function planInit(root: string, options: InitOptions & { inRepo?: boolean
     planReadme(root, version, force),
     planSchema(root, version, force),
     ...(example !== null ? [example] : []),
+    planLauncher(root, force),
     planGitignore(root),
     planMcpJson(root, force),
   ];
@@ -220,7 +245,8 @@ export function planInit(root: string, options: InitOptions & { inRepo?: boolean
 
 export async function initProject(root: string, options: InitOptions = {}): Promise<InitResult> {
   const dryRun = options.dryRun === true;
-  const finish = (plan: Planned[]): InitResult => {
+  const planAgents = (): AgentFilePlan[] => [...new Set(options.agents ?? [])].flatMap((a) => planAgentFiles(root, a));
+  const finish = (plan: Planned[], agents: AgentFilePlan[]): InitResult => {
     const mcp = plan.find((f) => f.path === MCP_JSON_PATH);
     const install = checkInstall(root, options.env ?? process.env, mcp?.action !== "keep");
     return {
@@ -229,20 +255,27 @@ export async function initProject(root: string, options: InitOptions = {}): Prom
       files: plan.map(({ path, action, detail }) => ({ path, action, detail })),
       program: { path: install.program.path, source: install.program.source },
       warnings: install.warnings,
+      agents: agents.map(({ content: _content, ...a }) => a),
     };
   };
-  if (dryRun) return finish(planInit(root, options));
+  if (dryRun) return finish(planInit(root, options), planAgents());
   assertNoSymlinkEscape(root, dirname(INIT_LOCK_PATH), "write there");
   mkdirSync(join(root, dirname(INIT_LOCK_PATH)), { recursive: true });
   return withFileLock(join(root, INIT_LOCK_PATH), () => {
     // Re-plan under the lock: another init may have just written.
     const plan = planInit(root, options);
+    const agents = planAgents();
     for (const f of plan) {
       if (f.content === undefined) continue;
       mkdirSync(dirname(join(root, f.path)), { recursive: true });
       if (f.backup !== undefined) writeFileAtomic(join(root, f.backup), readFileSync(join(root, f.path)));
       writeFileAtomic(join(root, f.path), f.content);
     }
-    return finish(plan);
+    for (const a of agents) {
+      if (a.content === undefined) continue;
+      mkdirSync(dirname(join(root, a.path)), { recursive: true });
+      writeFileAtomic(join(root, a.path), a.content);
+    }
+    return finish(plan, agents);
   });
 }

@@ -4,6 +4,7 @@
  * free of heavy imports: the MCP start-up path reads it.
  */
 import { TOOL_NAME } from "../version.js";
+import { LAUNCHER_PATH } from "./launcher-script.js";
 
 export const NOTARAI_DIR = ".notarai";
 export const NOTARAI_README_PATH = ".notarai/README.md";
@@ -15,23 +16,29 @@ export const MCP_JSON_PATH = ".mcp.json";
 export const MCP_SERVER_NAME = TOOL_NAME;
 
 /**
- * The program `.mcp.json` starts: node running a launcher that finds the
- * repository's own install the way `require` does (from the client's working
- * directory, the repository root), reads its `bin` from its package.json and
- * runs it in the same process; where nothing is installed it prints one line
- * and exits 1. No npx (on Windows a client cannot even spawn `npx` without a
- * shell), no network, no sh. docs/init.md says why.
+ * The one-line `node -e` launcher earlier versions registered in `.mcp.json` (kept, byte for
+ * byte, to recognise their entry: `init` upgrades it to MCP_SERVER_ENTRY). It found the
+ * repository's own install the way `require` does and ran its `bin` in the same process.
  */
-export const MCP_LAUNCHER =
+export const LEGACY_MCP_LAUNCHER =
   `const n=${JSON.stringify(TOOL_NAME)};let p;try{p=require.resolve(n+"/package.json",{paths:[process.cwd()]})}catch{}` +
   `if(p){const b=require("path").resolve(p,"..",require(p).bin[n]);process.argv.splice(1,0,b);require(b)}` +
   `else{console.error(n+": the MCP server cannot start: "+n+" is not installed in "+process.cwd()+" (no node_modules/"+n+"). Install it: npm i -D "+n);process.exitCode=1}`;
 
-/** The `.mcp.json` entry `init` registers. */
-export const MCP_SERVER_ENTRY = { type: "stdio", command: "node", args: ["-e", MCP_LAUNCHER, "mcp"] } as const;
+/**
+ * The `.mcp.json` entry `init` registers: node running the launcher `init` writes beside the
+ * specs (launcher-script.ts), which runs the repository's own install and, where there is
+ * none, says so and exits 1. A plain command a reader understands; no npx (it can reach the
+ * registry, and on Windows a client cannot spawn it without a shell), no network, no sh.
+ * docs/init.md says why.
+ */
+export const MCP_SERVER_ENTRY = { type: "stdio", command: "node", args: [LAUNCHER_PATH, "mcp"] } as const;
 
 /** Entries earlier versions registered: ours, so `init` upgrades them without --force. */
-export const LEGACY_MCP_SERVER_ENTRIES: ReadonlyArray<Record<string, unknown>> = [{ type: "stdio", command: "npx", args: ["--no", TOOL_NAME, "mcp"] }];
+export const LEGACY_MCP_SERVER_ENTRIES: ReadonlyArray<Record<string, unknown>> = [
+  { type: "stdio", command: "npx", args: ["--no", TOOL_NAME, "mcp"] },
+  { type: "stdio", command: "node", args: ["-e", LEGACY_MCP_LAUNCHER, "mcp"] },
+];
 
 /** First line of `.notarai/README.md`: `# noma-reconcile -- X.Y.Z`. */
 export function readmeVersionLine(version: string): string {

@@ -82,7 +82,7 @@ describe("init", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^would create +\.notarai\/README\.md/m);
     expect(r.stdout).toMatch(/^would update +\.mcp\.json/m);
-    expect(r.stderr).toMatch(/dry run, nothing written: 5 files to write/);
+    expect(r.stderr).toMatch(/dry run, nothing written: 6 files to write/);
     const j = runCli(["init", "--dry-run", "--format", "json"], { cwd: repo });
     expect(j.code).toBe(0);
     const env = JSON.parse(j.stdout) as { schema: string; ok: boolean; result: { dry_run: boolean; files: Array<{ path: string; action: string }> } };
@@ -92,6 +92,7 @@ describe("init", () => {
       [".notarai/README.md", "create"],
       [".notarai/notarai.spec.json", "create"],
       [".notarai/system.spec.yaml", "create"],
+      [".notarai/noma-reconcile.cjs", "create"],
       [".gitignore", "create"],
       [".mcp.json", "update"],
     ]);

@@ -142,6 +142,7 @@ describe("init in every repository shape", () => {
       "created .notarai/README.md",
       "created .notarai/notarai.spec.json",
       "created .notarai/system.spec.yaml",
+      "created .notarai/noma-reconcile.cjs",
       "created .gitignore",
       "created .mcp.json",
       "installed pre-commit",
@@ -195,7 +196,7 @@ describe("init in every repository shape", () => {
     const r = init(repo);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /^updated +\.mcp\.json +\(the noma-reconcile entry an earlier version wrote now starts the local install without npx; other servers kept\)$/m,
+      /^updated +\.mcp\.json +\(the noma-reconcile entry an earlier version wrote now reads `node \.notarai\/noma-reconcile\.cjs mcp`; other servers kept\)$/m,
     );
     expect(r.stdout).toMatch(/^installed +pre-commit hook/m);
     expect(JSON.parse(readFileSync(join(repo, ".mcp.json"), "utf8"))).toEqual({ mcpServers: { github: { command: "gh-mcp" }, "noma-reconcile": ENTRY } });

@@ -112,7 +112,7 @@ describe("install from a packed tarball", () => {
         ok("git", ["add", "-A"], project);
         ok("git", ["commit", "--quiet", "--no-verify", "-m", message], project);
       };
-      clock.time("documents: init, check, fmt, patch, transcript, ids, parse, render, schema, verify", () => {
+      clock.time("documents: init, check, fmt, patch, transcript, ids, parse, render, schema, verify, agent-hook", () => {
         cli(["init"]);
         mkdirSync(join(project, "docs"));
         mkdirSync(join(project, "src"));
@@ -134,6 +134,15 @@ describe("install from a packed tarball", () => {
         const fixture = join(ROOT, "fixtures/conformance/valid/agent-memory-types");
         cpSync(fixture, join(project, "corpus/valid/agent-memory-types"), { recursive: true });
         expect(cli(["verify", "corpus"]).out).toContain("1 fixture, 1 passed");
+        // The coding agent's gate, as an agent's hook runs it: a shell edit of the document is refused, with the op to send.
+        ran.add("agent-hook");
+        const toolCall = { hook_event_name: "PreToolUse", tool_name: "Bash", cwd: project, tool_input: { command: "sed -i 's/0.9/1/' docs/plan.noma" } };
+        const gate = run(bin, ["agent-hook"], project, { ...NO_REGISTRY, CLAUDE_PROJECT_DIR: project }, JSON.stringify(toolCall));
+        expect({ code: gate.code, stderr: gate.stderr }).toEqual({ code: 0, stderr: "" });
+        expect(JSON.parse(gate.stdout).hookSpecificOutput).toMatchObject({
+          permissionDecision: "deny",
+          permissionDecisionReason: expect.stringContaining("docs/plan.noma (sed -i)"),
+        });
         commit("Patched");
       });
 

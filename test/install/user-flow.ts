@@ -117,6 +117,29 @@ export async function adoptAndUse(project: string, clock: Clock): Promise<void> 
   const demo = clock.time("demo", () => npx(["demo"]));
   expect(demo.code, demo.stdout + demo.stderr).toBe(0);
 
+  // The coding agent's gate, registered for Claude Code and run as Claude Code runs a hook command
+  // (a shell, the tool call on stdin, CLAUDE_PROJECT_DIR set): an Edit of a document is stopped.
+  const agent = clock.time("init --agent claude", () => npx(["init", "--agent", "claude"]));
+  expect(agent.code, agent.stdout + agent.stderr).toBe(0);
+  const settings = JSON.parse(readFileSync(join(project, ".claude/settings.json"), "utf8")) as {
+    hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+  };
+  const gateCommand = settings.hooks["PreToolUse"]![0]!.hooks[0]!.command;
+  const toolCall = {
+    hook_event_name: "PreToolUse",
+    tool_name: "Edit",
+    cwd: project,
+    tool_input: { file_path: join(project, "docs.noma"), old_string: "All good.", new_string: "All fine." },
+  };
+  const gate = clock.time("the gate refuses an Edit of a document", () =>
+    run("sh", ["-c", gateCommand], project, { CLAUDE_PROJECT_DIR: project }, JSON.stringify(toolCall)),
+  );
+  expect(gate.code, gate.stderr).toBe(0);
+  expect(JSON.parse(gate.stdout).hookSpecificOutput).toMatchObject({
+    permissionDecision: "deny",
+    permissionDecisionReason: expect.stringContaining("mcp__noma-reconcile__patch_block"),
+  });
+
   // The MCP server, started from exactly what .mcp.json says, as a client does (cwd: the project unless the entry names one).
   const entry = (
     JSON.parse(readFileSync(join(project, ".mcp.json"), "utf8")) as {

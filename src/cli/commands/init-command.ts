@@ -8,7 +8,9 @@
  * the hook and the MCP server look for it — not an error. Where a hook manager
  * is set up (the pre-commit framework, lefthook, husky) no raw git hook is
  * installed: init prints the manager's entry, and with `--hooks` adds it to the
- * manager's file (exit 2 when the file cannot be edited safely).
+ * manager's file (exit 2 when the file cannot be edited safely). With `--agent NAME`
+ * (claude, gemini, codex, opencode; repeatable) the coding agent's gate is registered in that agent's
+ * settings (exit 2, the entry printed, when its file cannot be edited safely).
  */
 import { join, relative, sep } from "node:path";
 import { INIT_LOCK_PATH, initProject, type InitFile, type InitResult } from "../../init/init-project.js";
@@ -19,6 +21,8 @@ import { TOOL_NAME } from "../../version.js";
 import { RuntimeError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { envelope, formatArg, requireRepo } from "./reconcile-command.js";
+import { choice, listOption } from "../repo-context.js";
+import { AGENT_NAMES, AGENT_TITLES, type AgentName } from "../../init/agent-setups.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 
 interface HooksOutcome {
@@ -39,11 +43,14 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
   const format = formatArg(options);
   const dryRun = options["dryRun"] === true;
   const force = options["force"] === true;
+  const agents: AgentName[] = listOption(options["agent"])
+    .flatMap((v) => v.split(","))
+    .map((v) => choice("agent", v.trim(), AGENT_NAMES));
   const ctx = requireRepo(io);
   applyLockTimeout(options, ctx.root);
   let result: InitResult;
   try {
-    result = await initProject(ctx.root, { dryRun, force, env: io.env });
+    result = await initProject(ctx.root, { dryRun, force, env: io.env, agents });
   } catch (e) {
     if (e instanceof McpJsonError) throw new RuntimeError(e.message, { cause: e });
     throw e;
@@ -61,7 +68,8 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
   const managers: HookManagerOutcome[] = await setUpHookManagers(ctx.root, detected, { apply: wantHooks, dryRun, lockPath: join(ctx.root, INIT_LOCK_PATH) });
   const refused = hooks?.refused ?? [];
   const unsafe = managers.filter((m) => m.action === "unsafe");
-  const code = refused.length > 0 || unsafe.length > 0 ? 2 : 0;
+  const unsafeAgents = result.agents.filter((a) => a.action === "unsafe");
+  const code = refused.length > 0 || unsafe.length > 0 || unsafeAgents.length > 0 ? 2 : 0;
 
   const warn = (): void => {
     for (const w of result.warnings) io.stderr(`${TOOL_NAME}: warning: ${w}\n`);
@@ -72,7 +80,15 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
       envelope(
         "init",
         code === 0,
-        { root: ctx.root, dry_run: dryRun, files: result.files, ...(hooks !== null ? { hooks } : {}), managers, program: result.program },
+        {
+          root: ctx.root,
+          dry_run: dryRun,
+          files: result.files,
+          ...(hooks !== null ? { hooks } : {}),
+          managers,
+          program: result.program,
+          agents: result.agents,
+        },
         result.warnings,
       ),
     );
@@ -98,8 +114,14 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
     if (m.activate !== undefined)
       lines.push(`${"then run".padEnd(W)} ${m.activate}  (${managerName(m.manager)} is not this repository's git hook yet: until then nothing runs on commit)`);
   }
+  for (const a of result.agents) {
+    const verb = a.action === "unsafe" ? (dryRun ? "would refuse" : "refused") : VERB[a.action][dryRun ? 1 : 0];
+    lines.push(`${verb.padEnd(W)} ${a.path}  (${a.detail})${a.snippet !== undefined ? ":" : ""}`);
+    for (const l of (a.snippet ?? "").split("\n")) if (l.length > 0) lines.push(`    ${l}`);
+  }
   io.stdout(`${lines.join("\n")}\n`);
-  const written = result.files.filter((f) => f.action === "create" || f.action === "update").length;
+  const agentFiles = result.agents.filter((a) => a.action === "create" || a.action === "update").length;
+  const written = result.files.filter((f) => f.action === "create" || f.action === "update").length + agentFiles;
   const installed = hooks?.installed.length ?? 0;
   const added = managers.filter((m) => m.action === "add").length;
   const kept = result.files.filter((f) => f.action === "keep").length;
@@ -116,6 +138,11 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
     summary.push(`${plural(advised, "hook manager entry", "hook manager entries")} to add (printed above; --hooks adds ${advised === 1 ? "it" : "them"})`);
   if (unsafe.length > 0) summary.push(`${plural(unsafe.length, "hook manager file")} left untouched: add the entry printed above yourself`);
   if (refused.length > 0) summary.push(`${plural(refused.length, "hook")} refused (each line above says what --force does)`);
+  if (unsafeAgents.length > 0)
+    summary.push(
+      `${plural(unsafeAgents.length, "agent settings file")} left untouched ` +
+        `(${[...new Set(unsafeAgents.map((a) => AGENT_TITLES[a.agent]))].join(", ")}): add the entry printed above yourself`,
+    );
   io.stderr(`${TOOL_NAME}: ${dryRun ? "dry run, nothing written: " : ""}${summary.join("; ")}\n`);
   warn();
   return code;

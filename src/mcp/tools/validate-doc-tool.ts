@@ -3,40 +3,17 @@
  * for one document (profile from its frontmatter; `::dataset src=` files are
  * looked up beside the document, inside the repository; a chapter of a book
  * manifest is validated in its books, as `check` does, so its links into other
- * chapters resolve). `ok` is true when no diagnostic is an error.
+ * chapters resolve). `ok` is true when no diagnostic is an error. The judgement
+ * is the library's validateDocumentText, which the coding agent's gate also asks.
  */
-import { existsSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { checkDocument } from "../../check/check-document.js";
-import { worktreeChapterLookup } from "../../check/worktree-books.js";
-import { containPath } from "../../fsx/contain-path.js";
-import type { Diagnostic } from "../../validate/diagnostic.js";
+import { validateDocumentText, type DocumentTextVerdict } from "../../check/validate-document-text.js";
+import { readTextFile } from "../../fsx/read-text-file.js";
 import type { ToolContext } from "../tool-context.js";
 import { documentArg } from "./document-arg.js";
-import { readTextFile } from "../../fsx/read-text-file.js";
 
-export interface ValidateDocResult {
-  ok: boolean;
-  diagnostics: Diagnostic[];
-}
+export type ValidateDocResult = DocumentTextVerdict;
 
 export async function validateDocTool(args: { file: string }, ctx: ToolContext): Promise<ValidateDocResult> {
   const { abs, rel } = documentArg(args.file, ctx);
-  /** A path written in `from` (a dataset's src=, a manifest's chapter), inside the repository, or null. */
-  const beside = (from: string, written: string): string | null => {
-    try {
-      return containPath(join(dirname(join(ctx.root, from)), written), ctx.root, ctx.root);
-    } catch {
-      return null;
-    }
-  };
-  const isFile = (p: string | null): boolean => {
-    if (p === null) return false;
-    const target = join(ctx.root, p);
-    return existsSync(target) && statSync(target).isFile();
-  };
-  const srcExists = (from: string, src: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(src) || isFile(beside(from, src));
-  const resolveOutside = worktreeChapterLookup(ctx.root, ctx.inRepo, rel);
-  const { diagnostics } = checkDocument(rel, readTextFile(abs), { datasetSrcExists: srcExists, resolveOutside });
-  return { ok: !diagnostics.some((d) => d.severity === "error"), diagnostics };
+  return validateDocumentText(ctx.root, ctx.inRepo, rel, readTextFile(abs));
 }
