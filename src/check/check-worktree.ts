@@ -19,7 +19,8 @@ import { listNomaFiles } from "./list-noma-files.js";
 import { bookChapters } from "./book-chapters.js";
 import { checkedPathKind } from "../layout/checked-path.js";
 import { worktreeBooks } from "./worktree-books.js";
-import { decodeUtf8, readTextFile } from "../fsx/read-text-file.js";
+import { readRegularFileIfPresent } from "../fsx/read-regular-file.js";
+import { decodeText } from "../fsx/utf8-text.js";
 import type { Prefetched } from "../fsx/prefetch-files.js";
 import { assertNoSymlinkEscape, isSymlink } from "../fsx/symlink-escape.js";
 
@@ -45,17 +46,17 @@ export interface CheckRun {
   excluded?: string[];
 }
 
-/** A file's text, or null; never through a symbolic link that leads out of the repository (SymlinkEscapeError). */
+/**
+ * A file's text, or null when nothing is there; never through a symbolic link that leads out
+ * of the repository (SymlinkEscapeError). A file that is there but cannot be read as text (not
+ * a regular file, no permission, a link to nothing, not UTF-8) throws: check-files.ts makes it
+ * the file's error.
+ */
 function readOrNull(root: string, rel: string, prefetched: Prefetched | undefined): string | null {
   const abs = join(root, rel);
   if (isSymlink(abs)) assertNoSymlinkEscape(root, rel, "read it");
-  try {
-    if (!statSync(abs).isFile()) return null;
-    const bytes = prefetched?.take(abs);
-    return bytes !== undefined ? decodeUtf8(bytes) : readTextFile(abs);
-  } catch {
-    return null;
-  }
+  const bytes = prefetched?.take(abs) ?? readRegularFileIfPresent(abs, rel);
+  return bytes === null ? null : decodeText(bytes, rel);
 }
 
 export async function checkWorktree(options: CheckWorktreeOptions): Promise<CheckRun> {

@@ -1,0 +1,122 @@
+/**
+ * Whether bytes are text the product can judge: UTF-8 (RFC 3629: no overlong forms, no
+ * surrogates, nothing past U+10FFFF) holding no NUL byte (git's own test for binary content).
+ * A document, transcript, spec, sidecar or configuration that is not is refused everywhere
+ * with one code (`not-utf8-text`) and one message naming the first byte that is not text;
+ * nothing is ever decoded with U+FFFD in place of bytes it could not read. A UTF-8 byte-order
+ * mark is text (it is kept byte for byte, Noma §5.4); a UTF-16 or UTF-32 one is not, and the
+ * message says how to convert the file (docs/noma-decisions.md).
+ */
+import { isAscii, isUtf8 } from "node:buffer";
+import { NomaError } from "../errors/noma-error.js";
+import { decodeUtf8 } from "./read-text-file.js";
+
+/** The code of every refusal of bytes that are not UTF-8 text (a diagnostic's code, an error's code). */
+export const NOT_UTF8_TEXT = "not-utf8-text";
+
+/**
+ * The offset where `bytes` stop being text: the first NUL byte, or the first byte of the first
+ * ill-formed UTF-8 sequence (where a decoder would put its first U+FFFD); -1 when they are text.
+ */
+export function firstNonTextByte(bytes: Uint8Array): number {
+  const nul = bytes.indexOf(0);
+  if (isAscii(bytes)) return nul;
+  const end = nul === -1 ? bytes.length : nul;
+  if (nul === -1 && isUtf8(bytes)) return -1;
+  const bad = firstInvalidUtf8(bytes, end);
+  return bad === -1 ? nul : bad;
+}
+
+/** The first byte (before `end`) of the first ill-formed UTF-8 sequence, or -1. */
+function firstInvalidUtf8(b: Uint8Array, end: number): number {
+  let i = 0;
+  while (i < end) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) need = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      if (c === 0xe0) lo = 0xa0; // no overlong forms
+      if (c === 0xed) hi = 0x9f; // no surrogates
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      if (c === 0xf0) lo = 0x90; // no overlong forms
+      if (c === 0xf4) hi = 0x8f; // nothing past U+10FFFF
+    } else return i;
+    // A sequence cut by a NUL or the end is ill-formed too (it is checked up to the bytes' end).
+    for (let k = 1; k <= need; k++) {
+      const n = b[i + k];
+      if (n === undefined || n < (k === 1 ? lo : 0x80) || n > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += need + 1;
+  }
+  return -1;
+}
+
+/** The 1-based line and column (in characters) of byte `offset`, the bytes before it being text. */
+export function textPosition(bytes: Uint8Array, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset; i++) {
+    const c = bytes[i]!;
+    if (c === 0x0a || (c === 0x0d && bytes[i + 1] !== 0x0a)) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: Buffer.from(bytes.buffer, bytes.byteOffset + start, offset - start).toString("utf8").length + 1 };
+}
+
+const hex = (n: number): string => `0x${n.toString(16).toUpperCase().padStart(2, "0")}`;
+
+/** Why `bytes` are not text, `at` being firstNonTextByte's answer: the byte, its offset, and (a UTF-16/32 byte-order mark) what to do. */
+export function describeNonText(bytes: Uint8Array, at: number): string {
+  const byte = bytes[at]!;
+  const what = byte === 0 ? `byte 0x00 (NUL) at offset ${at}` : `byte ${hex(byte)} at offset ${at} is not valid UTF-8`;
+  return `not UTF-8 text: ${what}${bomHint(bytes)}`;
+}
+
+function bomHint(b: Uint8Array): string {
+  const le = b[0] === 0xff && b[1] === 0xfe;
+  const be = b[0] === 0xfe && b[1] === 0xff;
+  const le32 = le && b[2] === 0 && b[3] === 0;
+  const be32 = b[0] === 0 && b[1] === 0 && b[2] === 0xfe && b[3] === 0xff;
+  const from = le32 ? "UTF-32LE" : be32 ? "UTF-32BE" : le ? "UTF-16LE" : be ? "UTF-16BE" : null;
+  if (from === null) return "";
+  return ` (the file starts with a ${from} byte-order mark; Noma files are UTF-8: convert it, e.g. iconv -f ${from} -t UTF-8)`;
+}
+
+/** Bytes that are not UTF-8 text, refused. `file` names them (a repository-relative path, or a label). */
+export class NotUtf8TextError extends NomaError {
+  static override readonly errorName: string = "NotUtf8TextError";
+  constructor(
+    readonly file: string,
+    /** The first byte that is not text. */
+    readonly offset: number,
+    /** The message without the file: what `describeNonText` says. */
+    readonly reason: string,
+    /** Where that byte is (1-based line, column in characters). */
+    readonly position: { line: number; column: number },
+  ) {
+    super(NOT_UTF8_TEXT, `${file}: ${reason}`);
+  }
+}
+
+/** The NotUtf8TextError for `bytes` (naming `file`), or null when they are text. */
+export function nonTextError(bytes: Uint8Array, file: string): NotUtf8TextError | null {
+  const at = firstNonTextByte(bytes);
+  return at === -1 ? null : new NotUtf8TextError(file, at, describeNonText(bytes, at), textPosition(bytes, at));
+}
+
+/** The text of `bytes`, or NotUtf8TextError naming `file` and the first byte that is not text (decoded as read-text-file.ts does). */
+export function decodeText(bytes: Buffer, file: string): string {
+  const error = nonTextError(bytes, file);
+  if (error !== null) throw error;
+  return decodeUtf8(bytes);
+}
