@@ -10,8 +10,7 @@
  * document write fails, the transcript is restored.
  */
 import { NomaError } from "../errors/noma-error.js";
-import { isUtf8 } from "node:buffer";
-import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, statSync, unlinkSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { withFileLockSync } from "../fsx/with-file-lock.js";
@@ -28,6 +27,8 @@ import { assembledBytes } from "../patch/text-edit.js";
 import { assertRecordableOps } from "../patch/assert-recordable-ops.js";
 import { assertNoSymlinkEscape, isSymlink, linkTarget, SymlinkNotAllowedError } from "../fsx/symlink-escape.js";
 import type { Prefetched } from "../fsx/prefetch-files.js";
+import { isAbsent, readRegularFile, readRegularFileIfPresent } from "../fsx/read-regular-file.js";
+import { decodeText, nonTextError } from "../fsx/utf8-text.js";
 
 export interface PatchDocumentOptions {
   strict?: boolean;
@@ -134,15 +135,20 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
   // A value that is not a patch op cannot be recorded as one (§5.2): refused before anything is written.
   assertRecordableOps(ops);
   refuseSymlinks(absPath, options.root);
-  if (!existsSync(absPath) || !statSync(absPath).isFile()) throw new DocumentMissingError(absPath);
+  if (isAbsent(absPath)) throw new DocumentMissingError(absPath);
+  // Files are named in refusals as the repository names them (a FIFO, no permission, not UTF-8).
+  const label = (abs: string): string => (options.root !== undefined ? relative(options.root, abs).split(sep).join("/") : abs);
   const run = (): PatchDocumentResult => {
     const bytes =
-      (options.prefetched !== undefined ? options.prefetched.takeUnchanged(absPath, statSync(absPath, { bigint: true })) : undefined) ?? readFileSync(absPath);
+      (options.prefetched !== undefined ? options.prefetched.takeUnchanged(absPath, statSync(absPath, { bigint: true })) : undefined) ??
+      readRegularFile(absPath, label(absPath));
     const text = decodeUtf8(bytes);
-    const validUtf8 = isUtf8(bytes);
+    const notText = nonTextError(bytes, label(absPath));
+    const validUtf8 = notText === null;
     const sidecar = sidecarPath(absPath);
-    const hasSidecar = existsSync(sidecar);
-    const capabilities = hasSidecar ? readCapabilities(readFileSync(sidecar, "utf8")).descriptor : null;
+    const sidecarBytes = readRegularFileIfPresent(sidecar, label(sidecar));
+    const hasSidecar = sidecarBytes !== null;
+    const capabilities = sidecarBytes !== null ? readCapabilities(decodeText(sidecarBytes, label(sidecar))).descriptor : null;
     const sidecarName = basename(sidecar);
     const outcome = applyPatch(text, ops, {
       // An ASCII document (valid UTF-8, a byte per character) is hashed from the bytes read.
@@ -157,7 +163,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       ...(validUtf8
         ? {}
         : {
-            rejectAll: { code: "invalid_content" as const, message: "The document is not valid UTF-8; it cannot be patched without losing bytes." },
+            rejectAll: { code: "invalid_content" as const, message: `The document is ${notText.reason}; it cannot be patched without losing bytes.` },
             preSha256: sha256Hex(bytes),
           }),
       advisory: (doc, op) => capabilityAdvisories(capabilities, sidecarName, doc, op),
@@ -183,7 +189,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
         : [recoveryRecord(recovered, outcome, { docUri: pathToFileURL(absPath).href, ...(options.now !== undefined ? { now: options.now } : {}) })];
     };
     const recorded = options.record !== "if-present" || existsSync(tPath);
-    const { lines, previous } = recorded ? appendTranscript(tPath, records, dryRun, heal) : { lines: [], previous: null };
+    const { lines, previous } = recorded ? appendTranscript(tPath, records, dryRun, heal, label(tPath)) : { lines: [], previous: null };
     let written = false;
     if (!dryRun && outcome.result === "applied") {
       crashPoint("after-transcript");

@@ -23,12 +23,17 @@ export function firstNonTextByte(bytes: Uint8Array): number {
   if (isAscii(bytes)) return nul;
   const end = nul === -1 ? bytes.length : nul;
   if (nul === -1 && isUtf8(bytes)) return -1;
-  const bad = firstInvalidUtf8(bytes, end);
+  const bad = invalidUtf8Before(bytes, end);
   return bad === -1 ? nul : bad;
 }
 
+/** The first byte of the first ill-formed UTF-8 sequence (NUL bytes allowed), or -1. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  return isUtf8(bytes) ? -1 : invalidUtf8Before(bytes, bytes.length);
+}
+
 /** The first byte (before `end`) of the first ill-formed UTF-8 sequence, or -1. */
-function firstInvalidUtf8(b: Uint8Array, end: number): number {
+function invalidUtf8Before(b: Uint8Array, end: number): number {
   let i = 0;
   while (i < end) {
     const c = b[i]!;
@@ -119,4 +124,60 @@ export function decodeText(bytes: Buffer, file: string): string {
   const error = nonTextError(bytes, file);
   if (error !== null) throw error;
   return decodeUtf8(bytes);
+}
+
+/** The first lone surrogate of `s` (a UTF-16 unit no UTF-8 byte sequence encodes), as its index, or -1. */
+export function loneSurrogateAt(s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff) {
+      const n = s.charCodeAt(i + 1);
+      if (n >= 0xdc00 && n <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    return i;
+  }
+  return -1;
+}
+
+/**
+ * Where a JSON value holds a string (a value or a key) that UTF-8 cannot encode — a lone
+ * surrogate, which JSON's `\ud800` escape can spell — as `at` (a path like `ops[0].content`)
+ * and a message; null when every string is well formed. Written as UTF-8 such a string would
+ * lose the surrogate for U+FFFD while a record of the request kept it, so every text-writing
+ * request refuses it. Iterative (any depth).
+ */
+export function illFormedString(value: unknown, name = "arguments"): { at: string; message: string } | null {
+  const quick = (s: string): boolean => !/[\ud800-\udfff]/.test(s);
+  const stack: Array<{ v: unknown; path: string }> = [{ v: value, path: name }];
+  while (stack.length > 0) {
+    const { v, path } = stack.pop()!;
+    if (typeof v === "string") {
+      if (quick(v)) continue;
+      const i = loneSurrogateAt(v);
+      if (i !== -1) return { at: path, message: lonely(path, v, i) };
+      continue;
+    }
+    if (v === null || typeof v !== "object") continue;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], path: `${path}[${i}]` });
+      continue;
+    }
+    const keys = Object.keys(v);
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const key = keys[k]!;
+      const at = `${path}.${key}`;
+      if (!quick(key) && loneSurrogateAt(key) !== -1) return { at, message: lonely(`a key of ${path}`, key, loneSurrogateAt(key)) };
+      stack.push({ v: (v as Record<string, unknown>)[key], path: at });
+    }
+  }
+  return null;
+}
+
+function lonely(where: string, s: string, i: number): string {
+  const unit = `\\u${s.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return `${where}: a lone surrogate (${unit} at character ${i}) is not text UTF-8 can encode; it would be written as U+FFFD`;
 }

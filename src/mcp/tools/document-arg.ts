@@ -2,14 +2,17 @@
  * The `file` argument of the Noma tools: absolute or relative to the
  * repository root, contained in the repository (symlinks resolved), an
  * existing file, and not a book manifest (Annex B: manifests are not targets
- * of any of the four tools). Each failure is a system fault (`isError`).
+ * of any of the four tools). Each failure is a system fault (`isError`), as is
+ * a document that is not a regular file, cannot be read or is not UTF-8 text
+ * (`validate_doc` reports the last two as `check` does: its diagnostics).
  */
-import { statSync } from "node:fs";
 import { join } from "node:path";
 import { containPath, PathOutsideRepoError } from "../../fsx/contain-path.js";
 import { isBookManifestPath } from "../../editing/patch-document.js";
 import type { ToolContext } from "../tool-context.js";
 import { ToolFailure } from "../tool-result.js";
+import { isAbsent, readRegularFile } from "../../fsx/read-regular-file.js";
+import { decodeText } from "../../fsx/utf8-text.js";
 
 export interface DocumentArg {
   /** Absolute path (the repository root joined with `rel`). */
@@ -32,12 +35,19 @@ export function documentArg(file: string, ctx: ToolContext): DocumentArg {
     );
   }
   const abs = join(ctx.root, rel);
-  let isFile = false;
-  try {
-    isFile = statSync(abs).isFile();
-  } catch {
-    throw new ToolFailure(`${file}: no such file`);
-  }
-  if (!isFile) throw new ToolFailure(`${file}: not a file`);
+  if (isAbsent(abs)) throw new ToolFailure(`${file}: no such file`);
   return { abs, rel };
+}
+
+/**
+ * The document's bytes: only a regular file, never a blocking open (read-regular-file.ts); a
+ * FIFO, a directory, a file without permission is FileUnreadableError naming it (isError).
+ */
+export function documentBytes(doc: DocumentArg): Buffer {
+  return readRegularFile(doc.abs, doc.rel);
+}
+
+/** The document's text; bytes that are not UTF-8 text are NotUtf8TextError (isError), never decoded with U+FFFD. */
+export function documentText(doc: DocumentArg): string {
+  return decodeText(documentBytes(doc), doc.rel);
 }

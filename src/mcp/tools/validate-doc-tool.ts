@@ -12,8 +12,8 @@ import { worktreeChapterLookup } from "../../check/worktree-books.js";
 import { containPath } from "../../fsx/contain-path.js";
 import type { Diagnostic } from "../../validate/diagnostic.js";
 import type { ToolContext } from "../tool-context.js";
-import { documentArg } from "./document-arg.js";
-import { readTextFile } from "../../fsx/read-text-file.js";
+import { documentArg, documentText } from "./document-arg.js";
+import { unreadableDiagnostic } from "../../check/unreadable-diagnostic.js";
 
 export interface ValidateDocResult {
   ok: boolean;
@@ -36,7 +36,16 @@ export async function validateDocTool(args: { file: string }, ctx: ToolContext):
     return existsSync(target) && statSync(target).isFile();
   };
   const srcExists = (from: string, src: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(src) || isFile(beside(from, src));
+  // A document that cannot be read as text gets the error `check` gives it (not-utf8-text, file-unreadable).
+  let text: string;
+  try {
+    text = documentText({ abs, rel });
+  } catch (e) {
+    const d = unreadableDiagnostic(e);
+    if (d === null) throw e;
+    return { ok: false, diagnostics: [d] };
+  }
   const resolveOutside = worktreeChapterLookup(ctx.root, ctx.inRepo, rel);
-  const { diagnostics } = checkDocument(rel, readTextFile(abs), { datasetSrcExists: srcExists, resolveOutside });
+  const { diagnostics } = checkDocument(rel, text, { datasetSrcExists: srcExists, resolveOutside });
   return { ok: !diagnostics.some((d) => d.severity === "error"), diagnostics };
 }
