@@ -36,32 +36,43 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 function invalidUtf8Before(b: Uint8Array, end: number): number {
   let i = 0;
   while (i < end) {
-    const c = b[i]!;
-    if (c < 0x80) {
+    if (b[i]! < 0x80) {
       i++;
       continue;
     }
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) need = 1;
-    else if (c >= 0xe0 && c <= 0xef) {
-      need = 2;
-      if (c === 0xe0) lo = 0xa0; // no overlong forms
-      if (c === 0xed) hi = 0x9f; // no surrogates
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      need = 3;
-      if (c === 0xf0) lo = 0x90; // no overlong forms
-      if (c === 0xf4) hi = 0x8f; // nothing past U+10FFFF
-    } else return i;
-    // A sequence cut by a NUL or the end is ill-formed too (it is checked up to the bytes' end).
-    for (let k = 1; k <= need; k++) {
-      const n = b[i + k];
-      if (n === undefined || n < (k === 1 ? lo : 0x80) || n > (k === 1 ? hi : 0xbf)) return i;
-    }
-    i += need + 1;
+    const n = utf8SequenceLength(b, i);
+    if (n === 0) return i;
+    i += n;
   }
   return -1;
+}
+
+/**
+ * The length of the well-formed UTF-8 sequence starting at `b[i]` (1 to 4), or 0 when the
+ * bytes there are ill-formed (an overlong form, a surrogate, past U+10FFFF, a stray
+ * continuation byte, a sequence cut short by the end or by a byte that does not continue it).
+ */
+export function utf8SequenceLength(b: Uint8Array, i: number): number {
+  const c = b[i]!;
+  if (c < 0x80) return 1;
+  let need: number;
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (c >= 0xc2 && c <= 0xdf) need = 1;
+  else if (c >= 0xe0 && c <= 0xef) {
+    need = 2;
+    if (c === 0xe0) lo = 0xa0; // no overlong forms
+    if (c === 0xed) hi = 0x9f; // no surrogates
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    need = 3;
+    if (c === 0xf0) lo = 0x90; // no overlong forms
+    if (c === 0xf4) hi = 0x8f; // nothing past U+10FFFF
+  } else return 0;
+  for (let k = 1; k <= need; k++) {
+    const n = b[i + k];
+    if (n === undefined || n < (k === 1 ? lo : 0x80) || n > (k === 1 ? hi : 0xbf)) return 0;
+  }
+  return need + 1;
 }
 
 /** The 1-based line and column (in characters) of byte `offset`, the bytes before it being text. */

@@ -3,6 +3,7 @@
  * given the staged entries, the index), rendered in the requested format.
  * Loaded lazily by `check-command.ts`.
  */
+import { parseQuotedPath } from "../../git/git-path.js";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { containPath } from "../../fsx/contain-path.js";
@@ -44,7 +45,7 @@ function pathsWithNothing(paths: readonly string[], run: CheckRun, root: string,
   for (const given of paths) {
     let rel: string;
     try {
-      rel = containPath(given, root, cwd);
+      rel = containPath(parseQuotedPath(given) ?? given, root, cwd);
     } catch {
       continue; // outside the repository: read where it is, named as given
     }

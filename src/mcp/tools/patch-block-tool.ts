@@ -80,7 +80,7 @@ export async function patchBlockTool(args: PatchBlockArgs, ctx: ToolContext): Pr
   const hasOp = args.op !== undefined;
   const hasOps = args.ops !== undefined;
   if (hasOp === hasOps) throw new ToolFailure("give exactly one of `op` (one patch op) or `ops` (a list of ops applied atomically)");
-  const { abs, rel } = documentArg(args.file, ctx);
+  const { abs, rel } = documentArg(args.file, ctx, true);
   // A chapter of a book is validated in its book (its links into other chapters resolve).
   const resolveOutside = worktreeChapterLookupIfListed(ctx.root, ctx.inRepo, rel);
   const ops = hasOps ? opList(args.ops) : [fromJsonString(args.op)];

@@ -21,7 +21,8 @@ export interface ValidateDocResult {
 }
 
 export async function validateDocTool(args: { file: string }, ctx: ToolContext): Promise<ValidateDocResult> {
-  const { abs, rel } = documentArg(args.file, ctx);
+  const arg = documentArg(args.file, ctx);
+  const { rel } = arg;
   /** A path written in `from` (a dataset's src=, a manifest's chapter), inside the repository, or null. */
   const beside = (from: string, written: string): string | null => {
     try {
@@ -39,7 +40,7 @@ export async function validateDocTool(args: { file: string }, ctx: ToolContext):
   // A document that cannot be read as text gets the error `check` gives it (not-utf8-text, file-unreadable).
   let text: string;
   try {
-    text = documentText({ abs, rel });
+    text = documentText(arg);
   } catch (e) {
     const d = unreadableDiagnostic(e);
     if (d === null) throw e;
