@@ -121,7 +121,9 @@ export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostic
         return null;
       }
     };
-    for (const r of specDiagnostics(specs, await input.specPaths(), readSpec)) add(results, r);
+    // A spec named for judging is judged even where the listing misses it (a file git does not list, such as a FIFO).
+    const all = [...new Set([...(await input.specPaths()), ...specs])].sort();
+    for (const r of specDiagnostics(specs, all, readSpec)) add(results, r);
   }
   return [...results.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
