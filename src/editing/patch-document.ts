@@ -43,6 +43,11 @@ export interface PatchDocumentOptions {
   /** Lock wait before giving up (ms). */
   lockTimeoutMs?: number;
   /**
+   * The caller already holds `lockPathFor(absPath)` (the MCP server takes it without blocking
+   * its thread, so a patch waiting for the lock never stalls its other requests).
+   */
+  lockHeld?: boolean;
+  /**
    * Remember the result for a next patch of the document in this process (default true, as
    * a long-lived server wants). A process that patches once and exits (the CLI) says false:
    * a single op then never builds the document tree (see applyPatch).
@@ -213,7 +218,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       ...(recovered !== null ? { recovered } : {}),
     };
   };
-  return options.dryRun === true
+  return options.dryRun === true || options.lockHeld === true
     ? run()
     : withFileLockSync(lockPathFor(absPath), run, options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {});
 }
