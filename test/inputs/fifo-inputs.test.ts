@@ -51,9 +51,7 @@ describe("a FIFO where a file is expected (33.6)", () => {
     expect(check.code).toBe(1);
     const files = (JSON.parse(check.stdout) as { result: { files: Array<{ file: string; diagnostics: Array<{ code: string; message: string }> }> } }).result
       .files;
-    expect(files.map((f) => [f.file, f.diagnostics.map((d) => `${d.code}: ${d.message}`)])).toEqual([
-      ["a.noma.patches", [`file-unreadable: ${FIFO}`]],
-    ]);
+    expect(files.map((f) => [f.file, f.diagnostics.map((d) => `${d.code}: ${d.message}`)])).toEqual([["a.noma.patches", [`file-unreadable: ${FIFO}`]]]);
   });
 
   it("as a document: check, fmt, ids, parse and render refuse it", () => {
@@ -111,7 +109,10 @@ describe("a FIFO where a file is expected (33.6)", () => {
     const c = new McpClient(repo);
     await c.initialize();
     let patched = false;
-    const call = c.request("tools/call", { name: "patch_block", arguments: { file: "a.noma", op: { op: "update_attribute", id: "n1", key: "owner", value: "ana" } } });
+    const call = c.request("tools/call", {
+      name: "patch_block",
+      arguments: { file: "a.noma", op: { op: "update_attribute", id: "n1", key: "owner", value: "ana" } },
+    });
     void call.then(() => (patched = true));
     // The call cannot finish while the lock is held: these answers came while it waited.
     expect((await c.request("ping")).result).toEqual({});
