@@ -243,7 +243,9 @@ export function validateSpecText(path: string, text: string, maxBytes: number = 
         message: `YAML: ${message}`,
       });
     }
-    return result;
+    // A repeated key leaves a well-formed document (the problem is at the key): the rest of the
+    // file is judged too, so one run names every problem. Any other YAML error ends here.
+    if (doc.errors.some((e) => e.code !== "DUPLICATE_KEY")) return result;
   }
   const converted = yamlToData(doc, lc, 1000);
   if (!converted.ok) {
