@@ -6,7 +6,8 @@
  * written or recorded. In each case the file is untouched and no transcript is written, so
  * what a transcript records is always what was written.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chainLines } from "../../src/transcript/transcript-record.js";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
@@ -84,5 +85,26 @@ describe("bytes replaced without a word (33.9)", () => {
     );
     expect(readFileSync(join(repo, "a.noma"), "utf8")).toBe(DOC);
     expect(existsSync(join(repo, "a.noma.patches"))).toBe(false);
+  });
+
+  it("transcript verify: an applied record whose op holds a lone surrogate (as the server used to write one) is an error", () => {
+    const repo = tempRepo({ "a.noma": DOC });
+    // The document holds what the old server wrote, U+FFFD; the record is made to say \ud800, chained and sealed.
+    const op = JSON.stringify({ op: "update_attribute", id: "n1", key: "owner", value: "a\ufffd" });
+    expect(boundedCli(["patch", "a.noma", "--op", op], { cwd: repo }).code).toBe(0);
+    const path = join(repo, "a.noma.patches");
+    const [record] = readFileSync(path, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { op: { value: string } });
+    expect(boundedCli(["transcript", "verify", "a.noma"], { cwd: repo }).code).toBe(0);
+    record!.op.value = "a\ud800";
+    writeFileSync(path, chainLines([record as unknown as Record<string, unknown>], null).join(""));
+    const r = boundedCli(["transcript", "verify", "a.noma"], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("transcript-invalid-record");
+    expect(r.stdout).toContain(
+      "The op holds text UTF-8 cannot encode, so the document cannot hold what it records (op.value: a lone surrogate (\\ud800 at character 1)",
+    );
   });
 });
