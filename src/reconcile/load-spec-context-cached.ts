@@ -20,7 +20,7 @@ import { decodeText } from "../fsx/utf8-text.js";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { ensureCacheDir } from "../cache/cache-db.js";
+import { ensureCacheDir } from "../cache/write-cache.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { symlinkEscape } from "../fsx/symlink-escape.js";
 import { DEFAULT_AUDIT_LOCATIONS, type AuditLocations } from "../spec/audit-paths.js";
