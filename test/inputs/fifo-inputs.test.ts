@@ -114,6 +114,11 @@ describe("a FIFO where a file is expected (33.6)", () => {
       arguments: { file: "a.noma", op: { op: "update_attribute", id: "n1", key: "owner", value: "ana" } },
     });
     void call.then(() => (patched = true));
+    // A pause, so that a server that waits for the lock with its thread blocked is already
+    // waiting when ping is sent (it then answers nothing until the lock times out, and the
+    // assertions below fail). The test's passing never depends on it: the call cannot end
+    // while the lock is held, however long anything takes.
+    await new Promise((r) => setTimeout(r, 500));
     // The call cannot finish while the lock is held: these answers came while it waited.
     expect((await c.request("ping")).result).toEqual({});
     const list = (await c.request("tools/list")).result as { tools: Array<{ name: string }> };
