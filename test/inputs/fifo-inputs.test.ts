@@ -74,7 +74,7 @@ describe("a FIFO where a file is expected (33.6)", () => {
     }
   });
 
-  it("as a spec or a configuration: an error naming it", () => {
+  it("as a spec or a configuration (.notarai/config.yaml, .norma/config.json): an error naming it", () => {
     const repo = tempRepo({ "a.noma": DOC });
     execFileSync("mkdir", ["-p", join(repo, ".notarai")]);
     mkfifo(repo, ".notarai/f.spec.yaml");
@@ -88,6 +88,13 @@ describe("a FIFO where a file is expected (33.6)", () => {
     expect(config.timedOut).toBe(false);
     expect(config.code).toBe(2);
     expect(config.stderr).toContain(`.notarai/config.yaml: ${FIFO}`);
+
+    const other = tempRepo({ "a.noma": DOC, ".norma/keep": "" });
+    mkfifo(other, ".norma/config.json");
+    const run = boundedCli(["run", "--spec", ".notarai/x.spec.yaml"], { cwd: other });
+    expect(run.timedOut).toBe(false);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`noma-reconcile: invalid .norma/config.json:\n  .norma/config.json: ${FIFO}\n`);
   });
 
   it("MCP: patch_block on a document whose transcript is a FIFO is refused, and ping is answered after it", async () => {
