@@ -10,7 +10,7 @@ export function bookChapters(books: BookContext, paths: readonly string[]): stri
   const out = new Set(paths);
   for (const p of paths) {
     if (checkedPathKind(p) !== "book") continue;
-    for (const c of books.shelf.book(p)?.chapters ?? []) if (checkedPathKind(c) === "document" && books.source.read(c) !== null) out.add(c);
+    for (const c of books.shelf.book(p)?.chapters ?? []) if (checkedPathKind(c) === "document" && books.holds(c)) out.add(c);
   }
   return [...out].sort();
 }

@@ -6,6 +6,7 @@
  */
 import { BookNames, ChapterNames } from "./book-names.js";
 import { BookShelf, type BookSource, type ShelvedBook } from "./book-shelf.js";
+import { unreadableDiagnostic } from "./unreadable-diagnostic.js";
 
 /** What the validator asks for a target the document does not define (ValidateOptions.resolveOutside). */
 export type OutsideResolver = (target: string) => true | string;
@@ -20,13 +21,45 @@ export class BookContext {
   readonly consulted = new Set<string>();
   private readonly byBook = new Map<string, BookNames>();
 
-  /** @param names shared with the other contexts of the run (before and after a change) */
+  readonly source: BookSource;
+
+  /**
+   * @param source its reads of a file that cannot be read as text (check-files.ts reports it
+   *   where it is judged) answer null here: a book is read around such a file, never stopped by it
+   * @param names shared with the other contexts of the run (before and after a change)
+   */
   constructor(
-    readonly source: BookSource,
+    source: BookSource,
     readonly names: ChapterNames = new ChapterNames(),
   ) {
-    this.shelf = new BookShelf(source);
+    const read = (path: string): string | null => {
+      try {
+        return source.read(path);
+      } catch (e) {
+        if (unreadableDiagnostic(e) === null) throw e;
+        return null;
+      }
+    };
+    this.source = {
+      read,
+      manifests: () => source.manifests(),
+      resolve: (fromFile, written) => source.resolve(fromFile, written),
+      ...(source.prefetch !== undefined ? { prefetch: (paths: readonly string[]) => source.prefetch!(paths) } : {}),
+      ...(source.label !== undefined ? { label: source.label } : {}),
+    };
+    this.shelf = new BookShelf(this.source);
+    this.holds = (path) => {
+      try {
+        return source.read(path) !== null;
+      } catch (e) {
+        if (unreadableDiagnostic(e) === null) throw e;
+        return true;
+      }
+    };
   }
+
+  /** Whether the source has a file at `path` (one that cannot be read as text included: it is judged, and refused, like any other). */
+  readonly holds: (path: string) => boolean;
 
   booksOf(chapter: string): ShelvedBook[] {
     return this.shelf.booksOf(chapter);

@@ -34,7 +34,11 @@ export const CHECK_CODES: Readonly<Record<string, string>> = {
   "spec-bad-format": "A spec string is in the wrong format.",
   "spec-missing-ref": "A spec $ref names no spec file.",
   "spec-ref-cycle": "Spec $refs form a cycle.",
-  "spec-unreadable": "A spec file could not be read.",
+  "spec-unreadable": "A spec file could not be read (not a regular file, no permission, not UTF-8 text).",
+  "spec-too-large": "A spec file is over the size cap (NOMA_RECONCILE_MAX_SPEC_BYTES, default 1 MiB): it is not parsed.",
+  "not-utf8-text": "The file is not UTF-8 text: the message names the first byte that is not (an invalid UTF-8 sequence, or a NUL byte).",
+  "file-unreadable": "The file cannot be read: the message gives the operating system's reason, or what it is instead of a regular file (a FIFO, a directory).",
+  "file-too-large": "The file is over the size cap for its kind (see docs/configuration.md): it is not parsed.",
   "drift-unreconciled": "A file a spec governs changed and is not reconciled according to the committed snapshot (an error under `drift: error`).",
 };
 

@@ -18,6 +18,7 @@ import { checkNomaText, type CheckOptions } from "./check-noma-text.js";
 import { checkedPathKind, documentTranscript, transcriptDocument } from "../layout/checked-path.js";
 import type { BookContext } from "./book-context.js";
 import { bookRipple } from "./book-ripple.js";
+import { unreadableDiagnostic } from "./unreadable-diagnostic.js";
 
 export interface CheckBooks {
   /** The books of the judged source. */
@@ -33,7 +34,11 @@ export interface CheckBooks {
 export interface CheckFilesInput {
   /** Repository-relative paths to judge (paths of other kinds are ignored; absent ones are skipped). */
   targets: readonly string[];
-  /** A path's text in the judged source, or null when it has none. */
+  /**
+   * A path's text in the judged source, or null when it has none. A file the source holds but
+   * that cannot be read as text throws (NotUtf8TextError, FileUnreadableError): a judged file is
+   * then an error diagnostic of its own (unreadable-diagnostic.ts), never skipped.
+   */
   read: (path: string) => string | null;
   /** Every spec path in the judged source (consulted only when a spec is judged). */
   specPaths: () => readonly string[] | Promise<readonly string[]>;
@@ -59,17 +64,28 @@ export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostic
   const transcriptModule = kinds.includes("transcript") ? import("./transcript-diagnostics.js") : undefined;
   const specModule = kinds.includes("spec") ? import("./spec-diagnostics.js") : undefined;
   for (const p of [transcriptModule, specModule]) p?.catch(() => undefined);
+  /** A judged file's text, or null: absent, or it cannot be read (then its diagnostic says why). */
+  const readJudged = (file: string): string | null => {
+    try {
+      return input.read(file);
+    } catch (e) {
+      const d = unreadableDiagnostic(e);
+      if (d === null) throw e;
+      add(results, { file, diagnostics: [d] });
+      return null;
+    }
+  };
   for (const file of input.targets) {
     const kind = checkedPathKind(file);
     if (kind === "spec") specs.push(file);
     else if (kind === "transcript") transcripts.add(file);
     else if (kind === "sidecar") {
-      const text = input.read(file);
+      const text = readJudged(file);
       if (text === null) continue;
       const { checkSidecar } = await import("./check-sidecar.js");
       results.set(file, { file, diagnostics: checkSidecar(text, input.document ?? {}) });
     } else if (kind === "document" || kind === "book") {
-      const text = input.read(file);
+      const text = readJudged(file);
       if (text === null) continue;
       const resolveOutside = kind === "document" ? input.books?.context.lookupFor(file) : undefined;
       results.set(file, checkNomaText(file, text, resolveOutside !== undefined ? { ...input.document, resolveOutside } : (input.document ?? {})));
@@ -79,20 +95,35 @@ export async function checkFiles(input: CheckFilesInput): Promise<FileDiagnostic
       }
     }
   }
-  if (input.books !== undefined) for (const r of judgeBooks(input, input.books, results)) add(results, r);
+  if (input.books !== undefined) for (const r of judgeBooks({ ...input, read: readJudged }, input.books, results)) add(results, r);
   const strict = input.config.transcripts === "strict";
   for (const file of transcripts) {
     const doc = transcriptDocument(file);
     const docText = documentTexts.get(doc);
     documentTexts.delete(doc);
-    const text = input.read(file);
+    const text = readJudged(file);
     if (text === null) continue;
     const { transcriptDiagnostics } = await (transcriptModule ?? import("./transcript-diagnostics.js"));
-    results.set(file, { file, diagnostics: transcriptDiagnostics(text, docText !== undefined ? docText : input.read(doc), doc, strict) });
+    // A document that cannot be read is an error of its own; its transcript is judged without it.
+    const against = docText !== undefined ? docText : results.has(doc) ? null : readJudged(doc);
+    results.set(file, { file, diagnostics: transcriptDiagnostics(text, against, doc, strict) });
   }
   if (specs.length > 0) {
     const { specDiagnostics } = await (specModule ?? import("./spec-diagnostics.js"));
-    for (const r of specDiagnostics(specs, await input.specPaths(), input.read)) results.set(r.file, r);
+    const judged = new Set(specs);
+    // A judged spec that cannot be read is an error of its own; another one is left out of the set.
+    const readSpec = (p: string): string | null => {
+      if (judged.has(p)) return readJudged(p);
+      try {
+        return input.read(p);
+      } catch (e) {
+        if (unreadableDiagnostic(e) === null) throw e;
+        return null;
+      }
+    };
+    // A spec named for judging is judged even where the listing misses it (a file git does not list, such as a FIFO).
+    const all = [...new Set([...(await input.specPaths()), ...specs])].sort();
+    for (const r of specDiagnostics(specs, all, readSpec)) add(results, r);
   }
   return [...results.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }

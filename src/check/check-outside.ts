@@ -16,7 +16,8 @@ import { besideLookups } from "./resolve-beside.js";
 import { BookContext } from "./book-context.js";
 import { bookChapters } from "./book-chapters.js";
 import { checkedPathKind } from "../layout/checked-path.js";
-import { readTextFile } from "../fsx/read-text-file.js";
+import { readRegularFileIfPresent } from "../fsx/read-regular-file.js";
+import { decodeText } from "../fsx/utf8-text.js";
 
 /** realpath of `p`, or of its nearest existing ancestor joined with the rest. */
 function realLenient(p: string): string {
@@ -111,9 +112,10 @@ export async function checkOutsidePaths(options: CheckOutsideOptions): Promise<F
       return null;
     }
   };
+  // A file that is there but cannot be read as text throws: check-files.ts makes it the file's error.
   const read = (label: string): string | null => {
-    const abs = fileAt(label);
-    return abs === null ? null : readTextFile(abs);
+    const bytes = readRegularFileIfPresent(resolve(cwd, label), label);
+    return bytes === null ? null : decodeText(bytes, label);
   };
   const exists = (p: string | null): boolean => p !== null && fileAt(p) !== null;
   // A dataset's src= names a file anywhere beside its document; a chapter must lie beside or below its manifest.

@@ -6,8 +6,7 @@
  * that is a symbolic link out of the repository is never read (exit 2, naming
  * the link and its target), so no byte of an outside file is ever printed.
  */
-import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { containPath } from "../fsx/contain-path.js";
 import { loadConfigLazy } from "../config/load-config-lazy.js";
 import type { NomaConfig } from "../config/config-defaults.js";
@@ -19,9 +18,12 @@ import { listNomaFiles } from "./list-noma-files.js";
 import { bookChapters } from "./book-chapters.js";
 import { checkedPathKind } from "../layout/checked-path.js";
 import { worktreeBooks } from "./worktree-books.js";
-import { decodeUtf8, readTextFile } from "../fsx/read-text-file.js";
+import { readRegularFileIfPresent } from "../fsx/read-regular-file.js";
+import { decodeText } from "../fsx/utf8-text.js";
 import type { Prefetched } from "../fsx/prefetch-files.js";
-import { assertNoSymlinkEscape, isSymlink } from "../fsx/symlink-escape.js";
+import { assertNoSymlinkEscape, isSymlink, SymlinkEscapeError } from "../fsx/symlink-escape.js";
+import { isOutside } from "../fsx/is-outside.js";
+import { displayPath, fsPath, parseQuotedPath } from "../git/git-path.js";
 
 export interface CheckWorktreeOptions {
   root: string;
@@ -45,17 +47,34 @@ export interface CheckRun {
   excluded?: string[];
 }
 
-/** A file's text, or null; never through a symbolic link that leads out of the repository (SymlinkEscapeError). */
-function readOrNull(root: string, rel: string, prefetched: Prefetched | undefined): string | null {
-  const abs = join(root, rel);
-  if (isSymlink(abs)) assertNoSymlinkEscape(root, rel, "read it");
+/** Whether the link at `abs` (bytes) resolves outside the repository (a link to nothing: no, reading it says so). */
+function leadsOut(root: string, abs: Buffer): boolean {
+  let real: string;
   try {
-    if (!statSync(abs).isFile()) return null;
-    const bytes = prefetched?.take(abs);
-    return bytes !== undefined ? decodeUtf8(bytes) : readTextFile(abs);
+    real = realpathSync(abs, "buffer").toString("utf8");
   } catch {
-    return null;
+    return false;
   }
+  return isOutside(realpathSync(root), real);
+}
+
+/**
+ * A file's text, or null when nothing is there; never through a symbolic link that leads out
+ * of the repository (SymlinkEscapeError). A file that is there but cannot be read as text (not
+ * a regular file, no permission, a link to nothing, not UTF-8) throws: check-files.ts makes it
+ * the file's error.
+ */
+function readOrNull(root: string, rel: string, prefetched: Prefetched | undefined): string | null {
+  const abs = fsPath(root, rel); // bytes for a name that is not UTF-8 (git-path.ts)
+  if (typeof abs !== "string") {
+    if (lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink() === true && leadsOut(root, abs))
+      throw new SymlinkEscapeError(displayPath(rel), readlinkSync(abs, "utf8"), root, "read it");
+    const bytes = readRegularFileIfPresent(abs, rel);
+    return bytes === null ? null : decodeText(bytes, rel);
+  }
+  if (isSymlink(abs)) assertNoSymlinkEscape(root, rel, "read it");
+  const bytes = prefetched?.take(abs) ?? readRegularFileIfPresent(abs, rel);
+  return bytes === null ? null : decodeText(bytes, rel);
 }
 
 export async function checkWorktree(options: CheckWorktreeOptions): Promise<CheckRun> {
@@ -71,8 +90,8 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
   const listed = listNomaFiles(root, options.inRepo, options.paths, options.cwd);
   const explicit = new Set<string>();
   for (const given of options.paths) {
-    const rel = containPath(given, root, options.cwd);
-    if (existsSync(join(root, rel)) && statSync(join(root, rel)).isFile()) explicit.add(rel);
+    const rel = containPath(parseQuotedPath(given) ?? given, root, options.cwd);
+    if (statSync(fsPath(root, rel), { throwIfNoEntry: false })?.isDirectory() === false) explicit.add(rel);
   }
   const contained = worktreeBeside(root);
   // A book manifest judged brings its chapters (`check book.noma.yml` judges the book).

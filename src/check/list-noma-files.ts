@@ -11,6 +11,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { containPath } from "../fsx/contain-path.js";
 import { checkedPathKind } from "../layout/checked-path.js";
+import { fsPath, parseQuotedPath } from "../git/git-path.js";
 
 /** git pathspecs of every kind `check` judges (`*` crosses directories in git pathspecs). */
 export const NOMA_PATHSPECS = ["*.noma", "*.noma.yml", "*.noma.yaml", "*.noma.capabilities.yml", "*.noma.patches", ".notarai/*.spec.yaml"];
@@ -67,8 +68,9 @@ export function listNomaFiles(root: string, inRepo: boolean, paths: readonly str
   }
   const missing: string[] = [];
   for (const given of paths) {
-    const rel = containPath(given, root, cwd);
-    const abs = join(root, rel);
+    // The quoted form reports print for a name that is not UTF-8 names that file (git-path.ts).
+    const rel = containPath(parseQuotedPath(given) ?? given, root, cwd);
+    const abs = fsPath(root, rel);
     if (!existsSync(abs)) {
       missing.push(given);
       continue;

@@ -8,6 +8,7 @@ import { formatDiagnosticsJson } from "../report/format-json.js";
 import { formatGithubAnnotations, formatMarkdownSummary } from "../report/format-github.js";
 import { formatSarif } from "../report/format-sarif.js";
 import { describeCheckCode } from "./check-codes.js";
+import { displayResults } from "../report/display-paths.js";
 
 export type CheckFormat = "text" | "json" | "github" | "sarif";
 export const CHECK_FORMATS: readonly CheckFormat[] = ["text", "json", "github", "sarif"];
@@ -23,6 +24,7 @@ export function renderCheckReport(
   format: CheckFormat,
   options: { color?: boolean; title?: string; json?: Record<string, unknown>; maxWarnings?: number } = {},
 ): RenderedReport {
+  results = displayResults(results); // names that are not UTF-8 in git's quoted form, in every format
   const withFindings = results.filter((r) => r.diagnostics.length > 0);
   switch (format) {
     case "json":

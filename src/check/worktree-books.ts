@@ -4,10 +4,10 @@
  * paths: the tracked ones it judges), read from disk, chapter paths resolved beside their
  * manifest and contained in the repository.
  */
-import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { containPath } from "../fsx/contain-path.js";
-import { readTextFile } from "../fsx/read-text-file.js";
+import { readRegularFileIfPresent } from "../fsx/read-regular-file.js";
+import { decodeText } from "../fsx/utf8-text.js";
 import { BookContext, type OutsideResolver } from "./book-context.js";
 import { listBookManifests } from "./list-noma-files.js";
 
@@ -44,8 +44,8 @@ export function worktreeChapterLookup(root: string, inRepo: boolean, rel: string
     } catch {
       return null;
     }
-    const abs = join(root, inside);
-    return existsSync(abs) && statSync(abs).isFile() ? readTextFile(abs) : null;
+    const bytes = readRegularFileIfPresent(join(root, inside), inside);
+    return bytes === null ? null : decodeText(bytes, inside); // a refusal reads as no chapter here (book-context.ts)
   };
   const books = worktreeBooks(root, inRepo, read, beside);
   inspect?.(books);

@@ -66,13 +66,15 @@ const OUTPUTS: Record<OutputName, Output> = {
   },
   fmt: {
     title: "fmt: each document formatted (or, with --check, that would be)",
-    summary: open({ documents: num, unchanged: num, skipped: num, formatted: z.optional(num), would_format: z.optional(num) }),
+    summary: open({ documents: num, unchanged: num, skipped: num, errors: num, formatted: z.optional(num), would_format: z.optional(num) }),
     result: closed({
       check: bool,
       files: z.array(
         closed({
           file: str,
-          status: z.enum(["formatted", "would-format", "unchanged", "skipped"]),
+          status: z.enum(["formatted", "would-format", "unchanged", "skipped", "error"]),
+          code: z.optional(str),
+          pos: z.optional(closed({ line: num, column: num })),
           note: z.optional(str),
           transcript: z.optional(str),
           diff: z.optional(str),

@@ -6,7 +6,9 @@
  * unknown keys are warnings.
  */
 import { NomaError } from "../errors/noma-error.js";
-import { readFileSync } from "node:fs";
+import { FileTooLargeError, FileUnreadableError, readRegularFile, readRegularFileIfPresent } from "../fsx/read-regular-file.js";
+import { MAX_CONFIG_BYTES_ENV, maxConfigBytes, raiseHint, utf8SizeOver } from "../fsx/size-limits.js";
+import { decodeText } from "../fsx/utf8-text.js";
 import { join, resolve } from "node:path";
 import { CONFIG_PATH } from "../layout/checked-path.js";
 import { defaultConfig, type NomaConfig } from "./config-defaults.js";
@@ -31,14 +33,13 @@ export interface LoadConfigOptions {
 /** `read` for the work tree of the repository at `root`: a file's text, null when it does not exist. */
 export function worktreeReader(root: string): (path: string) => string | null {
   return (p) => {
-    try {
-      return readFileSync(join(root, p), "utf8");
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw e;
-    }
+    const bytes = readRegularFileIfPresent(join(root, p), p, CONFIG_CAP());
+    return bytes === null ? null : decodeText(bytes, p);
   };
 }
+
+/** Reads of a configuration file: at most its cap (size-limits.ts). */
+const CONFIG_CAP = (): { maxBytes: number; maxBytesHint: string } => ({ maxBytes: maxConfigBytes(), maxBytesHint: raiseHint(MAX_CONFIG_BYTES_ENV) });
 
 export function loadConfig(options: LoadConfigOptions): NomaConfig {
   let text: string | null;
@@ -46,15 +47,21 @@ export function loadConfig(options: LoadConfigOptions): NomaConfig {
   if (options.override !== undefined) {
     file = options.override;
     try {
-      text = readFileSync(resolve(options.cwd, options.override), "utf8");
+      text = decodeText(readRegularFile(resolve(options.cwd, options.override), options.override, CONFIG_CAP()), options.override);
     } catch (e) {
-      throw new ConfigError(`cannot read the configuration file ${options.override} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      if (e instanceof FileUnreadableError)
+        throw new ConfigError(`cannot read the configuration file ${options.override} (${e.reason.replace(/^cannot be read: /, "")})`);
+      throw e;
     }
   } else {
     file = CONFIG_PATH;
     text = options.read(CONFIG_PATH);
     if (text === null) return defaultConfig();
   }
+  // Whatever the source (the work tree, a blob of the index or a commit): over the cap, never parsed.
+  const cap = maxConfigBytes();
+  const size = utf8SizeOver(text, cap);
+  if (size !== null) throw new FileTooLargeError(file, size, cap, raiseHint(MAX_CONFIG_BYTES_ENV));
   const { config, problems } = parseConfig(text, file);
   const errors = problems.filter((p) => p.severity === "error");
   for (const p of problems) if (p.severity === "warning") options.onWarning?.(formatConfigProblem(p));

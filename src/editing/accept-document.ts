@@ -13,8 +13,9 @@
  * document is not valid UTF-8 (the checks hash its text, so no state of it could match).
  */
 import { NomaError } from "../errors/noma-error.js";
-import { isUtf8 } from "node:buffer";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { isAbsent, readRegularFile } from "../fsx/read-regular-file.js";
+import { decodeText, nonTextError } from "../fsx/utf8-text.js";
 import { basename } from "node:path";
 import { withFileLockSync } from "../fsx/with-file-lock.js";
 import { decodeUtf8 } from "../fsx/read-text-file.js";
@@ -66,7 +67,7 @@ export function acceptOutsideEdits(absPath: string, options: AcceptOutsideEditsO
   const label = options.label ?? basename(absPath);
   if (options.reason.trim().length === 0)
     throw new AcceptRefusedError("an acknowledgement needs a reason (--reason): why the edit made outside the protocol is accepted");
-  if (!existsSync(absPath) || !statSync(absPath).isFile()) throw new DocumentMissingError(label);
+  if (isAbsent(absPath)) throw new DocumentMissingError(label);
   if (isBookManifestPath(absPath))
     throw new AcceptRefusedError(`${label} is a book manifest: it has no transcript (book manifests are not patch targets, §2.3)`);
   const tPath = transcriptPath(absPath);
@@ -83,11 +84,13 @@ export function acceptOutsideEdits(absPath: string, options: AcceptOutsideEditsO
         throw new AcceptRefusedError(
           `${label} has no transcript (${label}.patches): there is no recorded state to bridge from. Its first patch starts the transcript from the document as it is; nothing needs accepting.`,
         );
-      const bytes = readFileSync(absPath);
-      if (!isUtf8(bytes))
-        throw new AcceptRefusedError(`${label} is not valid UTF-8: its state cannot be recorded in a form the checks can match (they hash its text).`);
+      // Only regular files, never a blocking open (a FIFO is refused), never decoded with U+FFFD.
+      const bytes = readRegularFile(absPath, label);
+      const notText = nonTextError(bytes, label);
+      if (notText !== null)
+        throw new AcceptRefusedError(`${label} is ${notText.reason}: its state cannot be recorded in a form the checks can match (they hash its text).`);
       const text = decodeUtf8(bytes);
-      const transcript = readFileSync(tPath, "utf8");
+      const transcript = decodeText(readRegularFile(tPath, `${label}.patches`), `${label}.patches`);
       const report = verifyTranscript(transcript, text);
       const errors = report.findings.filter((f) => f.severity === "error");
       if (errors.length > 0) {

@@ -6,8 +6,9 @@
  * the bytes are still the ones fixed (else `sha_mismatch`), atomically, with one transcript
  * record per op where the document has a transcript (none is started).
  */
-import { isUtf8 } from "node:buffer";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { readRegularFile } from "../fsx/read-regular-file.js";
+import { nonTextError } from "../fsx/utf8-text.js";
 import { parseNoma } from "../noma/parse-noma.js";
 import { sha256Hex } from "../patch/sha256-hex.js";
 import { isSymlink } from "../fsx/symlink-escape.js";
@@ -102,8 +103,9 @@ export function fixDocument(absPath: string, options: FixDocumentOptions): FixDo
     ...(skipped !== undefined ? { skipped } : {}),
   });
   if (isSymlink(absPath)) return none("", "it is a symbolic link; fix the file it points to");
-  const bytes = readFileSync(absPath);
-  if (!isUtf8(bytes)) return none("", "it is not valid UTF-8");
+  const bytes = readRegularFile(absPath, absPath); // never a blocking open (a FIFO is refused)
+  const notText = nonTextError(bytes, absPath);
+  if (notText !== null) return none("", `it is ${notText.reason}`);
   const before = bytes.toString("utf8");
   const { text: after, fixes } = fixText(before, options.validate);
   if (fixes.length === 0) return none(before);

@@ -6,8 +6,9 @@
  * transcript still ends in the document's state. A document without one is written alone:
  * fmt starts no audit trail (`patch` does).
  */
-import { isUtf8 } from "node:buffer";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { relative, sep } from "node:path";
+import { FileUnreadableError, isAbsent, readRegularFile } from "../fsx/read-regular-file.js";
+import { nonTextError } from "../fsx/utf8-text.js";
 import { formatNoma } from "../noma/format-noma.js";
 import type { LineEdit } from "../noma/line-edits.js";
 import { formatDocumentOp } from "../patch/ops/format-op.js";
@@ -16,7 +17,8 @@ import { isSymlink } from "../fsx/symlink-escape.js";
 import { TOOL_VERSION } from "../version.js";
 import { DocumentMissingError, patchDocument, transcriptPath } from "./patch-document.js";
 
-export type FormatStatus = "formatted" | "would-format" | "unchanged" | "skipped";
+/** `error`: the document cannot be formatted, as `check` judges it (not UTF-8 text, cannot be read): `code` says which. */
+export type FormatStatus = "formatted" | "would-format" | "unchanged" | "skipped" | "error";
 
 export interface FormatDocumentOptions {
   /** Say what would change; write nothing. */
@@ -37,17 +39,33 @@ export interface FormatDocumentResult {
   edits: LineEdit[];
   /** A `format_document` record was appended to the transcript. */
   recorded: boolean;
+  /** `error`: the code `check` gives the document (`not-utf8-text`, `file-unreadable`), and where (not UTF-8: the first such byte). */
+  code?: string;
+  pos?: { line: number; column: number };
+}
+
+/** A document fmt cannot read as text: the error `check` reports for it. */
+function refused(code: string, note: string, pos?: { line: number; column: number }): FormatDocumentResult {
+  return { status: "error", code, note, before: "", after: "", edits: [], recorded: false, ...(pos !== undefined ? { pos } : {}) };
 }
 
 /** Who a fmt record names. */
 export const FMT_ACTOR = { kind: "tool" as const, name: "noma-reconcile fmt", version: TOOL_VERSION };
 
 export function formatDocument(absPath: string, options: FormatDocumentOptions): FormatDocumentResult {
-  if (!existsSync(absPath) || !statSync(absPath).isFile()) throw new DocumentMissingError(absPath);
+  if (isAbsent(absPath)) throw new DocumentMissingError(absPath);
   const skip = (note: string, text = ""): FormatDocumentResult => ({ status: "skipped", note, before: text, after: text, edits: [], recorded: false });
   if (isSymlink(absPath)) return skip("it is a symbolic link; format the file it points to");
-  const bytes = readFileSync(absPath);
-  if (!isUtf8(bytes)) return skip("it is not valid UTF-8");
+  const label = relative(options.root, absPath).split(sep).join("/");
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(absPath, label);
+  } catch (e) {
+    if (e instanceof FileUnreadableError) return refused(e.code, e.reason);
+    throw e;
+  }
+  const notText = nonTextError(bytes, label);
+  if (notText !== null) return refused(notText.code, notText.reason, notText.position);
   const text = bytes.toString("utf8");
   const r = formatNoma(text);
   if (r.skipped !== undefined) return skip(r.skipped, text);

@@ -10,8 +10,7 @@
  * document write fails, the transcript is restored.
  */
 import { NomaError } from "../errors/noma-error.js";
-import { isUtf8 } from "node:buffer";
-import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, statSync, unlinkSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { withFileLockSync } from "../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
@@ -28,6 +27,8 @@ import { assembledBytes } from "../patch/text-edit.js";
 import { assertRecordableOps } from "../patch/assert-recordable-ops.js";
 import { assertNoSymlinkEscape, isSymlink, linkTarget, SymlinkNotAllowedError } from "../fsx/symlink-escape.js";
 import type { Prefetched } from "../fsx/prefetch-files.js";
+import { isAbsent, readRegularFile, readRegularFileIfPresent } from "../fsx/read-regular-file.js";
+import { decodeText, nonTextError } from "../fsx/utf8-text.js";
 
 export interface PatchDocumentOptions {
   strict?: boolean;
@@ -41,6 +42,11 @@ export interface PatchDocumentOptions {
   validate?: ValidateOptions;
   /** Lock wait before giving up (ms). */
   lockTimeoutMs?: number;
+  /**
+   * The caller already holds `lockPathFor(absPath)` (the MCP server takes it without blocking
+   * its thread, so a patch waiting for the lock never stalls its other requests).
+   */
+  lockHeld?: boolean;
   /**
    * Remember the result for a next patch of the document in this process (default true, as
    * a long-lived server wants). A process that patches once and exits (the CLI) says false:
@@ -141,17 +147,20 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
   // A value that is not a patch op cannot be recorded as one (§5.2): refused before anything is written.
   assertRecordableOps(ops);
   refuseSymlinks(absPath, options.root);
-  if (!existsSync(absPath) || !statSync(absPath).isFile())
-    // Named as everything is printed: relative to the repository when the caller says where that is.
-    throw new DocumentMissingError(absPath, options.root !== undefined ? relative(options.root, absPath).split(sep).join("/") : absPath);
+  // Files are named in refusals as the repository names them (a FIFO, no permission, not UTF-8).
+  const label = (abs: string): string => (options.root !== undefined ? relative(options.root, abs).split(sep).join("/") : abs);
+  if (isAbsent(absPath)) throw new DocumentMissingError(absPath, label(absPath));
   const run = (): PatchDocumentResult => {
     const bytes =
-      (options.prefetched !== undefined ? options.prefetched.takeUnchanged(absPath, statSync(absPath, { bigint: true })) : undefined) ?? readFileSync(absPath);
+      (options.prefetched !== undefined ? options.prefetched.takeUnchanged(absPath, statSync(absPath, { bigint: true })) : undefined) ??
+      readRegularFile(absPath, label(absPath));
     const text = decodeUtf8(bytes);
-    const validUtf8 = isUtf8(bytes);
+    const notText = nonTextError(bytes, label(absPath));
+    const validUtf8 = notText === null;
     const sidecar = sidecarPath(absPath);
-    const hasSidecar = existsSync(sidecar);
-    const capabilities = hasSidecar ? readCapabilities(readFileSync(sidecar, "utf8")).descriptor : null;
+    const sidecarBytes = readRegularFileIfPresent(sidecar, label(sidecar));
+    const hasSidecar = sidecarBytes !== null;
+    const capabilities = sidecarBytes !== null ? readCapabilities(decodeText(sidecarBytes, label(sidecar))).descriptor : null;
     const sidecarName = basename(sidecar);
     const outcome = applyPatch(text, ops, {
       // An ASCII document (valid UTF-8, a byte per character) is hashed from the bytes read.
@@ -166,7 +175,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       ...(validUtf8
         ? {}
         : {
-            rejectAll: { code: "invalid_content" as const, message: "The document is not valid UTF-8; it cannot be patched without losing bytes." },
+            rejectAll: { code: "invalid_content" as const, message: `The document is ${notText.reason}; it cannot be patched without losing bytes.` },
             preSha256: sha256Hex(bytes),
           }),
       advisory: (doc, op) => capabilityAdvisories(capabilities, sidecarName, doc, op),
@@ -191,7 +200,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       return recovered === null ? [] : [recoveryRecord(recovered, outcome, { docUri, ...(options.now !== undefined ? { now: options.now } : {}) })];
     };
     const recorded = options.record !== "if-present" || existsSync(tPath);
-    const { lines, previous } = recorded ? appendTranscript(tPath, records, dryRun, heal) : { lines: [], previous: null };
+    const { lines, previous } = recorded ? appendTranscript(tPath, records, dryRun, heal, label(tPath)) : { lines: [], previous: null };
     let written = false;
     if (!dryRun && outcome.result === "applied") {
       crashPoint("after-transcript");
@@ -215,7 +224,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       ...(recovered !== null ? { recovered } : {}),
     };
   };
-  return options.dryRun === true
+  return options.dryRun === true || options.lockHeld === true
     ? run()
     : withFileLockSync(lockPathFor(absPath), run, options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {});
 }

@@ -10,6 +10,7 @@
  *   they are read one by one.
  * @see https://git-scm.com/docs/git-cat-file#_batch_output
  */
+import { decodeGitText, encodeGitText } from "./git-path.js";
 import { execGitBuffer, GitError } from "./exec-git.js";
 import { execGitAsync } from "./exec-git-async.js";
 import { GitOutputError } from "./parse-name-status.js";
@@ -30,7 +31,7 @@ export function parseCatFileBatch(out: Buffer, names: readonly string[]): BatchO
   for (const name of names) {
     const eol = out.indexOf(0x0a, at);
     if (eol === -1) throw new GitOutputError(`cat-file --batch output ends before the entry for ${JSON.stringify(name)}`);
-    const header = out.toString("utf8", at, eol);
+    const header = decodeGitText(out.subarray(at, eol));
     if (header === `${name} missing` || header === `${name} ambiguous`) {
       result.push({ name, oid: null, type: null, content: null });
       at = eol + 1;
@@ -63,7 +64,7 @@ export function readBlobs(cwd: string, names: readonly string[]): Map<string, Bu
   const out = new Map<string, Buffer | null>();
   const batch = [...new Set(names.filter((n) => !needsOwnCall(n)))];
   if (batch.length > 0) {
-    const raw = execGitBuffer(["cat-file", "--batch"], { cwd, input: `${batch.join("\n")}\n` });
+    const raw = execGitBuffer(["cat-file", "--batch"], { cwd, input: encodeGitText(`${batch.join("\n")}\n`) });
     for (const o of parseCatFileBatch(raw, batch)) out.set(o.name, o.type === "blob" ? o.content : null);
   }
   for (const name of names) {

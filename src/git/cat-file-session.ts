@@ -6,6 +6,7 @@
  * session must be ended, or git waits for more names (and keeps this process alive).
  * Framing as in cat-file-batch.ts; names holding CR or LF are read one by one.
  */
+import { decodeGitText, encodeGitText } from "./git-path.js";
 import { parseCatFileBatch, readBlobs } from "./cat-file-batch.js";
 import { childProcess } from "./child-process.js";
 import { GitError } from "./exec-git.js";
@@ -21,7 +22,7 @@ function answerEnd(out: Buffer, at: number, names: readonly string[]): number {
   for (const name of names) {
     const eol = out.indexOf(0x0a, at);
     if (eol === -1) return -1;
-    const header = out.toString("utf8", at, eol);
+    const header = decodeGitText(out.subarray(at, eol));
     if (header === `${name} missing` || header === `${name} ambiguous`) {
       at = eol + 1;
       continue;
@@ -75,7 +76,7 @@ export class CatFileSession {
     if (this.failed !== undefined) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
       this.queue.push({ names: batch, resolve: (m) => resolve(new Map([...m, ...alone])), reject });
-      this.child.stdin.write(`${batch.join("\n")}\n`);
+      this.child.stdin.write(encodeGitText(`${batch.join("\n")}\n`));
     });
   }
 

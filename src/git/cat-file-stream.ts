@@ -11,6 +11,7 @@
  * or crossing a non-directory is answered as no blob (null).
  * @see https://git-scm.com/docs/git-cat-file#_batch_output
  */
+import { decodeGitText } from "./git-path.js";
 import { childProcess } from "./child-process.js";
 import { GitError } from "./exec-git.js";
 import { GitOutputError } from "./parse-name-status.js";
@@ -73,7 +74,7 @@ export function catFileBatchParser(names: readonly string[], visit: (name: strin
             return;
           }
           header.push(chunk.subarray(at, eol));
-          const line = Buffer.concat(header).toString("utf8");
+          const line = decodeGitText(Buffer.concat(header));
           header = [];
           at = eol + 1;
           onHeader(line);

@@ -3,8 +3,9 @@
  * index, of the untracked files git does not ignore, or of both. The argv is built here
  * and nowhere else.
  */
+import { decodeGitText } from "./git-path.js";
 import { execGitAsync } from "./exec-git-async.js";
-import { execGit, splitNul } from "./exec-git.js";
+import { execGitBuffer, splitNul } from "./exec-git.js";
 
 export interface ListFilesQuery {
   /** `no` (default): the index only; `also`: the index and untracked, not ignored files; `only`: untracked only. */
@@ -23,9 +24,9 @@ export function listFilesArgv(query: ListFilesQuery = {}): string[] {
 }
 
 export function listFiles(root: string, query: ListFilesQuery = {}): string[] {
-  return splitNul(execGit(listFilesArgv(query), { cwd: root }));
+  return splitNul(decodeGitText(execGitBuffer(listFilesArgv(query), { cwd: root }))); // names that are not UTF-8 kept (git-path.ts)
 }
 
 export async function listFilesAsync(root: string, query: ListFilesQuery = {}): Promise<string[]> {
-  return splitNul((await execGitAsync(listFilesArgv(query), { cwd: root })).toString("utf8"));
+  return splitNul(decodeGitText(await execGitAsync(listFilesArgv(query), { cwd: root })));
 }

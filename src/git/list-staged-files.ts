@@ -6,11 +6,12 @@
  * only one that reads the index: every other staged read goes by blob id.
  * @see https://git-scm.com/docs/git-diff#Documentation/git-diff.txt---diff-filterACDMRTUXB82308203
  */
-import { execGit } from "./exec-git.js";
+import { decodeGitText } from "./git-path.js";
+import { execGitBuffer } from "./exec-git.js";
 import { parseDiffRawZ, type RawDiffEntry } from "./parse-diff-raw.js";
 
 export function listStagedEntries(cwd: string): RawDiffEntry[] {
-  return parseDiffRawZ(execGit(["diff", "--cached", "--raw", "-z", "--no-abbrev", "--no-renames", "--diff-filter=ACMRD"], { cwd }));
+  return parseDiffRawZ(decodeGitText(execGitBuffer(["diff", "--cached", "--raw", "-z", "--no-abbrev", "--no-renames", "--diff-filter=ACMRD"], { cwd })));
 }
 
 /** The staged paths. */

@@ -7,6 +7,7 @@
  * (renamed, `from` = old), as `changedFiles` does for the work tree.
  * @see https://git-scm.com/docs/git-diff#_raw_output_format
  */
+import { decodeGitText } from "./git-path.js";
 import { CHANGE_KINDS, type ChangeKind } from "./changed-files.js";
 import { execGitBuffer } from "./exec-git.js";
 import { GitOutputError } from "./parse-name-status.js";
@@ -56,7 +57,7 @@ export function parseTreeChangesZ(out: string): TreeChange[] {
 /** Changes from commit `from` to commit `to` (renames detected as `git diff -M` does), both sides of renames. */
 export function treeChanges(root: string, from: string, to: string): TreeChange[] {
   const out = execGitBuffer(["diff", "--raw", "-z", "-M", "--no-abbrev", "--no-ext-diff", "--no-textconv", "--end-of-options", from, to, "--"], { cwd: root });
-  return parseTreeChangesZ(out.toString("utf8"));
+  return parseTreeChangesZ(decodeGitText(out)); // names that are not UTF-8 kept (git-path.ts)
 }
 
 /** Renames old path → new path among `changes`. */

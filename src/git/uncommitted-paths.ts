@@ -5,6 +5,7 @@
  * of stat data in memory only and never rewrites the index (safe beside a
  * concurrent `git commit`, and read-only as the PR check must be).
  */
+import { decodeGitText } from "./git-path.js";
 import { execGitAsync } from "./exec-git-async.js";
 import { GitOutputError } from "./parse-name-status.js";
 
@@ -23,5 +24,5 @@ export function parseStatusPathsZ(out: string): string[] {
 
 /** Paths with uncommitted changes (staged, unstaged, untracked), repository-relative. */
 export async function uncommittedPaths(root: string): Promise<string[]> {
-  return parseStatusPathsZ((await execGitAsync(STATUS, { cwd: root })).toString("utf8"));
+  return parseStatusPathsZ(decodeGitText(await execGitAsync(STATUS, { cwd: root })));
 }

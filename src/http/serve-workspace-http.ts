@@ -25,6 +25,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { recordRefusal, runWorkspaceTool } from "../workspace/run-workspace-tool.js";
 import { WorkspaceError } from "../workspace/workspace-error.js";
+import { firstInvalidUtf8 } from "../fsx/utf8-text.js";
 import { isWorkspaceTool, WORKSPACE_TOOL_NAMES } from "../workspace/workspace-tool-names.js";
 import { openWorkspace, type WorkspaceOptions } from "../workspace/workspace.js";
 
@@ -186,15 +187,27 @@ export function startWorkspaceHttp(options: WorkspaceHttpOptions): Promise<Works
     }
     let args: unknown = {};
     let unreadable: string | undefined;
-    const text = body.toString("utf8");
-    if (text.trim().length > 0) {
+    let unreadableCode: "not_utf8" | undefined;
+    // Bytes that are not UTF-8 are refused (422), never decoded with U+FFFD in their place.
+    const bad = firstInvalidUtf8(body);
+    const text = bad === -1 ? body.toString("utf8") : "";
+    if (bad !== -1) {
+      unreadable = `the body is not UTF-8: byte 0x${body[bad]!.toString(16).toUpperCase().padStart(2, "0")} at offset ${bad}`;
+      unreadableCode = "not_utf8";
+    } else if (text.trim().length > 0) {
       try {
         args = JSON.parse(text);
       } catch (e) {
         unreadable = `the body is not JSON (${(e as Error).message})`;
       }
     }
-    const outcome = await runWorkspaceTool(ws, name, args, { via: "http", signal: stopping.signal, log, ...(unreadable !== undefined ? { unreadable } : {}) });
+    const outcome = await runWorkspaceTool(ws, name, args, {
+      via: "http",
+      signal: stopping.signal,
+      log,
+      ...(unreadable !== undefined ? { unreadable } : {}),
+      ...(unreadableCode !== undefined ? { unreadableCode } : {}),
+    });
     done(outcome.status, outcome.body);
   };
 

@@ -61,6 +61,13 @@ Edit .noma documents only through patch_block: read_doc (or list_ids) first, add
 Work on files and commands through the workspace tools: read_file, list_files, edit_file, apply_patch (paths relative to the repository root; the previous version of every overwritten file is archived), run_command (allowlisted commands only), run_tests, build_workspace. Every request is recorded in the evidence ledger.
 Runs of the plan → do → check → act loop (noma-reconcile run): run_list, and run_status for the run you are part of (its steps, events and last verdict).`;
 
+/** Whether a parsed message (or batch) calls a tool: such messages are answered one at a time, in order (run-mcp-stdio.ts). */
+export function callsTool(parsed: ReturnType<typeof parseLine>): boolean {
+  if (!parsed.ok) return false;
+  const one = (v: unknown): boolean => isRecord(v) && v["method"] === "tools/call";
+  return Array.isArray(parsed.value) ? parsed.value.some(one) : one(parsed.value);
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
@@ -74,7 +81,11 @@ export class McpServer {
 
   /** Handle one line of input; returns the line to write (without newline), or null when nothing is to be answered. */
   async handleLine(line: string): Promise<string | null> {
-    const parsed = parseLine(line);
+    return this.handleParsed(parseLine(line));
+  }
+
+  /** handleLine on a line already parsed (`parseLine`). */
+  async handleParsed(parsed: ReturnType<typeof parseLine>): Promise<string | null> {
     if (!parsed.ok) return serializeMessage(rpcError(null, parsed.error.code, parsed.error.message));
     if (Array.isArray(parsed.value)) {
       if (parsed.value.length === 0) return serializeMessage(rpcError(null, INVALID_REQUEST, "Invalid Request: empty batch"));

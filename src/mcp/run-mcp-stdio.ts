@@ -1,12 +1,15 @@
 /**
  * The MCP stdio transport: newline-delimited JSON-RPC on stdin/stdout. Only
- * protocol messages go to stdout; logs go to stderr. Messages are handled one
- * at a time, in arrival order (a patch never races another patch). Resolves
- * once stdin has ended and every message received has been answered.
+ * protocol messages go to stdout; logs go to stderr. Tool calls are handled one
+ * at a time, in arrival order (a patch never races another patch); every other
+ * message (ping, initialize, tools/list, …) in a lane of its own, also in order,
+ * so a tool call that takes long never leaves them unanswered. Resolves once
+ * stdin has ended and every message received has been answered.
  */
 import { findRepoRootAsync, findWorkTreeTop } from "../git/find-repo-root.js";
 import { LineFramer } from "./line-framer.js";
-import { McpServer, type RepoRoot } from "./mcp-server.js";
+import { callsTool, McpServer, type RepoRoot } from "./mcp-server.js";
+import { parseLine } from "./json-rpc.js";
 import type { AgentStep } from "../runs/agent-step.js";
 
 export interface McpStdioOptions {
@@ -32,11 +35,13 @@ export function runMcpStdio(options: McpStdioOptions): Promise<void> {
     ...(options.agentStep !== undefined ? { agentStep: options.agentStep } : {}),
   });
   const framer = new LineFramer();
-  let queue: Promise<void> = Promise.resolve();
+  const lanes = { tools: Promise.resolve(), protocol: Promise.resolve() };
   const enqueue = (line: string): void => {
-    queue = queue.then(async () => {
+    const parsed = parseLine(line);
+    const lane = callsTool(parsed) ? "tools" : "protocol";
+    lanes[lane] = lanes[lane].then(async () => {
       try {
-        const out = await server.handleLine(line);
+        const out = await server.handleParsed(parsed);
         if (out !== null) options.write(`${out}\n`);
       } catch (e) {
         log(`could not answer a message: ${(e as Error).stack ?? String(e)}`);
@@ -50,7 +55,7 @@ export function runMcpStdio(options: McpStdioOptions): Promise<void> {
       if (ended) return;
       ended = true;
       for (const line of framer.end()) enqueue(line);
-      void queue.then(() => resolve());
+      void Promise.all([lanes.tools, lanes.protocol]).then(() => resolve());
     };
     options.input.on("data", (chunk: Buffer | string) => {
       for (const line of framer.push(chunk)) enqueue(line);

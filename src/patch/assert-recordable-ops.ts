@@ -8,9 +8,12 @@
  * input that is not JSON. Objects with a string `op` — known or not, fields
  * right or wrong — are attempted and recorded (`unsupported_op`,
  * `invalid_content`). Nesting is bounded, and measured without recursion, so
- * that recording, sealing and verifying a record can never exhaust the stack.
+ * that recording, sealing and verifying a record can never exhaust the stack. A
+ * string UTF-8 cannot encode (a lone surrogate, which JSON's `\ud800` spells) is
+ * refused too: the document would hold U+FFFD where the record holds the surrogate.
  */
 import { type ErrorKind, NomaError } from "../errors/noma-error.js";
+import { illFormedString } from "../fsx/utf8-text.js";
 
 /** Deepest nesting of objects and arrays accepted in one op (the op object itself is level 1; v1.0 ops need 2). */
 export const MAX_OP_DEPTH = 64;
@@ -75,6 +78,9 @@ export function recordableOpProblem(value: unknown): string | null {
   const deep = tooDeep(value);
   if (deep !== null)
     return `${EXPECTED} nested at most ${MAX_OP_DEPTH} levels deep, found a value nested deeper than ${MAX_OP_DEPTH} levels (at ${deep.replace(/^\./, "")})`;
+  // Text the document could not hold as recorded (it would be written as U+FFFD).
+  const illFormed = illFormedString(value, "op");
+  if (illFormed !== null) return illFormed.message.replace(/^op\./, "");
   return null;
 }
 

@@ -11,6 +11,8 @@
  * changes, NUL bytes for new files) are listed in `binary_changes` and kept out
  * of `diff`; `file_categories` gives each listed file's artifact category.
  */
+import { readRegularFile } from "../fsx/read-regular-file.js";
+import { decodeText } from "../fsx/utf8-text.js";
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cleanBlobIds, currentHashes, statPaths } from "../cache/current-hashes.js";
@@ -127,7 +129,7 @@ export async function getSpecDiff(root: string, input: GetSpecDiffInput, options
       if (isSpecPath(c.path)) {
         if (hash === null || reconciled) continue;
         const loaded = ctx.specs.byPath.get(c.path);
-        specChanges.push({ path: c.path, content: loaded?.text ?? readFileSync(join(root, c.path), "utf8") });
+        specChanges.push({ path: c.path, content: loaded?.text ?? decodeText(readRegularFile(join(root, c.path), c.path), c.path) });
       } else if (reconciled) {
         skipped.push(c.path);
       } else {

@@ -14,8 +14,10 @@
  * (`workspace.ledger`, `workspace.archive`: files never governed), so the
  * warm path does not load the configuration's parser either.
  */
+import { readRegularFile } from "../fsx/read-regular-file.js";
+import { maxSpecBytes } from "../fsx/size-limits.js";
+import { decodeText } from "../fsx/utf8-text.js";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { ensureCacheDir } from "../cache/write-cache.js";
@@ -48,9 +50,9 @@ function specTexts(root: string, known: Iterable<string>): Map<string, string> |
   const texts = new Map<string, string>();
   for (const p of listSpecPaths(root, known)) {
     try {
-      texts.set(p, readFileSync(join(root, p), "utf8"));
+      texts.set(p, decodeText(readRegularFile(join(root, p), p, { maxBytes: maxSpecBytes() }), p));
     } catch {
-      return null; // unreadable: let the validator report it
+      return null; // unreadable, not text, over the cap: let the validator report it
     }
   }
   return texts;
@@ -80,7 +82,7 @@ function readStored(root: string, key: string, texts: ReadonlyMap<string, string
   let s: Stored;
   if (symlinkEscape(root, SPEC_CACHE_PATH) !== null) return null; // never read through a link out of the repository
   try {
-    s = JSON.parse(readFileSync(join(root, SPEC_CACHE_PATH), "utf8")) as Stored;
+    s = JSON.parse(readRegularFile(join(root, SPEC_CACHE_PATH), SPEC_CACHE_PATH).toString("utf8")) as Stored;
   } catch {
     return null;
   }

@@ -26,10 +26,12 @@
  * path, what was expected and what was found; unknown keys are errors (a
  * misspelt budget must not silently lift a limit).
  */
+import { FileTooLargeError, FileUnreadableError, readRegularFileIfPresent } from "../fsx/read-regular-file.js";
+import { MAX_CONFIG_BYTES_ENV, maxConfigBytes, raiseHint } from "../fsx/size-limits.js";
+import { decodeText, NotUtf8TextError } from "../fsx/utf8-text.js";
 import { NomaError } from "../errors/noma-error.js";
 import { didYouMean } from "../errors/did-you-mean.js";
 import { schemaKeysAt } from "../errors/schema-keys-at.js";
-import { readFileSync } from "node:fs";
 import * as z from "zod/mini";
 import { findJsonSyntaxError } from "../config/json-syntax-error.js";
 import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
@@ -314,10 +316,16 @@ function parseAgent(
 export function loadRunConfig(root: string): RunConfig {
   let textValue: string;
   try {
-    textValue = readFileSync(abs(root, NORMA_CONFIG), "utf8");
+    // Only a regular file (never a blocking open), at most the configuration cap, UTF-8 text.
+    const bytes = readRegularFileIfPresent(abs(root, NORMA_CONFIG), NORMA_CONFIG, {
+      maxBytes: maxConfigBytes(),
+      maxBytesHint: raiseHint(MAX_CONFIG_BYTES_ENV),
+    });
+    if (bytes === null) return defaultRunConfig();
+    textValue = decodeText(bytes, NORMA_CONFIG);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return defaultRunConfig();
-    throw new RunConfigError([`${NORMA_CONFIG}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`]);
+    if (e instanceof FileUnreadableError || e instanceof FileTooLargeError || e instanceof NotUtf8TextError) throw new RunConfigError([e.message]);
+    throw e;
   }
   const { config, problems } = parseRunConfig(textValue, root);
   if (config === null) throw new RunConfigError(problems);

@@ -17,7 +17,8 @@ export function listSpecPaths(root: string, known?: Iterable<string>): string[] 
   for (const p of listed) {
     if (!p.startsWith(".notarai/") || !isSpecPath(p)) continue;
     try {
-      if (statSync(join(root, p)).isFile()) out.add(p);
+      statSync(join(root, p)); // any file there: one that is not a regular file is refused where it is read, never left out
+      out.add(p);
     } catch {
       /* tracked but deleted in the work tree */
     }

@@ -5,12 +5,14 @@
  * the set. Invalid files are kept (with their problems) so callers can report
  * them and still treat the file as governing itself.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { FileTooLargeError, FileUnreadableError, readRegularFile } from "../fsx/read-regular-file.js";
+import { maxSpecBytes } from "../fsx/size-limits.js";
+import { decodeText, NOT_UTF8_TEXT, NotUtf8TextError } from "../fsx/utf8-text.js";
 import { listSpecPaths } from "./list-spec-paths.js";
 import { resolveSpecRefs } from "./resolve-spec-refs.js";
 import type { SpecProblem } from "./spec-problem.js";
-import { validateSpecText, type SpecFile } from "./validate-spec-text.js";
+import { tooLargeSpec, validateSpecText, type SpecFile } from "./validate-spec-text.js";
 
 export { listSpecPaths };
 
@@ -29,23 +31,27 @@ export interface SpecSet {
 
 /** Read and validate one spec file (problems only about the file itself; refs are resolved by `buildSpecSet`). */
 export function validateSpecFile(root: string, path: string): SpecFile {
+  const cap = maxSpecBytes();
   let text: string;
   try {
-    text = readFileSync(join(root, path), "utf8");
+    // Only a regular file (a FIFO is refused, never opened blocking), at most the cap, UTF-8 text.
+    text = decodeText(readRegularFile(join(root, path), path, { maxBytes: cap }), path);
   } catch (e) {
-    const found = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    if (e instanceof FileTooLargeError) return tooLargeSpec(path, e.size, cap);
+    const unreadable = e instanceof FileUnreadableError || e instanceof NotUtf8TextError;
+    if (!unreadable) throw e;
+    const found = e instanceof FileUnreadableError ? e.why : NOT_UTF8_TEXT;
+    const at = e instanceof NotUtf8TextError ? e.position : { line: 1, column: 1 };
     return {
       path,
       text: "",
       version: null,
       data: null,
       refs: [],
-      problems: [
-        { file: path, path: "", line: 1, column: 1, code: "unreadable", expected: "a readable file", found, message: `cannot read the file (${found})` },
-      ],
+      problems: [{ file: path, path: "", ...at, code: "unreadable", expected: "a readable file of UTF-8 text", found, message: e.reason }],
     };
   }
-  return validateSpecText(path, text);
+  return validateSpecText(path, text, cap);
 }
 
 /** Pure: assemble validated files into a set (resolving $refs, choosing the system spec). */

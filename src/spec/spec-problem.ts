@@ -26,8 +26,10 @@ export type SpecProblemCode =
   | "missing-ref"
   /** `$ref`s that form a cycle. */
   | "ref-cycle"
-  /** The file could not be read. */
-  | "unreadable";
+  /** The file could not be read (not a regular file, no permission, not UTF-8 text). */
+  | "unreadable"
+  /** The file is over the size cap on spec files (size-limits.ts): it is not parsed. */
+  | "too-large";
 
 export interface SpecProblem {
   /** Repository-relative POSIX path of the spec file. */

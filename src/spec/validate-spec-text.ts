@@ -11,6 +11,7 @@ import { didYouMean } from "../errors/did-you-mean.js";
 import type * as z from "zod/mini";
 import { isSpecVersion, SPEC_SCHEMAS, SPEC_VERSIONS, type SpecData, type SpecVersion } from "./spec-schema.js";
 import { describeFound, yamlPathString, type SpecProblem, type SpecProblemCode } from "./spec-problem.js";
+import { MAX_SPEC_BYTES_ENV, maxSpecBytes, raiseHint, utf8SizeOver } from "../fsx/size-limits.js";
 
 /** A `$ref` found in a spec (applies, dependencies, subsystems), with its position. */
 export interface SpecRef {
@@ -214,8 +215,15 @@ function collectRefs(doc: Document, lc: LineCounter, data: Record<string, unknow
   return refs;
 }
 
-/** Validate the text of the spec file at repository-relative `path`. Never throws. */
-export function validateSpecText(path: string, text: string): SpecFile {
+/**
+ * Validate the text of the spec file at repository-relative `path`: every problem of the file
+ * in one run (a wrong `schema_version` too: the rest is judged against the schema it most likely
+ * meant). A text over the size cap (size-limits.ts) is one `too-large` problem, never parsed.
+ * Never throws (but for a cap set wrong in the environment).
+ */
+export function validateSpecText(path: string, text: string, maxBytes: number = maxSpecBytes()): SpecFile {
+  const size = utf8SizeOver(text, maxBytes);
+  if (size !== null) return tooLargeSpec(path, size, maxBytes);
   const { LineCounter, parseDocument } = yamlLib();
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, version: "1.2" });
@@ -235,7 +243,9 @@ export function validateSpecText(path: string, text: string): SpecFile {
         message: `YAML: ${message}`,
       });
     }
-    return result;
+    // A repeated key leaves a well-formed document (the problem is at the key): the rest of the
+    // file is judged too, so one run names every problem. Any other YAML error ends here.
+    if (doc.errors.some((e) => e.code !== "DUPLICATE_KEY")) return result;
   }
   const converted = yamlToData(doc, lc, 1000);
   if (!converted.ok) {
@@ -279,11 +289,16 @@ export function validateSpecText(path: string, text: string): SpecFile {
         message: version === undefined ? `missing required key "schema_version" (${expected})` : `expected ${expected}, found ${f}${hint}`,
       }),
     );
-    return result;
-  }
-  result.version = version;
-  const schema = SPEC_SCHEMAS[version];
-  const parsed = schema.safeParse(data);
+  } else result.version = version;
+  // A wrong version is one problem among the file's: the rest is judged against the version it
+  // spells unquoted (0.7 → "0.7"), else the newest.
+  const meant: SpecVersion = isSpecVersion(version)
+    ? version
+    : isSpecVersion(String(version))
+      ? (String(version) as SpecVersion)
+      : SPEC_VERSIONS[SPEC_VERSIONS.length - 1]!;
+  const schema = SPEC_SCHEMAS[meant];
+  const parsed = schema.safeParse(isSpecVersion(version) ? data : { ...record, schema_version: meant });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       for (const d of describeIssue(issue, data, schema)) {
@@ -318,4 +333,17 @@ export function validateSpecText(path: string, text: string): SpecFile {
   result.problems.sort((a, b) => a.line - b.line || a.column - b.column || a.path.localeCompare(b.path));
   if (result.problems.length === 0) result.data = parsed.data as SpecData;
   return result;
+}
+
+/** The one problem of a spec file over the size cap (its text is not kept: it is never parsed). */
+export function tooLargeSpec(path: string, size: number, cap: number): SpecFile {
+  const message = `${size} bytes, more than the ${cap} a spec file may hold (${raiseHint(MAX_SPEC_BYTES_ENV)}); not parsed`;
+  return {
+    path,
+    text: "",
+    version: null,
+    data: null,
+    refs: [],
+    problems: [{ file: path, path: "", line: 1, column: 1, code: "too-large", expected: `at most ${cap} bytes`, found: `${size} bytes`, message }],
+  };
 }

@@ -3,7 +3,8 @@
  * rename), chained to the last line and sealed (transcript-record.ts). Used by `patch` and
  * `transcript accept`, each under the document's lock.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readRegularFileIfPresent } from "../fsx/read-regular-file.js";
+import { decodeText } from "../fsx/utf8-text.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { chainLines } from "./transcript-record.js";
 import { transcriptLines } from "./verify-transcript.js";
@@ -18,9 +19,13 @@ export function appendTranscript(
   records: readonly Record<string, unknown>[],
   dryRun: boolean,
   heal: (existing: readonly string[]) => Record<string, unknown>[] = () => [],
+  /** How refusals name the transcript (default: `path`). */
+  label = path,
 ): { lines: string[]; previous: Buffer | null } {
-  const previous = existsSync(path) ? readFileSync(path) : null;
-  let before = previous?.toString("utf8") ?? "";
+  // Only a regular file, never a blocking open (a FIFO is refused); bytes that are not UTF-8
+  // text are refused, never rewritten with U+FFFD in their place.
+  const previous = readRegularFileIfPresent(path, label);
+  let before = previous !== null ? decodeText(previous, label) : "";
   let last: string | null = null;
   let prepend: Record<string, unknown>[] = [];
   if (before.length > 0) {

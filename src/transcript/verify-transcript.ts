@@ -22,6 +22,7 @@ import { isRecoveryOp } from "./recover-interrupted.js";
 import { isAcceptOp, type OutsideEdit } from "./accept-outside-edit.js";
 import { AcknowledgedGaps } from "./acknowledged-gaps.js";
 import { utf8Of } from "../fsx/read-text-file.js";
+import { illFormedString } from "../fsx/utf8-text.js";
 
 /** The information a recovery record (recover-interrupted.ts) gets: the patch it abandons. */
 export const RECOVERED_CODE = "transcript-recovered";
@@ -168,6 +169,14 @@ export function verifyTranscript(transcript: string, documentText: string | null
         line,
       });
     }
+    const illFormed = record.patch_result === "applied" ? illFormedString(record.op, "op") : null;
+    if (illFormed !== null)
+      findings.push({
+        severity: "error",
+        code: "transcript-invalid-record",
+        message: `The op holds text UTF-8 cannot encode, so the document cannot hold what it records (${illFormed.message}).`,
+        line,
+      });
     const first = seenIds.get(record.op_id);
     if (first !== undefined)
       findings.push({ severity: "error", code: "transcript-duplicate-op-id", message: `op_id ${record.op_id} already appears on line ${first}.`, line });

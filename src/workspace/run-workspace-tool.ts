@@ -7,6 +7,7 @@
 import { didYouMean } from "../errors/did-you-mean.js";
 import { schemaKeysAt } from "../errors/schema-keys-at.js";
 import { LockTimeoutError } from "../fsx/with-file-lock.js";
+import { illFormedString } from "../fsx/utf8-text.js";
 import { appendLedger } from "./append-ledger.js";
 import { portableDetails } from "./ledger-portable.js";
 import { failureBody, HTTP_STATUS, WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";
@@ -28,6 +29,8 @@ export interface WorkspaceCallOptions {
   details?: Record<string, unknown>;
   /** The request could not even be read (a body that is not JSON): refuse it with this message, and record it. */
   unreadable?: string;
+  /** The code of that refusal (default `invalid_arguments`; a body that is not UTF-8: `not_utf8`, 422). */
+  unreadableCode?: WorkspaceErrorCode;
   /** A command tool tells the process id of what it started (the run loop records it for crash recovery). */
   onSpawn?: (pid: number) => void | Promise<void>;
 }
@@ -164,7 +167,11 @@ export async function runWorkspaceTool(
   let output: ToolOutput<object> | null = null;
   let failure: { code: WorkspaceErrorCode; message: string } | null = null;
   const parsed = WORKSPACE_SCHEMAS[name].input.safeParse(rawArgs);
-  if (options.unreadable !== undefined) failure = { code: "invalid_arguments", message: `invalid request for ${name}: ${options.unreadable}` };
+  // A string UTF-8 cannot encode (a lone surrogate) would be written, or looked up, as U+FFFD.
+  const illFormed = options.unreadable === undefined ? illFormedString(rawArgs) : null;
+  if (options.unreadable !== undefined)
+    failure = { code: options.unreadableCode ?? "invalid_arguments", message: `invalid request for ${name}: ${options.unreadable}` };
+  else if (illFormed !== null) failure = { code: "not_utf8", message: `invalid request for ${name}: ${illFormed.message}; nothing was done` };
   else if (!parsed.success)
     failure = {
       code: "invalid_arguments",

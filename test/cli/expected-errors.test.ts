@@ -156,12 +156,12 @@ const ROWS: Row[] = [
     stderr: /git ls-files .* failed \(exit 128\): fatal: .*index/,
   },
   { error: "WorkspaceError", args: ["archive", "restore", "src/a.ts"], stderr: /src\/a\.ts: no archived version under archive\// },
-  // An operating-system call that failed: the transcript path is a directory.
+  // A file that is not a regular file: the transcript path is a directory (refused before it is opened).
   {
-    error: "system error (EISDIR)",
+    error: "FileUnreadableError",
     args: ["patch", "d.noma", "--op", OP],
     after: (r) => mkdirSync(join(r, "d.noma.patches")),
-    stderr: /EISDIR: illegal operation on a directory/,
+    stderr: /^noma-reconcile: d\.noma\.patches: cannot be read: it is a directory, not a regular file\n/,
   },
 ];
 

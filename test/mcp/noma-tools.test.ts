@@ -130,7 +130,7 @@ describe("read_doc", () => {
     const repo = tempRepo({ "book.noma.yml": "chapters:\n  - a.noma\n", "a.noma": DOC, "dir/x.txt": "x" });
     const c = new McpClient(repo);
     expect(await c.fails("read_doc", { file: "missing.noma" })).toMatch(/missing\.noma: no such file/);
-    expect(await c.fails("read_doc", { file: "dir" })).toMatch(/not a file/);
+    expect(await c.fails("read_doc", { file: "dir" })).toBe("dir: cannot be read: it is a directory, not a regular file");
     for (const tool of ["read_doc", "list_ids", "validate_doc"]) expect(await c.fails(tool, { file: "book.noma.yml" })).toMatch(/book manifest/);
     await c.close();
   });

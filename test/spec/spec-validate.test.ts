@@ -24,15 +24,23 @@ describe("validateSpecText", () => {
   });
 
   it("rejects an unquoted version (a YAML 1.2 number) with a hint, naming line and column", () => {
-    const [p, ...rest] = problems("intent: x\nschema_version: 0.6\nartifacts: {}\n");
-    expect(rest).toEqual([]);
+    const all = problems("intent: x\nschema_version: 0.6\nartifacts: {}\n");
+    // The rest of the file is judged too, against the version it spells (issue 32.4).
+    expect(all.map((r) => [r.path, r.code])).toEqual([
+      ["behaviors", "missing-key"],
+      ["schema_version", "bad-schema-version"],
+    ]);
+    const p = all[1];
     expect(p).toMatchObject({ file: F, path: "schema_version", line: 2, column: 17, code: "bad-schema-version", found: "number 0.6" });
     expect(p!.message).toContain('quote it: schema_version: "0.6"');
   });
 
   it("rejects unsupported and missing versions", () => {
-    expect(problems('schema_version: "0.4"\nintent: x\nartifacts: {}\n')[0]).toMatchObject({ code: "bad-schema-version", found: 'string "0.4"' });
-    expect(problems("intent: x\nartifacts: {}\n")[0]).toMatchObject({ code: "missing-key", path: "schema_version" });
+    expect(problems('schema_version: "0.4"\nintent: x\nartifacts: {}\n').find((p) => p.path === "schema_version")).toMatchObject({
+      code: "bad-schema-version",
+      found: 'string "0.4"',
+    });
+    expect(problems("intent: x\nartifacts: {}\n").find((p) => p.path === "schema_version")).toMatchObject({ code: "missing-key", path: "schema_version" });
   });
 
   it("chooses the schema by version: 0.7-only fields and domains fail under 0.5/0.6", () => {
@@ -93,7 +101,12 @@ content: {sections: [{name: s, artifacts: {free: form}}]}
       code: "unknown-key",
       line: 5,
     });
-    expect(problems('schema_version: "0.7"\nintent: x\nintent: y\n')[0]).toMatchObject({ code: "yaml-syntax", line: 3 });
+    // A repeated key is one problem among the file's: the rest is judged too (issue 32.4).
+    expect(problems('schema_version: "0.7"\nintent: x\nintent: y\n').map((p) => [p.line, p.path, p.code])).toEqual([
+      [1, "artifacts", "missing-key"],
+      [1, "behaviors", "missing-key"],
+      [3, "", "yaml-syntax"],
+    ]);
     expect(problems('schema_version: "0.7"\n---\nintent: x\n')[0]!.code).toBe("yaml-syntax");
     expect(problems("key: [unclosed\n")[0]!.code).toBe("yaml-syntax");
   });

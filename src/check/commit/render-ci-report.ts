@@ -12,6 +12,8 @@ import { describeCheckCode } from "../check-codes.js";
 import { TOOL_NAME } from "../../version.js";
 import type { CiReport } from "./run-ci-check.js";
 import { formatJsonEnvelope, outputSchemaId } from "../../report/json-envelope.js";
+import { displayPaths, displayResults } from "../../report/display-paths.js";
+import { displayPath } from "../../git/git-path.js";
 
 export const CI_JSON_SCHEMA = outputSchemaId("ci");
 /** GitHub's step summary limit. */
@@ -178,4 +180,25 @@ export function renderCiOutputs(r: CiReport, failOn: FailOn): string {
 
 export function renderCiSarif(r: CiReport): string {
   return formatSarif(r.results, describeCheckCode);
+}
+
+/** The report with every file named as reports show it (display-paths.ts): what every renderer above is given. */
+export function displayedCiReport(r: CiReport): CiReport {
+  return {
+    ...r,
+    changed_files: displayPaths(r.changed_files),
+    checked: displayPaths(r.checked),
+    results: displayResults(r.results),
+    drift: {
+      ...r.drift,
+      specs: r.drift.specs.map((s) => ({
+        ...s,
+        spec_path: displayPath(s.spec_path),
+        unreconciled: s.unreconciled.map((f) => ({ ...f, path: displayPath(f.path) })),
+        reconciled: displayPaths(s.reconciled),
+      })),
+    },
+    affected_specs: displayPaths(r.affected_specs),
+    uncommitted: { ...r.uncommitted, paths: displayPaths(r.uncommitted.paths) },
+  };
 }

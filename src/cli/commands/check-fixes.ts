@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { worktreeChapterLookup } from "../../check/worktree-books.js";
 import { documentFixes, FIXABLE_CODES, type Fix } from "../../editing/document-fixes.js";
 import { fixDocument, type FixDocumentResult } from "../../editing/fix-document.js";
-import { readTextFile } from "../../fsx/read-text-file.js";
+import { readRegularFile } from "../../fsx/read-regular-file.js";
+import { decodeText } from "../../fsx/utf8-text.js";
 import { checkedPathKind, documentTranscript } from "../../layout/checked-path.js";
 import type { FileDiagnostics } from "../../report/file-diagnostics.js";
 import { unifiedDiff } from "../../report/unified-diff.js";
@@ -40,7 +41,7 @@ export function attachFixes(results: readonly FileDiagnostics[], where: Where): 
   for (const r of candidates(results)) {
     let text: string;
     try {
-      text = readTextFile(join(where.root, r.file));
+      text = decodeText(readRegularFile(join(where.root, r.file), r.file), r.file);
     } catch {
       continue;
     }

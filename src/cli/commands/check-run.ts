@@ -3,7 +3,8 @@
  * given the staged entries, the index), rendered in the requested format.
  * Loaded lazily by `check-command.ts`.
  */
-import { appendFileSync, readFileSync, statSync } from "node:fs";
+import { parseQuotedPath } from "../../git/git-path.js";
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { containPath } from "../../fsx/contain-path.js";
 import { SKIP_ENV } from "../../hooks/hook-script.js";
@@ -26,13 +27,13 @@ import { UsageError } from "../../errors/noma-error.js";
 import { useColor, type CliIO } from "../cli-io.js";
 import { choice, listOption, repoContext } from "../repo-context.js";
 import { shortRunJitBeforeParse } from "../startup/prepare-short-run-jit.js";
+import { readRegularFileIfPresent } from "../../fsx/read-regular-file.js";
+import { decodeText } from "../../fsx/utf8-text.js";
 
-function readOrNull(abs: string): string | null {
-  try {
-    return statSync(abs).isFile() ? readFileSync(abs, "utf8") : null;
-  } catch {
-    return null;
-  }
+/** The configuration's text, or null when there is none; one that cannot be read as text is an error (exit 2). */
+function readOrNull(abs: string, rel: string): string | null {
+  const bytes = readRegularFileIfPresent(abs, rel);
+  return bytes === null ? null : decodeText(bytes, rel);
 }
 
 const NOTHING_IN = "no .noma documents, books, transcripts, sidecars or specs in: ";
@@ -45,7 +46,7 @@ function pathsWithNothing(paths: readonly string[], run: CheckRun, root: string,
   for (const given of paths) {
     let rel: string;
     try {
-      rel = containPath(given, root, cwd);
+      rel = containPath(parseQuotedPath(given) ?? given, root, cwd);
     } catch {
       continue; // outside the repository: read where it is, named as given
     }
@@ -149,7 +150,7 @@ export async function checkRun(
       });
     } else {
       const { loadConfigLazy } = await import("../../config/load-config-lazy.js");
-      const read = (p: string): string | null => (ctx.inRepo ? readOrNull(join(ctx.root, p)) : null);
+      const read = (p: string): string | null => (ctx.inRepo ? readOrNull(join(ctx.root, p), p) : null);
       run = {
         targets: [],
         results: [],

@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import { runCiCheck } from "../../check/commit/run-ci-check.js";
 import {
   ciFails,
+  displayedCiReport,
   renderCiAnnotations,
   renderCiJson,
   renderCiOutputs,
@@ -52,6 +53,7 @@ export async function ciCommand(options: Record<string, unknown>, io: CliIO): Pr
     if (e instanceof GitError) throw new RuntimeError(e.message, { cause: e });
     throw e;
   }
+  report = displayedCiReport(report); // names that are not UTF-8 in git's quoted form, in every format
   const notice = uncommittedMessage(report.uncommitted);
   if (notice !== null) io.stderr(`noma-reconcile: ${notice}\n`);
   switch (format) {

@@ -18,6 +18,7 @@ import { hunksOfLineEdits, refineHunks, unifiedDiff } from "../../report/unified
 import { UsageError } from "../../errors/noma-error.js";
 import { TOOL_NAME } from "../../version.js";
 import { plural } from "../../report/plural.js";
+import { formatDiagnosticsText } from "../../report/format-text.js";
 import type { CliIO } from "../cli-io.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 import { choice, pathArg, repoContext } from "../repo-context.js";
@@ -76,24 +77,29 @@ export async function fmtCommand(paths: string[], options: Record<string, unknow
 
   const changed = results.filter((r) => r.result.status === "formatted" || r.result.status === "would-format");
   const skipped = results.filter((r) => r.result.status === "skipped");
+  // Documents fmt cannot read as text: the errors `check` reports for them (exit 1, as check).
+  const errors = results.filter((r) => r.result.status === "error");
   const diffOf = (file: string, r: FormatDocumentResult): string =>
     unifiedDiff(file, r.before, r.after, refineHunks(r.before, r.after, hunksOfLineEdits(r.edits)));
   if (format === "json") {
     io.stdout(
       formatJsonEnvelope("fmt", {
         command: check ? "fmt --check" : "fmt",
-        ok: !check || changed.length === 0,
+        ok: errors.length === 0 && (!check || changed.length === 0),
         summary: {
           documents: results.length,
           [check ? "would_format" : "formatted"]: changed.length,
           unchanged: results.filter((r) => r.result.status === "unchanged").length,
           skipped: skipped.length,
+          errors: errors.length,
         },
         result: {
           check,
           files: results.map(({ file, result: r }) => ({
             file,
             status: r.status,
+            ...(r.code !== undefined ? { code: r.code } : {}),
+            ...(r.pos !== undefined ? { pos: r.pos } : {}),
             ...(r.note !== undefined ? { note: r.note } : {}),
             ...(r.recorded ? { transcript: documentTranscript(file) } : {}),
             ...(diff && (r.status === "formatted" || r.status === "would-format") ? { diff: diffOf(file, r) } : {}),
@@ -102,7 +108,17 @@ export async function fmtCommand(paths: string[], options: Record<string, unknow
       }),
     );
   } else {
+    if (errors.length > 0)
+      io.stdout(
+        formatDiagnosticsText(
+          errors.map(({ file, result: r }) => ({
+            file,
+            diagnostics: [{ severity: "error", code: r.code!, message: r.note!, ...(r.pos !== undefined ? { pos: r.pos } : {}) }],
+          })),
+        ),
+      );
     for (const { file, result: r } of results) {
+      if (r.status === "error") continue;
       if (r.status === "skipped") io.stderr(`${TOOL_NAME}: skipped ${file}: ${r.note}\n`);
       else if (r.note !== undefined) io.stderr(`${TOOL_NAME}: ${file}: ${r.note}\n`);
       if (r.status !== "formatted" && r.status !== "would-format") continue;
@@ -113,17 +129,20 @@ export async function fmtCommand(paths: string[], options: Record<string, unknow
     }
     const n = results.length;
     const docs = plural(n, "document");
+    const failed = errors.length > 0 ? `; ${plural(errors.length, "document")} cannot be formatted (see the errors above)` : "";
     if (n === 0) io.stdout("nothing to format: no tracked .noma documents (a new one is formatted once git knows it, or when named).\n");
     else if (check)
       io.stderr(
         changed.length === 0
-          ? `${docs} checked: all formatted.\n`
-          : `${docs} checked: ${changed.length} would be reformatted; run \`${TOOL_NAME} fmt\` to format ${changed.length === 1 ? "it" : "them"}.\n`,
+          ? errors.length === n
+            ? `${docs} checked: none can be formatted (see the errors above).\n`
+            : `${docs} checked: ${errors.length > 0 ? "the others" : "all"} formatted${failed}.\n`
+          : `${docs} checked: ${changed.length} would be reformatted; run \`${TOOL_NAME} fmt\` to format ${changed.length === 1 ? "it" : "them"}${failed}.\n`,
       );
     else
       io.stderr(
-        `${docs} checked: ${changed.length} formatted, ${n - changed.length - skipped.length} already formatted${skipped.length > 0 ? `, ${skipped.length} skipped` : ""}.\n`,
+        `${docs} checked: ${changed.length} formatted, ${n - changed.length - skipped.length - errors.length} already formatted${skipped.length > 0 ? `, ${skipped.length} skipped` : ""}${failed}.\n`,
       );
   }
-  return check && changed.length > 0 ? 1 : 0;
+  return errors.length > 0 || (check && changed.length > 0) ? 1 : 0;
 }

@@ -3,7 +3,7 @@
  * inside the repository it is contained like every path argument; a file named outside
  * it is read where it is. Book manifests load their chapters too.
  */
-import { existsSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { isOutsidePath } from "../../check/check-outside.js";
 import { isBookManifest } from "../../check/check-document.js";
@@ -13,8 +13,9 @@ import { parseNoma } from "../../noma/parse-noma.js";
 import type { NomaDocument } from "../../noma/ast.js";
 import { UsageError } from "../../errors/noma-error.js";
 import { pathArg, repoContext } from "../repo-context.js";
-import { decodeUtf8, readTextFile } from "../../fsx/read-text-file.js";
 import type { Prefetched } from "../../fsx/prefetch-files.js";
+import { isAbsent, readRegularFile, readRegularFileIfPresent } from "../../fsx/read-regular-file.js";
+import { decodeText } from "../../fsx/utf8-text.js";
 
 export type Loaded = { kind: "document"; file: string; doc: NomaDocument } | { kind: "book"; file: string; book: Book };
 
@@ -35,10 +36,10 @@ export function readDocumentArg(given: string, cwd: string, prefetched?: Prefetc
   const file = outside ? given : pathArg(given, ctx, cwd);
   const abs = outside ? resolve(cwd, given) : join(ctx.root, file);
   const chapterRoot = outside ? dirname(abs) : ctx.root;
-  if (!existsSync(abs)) throw new UsageError(`${given}: no such file`);
-  if (statSync(abs).isDirectory()) throw new UsageError(`${given}: is a directory; pass a .noma file`);
-  const read = prefetched?.take(abs);
-  const text = read !== undefined ? decodeUtf8(read) : readTextFile(abs);
+  if (isAbsent(abs)) throw new UsageError(`${given}: no such file`);
+  if (statSync(abs, { throwIfNoEntry: false })?.isDirectory() === true) throw new UsageError(`${given}: is a directory; pass a .noma file`);
+  // Only a regular file, never a blocking open (a FIFO is refused); not UTF-8 text is refused, never decoded with U+FFFD.
+  const text = decodeText(prefetched?.take(abs) ?? readRegularFile(abs, file), file);
   if (isBookManifest(file)) {
     const book = parseBook(text, (chapter) => {
       let rel: string;
@@ -47,8 +48,8 @@ export function readDocumentArg(given: string, cwd: string, prefetched?: Prefetc
       } catch {
         return null;
       }
-      const p = join(chapterRoot, rel);
-      return existsSync(p) && statSync(p).isFile() ? readTextFile(p) : null;
+      const bytes = readRegularFileIfPresent(join(chapterRoot, rel), rel);
+      return bytes === null ? null : decodeText(bytes, rel);
     });
     return { kind: "book", file, book };
   }

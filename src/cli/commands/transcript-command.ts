@@ -8,8 +8,9 @@
  * acknowledgements were appended, 2 when refused (nothing written).
  */
 import { formatJsonEnvelope } from "../../report/json-envelope.js";
+import { readRegularFileIfPresent } from "../../fsx/read-regular-file.js";
+import { decodeText } from "../../fsx/utf8-text.js";
 import { plural } from "../../report/plural.js";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { transcriptPath } from "../../editing/patch-document.js";
 import { verifyTranscript } from "../../transcript/verify-transcript.js";
@@ -30,15 +31,20 @@ export async function transcriptCommand(action: string, doc: string | undefined,
   const ctx = repoContext(io.cwd);
   const file = pathArg(doc, ctx, io.cwd);
   const tFile = transcriptPath(file);
-  if (!existsSync(join(ctx.root, tFile))) throw new UsageError(`${tFile}: no transcript (documents get one when they are patched through the protocol)`);
-  const transcript = readFileSync(join(ctx.root, tFile), "utf8");
-  const docAbs = join(ctx.root, file);
-  const docText = existsSync(docAbs) ? readFileSync(docAbs, "utf8") : null;
+  // Only regular files, never a blocking open (a FIFO is refused), never decoded with U+FFFD.
+  const readText = (rel: string): string | null => {
+    const bytes = readRegularFileIfPresent(join(ctx.root, rel), rel);
+    return bytes === null ? null : decodeText(bytes, rel);
+  };
+  const transcript = readText(tFile);
+  if (transcript === null) throw new UsageError(`${tFile}: no transcript (documents get one when they are patched through the protocol)`);
+  const docText = readText(file);
   let base: string | undefined;
   if (options["base"] !== undefined) {
     const b = pathArg(String(options["base"]), ctx, io.cwd);
-    if (!existsSync(join(ctx.root, b))) throw new UsageError(`--base ${String(options["base"])}: no such file`);
-    base = readFileSync(join(ctx.root, b), "utf8");
+    const text = readText(b);
+    if (text === null) throw new UsageError(`--base ${String(options["base"])}: no such file`);
+    base = text;
   }
   // fmt's format_document records replay too (their edits are in the record).
   const apply = base !== undefined ? (await import("../../patch/apply-patch.js")).applyPatch : undefined;

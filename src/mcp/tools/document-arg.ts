@@ -2,26 +2,37 @@
  * The `file` argument of the Noma tools: absolute or relative to the
  * repository root, contained in the repository (symlinks resolved), an
  * existing file, and not a book manifest (Annex B: manifests are not targets
- * of any of the four tools). Each failure is a system fault (`isError`).
+ * of any of the four tools). Each failure is a system fault (`isError`), as is
+ * a document that is not a regular file, cannot be read or is not UTF-8 text
+ * (`validate_doc` reports the last two as `check` does: its diagnostics).
  */
-import { statSync } from "node:fs";
 import { join } from "node:path";
 import { containPath, PathOutsideRepoError } from "../../fsx/contain-path.js";
 import { isBookManifestPath } from "../../editing/patch-document.js";
 import type { ToolContext } from "../tool-context.js";
 import { ToolFailure } from "../tool-result.js";
+import { isAbsent, readRegularFile } from "../../fsx/read-regular-file.js";
+import { decodeText } from "../../fsx/utf8-text.js";
+import { displayPath, fsPath, hasRawBytes, parseQuotedPath } from "../../git/git-path.js";
 
 export interface DocumentArg {
   /** Absolute path (the repository root joined with `rel`). */
   abs: string;
-  /** Repository-relative POSIX path. */
+  /** Repository-relative POSIX path (a name that is not UTF-8 as git-path.ts decodes it). */
   rel: string;
+  /** The path as the file system takes it (bytes for a name that is not UTF-8). */
+  fs: string | Buffer;
 }
 
-export function documentArg(file: string, ctx: ToolContext): DocumentArg {
+/**
+ * @param file a path, or the quoted form reports print for a name that is not UTF-8
+ *   (`"docs/bad\377.noma"`, git-path.ts): such a document can be read and validated
+ * @param write the tool writes (patch_block): a name that is not UTF-8 is refused
+ */
+export function documentArg(file: string, ctx: ToolContext, write = false): DocumentArg {
   let rel: string;
   try {
-    rel = containPath(file, ctx.root, ctx.root);
+    rel = containPath(parseQuotedPath(file) ?? file, ctx.root, ctx.root);
   } catch (e) {
     if (e instanceof PathOutsideRepoError) throw new ToolFailure(`${file}: path is outside the repository (${ctx.root}); nothing was read or written`);
     throw e;
@@ -32,12 +43,22 @@ export function documentArg(file: string, ctx: ToolContext): DocumentArg {
     );
   }
   const abs = join(ctx.root, rel);
-  let isFile = false;
-  try {
-    isFile = statSync(abs).isFile();
-  } catch {
-    throw new ToolFailure(`${file}: no such file`);
-  }
-  if (!isFile) throw new ToolFailure(`${file}: not a file`);
-  return { abs, rel };
+  const fs = fsPath(ctx.root, rel);
+  if (isAbsent(fs)) throw new ToolFailure(`${file}: no such file`);
+  if (write && hasRawBytes(rel))
+    throw new ToolFailure(`${displayPath(rel)}: its name is not UTF-8; validate_doc and check judge it, but patches need a UTF-8 name (rename it)`);
+  return { abs, rel, fs };
+}
+
+/**
+ * The document's bytes: only a regular file, never a blocking open (read-regular-file.ts); a
+ * FIFO, a directory, a file without permission is FileUnreadableError naming it (isError).
+ */
+export function documentBytes(doc: DocumentArg): Buffer {
+  return readRegularFile(doc.fs, displayPath(doc.rel));
+}
+
+/** The document's text; bytes that are not UTF-8 text are NotUtf8TextError (isError), never decoded with U+FFFD. */
+export function documentText(doc: DocumentArg): string {
+  return decodeText(documentBytes(doc), displayPath(doc.rel));
 }

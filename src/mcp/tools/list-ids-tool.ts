@@ -1,8 +1,7 @@
 /** MCP `list_ids` (Annex B.4): canonical ids in document order and the alias map (alias → canonical id). */
 import { parseNoma } from "../../noma/parse-noma.js";
 import type { ToolContext } from "../tool-context.js";
-import { documentArg } from "./document-arg.js";
-import { readTextFile } from "../../fsx/read-text-file.js";
+import { documentArg, documentText } from "./document-arg.js";
 
 export interface ListIdsResult {
   ids: string[];
@@ -10,7 +9,6 @@ export interface ListIdsResult {
 }
 
 export async function listIdsTool(args: { file: string }, ctx: ToolContext): Promise<ListIdsResult> {
-  const { abs } = documentArg(args.file, ctx);
-  const doc = parseNoma(readTextFile(abs));
+  const doc = parseNoma(documentText(documentArg(args.file, ctx)));
   return { ids: [...doc.ids], aliases: Object.fromEntries(doc.aliasMap) };
 }

@@ -18,7 +18,8 @@
 import { preparePatchMemo } from "../../patch/apply-patch.js";
 import { describeJsonValue } from "../../patch/assert-recordable-ops.js";
 import { worktreeChapterLookupIfListed } from "../../check/worktree-books.js";
-import { patchDocument } from "../../editing/patch-document.js";
+import { lockPathFor, patchDocument } from "../../editing/patch-document.js";
+import { withFileLock } from "../../fsx/with-file-lock.js";
 import type { Diagnostic, ValidationSummary } from "../../validate/diagnostic.js";
 import { diagnosticChangesJson, type DiagnosticChangesJson } from "../../validate/diagnostic-change.js";
 import type { ToolContext } from "../tool-context.js";
@@ -80,21 +81,26 @@ export async function patchBlockTool(args: PatchBlockArgs, ctx: ToolContext): Pr
   const hasOp = args.op !== undefined;
   const hasOps = args.ops !== undefined;
   if (hasOp === hasOps) throw new ToolFailure("give exactly one of `op` (one patch op) or `ops` (a list of ops applied atomically)");
-  const { abs, rel } = documentArg(args.file, ctx);
+  const { abs, rel } = documentArg(args.file, ctx, true);
   // A chapter of a book is validated in its book (its links into other chapters resolve).
   const resolveOutside = worktreeChapterLookupIfListed(ctx.root, ctx.inRepo, rel);
   const ops = hasOps ? opList(args.ops) : [fromJsonString(args.op)];
-  const r = patchDocument(abs, ops, {
-    root: ctx.root,
-    actor: args.actor !== undefined ? { ...args.actor } : { ...DEFAULT_ACTOR },
-    ...(args.reason !== undefined ? { reason: args.reason } : {}),
-    ...(args.parent_op_id !== undefined ? { parentOpId: args.parent_op_id } : {}),
-    ...(args.expected_sha !== undefined ? { expectedSha: args.expected_sha.toLowerCase() } : {}),
-    ...(args.base_sha256 !== undefined ? { baseSha256: args.base_sha256.toLowerCase() } : {}),
-    ...(args.strict !== undefined ? { strict: args.strict } : {}),
-    prepareLater: true,
-    ...(resolveOutside !== undefined ? { validate: { resolveOutside } } : {}),
-  });
+  // The document's lock is awaited, never waited for with the thread blocked: while another
+  // process holds it, the server still answers ping, initialize and tools/list.
+  const r = await withFileLock(lockPathFor(abs), () =>
+    patchDocument(abs, ops, {
+      lockHeld: true,
+      root: ctx.root,
+      actor: args.actor !== undefined ? { ...args.actor } : { ...DEFAULT_ACTOR },
+      ...(args.reason !== undefined ? { reason: args.reason } : {}),
+      ...(args.parent_op_id !== undefined ? { parentOpId: args.parent_op_id } : {}),
+      ...(args.expected_sha !== undefined ? { expectedSha: args.expected_sha.toLowerCase() } : {}),
+      ...(args.base_sha256 !== undefined ? { baseSha256: args.base_sha256.toLowerCase() } : {}),
+      ...(args.strict !== undefined ? { strict: args.strict } : {}),
+      prepareLater: true,
+      ...(resolveOutside !== undefined ? { validate: { resolveOutside } } : {}),
+    }),
+  );
   // Once this answer is out and nothing else waits, build what the document's next patch
   // needs (a first patch of a document skips it; see preparePatchMemo). Never keeps the
   // server alive on its own.

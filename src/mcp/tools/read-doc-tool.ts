@@ -5,14 +5,13 @@
  * document's `sha256` (patch_block's `base_sha256`).
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import type { AttrValue, BlockNode, NomaDocument } from "../../noma/ast.js";
 import { parseNoma } from "../../noma/parse-noma.js";
 import { walkBlocks } from "../../noma/walk.js";
 import { blockHash } from "../../patch/op-support.js";
 import type { ToolContext } from "../tool-context.js";
-import { documentArg } from "./document-arg.js";
-import { decodeUtf8 } from "../../fsx/read-text-file.js";
+import { documentArg, documentBytes } from "./document-arg.js";
+import { decodeText } from "../../fsx/utf8-text.js";
 
 export interface BlockSummary {
   id?: string;
@@ -57,9 +56,9 @@ export function blockSummary(doc: NomaDocument, node: BlockNode): BlockSummary {
 }
 
 export async function readDocTool(args: { file: string }, ctx: ToolContext): Promise<ReadDocResult> {
-  const { abs } = documentArg(args.file, ctx);
-  const bytes = readFileSync(abs);
-  const doc = parseNoma(decodeUtf8(bytes));
+  const arg = documentArg(args.file, ctx);
+  const bytes = documentBytes(arg);
+  const doc = parseNoma(decodeText(bytes, arg.rel));
   const blocks: BlockSummary[] = [];
   walkBlocks(doc, (node) => {
     blocks.push(blockSummary(doc, node));

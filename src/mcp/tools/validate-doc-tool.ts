@@ -7,13 +7,22 @@
  * is the library's validateDocumentText, which the coding agent's gate also asks.
  */
 import { validateDocumentText, type DocumentTextVerdict } from "../../check/validate-document-text.js";
-import { readTextFile } from "../../fsx/read-text-file.js";
 import type { ToolContext } from "../tool-context.js";
-import { documentArg } from "./document-arg.js";
+import { documentArg, documentText } from "./document-arg.js";
+import { unreadableDiagnostic } from "../../check/unreadable-diagnostic.js";
 
 export type ValidateDocResult = DocumentTextVerdict;
 
 export async function validateDocTool(args: { file: string }, ctx: ToolContext): Promise<ValidateDocResult> {
-  const { abs, rel } = documentArg(args.file, ctx);
-  return validateDocumentText(ctx.root, ctx.inRepo, rel, readTextFile(abs));
+  const arg = documentArg(args.file, ctx);
+  // A document that cannot be read as text gets the error `check` gives it (not-utf8-text, file-unreadable).
+  let text: string;
+  try {
+    text = documentText(arg);
+  } catch (e) {
+    const d = unreadableDiagnostic(e);
+    if (d === null) throw e;
+    return { ok: false, diagnostics: [d] };
+  }
+  return validateDocumentText(ctx.root, ctx.inRepo, arg.rel, text);
 }
