@@ -4,26 +4,39 @@
  */
 const MAX_UNIT = 0xffff;
 
+const SINGLES = new Map<number, CharSet>();
+
 export class CharSet {
   /** [lo0, hi0, lo1, hi1, …], sorted, disjoint, not adjacent. */
   readonly ranges: readonly number[];
-  private readonly ascii: Uint32Array;
+  /** The ASCII members, four words of 32 bits. */
+  private readonly a0: number;
+  private readonly a1: number;
+  private readonly a2: number;
+  private readonly a3: number;
 
   private constructor(ranges: readonly number[]) {
     this.ranges = ranges;
-    this.ascii = new Uint32Array(4);
-    for (let k = 0; k < ranges.length; k += 2) {
+    const words = [0, 0, 0, 0];
+    for (let k = 0; k < ranges.length && ranges[k]! < 128; k += 2) {
       const hi = Math.min(ranges[k + 1]!, 127);
-      for (let c = ranges[k]!; c <= hi; c++) this.ascii[c >>> 5]! |= 1 << (c & 31);
+      for (let c = ranges[k]!; c <= hi; c++) words[c >>> 5]! |= 1 << (c & 31);
     }
+    [this.a0, this.a1, this.a2, this.a3] = words as [number, number, number, number];
   }
 
   static empty(): CharSet {
     return new CharSet([]);
   }
 
+  /** One character (the same object for the same character: an automaton shares its sets). */
   static of(code: number): CharSet {
-    return new CharSet([code, code]);
+    let set = SINGLES.get(code);
+    if (set === undefined) {
+      set = new CharSet([code, code]);
+      if (SINGLES.size < 4096) SINGLES.set(code, set);
+    }
+    return set;
   }
 
   static range(lo: number, hi: number): CharSet {
@@ -91,7 +104,10 @@ export class CharSet {
   }
 
   has(c: number): boolean {
-    if (c < 128) return (this.ascii[c >>> 5]! & (1 << (c & 31))) !== 0;
+    if (c < 128) {
+      const w = c < 64 ? (c < 32 ? this.a0 : this.a1) : c < 96 ? this.a2 : this.a3;
+      return (w & (1 << (c & 31))) !== 0;
+    }
     const r = this.ranges;
     let lo = 0;
     let hi = (r.length >>> 1) - 1;

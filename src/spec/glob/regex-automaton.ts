@@ -65,60 +65,71 @@ export interface Program {
   readonly exact: string | null;
 }
 
+/** A growable list of 32-bit integers. */
+class IntList {
+  data = new Int32Array(64);
+  length = 0;
+
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = v;
+  }
+}
+
 class Builder {
-  readonly eps: number[][] = [];
-  readonly epsA: number[][] = [];
-  readonly chr: number[][] = [];
-  readonly chrS: number[][] = [];
+  private states = 0;
+  private readonly epsFrom = new IntList();
+  private readonly epsTo = new IntList();
+  private readonly epsArg = new IntList();
+  private readonly chrFrom = new IntList();
+  private readonly chrTo = new IntList();
+  private readonly chrArg = new IntList();
 
   constructor(private readonly budget: { left: number }) {}
 
   state(): number {
     if (--this.budget.left < 0) throw new UnsupportedRegexError(`more than ${MAX_AUTOMATON_STATES} automaton states`);
-    this.eps.push([]);
-    this.epsA.push([]);
-    this.chr.push([]);
-    this.chrS.push([]);
-    return this.eps.length - 1;
+    return this.states++;
   }
 
   empty(from: number, to: number, assertion = -1): void {
-    this.eps[from]!.push(to);
-    this.epsA[from]!.push(assertion);
+    this.epsFrom.push(from);
+    this.epsTo.push(to);
+    this.epsArg.push(assertion);
   }
 
   read(from: number, set: number, to: number): void {
-    this.chr[from]!.push(to);
-    this.chrS[from]!.push(set);
+    this.chrFrom.push(from);
+    this.chrTo.push(to);
+    this.chrArg.push(set);
   }
 
   /** The automaton; reversed: every edge turned round, start and accept swapped. */
   freeze(start: number, accept: number, reversed: boolean): Automaton {
-    const n = this.eps.length;
-    const eps: [number, number, number][] = [];
-    const chr: [number, number, number][] = [];
-    for (let s = 0; s < n; s++) {
-      const e = this.eps[s]!;
-      for (let k = 0; k < e.length; k++) eps.push(reversed ? [e[k]!, s, this.epsA[s]![k]!] : [s, e[k]!, this.epsA[s]![k]!]);
-      const c = this.chr[s]!;
-      for (let k = 0; k < c.length; k++) chr.push(reversed ? [c[k]!, s, this.chrS[s]![k]!] : [s, c[k]!, this.chrS[s]![k]!]);
-    }
-    const rows = (edges: [number, number, number][]): [Int32Array, Int32Array, Int32Array] => {
+    const n = this.states;
+    const rows = (fromL: IntList, toL: IntList, argL: IntList): [Int32Array, Int32Array, Int32Array] => {
+      const m = fromL.length;
+      const from = reversed ? toL.data : fromL.data;
+      const target = reversed ? fromL.data : toL.data;
       const off = new Int32Array(n + 1);
-      for (const [from] of edges) off[from + 1]!++;
+      for (let k = 0; k < m; k++) off[from[k]! + 1]!++;
       for (let s = 0; s < n; s++) off[s + 1]! += off[s]!;
-      const to = new Int32Array(edges.length);
-      const arg = new Int32Array(edges.length);
+      const to = new Int32Array(m);
+      const arg = new Int32Array(m);
       const fill = off.slice(0, n);
-      for (const [from, t, a] of edges) {
-        const at = fill[from]!++;
-        to[at] = t;
-        arg[at] = a;
+      for (let k = 0; k < m; k++) {
+        const at = fill[from[k]!]!++;
+        to[at] = target[k]!;
+        arg[at] = argL.data[k]!;
       }
       return [off, to, arg];
     };
-    const [epsOff, epsTo, epsAssert] = rows(eps);
-    const [chrOff, chrTo, chrSet] = rows(chr);
+    const [epsOff, epsTo, epsAssert] = rows(this.epsFrom, this.epsTo, this.epsArg);
+    const [chrOff, chrTo, chrSet] = rows(this.chrFrom, this.chrTo, this.chrArg);
     return { size: n, start: reversed ? accept : start, accept: reversed ? start : accept, epsOff, epsTo, epsAssert, chrOff, chrTo, chrSet };
   }
 }
@@ -162,6 +173,7 @@ function firstReads(a: Automaton, sets: readonly CharSet[]): { first: CharSet; m
 /** Compiles a tree (from parseRegex). */
 export function compileProgram(tree: RegexNode): Program {
   const sets: CharSet[] = [];
+  const setIds = new Map<CharSet, number>();
   const assertions: Assertion[] = [];
   const simple = new Map<AssertionKind, number>();
   const looks = new Map<string, number>();
@@ -194,7 +206,12 @@ export function compileProgram(tree: RegexNode): Program {
       switch (n.t) {
         case "set": {
           const to = b.state();
-          b.read(from, sets.push(n.set) - 1, to);
+          let id = setIds.get(n.set);
+          if (id === undefined) {
+            id = sets.push(n.set) - 1;
+            setIds.set(n.set, id);
+          }
+          b.read(from, id, to);
           return to;
         }
         case "seq": {
