@@ -171,7 +171,7 @@ cli
   .example("  noma-reconcile fmt                          # every tracked .noma document")
   .example("  noma-reconcile fmt docs/ README.noma --diff")
   .example("  noma-reconcile fmt --check                  # in CI: exit 1 when a document is not formatted")
-  .example("  git diff --cached --name-only -z --diff-filter=d -- '*.noma' | xargs -0r noma-reconcile fmt --check   # in a hook")
+  .example("  git diff --cached --name-only -z --diff-filter=d -- '*.noma' | xargs -0r noma-reconcile fmt --check --   # in a hook")
   .action((paths: string[], options: Record<string, unknown>) => run(async () => (await import("./commands/fmt-command.js")).fmtCommand(paths, options, io)));
 
 cli
@@ -520,7 +520,7 @@ async function main(): Promise<number> {
     const argv = process.argv.flatMap((a, i, all) =>
       a === "-" && i > 0 && /^--[a-z]/.test(all[i - 1]!) && !all[i - 1]!.includes("=")
         ? []
-        : a.startsWith("--") && all[i + 1] === "-" && !a.includes("=")
+        : a.startsWith("--") && a !== "--" && all[i + 1] === "-" && !a.includes("=")
           ? [`${a}=-`]
           : [a],
     );
@@ -557,6 +557,11 @@ async function main(): Promise<number> {
       }
       return EXIT_CODE.usage;
     }
+    // As with git, everything after `--` is an argument, never a flag (`check -- -rf.noma`):
+    // cac keeps those apart under options["--"]; the command takes them as its arguments.
+    const afterDashes = cli.options["--"];
+    delete cli.options["--"];
+    if (Array.isArray(afterDashes)) (cli.args as string[]).push(...afterDashes.map(String));
     checkOptions(cli.matchedCommand, cli.globalCommand, cli.options, argv.slice(2), cli.args);
     await cli.runMatchedCommand();
     return pending !== undefined ? await pending : 0;
