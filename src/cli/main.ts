@@ -345,6 +345,7 @@ cli
     "--step <run_id/NNN-role>",
     "Serve the agent of this run step (what `run` gives its agents): only the tools its role may use; its workspace requests are attributed to the step in the ledger",
   )
+  .option("--max-message-bytes <bytes>", "Largest message taken (default 32 MiB); a longer one is answered with a JSON-RPC error, its bytes dropped unread")
   .example("  noma-reconcile mcp            # what .mcp.json runs (see `noma-reconcile init`)")
   .example("  noma-reconcile mcp --step 20260105-100000-ab12cd/004-act   # an act agent: read-only tools + the workspace tools")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io, options)));

@@ -5,7 +5,8 @@
  * once stdin has ended and every message received has been answered.
  */
 import { findRepoRootAsync, findWorkTreeTop } from "../git/find-repo-root.js";
-import { LineFramer } from "./line-framer.js";
+import { INVALID_REQUEST, requestIdFromHead, rpcError, serializeMessage } from "./json-rpc.js";
+import { type Frame, LineFramer } from "./line-framer.js";
 import { McpServer, type RepoRoot } from "./mcp-server.js";
 import type { AgentStep } from "../runs/agent-step.js";
 
@@ -20,7 +21,12 @@ export interface McpStdioOptions {
   interactive?: boolean;
   /** Serve the agent of this run step (`mcp --step`). */
   agentStep?: AgentStep;
+  /** The longest message taken, in bytes (default DEFAULT_MAX_MESSAGE_BYTES); a longer one is answered with an error, never read whole. */
+  maxMessageBytes?: number;
 }
+
+/** The longest message the server takes by default: 32 MiB, as `serve --http` takes a body (a large document, JSON-escaped, fits). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 export function runMcpStdio(options: McpStdioOptions): Promise<void> {
   const log = (line: string): void => options.log(`noma-reconcile mcp: ${line}\n`);
@@ -31,12 +37,20 @@ export function runMcpStdio(options: McpStdioOptions): Promise<void> {
     log,
     ...(options.agentStep !== undefined ? { agentStep: options.agentStep } : {}),
   });
-  const framer = new LineFramer();
+  const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const framer = new LineFramer(max);
   let queue: Promise<void> = Promise.resolve();
-  const enqueue = (line: string): void => {
+  const enqueue = (frame: Frame): void => {
     queue = queue.then(async () => {
       try {
-        const out = await server.handleLine(line);
+        if ("tooLarge" in frame) {
+          const { bytes, head } = frame.tooLarge;
+          log(`a message of ${bytes} bytes is over the limit of ${max} bytes: answered with an error, its bytes dropped`);
+          const message = `Request too large: ${bytes} bytes; this server takes messages of at most ${max} bytes (noma-reconcile mcp --max-message-bytes <n>)`;
+          options.write(`${serializeMessage(rpcError(requestIdFromHead(head), INVALID_REQUEST, message, { bytes, limit: max }))}\n`);
+          return;
+        }
+        const out = await server.handleLine(frame.line);
         if (out !== null) options.write(`${out}\n`);
       } catch (e) {
         log(`could not answer a message: ${(e as Error).stack ?? String(e)}`);
@@ -49,11 +63,11 @@ export function runMcpStdio(options: McpStdioOptions): Promise<void> {
     const finish = (): void => {
       if (ended) return;
       ended = true;
-      for (const line of framer.end()) enqueue(line);
+      for (const frame of framer.end()) enqueue(frame);
       void queue.then(() => resolve());
     };
     options.input.on("data", (chunk: Buffer | string) => {
-      for (const line of framer.push(chunk)) enqueue(line);
+      for (const frame of framer.push(chunk)) enqueue(frame);
     });
     options.input.on("end", finish);
     options.input.on("close", finish);

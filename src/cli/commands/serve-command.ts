@@ -14,16 +14,9 @@ import { WorkspaceError } from "../../workspace/workspace-error.js";
 import { openWorkspace } from "../../workspace/workspace.js";
 import { RuntimeError, UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
-import { choice, repoContext } from "../repo-context.js";
+import { choice, intOption, repoContext } from "../repo-context.js";
 import { lockTimeoutFromConfig } from "../../config/lock-timeout-from-config.js";
 import { setDefaultLockTimeout } from "../../fsx/with-file-lock.js";
-
-function intOption(name: string, value: unknown, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}; got "${String(value)}"`);
-  return n;
-}
 
 export async function serveCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
   if (options["http"] !== true) throw new UsageError("serve needs --http (the workspace tools over HTTP); `noma-reconcile mcp` serves them over MCP stdio");
