@@ -356,6 +356,9 @@ cli
   .option("--port <port>", "Port (0 picks a free one)", { default: 7878 })
   .option("--host <host>", "127.0.0.1 (default), ::1 or localhost; anything else is refused")
   .option("--max-body-bytes <bytes>", "Largest request body accepted (default 32 MiB)")
+  .option("--headers-timeout <ms>", "A request's headers must arrive within this time, else 408 and the connection is closed (default 10000)")
+  .option("--request-timeout <ms>", "A whole request (headers and body) must arrive within this time (default 60000)")
+  .option("--max-connections <n>", "Connections open at once; more are closed as they arrive (default 64)")
   .option("--format <format>", "text (everything on stderr) | json (also one line on stdout once listening: url, port, and the token when generated)", {
     default: "text",
   })
