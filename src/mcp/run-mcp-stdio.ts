@@ -32,7 +32,12 @@ export function runMcpStdio(options: McpStdioOptions): Promise<void> {
   const log = (line: string): void => options.log(`noma-reconcile mcp: ${line}\n`);
   let root: Promise<RepoRoot> | undefined;
   const server = new McpServer({
-    root: () => (root ??= findRepoRootAsync(options.cwd)),
+    // A failure is not kept: the next tool call asks git again.
+    root: () =>
+      (root ??= findRepoRootAsync(options.cwd).catch((e: unknown) => {
+        root = undefined;
+        throw e;
+      })),
     projectRoot: () => findWorkTreeTop(options.cwd),
     log,
     ...(options.agentStep !== undefined ? { agentStep: options.agentStep } : {}),

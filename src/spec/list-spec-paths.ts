@@ -9,7 +9,7 @@ import { isSpecPath } from "./glob.js";
 
 /**
  * Repository-relative paths of the spec files git knows under `.notarai/` that
- * exist on disk. `known`: git's file list when the caller already has it.
+ * exist on disk (or that cannot be looked at: their reading then says why). `known`: git's file list when the caller already has it.
  */
 export function listSpecPaths(root: string, known?: Iterable<string>): string[] {
   const listed = known ?? listFiles(root, { untracked: "also", pathspecs: [".notarai"] });
@@ -18,8 +18,11 @@ export function listSpecPaths(root: string, known?: Iterable<string>): string[] 
     if (!p.startsWith(".notarai/") || !isSpecPath(p)) continue;
     try {
       if (statSync(join(root, p)).isFile()) out.add(p);
-    } catch {
-      /* tracked but deleted in the work tree */
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // Tracked but deleted in the work tree; any other failure (a symbolic link loop, no permission) is
+      // listed, so that reading it reports the file and the OS error rather than passing it over.
+      if (code !== "ENOENT" && code !== "ENOTDIR") out.add(p);
     }
   }
   return [...out].sort();
