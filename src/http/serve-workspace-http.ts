@@ -35,11 +35,9 @@ import { WorkspaceError } from "../workspace/workspace-error.js";
 import { isWorkspaceTool, WORKSPACE_TOOL_NAMES } from "../workspace/workspace-tool-names.js";
 import { openWorkspace, type WorkspaceOptions } from "../workspace/workspace.js";
 
-export const DEFAULT_HTTP_PORT = 7878;
-export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
-export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-export const DEFAULT_MAX_CONNECTIONS = 64;
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS } from "./http-defaults.js";
+
+export { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS };
 const LOOPBACK: Record<string, string> = { "127.0.0.1": "127.0.0.1", localhost: "127.0.0.1", "::1": "::1", "[::1]": "::1" };
 
 /** The address to bind for a `--host` value, or null when it is not loopback. */
