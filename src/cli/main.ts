@@ -12,7 +12,13 @@ import { cac, type Command } from "cac";
 import { prefetchFiles } from "../fsx/prefetch-files.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 import { DEFAULT_STALE_DAYS } from "../validate/default-stale-days.js";
-import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS } from "../http/http-defaults.js";
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from "../http/http-defaults.js";
 import type { CliIO } from "./cli-io.js";
 import { classifyError } from "../errors/classify-error.js";
 import { EXIT_CODE } from "./exit-code.js";
@@ -358,7 +364,10 @@ cli
   .option("--port <port>", "Port (0 picks a free one)", { default: DEFAULT_HTTP_PORT })
   .option("--host <host>", "127.0.0.1 (default), ::1 or localhost; anything else is refused")
   .option("--max-body-bytes <bytes>", `Largest request body accepted (default ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MiB)`)
-  .option("--headers-timeout <ms>", `A request's headers must arrive within this time, else 408 and the connection is closed (default ${DEFAULT_HEADERS_TIMEOUT_MS})`)
+  .option(
+    "--headers-timeout <ms>",
+    `A request's headers must arrive within this time, else 408 and the connection is closed (default ${DEFAULT_HEADERS_TIMEOUT_MS})`,
+  )
   .option("--request-timeout <ms>", `A whole request (headers and body) must arrive within this time (default ${DEFAULT_REQUEST_TIMEOUT_MS})`)
   .option("--max-connections <n>", `Connections open at once; more are closed as they arrive (default ${DEFAULT_MAX_CONNECTIONS})`)
   .option("--format <format>", "text (everything on stderr) | json (also one line on stdout once listening: url, port, and the token when generated)", {
