@@ -35,6 +35,7 @@ export const CHECK_CODES: Readonly<Record<string, string>> = {
   "spec-missing-ref": "A spec $ref names no spec file.",
   "spec-ref-cycle": "Spec $refs form a cycle.",
   "spec-unreadable": "A spec file could not be read.",
+  "spec-glob-unsupported": "A spec glob is refused: longer than 4,096 characters, nesting ( or { more than 32 deep, or holding a backreference.",
   "drift-unreconciled": "A file a spec governs changed and is not reconciled according to the committed snapshot (an error under `drift: error`).",
 };
 

@@ -27,7 +27,9 @@ export type SpecProblemCode =
   /** `$ref`s that form a cycle. */
   | "ref-cycle"
   /** The file could not be read. */
-  | "unreadable";
+  | "unreadable"
+  /** A glob the matcher refuses (too long, nested too deep, a backreference). */
+  | "glob-unsupported";
 
 export interface SpecProblem {
   /** Repository-relative POSIX path of the spec file. */

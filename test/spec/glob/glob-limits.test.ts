@@ -30,9 +30,20 @@ describe("glob limits", () => {
     expect(() => compileGlob(`${"(".repeat(MAX_GLOB_NESTING + 1)}a`)).toThrow(`nests ( or { more than ${MAX_GLOB_NESTING} deep`);
   });
 
-  it("a backreference is refused, naming the spec file when it is a spec's glob", () => {
+  it("a backreference is refused; a spec holding one is invalid, the problem at the glob's line (and governance names the spec)", () => {
     expect(() => compileGlob("{a,b}\\1")).toThrow('the glob "{a,b}\\\\1" cannot be matched in linear time (backreference \\1)');
-    const specs = buildSpecSet([validateSpecText(".notarai/x.spec.yaml", specYaml({ artifacts: { code: ["src/**", "{a,b}\\1"] } }))]);
+    const file = validateSpecText(".notarai/x.spec.yaml", specYaml({ artifacts: { code: ["src/**", "{a,b}\\1"] } }));
+    expect(file.problems.map((p) => ({ path: p.path, line: p.line, code: p.code, message: p.message }))).toEqual([
+      {
+        path: "artifacts.code[1].path",
+        line: file.text.split("\n").findIndex((l) => l.includes("{a,b}")) + 1,
+        code: "glob-unsupported",
+        message: 'the glob "{a,b}\\\\1" cannot be matched in linear time (backreference \\1)',
+      },
+    ]);
+    // An invalid spec governs only its own file; were its data used anyway, governance refuses the glob naming the spec.
+    const specs = buildSpecSet([{ ...file, problems: [], data: validateSpecText(file.path, specYaml({ artifacts: { code: ["src/**"] } })).data }]);
+    specs.files[0]!.data!.artifacts["code"]!.push({ path: "{a,b}\\1" });
     let error: unknown;
     try {
       buildGovernance(specs);
