@@ -45,4 +45,16 @@ describe("a glob that backtracks in a regular-expression engine, through the CLI
     expect(result.changed_files).toEqual([MISS, HIT]);
     expect(result.drift.specs.map((s) => [s.spec_path, s.unreconciled.map((f) => [f.path, f.glob])])).toEqual([[".notarai/h.spec.yaml", [[HIT, GLOB]]]]);
   });
+
+  it("a spec glob the matcher refuses is a problem of the spec at its line: specs validate and check exit 1 naming it", () => {
+    const text = `schema_version: "0.7"\nintent: x\nbehaviors:\n  - name: b\n    given: g\n    then: t\nartifacts:\n  code:\n    - path: "src/**"\n    - path: "src/(a)\\\\1"\n`;
+    const repo = tempRepo({ ".notarai/b.spec.yaml": text, "src/a.ts": "x\n" });
+    const message = 'artifacts.code[1].path: the glob "src/(a)\\\\1" cannot be matched in linear time (backreference \\1)';
+    const validate = cli(["specs", "validate"], repo);
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toBe(`.notarai/b.spec.yaml:10:13: ${message} [glob-unsupported]\n`);
+    const check = cli(["check"], repo);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(`ERROR [spec-glob-unsupported] .notarai/b.spec.yaml:10:13: ${message}\n`);
+  });
 });
