@@ -5,14 +5,15 @@
  * the other waiters, so the order is exact, never a matter of timing. Each waiter is a real
  * acquisition of the real lock file (in this process: a lock taken here is live, the dead owner's
  * pid is a process that has exited). Also a waiter that died while breaking (its claim left
- * behind) does not keep the lock from being taken.
+ * behind) does not keep the lock from being taken; and real processes racing for a killed holder's lock lose no update.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { acquireFileLockSync, type HeldLock, type LockBreakStep, LockTimeoutError, setLockBreakInterleaving } from "../../src/fsx/with-file-lock.js";
 import { tempDir } from "../helpers/temp-repo.js";
 
@@ -147,5 +148,54 @@ describe("three waiters and a crashed owner's lock", () => {
     expect(readdirSync(dir)).toEqual(["x.lock"]);
     (a as HeldLock).release();
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+const DIST_INDEX = fileURLToPath(new URL("../../dist/internal.js", import.meta.url));
+
+/** Exit code and stderr of a child process. */
+function exited(child: ReturnType<typeof spawn>): Promise<{ code: number | null; stderr: string }> {
+  let stderr = "";
+  child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stderr })));
+}
+
+describe("real processes", () => {
+  it("a holder killed -9, three processes contending for its lock, each adding 30 to a counter under it: no update lost, nothing left behind", async () => {
+    const dir = tempDir("nr-lock9-");
+    const lock = join(dir, "counter.lock");
+    const counter = join(dir, "counter");
+    writeFileSync(counter, "0");
+    const holder = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { acquireFileLockSync } from ${JSON.stringify(DIST_INDEX)};\nacquireFileLockSync(${JSON.stringify(lock)});\nsetInterval(() => {}, 1000);`,
+      ],
+      { stdio: "ignore" },
+    );
+    onTestFinished(() => {
+      holder.kill("SIGKILL");
+    });
+    while (!(existsSync(lock) && readFileSync(lock, "utf8").endsWith("}"))) await new Promise((r) => setTimeout(r, 10));
+    // Each waiter: 30 read-modify-writes of the counter, each under the lock (a plain write: only the lock keeps updates apart).
+    const waiter = `import { withFileLockSync } from ${JSON.stringify(DIST_INDEX)};
+import { readFileSync, writeFileSync } from "node:fs";
+for (let i = 0; i < 30; i++)
+  withFileLockSync(${JSON.stringify(lock)}, () => {
+    const n = Number(readFileSync(${JSON.stringify(counter)}, "utf8"));
+    writeFileSync(${JSON.stringify(counter)}, String(n + 1));
+  }, { timeoutMs: 60_000 });`;
+    const waiters = [0, 1, 2].map(() => exited(spawn(process.execPath, ["--input-type=module", "-e", waiter], { stdio: ["ignore", "ignore", "pipe"] })));
+    holder.kill("SIGKILL");
+    const results = await Promise.all(waiters);
+    expect(results).toEqual([
+      { code: 0, stderr: "" },
+      { code: 0, stderr: "" },
+      { code: 0, stderr: "" },
+    ]);
+    expect(readFileSync(counter, "utf8")).toBe("90");
+    expect(readdirSync(dir).sort()).toEqual(["counter"]);
   });
 });
