@@ -1,6 +1,6 @@
 /**
  * The house reads from the ground up: each folder of src/ sits on a layer, and imports only go
- * to its own layer or lower ones — from the shells (the CLI, the MCP server, the HTTP binding)
+ * to its own layer or lower ones — from the shells (the CLI, the MCP server, the HTTP binding, the language server)
  * down through the run loop, the workspace tools, checking, reconciliation, the cache, specs
  * and configuration, the I/O step of editing, transcripts and capabilities, the patch engine,
  * the validator and the parser, to the ground (git, the file system, processes). No folder
@@ -16,7 +16,7 @@ const SRC = fileURLToPath(new URL("../src", import.meta.url));
 
 /** Top to bottom. A folder (or a file at the top of src/) may import its own layer and those below it. */
 const LAYERS: readonly (readonly string[])[] = [
-  ["cli", "mcp", "http", "index.ts", "internal.ts"],
+  ["cli", "mcp", "http", "lsp", "index.ts", "internal.ts"],
   ["runs", "demo"],
   ["workspace", "init", "hooks"],
   ["check"],

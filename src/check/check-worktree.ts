@@ -7,14 +7,14 @@
  * the link and its target), so no byte of an outside file is ever printed.
  */
 import { existsSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { containPath } from "../fsx/contain-path.js";
 import { loadConfigLazy } from "../config/load-config-lazy.js";
 import type { NomaConfig } from "../config/config-defaults.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import type { CheckOptions } from "./check-document.js";
 import { checkFiles } from "./check-files.js";
-import { besideLookups } from "./resolve-beside.js";
+import { worktreeBeside, worktreeLookups } from "./worktree-lookups.js";
 import { listNomaFiles } from "./list-noma-files.js";
 import { bookChapters } from "./book-chapters.js";
 import { checkedPathKind } from "../layout/checked-path.js";
@@ -74,13 +74,7 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
     const rel = containPath(given, root, options.cwd);
     if (existsSync(join(root, rel)) && statSync(join(root, rel)).isFile()) explicit.add(rel);
   }
-  const contained = (fromFile: string, target: string): string | null => {
-    try {
-      return containPath(join(dirname(join(root, fromFile)), target), root, root);
-    } catch {
-      return null;
-    }
-  };
+  const contained = worktreeBeside(root);
   // A book manifest judged brings its chapters (`check book.noma.yml` judges the book).
   const books = worktreeBooks(
     root,
@@ -98,14 +92,6 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
     targets = [];
     for (const p of withChapters) (excluded(p) ? left : targets).push(p);
   }
-  const isFileAt = (rel: string | null): boolean => {
-    if (rel === null) return false;
-    try {
-      return statSync(join(root, rel)).isFile();
-    } catch {
-      return false;
-    }
-  };
   const results = await checkFiles({
     targets,
     read,
@@ -114,7 +100,7 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
     config,
     document: {
       ...options.document,
-      ...besideLookups(contained, isFileAt),
+      ...worktreeLookups(root),
     },
     books: { context: books, withManifests: true, ...(excluded !== undefined ? { excluded } : {}) },
   });

@@ -15,6 +15,7 @@ export const COMMAND_GROUPS: readonly { title: string; commands: readonly string
   { title: "Runs", commands: ["run", "runs"] },
   { title: "Workspace", commands: ["serve", "ledger", "archive"] },
   { title: "MCP", commands: ["mcp"] },
+  { title: "Editors", commands: ["lsp"] },
 ];
 
 /** The last line of every exit-code block: what a closed pipe does. */
@@ -108,6 +109,9 @@ const EXIT_CODES: Record<string, string> = {
   2  usage error, nothing archived for the path or month or version, an unreadable archive`,
   mcp: `  0  the client closed stdin (the session ended); tool failures are results, never exit codes
   2  usage error (a bad --step)`,
+  lsp: `  0  the editor sent shutdown, then exit; findings are diagnostics, never exit codes
+  1  the editor went away (exit or a closed stdin) without shutdown, as LSP 3.17 prescribes
+  2  usage error`,
 };
 
 /** The exit-code block of a command's --help (the general one for a command not in the table). */

@@ -359,6 +359,14 @@ cli
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io, options)));
 
 cli
+  .command("lsp", "Run the language server on stdio (LSP 3.17) for editors: diagnostics, navigation, completion, hover, governance, fixes")
+  .option("--stdio", "Talk over stdin/stdout (the default and only transport; editors pass it)")
+  .option("--clientProcessId <pid>", "Exit when this process does (editors pass it)")
+  .example("  noma-reconcile lsp --stdio           # what an editor runs (docs/lsp.md)")
+  .example("  npx noma-reconcile lsp --stdio       # through npx, as the editor set-ups in docs/lsp.md run it")
+  .action(() => run(async () => (await import("./commands/lsp-command.js")).lspCommand(io)));
+
+cli
   .command("serve", "Serve the workspace tools (read_file, edit_file, run_command, …) over HTTP on loopback, behind a bearer token")
   .option("--http", "Serve over HTTP (required; `mcp` serves the same tools over stdio)")
   .option("--port <port>", "Port (0 picks a free one)", { default: DEFAULT_HTTP_PORT })

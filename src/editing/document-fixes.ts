@@ -40,7 +40,7 @@ import { slugify } from "../noma/slugify.js";
 import { applyOp, validateOp } from "../patch/apply-op.js";
 import { isPatchError } from "../patch/patch-error.js";
 import { blockHash, setOpenerAttr } from "../patch/op-support.js";
-import { LOCK_MODES } from "../validate/check-directive.js";
+import { LOCK_MODES } from "../validate/rules/check-directive.js";
 import { RULES } from "../validate/rule-catalog.js";
 import { scanLineLinks } from "../validate/collect-facts.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
@@ -177,9 +177,12 @@ function resolves(doc: NomaDocument, target: string): boolean {
   return doc.nodeById.has(target) || doc.aliasMap.has(target);
 }
 
-/** Every reference (attributes, and wikilinks outside code), by target; the prose of a `noverify` block left out, as the validator leaves it. */
-function references(ctx: Ctx): Map<string, Edit[]> {
-  if (ctx.refs !== undefined) return ctx.refs;
+/**
+ * Every reference (attributes, and wikilinks outside code), by target; the prose of a
+ * `noverify` block left out, as the validator leaves it (`all`: kept, as rename_id keeps it).
+ */
+function references(ctx: Ctx, all = false): Map<string, Edit[]> {
+  if (ctx.refs !== undefined && !all) return ctx.refs;
   const refs = new Map<string, Edit[]>();
   const add = (target: string, e: Edit): void => {
     const list = refs.get(target);
@@ -190,7 +193,7 @@ function references(ctx: Ctx): Map<string, Edit[]> {
   const seenLines = new Set<number>();
   for (const { node, around } of ctx.blocks) {
     if (node.type === "directive") {
-      if (isNoverify(node)) continue;
+      if (isNoverify(node) && !all) continue;
       for (const key of REF_KEYS) {
         const v = getAttr(node.attrs, key);
         if (v !== undefined && typeof v !== "boolean") add(String(v), { kind: "attr", node, key, value: String(v) });
@@ -198,7 +201,7 @@ function references(ctx: Ctx): Map<string, Edit[]> {
       continue;
     }
     if (node.type === "code" || node.type === "thematic_break") continue;
-    if (isNoverify(around[around.length - 1] ?? null)) continue;
+    if (isNoverify(around[around.length - 1] ?? null) && !all) continue;
     const last = node.type === "section" ? node.pos.line : node.endLine;
     for (let line = node.pos.line; line <= last; line++) {
       if (seenLines.has(line)) continue;
@@ -209,13 +212,34 @@ function references(ctx: Ctx): Map<string, Edit[]> {
       for (let k = 0; k < n; k += 2) add(text.slice(found[k]!, found[k + 1]!), { kind: "text", line, from: found[k]!, to: found[k + 1]!, insert: "" });
     }
   }
-  ctx.refs = refs;
+  if (!all) ctx.refs = refs;
   return refs;
 }
 
 /** Every reference to `target`, rewritten to `to`. */
-function retarget(ctx: Ctx, target: string, to: string): Edit[] {
-  return (references(ctx).get(target) ?? []).map((e) => (e.kind === "attr" ? { ...e, value: to } : { ...e, insert: to }));
+function retarget(ctx: Ctx, target: string, to: string, all = false): Edit[] {
+  return (references(ctx, all).get(target) ?? []).map((e) => (e.kind === "attr" ? { ...e, value: to } : { ...e, insert: to }));
+}
+
+/**
+ * The patch ops that rewrite the references to `from` in `text` — `for=`, `parent=`,
+ * `dataset=` and `[[wikilinks]]`, the positions rename_id retargets (§3.3), in `noverify`
+ * blocks too — as `to`, each carried by a block with an id as a fix is; `unaddressable`: the
+ * lines of those no block with an id encloses (a link in a top-level paragraph), which no
+ * patch op can address and the ops leave as written. For the other chapters of a book when
+ * a chapter renames one of its ids.
+ */
+export function retargetOps(text: string, from: string, to: string): { ops: Record<string, unknown>[]; unaddressable: number[] } {
+  const doc = parseNoma(text);
+  const ctx = context(doc);
+  const carried: Edit[] = [];
+  const unaddressable: number[] = [];
+  for (const e of retarget(ctx, from, to, true)) {
+    if (carrierOf(ctx, e) !== undefined) carried.push(e);
+    else unaddressable.push(e.kind === "attr" ? e.node.pos.line : e.line);
+  }
+  const ops = carried.length > 0 ? (toOps(ctx, { description: `"${from}" → "${to}"`, edits: carried }) ?? []) : [];
+  return { ops, unaddressable };
 }
 
 function str(v: AttrValue | undefined): string | undefined {

@@ -162,19 +162,60 @@ export function defaultRunConfig(): RunConfig {
 
 export const TOP_KEYS = ["agents", "budgets", "risky"];
 
-/** Pure: the text of `.norma/config.json` → the configuration, or the problems (file, key path, expected, found). */
-export function parseRunConfig(textValue: string, root: string, file = NORMA_CONFIG): { config: RunConfig | null; problems: string[] } {
+/** A problem of `.norma/config.json` with where it is: the key path it is about (null: the file as a whole), or the position of a syntax error. */
+export interface RunConfigProblem {
+  path: PropertyKey[] | null;
+  /** Without the file name: `key.path: expected X, found Y`. */
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * Pure: the text of `.norma/config.json` → the configuration, or the problems (file, key path,
+ * expected, found), each also with the key path it is about (`located`, for an editor).
+ */
+export function parseRunConfig(
+  textValue: string,
+  root: string,
+  file = NORMA_CONFIG,
+): { config: RunConfig | null; problems: string[]; located: RunConfigProblem[] } {
   const problems: string[] = [];
-  const at = (path: PropertyKey[], msg: string) => problems.push(`${file}: ${keyPath(path)}: ${msg}`);
+  const located: RunConfigProblem[] = [];
+  const record = (path: PropertyKey[] | null, message: string): void => {
+    problems.push(`${file}: ${message}`);
+    located.push({ path, message });
+  };
+  const at = (path: PropertyKey[], msg: string) => record(path, `${keyPath(path)}: ${msg}`);
+  /** One problem per zod issue, at the issue's key path under `base` (an unknown key: at that key). */
+  const issues = (
+    list: readonly { path: readonly PropertyKey[]; keys?: readonly string[]; code?: string }[],
+    value: unknown,
+    base: PropertyKey[],
+    schema: z.ZodMiniType,
+  ) => {
+    for (const issue of list) {
+      const [line] = describeIssues([issue as never], value, base, (p) => schemaKeysAt(schema, p));
+      const key = issue.code === "unrecognized_keys" && issue.keys !== undefined && issue.keys.length > 0 ? [issue.keys[0]!] : [];
+      record([...base, ...issue.path, ...key], line!);
+    }
+  };
   let data: unknown;
   try {
     data = JSON.parse(textValue);
   } catch {
     const e = findJsonSyntaxError(textValue);
-    return { config: null, problems: [`${file}:${e?.line ?? 1}:${e?.column ?? 1}: not valid JSON (${e?.message ?? "unparseable"})`] };
+    const message = `not valid JSON (${e?.message ?? "unparseable"})`;
+    return {
+      config: null,
+      problems: [`${file}:${e?.line ?? 1}:${e?.column ?? 1}: ${message}`],
+      located: [{ path: null, message, line: e?.line ?? 1, column: e?.column ?? 1 }],
+    };
   }
-  if (data === null || typeof data !== "object" || Array.isArray(data))
-    return { config: null, problems: [`${file}: expected an object with ${TOP_KEYS.join(", ")}, found ${showValue(data)}`] };
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    record(null, `expected an object with ${TOP_KEYS.join(", ")}, found ${showValue(data)}`);
+    return { config: null, problems, located };
+  }
   const obj = data as Record<string, unknown>;
   // `$schema`: for editors (run-config-json-schema.ts); the configuration ignores it.
   for (const k of Object.keys(obj))
@@ -199,7 +240,7 @@ export function parseRunConfig(textValue: string, root: string, file = NORMA_CON
           role as Role,
           root,
           (p, m) => at(["agents", role, ...p], m),
-          (line) => problems.push(`${file}: ${line}`),
+          (list, schema) => issues(list, value, ["agents", role], schema),
         );
         if (agent !== null) config.agents[role as Role] = agent;
       }
@@ -208,9 +249,7 @@ export function parseRunConfig(textValue: string, root: string, file = NORMA_CON
   }
   if (obj["budgets"] !== undefined) {
     const r = BudgetsSchema.safeParse(obj["budgets"]);
-    if (!r.success)
-      for (const p of describeIssues(r.error.issues as never, obj["budgets"], ["budgets"], (p) => schemaKeysAt(BudgetsSchema, p)))
-        problems.push(`${file}: ${p}`);
+    if (!r.success) issues(r.error.issues, obj["budgets"], ["budgets"], BudgetsSchema);
     else {
       const b = r.data;
       config.budgets = { max_iterations: b.max_iterations ?? DEFAULT_MAX_ITERATIONS };
@@ -225,7 +264,7 @@ export function parseRunConfig(textValue: string, root: string, file = NORMA_CON
       at(["risky"], `expected a list of globs (non-empty strings), found ${showValue(r)}`);
     else config.risky = r as string[];
   }
-  return problems.length > 0 ? { config: null, problems } : { config, problems };
+  return problems.length > 0 ? { config: null, problems, located } : { config, problems, located };
 }
 
 function parseAgent(
@@ -233,7 +272,7 @@ function parseAgent(
   role: Role,
   root: string,
   at: (path: PropertyKey[], msg: string) => void,
-  problem: (line: string) => void,
+  problem: (issues: readonly { path: readonly PropertyKey[]; keys?: readonly string[]; code?: string }[], schema: z.ZodMiniType) => void,
 ): AgentConfig | null {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     at([], `expected an agent object such as {"type": "exec", "cmd": ["./bin/agent"]}, found ${showValue(value)}`);
@@ -255,7 +294,7 @@ function parseAgent(
   }
   const r = AGENT_SCHEMAS[type as AgentType].safeParse(value);
   if (!r.success) {
-    for (const p of describeIssues(r.error.issues as never, value, ["agents", role], (p) => schemaKeysAt(AGENT_SCHEMAS[type as AgentType], p))) problem(p);
+    problem(r.error.issues, AGENT_SCHEMAS[type as AgentType]);
     return null;
   }
   const agent = r.data as AgentConfig;

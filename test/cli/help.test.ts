@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 
-const GROUPS = ["Documents", "Reconciliation", "Hooks and CI", "Runs", "Workspace", "MCP"];
+const GROUPS = ["Documents", "Reconciliation", "Hooks and CI", "Runs", "Workspace", "MCP", "Editors"];
 
 /** The sections of a help text: title → body lines. */
 function sections(help: string): Map<string, string[]> {
@@ -41,7 +41,7 @@ describe("top-level help", () => {
   const top = runCli(["--help"], { cwd: tempDir("nr-help-") });
   const s = sections(top.stdout);
 
-  it("lists every command once, under the six groups in order, and says where each command's details are", () => {
+  it("lists every command once, under the seven groups in order, and says where each command's details are", () => {
     expect(top.code).toBe(0);
     const titles = [...s.keys()];
     expect(titles.filter((t) => GROUPS.includes(t))).toEqual(GROUPS);
@@ -57,10 +57,12 @@ describe("top-level help", () => {
     expect(s.get("Runs")!.map(commandOf)).toEqual(["run", "runs"]);
     expect(s.get("Workspace")!.map(commandOf)).toEqual(["serve", "ledger", "archive"]);
     expect(s.get("MCP")!.map(commandOf)).toEqual(["mcp"]);
+    expect(s.get("Editors")!.map(commandOf)).toEqual(["lsp"]);
     // One line instead of one "$ noma-reconcile X --help" per command.
     expect(top.stdout).toContain("Run `noma-reconcile <command> --help` for a command's options, exit codes and examples.");
     expect(top.stdout).not.toMatch(/\$ noma-reconcile \S+ --help/);
-    expect(top.stdout.split("\n").length).toBeLessThan(listed.length + 30);
+    // One line per command, a heading and a blank line per group, and the usage, options and exit codes around them.
+    expect(top.stdout.split("\n").length).toBeLessThan(listed.length + 2 * GROUPS.length + 18);
     expect(s.get("Exit codes")!.join("\n")).toContain("1  findings (each command's --help says which)");
   });
 

@@ -1,0 +1,17 @@
+/**
+ * `noma-reconcile lsp`: the language server on stdio (src/lsp/). Stdout carries protocol
+ * messages only: anything the bundled code would print with console.log goes to stderr.
+ * `--stdio` is accepted (editors pass it); `--clientProcessId` too (the server then exits when
+ * that process does).
+ */
+import type { CliIO } from "../cli-io.js";
+
+export async function lspCommand(io: CliIO): Promise<number> {
+  const toStderr = (...parts: unknown[]): void => void io.stderr(`${parts.map(String).join(" ")}\n`);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  const { runLspServer } = await import("../../lsp/lsp-server.js");
+  await runLspServer({ input: process.stdin, output: process.stdout });
+  return 0;
+}
