@@ -14,6 +14,7 @@ const SLOW = [
   "test/install/**/*.test.ts",
   "test/patch/op-list-memory.test.ts",
   "test/reconcile/scale.test.ts",
+  "test/mcp/message-size.test.ts",
 ];
 
 export default defineConfig({

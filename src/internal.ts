@@ -41,7 +41,7 @@ export { resolveSpecRefs, refTargetPath } from "./spec/resolve-spec-refs.js";
 export { formatSpecProblem, type SpecProblem, type SpecProblemCode } from "./spec/spec-problem.js";
 export { SPEC_VERSIONS, SPEC_SCHEMAS, isSpecVersion, type SpecVersion, type SpecData, type SpecBehavior } from "./spec/spec-schema.js";
 export { specSchemaJson, SPEC_SCHEMA_ID } from "./spec/spec-json-schema.js";
-export { compileGlob, compileExcludePattern, normalizeGlob, isSpecPath, GLOB_OPTIONS, SPEC_FILE_GLOB } from "./spec/glob.js";
+export { compileGlob, compileExcludePattern, normalizeGlob, isSpecPath, globMatcher, GLOB_OPTIONS, SPEC_FILE_GLOB } from "./spec/glob.js";
 export { buildGovernance, isInternalPath, SNAPSHOT_PATH, CACHE_DIR, SELF_CATEGORY, type Governance, type Governor } from "./spec/governance.js";
 export { governedFiles, listRepoFiles, type GovernedFile } from "./spec/governed-files.js";
 export { auditTest, DEFAULT_AUDIT_LOCATIONS, AUDIT_DESCRIPTIONS, type AuditLocations, type AuditKind } from "./spec/audit-paths.js";

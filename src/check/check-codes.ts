@@ -39,6 +39,7 @@ export const CHECK_CODES: Readonly<Record<string, string>> = {
   "not-utf8-text": "The file is not UTF-8 text: the message names the first byte that is not (an invalid UTF-8 sequence, or a NUL byte).",
   "file-unreadable": "The file cannot be read: the message gives the operating system's reason, or what it is instead of a regular file (a FIFO, a directory).",
   "file-too-large": "The file is over the size cap for its kind (see docs/configuration.md): it is not parsed.",
+  "spec-glob-unsupported": "A spec glob is refused: longer than 4,096 characters, nesting ( or { more than 32 deep, or holding a backreference.",
   "drift-unreconciled": "A file a spec governs changed and is not reconciled according to the committed snapshot (an error under `drift: error`).",
 };
 

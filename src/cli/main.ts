@@ -12,7 +12,13 @@ import { cac, type Command } from "cac";
 import { prefetchFiles } from "../fsx/prefetch-files.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 import { DEFAULT_STALE_DAYS } from "../validate/default-stale-days.js";
-import { DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES } from "../http/http-defaults.js";
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from "../http/http-defaults.js";
 import type { CliIO } from "./cli-io.js";
 import { classifyError } from "../errors/classify-error.js";
 import { EXIT_CODE } from "./exit-code.js";
@@ -174,7 +180,7 @@ cli
   .example("  noma-reconcile fmt                          # every tracked .noma document")
   .example("  noma-reconcile fmt docs/ README.noma --diff")
   .example("  noma-reconcile fmt --check                  # in CI: exit 1 when a document is not formatted")
-  .example("  git diff --cached --name-only -z --diff-filter=d -- '*.noma' | xargs -0r noma-reconcile fmt --check   # in a hook")
+  .example("  git diff --cached --name-only -z --diff-filter=d -- '*.noma' | xargs -0r noma-reconcile fmt --check --   # in a hook")
   .action((paths: string[], options: Record<string, unknown>) => run(async () => (await import("./commands/fmt-command.js")).fmtCommand(paths, options, io)));
 
 cli
@@ -348,6 +354,7 @@ cli
     "--step <run_id/NNN-role>",
     "Serve the agent of this run step (what `run` gives its agents): only the tools its role may use; its workspace requests are attributed to the step in the ledger",
   )
+  .option("--max-message-bytes <bytes>", "Largest message taken (default 32 MiB); a longer one is answered with a JSON-RPC error, its bytes dropped unread")
   .example("  noma-reconcile mcp            # what .mcp.json runs (see `noma-reconcile init`)")
   .example("  noma-reconcile mcp --step 20260105-100000-ab12cd/004-act   # an act agent: read-only tools + the workspace tools")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io, options)));
@@ -366,6 +373,12 @@ cli
   .option("--port <port>", "Port (0 picks a free one)", { default: DEFAULT_HTTP_PORT })
   .option("--host <host>", "127.0.0.1 (default), ::1 or localhost; anything else is refused")
   .option("--max-body-bytes <bytes>", `Largest request body accepted (default ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MiB)`)
+  .option(
+    "--headers-timeout <ms>",
+    `A request's headers must arrive within this time, else 408 and the connection is closed (default ${DEFAULT_HEADERS_TIMEOUT_MS})`,
+  )
+  .option("--request-timeout <ms>", `A whole request (headers and body) must arrive within this time (default ${DEFAULT_REQUEST_TIMEOUT_MS})`)
+  .option("--max-connections <n>", `Connections open at once; more are closed as they arrive (default ${DEFAULT_MAX_CONNECTIONS})`)
   .option("--format <format>", "text (everything on stderr) | json (also one line on stdout once listening: url, port, and the token when generated)", {
     default: "text",
   })
@@ -575,7 +588,7 @@ async function main(): Promise<number> {
     const argv = process.argv.flatMap((a, i, all) =>
       a === "-" && i > 0 && /^--[a-z]/.test(all[i - 1]!) && !all[i - 1]!.includes("=")
         ? []
-        : a.startsWith("--") && all[i + 1] === "-" && !a.includes("=")
+        : a.startsWith("--") && a !== "--" && all[i + 1] === "-" && !a.includes("=")
           ? [`${a}=-`]
           : [a],
     );
@@ -614,6 +627,11 @@ async function main(): Promise<number> {
       }
       return EXIT_CODE.usage;
     }
+    // As with git, everything after `--` is an argument, never a flag (`check -- -rf.noma`):
+    // cac keeps those apart under options["--"]; the command takes them as its arguments.
+    const afterDashes = cli.options["--"];
+    delete cli.options["--"];
+    if (Array.isArray(afterDashes)) (cli.args as string[]).push(...afterDashes.map(String));
     checkOptions(cli.matchedCommand, cli.globalCommand, cli.options, argv.slice(2), cli.args);
     await cli.runMatchedCommand();
     return pending !== undefined ? await pending : 0;

@@ -40,6 +40,14 @@ export function choice<T extends string>(name: string, value: unknown, allowed: 
   throw new UsageError(`--${name} must be one of ${allowed.join(", ")}; got "${v}"${didYouMean(v, allowed)}`);
 }
 
+/** A whole-number flag's value within [min, max], or `fallback` when the flag is absent. */
+export function intOption(name: string, value: unknown, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}; got "${String(value)}"`);
+  return n;
+}
+
 /** A repeatable string option as a list. */
 export function listOption(value: unknown): string[] {
   if (value === undefined || value === null || value === false) return [];

@@ -35,9 +35,11 @@
  * expected condition (exit 2), whose one-line message names the lock file, its
  * holder (pid, host, command, whether it is stopped, since when) and what to do.
  *
- * A stale lock is broken by renaming it aside and checking that the renamed
- * file is the one judged stale, so two waiters breaking the same stale lock
- * cannot delete each other's fresh lock.
+ * A stale lock is broken only by the waiter holding its claim (a lock file
+ * named after the stale lock's text, taken like a lock), which judges it again
+ * under the claim, renames it aside and checks that the renamed file is the one
+ * judged stale: however many waiters find the same dead owner's lock, exactly
+ * one breaks it, and a fresh lock taken meanwhile is never moved (see breakStale).
  *
  * Both a synchronous (`withFileLockSync`) and an async (`withFileLock`)
  * form exist; they share the same lock protocol and interoperate.
@@ -46,7 +48,7 @@ import { NomaError } from "../errors/noma-error.js";
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname } from "node:path";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 import { DEFAULT_LOCK_TIMEOUT_MS } from "./lock-wait-default.js";
 
@@ -274,34 +276,88 @@ function refreshLock(lockPath: string, token: string): void {
   }
 }
 
-/** Break a stale lock safely; true if the caller should retry at once. */
-function breakStale(lockPath: string, judgedRaw: string): boolean {
-  const aside = `${lockPath}.stale.${process.pid}.${randomBytes(4).toString("hex")}`;
-  try {
-    renameSync(lockPath, aside);
-  } catch {
-    return true; // someone else moved it first
+/** A step of breaking a stale lock, where a test may run other waiters (test/fsx/lock-interleavings.test.ts). */
+export type LockBreakStep = "judged-stale" | "claimed" | "moved-aside";
+
+let interleave: ((step: LockBreakStep, lockPath: string) => void) | undefined;
+
+/**
+ * For tests: call `hook` at each step of breaking a stale lock, so that a test can run other
+ * waiters at exactly that point (undefined: none). Never set by the product.
+ */
+export function setLockBreakInterleaving(hook: ((step: LockBreakStep, lockPath: string) => void) | undefined): void {
+  interleave = hook;
+}
+
+/** How many claims deep a break may go (a claim whose breaker died is itself broken under a claim). */
+const MAX_CLAIM_DEPTH = 4;
+
+/** The claim on breaking the one lock file whose text is `raw` (a lock's text holds its random token: one claim per lock). */
+function claimPathFor(lockPath: string, raw: string): string {
+  return `${lockPath}.break-${createHash("sha256").update(raw).digest("hex").slice(0, 16)}`;
+}
+
+/**
+ * Break the lock `judged`, found stale; "retry" when the caller should try to take the lock at
+ * once, or `{ wait }` when another live waiter is breaking it (`wait`: its claim, for the message).
+ *
+ * A waiter breaks a lock only while holding that lock's claim (a lock file of its own, taken
+ * like any lock), and judges the lock again under it: the claim is named after the lock's text,
+ * so every waiter that judged the same lock stale competes for the same claim and exactly one
+ * breaks it; a waiter that takes the claim after the lock was broken finds another text there
+ * and touches nothing. So a lock is only ever moved by the one waiter holding its claim, at a
+ * time when the lock's owner is dead and nobody else may remove it — a fresh lock taken by a
+ * second waiter is never moved aside while a third creates its own (both would then hold it).
+ * A claim whose breaker died is stale like any lock and broken the same way, under a claim of
+ * its own.
+ */
+function breakStale(lockPath: string, judged: Found, staleMs: number, depth = 0): "retry" | { wait: Found } {
+  interleave?.("judged-stale", lockPath);
+  const claim = claimPathFor(lockPath, judged.raw);
+  const token = tryCreate(claim);
+  if (token === null) {
+    const breaker = readInfo(claim);
+    if (breaker === null) return "retry"; // done meanwhile: look at the lock again
+    if (!isStale(breaker, staleMs, Date.now())) return { wait: breaker };
+    if (depth < MAX_CLAIM_DEPTH) breakStale(claim, breaker, staleMs, depth + 1);
+    return "retry";
   }
-  let movedRaw = "";
   try {
-    movedRaw = readFileSync(aside, "utf8");
-  } catch {
-    /* treat as different */
-  }
-  if (movedRaw !== judgedRaw) {
-    // We moved a fresh lock taken after our judgement: put it back if the slot is still free.
+    interleave?.("claimed", lockPath);
+    // Under the claim: still that very lock, still stale?
+    const now = readInfo(lockPath);
+    if (now === null || now.raw !== judged.raw || !isStale(now, staleMs, Date.now())) return "retry";
+    const aside = `${lockPath}.stale.${process.pid}.${randomBytes(4).toString("hex")}`;
     try {
-      linkSync(aside, lockPath);
+      renameSync(lockPath, aside);
     } catch {
-      /* slot taken again; the moved owner keeps running with its token */
+      return "retry"; // gone: its owner released it
     }
+    interleave?.("moved-aside", lockPath);
+    let movedRaw: string | null = null;
+    try {
+      movedRaw = readFileSync(aside, "utf8");
+    } catch {
+      /* treat as different */
+    }
+    if (movedRaw !== judged.raw) {
+      // Only an owner judged dead that was not (it released, and a new lock was taken, between our reading and
+      // our move): put the new lock back.
+      try {
+        linkSync(aside, lockPath);
+      } catch {
+        /* the slot is taken again */
+      }
+    }
+    try {
+      unlinkSync(aside);
+    } catch {
+      /* gone */
+    }
+    return "retry";
+  } finally {
+    release(claim, token);
   }
-  try {
-    unlinkSync(aside);
-  } catch {
-    /* gone */
-  }
-  return true;
 }
 
 function release(lockPath: string, token: string): void {
@@ -330,8 +386,9 @@ function attempt(lockPath: string, staleMs: number): Attempt {
   const found = readInfo(lockPath);
   if (found === null) return { token: null, delay: 0, found: null };
   if (isStale(found, staleMs, Date.now())) {
-    breakStale(lockPath, found.raw);
-    return { token: null, delay: 0, found: null };
+    const broken = breakStale(lockPath, found, staleMs);
+    // Another waiter is breaking it: wait like for a live holder (named, if the wait runs out).
+    return broken === "retry" ? { token: null, delay: 0, found: null } : { token: null, delay: -1, found: broken.wait };
   }
   return { token: null, delay: -1, found };
 }

@@ -1,19 +1,19 @@
 /**
  * Small questions about refs whose "no" is an answer, not an error: the commit HEAD names
  * (none on an unborn branch), the branch HEAD is on (none when detached), a remote's
- * default branch. Null for "no"; a git failure that is not an answer (git missing, not a
- * repository) still throws.
+ * default branch. Null for "no" (git's exit status 1); a git failure that is not an answer
+ * (git missing, not a repository, a repository git refuses: status 128) still throws.
  */
 import { isAbsolute, resolve } from "node:path";
 import { execGit, GitError } from "./exec-git.js";
 
-/** Git's output trimmed, or null when git answered "no" (a non-zero exit) or printed nothing. */
+/** Git's output trimmed, or null when git answered "no" (exit status 1) or printed nothing. */
 function answer(root: string, argv: string[]): string | null {
   try {
     const out = execGit(argv, { cwd: root }).trim();
     return out.length > 0 ? out : null;
   } catch (e) {
-    if (e instanceof GitError && e.status !== null) return null;
+    if (e instanceof GitError && e.status === 1) return null;
     throw e;
   }
 }

@@ -17,6 +17,13 @@
  *   changed or a hunk is out of range, 413 body or file too large, 415 not JSON, 422
  *   not UTF-8, 500 server faults, 501 run_tests/build_workspace not configured, 503 a
  *   lock timed out. Every error body is `{"success":false,"message":…,"code":…}`.
+ * - Slow or too many clients: a request's headers must arrive within `headersTimeoutMs`
+ *   (default 10 s) and the whole request (headers and body) within `requestTimeoutMs`
+ *   (default 60 s), else 408 and the connection is closed — a client sending a header line
+ *   every few seconds cannot hold a connection; an idle kept-alive connection closes after
+ *   5 s; at most `maxConnections` (default 64) connections are open at once, more are
+ *   closed as they arrive. The time a tool takes to answer is not bounded here (a command
+ *   has its own timeout).
  * - close(): stop accepting, stop running commands (their process groups are
  *   killed), let requests in flight finish and be recorded, then close every socket.
  */
@@ -29,9 +36,9 @@ import { firstInvalidUtf8 } from "../fsx/utf8-text.js";
 import { isWorkspaceTool, WORKSPACE_TOOL_NAMES } from "../workspace/workspace-tool-names.js";
 import { openWorkspace, type WorkspaceOptions } from "../workspace/workspace.js";
 
-import { DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES } from "./http-defaults.js";
+import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS } from "./http-defaults.js";
 
-export { DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES };
+export { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS };
 const LOOPBACK: Record<string, string> = { "127.0.0.1": "127.0.0.1", localhost: "127.0.0.1", "::1": "::1", "[::1]": "::1" };
 
 /** The address to bind for a `--host` value, or null when it is not loopback. */
@@ -52,6 +59,12 @@ export interface WorkspaceHttpOptions {
   workspace?: WorkspaceOptions;
   /** How long close() waits for requests in flight (ms, default 10 000). */
   drainMs?: number;
+  /** How long a request's headers may take to arrive (ms, default DEFAULT_HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs?: number;
+  /** How long a whole request (headers and body) may take to arrive (ms, default DEFAULT_REQUEST_TIMEOUT_MS; at least headersTimeoutMs). */
+  requestTimeoutMs?: number;
+  /** Connections open at once (default DEFAULT_MAX_CONNECTIONS); more are closed as they arrive. */
+  maxConnections?: number;
 }
 
 export interface WorkspaceHttpServer {
@@ -211,22 +224,46 @@ export function startWorkspaceHttp(options: WorkspaceHttpOptions): Promise<Works
     done(outcome.status, outcome.body);
   };
 
-  const server = createServer((req, res) => {
-    const p = handle(req, res)
-      .catch((e: unknown) => {
-        log(`internal error: ${(e as Error).stack ?? String(e)}`);
-        if (!res.headersSent) send(res, 500, fail("internal", `internal error: ${(e as Error).message}`));
-        else res.destroy();
-      })
-      .finally(() => inFlight.delete(p));
-    inFlight.add(p);
+  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const requestTimeout = Math.max(headersTimeout, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // Node checks both timeouts every connectionsCheckingInterval (30 s by default): often enough for them to hold.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeout / 4))),
+      keepAliveTimeout: 5000,
+    },
+    (req, res) => {
+      const p = handle(req, res)
+        .catch((e: unknown) => {
+          log(`internal error: ${(e as Error).stack ?? String(e)}`);
+          if (!res.headersSent) send(res, 500, fail("internal", `internal error: ${(e as Error).message}`));
+          else res.destroy();
+        })
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    },
+  );
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  server.on("drop", (d?: { remoteAddress?: string; remotePort?: number }) => {
+    log(`connection from ${d?.remoteAddress ?? "?"}:${d?.remotePort ?? "?"} closed: ${server.maxConnections} connections are open (--max-connections)`);
   });
-  server.on("clientError", (_e, socket) => {
-    if (socket.writable)
-      socket.end(
-        'HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"success":false,"message":"malformed HTTP request","code":"bad_request"}',
-      );
-    else socket.destroy();
+  server.on("clientError", (e: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const timedOut = e.code === "ERR_HTTP_REQUEST_TIMEOUT";
+    if (timedOut) log(`a request did not arrive in time (headers within ${headersTimeout} ms, all of it within ${requestTimeout} ms): 408, connection closed`);
+    const [status, body] = timedOut
+      ? [
+          "408 Request Timeout",
+          fail("request_timeout", `the request did not arrive in time: headers within ${headersTimeout} ms, headers and body within ${requestTimeout} ms`),
+        ]
+      : ["400 Bad Request", fail("bad_request", "malformed HTTP request")];
+    const text = JSON.stringify(body);
+    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);

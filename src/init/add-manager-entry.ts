@@ -9,6 +9,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { yamlLib } from "../yaml/yaml-lib.js";
+import { SPEC_MAX_ALIAS_COUNT } from "../yaml/yaml-to-data.js";
 import { lefthookCommandLines, lefthookCommandValue, MANAGER_ENTRY_NAME, preCommitEntryLines, preCommitEntryValue } from "./hook-manager-entries.js";
 
 export type ManagerEdit = { action: "add"; text: string } | { action: "present" } | { action: "unsafe"; reason: string };
@@ -90,7 +91,18 @@ function parse(text: string): { data: unknown } | { error: string } {
     const e = doc.errors[0]!;
     return { error: `not valid YAML (line ${e.linePos?.[0]?.line ?? "?"}: ${e.message.split("\n")[0]})` };
   }
-  return { data: doc.toJS({ maxAliasCount: -1 }) };
+  // Aliases bounded as in a spec file: a "billion laughs" file (a few hundred bytes of anchors
+  // aliased ten times over, ten levels deep) would otherwise expand for hours.
+  try {
+    return { data: doc.toJS({ maxAliasCount: SPEC_MAX_ALIAS_COUNT }) };
+  } catch (e) {
+    const message = (e as Error).message;
+    return {
+      error: message.startsWith("Excessive alias count")
+        ? `its YAML aliases expand too far (more than ${SPEC_MAX_ALIAS_COUNT} alias resolutions: a "billion laughs" file?)`
+        : `not valid YAML (${message.split("\n")[0]})`,
+    };
+  }
 }
 
 /** A hook (command) of the user's that already runs our check, however it calls the program. */

@@ -93,3 +93,48 @@ export function parseLine(line: string): { ok: true; value: unknown } | { ok: fa
 export function serializeMessage(message: unknown): string {
   return JSON.stringify(message).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
 }
+
+/**
+ * The id of a request from the first bytes of its text (a message too large to be read whole):
+ * the top-level `"id"` when it comes before any object or array value (`{"jsonrpc":"2.0","id":7,
+ * "method":…,"params":{…}}`), else null — then the error is answered with a null id.
+ */
+export function requestIdFromHead(head: string): RpcId | null {
+  let i = 0;
+  const ws = (): void => {
+    while (i < head.length && (head[i] === " " || head[i] === "\t" || head[i] === "\r" || head[i] === "\n")) i++;
+  };
+  /** A JSON string at i (its decoded value), or null when it does not end within the head. */
+  const string = (): string | null => {
+    const m = /^"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/.exec(head.slice(i, i + 1024));
+    if (m === null) return null;
+    i += m[0].length;
+    return JSON.parse(m[0]) as string;
+  };
+  ws();
+  if (head[i] !== "{") return null;
+  i++;
+  for (;;) {
+    ws();
+    const key = string();
+    if (key === null) return null;
+    ws();
+    if (head[i] !== ":") return null;
+    i++;
+    ws();
+    let value: unknown;
+    if (head[i] === '"') {
+      value = string();
+      if (value === null) return null;
+    } else {
+      const m = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|null|true|false)(?=[\s,}])/.exec(head.slice(i, i + 64));
+      if (m === null) return null; // an object or an array (the params), or the head ends here
+      i += m[0].length;
+      value = JSON.parse(m[0]) as unknown;
+    }
+    if (key === "id") return validId(value) ? value : null;
+    ws();
+    if (head[i] !== ",") return null;
+    i++;
+  }
+}

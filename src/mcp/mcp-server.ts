@@ -33,6 +33,7 @@ import { isWorkspaceTool } from "../workspace/workspace-tool-names.js";
 import { roleTools, type AgentStep } from "../runs/agent-step.js";
 import { toolFailure } from "./tool-result.js";
 import { didYouMean } from "../errors/did-you-mean.js";
+import { NomaError } from "../errors/noma-error.js";
 
 /** The methods a request may name (for "did you mean" on any other). */
 const METHODS = ["initialize", "ping", "tools/list", "tools/call", "server/discover"];
@@ -123,6 +124,16 @@ export class McpServer {
     const err = e instanceof Error ? e : new Error(String(e));
     this.options.log(`internal error in ${method}: ${err.stack ?? err.message}`);
     return rpcError(id, INTERNAL_ERROR, `Internal error: ${err.message}`);
+  }
+
+  /** The tools' repository; a failure to find it (git refusing, missing, failing) as the tool's error, never as "not in a repository". */
+  private async repoRoot(): Promise<RepoRoot | ReturnType<typeof toolFailure>> {
+    try {
+      return await this.options.root();
+    } catch (e) {
+      if (e instanceof NomaError) return toolFailure(`cannot find the repository: ${e.message}`);
+      throw e;
+    }
   }
 
   private async dispatch(method: string, params: Record<string, unknown> | unknown[] | undefined): Promise<unknown> {
@@ -218,12 +229,16 @@ export class McpServer {
       const message = `${name} is not available to the ${step.role} agent of run ${step.runId} (step ${step.index}): ${why}; its tools: ${allowed.join(", ")}`;
       if (!workspace) return toolFailure(message);
       // A refused workspace request is a ledger line like every other.
-      const { root, inRepo } = await this.options.root();
+      const where = await this.repoRoot();
+      if (!("root" in where)) return where;
+      const { root, inRepo } = where;
       const { refuseWorkspaceTool } = await import("./tools/workspace-tool.js");
       return refuseWorkspaceTool(name, args, { root, inRepo, log: this.options.log, agentStep: step }, message);
     }
     if (!isRecord(args) && !workspace) throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call params.arguments must be an object");
-    const { root, inRepo } = await this.options.root();
+    const where = await this.repoRoot();
+    if (!("root" in where)) return where;
+    const { root, inRepo } = where;
     const ctx: ToolContext = { root, inRepo, log: this.options.log, ...(step !== undefined ? { agentStep: step } : {}) };
     const { callTool } = await import("./call-tool.js");
     return callTool(name as ToolName, args as Record<string, unknown>, ctx);

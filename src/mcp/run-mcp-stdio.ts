@@ -7,9 +7,9 @@
  * stdin has ended and every message received has been answered.
  */
 import { findRepoRootAsync, findWorkTreeTop } from "../git/find-repo-root.js";
-import { LineFramer } from "./line-framer.js";
+import { INVALID_REQUEST, parseLine, requestIdFromHead, rpcError, serializeMessage } from "./json-rpc.js";
+import { type Frame, LineFramer } from "./line-framer.js";
 import { callsTool, McpServer, type RepoRoot } from "./mcp-server.js";
-import { parseLine } from "./json-rpc.js";
 import type { AgentStep } from "../runs/agent-step.js";
 
 export interface McpStdioOptions {
@@ -23,21 +23,42 @@ export interface McpStdioOptions {
   interactive?: boolean;
   /** Serve the agent of this run step (`mcp --step`). */
   agentStep?: AgentStep;
+  /** The longest message taken, in bytes (default DEFAULT_MAX_MESSAGE_BYTES); a longer one is answered with an error, never read whole. */
+  maxMessageBytes?: number;
 }
+
+/** The longest message the server takes by default: 32 MiB, as `serve --http` takes a body (a large document, JSON-escaped, fits). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 export function runMcpStdio(options: McpStdioOptions): Promise<void> {
   const log = (line: string): void => options.log(`noma-reconcile mcp: ${line}\n`);
   let root: Promise<RepoRoot> | undefined;
   const server = new McpServer({
-    root: () => (root ??= findRepoRootAsync(options.cwd)),
+    // A failure is not kept: the next tool call asks git again.
+    root: () =>
+      (root ??= findRepoRootAsync(options.cwd).catch((e: unknown) => {
+        root = undefined;
+        throw e;
+      })),
     projectRoot: () => findWorkTreeTop(options.cwd),
     log,
     ...(options.agentStep !== undefined ? { agentStep: options.agentStep } : {}),
   });
-  const framer = new LineFramer();
+  const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const framer = new LineFramer(max);
   const lanes = { tools: Promise.resolve(), protocol: Promise.resolve() };
-  const enqueue = (line: string): void => {
-    const parsed = parseLine(line);
+  const enqueue = (frame: Frame): void => {
+    if ("tooLarge" in frame) {
+      // Answered in the protocol lane: an oversized message is never read whole, so it calls no tool.
+      lanes.protocol = lanes.protocol.then(() => {
+        const { bytes, head } = frame.tooLarge;
+        log(`a message of ${bytes} bytes is over the limit of ${max} bytes: answered with an error, its bytes dropped`);
+        const message = `Request too large: ${bytes} bytes; this server takes messages of at most ${max} bytes (noma-reconcile mcp --max-message-bytes <n>)`;
+        options.write(`${serializeMessage(rpcError(requestIdFromHead(head), INVALID_REQUEST, message, { bytes, limit: max }))}\n`);
+      });
+      return;
+    }
+    const parsed = parseLine(frame.line);
     const lane = callsTool(parsed) ? "tools" : "protocol";
     lanes[lane] = lanes[lane].then(async () => {
       try {
@@ -54,11 +75,11 @@ export function runMcpStdio(options: McpStdioOptions): Promise<void> {
     const finish = (): void => {
       if (ended) return;
       ended = true;
-      for (const line of framer.end()) enqueue(line);
+      for (const frame of framer.end()) enqueue(frame);
       void Promise.all([lanes.tools, lanes.protocol]).then(() => resolve());
     };
     options.input.on("data", (chunk: Buffer | string) => {
-      for (const line of framer.push(chunk)) enqueue(line);
+      for (const frame of framer.push(chunk)) enqueue(frame);
     });
     options.input.on("end", finish);
     options.input.on("close", finish);

@@ -133,14 +133,6 @@ function newRunId(now: Date): string {
   return `${iso.slice(0, 10).replace(/-/g, "")}-${iso.slice(11, 19).replace(/:/g, "")}-${randomBytes(3).toString("hex")}`;
 }
 
-function headOrNull(root: string): string | null {
-  try {
-    return headCommit(root);
-  } catch {
-    return null;
-  }
-}
-
 /** Fail before anything starts when a configured agent's program is missing. */
 export function checkAgentBinaries(root: string, config: RunConfig, env: NodeJS.ProcessEnv): void {
   const problems: string[] = [];
@@ -640,7 +632,8 @@ export async function runLoop(o: RunLoopOptions): Promise<RunResult> {
         o.goal ??
         `Reconcile ${specs.join(", ")}: no unreconciled drift, valid documents and transcripts${wsConfig.workspace.test !== null ? ", the tests pass" : ""}`;
       const budgets: Budgets = { ...config.budgets, ...(o.maxIterations !== undefined ? { max_iterations: o.maxIterations } : {}) };
-      const startHead = headOrNull(root);
+      // Null on an unborn branch; a failure of git fails the run (never a silent null).
+      const startHead = headCommit(root);
       const mark = o.mark !== false;
       const runId = await createRun(root, { goal, criteria, budgets, specs, mark, startHead, config });
       ctx = { ...base, runId, goal, criteria, budgets, specs, mark, startHead, steps: [], verdict: null, iteration: 1, acks: [], changedFiles: [] };

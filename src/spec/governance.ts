@@ -14,7 +14,7 @@
 import type { SpecFile } from "./validate-spec-text.js";
 import type { SpecSet } from "./load-specs.js";
 import { auditTest, DEFAULT_AUDIT_LOCATIONS, type AuditKind, type AuditLocations } from "./audit-paths.js";
-import { compileGlob, type PathTest } from "./glob.js";
+import { compileGlob, GlobError, type PathTest } from "./glob.js";
 
 /** The snapshot file (never governed). */
 export const SNAPSHOT_PATH = ".notarai/reconciliation_state.json";
@@ -76,6 +76,16 @@ export function isInternalPath(path: string): boolean {
   return path === SNAPSHOT_PATH || path === CACHE_DIR || path.startsWith(CACHE_DIR_PREFIX);
 }
 
+/** compileGlob, a refusal naming the spec file. */
+function specGlob(file: SpecFile, glob: string): PathTest {
+  try {
+    return compileGlob(glob);
+  } catch (e) {
+    if (e instanceof GlobError) throw new GlobError(e.glob, e.reason, file.path);
+    throw e;
+  }
+}
+
 function compileSpec(file: SpecFile): CompiledSpec {
   const rules: Rule[] = [];
   const categories: string[] = [];
@@ -83,10 +93,10 @@ function compileSpec(file: SpecFile): CompiledSpec {
   if (data !== null) {
     for (const [category, entries] of Object.entries(data.artifacts)) {
       categories.push(category);
-      for (const entry of entries) rules.push({ category, glob: entry.path, test: compileGlob(entry.path) });
+      for (const entry of entries) rules.push({ category, glob: entry.path, test: specGlob(file, entry.path) });
     }
   }
-  return { path: file.path, rules, excludes: (data?.exclude ?? []).map(compileGlob), categories };
+  return { path: file.path, rules, excludes: (data?.exclude ?? []).map((g) => specGlob(file, g)), categories };
 }
 
 /**
@@ -97,7 +107,8 @@ function compileSpec(file: SpecFile): CompiledSpec {
 export function buildGovernance(specs: SpecSet, audit: AuditLocations = DEFAULT_AUDIT_LOCATIONS): Governance {
   const compiled = specs.files.map(compileSpec);
   const byPath = new Map(compiled.map((c) => [c.path, c]));
-  const systemExcludes = (specs.system?.data?.exclude ?? []).map(compileGlob);
+  const system = specs.system;
+  const systemExcludes = system?.data ? (system.data.exclude ?? []).map((g) => specGlob(system, g)) : [];
   const auditKind = auditTest(audit);
   const isExcluded = (path: string): boolean => isInternalPath(path) || auditKind(path) !== null || systemExcludes.some((t) => t(path));
   const governsCompiled = (c: CompiledSpec, path: string, excluded: boolean): Governor | null => {

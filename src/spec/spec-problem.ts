@@ -29,7 +29,9 @@ export type SpecProblemCode =
   /** The file could not be read (not a regular file, no permission, not UTF-8 text). */
   | "unreadable"
   /** The file is over the size cap on spec files (size-limits.ts): it is not parsed. */
-  | "too-large";
+  | "too-large"
+  /** A glob the matcher refuses (too long, nested too deep, a backreference). */
+  | "glob-unsupported";
 
 export interface SpecProblem {
   /** Repository-relative POSIX path of the spec file. */

@@ -12,6 +12,7 @@ import type * as z from "zod/mini";
 import { isSpecVersion, SPEC_SCHEMAS, SPEC_VERSIONS, type SpecData, type SpecVersion } from "./spec-schema.js";
 import { describeFound, yamlPathString, type SpecProblem, type SpecProblemCode } from "./spec-problem.js";
 import { MAX_SPEC_BYTES_ENV, maxSpecBytes, raiseHint, utf8SizeOver } from "../fsx/size-limits.js";
+import { compileGlob, GlobError } from "./glob.js";
 
 /** A `$ref` found in a spec (applies, dependencies, subsystems), with its position. */
 export interface SpecRef {
@@ -215,6 +216,29 @@ function collectRefs(doc: Document, lc: LineCounter, data: Record<string, unknow
   return refs;
 }
 
+/** The globs of `artifacts` and `exclude` the matcher refuses (governance would refuse them the same way), each at its line. */
+function globProblems(file: string, doc: Document, lc: LineCounter, data: SpecData): SpecProblem[] {
+  const out: SpecProblem[] = [];
+  const judge = (glob: string, at: readonly PropertyKey[]): void => {
+    try {
+      compileGlob(glob);
+    } catch (e) {
+      if (!(e instanceof GlobError)) throw e;
+      out.push(
+        problem(file, at, nodePos(lc, locate(doc, at).node), {
+          code: "glob-unsupported",
+          expected: "a glob matched in linear time (at most 4,096 characters, ( and { nested at most 32 deep, no backreference)",
+          found: JSON.stringify(glob.length > 80 ? `${glob.slice(0, 77)}...` : glob),
+          message: e.message,
+        }),
+      );
+    }
+  };
+  for (const [category, entries] of Object.entries(data.artifacts)) entries.forEach((entry, i) => judge(entry.path, ["artifacts", category, i, "path"]));
+  (data.exclude ?? []).forEach((glob, i) => judge(glob, ["exclude", i]));
+  return out;
+}
+
 /**
  * Validate the text of the spec file at repository-relative `path`: every problem of the file
  * in one run (a wrong `schema_version` too: the rest is judged against the schema it most likely
@@ -329,6 +353,7 @@ export function validateSpecText(path: string, text: string, maxBytes: number = 
       );
     }
   }
+  if (parsed.success) result.problems.push(...globProblems(path, doc, lc, parsed.data as SpecData));
   result.refs = collectRefs(doc, lc, record);
   result.problems.sort((a, b) => a.line - b.line || a.column - b.column || a.path.localeCompare(b.path));
   if (result.problems.length === 0) result.data = parsed.data as SpecData;

@@ -36,15 +36,18 @@ export interface ArchiveFile {
   members: ArchivedMember[];
 }
 
-/** Archive files under the archive directory (YYYY/MM/…/*.tar.zst), by month then path; symbolic links are skipped. */
+/** Archive files under the archive directory (YYYY/MM/…/*.tar.zst), by month then path; symbolic links are skipped; an unreadable folder throws. */
 function archiveFiles(ws: Workspace): Array<{ archive: string; path: string; month: string }> {
   const base = ws.protectedPaths.archive;
   const out: Array<{ archive: string; path: string; month: string }> = [];
+  // A folder that does not exist holds no versions; one that cannot be read is an error, never "no versions".
   const list = (rel: string): string[] => {
     try {
       return readdirSync(join(ws.root, rel)).sort();
-    } catch {
-      return [];
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return [];
+      throw new WorkspaceError("archive_unreadable", `${rel}: the archive folder cannot be read (${code ?? (e as Error).message})`);
     }
   };
   const walk = (rel: string, month: string, under: string): void => {

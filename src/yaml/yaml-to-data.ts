@@ -11,6 +11,8 @@ import { yamlLib } from "./yaml-lib.js";
 
 /** Alias resolutions allowed (yaml counts each alias times the aliases inside its anchor). */
 export const MAX_ALIAS_COUNT = 100;
+/** Alias resolutions allowed in a spec file (validate-spec-text.ts) and in the hook managers' files init edits. */
+export const SPEC_MAX_ALIAS_COUNT = 1000;
 
 export type YamlData = { ok: true; data: unknown } | { ok: false; line: number; column: number; message: string };
 

@@ -5,13 +5,19 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LineFramer } from "../../src/mcp/line-framer.js";
+import { requestIdFromHead } from "../../src/mcp/json-rpc.js";
+import { type Frame, LineFramer } from "../../src/mcp/line-framer.js";
+
+const lineOf = (f: Frame): string => {
+  if (!("line" in f)) throw new Error("an oversized frame where none was expected");
+  return f.line;
+};
 
 function frame(chunks: Uint8Array[]): string[] {
   const f = new LineFramer();
   const out: string[] = [];
-  for (const c of chunks) out.push(...f.push(c));
-  out.push(...f.end());
+  for (const c of chunks) out.push(...f.push(c).map(lineOf));
+  out.push(...f.end().map(lineOf));
   return out;
 }
 
@@ -78,7 +84,73 @@ describe("LineFramer", () => {
     const buf = Buffer.from('{"a":');
     expect(f.push(buf)).toEqual([]);
     buf.fill(0x20);
-    expect(f.push(Buffer.from("1}\n"))).toEqual(['{"a":1}']);
+    expect(f.push(Buffer.from("1}\n"))).toEqual([{ line: '{"a":1}' }]);
     expect(f.bufferedBytes).toBe(0);
+  });
+
+  it("a line over the limit comes out as one oversized frame (its byte count, its first bytes), whatever the chunking; the others as lines (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: fc.constantFrom("a", "é", "{", "\r", "x"), minLength: 1, maxLength: 60 }), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (lines, max, finalNewline, cuts) => {
+          const bytes = Buffer.from(lines.join("\n") + (finalNewline ? "\n" : ""), "utf8");
+          const f = new LineFramer(max);
+          const out: Frame[] = [];
+          let peak = 0;
+          for (const c of chunk(bytes, cuts)) {
+            out.push(...f.push(c));
+            peak = Math.max(peak, f.bufferedBytes);
+          }
+          out.push(...f.end());
+          const want = lines.flatMap((l): Frame[] => {
+            const b = Buffer.from(l, "utf8");
+            if (b.length > max) return [{ tooLarge: { bytes: b.length, head: new TextDecoder().decode(b.subarray(0, 4096)) } }];
+            const text = l.endsWith("\r") ? l.slice(0, -1) : l;
+            return text.trim().length === 0 ? [] : [{ line: text }];
+          });
+          expect(out).toEqual(want);
+          expect(peak).toBeLessThanOrEqual(max + 4096);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("an oversized line is dropped as it arrives: 64 MiB in 64 KiB chunks holds at most the limit plus 4 KiB", () => {
+    const f = new LineFramer(1024 * 1024);
+    const piece = Buffer.alloc(64 * 1024, 0x61);
+    const head = Buffer.from('{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"patch_block","arguments":{"content":"');
+    let peak = 0;
+    expect(f.push(head)).toEqual([]);
+    for (let k = 0; k < 1024; k++) {
+      expect(f.push(piece)).toEqual([]);
+      peak = Math.max(peak, f.bufferedBytes);
+    }
+    const out = f.push('"}}}\n{"jsonrpc":"2.0","id":43,"method":"ping"}\n');
+    expect(peak).toBeLessThanOrEqual(1024 * 1024 + 4096);
+    expect(out).toHaveLength(2);
+    const big = out[0] as { tooLarge: { bytes: number; head: string } };
+    expect(big.tooLarge.bytes).toBe(head.length + 64 * 1024 * 1024 + 4);
+    expect(requestIdFromHead(big.tooLarge.head)).toBe(42);
+    expect(out[1]).toEqual({ line: '{"jsonrpc":"2.0","id":43,"method":"ping"}' });
+  });
+
+  it("requestIdFromHead finds the id before the params, whatever follows (property)", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer(), fc.string({ maxLength: 20 })), fc.jsonValue(), fc.nat(), (id, params, cut) => {
+        const text = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { v: params } });
+        const idEnd = text.indexOf(',"method"');
+        const head = text.slice(0, idEnd + 1 + (cut % (text.length - idEnd)));
+        expect(requestIdFromHead(head)).toEqual(id);
+      }),
+      { numRuns: 300 },
+    );
+    expect(requestIdFromHead('{"jsonrpc":"2.0","method":"x","params":{"a":1},"id":3}')).toBeNull();
+    expect(requestIdFromHead('{"jsonrpc":"2.0","id":{"x":1}}')).toBeNull();
+    expect(requestIdFromHead("[1,2")).toBeNull();
+    expect(requestIdFromHead('{"id":"abc')).toBeNull();
   });
 });

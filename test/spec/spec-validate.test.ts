@@ -4,6 +4,8 @@
  * errors naming file, YAML path, line, expected and found; $ref resolution
  * (missing target, cycles); the JSON Schema generated from zod.
  */
+import { symlinkSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { buildSpecSet, loadSpecs, specSchemaJson, validateSpecText, type SpecProblem } from "../../src/internal.js";
@@ -269,6 +271,26 @@ describe("loadSpecs", () => {
     const set = loadSpecs(root);
     expect(set.files.map((f) => f.path)).toEqual([".notarai/system.spec.yaml"]);
     expect(set.problems.map((p) => p.code)).toEqual(["missing-ref"]);
+  });
+
+  it("a spec that cannot be looked at (a symbolic link loop) is reported with the OS error, a deleted one is not listed", () => {
+    const root = tempRepo({ ".notarai/ok.spec.yaml": specYaml(), ".notarai/deleted.spec.yaml": specYaml() });
+    symlinkSync("loop.spec.yaml", join(root, ".notarai/loop.spec.yaml"));
+    unlinkSync(join(root, ".notarai/deleted.spec.yaml"));
+    const set = loadSpecs(root);
+    expect(set.files.map((f) => f.path)).toEqual([".notarai/loop.spec.yaml", ".notarai/ok.spec.yaml"]);
+    expect(set.problems).toEqual([
+      {
+        file: ".notarai/loop.spec.yaml",
+        path: "",
+        line: 1,
+        column: 1,
+        code: "unreadable",
+        expected: "a readable file",
+        found: "ELOOP",
+        message: "cannot read the file (ELOOP)",
+      },
+    ]);
   });
 });
 

@@ -16,6 +16,7 @@ import fc from "fast-check";
 import { packTar, unpackTar } from "modern-tar";
 import { describe, expect, it } from "vitest";
 import { loadZstd } from "../../src/workspace/load-zstd.js";
+import { listArchived } from "../../src/workspace/read-archive.js";
 import { runWorkspaceTool } from "../../src/workspace/run-workspace-tool.js";
 import { tarMembers } from "../../src/workspace/tar-members.js";
 import { verifyLedger } from "../../src/workspace/verify-ledger.js";
@@ -147,6 +148,19 @@ describe("archive before overwrite", () => {
     expect(restored.code, restored.stderr).toBe(0);
     expect(readFileSync(join(root, "bin/run.sh"), "utf8")).toBe("#!/bin/sh\necho v1\n");
     expect(statSync(join(root, "bin/run.sh")).mode & 0o777).toBe(0o755);
+  });
+
+  it("an archive folder that cannot be read is an error, not 'no versions'; one that does not exist holds none", async () => {
+    const root = tempRepo({ "docs/a.md": "v1\n" });
+    expect(await listArchived(openWorkspace(root))).toEqual([]);
+    mkdirSync(join(root, "archive/2026"), { recursive: true });
+    writeFileSync(join(root, "archive/2026/05"), "a file where a month's folder belongs\n");
+    await expect(listArchived(openWorkspace(root))).rejects.toMatchObject({
+      code: "archive_unreadable",
+      message: "archive/2026/05: the archive folder cannot be read (ENOTDIR)",
+    });
+    const list = runCli(["archive", "list"], { cwd: root });
+    expect(list).toEqual({ code: 2, stdout: "", stderr: "noma-reconcile: archive/2026/05: the archive folder cannot be read (ENOTDIR)\n" });
   });
 });
 

@@ -1,12 +1,14 @@
 /**
  * `noma-reconcile mcp`: the MCP server on stdio (newline-delimited JSON-RPC
  * 2.0). Stdout carries protocol messages only; logs go to stderr. Exits 0 when
- * stdin closes. `--step RUN_ID/NNN-role` serves one run step's agent (agent-step.ts).
+ * stdin closes. `--step RUN_ID/NNN-role` serves one run step's agent (agent-step.ts);
+ * `--max-message-bytes` bounds one message (a longer one is answered with an error, never held).
  */
 import { parseAgentStep, type AgentStep } from "../../runs/agent-step.js";
-import { runMcpStdio } from "../../mcp/run-mcp-stdio.js";
+import { DEFAULT_MAX_MESSAGE_BYTES, runMcpStdio } from "../../mcp/run-mcp-stdio.js";
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
+import { intOption } from "../repo-context.js";
 
 export async function mcpCommand(io: CliIO, options: Record<string, unknown> = {}): Promise<number> {
   let agentStep: AgentStep | undefined;
@@ -16,6 +18,7 @@ export async function mcpCommand(io: CliIO, options: Record<string, unknown> = {
     if (!parsed.ok) throw new UsageError(parsed.problem);
     agentStep = parsed.step;
   }
+  const maxMessageBytes = intOption("max-message-bytes", options["maxMessageBytes"], DEFAULT_MAX_MESSAGE_BYTES, 1024, 1 << 30);
   let closed = false;
   // The client went away (EPIPE): stop writing, finish quietly.
   process.stdout.on("error", () => {
@@ -29,6 +32,7 @@ export async function mcpCommand(io: CliIO, options: Record<string, unknown> = {
     log: io.stderr,
     cwd: io.cwd,
     interactive: process.stdin.isTTY === true,
+    maxMessageBytes,
     ...(agentStep !== undefined ? { agentStep } : {}),
   });
   return 0;

@@ -9,21 +9,22 @@
  */
 import { formatJsonEnvelope } from "../../report/json-envelope.js";
 import { randomBytes } from "node:crypto";
-import { DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES, loopbackAddress, startWorkspaceHttp } from "../../http/serve-workspace-http.js";
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  loopbackAddress,
+  startWorkspaceHttp,
+} from "../../http/serve-workspace-http.js";
 import { WorkspaceError } from "../../workspace/workspace-error.js";
 import { openWorkspace } from "../../workspace/workspace.js";
 import { RuntimeError, UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
-import { choice, repoContext } from "../repo-context.js";
+import { choice, intOption, repoContext } from "../repo-context.js";
 import { lockTimeoutFromConfig } from "../../config/lock-timeout-from-config.js";
 import { setDefaultLockTimeout } from "../../fsx/with-file-lock.js";
-
-function intOption(name: string, value: unknown, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}; got "${String(value)}"`);
-  return n;
-}
 
 export async function serveCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
   if (options["http"] !== true) throw new UsageError("serve needs --http (the workspace tools over HTTP); `noma-reconcile mcp` serves them over MCP stdio");
@@ -35,6 +36,11 @@ export async function serveCommand(options: Record<string, unknown>, io: CliIO):
     );
   const port = intOption("port", options["port"], DEFAULT_HTTP_PORT, 0, 65535);
   const maxBody = intOption("max-body-bytes", options["maxBodyBytes"], DEFAULT_MAX_BODY_BYTES, 1024, 1 << 30);
+  const headersTimeoutMs = intOption("headers-timeout", options["headersTimeout"], DEFAULT_HEADERS_TIMEOUT_MS, 100, 3_600_000);
+  const requestTimeoutMs = intOption("request-timeout", options["requestTimeout"], Math.max(headersTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS), 100, 3_600_000);
+  if (requestTimeoutMs < headersTimeoutMs)
+    throw new UsageError(`--request-timeout ${requestTimeoutMs} is shorter than --headers-timeout ${headersTimeoutMs}: the whole request includes its headers`);
+  const maxConnections = intOption("max-connections", options["maxConnections"], DEFAULT_MAX_CONNECTIONS, 1, 100_000);
   const ctx = repoContext(io.cwd);
   if (!ctx.inRepo) throw new RuntimeError(`not inside a git repository (${io.cwd}): the workspace tools are confined to a repository`);
   // Every request's locks wait as long as lock_timeout of .notarai/config.yaml says (read when a lock is found taken).
@@ -51,7 +57,17 @@ export async function serveCommand(options: Record<string, unknown>, io: CliIO):
   const token = fromEnv ?? randomBytes(32).toString("base64url");
   let server;
   try {
-    server = await startWorkspaceHttp({ root: ctx.root, host, port, token, maxBodyBytes: maxBody, log: (l) => io.stderr(`noma-reconcile serve: ${l}\n`) });
+    server = await startWorkspaceHttp({
+      root: ctx.root,
+      host,
+      port,
+      token,
+      maxBodyBytes: maxBody,
+      headersTimeoutMs,
+      requestTimeoutMs,
+      maxConnections,
+      log: (l) => io.stderr(`noma-reconcile serve: ${l}\n`),
+    });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     throw new RuntimeError(`cannot listen on ${host}:${port}: ${err.code ?? ""} ${err.message}`.replace("  ", " "));
