@@ -9,7 +9,7 @@
  * it as an interrupted patch rather than an edit outside the protocol. If the
  * document write fails, the transcript is restored.
  */
-import { NomaError } from "../errors/noma-error.js";
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 import { isUtf8 } from "node:buffer";
 import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
@@ -95,6 +95,19 @@ function crashPoint(point: "after-transcript" | "before-document-rename"): void 
   if (process.env["NOMA_RECONCILE_TEST_CRASH_AT"] === point) process.kill(process.pid, "SIGKILL");
 }
 
+/** A book manifest given to patchDocument: it is no document, and gets no transcript (patchBook patches a book). */
+export class NotADocumentError extends NomaError {
+  static override readonly errorName: string = "NotADocumentError";
+  static override readonly kind: ErrorKind = "usage";
+  constructor(shown: string) {
+    super(
+      "not-a-document",
+      `${shown}: a book manifest is not a document; patch the book with patchBook ` +
+        "(the CLI's `patch` and MCP patch_block route a manifest there), which sends each op to its chapter",
+    );
+  }
+}
+
 export class DocumentMissingError extends NomaError {
   static override readonly errorName: string = "DocumentMissingError";
   /** `shown`: how the message names it (the repository-relative path, when known). */
@@ -124,7 +137,7 @@ export function isBookManifestPath(p: string): boolean {
  * copy of what it points at (an outside file's bytes in the repository); a sidecar linking out
  * of the repository is not read.
  */
-function refuseSymlinks(absPath: string, root: string | undefined): void {
+export function refuseSymlinks(absPath: string, root: string | undefined): void {
   const t = transcriptPath(absPath);
   if (isSymlink(t))
     throw new SymlinkNotAllowedError(
@@ -140,6 +153,8 @@ function refuseSymlinks(absPath: string, root: string | undefined): void {
 export function patchDocument(absPath: string, ops: readonly unknown[], options: PatchDocumentOptions): PatchDocumentResult {
   // A value that is not a patch op cannot be recorded as one (§5.2): refused before anything is written.
   assertRecordableOps(ops);
+  // Nothing that is not a document gets a transcript.
+  if (isBookManifestPath(absPath)) throw new NotADocumentError(options.root !== undefined ? relative(options.root, absPath).split(sep).join("/") : absPath);
   refuseSymlinks(absPath, options.root);
   if (!existsSync(absPath) || !statSync(absPath).isFile())
     // Named as everything is printed: relative to the repository when the caller says where that is.
@@ -162,7 +177,6 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       ...(options.validate !== undefined ? { validate: options.validate } : {}),
       ...(options.reuse !== undefined ? { reuse: options.reuse } : {}),
       ...(options.prepareLater !== undefined ? { prepareLater: options.prepareLater } : {}),
-      bookManifest: isBookManifestPath(absPath),
       ...(validUtf8
         ? {}
         : {

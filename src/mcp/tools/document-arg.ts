@@ -18,7 +18,8 @@ export interface DocumentArg {
   rel: string;
 }
 
-export function documentArg(file: string, ctx: ToolContext): DocumentArg {
+/** `book`: a book manifest is accepted too (patch_block patches a book across its chapters). */
+export function documentArg(file: string, ctx: ToolContext, book = false): DocumentArg {
   let rel: string;
   try {
     rel = containPath(file, ctx.root, ctx.root);
@@ -26,7 +27,7 @@ export function documentArg(file: string, ctx: ToolContext): DocumentArg {
     if (e instanceof PathOutsideRepoError) throw new ToolFailure(`${file}: path is outside the repository (${ctx.root}); nothing was read or written`);
     throw e;
   }
-  if (isBookManifestPath(rel)) {
+  if (!book && isBookManifestPath(rel)) {
     throw new ToolFailure(
       `${file}: a book manifest (.noma.yml) is not a valid target (unsupported_op, Noma §2.3); address the chapter's .noma file with its unscoped ids`,
     );
