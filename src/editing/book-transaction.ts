@@ -10,9 +10,10 @@
  * `recoverBookTransaction` — finishes the renames (roll forward), so readers end with every
  * file new or every file old, never a mix.
  */
-import { existsSync, readFileSync, renameSync, statSync, unlinkSync, openSync, fsyncSync, closeSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, openSync, fsyncSync, closeSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { NomaError } from "../errors/noma-error.js";
+import { acquireFileLockSync, type FileLockOptions, type HeldLock } from "../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 
 /** A file the transaction writes: its absolute path and new bytes. */
@@ -62,6 +63,21 @@ export class BookJournalError extends NomaError {
   }
 }
 
+/** The targets a journal names (absolute), read and checked. */
+function journalTargets(journal: string): string[] {
+  const text = readFileSync(journal, "utf8");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new BookJournalError(journal, "text that is not JSON");
+  }
+  const j = parsed as Partial<Journal> | null;
+  if (j === null || typeof j !== "object" || j.book_transaction !== 1 || !Array.isArray(j.files) || !j.files.every((f) => typeof f === "string"))
+    throw new BookJournalError(journal, JSON.stringify(parsed).slice(0, 80));
+  return j.files.map((f) => resolve(dirname(journal), f));
+}
+
 /** Rename every staged file of the journal over its target; remove the journal. */
 function rollForward(journal: string, targets: readonly string[]): void {
   const dirs = new Set<string>();
@@ -93,23 +109,52 @@ export function recoverBookTransaction(manifestPath: string, candidates: readonl
     }
     return [];
   }
-  const text = readFileSync(journal, "utf8");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new BookJournalError(journal, "text that is not JSON");
-  }
-  const j = parsed as Partial<Journal> | null;
-  if (j === null || typeof j !== "object" || j.book_transaction !== 1 || !Array.isArray(j.files) || !j.files.every((f) => typeof f === "string"))
-    throw new BookJournalError(journal, JSON.stringify(parsed).slice(0, 80));
   const base = dirname(journal);
-  const targets = j.files.map((f) => resolve(base, f));
-  // A journal naming a file outside its book's folder tree was not written by us.
+  const targets = journalTargets(journal);
+  // A journal naming a file outside its book's folder tree that the book does not list was not written by us.
   if (targets.some((t) => relative(base, t).startsWith(`..${sep}`) && !candidates.includes(t)))
     throw new BookJournalError(journal, "a file outside the book's folder that the book does not list");
   rollForward(journal, targets);
   return targets;
+}
+
+/**
+ * Before a document is written on its own (patch, accept): a staged copy of it or of its
+ * transcript means a book transaction holding it was interrupted. Committed (a journal names
+ * it, in its folder or one above, up to `root`): finished now, under the book's locks, so the
+ * document is edited from the state the transaction committed. Not committed: the staged
+ * copies are removed. The caller holds `doc`'s own lock (`lockPathOf` names every lock).
+ */
+export function settleBookTransaction(doc: string, root: string | undefined, lockPathOf: (p: string) => string, lockOptions: FileLockOptions = {}): void {
+  const mine = [doc, `${doc}.patches`];
+  if (!mine.some((p) => existsSync(stagedPath(p)))) return;
+  const top = root !== undefined ? resolve(root) : dirname(resolve(doc));
+  for (let dir = dirname(resolve(doc)); ; dir = dirname(dir)) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).filter((n) => /^\..+\.noma\.ya?ml\.txn$/i.test(n));
+    } catch {
+      names = [];
+    }
+    for (const name of names) {
+      const journal = join(dir, name);
+      const targets = journalTargets(journal);
+      if (!targets.some((t) => mine.includes(t))) continue;
+      const manifest = join(dir, name.slice(1, -".txn".length));
+      const locks: HeldLock[] = [];
+      try {
+        // The book's other locks (this document's is held by the caller); a book transaction waiting on it times out, not forever.
+        const others = [manifest, ...[...new Set(targets.map((t) => t.replace(/\.patches$/, "")))].filter((t) => t !== doc).sort()];
+        for (const p of others) locks.push(acquireFileLockSync(lockPathOf(p), lockOptions));
+        if (existsSync(journal)) rollForward(journal, targets);
+      } finally {
+        for (const l of locks.reverse()) l.release();
+      }
+      return;
+    }
+    if (dir === top || dirname(dir) === dir) break;
+  }
+  for (const p of mine) if (existsSync(stagedPath(p))) unlinkSync(stagedPath(p));
 }
 
 /** Write `files` all-or-nothing (see the module comment); `manifestPath` names the journal. */

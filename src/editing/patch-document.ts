@@ -14,6 +14,7 @@ import { isUtf8 } from "node:buffer";
 import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { withFileLockSync } from "../fsx/with-file-lock.js";
+import { settleBookTransaction } from "./book-transaction.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import type { ValidateOptions } from "../validate/validate-noma.js";
 import { capabilityAdvisories } from "../capability/capability-advisory.js";
@@ -160,6 +161,9 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
     // Named as everything is printed: relative to the repository when the caller says where that is.
     throw new DocumentMissingError(absPath, options.root !== undefined ? relative(options.root, absPath).split(sep).join("/") : absPath);
   const run = (): PatchDocumentResult => {
+    // A book transaction interrupted while it held this document is finished (or dropped) first.
+    if (options.dryRun !== true)
+      settleBookTransaction(absPath, options.root, lockPathFor, options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {});
     const bytes =
       (options.prefetched !== undefined ? options.prefetched.takeUnchanged(absPath, statSync(absPath, { bigint: true })) : undefined) ?? readFileSync(absPath);
     const text = decodeUtf8(bytes);

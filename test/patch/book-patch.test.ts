@@ -233,4 +233,38 @@ describe("a process killed mid-transaction", () => {
     // No staged copy or journal is left behind.
     expect(readdirSync(join(repo, "book")).filter((f) => f.startsWith("."))).toEqual([]);
   });
+
+  it("a single-document patch of a chapter after a committed, unfinished transaction first finishes it: nothing the book wrote is lost", async () => {
+    const repo = tempRepo(BOOK);
+    const r = await spawnCli(["patch", "book/book.noma.yml", "--op", OPS, "--actor-name", "t"], repo, { NOMA_RECONCILE_TEST_CRASH_AT: "book-mid-commit" }).done;
+    expect(r.signal).toBe("SIGKILL");
+    const one = runCli(
+      ["patch", "book/02-risks.noma", "--op", JSON.stringify({ op: "update_attribute", id: "r1", key: "owner", value: "cy" }), "--actor-name", "t"],
+      {
+        cwd: repo,
+      },
+    );
+    expect(one.code, one.stdout + one.stderr).toBe(0);
+    expect(read(repo, "book/01-intro.noma")).toBe(NEW_INTRO);
+    expect(read(repo, "book/02-risks.noma")).toBe(NEW_RISKS.replace('owner="bo"', 'owner="cy"'));
+    expect(records(repo, "book/02-risks.noma")).toHaveLength(2);
+    for (const ch of ["book/01-intro.noma", "book/02-risks.noma"]) expect(verifyTranscript(read(repo, `${ch}.patches`), read(repo, ch)).findings).toEqual([]);
+    expect(readdirSync(join(repo, "book")).filter((f) => f.startsWith("."))).toEqual([]);
+  });
+
+  it("a transaction killed before its commit point leaves staged copies that the next single-document patch removes", async () => {
+    const repo = tempRepo(BOOK);
+    await spawnCli(["patch", "book/book.noma.yml", "--op", OPS, "--actor-name", "t"], repo, { NOMA_RECONCILE_TEST_CRASH_AT: "book-after-stage" }).done;
+    expect(
+      readdirSync(join(repo, "book"))
+        .filter((f) => f.endsWith(".book-txn"))
+        .sort(),
+    ).toEqual([".01-intro.noma.book-txn", ".01-intro.noma.patches.book-txn", ".02-risks.noma.book-txn", ".02-risks.noma.patches.book-txn"]);
+    expect(runCli(["patch", "book/01-intro.noma", "--op", JSON.stringify({ op: "update_attribute", id: "c1", key: "k", value: 1 })], { cwd: repo }).code).toBe(
+      0,
+    );
+    expect(read(repo, "book/01-intro.noma")).toBe(INTRO.replace("confidence=0.5", "confidence=0.5 k=1"));
+    expect(read(repo, "book/02-risks.noma")).toBe(RISKS);
+    expect(readdirSync(join(repo, "book")).filter((f) => f.includes("01-intro") && f.startsWith("."))).toEqual([]);
+  });
 });
