@@ -78,7 +78,10 @@ const actor = z.strictObject({
 });
 
 const patchEnvelope = {
-  file: docFile,
+  file: text(
+    "The .noma file, or a book manifest (*.noma.yml: each op goes to the chapter owning its target id, all or nothing): " +
+      "an absolute path or one relative to the repository root; it must be inside the repository",
+  ),
   reason: z.optional(z.string().check(z.describe("Why: stored in each transcript record"))),
   expected_sha: z.optional(
     z
