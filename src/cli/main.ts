@@ -280,10 +280,7 @@ cli
   );
 
 cli
-  .command(
-    "patch <doc>",
-    "Apply patch ops to a document atomically and record them in <doc>.patches (a book manifest: each op to its chapter, all or nothing)",
-  )
+  .command("patch <doc>", "Apply patch ops to a document atomically and record them in <doc>.patches (a book manifest: each op to its chapter, all or nothing)")
   .option("--op <json>", "One op, or a JSON array of ops")
   .option("--ops <file>", "A file holding an op or an array of ops (- for stdin)")
   .option("--strict", "Reject the list when the document already has validator errors")
