@@ -23,7 +23,9 @@ export { verifyCorpus } from "./verify/verify-corpus.js";
 // Patches and transcripts (§3, §5).
 export { acceptOutsideEdits, AcceptRefusedError, type AcceptOutsideEditsOptions, type AcceptOutsideEditsResult } from "./editing/accept-document.js";
 export { documentFixes, type Fix } from "./editing/document-fixes.js";
-export { DocumentMissingError, patchDocument, type PatchDocumentOptions, type PatchDocumentResult } from "./editing/patch-document.js";
+export { DocumentMissingError, NotADocumentError, patchDocument, type PatchDocumentOptions, type PatchDocumentResult } from "./editing/patch-document.js";
+export { BookManifestInvalidError, patchBook, type BookChapterPatch, type PatchBookOptions, type PatchBookResult } from "./editing/patch-book.js";
+export { recoverBookTransaction } from "./editing/book-transaction.js";
 export { applyPatch, type OpOutcome, type PatchOutcome } from "./patch/apply-patch.js";
 export { MalformedOpError } from "./patch/assert-recordable-ops.js";
 export { PatchError, type PatchErrorCode } from "./patch/patch-error.js";

@@ -287,7 +287,7 @@ cli
   );
 
 cli
-  .command("patch <doc>", "Apply patch ops to a document atomically and record them in <doc>.patches")
+  .command("patch <doc>", "Apply patch ops to a document atomically and record them in <doc>.patches (a book manifest: each op to its chapter, all or nothing)")
   .option("--op <json>", "One op, or a JSON array of ops")
   .option("--ops <file>", "A file holding an op or an array of ops (- for stdin)")
   .option("--strict", "Reject the list when the document already has validator errors")
@@ -305,6 +305,7 @@ cli
   .example(`  noma-reconcile patch docs/plan.noma --op '{"op":"update_attribute","id":"c1","key":"confidence","value":0.9}'`)
   .example("  noma-reconcile patch docs/plan.noma --ops edits.json --actor-kind agent --actor-name planner --reason 'weekly refresh'")
   .example("  noma-reconcile patch docs/plan.noma --ops edits.json --lock-timeout 60   # wait up to a minute for another writer")
+  .example(`  noma-reconcile patch book/book.noma.yml --op '[{"op":"update_heading","id":"risks/mitigation","title":"Mitigation"}]'   # across chapters`)
   .action((doc: string, options: Record<string, unknown>) =>
     run(() =>
       // Without --actor-name, patch asks git for user.name.

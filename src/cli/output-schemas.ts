@@ -99,6 +99,31 @@ const OUTPUTS: Record<OutputName, Output> = {
       records: z.array(open({})),
     }),
   },
+  "patch-book": {
+    title: "patch-book: one op list across a book's chapters (patch book.noma.yml): the outcome, and each chapter's ops and transcript records",
+    summary: closed({ outcome: z.enum(["applied", "rejected", "noop"]), records: num, diagnostics: num }),
+    result: open({
+      file: str,
+      dry_run: bool,
+      outcome: z.enum(["applied", "rejected", "noop"]),
+      error: z.optional(open({ code: str, message: str, op_index: num })),
+      recovered: strs,
+      chapters: z.array(
+        open({
+          file: str,
+          op_indexes: z.array(num),
+          outcome: z.enum(["applied", "rejected", "noop"]),
+          pre_sha256: str,
+          post_sha256: str,
+          pre_validation: str,
+          post_validation: str,
+          diagnostics: z.array(diagnostic),
+          diagnostic_changes: open({}),
+          records: z.array(open({})),
+        }),
+      ),
+    }),
+  },
   ids: {
     title: "ids: canonical ids in document order and the aliases",
     summary: closed({ ids: num, aliases: num }),

@@ -18,6 +18,7 @@ import { isAbsent, readRegularFile } from "../fsx/read-regular-file.js";
 import { decodeText, nonTextError } from "../fsx/utf8-text.js";
 import { basename } from "node:path";
 import { withFileLockSync } from "../fsx/with-file-lock.js";
+import { settleBookTransaction } from "./book-transaction.js";
 import { decodeUtf8 } from "../fsx/read-text-file.js";
 import { isSymlink, linkTarget, SymlinkNotAllowedError } from "../fsx/symlink-escape.js";
 import { DocumentMissingError, isBookManifestPath, lockPathFor, transcriptPath } from "./patch-document.js";
@@ -80,6 +81,8 @@ export function acceptOutsideEdits(absPath: string, options: AcceptOutsideEditsO
   return withFileLockSync(
     lockPathFor(absPath),
     () => {
+      // A book transaction interrupted while it held this document is finished (or dropped) first.
+      settleBookTransaction(absPath, options.root, lockPathFor);
       if (!existsSync(tPath))
         throw new AcceptRefusedError(
           `${label} has no transcript (${label}.patches): there is no recorded state to bridge from. Its first patch starts the transcript from the document as it is; nothing needs accepting.`,

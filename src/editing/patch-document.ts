@@ -9,10 +9,11 @@
  * it as an interrupted patch rather than an edit outside the protocol. If the
  * document write fails, the transcript is restored.
  */
-import { NomaError } from "../errors/noma-error.js";
+import { type ErrorKind, NomaError } from "../errors/noma-error.js";
 import { existsSync, statSync, unlinkSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { withFileLockSync } from "../fsx/with-file-lock.js";
+import { settleBookTransaction } from "./book-transaction.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import type { ValidateOptions } from "../validate/validate-noma.js";
 import { capabilityAdvisories } from "../capability/capability-advisory.js";
@@ -101,6 +102,19 @@ function crashPoint(point: "after-transcript" | "before-document-rename"): void 
   if (process.env["NOMA_RECONCILE_TEST_CRASH_AT"] === point) process.kill(process.pid, "SIGKILL");
 }
 
+/** A book manifest given to patchDocument: it is no document, and gets no transcript (patchBook patches a book). */
+export class NotADocumentError extends NomaError {
+  static override readonly errorName: string = "NotADocumentError";
+  static override readonly kind: ErrorKind = "usage";
+  constructor(shown: string) {
+    super(
+      "not-a-document",
+      `${shown}: a book manifest is not a document; patch the book with patchBook ` +
+        "(the CLI's `patch` and MCP patch_block route a manifest there), which sends each op to its chapter",
+    );
+  }
+}
+
 export class DocumentMissingError extends NomaError {
   static override readonly errorName: string = "DocumentMissingError";
   /** `shown`: how the message names it (the repository-relative path, when known). */
@@ -130,7 +144,7 @@ export function isBookManifestPath(p: string): boolean {
  * copy of what it points at (an outside file's bytes in the repository); a sidecar linking out
  * of the repository is not read.
  */
-function refuseSymlinks(absPath: string, root: string | undefined): void {
+export function refuseSymlinks(absPath: string, root: string | undefined): void {
   const t = transcriptPath(absPath);
   if (isSymlink(t))
     throw new SymlinkNotAllowedError(
@@ -146,11 +160,16 @@ function refuseSymlinks(absPath: string, root: string | undefined): void {
 export function patchDocument(absPath: string, ops: readonly unknown[], options: PatchDocumentOptions): PatchDocumentResult {
   // A value that is not a patch op cannot be recorded as one (§5.2): refused before anything is written.
   assertRecordableOps(ops);
+  // Nothing that is not a document gets a transcript.
+  if (isBookManifestPath(absPath)) throw new NotADocumentError(options.root !== undefined ? relative(options.root, absPath).split(sep).join("/") : absPath);
   refuseSymlinks(absPath, options.root);
   // Files are named in refusals as the repository names them (a FIFO, no permission, not UTF-8).
   const label = (abs: string): string => (options.root !== undefined ? relative(options.root, abs).split(sep).join("/") : abs);
   if (isAbsent(absPath)) throw new DocumentMissingError(absPath, label(absPath));
   const run = (): PatchDocumentResult => {
+    // A book transaction interrupted while it held this document is finished (or dropped) first.
+    if (options.dryRun !== true)
+      settleBookTransaction(absPath, options.root, lockPathFor, options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {});
     const bytes =
       (options.prefetched !== undefined ? options.prefetched.takeUnchanged(absPath, statSync(absPath, { bigint: true })) : undefined) ??
       readRegularFile(absPath, label(absPath));
@@ -171,7 +190,6 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       ...(options.validate !== undefined ? { validate: options.validate } : {}),
       ...(options.reuse !== undefined ? { reuse: options.reuse } : {}),
       ...(options.prepareLater !== undefined ? { prepareLater: options.prepareLater } : {}),
-      bookManifest: isBookManifestPath(absPath),
       ...(validUtf8
         ? {}
         : {

@@ -78,7 +78,10 @@ const actor = z.strictObject({
 });
 
 const patchEnvelope = {
-  file: docFile,
+  file: text(
+    "The .noma file, or a book manifest (*.noma.yml: each op goes to the chapter owning its target id, all or nothing): " +
+      "an absolute path or one relative to the repository root; it must be inside the repository",
+  ),
   reason: z.optional(z.string().check(z.describe("Why: stored in each transcript record"))),
   expected_sha: z.optional(
     z
@@ -306,6 +309,22 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
       ),
       error: z.optional(z.string()),
       code: z.optional(z.string()),
+      op_index: z.optional(z.number().check(z.describe("A book's rejection: the index of the refused op in the list"))),
+      chapter: z.optional(z.string().check(z.describe("A book's rejection: the chapter that refused the op"))),
+      chapters: z.optional(
+        z
+          .array(
+            z.strictObject({
+              file: z.string(),
+              op_indexes: z.array(z.number()),
+              outcome: z.enum(["applied", "noop", "rejected"]),
+              post_validation: summary,
+              diagnostics: z.array(diagnostic),
+              transcript_entries: z.array(transcriptRecord),
+            }),
+          )
+          .check(z.describe("A book manifest given as file: each chapter the ops were routed to (by the chapter that owns each target id), with its records")),
+      ),
       transcript_entries: z.array(transcriptRecord),
     }),
   },

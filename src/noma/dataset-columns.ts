@@ -1,6 +1,7 @@
 /**
- * Column names of a ::dataset body, by its `format` (yaml by default; csv, tsv, json).
- * Null when the body's shape does not declare columns. YAML bodies in the shapes datasets
+ * Column names of a ::dataset body, by its `format` (yaml by default; csv, tsv, json: a JSON
+ * array of rows whose first row is all text names them there). Null when the body's shape
+ * does not declare columns. YAML bodies in the shapes datasets
  * are written in are read without the YAML library (yaml-dataset-columns.ts); any other
  * body goes through it.
  */
@@ -32,6 +33,8 @@ export function parsedDatasetColumns(interior: readonly string[], fmt: string): 
   }
   if (Array.isArray(data)) {
     const first = data[0];
+    // JSON rows whose first row is all text: that row names the columns (as the patch engine reads it).
+    if (fmt === "json" && Array.isArray(first)) return first.length > 0 && first.every((c) => typeof c === "string") ? (first as string[]) : null;
     return first !== null && typeof first === "object" && !Array.isArray(first) ? Object.keys(first as object) : null;
   }
   if (data === null || typeof data !== "object") return null;

@@ -4,7 +4,7 @@
  */
 import type { NomaDocument } from "../noma/ast.js";
 import { PatchError } from "./patch-error.js";
-import { describeIssues, isOpName, OP_SCHEMAS, type OpName, type PatchOp, type PatchOpOf } from "./patch-op-schema.js";
+import { describeIssues, isOpName, OP_SCHEMAS, opFields, type OpName, type PatchOp, type PatchOpOf } from "./patch-op-schema.js";
 import { addBlock, deleteBlock, moveBlock, replaceBlock, replaceBody } from "./ops/block-ops.js";
 import { removeAttribute, renameId, resolveComment, updateAttribute } from "./ops/attribute-ops.js";
 import { updateHeading } from "./ops/heading-op.js";
@@ -43,8 +43,35 @@ const HANDLERS: { [N in OpName]: Handler<N> } = {
   move_block: moveBlock,
 };
 
-/** Shape check: unsupported_op for an unknown op, invalid_content for missing or mistyped fields. */
-export function validateOp(value: unknown): PatchOp {
+/** Fields of a patch request (the CLI's flags, patch_block's arguments) that are sometimes put in an op by mistake. */
+const REQUEST_FIELDS = new Set(["expected_sha", "base_sha256", "reason", "actor", "parent_op_id", "strict", "file", "ops"]);
+
+/**
+ * The first field of `op` that op `name` does not take, as an invalid_content message; null when
+ * there is none. No field is ever dropped: an op is applied with every field it was given, or
+ * refused naming the one it cannot take.
+ */
+function unknownField(name: OpName, op: Record<string, unknown>): string | null {
+  let fields: readonly string[] | undefined;
+  for (const key in op) {
+    if (!Object.hasOwn(op, key)) continue;
+    fields ??= opFields(name);
+    if (fields.includes(key)) continue;
+    const own = fields.filter((f) => f !== "op");
+    const hint = REQUEST_FIELDS.has(key)
+      ? ` ("${key}" belongs to the patch request, beside the ops, not inside an op)`
+      : ((g) => (g !== undefined ? ` (did you mean "${g}"?)` : ""))(closestName(key, own));
+    return `${name} has no field "${key}"${hint}; it takes ${own.join(", ")} (an op is never applied with a field left out)`;
+  }
+  return null;
+}
+
+/**
+ * Shape check: unsupported_op for an unknown op, invalid_content for missing, mistyped or
+ * unknown fields. `lenient` (replaying recorded ops, which another version or tool may have
+ * written with fields of its own): unknown fields are left out instead.
+ */
+export function validateOp(value: unknown, lenient = false): PatchOp {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new PatchError("invalid_content", `A patch op must be a JSON object with an "op" field; got ${JSON.stringify(value)}.`);
   }
@@ -59,7 +86,15 @@ export function validateOp(value: unknown): PatchOp {
         : `${JSON.stringify(name)} is not a v1.0 patch op (known: ${known.join(", ")}).`,
     );
   }
-  const parsed = OP_SCHEMAS[name].safeParse(value);
+  const record = value as Record<string, unknown>;
+  const unknown = unknownField(name, record);
+  let input: unknown = value;
+  if (unknown !== null) {
+    if (!lenient) throw new PatchError("invalid_content", `Malformed ${name} op: ${unknown}.`);
+    const fields = opFields(name);
+    input = Object.fromEntries(Object.entries(record).filter(([k]) => fields.includes(k)));
+  }
+  const parsed = OP_SCHEMAS[name].safeParse(input);
   if (!parsed.success) throw new PatchError("invalid_content", `Malformed ${name} op: ${describeIssues(parsed.error.issues, value)}.`);
   return parsed.data as PatchOp;
 }

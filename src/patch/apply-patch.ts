@@ -98,6 +98,11 @@ export interface ApplyPatchOptions {
    * outside the catalog (§3.1).
    */
   formatOps?: boolean;
+  /**
+   * The ops are recorded ones being replayed (§5.5): a field the op does not take, which
+   * another version or tool may have recorded, is left out instead of refused.
+   */
+  replayRecorded?: boolean;
   /** Clock for elapsed_ms (tests). */
   now?: () => number;
   /**
@@ -261,7 +266,7 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
     let parsedOp: PatchOp | undefined;
     try {
       const format = options.formatOps === true && isFormatOp(raw);
-      parsedOp = format ? undefined : validateOp(raw);
+      parsedOp = format ? undefined : validateOp(raw, options.replayRecorded === true);
       const op = parsedOp;
       const run = (on: NomaDocument): { advisories: Diagnostic[]; next: string; edit: RecordedEdit | null | undefined } => {
         const advisories = op !== undefined ? (options.advisory?.(on, op) ?? []) : [];

@@ -4,7 +4,9 @@
  * zod/mini keeps the patch path's start-up small.
  *
  * Every op may carry `baseHash` (§3.4): a sha256 hex prefix (≥ 8 chars) of
- * the target block's source lines. Unknown extra fields are accepted and kept.
+ * the target block's source lines. No other field is accepted: an op is never
+ * applied with one of its fields left out (validateOp names an unknown field
+ * before the schema is read; the JSON Schema says `additionalProperties: false`).
  */
 import * as z from "zod/mini";
 
@@ -16,7 +18,7 @@ const scalar = z.union([z.string(), z.number(), z.boolean()]);
 const cells = z.array(z.union([z.string(), z.number(), z.boolean()]));
 
 function op<T extends string, S extends Record<string, z.core.SomeType>>(name: T, shape: S) {
-  return z.looseObject({ op: z.literal(name), ...shape, baseHash });
+  return z.strictObject({ op: z.literal(name), ...shape, baseHash });
 }
 
 /** How to build each op's schema (see OP_SCHEMAS). */
@@ -52,6 +54,8 @@ const BUILD = {
       text: z.optional(z.string()),
       author: z.optional(z.string()),
       date: z.optional(z.string()),
+      // The rationale, written as the block's body (as add_comment's content).
+      content: z.optional(z.string()),
     }),
   update_table_cell: () => op("update_table_cell", { id, row: index, column, value: scalar }),
   update_table_header_cell: () => op("update_table_header_cell", { id, column, value: scalar }),
@@ -97,6 +101,11 @@ export type PatchOp = { [N in OpName]: PatchOpOf<N> }[OpName];
 /** The whole union, for JSON Schema output: built on first call (patch-op-union.ts keeps the library's const). */
 export function patchOpUnion(): z.ZodMiniType {
   return z.union(Object.values(OP_SCHEMAS) as unknown as [z.ZodMiniType, z.ZodMiniType, ...z.ZodMiniType[]]);
+}
+
+/** The fields an op takes (its schema's keys: `op`, its own, `baseHash`). */
+export function opFields(name: OpName): readonly string[] {
+  return Object.keys((OP_SCHEMAS[name] as unknown as { def: { shape: Record<string, unknown> } }).def.shape);
 }
 
 export function isOpName(name: unknown): name is OpName {

@@ -19,6 +19,7 @@ export const OUTPUT_SCHEMA_VERSIONS = {
   ci: 2,
   fmt: 2,
   patch: 2,
+  "patch-book": 2,
   ids: 2,
   init: 2,
   "archive-list": 2,

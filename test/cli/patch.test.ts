@@ -112,11 +112,16 @@ describe("patch", () => {
     expect(existsSync(join(repo, "d.noma.patches"))).toBe(false);
   });
 
-  it("rejects book manifests with unsupported_op", () => {
+  it("a book manifest patches its chapters (test/patch/book-patch.test.ts); an id no chapter holds is target_missing, and the manifest gets no transcript", () => {
     const repo = tempRepo({ "b.noma.yml": "chapters: [a.noma]\n", "a.noma": "# A\n" });
     const r = runCli(["patch", "b.noma.yml", "--op", '{"op":"delete_block","id":"x"}', "--format", "json"], { cwd: repo });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).result.error.code).toBe("unsupported_op");
+    expect(JSON.parse(r.stdout).result.error).toEqual({ code: "target_missing", message: 'id "x" is in no chapter of b.noma.yml.', op_index: 0 });
+    expect(existsSync(join(repo, "b.noma.yml.patches"))).toBe(false);
+    expect(existsSync(join(repo, "a.noma.patches"))).toBe(false);
+    const sha = runCli(["patch", "b.noma.yml", "--op", '{"op":"delete_block","id":"x"}', "--expected-sha", "abcdef12"], { cwd: repo });
+    expect(sha.code).toBe(2);
+    expect(sha.stderr).toContain("--expected-sha names one document's state; a book has one per chapter");
   });
 });
 

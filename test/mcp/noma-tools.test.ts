@@ -385,11 +385,19 @@ describe("patch_block", () => {
     await c.close();
   });
 
-  it("system faults are isError: missing file, book manifest (nothing recorded)", async () => {
+  it("system faults are isError: a missing file (nothing recorded); a book manifest is no document and gets no transcript", async () => {
     const repo = tempRepo({ "book.noma.yml": "chapters:\n  - a.noma\n", "a.noma": DOC });
     const c = new McpClient(repo);
     expect(await c.fails("patch_block", { file: "missing.noma", op: { op: "delete_block", id: "c1" } })).toMatch(/no such file/);
-    expect(await c.fails("patch_block", { file: "book.noma.yml", op: { op: "delete_block", id: "c1" } })).toMatch(/book manifest.*unsupported_op/);
+    // A book manifest is patched across its chapters (test/patch/book-patch.test.ts): an id no chapter holds is refused, nothing recorded.
+    expect(await c.ok("patch_block", { file: "book.noma.yml", op: { op: "delete_block", id: "zz" } })).toEqual({
+      ok: false,
+      code: "target_missing",
+      error: 'id "zz" is in no chapter of book.noma.yml.',
+      op_index: 0,
+      transcript_entries: [],
+      chapters: [],
+    });
     expect(existsSync(join(repo, "book.noma.yml.patches"))).toBe(false);
     expect(existsSync(join(repo, "missing.noma.patches"))).toBe(false);
     await c.close();

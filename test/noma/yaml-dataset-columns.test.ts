@@ -178,6 +178,17 @@ describe("dataset column names without the YAML library", () => {
     expect(datasetColumns(["schema:", "  b: x", "  a: y"], undefined)).toEqual(["b", "a"]);
   });
 
+  it("a JSON array of rows whose first row is all text names the columns there, as the patch engine reads it", () => {
+    expect(parsedDatasetColumns(['[["name", "n"],', ' ["a", 1]]'], "json")).toEqual(["name", "n"]);
+    expect(parsedDatasetColumns(["[[1, 2], [3, 4]]"], "json")).toBeNull();
+    expect(parsedDatasetColumns(['[["a", 1]]'], "json")).toBeNull();
+    expect(parsedDatasetColumns(["[[]]"], "json")).toBeNull();
+    const text = '::dataset{id="d" format="json"}\n[["name", "n"], ["a", 1]]\n::\n::plot{dataset="d" column="n"}\n::\n::plot{dataset="d" column="z"}\n::\n';
+    expect(validateNoma(parseNoma(text)).map((d) => [d.code, d.pos?.line, d.message])).toEqual([
+      ["plot-unknown-column", 6, '::plot column="z" is not a column of dataset "d" (columns: name, n).'],
+    ]);
+  });
+
   it("plot-unknown-column is reported the same for every plot of a dataset read once", () => {
     const text = [
       '::dataset{id="d"}',

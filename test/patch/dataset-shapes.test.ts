@@ -220,8 +220,9 @@ describe("dataset properties", () => {
           const wrap = (json: string): string => `# Data\n\n::dataset{id="d" format="json"}\n${json}\n::\n\nAfter [[d]].\n`.replace(/\n/g, eol);
           const src = wrap(layout(value));
           const out = applyPatch(src, [{ ...o, id: "d" }]);
-          if (shape === "rows" && "column" in o && typeof o.column === "string") {
-            // An array of rows names no columns: labels are invalid_content.
+          if (shape === "rows" && (("column" in o && typeof o.column === "string") || o.op === "insert_dataset_column")) {
+            // An array of rows without a header row names no columns: labels are invalid_content,
+            // and a new column's header has nowhere to go (issue 38).
             expect(out.error?.code).toBe("invalid_content");
             return;
           }
@@ -271,7 +272,8 @@ describe("dataset properties", () => {
           // Without schema or keys, columns have no labels.
           const src = `::dataset{id="d"}\n${yamlBody(d, shape, schema)}\n::\n`;
           const out = applyPatch(src, [{ ...o, id: "d" }]);
-          if (!schema && !maps && "column" in o && typeof o.column === "string") {
+          // Without schema or keys there are no column names: no label, and nowhere for a new header.
+          if (!schema && !maps && (("column" in o && typeof o.column === "string") || o.op === "insert_dataset_column")) {
             expect(out.error?.code).toBe("invalid_content");
             return;
           }

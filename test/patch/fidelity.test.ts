@@ -44,7 +44,9 @@ describe("dataset edits in JSON bodies", () => {
     expect(ok(table, { op: "insert_dataset_column", id: "d", column: 2, header: "note", cells: ["x"] })).toBe(
       json('{\n  "columns": ["name", "n", "note"],\n  "rows": [\n    ["ana", 1, "x"],\n    ["bo", 2, ""]\n  ]\n}'),
     );
-    expect(ok(yaml("rows:\n  - [ana, 1]"), { op: "insert_dataset_column", id: "d", column: 1, header: "note" })).toBe(yaml('rows:\n  - [ana, "", 1]'));
+    expect(ok(yaml("columns: [name, n]\nrows:\n  - [ana, 1]"), { op: "insert_dataset_column", id: "d", column: 1, header: "note" })).toBe(
+      yaml('columns: [name, note, n]\nrows:\n  - [ana, "", 1]'),
+    );
   });
 
   it("deleting a column in YAML row lists keeps a row's comment and updates a columns: list", () => {

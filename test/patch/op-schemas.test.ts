@@ -17,7 +17,8 @@ describe("the patch op schemas", () => {
       expect(OP_SCHEMAS[name]).toBe(OP_SCHEMAS[name]);
       expect(OP_SCHEMAS[name].safeParse({ op: name }).success).toBe(false); // every op needs more than its name
     }
-    expect(OP_SCHEMAS.update_attribute.safeParse({ op: "update_attribute", id: "c1", key: "confidence", value: 0.5, extra: 1 }).success).toBe(true);
+    // No field beyond the op's own: an op is never applied with a field left out (issue 38).
+    expect(OP_SCHEMAS.update_attribute.safeParse({ op: "update_attribute", id: "c1", key: "confidence", value: 0.5, extra: 1 }).success).toBe(false);
     expect(OP_SCHEMAS.update_attribute.safeParse({ op: "update_attribute", id: "", key: "confidence", value: 0.5 }).success).toBe(false);
   });
 

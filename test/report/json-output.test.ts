@@ -54,6 +54,9 @@ describe("--format json: one envelope, each output valid against its schema", ()
     valid("patch", ["patch", "docs/plan.noma", "--op", '{"op":"update_attribute","id":"c1","key":"confidence","value":0.6}'], root);
     const rejected = valid("patch", ["patch", "docs/plan.noma", "--op", '{"op":"delete_block","id":"nope"}'], root);
     expect(rejected).toMatchObject({ ok: false, result: { outcome: "rejected" } });
+    writeFileSync(join(root, "docs/book.noma.yml"), "chapters:\n  - plan.noma\n");
+    const book = valid("patch-book", ["patch", "docs/book.noma.yml", "--op", '{"op":"update_attribute","id":"c1","key":"confidence","value":0.7}'], root);
+    expect(book).toMatchObject({ ok: true, result: { outcome: "applied", chapters: [{ file: "docs/plan.noma", op_indexes: [0], outcome: "applied" }] } });
     valid("transcript-verify", ["transcript", "verify", "docs/plan.noma", "--base", "docs/base.noma"], root);
     appendFileSync(join(root, "docs/plan.noma"), "\nTyped by hand.\n");
     valid("transcript-accept", ["transcript", "accept", "docs/plan.noma", "--reason", "typed by hand"], root);

@@ -7,7 +7,7 @@ import { formatJsonEnvelope } from "../../report/json-envelope.js";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { worktreeChapterLookup } from "../../check/worktree-books.js";
-import { patchDocument, type PatchDocumentResult } from "../../editing/patch-document.js";
+import { isBookManifestPath, patchDocument, type PatchDocumentResult } from "../../editing/patch-document.js";
 import { formatDiagnosticsText } from "../../report/format-text.js";
 import type { Diagnostic } from "../../validate/diagnostic.js";
 import { diagnosticChangesJson, type DiagnosticChange } from "../../validate/diagnostic-change.js";
@@ -56,6 +56,8 @@ export async function patchCommand(doc: string, options: Record<string, unknown>
     ops = parseOps(text, opsFile!);
   }
   const actor = actorFromOptions(options, ctx.root, io.env);
+  // A book: each op to the chapter that owns its target, all or nothing (patch-book.ts).
+  if (isBookManifestPath(file)) return (await import("./patch-book-command.js")).patchBookCommand(file, ops, options, ctx, actor, format, io);
   for (const [flag, value] of [
     ["expected-sha", options["expectedSha"]],
     ["base-sha256", options["baseSha256"]],

@@ -48,7 +48,7 @@ export async function transcriptCommand(action: string, doc: string | undefined,
   }
   // fmt's format_document records replay too (their edits are in the record).
   const apply = base !== undefined ? (await import("../../patch/apply-patch.js")).applyPatch : undefined;
-  const engine = apply !== undefined ? (text: string, ops: unknown[]) => apply(text, ops, { formatOps: true }) : undefined;
+  const engine = apply !== undefined ? (text: string, ops: unknown[]) => apply(text, ops, { formatOps: true, replayRecorded: true }) : undefined;
   const report = verifyTranscript(transcript, docText, {
     strict: options["strict"] === true,
     ...(base !== undefined && engine !== undefined ? { replay: { base, engine } } : {}),

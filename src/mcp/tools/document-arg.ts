@@ -27,7 +27,8 @@ export interface DocumentArg {
 /**
  * @param file a path, or the quoted form reports print for a name that is not UTF-8
  *   (`"docs/bad\377.noma"`, git-path.ts): such a document can be read and validated
- * @param write the tool writes (patch_block): a name that is not UTF-8 is refused
+ * @param write the tool writes (patch_block): a name that is not UTF-8 is refused, and a book
+ *   manifest is accepted (patch_block patches a book across its chapters)
  */
 export function documentArg(file: string, ctx: ToolContext, write = false): DocumentArg {
   let rel: string;
@@ -37,7 +38,7 @@ export function documentArg(file: string, ctx: ToolContext, write = false): Docu
     if (e instanceof PathOutsideRepoError) throw new ToolFailure(`${file}: path is outside the repository (${ctx.root}); nothing was read or written`);
     throw e;
   }
-  if (isBookManifestPath(rel)) {
+  if (!write && isBookManifestPath(rel)) {
     throw new ToolFailure(
       `${file}: a book manifest (.noma.yml) is not a valid target (unsupported_op, Noma §2.3); address the chapter's .noma file with its unscoped ids`,
     );

@@ -18,7 +18,8 @@
 import { preparePatchMemo } from "../../patch/apply-patch.js";
 import { describeJsonValue } from "../../patch/assert-recordable-ops.js";
 import { worktreeChapterLookupIfListed } from "../../check/worktree-books.js";
-import { lockPathFor, patchDocument } from "../../editing/patch-document.js";
+import { isBookManifestPath, lockPathFor, patchDocument } from "../../editing/patch-document.js";
+import { patchBook } from "../../editing/patch-book.js";
 import { withFileLock } from "../../fsx/with-file-lock.js";
 import type { Diagnostic, ValidationSummary } from "../../validate/diagnostic.js";
 import { diagnosticChangesJson, type DiagnosticChangesJson } from "../../validate/diagnostic-change.js";
@@ -47,7 +48,17 @@ export type PatchBlockResult =
       diagnostic_changes: DiagnosticChangesJson;
       transcript_entries: Record<string, unknown>[];
     }
-  | { ok: false; error: string; code: string; transcript_entries: Record<string, unknown>[] };
+  | { ok: false; error: string; code: string; transcript_entries: Record<string, unknown>[]; op_index?: number; chapter?: string };
+
+/** A book's answer: each chapter the list touched, with its records (transcript_entries: all of them, chapter by chapter). */
+export interface PatchBookChapterJson {
+  file: string;
+  op_indexes: number[];
+  outcome: "applied" | "noop" | "rejected";
+  post_validation: ValidationSummary;
+  diagnostics: Diagnostic[];
+  transcript_entries: Record<string, unknown>[];
+}
 
 export const DEFAULT_ACTOR = { kind: "agent", name: "unknown" } as const;
 
@@ -77,11 +88,73 @@ function opList(v: unknown): unknown[] {
   return list.map(fromJsonString);
 }
 
+/** patch_block on a book manifest: patchBook (each op to its chapter, all or nothing). */
+function patchBookTool(abs: string, args: PatchBlockArgs, ctx: ToolContext): PatchBlockResult & { chapters?: PatchBookChapterJson[] } {
+  if (args.expected_sha !== undefined || args.base_sha256 !== undefined)
+    throw new ToolFailure(
+      "expected_sha and base_sha256 name one document's state; a book has one per chapter: give each op a baseHash (checked against its chapter's block)",
+    );
+  const ops = args.ops !== undefined ? opList(args.ops) : [fromJsonString(args.op)];
+  const r = patchBook(abs, ops, {
+    root: ctx.root,
+    actor: args.actor !== undefined ? { ...args.actor } : { ...DEFAULT_ACTOR },
+    ...(args.reason !== undefined ? { reason: args.reason } : {}),
+    ...(args.parent_op_id !== undefined ? { parentOpId: args.parent_op_id } : {}),
+    ...(args.strict !== undefined ? { strict: args.strict } : {}),
+  });
+  const chapters = r.chapters.map(
+    (c): PatchBookChapterJson => ({
+      file: c.file,
+      op_indexes: c.opIndexes,
+      outcome: c.outcome.result,
+      post_validation: c.outcome.postValidation,
+      diagnostics: c.outcome.postDiagnostics,
+      transcript_entries: c.records,
+    }),
+  );
+  const entries = r.chapters.flatMap((c) => c.records);
+  if (r.result === "rejected") {
+    const e = r.error!;
+    return {
+      ok: false,
+      error: e.message,
+      code: e.code,
+      op_index: e.opIndex,
+      ...(e.file !== undefined ? { chapter: e.file } : {}),
+      transcript_entries: entries,
+      chapters,
+    };
+  }
+  const order: readonly ValidationSummary[] = ["ok", "warn", "error"];
+  const worst = r.chapters.reduce<ValidationSummary>(
+    (w, c) => (order.indexOf(c.outcome.postValidation) > order.indexOf(w) ? c.outcome.postValidation : w),
+    "ok",
+  );
+  // What the list changed in the book's diagnostics: every chapter's, each named by its file.
+  const changes = r.chapters.map((c) => ({ file: c.file, json: diagnosticChangesJson(c.outcome) }));
+  const named = (list: (j: DiagnosticChangesJson) => Diagnostic[]): Diagnostic[] => changes.flatMap((c) => list(c.json).map((d) => ({ ...d, file: c.file })));
+  const total = (k: keyof DiagnosticChangesJson["totals"]): number => changes.reduce((n, c) => n + c.json.totals[k], 0);
+  return {
+    ok: true,
+    post_validation: worst,
+    transcript_entry: entries[entries.length - 1]!,
+    diagnostics: r.chapters.flatMap((c) => c.outcome.postDiagnostics.map((d) => ({ ...d, file: c.file }))),
+    diagnostic_changes: {
+      introduced: named((j) => j.introduced),
+      resolved: named((j) => j.resolved),
+      totals: { introduced: total("introduced"), resolved: total("resolved"), unchanged: total("unchanged"), before: total("before"), after: total("after") },
+    },
+    transcript_entries: entries,
+    chapters,
+  };
+}
+
 export async function patchBlockTool(args: PatchBlockArgs, ctx: ToolContext): Promise<PatchBlockResult> {
   const hasOp = args.op !== undefined;
   const hasOps = args.ops !== undefined;
   if (hasOp === hasOps) throw new ToolFailure("give exactly one of `op` (one patch op) or `ops` (a list of ops applied atomically)");
   const { abs, rel } = documentArg(args.file, ctx, true);
+  if (isBookManifestPath(rel)) return patchBookTool(abs, args, ctx);
   // A chapter of a book is validated in its book (its links into other chapters resolve).
   const resolveOutside = worktreeChapterLookupIfListed(ctx.root, ctx.inRepo, rel);
   const ops = hasOps ? opList(args.ops) : [fromJsonString(args.op)];

@@ -1,7 +1,8 @@
 /**
- * JSON dataset bodies: an array of rows, an array of records, or
- * `{"columns": [...], "rows": [...]}` (columns as names or `{"name", "type"}` objects), in
- * any layout — one row per line, pretty-printed over several lines, or all on one line.
+ * JSON dataset bodies: an array of rows (its first row the header when every cell of it is
+ * text, as a CSV's first line), an array of records, or `{"columns": [...], "rows": [...]}`
+ * (columns as names or `{"name", "type"}` objects), in any layout — one row per line,
+ * pretty-printed over several lines, or all on one line.
  *
  * The body is parsed with the span of every value (json-spans.ts) and edited in place: a
  * cell edit replaces that value's text, a new row or key copies the layout of its
@@ -36,6 +37,7 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     return fail(`Dataset "${id}" is not valid JSON (line ${line}): ${e.message}.`);
   }
   let rowsNode: JsonArraySpan;
+  /** The column names: a `columns` list, or the header row of an array of rows. */
   let columnsNode: JsonArraySpan | undefined;
   if (root.kind === "array") rowsNode = root;
   else if (root.kind === "object" && root.entries.some((e) => e.key === "rows" && e.value.kind === "array")) {
@@ -50,7 +52,17 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
   const rows = rowsNode.items;
   const records = rows.length > 0 && rows.every((r) => r.kind === "object");
   if (rows.some((r) => r.kind !== (records ? "object" : "array"))) fail(`Dataset "${id}": JSON rows must all be arrays or all be records.`);
-  const rowList = rows as Row[];
+  // An array of rows whose first row is all text is read as a CSV is: that row is the header
+  // (column names and labels), `row` counts the rows after it, and column ops edit it too.
+  const first = rows[0];
+  const headerRow =
+    root.kind === "array" && first !== undefined && first.kind === "array" && first.items.length > 0 && first.items.every((v) => v.kind === "string")
+      ? first
+      : undefined;
+  if (headerRow !== undefined) columnsNode = headerRow;
+  /** Index in `rows` of data row 0. */
+  const skip = headerRow !== undefined ? 1 : 0;
+  const rowList = (skip > 0 ? rows.slice(skip) : rows) as Row[];
 
   // Column names and declared types.
   let columns: string[] | null = null;
@@ -72,6 +84,16 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     columns = seen;
   }
   const width = Math.max(columns?.length ?? 0, ...rowList.map((r) => (r.kind === "array" ? r.items.length : 0)));
+  // Where a new column's type is written: column objects that carry one.
+  const firstColumn = columnsNode?.items[0];
+  const noTypes =
+    firstColumn !== undefined && firstColumn.kind === "object" && firstColumn.entries.some((e) => e.key === "type")
+      ? null
+      : headerRow !== undefined
+        ? "its header row holds names only"
+        : columnsNode !== undefined
+          ? 'its "columns" are names without a "type"'
+          : "its records' keys are names only";
 
   // ---- layout ----------------------------------------------------------------
   const eol = documentEol(doc);
@@ -188,13 +210,14 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     return i === -1 ? r.entries.length : i;
   };
   const entryText = (r: JsonObjectSpan | undefined, key: string, value: string): string => `${JSON.stringify(key)}${colonOf(r)}${value}`;
-  const template = (row: number): Row | undefined => rowList[row] ?? rowList[rowList.length - 1];
+  const template = (row: number): Row | undefined => rowList[row] ?? rowList[rowList.length - 1] ?? headerRow;
 
   return {
     id,
     columns,
     rowCount: rowList.length,
     width,
+    noTypes,
     updateCell(row, c, value) {
       const r = rowList[row]!;
       const v = cellText(value, c);
@@ -220,10 +243,10 @@ export function jsonModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
             columns!.map((k, c) => entryText(t as JsonObjectSpan | undefined, k, values[c] ?? "null")),
           )
         : formatLike(t, "array", values);
-      return [insertItems(rowsNode, row, [text])];
+      return [insertItems(rowsNode, row + skip, [text])];
     },
     deleteRow(row) {
-      return [removeItem(rowsNode, row)];
+      return [removeItem(rowsNode, row + skip)];
     },
     insertColumn(c, header, type, cells) {
       const edits: TextEdit[] = [];

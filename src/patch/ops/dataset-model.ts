@@ -16,6 +16,8 @@ export interface DatasetModel {
   readonly rowCount: number;
   /** The number of columns: the declared ones, or the widest row. */
   readonly width: number;
+  /** Why the body has no place for a new column's `type` (it declares no column types), or null when it has one. */
+  readonly noTypes: string | null;
   /** Set one cell (padding a short row); no edits when it already holds that text. */
   updateCell(row: number, column: number, value: Cell): TextEdit[];
   /** Insert a row at `row` (0…rowCount), cells padded to the width. */

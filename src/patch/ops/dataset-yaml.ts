@@ -20,8 +20,8 @@ import type { DirectiveNode, NomaDocument } from "../../noma/ast.js";
 import { lineText } from "../../noma/parse-noma.js";
 import { deleteLines, insertLines, replaceLineContent, replaceLines, type TextEdit } from "../text-edit.js";
 import { asBoolean, asNumber, fail, indentWidth, NUMERIC_TYPES, type Cell, type DatasetModel } from "./dataset-model.js";
+import { quoteStyleOf, yamlText, type YamlQuoteStyle } from "./yaml-scalar.js";
 
-const YAML_RESERVED = /^(?:true|false|yes|no|on|off|null|~|y|n)$/i;
 const YAML_NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 /**
@@ -30,7 +30,7 @@ const YAML_NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
  * boolean. A value the type cannot take is written as what it is (a number or boolean as
  * such, text as a string), not refused: the reference applies it.
  */
-export function yamlScalar(value: Cell, type: string | undefined, what: string): string {
+export function yamlScalar(value: Cell, type: string | undefined, what: string, style: YamlQuoteStyle = "plain"): string {
   if (value === null) return "null";
   const t = (type ?? "string").toLowerCase();
   if (NUMERIC_TYPES.has(t)) {
@@ -46,30 +46,44 @@ export function yamlScalar(value: Cell, type: string | undefined, what: string):
   if (t === "any" && typeof value !== "string") return String(value);
   const s = String(value);
   if (/[\r\n]/.test(s)) fail(`${what} cannot contain a line break.`);
-  if (/^[A-Za-z_][\w ./-]*$/.test(s) && !YAML_RESERVED.test(s) && !s.endsWith(" ")) return s;
-  return JSON.stringify(s);
+  // Plain when a reader gives the text back as written (yaml-scalar.ts), in the body's style.
+  return yamlText(s, style);
 }
 
-/** Split a YAML flow collection's inside (`a, "b, c", 3`) on top-level commas. */
+/**
+ * Split a YAML flow collection's inside (`a, "b, c", 3`) on top-level commas. A quote opens a
+ * quoted scalar only where a scalar starts (after `,`, `[`, `{`, `:` or at the start): in
+ * `O'Neil` it is a character of the text.
+ */
 function splitFlow(body: string): string[] {
   if (body.trim().length === 0) return [];
   const out: string[] = [];
   let depth = 0;
   let quote = "";
   let start = 0;
+  /** The last character before `i` that is not a space ("" at the start). */
+  let prev = "";
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
     if (quote !== "") {
       if (c === "\\" && quote === '"') i++;
-      else if (c === quote) quote = "";
+      else if (c === quote) {
+        // '' inside single quotes is a quote.
+        if (quote === "'" && body[i + 1] === "'") i++;
+        else quote = "";
+      }
+      prev = c;
       continue;
     }
-    if (c === '"' || c === "'") quote = c;
+    const opens = prev === "" || prev === "," || prev === "[" || prev === "{" || prev === ":";
+    if (c !== " " && c !== "\t") prev = c;
+    if ((c === '"' || c === "'") && opens) quote = c;
     else if (c === "[" || c === "{") depth++;
     else if (c === "]" || c === "}") depth--;
     else if (c === "," && depth === 0) {
       out.push(body.slice(start, i).trim());
       start = i + 1;
+      prev = "";
     }
   }
   out.push(body.slice(start).trim());
@@ -180,9 +194,9 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
       continue;
     }
     if (section === "schema") {
-      const m = /^(\s+)([^\s:#][^:#]*?)\s*:\s*([^#]*?)\s*(?:#.*)?$/.exec(l.text);
+      const m = /^(\s+)("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s:#'"][^:#]*?)\s*:\s*([^#]*?)\s*(?:#.*)?$/.exec(l.text);
       if (m === null) fail(`Dataset "${id}": schema line ${l.i + 1} is not "name: type".`);
-      schema.push({ name: m[2]!, type: m[3]!, line: l.i, indent: m[1]! });
+      schema.push({ name: unquote(m[2]!), type: unquote(m[3]!), line: l.i, indent: m[1]! });
     } else if (section === "rows") rowLines.push(l);
     else if (section === "columns") columnLines.push(l);
   }
@@ -232,7 +246,11 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     // No value to go by: a number or boolean given is written as one.
     return seen.length === 0 ? "any" : "string";
   };
-  const cellText = (value: Cell, c: number): string => yamlScalar(value, columnType(c), `column ${columns?.[c] ?? c}`);
+  // How the rows write text (plain, or always quoted one way): new text is written the same way.
+  let styleMemo: YamlQuoteStyle | undefined;
+  const style = (): YamlQuoteStyle =>
+    (styleMemo ??= quoteStyleOf(rows.flatMap((r) => (r.kind === "flow-seq" || r.kind === "flow-map" ? r.cells : r.items.map((it) => it.raw)))));
+  const cellText = (value: Cell, c: number): string => yamlScalar(value, columnType(c), `column ${columns?.[c] ?? c}`, style());
   const colIndex = (key: string): number => {
     const i = columns?.indexOf(key) ?? -1;
     return i === -1 ? Number.MAX_SAFE_INTEGER : i;
@@ -334,11 +352,19 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
     return t.onDash ? out : [`${dash}-`, ...out];
   };
 
+  // A new column's type goes into the schema, or into a columns: list of {name, type} entries.
+  const noTypes =
+    schema.length > 0 || list?.entries[0]?.type !== undefined
+      ? null
+      : list !== null
+        ? "its columns: list holds names only"
+        : "it has no schema: of name: type lines";
   return {
     id,
     columns,
     rowCount: rows.length,
     width,
+    noTypes,
     updateCell(row, c, value) {
       return setCell(rows[row]!, c, cellText(value, c));
     },
@@ -363,10 +389,12 @@ export function yamlModel(doc: NomaDocument, node: DirectiveNode): DatasetModel 
       const edits: TextEdit[] = [];
       if (schema.length > 0) {
         const at = c < schema.length ? schema[c]!.line : schema[schema.length - 1]!.line + 1;
-        edits.push(insertLines(doc, at, [`${schema[0]!.indent}${header}: ${type}`]));
+        edits.push(
+          insertLines(doc, at, [`${schema[0]!.indent}${yamlScalar(header, "string", "a column name")}: ${yamlScalar(type, "string", "a column type")}`]),
+        );
       } else if (list !== null) edits.push(list.insert(doc, c, header, type));
       rows.forEach((r, i) => {
-        const v = i < cells.length ? yamlScalar(cells[i]!, type, `column ${header}`) : "null";
+        const v = i < cells.length ? yamlScalar(cells[i]!, type, `column ${header}`, style()) : "null";
         if (r.kind === "flow-seq") {
           const next = [...r.cells];
           while (next.length < c) next.push("null");
@@ -462,7 +490,7 @@ function readItem(id: string, l: { i: number; text: string }, at: number, kind: 
   if (kind === "map") {
     const m = KEY_VALUE.exec(rest);
     if (m === null) fail(`Dataset "${id}": line ${l.i + 1} is not a "key: value" line of a row.`);
-    key = m[1]!.replace(/^(["'])(.*)\1$/, "$2");
+    key = unquote(m[1]!);
     from = at + m[0].length;
   } else {
     const m = /^-(?:[ \t]+|$)/.exec(rest);
@@ -502,7 +530,7 @@ function readRow(id: string, group: ReadonlyArray<{ i: number; text: string }>, 
     for (const p of parts) {
       const m = /^([^:]+?)\s*:(?:\s+(.*))?$/.exec(p);
       if (m === null) fail(`Dataset "${id}": "${p}" at line ${head.i + 1} is not a "key: value" pair.`);
-      keys.push(m[1]!.replace(/^(["'])(.*)\1$/, "$2"));
+      keys.push(unquote(m[1]!));
       cells.push((m[2] ?? "").trim());
     }
     return { kind: "flow-map", first: head.i, last: head.i, dash, pad, tail, cells, keys };
@@ -550,7 +578,18 @@ interface ColumnList {
   remove(doc: NomaDocument, c: number): TextEdit;
 }
 
-const unquote = (s: string): string => s.replace(/^(["'])(.*)\1$/, "$2");
+/** A scalar's text: a quoted one unquoted (`\"` and `''` read back), a plain one as it is. */
+function unquote(s: string): string {
+  if (s.length >= 2 && s.startsWith("'") && s.endsWith("'")) return s.slice(1, -1).replace(/''/g, "'");
+  if (s.length >= 2 && s.startsWith('"') && s.endsWith('"')) {
+    try {
+      return JSON.parse(s) as string;
+    } catch {
+      return s.slice(1, -1);
+    }
+  }
+  return s;
+}
 
 function columnEntry(id: string, raw: string, line: number, at: number): ColumnEntry {
   if (raw.startsWith("{")) {
@@ -579,7 +618,8 @@ function columnEntry(id: string, raw: string, line: number, at: number): ColumnE
 function readColumnList(id: string, keyLine: number, inline: string, lines: ReadonlyArray<{ i: number; text: string }>): ColumnList {
   const newEntry = (entries: readonly ColumnEntry[], name: string, type: string): string => {
     const like = entries[0];
-    const written = yamlScalar(name, "string", "a column name");
+    const listStyle = quoteStyleOf(entries.map((e) => (e.raw.startsWith("{") ? "" : e.raw)));
+    const written = yamlScalar(name, "string", "a column name", listStyle);
     if (like === undefined || !like.raw.startsWith("{")) return written;
     const pad = like.raw.startsWith("{ ") ? " " : "";
     return `{${pad}name: ${written}${like.type !== undefined ? `, type: ${yamlScalar(type, "string", "a column type")}` : ""}${pad}}`;

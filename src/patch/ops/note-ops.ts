@@ -1,6 +1,7 @@
 /**
  * Review ops that add a new block after a target: add_comment (threaded with
- * reply_to), add_footnote, add_endnote, add_change_request.
+ * reply_to), add_footnote, add_endnote, add_change_request. Each writes every field
+ * it is given: the attributes, and `content` as the block's body.
  */
 import type { AttrValue, NomaDocument } from "../../noma/ast.js";
 import { PatchError } from "../patch-error.js";
@@ -81,5 +82,6 @@ export function addChangeRequest(doc: NomaDocument, op: PatchOpOf<"add_change_re
     ["author", op.author],
     ["date", op.date],
   ];
-  return placeAfter(doc, target, buildBlock(fenceBeside(doc, target), "change_request", attrs, []));
+  // The rationale (`content`) is the block's body, as a comment's is.
+  return placeAfter(doc, target, buildBlock(fenceBeside(doc, target), "change_request", attrs, bodyLines(op.content)));
 }

@@ -193,6 +193,12 @@ export function insertTableColumn(doc: NomaDocument, op: PatchOpOf<"insert_table
   const t = readTable(doc, op.id, op.baseHash);
   const c = columnIndex(t, op.column, true);
   if (t.header !== null && op.header === undefined) throw new PatchError("invalid_content", `Table "${op.id}" has a header row; give the new column a header.`);
+  // Every field is written, or the op refused naming it.
+  if (t.header === null && op.header !== undefined)
+    throw new PatchError(
+      "invalid_content",
+      `header: table "${op.id}" has no header row (it lacks the \`header\` flag), so the header ${JSON.stringify(String(op.header))} has nowhere to go; leave header out, or set the flag first.`,
+    );
   const cells = op.cells ?? [];
   if (cells.length > t.body.length)
     throw new PatchError(
