@@ -345,16 +345,19 @@ cli
     "--step <run_id/NNN-role>",
     "Serve the agent of this run step (what `run` gives its agents): only the tools its role may use; its workspace requests are attributed to the step in the ledger",
   )
+  .option("--read-only", "List and serve only the tools that read (every tool that writes or runs a command is left out, and refused if called)")
   .example("  noma-reconcile mcp            # what .mcp.json runs (see `noma-reconcile init`)")
+  .example("  noma-reconcile mcp --read-only   # an agent that may only look")
   .example("  noma-reconcile mcp --step 20260105-100000-ab12cd/004-act   # an act agent: read-only tools + the workspace tools")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io, options)));
 
 cli
-  .command("serve", "Serve the workspace tools (read_file, edit_file, run_command, …) over HTTP on loopback, behind a bearer token")
+  .command("serve", "Serve the workspace tools (read_file, edit_file, search_text, run_command, …) over HTTP on loopback, behind a bearer token")
   .option("--http", "Serve over HTTP (required; `mcp` serves the same tools over stdio)")
   .option("--port <port>", "Port (0 picks a free one)", { default: 7878 })
   .option("--host <host>", "127.0.0.1 (default), ::1 or localhost; anything else is refused")
   .option("--max-body-bytes <bytes>", "Largest request body accepted (default 32 MiB)")
+  .option("--read-only", "Serve only the tools that read (the others answer 403 read_only)")
   .option("--format <format>", "text (everything on stderr) | json (also one line on stdout once listening: url, port, and the token when generated)", {
     default: "text",
   })

@@ -1,14 +1,22 @@
 /**
  * The MCP server's protocol core: one line of JSON-RPC in, at most one line
- * out. Transport-free (run-mcp-stdio.ts feeds it stdin lines) and stateless:
- * every method can be called in any order, with or without `initialize`.
+ * out. Transport-free (run-mcp-stdio.ts feeds it stdin lines). Every method can be
+ * called in any order, with or without `initialize`; the one state kept is the
+ * client's roots (MCP Roots): a client that says it has roots (`capabilities.roots`
+ * at `initialize`) is asked for them (`roots/list`, through `send`) once it is
+ * initialized and again on `notifications/roots/list_changed`, and every workspace
+ * tool call waits for the answer — the workspace is then their intersection with the
+ * repository. `--read-only` (or `workspace.read_only` in the configuration) lists and
+ * serves only the tools that read.
  *
  * Methods: `initialize` (protocol version negotiation; `schemaNote` /
  * `projectNote` when the project's `.notarai/` copies are older than this CLI),
  * `ping`, `tools/list`, `tools/call`, and `server/discover` (newer clients
- * probe it before falling back to `initialize`). Notifications and responses
- * are ignored; batches (JSON arrays) are answered with an array.
+ * probe it before falling back to `initialize`). Other notifications, and responses
+ * to requests we did not send, are ignored; batches (JSON arrays) are answered with an
+ * array.
  */
+import { fileURLToPath } from "node:url";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 import {
   classifyMessage,
@@ -33,6 +41,7 @@ import { isWorkspaceTool } from "../workspace/workspace-tool-names.js";
 import { roleTools, type AgentStep } from "../runs/agent-step.js";
 import { toolFailure } from "./tool-result.js";
 import { didYouMean } from "../errors/did-you-mean.js";
+import { readOnlyFromConfig } from "../config/read-only-from-config.js";
 
 /** The methods a request may name (for "did you mean" on any other). */
 const METHODS = ["initialize", "ping", "tools/list", "tools/call", "server/discover"];
@@ -53,6 +62,12 @@ export interface McpServerOptions {
   version?: string;
   /** Serve the agent of this run step (`mcp --step`): only its role's tools; its workspace requests are attributed to it in the ledger. */
   agentStep?: AgentStep;
+  /** `mcp --read-only`: list and serve only the tools that read (`workspace.read_only: true` in the configuration does too). */
+  readOnly?: boolean;
+  /** Write a request to the client (`roots/list`); without it the client's roots are never asked for. */
+  send?: (message: Record<string, unknown>) => void;
+  /** How long a tool call waits for the client's roots (ms, default 10 000); past it the whole repository is the workspace, and it is logged. */
+  rootsTimeoutMs?: number;
 }
 
 export const SERVER_INSTRUCTIONS = `${TOOL_NAME} keeps this repository's specs (.notarai/**/*.spec.yaml), its .noma documents and their edit transcripts in step with the code.
@@ -67,9 +82,100 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 export class McpServer {
   private readonly options: McpServerOptions;
+  /** The client said it has roots (`capabilities.roots` at initialize). */
+  private clientRoots = false;
+  /** Its roots as absolute paths, once it gave some (undefined: none given, the whole repository). */
+  private roots: string[] | undefined;
+  /** The roots/list request in flight, if any. */
+  private rootsRequest: Promise<void> | null = null;
+  private readonly pending = new Map<string, (answer: { result?: unknown; error?: unknown }) => void>();
+  private sent = 0;
 
   constructor(options: McpServerOptions) {
     this.options = options;
+  }
+
+  /** A response to a request of ours: settle it now (true), or false when it is not one (run-mcp-stdio.ts calls this before queueing). */
+  acceptResponse(value: unknown): boolean {
+    const msg = classifyMessage(value);
+    if (msg.kind !== "response") return false;
+    const settle = typeof msg.id === "string" ? this.pending.get(msg.id) : undefined;
+    if (settle !== undefined) {
+      this.pending.delete(msg.id as string);
+      settle(msg);
+    }
+    return true;
+  }
+
+  /** Ask the client for its roots; calls wait for the answer (or the timeout). */
+  private refreshRoots(): Promise<void> {
+    const send = this.options.send;
+    if (send === undefined) return Promise.resolve();
+    const id = `noma-reconcile-roots-${++this.sent}`;
+    const request = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        if (!this.pending.delete(id)) return;
+        this.options.log(`the client did not answer roots/list within ${this.options.rootsTimeoutMs ?? 10_000} ms: the workspace is the whole repository`);
+        resolve();
+      }, this.options.rootsTimeoutMs ?? 10_000);
+      timer.unref();
+      this.pending.set(id, (answer) => {
+        clearTimeout(timer);
+        this.roots = this.rootsFrom(answer);
+        resolve();
+      });
+    });
+    const settled: Promise<void> = request.finally(() => {
+      if (this.rootsRequest === settled) this.rootsRequest = null;
+    });
+    this.rootsRequest = settled;
+    send({ jsonrpc: "2.0", id, method: "roots/list" });
+    return settled;
+  }
+
+  /** The roots of a roots/list answer as absolute paths (file: URIs only); undefined when it gave none usable. */
+  private rootsFrom(answer: { result?: unknown; error?: unknown }): string[] | undefined {
+    const list = isRecord(answer.result) ? answer.result["roots"] : undefined;
+    if (!Array.isArray(list)) {
+      this.options.log(`roots/list failed (${JSON.stringify(answer.error ?? answer.result).slice(0, 300)}): the workspace is the whole repository`);
+      return undefined;
+    }
+    const paths: string[] = [];
+    for (const r of list) {
+      const uri = isRecord(r) ? r["uri"] : undefined;
+      if (typeof uri !== "string" || !uri.startsWith("file:")) {
+        this.options.log(`a root that is not a file: URI is ignored: ${JSON.stringify(uri).slice(0, 300)}`);
+        continue;
+      }
+      try {
+        paths.push(fileURLToPath(uri));
+      } catch {
+        this.options.log(`a root that is not a local file: URI is ignored: ${JSON.stringify(uri).slice(0, 300)}`);
+      }
+    }
+    if (list.length === 0) {
+      this.options.log("the client gave no roots: the workspace is the whole repository");
+      return undefined;
+    }
+    return paths;
+  }
+
+  /** The client's roots, once asked for (a call waits for a request in flight). */
+  private async currentRoots(): Promise<string[] | undefined> {
+    if (this.clientRoots && this.roots === undefined && this.rootsRequest === null && this.sent === 0) void this.refreshRoots();
+    if (this.rootsRequest !== null) await this.rootsRequest;
+    return this.roots;
+  }
+
+  /** Whether only the tools that read are served: `--read-only`, or the configuration's workspace.read_only. */
+  private async isReadOnly(): Promise<boolean> {
+    if (this.options.readOnly === true) return true;
+    try {
+      const root = this.options.projectRoot !== undefined ? this.options.projectRoot() : (await this.options.root()).root;
+      return readOnlyFromConfig(root);
+    } catch {
+      return false;
+    }
   }
 
   /** Handle one line of input; returns the line to write (without newline), or null when nothing is to be answered. */
@@ -94,7 +200,10 @@ export class McpServer {
     const msg = classifyMessage(value);
     switch (msg.kind) {
       case "notification":
+        if (this.clientRoots && (msg.method === "notifications/initialized" || msg.method === "notifications/roots/list_changed")) void this.refreshRoots();
+        return null;
       case "response":
+        this.acceptResponse(value);
         return null;
       case "invalid":
         return rpcError(msg.id, msg.error.code, msg.error.message);
@@ -139,6 +248,8 @@ export class McpServer {
     if (!isRecord(params) || typeof params["protocolVersion"] !== "string") {
       throw new RpcError(INVALID_PARAMS, 'Invalid params: initialize needs params.protocolVersion (a string such as "2025-06-18")');
     }
+    const caps = params["capabilities"];
+    this.clientRoots = isRecord(caps) && isRecord(caps["roots"]) && this.options.send !== undefined;
     let notes = {};
     try {
       const root = this.options.projectRoot !== undefined ? this.options.projectRoot() : (await this.options.root()).root;
@@ -168,8 +279,9 @@ export class McpServer {
   private async listTools(): Promise<Record<string, unknown>> {
     const schemas = await loadToolJsonSchemas();
     const allowed = this.allowedTools();
+    const readOnly = await this.isReadOnly();
     return {
-      tools: TOOL_CATALOG.filter((t) => allowed === null || allowed.includes(t.name)).map((t) => ({
+      tools: TOOL_CATALOG.filter((t) => (allowed === null || allowed.includes(t.name)) && (!readOnly || t.annotations.readOnlyHint)).map((t) => ({
         name: t.name,
         title: t.title,
         description: t.description,
@@ -212,8 +324,23 @@ export class McpServer {
       return refuseWorkspaceTool(name, args, { root, inRepo, log: this.options.log, agentStep: step }, message);
     }
     if (!isRecord(args) && !workspace) throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call params.arguments must be an object");
+    const readOnly = await this.isReadOnly();
+    const meta = TOOL_CATALOG.find((t) => t.name === name)!;
+    // A tool that writes, on a read-only server: a result the model can read (a workspace tool's refusal is a ledger line too).
+    if (readOnly && !meta.annotations.readOnlyHint && !workspace)
+      return toolFailure(
+        `${name} is not available: the server is read-only (--read-only, or workspace.read_only in .notarai/config.yaml); only the tools that read are served`,
+      );
     const { root, inRepo } = await this.options.root();
-    const ctx: ToolContext = { root, inRepo, log: this.options.log, ...(step !== undefined ? { agentStep: step } : {}) };
+    const roots = workspace ? await this.currentRoots() : undefined;
+    const ctx: ToolContext = {
+      root,
+      inRepo,
+      log: this.options.log,
+      ...(step !== undefined ? { agentStep: step } : {}),
+      ...(readOnly ? { readOnly: true } : {}),
+      ...(roots !== undefined ? { roots } : {}),
+    };
     const { callTool } = await import("./call-tool.js");
     return callTool(name as ToolName, args as Record<string, unknown>, ctx);
   }

@@ -1,10 +1,13 @@
 /**
  * The MCP stdio transport: newline-delimited JSON-RPC on stdin/stdout. Only
  * protocol messages go to stdout; logs go to stderr. Messages are handled one
- * at a time, in arrival order (a patch never races another patch). Resolves
- * once stdin has ended and every message received has been answered.
+ * at a time, in arrival order (a patch never races another patch) — except the
+ * client's responses to our own requests (`roots/list`), which are taken as they
+ * arrive: a tool call waiting for the client's roots must not wait behind itself.
+ * Resolves once stdin has ended and every message received has been answered.
  */
 import { findRepoRootAsync, findWorkTreeTop } from "../git/find-repo-root.js";
+import { parseLine, serializeMessage } from "./json-rpc.js";
 import { LineFramer } from "./line-framer.js";
 import { McpServer, type RepoRoot } from "./mcp-server.js";
 import type { AgentStep } from "../runs/agent-step.js";
@@ -20,6 +23,8 @@ export interface McpStdioOptions {
   interactive?: boolean;
   /** Serve the agent of this run step (`mcp --step`). */
   agentStep?: AgentStep;
+  /** `mcp --read-only`: list and serve only the tools that read. */
+  readOnly?: boolean;
 }
 
 export function runMcpStdio(options: McpStdioOptions): Promise<void> {
@@ -29,11 +34,18 @@ export function runMcpStdio(options: McpStdioOptions): Promise<void> {
     root: () => (root ??= findRepoRootAsync(options.cwd)),
     projectRoot: () => findWorkTreeTop(options.cwd),
     log,
+    send: (message) => options.write(`${serializeMessage(message)}\n`),
     ...(options.agentStep !== undefined ? { agentStep: options.agentStep } : {}),
+    ...(options.readOnly === true ? { readOnly: true } : {}),
   });
   const framer = new LineFramer();
   let queue: Promise<void> = Promise.resolve();
   const enqueue = (line: string): void => {
+    // A response (no "method") to a request of ours is settled now, not queued.
+    if (!line.includes('"method"')) {
+      const parsed = parseLine(line);
+      if (parsed.ok && server.acceptResponse(parsed.value)) return;
+    }
     queue = queue.then(async () => {
       try {
         const out = await server.handleLine(line);

@@ -1,7 +1,8 @@
 /**
  * `noma-reconcile mcp`: the MCP server on stdio (newline-delimited JSON-RPC
  * 2.0). Stdout carries protocol messages only; logs go to stderr. Exits 0 when
- * stdin closes. `--step RUN_ID/NNN-role` serves one run step's agent (agent-step.ts).
+ * stdin closes. `--step RUN_ID/NNN-role` serves one run step's agent (agent-step.ts);
+ * `--read-only` lists and serves only the tools that read.
  */
 import { parseAgentStep, type AgentStep } from "../../runs/agent-step.js";
 import { runMcpStdio } from "../../mcp/run-mcp-stdio.js";
@@ -30,6 +31,7 @@ export async function mcpCommand(io: CliIO, options: Record<string, unknown> = {
     cwd: io.cwd,
     interactive: process.stdin.isTTY === true,
     ...(agentStep !== undefined ? { agentStep } : {}),
+    ...(options["readOnly"] === true ? { readOnly: true } : {}),
   });
   return 0;
 }

@@ -17,6 +17,7 @@ import { WorkspaceError } from "../workspace-error.js";
 import { DEFAULT_OUTPUT_BYTES } from "../workspace-schemas.js";
 import type { Workspace } from "../workspace.js";
 import { readCheckedFile } from "./read-file.js";
+import type { EffectJournal } from "../effect-journal.js";
 import type { ToolOutput } from "./tool-output.js";
 
 /** What the process did (RunProcessResult without the internal abort/spawn flags), its argv and whether it succeeded. */
@@ -30,6 +31,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Told the command's process id once it started (the run loop records it for crash recovery). */
   onSpawn?: (pid: number) => void | Promise<void>;
+  /** Where the intent line goes before the command starts (a command may change the work tree). */
+  journal?: EffectJournal;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -148,7 +151,13 @@ export async function runCommandTool(
     command,
     argList,
     record,
-    { timeoutSeconds, maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES, request: args.environment ?? {}, signal: options.signal },
+    {
+      timeoutSeconds,
+      maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES,
+      request: args.environment ?? {},
+      signal: options.signal,
+      ...(options.journal !== undefined ? { journal: options.journal } : {}),
+    },
     { command, args: argList, rule, environment_keys: envKeys },
   );
 }
@@ -158,7 +167,14 @@ async function runArgv(
   command: string,
   argList: string[],
   record: Pick<AllowRecord, "inherit" | "env">,
-  o: { timeoutSeconds: number; maxOutputBytes: number; request: Record<string, string>; signal: AbortSignal | undefined; onSpawn?: RunOptions["onSpawn"] },
+  o: {
+    timeoutSeconds: number;
+    maxOutputBytes: number;
+    request: Record<string, string>;
+    signal: AbortSignal | undefined;
+    onSpawn?: RunOptions["onSpawn"];
+    journal?: EffectJournal;
+  },
   ledger: Record<string, unknown>,
 ): Promise<ToolOutput<CommandResult>> {
   const { env, pathDirs } = commandEnv({ serverEnv: ws.env, root: ws.root, inherit: record.inherit, fixed: record.env, request: o.request });
@@ -170,6 +186,8 @@ async function runArgv(
       "command_not_found",
       `${command}: not found on PATH (${pathDirs.join(":") || "empty"}; directories inside the repository are never searched)`,
     );
+  // The command may change the work tree: its intent is on the ledger before it starts.
+  await o.journal?.intent("", { ...ledger, executable: exe, timeout_seconds: o.timeoutSeconds });
   const r = await runProcess({
     argv: [exe, ...argList],
     cwd: ws.root,
@@ -212,6 +230,7 @@ export async function runConfiguredTool(
       request: {},
       signal: options.signal,
       ...(options.onSpawn !== undefined ? { onSpawn: options.onSpawn } : {}),
+      ...(options.journal !== undefined ? { journal: options.journal } : {}),
     },
     { argv: [...argv], config: `workspace.${which}` },
   );
