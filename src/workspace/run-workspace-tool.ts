@@ -149,7 +149,8 @@ function classify(e: unknown, name: string, log: ((line: string) => void) | unde
 /** A path-like argument for the ledger of a refused request (what was asked, as given). */
 function askedPath(raw: unknown): string {
   if (raw === null || typeof raw !== "object") return "";
-  const p = (raw as Record<string, unknown>)["path"];
+  const o = raw as Record<string, unknown>;
+  const p = typeof o["path"] === "string" ? o["path"] : o["source"];
   return typeof p === "string" ? p.slice(0, 4096) : "";
 }
 

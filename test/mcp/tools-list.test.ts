@@ -29,7 +29,7 @@ async function listTools(): Promise<Tool[]> {
 describe("mcp: tools/list", () => {
   it("describes every tool completely, with closed input objects", async () => {
     const tools = await listTools();
-    expect(tools).toHaveLength(19);
+    expect(tools).toHaveLength(33);
     for (const t of tools) {
       expect(Object.keys(t)).toEqual(["name", "title", "description", "inputSchema", "outputSchema", "annotations"]);
       expect(t.title.length).toBeGreaterThan(3);

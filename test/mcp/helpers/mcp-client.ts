@@ -124,19 +124,27 @@ export class McpClient {
 
   /**
    * Call a tool. A success must carry structuredContent that matches the tool's
-   * output schema and a text block with the same JSON; an isError result carries text only.
+   * output schema and one content block: a text block with the same JSON — or, for the
+   * workspace tools named after the MCP filesystem server's, its `content` (their text,
+   * or read_media_file's block); an isError result carries text only.
    */
   async call(name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
     const r = await this.request("tools/call", { name, arguments: args });
     expect(r.error, JSON.stringify(r.error)).toBeUndefined();
     const result = r.result as ToolCallResult;
     expect(result.content.length).toBe(1);
-    expect(result.content[0]!.type).toBe("text");
     if (result.isError === true) {
+      expect(result.content[0]!.type).toBe("text");
       expect(result.structuredContent).toBeUndefined();
     } else {
       expect(result.structuredContent).toBeDefined();
-      expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
+      const content = result.structuredContent!["content"];
+      if (Array.isArray(content)) expect(result.content).toEqual(content);
+      else if (typeof content === "string" && result.content[0]!.text === content) expect(result.content[0]!.type).toBe("text");
+      else {
+        expect(result.content[0]!.type).toBe("text");
+        expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
+      }
       const schema = TOOL_SCHEMAS[name as ToolName]?.output;
       if (schema !== undefined) {
         const parsed = schema.safeParse(result.structuredContent);
