@@ -1,6 +1,10 @@
 /**
- * Every path-taking tool (read_file, list_files, edit_file, apply_patch) against an
- * escape matrix, through both real bindings (the MCP server over stdio and
+ * Every path-taking tool — NOA's (read_file, list_files, edit_file, apply_patch), those
+ * named after the MCP filesystem server's (read_text_file, read_media_file,
+ * read_multiple_files, list_directory, list_directory_with_sizes, directory_tree,
+ * search_files, get_file_info, write_file, create_directory, move_file — both its
+ * source and its destination — and edit_file's edits) and ours (append_file,
+ * search_text) — against an escape matrix, through both real bindings (the MCP server over stdio and
  * `serve --http`): `..`, absolute paths outside, symbolic links (to a directory and to a
  * file) leading out, dangling links to where a file or directory outside would be, NUL,
  * backslashes, drive letters, `.git` in several spellings and
@@ -86,17 +90,37 @@ const WRITE_ONLY: Array<[string, string]> = [
   ["docs/plan.noma.patches", "protected_path"],
 ];
 
-type Call = (tool: string, args: unknown) => Promise<{ code: string | null; text: string; status?: number }>;
+type Call = (tool: string, args: unknown) => Promise<{ code: string | null; text: string; status?: number; body?: Record<string, unknown> }>;
+
+/** Tools that take a directory: "" (the root) is allowed. */
+const DIRECTORY_TOOLS = ["list_files", "list_directory", "list_directory_with_sizes", "directory_tree", "search_files", "search_text", "get_file_info"];
 
 function requests(path: string, write: boolean): Array<[string, unknown]> {
   if (!write)
     return [
       ["read_file", { path }],
       ["list_files", { path }],
+      ["read_text_file", { path }],
+      ["read_text_file", { path, tail: 1 }],
+      ["read_media_file", { path }],
+      ["read_multiple_files", { paths: [path] }],
+      ["list_directory", { path }],
+      ["list_directory_with_sizes", { path }],
+      ["directory_tree", { path }],
+      ["search_files", { path, pattern: "**" }],
+      ["search_text", { path, pattern: "SECRET" }],
+      ["get_file_info", { path }],
+      ["edit_file", { path, edits: [{ oldText: "a", newText: "b" }], dryRun: true }],
     ];
   return [
     ["edit_file", { path, contents: "pwned\n", create_if_missing: true }],
     ["apply_patch", { path, hunks: [{ start_line: 1, end_line: 1, replacement: "pwned" }] }],
+    ["edit_file", { path, edits: [{ oldText: "a", newText: "pwned" }] }],
+    ["write_file", { path, content: "pwned\n" }],
+    ["append_file", { path, content: "pwned\n" }],
+    ["create_directory", { path }],
+    ["move_file", { source: path, destination: "moved-here" }],
+    ["move_file", { source: "inside.txt", destination: path }],
   ];
 }
 
@@ -108,10 +132,12 @@ async function runMatrix(call: Call, root: string, outside: string): Promise<num
       for (const [tool, args] of requests(path, write)) {
         const r = await call(tool, args);
         n++;
-        const want = write ? writeCode : tool === "list_files" && path === "" ? null : readCode;
-        if (want === null) continue; // list_files "" is the root: allowed
-        expect(r.code, `${tool} ${JSON.stringify(path)}: ${r.text}`).toBe(want);
         expect(r.text).not.toContain(SECRET);
+        const want = write ? writeCode : DIRECTORY_TOOLS.includes(tool) && path === "" ? null : readCode;
+        if (want === null) continue; // "" is the root: a directory tool may list it
+        // read_multiple_files answers for each file: one refused is reported in its place.
+        const code = tool === "read_multiple_files" && r.code === null ? ((r.body?.["files"] as Array<{ code?: string }>)[0]?.code ?? null) : r.code;
+        expect(code, `${tool} ${JSON.stringify(args)}: ${r.text}`).toBe(want);
       }
     }
   }
@@ -127,6 +153,20 @@ async function runMatrix(call: Call, root: string, outside: string): Promise<num
   n++;
   expect(inLink.code).toBeNull();
   expect(inLink.text).toContain('"path":"dir/a.txt"');
+  // Nothing outside is found by walking: links are listed, never followed.
+  for (const [tool, args] of [
+    ["search_text", { pattern: SECRET }],
+    ["search_files", { path: ".", pattern: "**/secret.txt" }],
+    ["directory_tree", { path: "." }],
+    ["list_directory_with_sizes", { path: "." }],
+  ] as Array<[string, unknown]>) {
+    const r = await call(tool, args);
+    n++;
+    expect(r.code, `${tool}: ${r.text}`).toBeNull();
+    expect(r.text).not.toContain(SECRET);
+    expect(r.text).not.toContain("secret.txt");
+    expect(r.text).not.toContain("sub/a.txt");
+  }
   // Wrong JSON types.
   for (const [tool, args] of [
     ["read_file", { path: 5 }],
@@ -159,9 +199,9 @@ describe("escape matrix", () => {
     await c.initialize();
     const call: Call = async (tool, args) => {
       const r = await c.call(tool, args as Record<string, unknown>);
-      const text = r.content[0]!.text;
-      if (r.isError === true) return { code: (JSON.parse(text) as { code: string }).code, text };
-      return { code: null, text };
+      const text = JSON.stringify(r.content);
+      if (r.isError === true) return { code: (JSON.parse(r.content[0]!.text) as { code: string }).code, text };
+      return { code: null, text: JSON.stringify(r.structuredContent), body: r.structuredContent! };
     };
     const n = await runMatrix(call, root, outside);
     // arguments that are not an object at all
@@ -186,7 +226,7 @@ describe("escape matrix", () => {
         return { code: r.body["code"] as string, text, status: r.status };
       }
       expect(r.status).toBe(200);
-      return { code: null, text, status: r.status };
+      return { code: null, text, status: r.status, body: r.body };
     };
     const n = await runMatrix(call, root, outside);
     for (const raw of ["[]", '"inside.txt"', "42", "null", '{"path":'] as const) {
