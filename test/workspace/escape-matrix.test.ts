@@ -136,7 +136,7 @@ async function runMatrix(call: Call, root: string, outside: string): Promise<num
         const want = write ? writeCode : DIRECTORY_TOOLS.includes(tool) && path === "" ? null : readCode;
         if (want === null) continue; // "" is the root: a directory tool may list it
         // read_multiple_files answers for each file: one refused is reported in its place.
-        const code = tool === "read_multiple_files" && r.code === null ? ((r.body?.["files"] as Array<{ code?: string }>)[0]?.code ?? null) : r.code;
+        const code = tool === "read_multiple_files" && r.code === null ? ((r.body!["files"] as Array<{ code?: string }>)[0]?.code ?? null) : r.code;
         expect(code, `${tool} ${JSON.stringify(args)}: ${r.text}`).toBe(want);
       }
     }
