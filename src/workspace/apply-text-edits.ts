@@ -6,9 +6,11 @@
  * newText, as given). When it is not there, it is looked for line by line ignoring each
  * line's leading and trailing white space (an agent's copy rarely keeps the file's
  * indentation): the first run of lines that matches is replaced by newText's lines,
- * re-indented — each new line's indentation has oldText's first-line indentation replaced
- * by that of the file's first matched line (a line indented less than that gets the
- * file's), so nesting inside newText is kept. Nothing found is `no_match`, naming the
+ * re-indented to the file's — each indentation oldText uses stands for the file's
+ * indentation of the line it matched (oldText's two spaces where the file has eight, its
+ * four where the file has twelve), and a new line takes the file's indentation for its
+ * own (or for the deepest oldText indentation it extends, plus the rest of its own), so
+ * newText's nesting lands at the file's levels. Nothing found is `no_match`, naming the
  * edit.
  *
  * Line breaks: in a file whose every line break is CRLF, the edits see (and their texts
@@ -62,16 +64,24 @@ export function applyTextEdits(text: string, edits: readonly TextEdit[]): { text
       );
     }
     const lines = out.split("\n");
-    const fileIndent = indentOf(lines[found.start]!);
-    const oldIndent = indentOf(oldText.split("\n").find((l) => l.trim().length > 0) ?? "");
+    // oldText's indentations → the file's, line by line of the match (the first seen wins).
+    const levels = new Map<string, string>();
+    oldText.split("\n").forEach((l, k) => {
+      if (l.trim().length > 0 && k < found.count && !levels.has(indentOf(l))) levels.set(indentOf(l), indentOf(lines[found.start + k]!));
+    });
+    const byDepth = [...levels.keys()].sort((a, b) => b.length - a.length);
+    const reindent = (l: string): string => {
+      const own = indentOf(l);
+      const exact = levels.get(own);
+      if (exact !== undefined) return exact + l.slice(own.length);
+      const base = byDepth.find((i) => own.startsWith(i));
+      if (base !== undefined) return levels.get(base)! + l.slice(base.length);
+      return (levels.get(byDepth[byDepth.length - 1] ?? "") ?? "") + l.trimStart();
+    };
     const newLines = newText.length === 0 ? [] : newText.split("\n");
     // oldText's last line break ended its last line (it matched no empty line): newText's ends its own the same way.
     if (oldText.endsWith("\n") && newLines.length > 1 && newLines[newLines.length - 1] === "") newLines.pop();
-    const replacement = newLines.map((l) => {
-      if (l.trim().length === 0) return l;
-      if (l.startsWith(oldIndent)) return fileIndent + l.slice(oldIndent.length);
-      return fileIndent + l.trimStart();
-    });
+    const replacement = newLines.map((l) => (l.trim().length === 0 ? l : reindent(l)));
     lines.splice(found.start, found.count, ...replacement);
     out = lines.join("\n");
     applied.push({ match: "lines", line: found.start + 1 });
