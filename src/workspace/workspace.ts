@@ -111,8 +111,10 @@ export class Workspace {
   /**
    * Check a path argument: its text, containment (symbolic links resolved) and the
    * protected paths (for reading or writing). Returns the real repo-relative path.
+   * `containment`: one shared by the paths of one request (it remembers the real paths of
+   * the directories it resolved).
    */
-  check(given: string, intent: "read" | "write", options: { allowRoot?: boolean } = {}): CheckedPath {
+  check(given: string, intent: "read" | "write", options: { allowRoot?: boolean; containment?: PathContainment } = {}): CheckedPath {
     checkPathText(given, options.allowRoot === true);
     const lexical = posix
       .normalize(given.startsWith("/") ? given : `./${given}`)
@@ -125,7 +127,7 @@ export class Workspace {
     }
     let rel: string;
     try {
-      rel = new PathContainment(this.root).contain(given === "" ? "." : given, this.root);
+      rel = (options.containment ?? new PathContainment(this.root)).contain(given === "" ? "." : given, this.root);
     } catch (e) {
       if (e instanceof PathOutsideRepoError)
         throw new WorkspaceError("outside_workspace", `${JSON.stringify(given)}: resolves outside the repository (${this.root}); nothing was read or written`);

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, constants } from "node:fs";
 import { readAll } from "../archive-version.js";
+import type { DirCache } from "../dir-cache.js";
 import { openFileIn, openPinnedDir } from "../pinned-dir.js";
 import { countLines, headLines, tailLines } from "../select-lines.js";
 import { WorkspaceError } from "../workspace-error.js";
@@ -24,10 +25,10 @@ export interface ReadFileResult {
   total_lines?: number;
 }
 
-/** Read a checked path's bytes through pinned directories. */
-export function readCheckedFile(ws: Workspace, c: CheckedPath, limit: number): { bytes: Buffer; stat: import("node:fs").Stats } {
+/** Read a checked path's bytes through pinned directories (`dirs`: those of a request reading many files). */
+export function readCheckedFile(ws: Workspace, c: CheckedPath, limit: number, dirs?: DirCache): { bytes: Buffer; stat: import("node:fs").Stats } {
   if (c.rel === "") throw new WorkspaceError("not_a_file", `${JSON.stringify(c.given)}: the repository root is a directory (use list_files)`);
-  const dir = openPinnedDir(ws.root, c.dir);
+  const dir = dirs !== undefined ? dirs.get(c.dir) : openPinnedDir(ws.root, c.dir);
   try {
     const { fd, stat } = openFileIn(dir, c.name, constants.O_RDONLY);
     try {
@@ -39,15 +40,15 @@ export function readCheckedFile(ws: Workspace, c: CheckedPath, limit: number): {
       closeSync(fd);
     }
   } finally {
-    dir.close();
+    if (dirs === undefined) dir.close();
   }
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** A checked file's text (refused when not UTF-8) and its hash. */
-export function readCheckedText(ws: Workspace, c: CheckedPath, tool: string): { text: string; bytes: number; sha256: string } {
-  const { bytes } = readCheckedFile(ws, c, MAX_FILE_BYTES);
+export function readCheckedText(ws: Workspace, c: CheckedPath, tool: string, dirs?: DirCache): { text: string; bytes: number; sha256: string } {
+  const { bytes } = readCheckedFile(ws, c, MAX_FILE_BYTES, dirs);
   let text: string;
   try {
     text = utf8.decode(bytes);

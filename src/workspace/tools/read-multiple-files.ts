@@ -6,6 +6,8 @@
  * with each file's outcome structured beside it. At most MAX_MULTI_BYTES of text in all:
  * past that, the remaining files are reported as `too_large`.
  */
+import { PathContainment } from "../../fsx/contain-path.js";
+import { DirCache } from "../dir-cache.js";
 import { WorkspaceError } from "../workspace-error.js";
 import type { Workspace } from "../workspace.js";
 import { readCheckedText } from "./read-file.js";
@@ -27,12 +29,15 @@ export interface ReadMultipleFilesResult {
 
 export function readMultipleFilesTool(ws: Workspace, args: { paths: string[] }): ToolOutput<ReadMultipleFilesResult> {
   let total = 0;
+  // One containment and one set of open directories for the whole request.
+  const containment = new PathContainment(ws.root);
+  const dirs = new DirCache(ws.root);
   const files: MultiFileEntry[] = args.paths.map((given) => {
     try {
       if (total > MAX_MULTI_BYTES)
         throw new WorkspaceError("too_large", `not read: the files before it already hold more than the ${MAX_MULTI_BYTES} bytes one request returns`);
-      const c = ws.check(given, "read");
-      const r = readCheckedText(ws, c, "read_multiple_files");
+      const c = ws.check(given, "read", { containment });
+      const r = readCheckedText(ws, c, "read_multiple_files", dirs);
       total += r.bytes;
       return { path: given, success: true, rel: c.rel, content: r.text, bytes: r.bytes, sha256: r.sha256 };
     } catch (e) {
@@ -42,6 +47,7 @@ export function readMultipleFilesTool(ws: Workspace, args: { paths: string[] }):
       throw e;
     }
   });
+  dirs.close();
   const content = files.map((f) => (f.success ? `${f.path}:\n${f.content}\n` : `${f.path}: Error - ${f.message}`)).join("\n---\n");
   const failed = files.filter((f) => !f.success).length;
   return {

@@ -6,8 +6,10 @@
  * `.gitignore` does not ignore (`git ls-files --cached --others --exclude-standard`); in a
  * directory git does not manage, every file below `path`. `include` / `exclude` globs
  * narrow them (a pattern with a `/` matches the path from `path`, one without a name at
- * any depth). Binary files (a NUL in the first 8000 bytes) and files over MAX_FILE_BYTES
- * are skipped; symbolic links are never followed; files are opened through pinned
+ * any depth). The tools' own records — the evidence ledger (which holds every search's
+ * pattern: a second search would find the first) and the archive — are left out unless
+ * `path` names them. Binary files (a NUL in the first 8000 bytes) and files over
+ * MAX_FILE_BYTES are skipped; symbolic links are never followed; files are opened through pinned
  * directories (pinned-dir.ts), like every read.
  *
  * The answer is grep's (`path:line:text`, `path-line-text` for context, `--` between
@@ -20,7 +22,8 @@ import { GitError } from "../../git/exec-git.js";
 import { listFiles } from "../../git/list-files.js";
 import { compileExcludePattern } from "../../spec/glob.js";
 import { formatMatches, type LineMatch, makeMatcher, type Matcher, matchLines } from "../match-lines.js";
-import { O_NOFOLLOW, O_NONBLOCK, openPinnedDir, type PinnedDir } from "../pinned-dir.js";
+import { DirCache } from "../dir-cache.js";
+import { O_NOFOLLOW, O_NONBLOCK, openPinnedDir } from "../pinned-dir.js";
 import { byteOrder, openCheckedDir, walkTree } from "../read-dir-entries.js";
 import { WorkspaceError } from "../workspace-error.js";
 import { MAX_FILE_BYTES } from "../workspace-schemas.js";
@@ -53,38 +56,6 @@ export interface SearchTextResult {
   truncated: boolean;
   /** Which files: "git" (tracked and not ignored) or "walk" (a directory git does not manage). */
   source: "git" | "walk";
-}
-
-/** Open directories by repo-relative path, each opened from its nearest open ancestor; at most `limit` kept. */
-class DirCache {
-  private readonly open = new Map<string, PinnedDir>();
-  constructor(
-    private readonly root: string,
-    private readonly limit = 64,
-  ) {}
-
-  get(rel: string): PinnedDir {
-    const hit = this.open.get(rel);
-    if (hit !== undefined) {
-      this.open.delete(rel);
-      this.open.set(rel, hit); // most recently used last
-      return hit;
-    }
-    const slash = rel.lastIndexOf("/");
-    const dir = rel === "" ? openPinnedDir(this.root, "") : this.get(slash === -1 ? "" : rel.slice(0, slash)).sub(rel.slice(slash + 1));
-    this.open.set(rel, dir);
-    if (this.open.size > this.limit) {
-      const [oldest, d] = this.open.entries().next().value as [string, PinnedDir];
-      this.open.delete(oldest);
-      d.close();
-    }
-    return dir;
-  }
-
-  close(): void {
-    for (const d of this.open.values()) d.close();
-    this.open.clear();
-  }
 }
 
 /** The files to search (repo-relative, sorted): git's view, else a walk. */
@@ -176,9 +147,13 @@ export function searchTextTool(ws: Workspace, args: SearchTextArgs): ToolOutput<
   let skipped = 0;
   let truncated = false;
   const dirs = new DirCache(ws.root);
+  const ledger = ws.protectedPaths.ledger;
+  const archive = `${ws.protectedPaths.archive}/`;
+  const records = (rel: string): boolean => !isFile && (rel === ledger || rel.startsWith(archive)) && c.rel !== ledger && !`${c.rel}/`.startsWith(archive);
   try {
     for (const rel of files) {
       if (isFile ? rel !== c.rel : !rel.startsWith(prefix)) continue;
+      if (records(rel)) continue;
       const fromTop = isFile ? rel.slice(rel.lastIndexOf("/") + 1) : rel.slice(prefix.length);
       if (include.length > 0 && !include.some((t) => t(fromTop))) continue;
       if (exclude.some((t) => t(fromTop))) continue;
