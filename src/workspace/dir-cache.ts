@@ -36,4 +36,3 @@ export class DirCache {
     this.open.clear();
   }
 }
-

@@ -264,7 +264,11 @@ describe("search_text", () => {
     expect((await ok(ws, "search_text", { pattern: "[", literal: true }))["matches"]).toHaveLength(0);
     expect(await refused(ws, "search_text", { pattern: "[" })).toMatchObject({ code: "invalid_arguments", message: expect.stringContaining("literal: true") });
     // The ledger (which now holds "needle", the pattern of every search above) and the archive are not searched…
-    expect((await ok(ws, "search_text", { pattern: "needle" }))["matches"].map((m: { path: string }) => m.path)).toEqual(["src/a.ts", "src/b.js", "untracked.md"]);
+    expect((await ok(ws, "search_text", { pattern: "needle" }))["matches"].map((m: { path: string }) => m.path)).toEqual([
+      "src/a.ts",
+      "src/b.js",
+      "untracked.md",
+    ]);
     // …unless named.
     expect((await ok(ws, "search_text", { pattern: "needle", path: "docs/evidence_ledger.tools.log" }))["matches"].length).toBeGreaterThan(0);
     // A file named is searched even when ignored (as grep and rg search a file given to them).
