@@ -11,6 +11,8 @@
 // Rounds alternate the contenders so each ratio is taken under the same load; every
 // figure is the median of the rounds, each ratio the median of the per-round ratios.
 // Our requests each end with a ledger append (lock, write, fsync); theirs record nothing.
+// CPU time is printed beside wall time (Linux: the servers' from /proc, rg's from the shell's
+// `times`): on a loaded machine wall time is mostly waiting, CPU time is the work done.
 import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -18,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureRepo, pathOf } from "./lib/gen-repo.mjs";
-import { fmt, git, report } from "./lib/measure.mjs";
+import { cpuTime, fmt, git, report } from "./lib/measure.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const FS_SERVER = join(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-filesystem/package.json"), "../dist/index.js");
@@ -52,6 +54,15 @@ function stdioServer(argv, cwd) {
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: my, method, params })}\n`);
     });
   return {
+    /** The server's CPU time so far (ms; NaN where /proc is missing). */
+    cpu() {
+      try {
+        const f = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");
+        return (Number(f[11]) + Number(f[12])) * 10;
+      } catch {
+        return Number.NaN;
+      }
+    },
     async init() {
       await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } });
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
@@ -65,11 +76,14 @@ function stdioServer(argv, cwd) {
   };
 }
 
-async function timed(fn) {
+/** Wall time of a call, and the server's CPU time spent on it. */
+async function timed(fn, server) {
+  const c0 = server?.cpu() ?? 0;
   const t0 = now();
   const out = await fn();
-  return { ms: now() - t0, out };
+  return { ms: now() - t0, cpu: (server?.cpu() ?? 0) - c0, out };
 }
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 function spawnTimed(cmd, args, cwd) {
   const t0 = now();
@@ -99,13 +113,13 @@ await Promise.all([ours.init(), theirs.init()]);
 
 // read_multiple_files of 100 files.
 {
-  const rows = { ours: [], theirs: [], cat: [], fs: [], rOurs: [], rCat: [], oursEmpty: [], theirsEmpty: [] };
+  const rows = { ours: [], theirs: [], cat: [], fs: [], rOurs: [], rCat: [], oursEmpty: [], theirsEmpty: [], cpuOurs: [], cpuTheirs: [] };
   for (let r = 0; r < ROUNDS + 2; r++) {
     // Each server's cost of a request that touches no file (ours: its ledger append — lock, write, fsync).
     const e1 = await timed(() => ours.call("list_allowed_directories", {}));
     const e2 = await timed(() => theirs.call("list_allowed_directories", {}));
-    const a = await timed(() => ours.call("read_multiple_files", { paths: hundred }));
-    const b = await timed(() => theirs.call("read_multiple_files", { paths: hundred }));
+    const a = await timed(() => ours.call("read_multiple_files", { paths: hundred }), ours);
+    const b = await timed(() => theirs.call("read_multiple_files", { paths: hundred }), theirs);
     const c = spawnTimed("cat", hundred, root);
     const t0 = now();
     for (const p of hundred) readFileSync(join(root, p));
@@ -114,6 +128,8 @@ await Promise.all([ours.init(), theirs.init()]);
     if (r < 2) continue;
     rows.ours.push(a.ms);
     rows.theirs.push(b.ms);
+    rows.cpuOurs.push(a.cpu);
+    rows.cpuTheirs.push(b.cpu);
     rows.oursEmpty.push(e1.ms);
     rows.theirsEmpty.push(e2.ms);
     rows.cat.push(c.ms);
@@ -126,6 +142,13 @@ await Promise.all([ours.init(), theirs.init()]);
     ["", "", "cat of the 100 files (a process)", fmt(median(rows.cat)), `${median(rows.rCat).toFixed(2)}× cat`],
     ["", "", "readFileSync ×100 (in process)", fmt(median(rows.fs)), `${(median(rows.ours) / median(rows.fs)).toFixed(1)}× fs`],
     ["a request reading nothing: ours", fmt(median(rows.oursEmpty)), "theirs", fmt(median(rows.theirsEmpty)), "(list_allowed_directories)"],
+    [
+      "server CPU per call: ours",
+      fmt(sum(rows.cpuOurs) / ROUNDS),
+      "theirs",
+      fmt(sum(rows.cpuTheirs) / ROUNDS),
+      `${(sum(rows.cpuOurs) / sum(rows.cpuTheirs)).toFixed(2)}× theirs`,
+    ],
   ]);
 }
 
@@ -134,10 +157,10 @@ for (const [label, args, rgArgs] of [
   ["a literal (in 40 files)", { pattern: NEEDLE, literal: true, max_matches: 10_000 }, ["-n", "-F", NEEDLE, ...RG_SKIP]],
   ["a regular expression", { pattern: "needle_\\w+_7f3a", max_matches: 10_000 }, ["-n", "needle_\\w+_7f3a", ...RG_SKIP]],
 ]) {
-  const rows = { ours: [], rg: [], ratio: [] };
+  const rows = { ours: [], rg: [], ratio: [], cpuOurs: [], cpuRg: [] };
   let matches = 0;
   for (let r = 0; r < ROUNDS + 2; r++) {
-    const a = await timed(() => ours.call("search_text", args));
+    const a = await timed(() => ours.call("search_text", args), ours);
     matches = a.out.structuredContent.matches.length;
     if (matches !== 40) throw new Error(`search_text found ${matches} matches, expected 40`);
     if (hasRg) {
@@ -146,14 +169,30 @@ for (const [label, args, rgArgs] of [
       if (r >= 2) {
         rows.rg.push(g.ms);
         rows.ratio.push(a.ms / g.ms);
+        rows.cpuRg.push(cpuTime({ label: "rg", cmd: "rg", args: rgArgs, cwd: root, okStatus: [0] }));
       }
     }
-    if (r >= 2) rows.ours.push(a.ms);
+    if (r >= 2) {
+      rows.ours.push(a.ms);
+      rows.cpuOurs.push(a.cpu);
+    }
   }
   report(`search_text, ${label}, over ${N.toLocaleString("en")} files (medians of ${ROUNDS} rounds)`, [
     hasRg
       ? ["ours (MCP round trip)", fmt(median(rows.ours)), "rg (a fresh process)", fmt(median(rows.rg)), `${median(rows.ratio).toFixed(2)}× rg`, "target ≤ 1.5×"]
       : ["ours (MCP round trip)", fmt(median(rows.ours)), "rg", "not installed: skipped (apt-get install ripgrep)", "", ""],
+    ...(hasRg
+      ? [
+          [
+            "CPU: ours (the server)",
+            fmt(sum(rows.cpuOurs) / ROUNDS),
+            "rg (user + system, every thread)",
+            fmt(median(rows.cpuRg)),
+            `${(sum(rows.cpuOurs) / ROUNDS / median(rows.cpuRg)).toFixed(2)}× rg`,
+            "",
+          ],
+        ]
+      : []),
   ]);
 }
 
@@ -161,8 +200,8 @@ for (const [label, args, rgArgs] of [
 {
   const rows = { ours: [], theirs: [] };
   for (let r = 0; r < 5; r++) {
-    const b = await timed(() => theirs.call("search_files", { path: root, pattern: "**/f1999*.txt" }));
-    const a = await timed(() => ours.call("search_files", { path: ".", pattern: "**/f1999*.txt" }));
+    const b = await timed(() => theirs.call("search_files", { path: root, pattern: "**/f1999*.txt" }), theirs);
+    const a = await timed(() => ours.call("search_files", { path: ".", pattern: "**/f1999*.txt" }), ours);
     if (r >= 1) {
       rows.ours.push(a.ms);
       rows.theirs.push(b.ms);

@@ -13,13 +13,14 @@
  * directories (pinned-dir.ts), like every read.
  *
  * The answer is grep's (`path:line:text`, `path-line-text` for context, `--` between
- * groups), with each match structured beside it.
+ * groups), with each match structured beside it: tracked files first, in path order (git
+ * lists the untracked ones on another core meanwhile), then untracked ones.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { isBinaryContent } from "../../git/is-binary-content.js";
+import { BINARY_SNIFF_BYTES } from "../../git/is-binary-content.js";
 import { literalPathspec } from "../../git/chunk-paths.js";
 import { GitError } from "../../git/exec-git.js";
-import { listFiles } from "../../git/list-files.js";
+import { listFiles, listFilesAsync } from "../../git/list-files.js";
 import { compileExcludePattern } from "../../spec/glob.js";
 import { formatMatches, type LineMatch, makeMatcher, type Matcher, matchLines } from "../match-lines.js";
 import { DirCache } from "../dir-cache.js";
@@ -58,14 +59,22 @@ export interface SearchTextResult {
   source: "git" | "walk";
 }
 
-/** The files to search (repo-relative, sorted): git's view, else a walk. */
-function candidates(ws: Workspace, dirRel: string, isFile: boolean): { files: string[]; source: "git" | "walk" } {
+/**
+ * The files to search, in two lists (repo-relative, each sorted): git's tracked files at once
+ * (from the index: quick), and a promise of the untracked ones .gitignore does not ignore —
+ * git walks the work tree for those on another core while the tracked files are searched.
+ * Outside a git work tree, one walk of every file.
+ */
+function candidates(ws: Workspace, dirRel: string, isFile: boolean): { now: string[]; later: Promise<string[]>; source: "git" | "walk" } {
   // A file named is searched, ignored or not (as grep and rg search a file given to them).
-  if (isFile) return { files: [dirRel], source: "walk" };
+  if (isFile) return { now: [dirRel], later: Promise.resolve([]), source: "walk" };
+  const pathspecs = dirRel !== "" ? { pathspecs: [literalPathspec(dirRel)] } : {};
+  const later = listFilesAsync(ws.root, { untracked: "only", ...pathspecs }).then((l) => [...new Set(l)].sort(byteOrder));
   try {
-    const listed = listFiles(ws.root, { untracked: "also", ...(dirRel !== "" ? { pathspecs: [literalPathspec(dirRel)] } : {}) });
-    return { files: [...new Set(listed)].sort(byteOrder), source: "git" };
+    const tracked = listFiles(ws.root, pathspecs);
+    return { now: [...new Set(tracked)].sort(byteOrder), later, source: "git" };
   } catch (e) {
+    later.catch(() => undefined);
     if (!(e instanceof GitError)) throw e;
   }
   const files: string[] = [];
@@ -78,7 +87,7 @@ function candidates(ws: Workspace, dirRel: string, isFile: boolean): { files: st
   } finally {
     top.close();
   }
-  return { files, source: "walk" };
+  return { now: files, later: Promise.resolve([]), source: "walk" };
 }
 
 let buffer = Buffer.allocUnsafe(1 << 20);
@@ -110,7 +119,7 @@ function readListed(dirs: DirCache, rel: string): Buffer | null | "large" {
   }
 }
 
-export function searchTextTool(ws: Workspace, args: SearchTextArgs): ToolOutput<SearchTextResult> {
+export async function searchTextTool(ws: Workspace, args: SearchTextArgs): Promise<ToolOutput<SearchTextResult>> {
   const c = ws.check(args.path ?? ".", "read", { allowRoot: true });
   let matcher: Matcher;
   try {
@@ -132,7 +141,7 @@ export function searchTextTool(ws: Workspace, args: SearchTextArgs): ToolOutput<
       isFile = true;
     }
   }
-  const { files, source } = candidates(ws, c.rel, isFile);
+  const { now, later, source } = candidates(ws, c.rel, isFile);
   const prefix = c.rel === "" || isFile ? "" : `${c.rel}/`;
   const include = (args.include ?? []).map(compileExcludePattern);
   const exclude = (args.exclude ?? []).map(compileExcludePattern);
@@ -150,7 +159,7 @@ export function searchTextTool(ws: Workspace, args: SearchTextArgs): ToolOutput<
   const ledger = ws.protectedPaths.ledger;
   const archive = `${ws.protectedPaths.archive}/`;
   const records = (rel: string): boolean => !isFile && (rel === ledger || rel.startsWith(archive)) && c.rel !== ledger && !`${c.rel}/`.startsWith(archive);
-  try {
+  const search = (files: readonly string[]): void => {
     for (const rel of files) {
       if (isFile ? rel !== c.rel : !rel.startsWith(prefix)) continue;
       if (records(rel)) continue;
@@ -159,11 +168,12 @@ export function searchTextTool(ws: Workspace, args: SearchTextArgs): ToolOutput<
       if (exclude.some((t) => t(fromTop))) continue;
       if (matches.length >= max) {
         truncated = true;
-        break;
+        return;
       }
       const bytes = readListed(dirs, rel);
       if (bytes === null) continue;
-      if (bytes === "large" || isBinaryContent(bytes)) {
+      // Binary (a NUL in the first bytes, as git decides) or too large: not searched.
+      if (bytes === "large" || bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) !== -1) {
         skipped++;
         continue;
       }
@@ -175,6 +185,12 @@ export function searchTextTool(ws: Workspace, args: SearchTextArgs): ToolOutput<
       for (const m of found) matches.push({ path: rel, ...m });
       lines.push(...(lines.length > 0 && context > 0 ? ["--"] : []), ...formatMatches(rel, found));
     }
+  };
+  try {
+    // Tracked files first, while git lists the untracked ones; then those.
+    search(now);
+    if (!truncated) search(await later);
+    else later.catch(() => undefined);
   } finally {
     dirs.close();
   }
