@@ -154,8 +154,8 @@ await Promise.all([ours.init(), theirs.init()]);
 
 // search_text over the whole repository.
 for (const [label, args, rgArgs] of [
-  ["a literal (in 40 files)", { pattern: NEEDLE, literal: true, max_matches: 10_000 }, ["-n", "-F", NEEDLE, ...RG_SKIP]],
-  ["a regular expression", { pattern: "needle_\\w+_7f3a", max_matches: 10_000 }, ["-n", "needle_\\w+_7f3a", ...RG_SKIP]],
+  ["a literal (in 40 files)", { pattern: NEEDLE, literal: true, max_matches: 10_000 }, ["-n", "-F", NEEDLE, ...RG_SKIP, "."]],
+  ["a regular expression", { pattern: "needle_\\w+_7f3a", max_matches: 10_000 }, ["-n", "needle_\\w+_7f3a", ...RG_SKIP, "."]],
 ]) {
   const rows = { ours: [], rg: [], ratio: [], cpuOurs: [], cpuRg: [] };
   let matches = 0;
@@ -165,7 +165,7 @@ for (const [label, args, rgArgs] of [
     if (matches !== 40) throw new Error(`search_text found ${matches} matches, expected 40`);
     if (hasRg) {
       const g = spawnTimed("rg", rgArgs, root);
-      if (g.stdout.trim().split("\n").length !== 40) throw new Error("rg did not find the 40 matches");
+      if (g.stdout.trim().split("\n").length !== 40) throw new Error(`rg found ${g.stdout.trim().split("\n").length} matches, expected 40`);
       if (r >= 2) {
         rows.rg.push(g.ms);
         rows.ratio.push(a.ms / g.ms);

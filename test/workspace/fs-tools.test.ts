@@ -6,6 +6,7 @@
  * escapes: escape-matrix.test.ts; roots and read-only: test/mcp/roots.test.ts,
  * read-only.test.ts.)
  */
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, existsSync, symlinkSync, writeFileSync, lstatSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -306,5 +307,26 @@ describe("the ledger's intents", () => {
     const report = verifyLedger(Buffer.from(`${JSON.stringify(forged)}\n`));
     expect(report.ok).toBe(false);
     expect(report.findings.map((f) => f.code)).toEqual(["unmatched-outcome"]);
+  });
+
+  it("a ledger written before intents existed (one line per edit, no phase) verifies as before", () => {
+    const line = (seq: number, prev: string, action: string, details: Record<string, unknown>) =>
+      JSON.stringify({
+        timestamp: "2026-01-01T00:00:00.000Z",
+        action,
+        path: "a.txt",
+        details: { via: "mcp", outcome: "ok", ...details },
+        seq,
+        prev_sha256: prev,
+      });
+    const first = line(1, "0".repeat(64), "edit_file", { bytes_written: 4, sha256: "ab".repeat(32), created: false, unchanged: false });
+    const second = line(2, createHash("sha256").update(first).digest("hex"), "read_file", { bytes: 4 });
+    expect(verifyLedger(Buffer.from(`${first}\n${second}\n`))).toEqual({
+      ok: true,
+      lines: 2,
+      headSha256: createHash("sha256").update(second).digest("hex"),
+      findings: [],
+      interrupted: [],
+    });
   });
 });
