@@ -36,6 +36,97 @@ export function makeMatcher(pattern: string, options: { literal?: boolean; caseS
   return { all: new RegExp(source, `g${flags}m`), one: new RegExp(source, `${flags}m`) };
 }
 
+const LITERAL = /^[A-Za-z0-9_ \-:;,'"=<>/@#%&~!`]$/;
+const ESCAPED_LITERAL = /^[.*+?^${}()|[\]\\/\-:;,'"=<>@#%&~!` ]$/;
+
+/**
+ * A text every match of the regular expression `pattern` contains (ASCII, at least 3
+ * characters), or null when none can be told: the longest run of plain characters outside
+ * any group, class or alternation, none of them made optional by a quantifier. A file
+ * whose bytes lack it cannot match, so it need not be decoded (search_text's prefilter).
+ * Conservative: anything it does not understand ends the run.
+ */
+export function requiredLiteral(pattern: string): string | null {
+  const runs: string[] = [];
+  let run = "";
+  const end = (): void => {
+    if (run.length > 0) runs.push(run);
+    run = "";
+  };
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (inClass) {
+      if (ch === "\\") i++;
+      else if (ch === "]") inClass = false;
+      continue;
+    }
+    if (ch === "|" && depth === 0) return null; // an alternation: no text is required
+    if (ch === "(") {
+      depth++;
+      end();
+      continue;
+    }
+    if (ch === ")") {
+      depth = Math.max(0, depth - 1);
+      end();
+      continue;
+    }
+    if (depth > 0) continue;
+    if (ch === "[") {
+      inClass = true;
+      end();
+      continue;
+    }
+    const braces = ch === "{" ? /^\{\d+(,\d*)?\}/.exec(pattern.slice(i)) : null;
+    if (braces !== null) {
+      // A quantifier ({2}, {0,2}): its digits are not text.
+      i += braces[0].length - 1;
+      end();
+      continue;
+    }
+    let lit: string | null = null;
+    if (ch === "\\") {
+      const next = pattern[i + 1] ?? "";
+      i++;
+      if (ESCAPED_LITERAL.test(next)) lit = next;
+      else i = escapeEnd(pattern, i);
+    } else if (LITERAL.test(ch)) lit = ch;
+    const q = pattern[i + 1];
+    if (lit === null) {
+      end();
+      continue;
+    }
+    if (q === "?" || q === "*" || q === "{") {
+      end(); // the character may be absent (or repeated in ways not followed here)
+      continue;
+    }
+    run += lit;
+    if (q === "+") end(); // required once; what follows may not be adjacent
+  }
+  end();
+  const best = runs.reduce((a, b) => (b.length > a.length ? b : a), "");
+  return best.length >= 3 ? best : null;
+}
+
+/** Where an escape's arguments end (`i` is at the letter after the backslash): \\x41, \\u0041, \\u{41}, \\cA, \\p{L}, \\k<n>, \\12. */
+function escapeEnd(pattern: string, i: number): number {
+  const c = pattern[i];
+  const close = (ch: string): number => {
+    const at = pattern.indexOf(ch, i);
+    return at === -1 ? pattern.length : at;
+  };
+  if (c === "x") return i + 2;
+  if (c === "u") return pattern[i + 1] === "{" ? close("}") : i + 4;
+  if (c === "c") return i + 1;
+  if ((c === "p" || c === "P") && pattern[i + 1] === "{") return close("}");
+  if (c === "k" && pattern[i + 1] === "<") return close(">");
+  let j = i;
+  while (/[0-9]/.test(pattern[j + 1] ?? "") && /[0-9]/.test(c ?? "")) j++;
+  return j;
+}
+
 const cut = (s: string): string => (s.length > MAX_LINE_CHARS ? `${s.slice(0, MAX_LINE_CHARS)}…` : s);
 const stripCr = (s: string): string => (s.endsWith("\r") ? s.slice(0, -1) : s);
 

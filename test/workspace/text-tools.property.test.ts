@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyTextEdits } from "../../src/workspace/apply-text-edits.js";
-import { formatMatches, makeMatcher, matchLines } from "../../src/workspace/match-lines.js";
+import { formatMatches, makeMatcher, matchLines, requiredLiteral } from "../../src/workspace/match-lines.js";
 import { countLines, headLines, tailLines } from "../../src/workspace/select-lines.js";
 import { unifiedHunks } from "../../src/workspace/unified-diff.js";
 
@@ -156,5 +156,55 @@ describe("search_text's line matcher", () => {
         expect(printed.filter((l) => /^f:\d+:/.test(l))).toHaveLength(naive.length);
       }),
     );
+  });
+});
+
+describe("search_text's prefilter", () => {
+  it("every text a regular expression matches contains the literal it requires", () => {
+    const piece = fc.constantFrom(
+      "a",
+      "b",
+      "c",
+      "abc",
+      "a?",
+      "b*",
+      "c+",
+      "(a|b)",
+      "(ab)?",
+      "[ab]",
+      "[^c]",
+      "\\.",
+      ".",
+      "\\w+",
+      "\\s",
+      "c{2}",
+      "a{0,2}",
+      "^",
+      "$",
+      "|",
+      "\\x61",
+      "\\u0062",
+      "\\bab",
+      "+?",
+    );
+    const subject = fc.stringMatching(/^[abc. \n]{0,24}$/);
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 6 }), fc.array(subject, { minLength: 1, maxLength: 8 }), (pieces, texts) => {
+        const pattern = pieces.join("");
+        let re: RegExp;
+        try {
+          re = new RegExp(pattern, "m");
+        } catch {
+          return; // not a valid expression: search_text refuses it
+        }
+        const lit = requiredLiteral(pattern);
+        if (lit === null) return;
+        for (const t of texts) if (re.test(t)) expect(t, `${pattern} matched ${JSON.stringify(t)} without ${JSON.stringify(lit)}`).toContain(lit);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(requiredLiteral("needle_\\w+_7f3a")).toBe("needle_");
+    expect(requiredLiteral("abc|def")).toBeNull();
+    expect(requiredLiteral("\\bclass Foo\\b")).toBe("class Foo");
   });
 });

@@ -22,7 +22,7 @@ import { literalPathspec } from "../../git/chunk-paths.js";
 import { GitError } from "../../git/exec-git.js";
 import { listFiles, listFilesAsync } from "../../git/list-files.js";
 import { compileExcludePattern } from "../../spec/glob.js";
-import { formatMatches, type LineMatch, makeMatcher, type Matcher, matchLines } from "../match-lines.js";
+import { formatMatches, type LineMatch, makeMatcher, type Matcher, matchLines, requiredLiteral } from "../match-lines.js";
 import { DirCache } from "../dir-cache.js";
 import { O_NOFOLLOW, O_NONBLOCK, openPinnedDir } from "../pinned-dir.js";
 import { byteOrder, openCheckedDir, walkTree } from "../read-dir-entries.js";
@@ -147,8 +147,10 @@ export async function searchTextTool(ws: Workspace, args: SearchTextArgs): Promi
   const exclude = (args.exclude ?? []).map(compileExcludePattern);
   const max = args.max_matches ?? DEFAULT_MAX_MATCHES;
   const context = args.context_lines ?? 0;
-  // A literal, case-sensitive search skips a file without decoding it when its bytes lack the pattern.
-  const needle = args.literal === true && args.case_sensitive !== false ? Buffer.from(args.pattern, "utf8") : null;
+  // A case-sensitive search skips a file without decoding it when its bytes lack the pattern (a literal),
+  // or a text every match of the expression contains.
+  const required = args.case_sensitive === false ? null : args.literal === true ? args.pattern : requiredLiteral(args.pattern);
+  const needle = required !== null ? Buffer.from(required, "utf8") : null;
   const matches: SearchTextResult["matches"] = [];
   const lines: string[] = [];
   let searched = 0;
