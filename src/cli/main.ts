@@ -368,7 +368,10 @@ cli
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/serve-command.js")).serveCommand(options, io)));
 
 cli
-  .command("ledger <action> [file]", "verify: check the evidence ledger (docs/evidence_ledger.tools.log): entries, seq, hash chain, torn tail, committed lines")
+  .command(
+    "ledger <action> [file]",
+    "verify: check the evidence ledger (docs/evidence_ledger.tools.log): entries, seq, hash chain, torn tail, committed lines, intents and outcomes",
+  )
   .option("--against <ref>", "Require the lines committed at this commit to be unchanged (default HEAD; none to skip)")
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile ledger verify")
