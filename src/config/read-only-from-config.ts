@@ -7,9 +7,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig, worktreeReader } from "./load-config.js";
 
-export function readOnlyFromConfig(root: string): boolean {
+export async function readOnlyFromConfig(root: string): Promise<boolean> {
   let text: string;
   try {
     text = readFileSync(join(root, ".notarai", "config.yaml"), "utf8");
@@ -18,6 +17,8 @@ export function readOnlyFromConfig(root: string): boolean {
   }
   if (!text.includes("read_only")) return false;
   try {
+    // The parser (YAML, zod) loads only for a file that mentions read_only.
+    const { loadConfig, worktreeReader } = await import("./load-config.js");
     return loadConfig({ cwd: root, read: worktreeReader(root), onWarning: () => undefined }).workspace.readOnly === true;
   } catch {
     return /^\s*read_only\s*:\s*(true|yes|on)\s*(#.*)?$/im.test(text);

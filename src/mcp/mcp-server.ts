@@ -172,7 +172,7 @@ export class McpServer {
     if (this.options.readOnly === true) return true;
     try {
       const root = this.options.projectRoot !== undefined ? this.options.projectRoot() : (await this.options.root()).root;
-      return readOnlyFromConfig(root);
+      return await readOnlyFromConfig(root);
     } catch {
       return false;
     }
