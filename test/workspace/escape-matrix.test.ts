@@ -11,14 +11,19 @@
  * through a link, and the files the tools never write. Each is refused with its code
  * (isError on MCP, the mapped HTTP status), nothing outside the repository is read or
  * changed, the refusals are in the ledger, and the ledger verifies. Clients sending the
- * wrong JSON types get a clean refusal too.
+ * wrong JSON types get a clean refusal too. The matrix runs again against read-only servers
+ * (MCP and HTTP: every tool that writes is refused as read_only, every read escape as
+ * before) and with an MCP client that gives roots (the repository and the directory
+ * outside it: a root outside widens nothing).
  */
 import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runWorkspaceTool } from "../../src/workspace/run-workspace-tool.js";
 import { openWorkspace } from "../../src/workspace/workspace.js";
-import { runCli } from "../helpers/run-cli.js";
+import { isWorkspaceWriteTool } from "../../src/workspace/workspace-tool-names.js";
+import { CLI, runCli } from "../helpers/run-cli.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
 import { HttpServer } from "./helpers/http-server.js";
@@ -124,8 +129,14 @@ function requests(path: string, write: boolean): Array<[string, unknown]> {
   ];
 }
 
-async function runMatrix(call: Call, root: string, outside: string): Promise<number> {
+/** How the server runs: `readOnly` refuses every tool that writes (read_only) before any path is looked at. */
+interface Mode {
+  readOnly?: boolean;
+}
+
+async function runMatrix(call: Call, root: string, outside: string, mode: Mode = {}): Promise<number> {
   const before = snapshot(outside);
+  const writing = (code: string): string => (mode.readOnly === true ? "read_only" : code);
   let n = 0;
   for (const [path, readCode, writeCode] of matrix(outside)) {
     for (const write of [false, true]) {
@@ -133,7 +144,14 @@ async function runMatrix(call: Call, root: string, outside: string): Promise<num
         const r = await call(tool, args);
         n++;
         expect(r.text).not.toContain(SECRET);
-        const want = write ? writeCode : DIRECTORY_TOOLS.includes(tool) && path === "" ? null : readCode;
+        // edit_file's dryRun reads only, but a read-only server serves no edit_file at all.
+        const want = write
+          ? writing(writeCode)
+          : isWorkspaceWriteTool(tool)
+            ? writing(readCode)
+            : DIRECTORY_TOOLS.includes(tool) && path === ""
+              ? null
+              : readCode;
         if (want === null) continue; // "" is the root: a directory tool may list it
         // read_multiple_files answers for each file: one refused is reported in its place.
         const code = tool === "read_multiple_files" && r.code === null ? ((r.body!["files"] as Array<{ code?: string }>)[0]?.code ?? null) : r.code;
@@ -145,7 +163,7 @@ async function runMatrix(call: Call, root: string, outside: string): Promise<num
     for (const [tool, args] of requests(path, true)) {
       const r = await call(tool, args);
       n++;
-      expect(r.code, `${tool} ${path}: ${r.text}`).toBe(code);
+      expect(r.code, `${tool} ${path}: ${r.text}`).toBe(writing(code));
     }
   }
   // Inside the repository, through an inside link: allowed.
@@ -184,7 +202,7 @@ async function runMatrix(call: Call, root: string, outside: string): Promise<num
   ] as Array<[string, unknown]>) {
     const r = await call(tool, args);
     n++;
-    expect(r.code, `${tool} ${JSON.stringify(args)}`).toBe("invalid_arguments");
+    expect(r.code, `${tool} ${JSON.stringify(args)}`).toBe(isWorkspaceWriteTool(tool) ? writing("invalid_arguments") : "invalid_arguments");
   }
   expect(snapshot(outside)).toEqual(before);
   expect(readFileSync(join(root, "inside.txt"), "utf8")).toBe("inside\n");
@@ -193,52 +211,67 @@ async function runMatrix(call: Call, root: string, outside: string): Promise<num
 }
 
 describe("escape matrix", () => {
-  it("through the MCP server: every escape is an isError refusal, nothing outside is touched, every request is in the ledger", async () => {
-    const { root, outside } = fixture();
-    const c = new McpClient(root);
-    await c.initialize();
-    const call: Call = async (tool, args) => {
-      const r = await c.call(tool, args as Record<string, unknown>);
-      const text = JSON.stringify(r.content);
-      if (r.isError === true) return { code: (JSON.parse(r.content[0]!.text) as { code: string }).code, text };
-      return { code: null, text: JSON.stringify(r.structuredContent), body: r.structuredContent! };
-    };
-    const n = await runMatrix(call, root, outside);
-    // arguments that are not an object at all
-    const raw = await c.request("tools/call", { name: "read_file", arguments: "inside.txt" });
-    expect((raw.result as { isError: boolean }).isError).toBe(true);
-    expect(JSON.parse((raw.result as { content: Array<{ text: string }> }).content[0]!.text)).toMatchObject({ success: false, code: "invalid_arguments" });
-    await c.close();
-    const v = runCli(["ledger", "verify", "--format", "json"], { cwd: root });
-    expect(v.code, v.stdout).toBe(0);
-    expect((JSON.parse(v.stdout).result as { lines: number }).lines).toBe(n + 1);
-  });
+  // The same matrix with the server read-only, and with a client that gives roots: the repository
+  // itself and the directory outside (a root outside the repository widens nothing).
+  for (const [how, args, roots] of [
+    ["", [], false],
+    [" --read-only", ["--read-only"], false],
+    [" with the client's roots (the repository and the directory outside)", [], true],
+  ] as const) {
+    it(`through the MCP server${how}: every escape is an isError refusal, nothing outside is touched, every request is in the ledger`, async () => {
+      const { root, outside } = fixture();
+      const c = new McpClient(root, [process.execPath, CLI, "mcp", ...args]);
+      if (roots) {
+        c.onRequest = (method) => (method === "roots/list" ? { roots: [root, outside].map((p) => ({ uri: pathToFileURL(p).href, name: p })) } : {});
+        await c.initialize("2025-06-18", { roots: { listChanged: true } });
+        expect(await c.ok("list_allowed_directories")).toMatchObject({ directories: [root] });
+        expect(c.serverRequests.map((r) => r.method)).toEqual(["roots/list"]);
+      } else await c.initialize();
+      const call: Call = async (tool, a) => {
+        const r = await c.call(tool, a as Record<string, unknown>);
+        const text = JSON.stringify(r.content);
+        if (r.isError === true) return { code: (JSON.parse(r.content[0]!.text) as { code: string }).code, text };
+        return { code: null, text: JSON.stringify(r.structuredContent), body: r.structuredContent! };
+      };
+      const n = await runMatrix(call, root, outside, { readOnly: args.length > 0 });
+      // arguments that are not an object at all
+      const raw = await c.request("tools/call", { name: "read_file", arguments: "inside.txt" });
+      expect((raw.result as { isError: boolean }).isError).toBe(true);
+      expect(JSON.parse((raw.result as { content: Array<{ text: string }> }).content[0]!.text)).toMatchObject({ success: false, code: "invalid_arguments" });
+      await c.close();
+      const v = runCli(["ledger", "verify", "--format", "json"], { cwd: root });
+      expect(v.code, v.stdout).toBe(0);
+      expect((JSON.parse(v.stdout).result as { lines: number }).lines).toBe(n + 1 + (roots ? 1 : 0));
+    });
+  }
 
-  it("through the HTTP server: every escape is refused with its status code, nothing outside is touched, every request is in the ledger", async () => {
-    const { root, outside } = fixture();
-    const s = await new HttpServer(root).ready();
-    const STATUS: Record<string, number> = { invalid_path: 400, outside_workspace: 403, protected_path: 403, invalid_arguments: 400 };
-    const call: Call = async (tool, args) => {
-      const r = await s.post(tool, args);
-      const text = JSON.stringify(r.body);
-      if (r.body["success"] === false) {
-        expect(r.status, text).toBe(STATUS[r.body["code"] as string] ?? r.status);
-        return { code: r.body["code"] as string, text, status: r.status };
+  for (const args of [[], ["--read-only"]]) {
+    it(`through the HTTP server${args.length > 0 ? " --read-only" : ""}: every escape is refused with its status code, nothing outside is touched, every request is in the ledger`, async () => {
+      const { root, outside } = fixture();
+      const s = await new HttpServer(root, args).ready();
+      const STATUS: Record<string, number> = { invalid_path: 400, outside_workspace: 403, protected_path: 403, invalid_arguments: 400, read_only: 403 };
+      const call: Call = async (tool, a) => {
+        const r = await s.post(tool, a);
+        const text = JSON.stringify(r.body);
+        if (r.body["success"] === false) {
+          expect(r.status, text).toBe(STATUS[r.body["code"] as string] ?? r.status);
+          return { code: r.body["code"] as string, text, status: r.status };
+        }
+        expect(r.status).toBe(200);
+        return { code: null, text, status: r.status, body: r.body };
+      };
+      const n = await runMatrix(call, root, outside, { readOnly: args.length > 0 });
+      for (const raw of ["[]", '"inside.txt"', "42", "null", '{"path":'] as const) {
+        const r = await s.post("read_file", null, { raw });
+        expect(r.status, raw).toBe(400);
+        expect(r.body).toMatchObject({ success: false, code: "invalid_arguments" });
       }
-      expect(r.status).toBe(200);
-      return { code: null, text, status: r.status, body: r.body };
-    };
-    const n = await runMatrix(call, root, outside);
-    for (const raw of ["[]", '"inside.txt"', "42", "null", '{"path":'] as const) {
-      const r = await s.post("read_file", null, { raw });
-      expect(r.status, raw).toBe(400);
-      expect(r.body).toMatchObject({ success: false, code: "invalid_arguments" });
-    }
-    expect((await s.stop()).code).toBe(0);
-    const v = runCli(["ledger", "verify", "--format", "json"], { cwd: root });
-    expect(v.code, v.stdout).toBe(0);
-    expect((JSON.parse(v.stdout).result as { lines: number }).lines).toBe(n + 5);
-  });
+      expect((await s.stop()).code).toBe(0);
+      const v = runCli(["ledger", "verify", "--format", "json"], { cwd: root });
+      expect(v.code, v.stdout).toBe(0);
+      expect((JSON.parse(v.stdout).result as { lines: number }).lines).toBe(n + 5);
+    });
+  }
 
   it("never puts its lock files outside: a .notarai/.cache linked out of the repository refuses every write", async () => {
     const outside = tempDir("nr-cache-out-");
