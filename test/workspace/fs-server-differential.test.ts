@@ -5,7 +5,8 @@
  * requests — every tool the two share, reads, writes, edits, moves, errors and escapes —
  * goes to both servers, each on its own copy of one directory; after every step the
  * two trees must be equal (our ledger, archive and lock files aside), and each answer
- * must mean the same: the same text, lines, listing, diff lines, paths or refusal.
+ * must mean the same: the same text, lines, listing, diff lines, paths or refusal. Each
+ * tool's annotations (readOnlyHint, destructiveHint, …) are the ones it gives.
  *
  * Where we answer differently on purpose the step says so and asserts both answers
  * (docs/workspace.md lists these): `tail` counts lines as lines (the filesystem server
@@ -284,8 +285,25 @@ describe("the MCP filesystem server's tools, ours and theirs", () => {
     await bothRefuse("list_directory", { path: "link-out-dir" });
 
     // Every tool the filesystem server lists was compared.
-    const listed = ((await them.request("tools/list", {}))["result"] as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+    type Listed = { tools: Array<{ name: string; annotations?: Record<string, unknown>; outputSchema?: unknown }> };
+    const theirTools = ((await them.request("tools/list", {}))["result"] as Listed).tools;
+    const listed = theirTools.map((t) => t.name);
     expect([...shared].sort()).toEqual([...listed].sort());
+    // Each hint the filesystem server gives a tool, ours gives it too; ours gives all four, and an outputSchema.
+    const ourTools = new Map(((await us.request("tools/list", {}))["result"] as Listed).tools.map((t) => [t.name, t]));
+    for (const t of theirTools) {
+      const mine = ourTools.get(t.name)!;
+      expect(Object.keys(t.annotations ?? {}).length, t.name).toBeGreaterThan(1);
+      for (const [hint, value] of Object.entries(t.annotations ?? {}).filter(([k]) => k.endsWith("Hint")))
+        expect(mine.annotations?.[hint], `${t.name}.${hint}`).toBe(value);
+      expect(
+        Object.keys(mine.annotations!)
+          .filter((k) => k.endsWith("Hint"))
+          .sort(),
+        t.name,
+      ).toEqual(["destructiveHint", "idempotentHint", "openWorldHint", "readOnlyHint"]);
+      expect((mine.outputSchema as { type: string }).type, t.name).toBe("object");
+    }
     await Promise.all([us.close(), them.close()]);
   }, 120_000);
 });
