@@ -96,8 +96,8 @@ const EXIT_CODES: Record<string, string> = {
   1  the run failed (an agent or protocol error, a patch that does not apply, FAIL with no act agent)
      or stopped (a budget, an interruption); continue it with --resume RUN_ID
   2  usage, configuration (.norma/config.json) or runtime error; another run holds the lock`,
-  runs: `  0  listed / shown
-  2  usage error, no such run, or an unreadable .norma/norma.db`,
+  runs: `  0  listed / shown / the HTML page written
+  2  usage error (an --html or report FILE outside the repository), no such run, or an unreadable .norma/norma.db`,
   serve: `  0  stopped by SIGINT or SIGTERM (requests in flight finished and recorded)
   2  usage error (no --http, a host that is not loopback, a bad port or token), not a git
      repository, an invalid configuration, or the port cannot be bound`,

@@ -266,6 +266,11 @@ const OUTPUTS: Record<OutputName, Output> = {
     summary: noSummary,
     result: open({ run: open({}), live: bool, specs: strs, steps: z.array(open({})), events: z.array(open({})), events_total: num }),
   },
+  "runs-html": {
+    title: "runs show --html, runs report: the HTML page written",
+    summary: noSummary,
+    result: closed({ file: str, bytes: num, run_id: nullable(str), runs: num }),
+  },
 };
 
 /** The zod schema of the whole output `name` (envelope and payload). */

@@ -43,6 +43,7 @@ export const OUTPUT_SCHEMA_VERSIONS = {
   run: 2,
   "runs-list": 2,
   "runs-show": 2,
+  "runs-html": 2,
 } as const;
 
 export type OutputName = keyof typeof OUTPUT_SCHEMA_VERSIONS;

@@ -8,7 +8,7 @@
 import * as z from "zod/mini";
 import { ROLES } from "../layout/norma-layout.js";
 import { TOOL_NAME, TOOL_URL, TOOL_VERSION } from "../version.js";
-import { AGENT_SCHEMAS, AGENT_TYPES, BudgetsSchema, type TOP_KEYS } from "./run-config.js";
+import { AGENT_SCHEMAS, AGENT_TYPES, BudgetsSchema, DEFAULT_MAX_ITERATIONS, type TOP_KEYS } from "./run-config.js";
 
 export const RUN_CONFIG_SCHEMA_ID = `${TOOL_URL}/schema/norma-config.schema.json`;
 
@@ -34,11 +34,12 @@ export function runConfigJsonSchema(): Json {
     $schema: { type: "string", description: "The JSON Schema of this file (editors read it; noma-reconcile ignores it)" },
     agents: {
       type: "object",
-      description: "The agent of each role: exec (an argv, never a shell), codex, opencode, gemini, claude (fixed binaries), builtin (check only)",
+      description:
+        "The agent of each role: exec (an argv, never a shell), codex, opencode, gemini, claude (fixed binaries), acp (an Agent Client Protocol agent: an argv), builtin (check only)",
       properties: Object.fromEntries(ROLES.map((r) => [r, roleAgent(r)])),
       additionalProperties: false,
     },
-    budgets: { ...jsonSchema(BudgetsSchema), description: "Limits of one run (max_iterations default 5)" },
+    budgets: { ...jsonSchema(BudgetsSchema), description: `Limits of one run (max_iterations default ${DEFAULT_MAX_ITERATIONS})` },
     risky: { type: "array", items: { type: "string", minLength: 1 }, description: "Globs of risky paths, counted against budgets.max_risky_files" },
   };
   return {

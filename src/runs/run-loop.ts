@@ -146,10 +146,10 @@ export function checkAgentBinaries(root: string, config: RunConfig, env: NodeJS.
   const problems: string[] = [];
   for (const [role, agent] of Object.entries(config.agents) as Array<[Role, AgentConfig]>) {
     if (agent.type === "builtin") continue;
-    const bin = agent.type === "exec" ? agent.cmd[0]! : agent.type;
+    const bin = agent.type === "exec" || agent.type === "acp" ? agent.cmd[0]! : agent.type;
     if (findExecutable(bin, env, root) === null) {
       problems.push(
-        agent.type === "exec"
+        agent.type === "exec" || agent.type === "acp"
           ? `agents.${role}: ${bin}: not found (${bin.includes("/") ? "relative to the repository root" : "on PATH"}); fix cmd in .norma/config.json`
           : `agents.${role}: the ${bin} binary was not found on PATH; install ${({ codex: "the Codex CLI", claude: "Claude Code", gemini: "the Gemini CLI", opencode: "OpenCode" } as const)[agent.type]} or choose another agent type in .norma/config.json`,
       );
@@ -287,8 +287,8 @@ async function ackEvents(ctx: Ctx, step: number, acks: NonNullable<StepOutcome["
 /** Who the transcript says patched: the act agent (`act agent: exec node tools/x.mjs`, `act agent: claude` + its model). */
 function actActor(agent: AgentConfig | undefined): { kind: "agent"; name: string; model?: string } {
   if (agent === undefined || agent.type === "builtin") return { kind: "agent", name: "act agent" };
-  if (agent.type === "exec") {
-    const label = `act agent: exec ${agent.cmd.join(" ")}`;
+  if (agent.type === "exec" || agent.type === "acp") {
+    const label = `act agent: ${agent.type} ${agent.cmd.join(" ")}`;
     return { kind: "agent", name: label.length > 100 ? `${label.slice(0, 99)}…` : label };
   }
   return { kind: "agent", name: `act agent: ${agent.type}`, ...(agent.model !== undefined ? { model: agent.model } : {}) };

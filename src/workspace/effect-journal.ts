@@ -12,6 +12,7 @@
  * every line was before intents existed, so old ledgers read the same.
  */
 import { appendLedger } from "./append-ledger.js";
+import { portableDetails } from "./ledger-portable.js";
 import type { Workspace } from "./workspace.js";
 
 export class EffectJournal {
@@ -33,7 +34,9 @@ export class EffectJournal {
    */
   async intent(path: string, details: Record<string, unknown>): Promise<void> {
     if (this.intentSeq !== null) throw new Error(`${this.action}: a second intent in one request`);
-    const [entry] = await appendLedger(this.ws, [{ action: this.action, path, details: { ...this.base, phase: "intent", ...details } }]);
+    // Like every line: the texts we compose (a command's executable) name no local path.
+    const portable = portableDetails({ ...this.base, phase: "intent", ...details }, this.ws.root, this.ws.env["HOME"]);
+    const [entry] = await appendLedger(this.ws, [{ action: this.action, path, details: portable }]);
     this.intentSeq = entry!.seq;
     this.intentPath = path;
   }

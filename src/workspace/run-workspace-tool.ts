@@ -11,6 +11,7 @@ import { didYouMean } from "../errors/did-you-mean.js";
 import { schemaKeysAt } from "../errors/schema-keys-at.js";
 import { LockTimeoutError } from "../fsx/with-file-lock.js";
 import { appendLedger } from "./append-ledger.js";
+import { portableDetails } from "./ledger-portable.js";
 import { failureBody, HTTP_STATUS, WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";
 import { EffectJournal } from "./effect-journal.js";
 import { WORKSPACE_SCHEMAS } from "./workspace-schemas.js";
@@ -18,7 +19,7 @@ import { isWorkspaceWriteTool, type WorkspaceToolName } from "./workspace-tool-n
 import type { Workspace } from "./workspace.js";
 import type { ContentBlock, ToolOutput } from "./tools/tool-output.js";
 
-export type Binding = "mcp" | "http" | "library" | "cli";
+export type Binding = "mcp" | "http" | "library" | "cli" | "acp";
 
 export interface WorkspaceCallOptions {
   /** Recorded in each ledger line's details (`via`). */
@@ -168,7 +169,15 @@ export async function recordRefusal(
   const body = { success: false, message: refusal.message, code: refusal.code };
   try {
     await appendLedger(ws, [
-      { action, path: "", details: { via: options.via ?? "library", outcome: "refused", code: refusal.code, message: refusal.message, ...refusal.details } },
+      {
+        action,
+        path: "",
+        details: portableDetails(
+          { via: options.via ?? "library", outcome: "refused", code: refusal.code, message: refusal.message, ...refusal.details },
+          ws.root,
+          ws.env["HOME"],
+        ),
+      },
     ]);
   } catch (e) {
     const why = classify(e, "the ledger", options.log);
@@ -219,7 +228,7 @@ export async function runWorkspaceTool(
       : { via, ...options.details, ...phase, outcome: journal.intentSeq !== null ? "failed" : "refused", code: failure!.code, message: failure!.message };
   const path = output !== null ? output.ledgerPath : journal.intentSeq !== null ? journal.intentPath : askedPath(rawArgs);
   try {
-    await appendLedger(ws, [{ action: name, path, details }]);
+    await appendLedger(ws, [{ action: name, path, details: portableDetails(details, ws.root, ws.env["HOME"]) }]);
   } catch (e) {
     const why = classify(e, "the ledger", options.log);
     const message =

@@ -130,7 +130,7 @@ export class Workspace {
       rel = (options.containment ?? new PathContainment(this.root)).contain(given === "" ? "." : given, this.root);
     } catch (e) {
       if (e instanceof PathOutsideRepoError)
-        throw new WorkspaceError("outside_workspace", `${JSON.stringify(given)}: resolves outside the repository (${this.root}); nothing was read or written`);
+        throw new WorkspaceError("outside_workspace", `${JSON.stringify(given)}: resolves outside the repository; nothing was read or written`);
       throw e;
     }
     if (!this.allowedDirs.some((d) => d === "" || rel === d || rel.startsWith(`${d}/`)))

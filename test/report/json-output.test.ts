@@ -112,6 +112,9 @@ describe("--format json: one envelope, each output valid against its schema", ()
       ".notarai/reconciliation_state.json",
     ]);
     valid("runs-show", ["runs", "show"], repo);
+    const page = valid("runs-html", ["runs", "show", "--html", ".norma/report.html"], repo);
+    expect(page).toMatchObject({ command: "runs show --html", result: { file: ".norma/report.html", runs: 1 } });
+    expect(valid("runs-html", ["runs", "report", ".norma/runs.html"], repo)).toMatchObject({ command: "runs report", result: { run_id: null, runs: 1 } });
   });
 
   it("serve --http: its one line once listening", async () => {

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { blake3Hex } from "../../src/internal.js";
 import { readNormaState } from "../../src/runs/norma-db.js";
 import { CLI } from "../helpers/run-cli.js";
 import { git } from "../helpers/temp-repo.js";
@@ -127,7 +128,9 @@ describe("run: passes, fails, acts", () => {
     expect(data.status_after).toBe(" M src/app.ts\n");
     // The cache and the snapshot now vouch for the patched file: `changed` lists nothing.
     expect(JSON.parse(cli(root, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual([]);
-    expect(readJson(root, ".notarai/reconciliation_state.json").file_fingerprints["src/app.ts"]).toBeDefined();
+    // …with the hash of the file as the run left it.
+    const patched = await blake3Hex(readFileSync(join(root, "src/app.ts")));
+    expect(readJson(root, ".notarai/reconciliation_state.json").file_fingerprints["src/app.ts"]).toEqual({ blake3: patched });
     expect(state.kv(id).get("acks")).toEqual([
       expect.objectContaining({ spec: SPEC, path: "src/app.ts", step: 4, hash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
     ]);
@@ -534,7 +537,7 @@ describe("run: start-up", () => {
       [
         "noma-reconcile: invalid .norma/config.json:",
         '  .norma/config.json: agents.act.cmd: not supported for codex: the tool\'s binary is fixed (use "path" for its working directory, "args" for extra arguments)',
-        '  .norma/config.json: agents.plan.type: expected one of "exec", "codex", "opencode", "gemini", "claude", "builtin", found "cdx"',
+        '  .norma/config.json: agents.plan.type: expected one of "exec", "codex", "opencode", "gemini", "claude", "acp", "builtin", found "cdx"',
         "  .norma/config.json: budgets.max_patch_kb: expected a number > 0, found -1",
         '  .norma/config.json: budgets.max_iteration: unknown key (did you mean "max_iterations"?)',
         "",

@@ -10,6 +10,7 @@ import { formatJsonEnvelope } from "../../report/json-envelope.js";
 import { readArchived, listArchived } from "../../workspace/read-archive.js";
 import { appendLedger } from "../../workspace/append-ledger.js";
 import { EffectJournal } from "../../workspace/effect-journal.js";
+import { portableDetails } from "../../workspace/ledger-portable.js";
 import { replaceFile } from "../../workspace/replace-file.js";
 import { WorkspaceError } from "../../workspace/workspace-error.js";
 import { openWorkspace, type Workspace } from "../../workspace/workspace.js";
@@ -86,7 +87,11 @@ export async function archiveCommand(action: string, path: string | undefined, o
         {
           action: "archive_restore",
           path: rel,
-          details: { via: "cli", phase: "outcome", intent_seq: journal.intentSeq, outcome: "failed", message: (e as Error).message },
+          details: portableDetails(
+            { via: "cli", phase: "outcome", intent_seq: journal.intentSeq, outcome: "failed", message: (e as Error).message },
+            ws.root,
+            ws.env["HOME"],
+          ),
         },
       ]);
     return asRuntime(e);
