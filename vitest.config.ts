@@ -11,6 +11,7 @@ const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), 
 const SLOW = [
   "test/runs/crash-recovery.test.ts",
   "test/workspace/kill9.test.ts",
+  "test/workspace/kill9-intents.test.ts",
   "test/install/**/*.test.ts",
   "test/patch/op-list-memory.test.ts",
   "test/reconcile/scale.test.ts",

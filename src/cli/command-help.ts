@@ -108,8 +108,8 @@ const EXIT_CODES: Record<string, string> = {
   serve: `  0  stopped by SIGINT or SIGTERM (requests in flight finished and recorded)
   2  usage error (no --http, a host that is not loopback, a bad port or token), not a git
      repository, an invalid configuration, or the port cannot be bound`,
-  ledger: `  0  the ledger is intact
-  1  findings: an edited, removed, inserted or reordered line, a torn tail, committed lines changed
+  ledger: `  0  the ledger is intact (requests interrupted after their intent line are listed as notes, not findings)
+  1  findings: an edited, removed, inserted or reordered line, a torn tail, committed lines changed, an outcome without its intent
   2  usage error, no ledger, not a git repository`,
   archive: `  0  listed (even nothing) or restored
   2  usage error, nothing archived for the path or month or version, an unreadable archive`,

@@ -356,7 +356,9 @@ cli
     "Serve the agent of this run step (what `run` gives its agents): only the tools its role may use; its workspace requests are attributed to the step in the ledger",
   )
   .option("--max-message-bytes <bytes>", "Largest message taken (default 32 MiB); a longer one is answered with a JSON-RPC error, its bytes dropped unread")
+  .option("--read-only", "List and serve only the tools that read (every tool that writes or runs a command is left out, and refused if called)")
   .example("  noma-reconcile mcp            # what .mcp.json runs (see `noma-reconcile init`)")
+  .example("  noma-reconcile mcp --read-only   # an agent that may only look")
   .example("  noma-reconcile mcp --step 20260105-100000-ab12cd/004-act   # an act agent: read-only tools + the workspace tools")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io, options)));
 
@@ -369,7 +371,7 @@ cli
   .action(() => run(async () => (await import("./commands/lsp-command.js")).lspCommand(io)));
 
 cli
-  .command("serve", "Serve the workspace tools (read_file, edit_file, run_command, …) over HTTP on loopback, behind a bearer token")
+  .command("serve", "Serve the workspace tools (read_file, edit_file, search_text, run_command, …) over HTTP on loopback, behind a bearer token")
   .option("--http", "Serve over HTTP (required; `mcp` serves the same tools over stdio)")
   .option("--port <port>", "Port (0 picks a free one)", { default: DEFAULT_HTTP_PORT })
   .option("--host <host>", "127.0.0.1 (default), ::1 or localhost; anything else is refused")
@@ -380,6 +382,7 @@ cli
   )
   .option("--request-timeout <ms>", `A whole request (headers and body) must arrive within this time (default ${DEFAULT_REQUEST_TIMEOUT_MS})`)
   .option("--max-connections <n>", `Connections open at once; more are closed as they arrive (default ${DEFAULT_MAX_CONNECTIONS})`)
+  .option("--read-only", "Serve only the tools that read (the others answer 403 read_only)")
   .option("--format <format>", "text (everything on stderr) | json (also one line on stdout once listening: url, port, and the token when generated)", {
     default: "text",
   })
@@ -390,7 +393,10 @@ cli
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/serve-command.js")).serveCommand(options, io)));
 
 cli
-  .command("ledger <action> [file]", "verify: check the evidence ledger (docs/evidence_ledger.tools.log): entries, seq, hash chain, torn tail, committed lines")
+  .command(
+    "ledger <action> [file]",
+    "verify: check the evidence ledger (docs/evidence_ledger.tools.log): entries, seq, hash chain, torn tail, committed lines, intents and outcomes",
+  )
   .option("--against <ref>", "Require the lines committed at this commit to be unchanged (default HEAD; none to skip)")
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile ledger verify")

@@ -170,8 +170,16 @@ const OUTPUTS: Record<OutputName, Output> = {
   },
   "ledger-verify": {
     title: "ledger verify: the evidence ledger's sequence and hash chain",
-    summary: closed({ lines: num, findings: num }),
-    result: closed({ file: str, lines: num, against: nullable(str), committed_lines: nullable(num), head_sha256: nullable(str), findings: z.array(finding) }),
+    summary: closed({ lines: num, findings: num, interrupted: num }),
+    result: closed({
+      file: str,
+      lines: num,
+      against: nullable(str),
+      committed_lines: nullable(num),
+      head_sha256: nullable(str),
+      findings: z.array(finding),
+      interrupted: z.array(closed({ line: num, seq: num, timestamp: str, action: str, path: str, message: str })),
+    }),
   },
   "transcript-verify": {
     title: "transcript verify: a document's edit transcript, its chain and its replay",
@@ -199,7 +207,15 @@ const OUTPUTS: Record<OutputName, Output> = {
   serve: {
     title: "serve --http: where the server listens (one line, once listening)",
     summary: noSummary,
-    result: closed({ url: str, host: str, port: num, root: str, token_source: z.enum(["NOMA_RECONCILE_TOKEN", "generated"]), token: z.optional(str) }),
+    result: closed({
+      url: str,
+      host: str,
+      port: num,
+      root: str,
+      read_only: bool,
+      token_source: z.enum(["NOMA_RECONCILE_TOKEN", "generated"]),
+      token: z.optional(str),
+    }),
   },
   "specs-validate": {
     title: "specs validate: each spec file and its problems",

@@ -4,7 +4,7 @@
  * (config-schema.ts; load-config-lazy.ts).
  */
 export const CONFIG_KEYS = ["transcripts", "drift", "exclude", "workspace", "lock_timeout", "fix_on_commit"] as const;
-export const WORKSPACE_KEYS = ["allowlist", "ledger", "archive", "test", "build"] as const;
+export const WORKSPACE_KEYS = ["allowlist", "ledger", "archive", "test", "build", "read_only"] as const;
 
 export interface WorkspaceConfig {
   /** Repo-relative path of the command allowlist (NOA `tools/allowed_commands.toml`). */
@@ -17,6 +17,8 @@ export interface WorkspaceConfig {
   test: readonly string[] | null;
   /** argv of the project's build command, or null when none is configured. */
   build: readonly string[] | null;
+  /** `read_only`: the servers offer only the tools that read (every tool that writes or runs a command is left out and refused). */
+  readOnly?: boolean;
 }
 
 export interface NomaConfig {

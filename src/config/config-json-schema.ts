@@ -26,6 +26,8 @@ export const CONFIG_KEY_DESCRIPTIONS: Readonly<Record<(typeof CONFIG_KEYS)[numbe
   "workspace.archive": `Where overwritten versions are kept (default ${DEFAULT_WORKSPACE_CONFIG.archive})`,
   "workspace.test": "argv of run_tests and of the run loop's test criterion, e.g. [npm, test]",
   "workspace.build": "argv of build_workspace, e.g. [npm, run, build]",
+  "workspace.read_only":
+    "true: the MCP server and serve --http offer only the workspace tools that read (every tool that writes or runs a command is left out and refused); default false",
 };
 
 type Json = Record<string, unknown>;

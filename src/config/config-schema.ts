@@ -11,6 +11,7 @@
  *     archive: archive                         # where overwritten versions are kept
  *     test: [npm, test]                        # argv of run_tests (and of the loop's test criterion)
  *     build: [npm, run, build]                 # argv of build_workspace
+ *     read_only: false                         # true: the MCP and HTTP servers offer only the tools that read
  *   lock_timeout: 15             # seconds a write waits for a lock another process holds (0–3600)
  *   fix_on_commit: false         # true: the pre-commit hook applies check --fix to staged documents and re-stages them
  */
@@ -25,6 +26,7 @@ export const WorkspaceConfigSchema = z.object({
   archive: z.optional(z.string().check(z.minLength(1))),
   test: z.optional(argv),
   build: z.optional(argv),
+  read_only: z.optional(z.boolean()),
 });
 
 export const ConfigSchema = z.object({

@@ -161,6 +161,7 @@ export function parseConfig(text: string, file: string): ConfigResult {
       archive: w.archive ?? config.workspace.archive,
       test: w.test ?? null,
       build: w.build ?? null,
+      ...(w.read_only !== undefined ? { readOnly: w.read_only } : {}),
     };
   }
   return { config, problems: sortProblems(problems) };

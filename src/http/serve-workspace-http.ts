@@ -11,6 +11,9 @@
  *   through DNS rebinding even before the token is checked. Every authenticated
  *   request is recorded in the ledger, those refused here too (an unknown endpoint as
  *   `unknown_endpoint`).
+ * - Every workspace tool is an endpoint (the NOA seven, those named after the MCP
+ *   filesystem server's, append_file, search_text); a read-only server (`--read-only`,
+ *   `workspace.read_only`) answers those that write 403 `read_only`, recorded.
  * - Status codes: 200 a result (a command that exited non-zero included), 400 bad JSON
  *   or arguments, 401, 403 refused (outside the repository, protected, not
  *   allowlisted), 404 unknown route or missing file, 405 not POST, 409 the path
@@ -33,7 +36,7 @@ import type { AddressInfo } from "node:net";
 import { recordRefusal, runWorkspaceTool } from "../workspace/run-workspace-tool.js";
 import { WorkspaceError } from "../workspace/workspace-error.js";
 import { firstInvalidUtf8 } from "../fsx/utf8-text.js";
-import { isWorkspaceTool, WORKSPACE_TOOL_NAMES } from "../workspace/workspace-tool-names.js";
+import { isWorkspaceTool, isWorkspaceWriteTool, WORKSPACE_TOOL_NAMES } from "../workspace/workspace-tool-names.js";
 import { openWorkspace, type WorkspaceOptions } from "../workspace/workspace.js";
 
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS } from "./http-defaults.js";
@@ -177,7 +180,11 @@ export function startWorkspaceHttp(options: WorkspaceHttpOptions): Promise<Works
       return refuse(
         404,
         "not_found",
-        `no such endpoint ${JSON.stringify(route.length > 200 ? `${route.slice(0, 200)}…` : route)}; endpoints: ${WORKSPACE_TOOL_NAMES.map((n) => `POST /${n}`).join(", ")}`,
+        `no such endpoint ${JSON.stringify(route.length > 200 ? `${route.slice(0, 200)}…` : route)}; endpoints: ${WORKSPACE_TOOL_NAMES.filter(
+          (n) => !ws.readOnly || !isWorkspaceWriteTool(n),
+        )
+          .map((n) => `POST /${n}`)
+          .join(", ")}`,
       );
     if (req.method !== "POST") return refuse(405, "method_not_allowed", `${req.method} ${route}: use POST`, { allow: "POST" });
     const type = req.headers["content-type"];

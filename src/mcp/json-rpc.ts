@@ -25,8 +25,8 @@ export type RpcResponse = { jsonrpc: "2.0"; id: RpcId | null; result: unknown } 
 export type RpcMessage =
   | { kind: "request"; id: RpcId; method: string; params: Record<string, unknown> | unknown[] | undefined }
   | { kind: "notification"; method: string }
-  /** A response to a request of ours (we send none): ignored. */
-  | { kind: "response" }
+  /** A response to a request of ours (`roots/list`). */
+  | { kind: "response"; id: unknown; result?: unknown; error?: unknown }
   /** Not a valid message: answer with this error (id null when it could not be read). */
   | { kind: "invalid"; id: RpcId | null; error: RpcErrorObject };
 
@@ -68,7 +68,8 @@ export function classifyMessage(value: unknown): RpcMessage {
   const invalid = (message: string): RpcMessage => ({ kind: "invalid", id, error: { code: INVALID_REQUEST, message: `Invalid Request: ${message}` } });
   if (value["jsonrpc"] !== "2.0") return invalid('"jsonrpc" must be "2.0"');
   const method = value["method"];
-  if (method === undefined && hasId && ("result" in value || "error" in value)) return { kind: "response" };
+  if (method === undefined && hasId && ("result" in value || "error" in value))
+    return { kind: "response", id: value["id"], ...("result" in value ? { result: value["result"] } : { error: value["error"] }) };
   if (typeof method !== "string") return invalid('"method" must be a string');
   if (!hasId) return { kind: "notification", method };
   if (!validId(value["id"])) return invalid('"id" must be a string or a number');

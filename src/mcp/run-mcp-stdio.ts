@@ -3,7 +3,9 @@
  * protocol messages go to stdout; logs go to stderr. Tool calls are handled one
  * at a time, in arrival order (a patch never races another patch); every other
  * message (ping, initialize, tools/list, …) in a lane of its own, also in order,
- * so a tool call that takes long never leaves them unanswered. Resolves once
+ * so a tool call that takes long never leaves them unanswered. The client's
+ * responses to our own requests (`roots/list`) are taken as they arrive: a tool
+ * call waiting for the client's roots must not wait behind itself. Resolves once
  * stdin has ended and every message received has been answered.
  */
 import { findRepoRootAsync, findWorkTreeTop } from "../git/find-repo-root.js";
@@ -25,6 +27,8 @@ export interface McpStdioOptions {
   agentStep?: AgentStep;
   /** The longest message taken, in bytes (default DEFAULT_MAX_MESSAGE_BYTES); a longer one is answered with an error, never read whole. */
   maxMessageBytes?: number;
+  /** `mcp --read-only`: list and serve only the tools that read. */
+  readOnly?: boolean;
 }
 
 /** The longest message the server takes by default: 32 MiB, as `serve --http` takes a body (a large document, JSON-escaped, fits). */
@@ -42,7 +46,9 @@ export function runMcpStdio(options: McpStdioOptions): Promise<void> {
       })),
     projectRoot: () => findWorkTreeTop(options.cwd),
     log,
+    send: (message) => options.write(`${serializeMessage(message)}\n`),
     ...(options.agentStep !== undefined ? { agentStep: options.agentStep } : {}),
+    ...(options.readOnly === true ? { readOnly: true } : {}),
   });
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const framer = new LineFramer(max);
@@ -59,6 +65,8 @@ export function runMcpStdio(options: McpStdioOptions): Promise<void> {
       return;
     }
     const parsed = parseLine(frame.line);
+    // A response (no "method") to a request of ours is settled now, not queued.
+    if (parsed.ok && server.acceptResponse(parsed.value)) return;
     const lane = callsTool(parsed) ? "tools" : "protocol";
     lanes[lane] = lanes[lane].then(async () => {
       try {

@@ -1,8 +1,11 @@
 /**
  * The MCP tools, in the order `tools/list` gives them: the six reconciliation
  * tools (NotarAI's MCP server), the four Noma tools (Noma Agent Protocol
- * Annex B), the seven workspace tools (the NOA agent tool API, under their NOA
- * names: none clashes with ours) and the two read-only run-loop tools (`noma-reconcile run`). Names, titles, descriptions and annotations only — no zod here, so
+ * Annex B), the workspace tools — NOA's seven (the NOA agent tool API, under their NOA
+ * names), then those of the MCP filesystem server (`@modelcontextprotocol/server-filesystem`,
+ * under its names; its read_file and edit_file are NOA's, taking both shapes) and our
+ * append_file and search_text — and the two read-only run-loop tools (`noma-reconcile run`).
+ * Names, titles, descriptions and annotations only — no zod here, so
  * the server starts without loading any schema; the input/output schemas are
  * in `tool-schemas.ts`, the handlers in `tools/`.
  */
@@ -24,6 +27,20 @@ export const TOOL_NAMES = [
   "run_command",
   "run_tests",
   "build_workspace",
+  "read_text_file",
+  "read_media_file",
+  "read_multiple_files",
+  "list_directory",
+  "list_directory_with_sizes",
+  "directory_tree",
+  "search_files",
+  "search_text",
+  "get_file_info",
+  "list_allowed_directories",
+  "write_file",
+  "append_file",
+  "create_directory",
+  "move_file",
   "run_list",
   "run_status",
 ] as const;
@@ -46,6 +63,7 @@ export interface ToolMeta {
 
 const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const RUN: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+const LEDGER = "Every request is recorded in the evidence ledger";
 
 export const TOOL_CATALOG: readonly ToolMeta[] = [
   {
@@ -122,7 +140,7 @@ export const TOOL_CATALOG: readonly ToolMeta[] = [
     name: "read_file",
     title: "Read a workspace file",
     description:
-      "The UTF-8 contents of a file inside the repository (path relative to the repository root, forward slashes; absolute paths must be inside it), with its size and sha256. Symbolic links are followed only when they stay inside the repository; .git/ is never readable. Every request is recorded in the evidence ledger. Failures are isError with {success:false, code, message}.",
+      "The UTF-8 contents of a file inside the repository (path relative to the repository root, forward slashes; absolute paths must be inside it), with its size and sha256; head or tail keep only the first or last N lines (the filesystem server's read_file shape). Symbolic links are followed only when they stay inside the repository; .git/ is never readable. Every request is recorded in the evidence ledger. Failures are isError with {success:false, code, message}.",
     annotations: READ,
   },
   {
@@ -134,10 +152,10 @@ export const TOOL_CATALOG: readonly ToolMeta[] = [
   },
   {
     name: "edit_file",
-    title: "Write a workspace file",
+    title: "Edit a workspace file",
     description:
-      "Replace a file's whole contents (create_if_missing: true creates it and its directories). The previous version is first archived in archive/YYYY/MM/<path>.tar.zst (member <path>.~N~), then the new one is written atomically; nothing is ever deleted. Refused: paths outside the repository, .git/, the ledger, the archive, the allowlist, .notarai/config.yaml, transcripts, and existing .noma documents (edit those with patch_block).",
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      "Change a file, in one of two shapes. {path, contents, create_if_missing?} (NOA) replaces its whole contents (create_if_missing: true creates it and its directories). {path, edits: [{oldText, newText}], dryRun?} (the MCP filesystem server's) replaces text — each oldText found exactly, else line by line ignoring indentation, which is kept — and answers with a git-style diff; dryRun writes nothing. The previous version is first archived in archive/YYYY/MM/<path>.tar.zst (member <path>.~N~), then the new one is written atomically; nothing is ever deleted. Refused: paths outside the repository, .git/, the ledger, the archive, the allowlist, .notarai/config.yaml, transcripts, and existing .noma documents (edit those with patch_block).",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   },
   {
     name: "apply_patch",
@@ -166,6 +184,91 @@ export const TOOL_CATALOG: readonly ToolMeta[] = [
     description:
       "Run the build command configured as workspace.build in .notarai/config.yaml (e.g. [npm, run, build]) the way run_command runs commands; same result shape. Not configured: an error naming the setting.",
     annotations: RUN,
+  },
+  {
+    name: "read_text_file",
+    title: "Read a text file",
+    description: `A file's UTF-8 text, answered as the text itself (structured: with its path, size, sha256 and line count); head or tail: only the first or last N lines. Not UTF-8 is refused (read_media_file reads any file). ${LEDGER}.`,
+    annotations: READ,
+  },
+  {
+    name: "read_media_file",
+    title: "Read a media file",
+    description: `Any file, base64, with its MIME type (by extension): an image or audio content block, or an embedded resource for anything else. At most 16 MiB. ${LEDGER}.`,
+    annotations: READ,
+  },
+  {
+    name: "read_multiple_files",
+    title: "Read several files",
+    description: `Several files' text in one request: each as "path:" and its text, separated by ---; a file that cannot be read (missing, outside, not UTF-8) is reported in its place ("path: Error - …", and in files[] with its code) and the others are still read. ${LEDGER}.`,
+    annotations: READ,
+  },
+  {
+    name: "list_directory",
+    title: "List a directory",
+    description: `One directory's entries as [FILE] name / [DIR] name lines, sorted by name (structured: name, kind — file, dir, symlink, other — and size). Symbolic links are listed, never followed; .git is left out. ${LEDGER}.`,
+    annotations: READ,
+  },
+  {
+    name: "list_directory_with_sizes",
+    title: "List a directory with sizes",
+    description: `One directory's entries with their sizes, sorted by name or (sortBy: size) largest first, then the numbers of files and directories and the files' combined size. ${LEDGER}.`,
+    annotations: READ,
+  },
+  {
+    name: "directory_tree",
+    title: "Show a directory tree",
+    description: `A directory's tree as JSON: [{name, type: file|directory, children?}], directories always with children. excludePatterns leave out entries and everything below them (a pattern with a / matches the path from the top, one without a name at any depth); maxDepth stops N levels down (truncated: true on the directories not opened). Symbolic links are never followed; .git is left out. ${LEDGER}.`,
+    annotations: READ,
+  },
+  {
+    name: "search_files",
+    title: "Find files by name",
+    description: `The files and directories below path whose path from there matches a glob (*.ts at the top, **/*.ts at any depth; dot files included), as absolute paths, one a line, or "No matches found". excludePatterns as in directory_tree. Use search_text to search contents. ${LEDGER}.`,
+    annotations: READ,
+  },
+  {
+    name: "search_text",
+    title: "Search file contents",
+    description: `The lines of the files below path (default: the root) that match a regular expression (JavaScript syntax) or, with literal: true, a text — grep's answer (path:line:text), each match structured with its column and context_lines around it. Searches the files git shows (tracked, and untracked ones .gitignore does not ignore); include / exclude globs narrow them; binary files are skipped; at most max_matches (default 200). ${LEDGER}.`,
+    annotations: READ,
+  },
+  {
+    name: "get_file_info",
+    title: "Get file information",
+    description: `A file's or directory's size, created / modified / accessed times, type and permission bits, as key: value lines. ${LEDGER}.`,
+    annotations: READ,
+  },
+  {
+    name: "list_allowed_directories",
+    title: "List allowed directories",
+    description:
+      "The directories the workspace tools may use, as absolute paths: the repository, or — when the MCP client gave roots — the parts of it inside them. Relative paths are always relative to the repository root.",
+    annotations: READ,
+  },
+  {
+    name: "write_file",
+    title: "Write a file",
+    description: `Create a file or replace its whole contents; its directory must exist (create_directory). The version replaced is first archived (archive/YYYY/MM/<path>.tar.zst), then the new one is written atomically. Refused as edit_file refuses (existing .noma documents: use patch_block). ${LEDGER}, its intent before anything is written.`,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: "append_file",
+    title: "Append to a file",
+    description: `Add text at the end of a file, creating it when missing (its directory must exist); the file is rewritten atomically, so a crash leaves the old or the new contents. Refused as edit_file refuses. ${LEDGER}, its intent before anything is written.`,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  },
+  {
+    name: "create_directory",
+    title: "Create a directory",
+    description: `Make a directory and any missing parents; one that exists is fine. ${LEDGER}, its intent before anything is made.`,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: "move_file",
+    title: "Move a file or directory",
+    description: `Move or rename a file or directory; the destination must not exist (nothing is overwritten) and its directory must. Every file moved is first archived under its old path. Refused: .noma documents and transcripts (they belong together: git mv them), protected paths, and directories holding any. ${LEDGER}, its intent before anything moves.`,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   },
   {
     name: "run_list",

@@ -13,6 +13,10 @@ export interface ToolContext {
   log: (line: string) => void;
   /** The run step whose agent this server serves (`mcp --step`), if any. */
   agentStep?: AgentStep;
+  /** `mcp --read-only`: only the tools that read are served. */
+  readOnly?: boolean;
+  /** The client's roots (MCP Roots) as absolute paths, when it gave some: the workspace is their intersection with the repository. */
+  roots?: readonly string[];
 }
 
 /** Reconciliation works on the files git knows: outside a repository it is an error. */

@@ -11,8 +11,13 @@ export interface TextContent {
   text: string;
 }
 
+/** An image, audio or embedded-resource block (read_media_file). */
+export type MediaContent =
+  | { type: "image" | "audio"; data: string; mimeType: string }
+  | { type: "resource"; resource: { uri: string; mimeType: string; blob: string } };
+
 export interface ToolResult {
-  content: TextContent[];
+  content: Array<TextContent | MediaContent>;
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }

@@ -6,10 +6,12 @@
  * Role policy (norma §7.1, §8: plan and check only read; do executes work, act
  * proposes changes):
  * - plan, check: the read-only tools — reconciliation reads, Noma document reads,
- *   `read_file`, `list_files`, `run_list`, `run_status`;
+ *   the workspace tools that read (`read_file`, `list_files`, `read_text_file`,
+ *   `search_text`, …), `run_list`, `run_status`;
  * - do, act: those, plus the workspace tools that change the work tree or run
  *   commands — `edit_file`, `apply_patch`, `run_command`, `run_tests`,
- *   `build_workspace` (contained, archived, allowlisted, in the evidence ledger).
+ *   `build_workspace`, `write_file`, `append_file`, `create_directory`, `move_file`
+ *   (contained, archived, allowlisted, in the evidence ledger).
  * No agent gets `mark_reconciled`, `clear_cache`, `snapshot_state` or
  * `patch_block`: the loop marks on PASS, and .noma edits go through the act step's
  * `patch.noma.json`, which the loop applies and validates.
@@ -32,15 +34,41 @@ export const READ_TOOLS: readonly string[] = [
   "validate_doc",
   "read_file",
   "list_files",
+  "read_text_file",
+  "read_media_file",
+  "read_multiple_files",
+  "list_directory",
+  "list_directory_with_sizes",
+  "directory_tree",
+  "search_files",
+  "search_text",
+  "get_file_info",
+  "list_allowed_directories",
   "run_list",
   "run_status",
 ];
 
 /** The workspace tools a do or act agent may use besides the read-only ones, in catalog order. */
-export const WORK_TOOLS: readonly string[] = ["edit_file", "apply_patch", "run_command", "run_tests", "build_workspace"];
+export const WORK_TOOLS: readonly string[] = [
+  "edit_file",
+  "apply_patch",
+  "run_command",
+  "run_tests",
+  "build_workspace",
+  "write_file",
+  "append_file",
+  "create_directory",
+  "move_file",
+];
 
-/** Every tool some agent may use, in the catalog's order (the work tools sit between list_files and run_list). */
-const ORDER: readonly string[] = [...READ_TOOLS.slice(0, 8), ...WORK_TOOLS, ...READ_TOOLS.slice(8)];
+/** Every tool some agent may use, in the catalog's order. */
+const ORDER: readonly string[] = [
+  ...READ_TOOLS.slice(0, 8),
+  ...WORK_TOOLS.slice(0, 5),
+  ...READ_TOOLS.slice(8, 18),
+  ...WORK_TOOLS.slice(5),
+  ...READ_TOOLS.slice(18),
+];
 
 export interface AgentStep {
   runId: string;

@@ -13,7 +13,15 @@
  *   power loss); the next append moves those bytes into a `ledger_repair` entry;
  * - `committed-lines-changed` — with `committed` (the ledger as last committed), the
  *   committed lines must be the start of the file, byte for byte. The hash chain alone
- *   cannot see the last lines removed; the committed copy can, up to the last commit.
+ *   cannot see the last lines removed; the committed copy can, up to the last commit;
+ * - `unmatched-outcome` — an outcome line (`details.phase: "outcome"`) whose
+ *   `intent_seq` names no earlier intent line of the same action, or one already closed.
+ *
+ * Not findings: an intent line (`details.phase: "intent"`, written before a request's
+ * effect: effect-journal.ts) that no outcome line closes is listed in `interrupted` — the
+ * request was killed or crashed (or is still running) after recording what it was about
+ * to do; that is information about the work tree, not tampering with the ledger.
+ * Ledgers written before intents existed have none, and read as before.
  */
 import { LEDGER_GENESIS, ledgerLineHash } from "./ledger-line.js";
 
@@ -26,11 +34,22 @@ export type LedgerFindingCode =
   | "out-of-order"
   | "line-edited"
   | "torn-tail"
-  | "committed-lines-changed";
+  | "committed-lines-changed"
+  | "unmatched-outcome";
 
 export interface LedgerFinding {
   line: number;
   code: LedgerFindingCode;
+  message: string;
+}
+
+/** An intent without an outcome: a request interrupted after recording what it was about to do. */
+export interface LedgerInterruption {
+  line: number;
+  seq: number;
+  timestamp: string;
+  action: string;
+  path: string;
   message: string;
 }
 
@@ -43,6 +62,8 @@ export interface LedgerReport {
   /** sha256 of the last complete line (what the next append chains to). */
   headSha256: string;
   findings: LedgerFinding[];
+  /** Intent lines no outcome line closes (information, not findings). */
+  interrupted: LedgerInterruption[];
 }
 
 /** Split at `\n`: complete lines and the bytes after the last `\n` (empty when the text ends with one). */
@@ -65,6 +86,13 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 interface Parsed {
   seq: number;
   prev: string;
+  timestamp: string;
+  action: string;
+  path: string;
+  /** details.phase: "intent" / "outcome" (two-line requests), else undefined. */
+  phase: string | undefined;
+  /** details.intent_seq of an outcome line. */
+  intentSeq: unknown;
 }
 
 function parseEntry(line: Uint8Array): { ok: true; value: Parsed } | { ok: false; code: "not-json" | "bad-entry" | "blank-line"; message: string } {
@@ -93,7 +121,19 @@ function parseEntry(line: Uint8Array): { ok: true; value: Parsed } | { ok: false
   const extra = Object.keys(o).filter((k) => !["timestamp", "action", "path", "details", "seq", "prev_sha256"].includes(k));
   if (extra.length > 0) problems.push(`no other keys (found ${extra.map((k) => JSON.stringify(k)).join(", ")})`);
   if (problems.length > 0) return { ok: false, code: "bad-entry", message: `not a ledger entry: expected ${problems.join(", ")}` };
-  return { ok: true, value: { seq: o["seq"] as number, prev: o["prev_sha256"] as string } };
+  const details = o["details"] as Record<string, unknown>;
+  return {
+    ok: true,
+    value: {
+      seq: o["seq"] as number,
+      prev: o["prev_sha256"] as string,
+      timestamp: o["timestamp"] as string,
+      action: o["action"] as string,
+      path: o["path"] as string,
+      phase: typeof details["phase"] === "string" ? details["phase"] : undefined,
+      intentSeq: details["intent_seq"],
+    },
+  };
 }
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -166,7 +206,9 @@ export function verifyLedger(bytes: Uint8Array, options: { committed?: Uint8Arra
       message: `line ${lines.length + 1}: ${tail.length} bytes without a line break: a write was interrupted; the next append moves them into a ledger_repair entry`,
     });
   }
-  const report: LedgerReport = { ok: findings.length === 0, lines: lines.length, headSha256: prevHash, findings };
+  const report: LedgerReport = { ok: findings.length === 0, lines: lines.length, headSha256: prevHash, findings, interrupted: [] };
+  pairIntents(parsed, findings, report.interrupted);
+  report.ok = findings.length === 0;
   if (options.committed !== undefined) {
     const committed = splitLedger(options.committed).lines;
     report.committedLines = committed.length;
@@ -193,6 +235,38 @@ export function verifyLedger(bytes: Uint8Array, options: { committed?: Uint8Arra
     report.ok = findings.length === 0;
   }
   return report;
+}
+
+/** Close each intent with its outcome; an outcome that closes nothing is a finding, an intent left open an interruption. */
+function pairIntents(parsed: ReturnType<typeof parseEntry>[], findings: LedgerFinding[], interrupted: LedgerInterruption[]): void {
+  const open = new Map<number, { line: number; value: Parsed }>();
+  parsed.forEach((p, i) => {
+    if (!p.ok) return;
+    const v = p.value;
+    if (v.phase === "intent") open.set(v.seq, { line: i + 1, value: v });
+    else if (v.phase === "outcome") {
+      const n = i + 1;
+      const intent = typeof v.intentSeq === "number" ? open.get(v.intentSeq) : undefined;
+      if (intent === undefined || intent.value.action !== v.action) {
+        findings.push({
+          line: n,
+          code: "unmatched-outcome",
+          message: `line ${n}: an outcome of ${v.action} for intent seq ${JSON.stringify(v.intentSeq)}, but no open intent of ${v.action} has that seq`,
+        });
+        return;
+      }
+      open.delete(v.intentSeq as number);
+    }
+  });
+  for (const { line, value } of open.values())
+    interrupted.push({
+      line,
+      seq: value.seq,
+      timestamp: value.timestamp,
+      action: value.action,
+      path: value.path,
+      message: `line ${line}: ${value.action}${value.path !== "" ? ` ${value.path}` : ""} recorded its intent (seq ${value.seq}) and no outcome: it was interrupted (killed, a crash) or is still running; what it names may have happened`,
+    });
 }
 
 function stripCr(line: Uint8Array): Uint8Array {

@@ -26,6 +26,12 @@ export type WorkspaceErrorCode =
   /** apply_patch: a hunk's lines are past the end of the file. */
   | "hunk_out_of_range"
   | "not_allowlisted"
+  /** The workspace is read-only (`--read-only`, `workspace.read_only`): a tool that writes or runs a command is refused. */
+  | "read_only"
+  /** move_file's destination, or create_directory's path as a file, already exists (nothing is overwritten). */
+  | "already_exists"
+  /** edit_file `edits`: an oldText is not in the file (exactly, or line by line ignoring indentation). */
+  | "no_match"
   /** The MCP server serves a run step's agent (`mcp --step`) whose role may not use this tool (plan and check only read). */
   | "not_for_role"
   | "environment_refused"
@@ -58,6 +64,9 @@ export const HTTP_STATUS: Record<WorkspaceErrorCode, number> = {
   hunk_out_of_range: 409,
   not_allowlisted: 403,
   not_for_role: 403,
+  read_only: 403,
+  already_exists: 409,
+  no_match: 409,
   environment_refused: 403,
   command_not_found: 400,
   not_configured: 501,

@@ -7,10 +7,12 @@
  * since the check.
  */
 import { realpathSync } from "node:fs";
-import { join, posix } from "node:path";
+import { join, posix, relative, sep } from "node:path";
 import { DEFAULT_WORKSPACE_CONFIG, type WorkspaceConfig } from "../config/config-defaults.js";
 import { ConfigError, loadConfig, worktreeReader } from "../config/load-config.js";
 import { PathContainment, PathOutsideRepoError } from "../fsx/contain-path.js";
+import { isOutside } from "../fsx/is-outside.js";
+import { realpathLenient } from "../fsx/realpath-lenient.js";
 import { symlinkEscape } from "../fsx/symlink-escape.js";
 import { checkPathText, protectedReason, type ProtectedPaths } from "./path-rules.js";
 import { WorkspaceError } from "./workspace-error.js";
@@ -34,6 +36,13 @@ export interface WorkspaceOptions {
    * test swaps a symbolic link in here to prove the swap is caught).
    */
   afterCheck?: (rel: string) => void;
+  /** Serve only the tools that read (`--read-only`); the configuration's `workspace.read_only: true` also sets it. */
+  readOnly?: boolean;
+  /**
+   * The client's roots (MCP Roots), as absolute paths: the workspace is then their
+   * intersection with the repository. Undefined: the whole repository.
+   */
+  roots?: readonly string[];
 }
 
 export interface CheckedPath {
@@ -55,6 +64,15 @@ export class Workspace {
   readonly lockTimeoutMs: number | undefined;
   readonly protectedPaths: ProtectedPaths;
   readonly afterCheck: ((rel: string) => void) | undefined;
+  /** Only the tools that read are served; the others are refused (`read_only`). */
+  readonly readOnly: boolean;
+  /**
+   * The directories paths must be in (repo-relative, "" for the whole repository): the
+   * repository, or its intersection with the client's roots — possibly none at all.
+   */
+  readonly allowedDirs: readonly string[];
+  /** The client's roots as given, when they narrow the workspace (for messages). */
+  readonly roots: readonly string[] | undefined;
   private lockDirChecked = false;
 
   constructor(root: string, config: WorkspaceConfig, options: WorkspaceOptions = {}) {
@@ -64,6 +82,9 @@ export class Workspace {
     this.now = options.now ?? (() => new Date());
     this.lockTimeoutMs = options.lockTimeoutMs;
     this.afterCheck = options.afterCheck;
+    this.readOnly = options.readOnly === true || config.readOnly === true;
+    this.roots = options.roots;
+    this.allowedDirs = options.roots === undefined ? [""] : intersectRoots(this.root, options.roots);
     this.protectedPaths = {
       ledger: configPath(config.ledger, "ledger"),
       archive: configPath(config.archive, "archive"),
@@ -90,8 +111,10 @@ export class Workspace {
   /**
    * Check a path argument: its text, containment (symbolic links resolved) and the
    * protected paths (for reading or writing). Returns the real repo-relative path.
+   * `containment`: one shared by the paths of one request (it remembers the real paths of
+   * the directories it resolved).
    */
-  check(given: string, intent: "read" | "write", options: { allowRoot?: boolean } = {}): CheckedPath {
+  check(given: string, intent: "read" | "write", options: { allowRoot?: boolean; containment?: PathContainment } = {}): CheckedPath {
     checkPathText(given, options.allowRoot === true);
     const lexical = posix
       .normalize(given.startsWith("/") ? given : `./${given}`)
@@ -104,12 +127,14 @@ export class Workspace {
     }
     let rel: string;
     try {
-      rel = new PathContainment(this.root).contain(given === "" ? "." : given, this.root);
+      rel = (options.containment ?? new PathContainment(this.root)).contain(given === "" ? "." : given, this.root);
     } catch (e) {
       if (e instanceof PathOutsideRepoError)
         throw new WorkspaceError("outside_workspace", `${JSON.stringify(given)}: resolves outside the repository; nothing was read or written`);
       throw e;
     }
+    if (!this.allowedDirs.some((d) => d === "" || rel === d || rel.startsWith(`${d}/`)))
+      throw new WorkspaceError("outside_workspace", `${JSON.stringify(given)}: ${this.outsideRootsReason()}; nothing was read or written`);
     if (rel !== "" || write) {
       const reason = protectedReason(rel, this.protectedPaths, write);
       if (reason !== null)
@@ -123,6 +148,55 @@ export class Workspace {
     this.afterCheck?.(rel);
     return checked;
   }
+
+  /**
+   * Check a path that names a directory entry itself (move_file's source and destination):
+   * every rule of `check` applies to what it resolves to (a link leading out is refused),
+   * and a symbolic link as its last component is the entry — the link, not its target.
+   */
+  checkEntry(given: string): CheckedPath {
+    const full = this.check(given, "write");
+    const lexical = given.length > 1 ? given.replace(/\/+$/, "") : given;
+    const slash = lexical.lastIndexOf("/");
+    const name = lexical.slice(slash + 1);
+    if (name === "" || name === ".") throw new WorkspaceError("protected_path", `${JSON.stringify(given)}: the repository root cannot be moved`);
+    const parent = this.check(slash === -1 ? "." : slash === 0 ? "/" : lexical.slice(0, slash), "read", { allowRoot: true });
+    const rel = parent.rel === "" ? name : `${parent.rel}/${name}`;
+    if (rel === full.rel) return full;
+    if (!this.allowedDirs.some((d) => d === "" || rel === d || rel.startsWith(`${d}/`)))
+      throw new WorkspaceError("outside_workspace", `${JSON.stringify(given)}: ${this.outsideRootsReason()}; nothing was read or written`);
+    const reason = protectedReason(rel, this.protectedPaths, true);
+    if (reason !== null) throw new WorkspaceError("protected_path", reason);
+    return { given, rel, dir: parent.rel, name };
+  }
+
+  /** Why a path inside the repository is still outside the workspace (the client's roots leave it out). */
+  outsideRootsReason(): string {
+    const roots = (this.roots ?? []).map((r) => JSON.stringify(r)).join(", ");
+    if (this.allowedDirs.length === 0) return `outside the client's roots (${roots}): none of them is in the repository (${this.root}), so no path is`;
+    return `outside the client's roots: the workspace is ${this.allowedDirs.map((d) => (d === "" ? "the repository root" : d)).join(", ")} (roots ${roots})`;
+  }
+
+  /** The absolute directories the tools may use (list_allowed_directories). */
+  allowedAbsDirs(): string[] {
+    return this.allowedDirs.map((d) => (d === "" ? this.root : join(this.root, d)));
+  }
+}
+
+/**
+ * The repository's part of each root (repo-relative, sorted, none inside another): a root
+ * that contains the repository gives all of it (""), one inside it that directory (its real
+ * path), one elsewhere nothing.
+ */
+export function intersectRoots(realRoot: string, roots: readonly string[]): string[] {
+  const dirs = new Set<string>();
+  for (const r of roots) {
+    const real = realpathLenient(r);
+    if (!isOutside(real, realRoot)) dirs.add("");
+    else if (!isOutside(realRoot, real)) dirs.add(relative(realRoot, real).split(sep).join("/"));
+  }
+  const sorted = [...dirs].sort();
+  return sorted.filter((d) => !sorted.some((o) => o !== d && (o === "" || d.startsWith(`${o}/`))));
 }
 
 /** A configured path (ledger, archive, allowlist): relative, inside, and not under .git. */

@@ -195,7 +195,7 @@ describe("install from a packed tarball", () => {
         expect(await edit.json()).toMatchObject({ success: true, archived: { version: 1 } });
         server.kill("SIGTERM");
         expect(await exited).toBe(0);
-        expect(cli(["ledger", "verify"]).out).toContain("1 line, seq and hash chain intact");
+        expect(cli(["ledger", "verify"]).out).toContain("2 lines, seq and hash chain intact"); // the edit's intent and outcome
         expect(cli(["archive", "list"]).out).toContain("src/api.js.~1~");
         expect(cli(["archive", "restore", "src/api.js"]).out).toContain("restored src/api.js");
         expect(readFileSync(join(project, "src/api.js"), "utf8")).toBe("export const answer = 43;\n");

@@ -43,7 +43,7 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
     expect(hello.schemaNote).toBeUndefined();
     expect(hello.projectNote).toBeUndefined();
     const tools = ((await c.request("tools/list")).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
-    expect(tools).toHaveLength(19);
+    expect(tools).toHaveLength(33);
 
     const spec = ".notarai/system.spec.yaml";
     const called = new Set<string>();
@@ -95,6 +95,24 @@ describe("mcp: end to end through the .mcp.json init writes", () => {
     expect(await call("run_command", { command: "git", args: ["status", "--short"] })).toMatchObject({ success: true, exit_code: 0 });
     expect(await call("run_tests")).toMatchObject({ success: true });
     expect(await call("build_workspace")).toMatchObject({ success: true });
+    // …and those named after the MCP filesystem server's, with append_file and search_text.
+    expect(await call("read_text_file", { path: "README.md", head: 1 })).toMatchObject({ content: "# App\n", total_lines: 3 });
+    expect(await call("read_media_file", { path: "README.md" })).toMatchObject({ mime_type: "text/markdown", content: [{ type: "resource" }] });
+    expect(await call("read_multiple_files", { paths: ["README.md", "nope.md"] })).toMatchObject({
+      failed: 1,
+      files: [{ success: true }, { code: "not_found" }],
+    });
+    expect(await call("list_directory", { path: "src" })).toMatchObject({ content: "[FILE] app.ts" });
+    expect(await call("list_directory_with_sizes", { path: "src" })).toMatchObject({ files: 1, directories: 0 });
+    expect(await call("directory_tree", { path: "src" })).toMatchObject({ tree: [{ name: "app.ts", type: "file" }] });
+    expect(await call("search_files", { path: ".", pattern: "src/*.ts" })).toMatchObject({ matches: ["src/app.ts"] });
+    expect(await call("search_text", { pattern: "app = 2", literal: true })).toMatchObject({ matches: [{ path: "src/app.ts", line: 1 }] });
+    expect(await call("get_file_info", { path: "src/app.ts" })).toMatchObject({ isFile: true, kind: "file" });
+    expect(await call("list_allowed_directories")).toMatchObject({ directories: [repo] });
+    expect(await call("create_directory", { path: "notes" })).toMatchObject({ created: ["notes"] });
+    expect(await call("write_file", { path: "notes/a.md", content: "a\n" })).toMatchObject({ created: true });
+    expect(await call("append_file", { path: "notes/a.md", content: "b\n" })).toMatchObject({ size: 4 });
+    expect(await call("move_file", { source: "notes/a.md", destination: "notes/b.md" })).toMatchObject({ destination: "notes/b.md" });
     expect(runCli(["ledger", "verify"], { cwd: repo }).code).toBe(0);
 
     expect([...called].sort()).toEqual([...tools].sort());

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { toolJsonSchemas } from "../../src/mcp/generate-tool-json-schemas.js";
 import { TOOL_CATALOG } from "../../src/mcp/tool-catalog.js";
+import { isWorkspaceWriteTool, WORKSPACE_TOOL_NAMES } from "../../src/workspace/workspace-tool-names.js";
 import { tempDir } from "../helpers/temp-repo.js";
 import { McpClient } from "./helpers/mcp-client.js";
 
@@ -29,7 +30,7 @@ async function listTools(): Promise<Tool[]> {
 describe("mcp: tools/list", () => {
   it("describes every tool completely, with closed input objects", async () => {
     const tools = await listTools();
-    expect(tools).toHaveLength(19);
+    expect(tools).toHaveLength(33);
     for (const t of tools) {
       expect(Object.keys(t)).toEqual(["name", "title", "description", "inputSchema", "outputSchema", "annotations"]);
       expect(t.title.length).toBeGreaterThan(3);
@@ -69,6 +70,15 @@ describe("mcp: tools/list", () => {
     for (const n of ["list_affected_specs", "get_spec_diff", "get_changed_artifacts", "read_doc", "list_ids", "validate_doc", "run_list", "run_status"])
       expect(byName.get(n)!.annotations["readOnlyHint"]).toBe(true);
     for (const n of ["clear_cache", "patch_block"]) expect(byName.get(n)!.annotations["destructiveHint"]).toBe(true);
+    // The workspace tools: those that only read say so; none reaches past the repository but the three that run a command.
+    for (const n of WORKSPACE_TOOL_NAMES) {
+      const a = byName.get(n)!.annotations;
+      expect(a["readOnlyHint"], n).toBe(!isWorkspaceWriteTool(n));
+      expect(a["openWorldHint"], n).toBe(["run_command", "run_tests", "build_workspace"].includes(n));
+      if (a["readOnlyHint"] === true) expect([a["destructiveHint"], a["idempotentHint"]], n).toEqual([false, true]);
+    }
+    expect(["write_file", "edit_file", "apply_patch", "move_file"].map((n) => byName.get(n)!.annotations["destructiveHint"])).toEqual([true, true, true, true]);
+    expect(["append_file", "create_directory"].map((n) => byName.get(n)!.annotations["destructiveHint"])).toEqual([false, false]);
   });
 
   it("serves exactly the JSON Schemas generated from the zod schemas, in the catalog's order, identically every time", async () => {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { OUTPUT_NAMES, outputJsonSchema, outputSchema, openWorkspace, runWorkspaceTool, type OutputName } from "../../src/internal.js";
+import { appendLedger } from "../../src/workspace/append-ledger.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "../reconcile/helpers/specs.js";
@@ -93,6 +94,10 @@ describe("--format json: one envelope, each output valid against its schema", ()
     valid("archive-list", ["archive", "list"], root);
     valid("archive-restore", ["archive", "restore", "docs/a.md", "--number", "1"], root);
     valid("ledger-verify", ["ledger", "verify"], root);
+    // An intent without its outcome (a request killed mid-way) is listed, not a finding.
+    await appendLedger(ws, [{ action: "write_file", path: "docs/b.md", details: { via: "library", phase: "intent", sha256: "ab".repeat(32), bytes: 3 } }]);
+    const interrupted = valid("ledger-verify", ["ledger", "verify"], root);
+    expect(interrupted).toMatchObject({ ok: true, summary: { interrupted: 1 }, result: { interrupted: [{ action: "write_file", path: "docs/b.md" }] } });
   });
 
   it("the demo's PR check is the ci output; a run and runs show in the kept demo repository", () => {

@@ -193,20 +193,23 @@ describe("run with an ACP agent", () => {
       ["session/request_permission", "/etc/hosts", "denied", "session/request_permission", null],
       ["session/request_permission", ".git/config", "denied", "session/request_permission", null],
       ["session/request_permission", "", "allowed", "session/request_permission", null],
+      // A change is two lines: its intent before it, its outcome after.
+      ["edit_file", "src/app.ts", undefined, "fs/write_text_file", null],
       ["edit_file", "src/app.ts", "ok", "fs/write_text_file", null],
       ["edit_file", ".git/hooks/pre-commit", "refused", "fs/write_text_file", "protected_path"],
       ["fs/write_text_file", "", "refused", "fs/write_text_file", "protected_path"],
+      ["run_command", "", undefined, "terminal/create", null],
       ["run_command", "", "ok", "terminal/create", null],
       ["run_command", "", "refused", "terminal/create", "not_allowlisted"],
       ["run_command", "", "refused", "terminal/create", "invalid_arguments"],
-      [
+      ...[undefined, "ok"].map((outcome) => [
         "fs/write_text_file",
         expect.stringMatching(new RegExp(`^\\.norma/runs/${id}/steps/004-act\\.tmp-[0-9a-f]+/reconciled\\.json$`)),
-        "ok",
+        outcome,
         "fs/write_text_file",
         null,
-      ],
-      ["fs/write_text_file", expect.stringMatching(/\/files\/acp\.json$/), "ok", "fs/write_text_file", null],
+      ]),
+      ...[undefined, "ok"].map((outcome) => ["fs/write_text_file", expect.stringMatching(/\/files\/acp\.json$/), outcome, "fs/write_text_file", null]),
     ]);
     expect(lines.every((l) => l.details.via === "acp" && l.details.run?.run_id === id && l.details.run?.role === "act")).toBe(true);
     expect(lines[3]!.details).toMatchObject({
@@ -214,7 +217,7 @@ describe("run with an ACP agent", () => {
       tool_kind: "edit",
       reason: 'permissions.write is worktree and "/etc/hosts" is outside the work tree',
     });
-    expect(lines[8]!.details["requested_path"]).toMatch(/\/norma\.md$/);
+    expect(lines[9]!.details["requested_path"]).toMatch(/\/norma\.md$/);
     expect(
       ledger(root)
         .filter((l) => l.details.run?.step === 1)
@@ -223,7 +226,9 @@ describe("run with an ACP agent", () => {
       ["read_file", "ok", null],
       ["edit_file", "refused", "not_for_role"],
       ["run_command", "refused", "not_for_role"],
+      ["fs/write_text_file", undefined, null],
       ["fs/write_text_file", "ok", null],
+      ["fs/write_text_file", undefined, null],
       ["fs/write_text_file", "ok", null],
     ]);
     expect(cli(root, ["ledger", "verify"]).code).toBe(0);

@@ -347,14 +347,15 @@ describe("mcp --step, role tools, git status entries", () => {
   });
 
   it("plan and check get only read-only tools; do and act add the workspace tools that write and run", () => {
-    const writes = ["edit_file", "apply_patch", "run_command", "run_tests", "build_workspace"];
+    const writes = ["edit_file", "apply_patch", "run_command", "run_tests", "build_workspace", "write_file", "append_file", "create_directory", "move_file"];
     const never = ["mark_reconciled", "clear_cache", "snapshot_state", "patch_block"];
     for (const role of ["plan", "check"] as const) {
       expect(roleTools(role)).toContain("read_file");
       for (const t of [...writes, ...never]) expect(roleTools(role), `${role} ${t}`).not.toContain(t);
     }
     for (const role of ["do", "act"] as const) {
-      expect(roleTools(role)).toEqual([...roleTools("plan").slice(0, 8), ...writes, ...roleTools("plan").slice(8)]);
+      const plan = roleTools("plan");
+      expect(roleTools(role)).toEqual([...plan.slice(0, 8), ...writes.slice(0, 5), ...plan.slice(8, 18), ...writes.slice(5), ...plan.slice(18)]);
       for (const t of never) expect(roleTools(role)).not.toContain(t);
     }
   });

@@ -591,7 +591,11 @@ describe("run: start-up", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as { action: string; details: Record<string, unknown> });
-    expect(ledger.filter((e) => e.action === "run_tests").map((e) => e.details["run"])).toEqual([{ run_id: id, step: 3, role: "check" }]);
+    // Two lines: the command's intent before it ran, its outcome after.
+    expect(ledger.filter((e) => e.action === "run_tests").map((e) => [e.details["phase"], e.details["run"]])).toEqual([
+      ["intent", { run_id: id, step: 3, role: "check" }],
+      ["outcome", { run_id: id, step: 3, role: "check" }],
+    ]);
     writeFileSync(join(root, "FAIL_TESTS"), "");
     const bad = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
     expect(bad.status).toBe("failed");

@@ -140,6 +140,21 @@ describe("the run report page", () => {
     );
   });
 
+  it("a change's two ledger lines (its intent, its outcome) are one call", () => {
+    const r = report("x");
+    const at = { timestamp: "t", action: "edit_file", path: "a.txt", code: null, acp: null, via: "mcp" };
+    r.steps[2] = step(3, "act", {
+      ledger: [
+        { seq: 8, ...at, outcome: "intent" },
+        { seq: 9, ...at, outcome: "ok" },
+        { seq: 10, ...at, action: "read_file", outcome: "ok" },
+      ],
+    });
+    const html = renderRunReport(r);
+    expect(html).toContain('Step 003 <span class="role act">act</span> · 2 calls</h3>');
+    expect(html).toContain('<span class="badge ok">intent</span>');
+  });
+
   it("durations read as people say them", () => {
     expect([null, -1, 12, 999, 1500, 61_000, 3_725_000].map(formatDuration)).toEqual(["–", "–", "12 ms", "999 ms", "1.5 s", "1 min 1 s", "1 h 2 min"]);
   });

@@ -106,6 +106,7 @@ describe("run: agents work through the workspace tools of our MCP server", () =>
     expect(lines.map((l) => [l.action, l.details.outcome, l.details.run?.step, l.details.run?.role])).toEqual([
       ["edit_file", "refused", 1, "plan"],
       ["read_file", "ok", 1, "plan"],
+      ["edit_file", undefined, 4, "act"], // its intent, before the change
       ["edit_file", "ok", 4, "act"],
       ["edit_file", "refused", 5, "plan"],
       ["read_file", "ok", 5, "plan"],

@@ -184,9 +184,13 @@ describe("serve --http", () => {
     expect(r.body).toMatchObject({ success: false, message: "stopped: the server is shutting down" });
     expect((await exited).code).toBe(0);
     expect(s.stderr).toContain("SIGTERM: finishing requests in flight");
-    const ledger = lines(root);
-    expect(ledger).toHaveLength(1);
-    expect(ledger[0]).toContain('"action":"run_command"');
+    // The command's intent before it started, its outcome after it was stopped.
+    const ledger = lines(root).map((l) => JSON.parse(l) as { action: string; details: Record<string, unknown> });
+    expect(ledger.map((l) => [l.action, l.details["phase"]])).toEqual([
+      ["run_command", "intent"],
+      ["run_command", "outcome"],
+    ]);
+    expect(ledger[1]!.details["intent_seq"]).toBe(1);
   });
 
   it("refuses to overwrite a .noma document or write a transcript, naming ways to edit that exist (HTTP has no patch_block)", async () => {

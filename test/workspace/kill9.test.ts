@@ -1,7 +1,7 @@
 /**
  * kill -9 during edits, many times: a real MCP server (the shipped CLI) is sent a stream
- * of edit_file requests on one file and killed with SIGKILL at a random moment, 30
- * times. After every kill the file is exactly one of the versions sent (never torn or
+ * of edit_file requests on one file and killed with SIGKILL at a random moment once the
+ * first is answered, 30 times. After every kill the file is exactly one of the versions sent (never torn or
  * mixed), the ledger verifies (a torn last line is the only finding allowed, and the
  * next append repairs it), the next server gets past the killed one's locks, and every
  * answered edit's previous version is in the archive.
@@ -45,6 +45,8 @@ describe("kill -9 during an edit", () => {
       const child = spawn(process.execPath, [CLI, "mcp"], { cwd: root, stdio: ["pipe", "pipe", "ignore"] });
       let buf = "";
       const ids = new Map<number, string>();
+      let first: () => void = () => undefined;
+      const firstAnswer = new Promise<void>((r) => (first = r));
       child.stdout.setEncoding("utf8");
       child.stdout.on("data", (d: string) => {
         buf += d;
@@ -54,10 +56,12 @@ describe("kill -9 during an edit", () => {
           buf = buf.slice(nl + 1);
           const contents = ids.get(msg.id);
           if (contents !== undefined && msg.result?.isError !== true) answered.push(contents);
+          first();
         }
       });
       child.stdin.on("error", () => undefined); // EPIPE after the kill
       const closed = new Promise((resolve) => child.on("close", resolve));
+      void closed.then(() => first());
       for (let n = 0; n < 12; n++) {
         const contents = version(run, n);
         sent.add(contents);
@@ -66,6 +70,8 @@ describe("kill -9 during an edit", () => {
           `${JSON.stringify({ jsonrpc: "2.0", id: n + 1, method: "tools/call", params: { name: "edit_file", arguments: { path: "target.txt", contents } } })}\n`,
         );
       }
+      // The kill falls at a pseudo-random moment once the edits are under way (one answered), however loaded the machine.
+      await firstAnswer;
       await new Promise((r) => setTimeout(r, delay.next().value as number));
       child.kill("SIGKILL");
       await closed;

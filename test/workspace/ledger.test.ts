@@ -8,6 +8,7 @@
  * - A torn tail is reported; the next append cuts it into a ledger_repair entry and the
  *   ledger verifies again; 40 appends racing in one process and 4 processes racing
  *   leave one unbroken chain.
+ * - Intents without outcomes are notes of `ledger verify`, not findings (exit 0).
  */
 import { spawn } from "node:child_process";
 import { appendFileSync, readFileSync } from "node:fs";
@@ -18,6 +19,7 @@ import { appendLedger } from "../../src/workspace/append-ledger.js";
 import { formatLedgerLine, LEDGER_GENESIS, ledgerLineHash, type LedgerEntry } from "../../src/workspace/ledger-line.js";
 import { verifyLedger } from "../../src/workspace/verify-ledger.js";
 import { openWorkspace } from "../../src/workspace/workspace.js";
+import { runCli } from "../helpers/run-cli.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 
 function chain(n: number, salt = ""): string[] {
@@ -170,5 +172,28 @@ describe("appendLedger", () => {
     );
     expect(await Promise.all(runs)).toEqual([0, 0, 0, 0]);
     expect(verifyLedger(readFileSync(join(root, "docs/evidence_ledger.tools.log")))).toMatchObject({ ok: true, lines: 100 });
+  });
+});
+
+describe("ledger verify: intents without outcomes", () => {
+  it("lists them as notes (text and JSON) and exits 0; an outcome closes its intent", async () => {
+    const root = tempRepo({ "a.txt": "one\n" });
+    const ws = openWorkspace(root);
+    await appendLedger(ws, [{ action: "write_file", path: "a.txt", details: { via: "library", phase: "intent", sha256: "ab".repeat(32), bytes: 4 } }]);
+    await appendLedger(ws, [{ action: "create_directory", path: "d", details: { via: "library", phase: "intent", directories: ["d"] } }]);
+    await appendLedger(ws, [{ action: "create_directory", path: "d", details: { via: "library", phase: "outcome", intent_seq: 2, outcome: "ok" } }]);
+    const text = runCli(["ledger", "verify"], { cwd: root });
+    expect(text.code, text.stdout).toBe(0);
+    expect(text.stdout).toContain(
+      "note [interrupted] docs/evidence_ledger.tools.log:1: line 1: write_file a.txt recorded its intent (seq 1) and no outcome: it was interrupted (killed, a crash) or is still running",
+    );
+    expect(text.stdout).toContain("✓ docs/evidence_ledger.tools.log: 3 lines");
+    const json = runCli(["ledger", "verify", "--format", "json"], { cwd: root });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: true,
+      summary: { lines: 3, findings: 0, interrupted: 1 },
+      result: { findings: [], interrupted: [{ line: 1, seq: 1, action: "write_file", path: "a.txt" }] },
+    });
   });
 });

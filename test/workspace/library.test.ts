@@ -45,16 +45,33 @@ describe("the workspace library (dist/index.js)", () => {
       expect(lib, name).toHaveProperty(name);
     }
     expect([...lib.WORKSPACE_TOOL_NAMES].sort()).toEqual([
+      "append_file",
       "apply_patch",
       "build_workspace",
+      "create_directory",
+      "directory_tree",
       "edit_file",
+      "get_file_info",
+      "list_allowed_directories",
+      "list_directory",
+      "list_directory_with_sizes",
       "list_files",
+      "move_file",
       "read_file",
+      "read_media_file",
+      "read_multiple_files",
+      "read_text_file",
       "run_command",
       "run_tests",
+      "search_files",
+      "search_text",
+      "write_file",
     ]);
+    // Only these take no argument at all.
     for (const name of lib.WORKSPACE_TOOL_NAMES)
-      expect(lib.WORKSPACE_SCHEMAS[name].input.safeParse({}).success, name).toBe(!["edit_file", "apply_patch", "read_file", "run_command"].includes(name));
+      expect(lib.WORKSPACE_SCHEMAS[name].input.safeParse({}).success, name).toBe(
+        ["list_files", "run_tests", "build_workspace", "list_allowed_directories"].includes(name),
+      );
     const root = tempRepo({ "docs/a.md": "one\n", ".notarai/config.yaml": "workspace:\n  test: [git, status, --short]\n" });
     const ws = lib.openWorkspace(root, { now: () => new Date("2026-04-02T00:00:00Z") });
     expect((await lib.runWorkspaceTool(ws, "read_file", { path: "docs/a.md" })).body).toMatchObject({ success: true, contents: "one\n" });
@@ -69,7 +86,8 @@ describe("the workspace library (dist/index.js)", () => {
     const refused = await lib.recordRefusal(ws, "read_file", { code: "method_not_allowed", message: "GET: use POST", status: 405 }, { via: "http" });
     expect(refused).toMatchObject({ status: 405, failed: true, body: { success: false, code: "method_not_allowed" } });
     const report = lib.verifyLedger(readFileSync(join(root, "docs/evidence_ledger.tools.log")));
-    expect(report).toMatchObject({ ok: true, lines: 4 });
+    // apply_patch and run_tests change things: an intent line before, an outcome line after.
+    expect(report).toMatchObject({ ok: true, lines: 6, interrupted: [] });
     const archived = await lib.readArchived(ws, "docs/a.md");
     expect(Buffer.from(archived.data).toString()).toBe("one\n");
     const server = await lib.startWorkspaceHttp({ root, port: 0, token: "library-token-0123456789" });

@@ -134,7 +134,13 @@ describe("a symbolic link swapped in after the check", () => {
     expect(v.ok).toBe(true);
     // Both sides of the race happened: some requests went through the real directory, some were refused.
     const total = Object.values(seen).reduce((a, b) => a + b, 0);
-    expect(v.lines).toBe(total);
+    // One line per request, and an intent line before each that changed something.
+    const phases = readFileSync(join(root, "docs/evidence_ledger.tools.log"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { details: { phase?: string } }).details.phase);
+    expect(phases.filter((p) => p !== "intent")).toHaveLength(total);
+    expect(v.interrupted).toEqual([]);
     console.log(`toctou race: ${total} requests`, seen);
   });
 });

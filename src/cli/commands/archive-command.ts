@@ -9,6 +9,8 @@
 import { formatJsonEnvelope } from "../../report/json-envelope.js";
 import { readArchived, listArchived } from "../../workspace/read-archive.js";
 import { appendLedger } from "../../workspace/append-ledger.js";
+import { EffectJournal } from "../../workspace/effect-journal.js";
+import { portableDetails } from "../../workspace/ledger-portable.js";
 import { replaceFile } from "../../workspace/replace-file.js";
 import { WorkspaceError } from "../../workspace/workspace-error.js";
 import { openWorkspace, type Workspace } from "../../workspace/workspace.js";
@@ -72,13 +74,35 @@ export async function archiveCommand(action: string, path: string | undefined, o
       return asRuntime(e);
     }
   })();
-  const r = await replaceFile(ws, checked, () => found.data, { create: true, mode: found.mode }).catch(asRuntime);
+  // Intent first (before anything is archived or written), outcome after: effect-journal.ts.
+  const journal = new EffectJournal(ws, "archive_restore", { via: "cli" });
+  const r = await replaceFile(ws, checked, () => found.data, {
+    create: true,
+    mode: found.mode,
+    intent: (p) => journal.intent(rel, { from: found.archive, member: found.member, sha256: p.sha256, bytes: p.bytes, created: p.created }),
+  }).catch(async (e: unknown) => {
+    // Failed after its intent was recorded: the outcome says so.
+    if (journal.intentSeq !== null)
+      await appendLedger(ws, [
+        {
+          action: "archive_restore",
+          path: rel,
+          details: portableDetails(
+            { via: "cli", phase: "outcome", intent_seq: journal.intentSeq, outcome: "failed", message: (e as Error).message },
+            ws.root,
+            ws.env["HOME"],
+          ),
+        },
+      ]);
+    return asRuntime(e);
+  });
   await appendLedger(ws, [
     {
       action: "archive_restore",
       path: rel,
       details: {
         via: "cli",
+        ...(journal.intentSeq !== null ? { phase: "outcome", intent_seq: journal.intentSeq } : {}),
         outcome: "ok",
         from: found.archive,
         member: found.member,

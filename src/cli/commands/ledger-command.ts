@@ -3,7 +3,8 @@
  * verify the evidence ledger (default: `workspace.ledger`, docs/evidence_ledger.tools.log)
  * line by line — entry shape, seq, hash chain, torn tail — and, when the file is
  * committed at REF (default HEAD), that the committed lines are still its first lines.
- * Exit 0 intact, 1 findings, 2 no ledger / bad arguments / not a repository.
+ * Intents without outcomes (interrupted requests) are listed as notes: information, not
+ * findings. Exit 0 intact, 1 findings, 2 no ledger / bad arguments / not a repository.
  */
 import { formatJsonEnvelope } from "../../report/json-envelope.js";
 import { blobAt } from "../../git/blob-at.js";
@@ -66,7 +67,7 @@ export async function ledgerCommand(action: string, file: string | undefined, op
     io.stdout(
       formatJsonEnvelope("ledger-verify", {
         ok: report.ok,
-        summary: { lines: report.lines, findings: report.findings.length },
+        summary: { lines: report.lines, findings: report.findings.length, interrupted: report.interrupted.length },
         result: {
           file: rel,
           lines: report.lines,
@@ -74,11 +75,13 @@ export async function ledgerCommand(action: string, file: string | undefined, op
           committed_lines: report.committedLines ?? null,
           head_sha256: report.headSha256,
           findings: report.findings,
+          interrupted: report.interrupted,
         },
       }),
     );
   } else {
     for (const f of report.findings) io.stdout(`ERROR [${f.code}] ${rel}:${f.line}: ${f.message}\n`);
+    for (const i of report.interrupted) io.stdout(`note [interrupted] ${rel}:${i.line}: ${i.message}\n`);
     if (report.ok)
       io.stdout(
         `✓ ${rel}: ${plural(report.lines, "line")}, seq and hash chain intact${comparedWith !== null ? `, the ${plural(report.committedLines ?? 0, "line")} committed at ${comparedWith} unchanged` : " (not committed: the last lines' removal can only be seen against a commit)"}\n`,

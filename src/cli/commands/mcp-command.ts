@@ -3,6 +3,7 @@
  * 2.0). Stdout carries protocol messages only; logs go to stderr. Exits 0 when
  * stdin closes. `--step RUN_ID/NNN-role` serves one run step's agent (agent-step.ts);
  * `--max-message-bytes` bounds one message (a longer one is answered with an error, never held).
+ * `--read-only` lists and serves only the tools that read.
  */
 import { parseAgentStep, type AgentStep } from "../../runs/agent-step.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, runMcpStdio } from "../../mcp/run-mcp-stdio.js";
@@ -34,6 +35,7 @@ export async function mcpCommand(io: CliIO, options: Record<string, unknown> = {
     interactive: process.stdin.isTTY === true,
     maxMessageBytes,
     ...(agentStep !== undefined ? { agentStep } : {}),
+    ...(options["readOnly"] === true ? { readOnly: true } : {}),
   });
   return 0;
 }

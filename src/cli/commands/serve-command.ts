@@ -20,6 +20,7 @@ import {
 } from "../../http/serve-workspace-http.js";
 import { WorkspaceError } from "../../workspace/workspace-error.js";
 import { openWorkspace } from "../../workspace/workspace.js";
+import { isWorkspaceWriteTool, WORKSPACE_TOOL_NAMES } from "../../workspace/workspace-tool-names.js";
 import { RuntimeError, UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { choice, intOption, repoContext } from "../repo-context.js";
@@ -41,12 +42,14 @@ export async function serveCommand(options: Record<string, unknown>, io: CliIO):
   if (requestTimeoutMs < headersTimeoutMs)
     throw new UsageError(`--request-timeout ${requestTimeoutMs} is shorter than --headers-timeout ${headersTimeoutMs}: the whole request includes its headers`);
   const maxConnections = intOption("max-connections", options["maxConnections"], DEFAULT_MAX_CONNECTIONS, 1, 100_000);
+  const readOnly = options["readOnly"] === true;
   const ctx = repoContext(io.cwd);
   if (!ctx.inRepo) throw new RuntimeError(`not inside a git repository (${io.cwd}): the workspace tools are confined to a repository`);
   // Every request's locks wait as long as lock_timeout of .notarai/config.yaml says (read when a lock is found taken).
   setDefaultLockTimeout(lockTimeoutFromConfig(ctx.root));
+  let readOnlyByConfig = false;
   try {
-    openWorkspace(ctx.root, { onWarning: (m) => io.stderr(`warning: ${m}\n`) });
+    readOnlyByConfig = openWorkspace(ctx.root, { onWarning: (m) => io.stderr(`warning: ${m}\n`) }).readOnly;
   } catch (e) {
     if (e instanceof WorkspaceError) throw new RuntimeError(e.message);
     throw e;
@@ -67,13 +70,15 @@ export async function serveCommand(options: Record<string, unknown>, io: CliIO):
       requestTimeoutMs,
       maxConnections,
       log: (l) => io.stderr(`noma-reconcile serve: ${l}\n`),
+      ...(readOnly ? { workspace: { readOnly: true } } : {}),
     });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     throw new RuntimeError(`cannot listen on ${host}:${port}: ${err.code ?? ""} ${err.message}`.replace("  ", " "));
   }
+  const served = WORKSPACE_TOOL_NAMES.filter((n) => !(readOnly || readOnlyByConfig) || !isWorkspaceWriteTool(n));
   io.stderr(
-    `noma-reconcile serve: workspace tools for ${ctx.root} on ${server.url} (POST /read_file, /list_files, /edit_file, /apply_patch, /run_command, /run_tests, /build_workspace)\n`,
+    `noma-reconcile serve: workspace tools for ${ctx.root} on ${server.url}${readOnly || readOnlyByConfig ? ", read-only" : ""} (POST ${served.map((n) => `/${n}`).join(", ")})\n`,
   );
   io.stderr(
     fromEnv !== undefined
@@ -93,6 +98,7 @@ export async function serveCommand(options: Record<string, unknown>, io: CliIO):
             host: server.host,
             port: server.port,
             root: ctx.root,
+            read_only: readOnly || readOnlyByConfig,
             token_source: fromEnv !== undefined ? "NOMA_RECONCILE_TOKEN" : "generated",
             ...(fromEnv === undefined ? { token } : {}),
           },

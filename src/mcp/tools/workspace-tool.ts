@@ -3,8 +3,11 @@
  * server's repository, run the request through `runWorkspaceTool` (which validates the
  * arguments and records every request in the evidence ledger), and map the NOA body
  * onto an MCP result: a result (a command that exited non-zero included) is
- * `structuredContent` + text; a refusal or failure is `isError: true` whose text is the
- * NOA failure body `{"success":false,"message":…,"code":…}`.
+ * `structuredContent` + text — the body's JSON, or for the tools named after the MCP
+ * filesystem server's the text it answers with (a file's text, a listing, a diff), or
+ * read_media_file's content block; a refusal or failure is `isError: true` whose text is
+ * the NOA failure body `{"success":false,"message":…,"code":…}`. The server's
+ * `--read-only` and the client's roots shape the workspace opened for each call.
  */
 import { recordRefusal, runWorkspaceTool } from "../../workspace/run-workspace-tool.js";
 import { WorkspaceError } from "../../workspace/workspace-error.js";
@@ -12,6 +15,15 @@ import type { WorkspaceToolName } from "../../workspace/workspace-tool-names.js"
 import { openWorkspace } from "../../workspace/workspace.js";
 import type { ToolContext } from "../tool-context.js";
 import { toolSuccess, type ToolResult } from "../tool-result.js";
+
+/** The workspace a call works in: the server's repository, its `--read-only`, the client's roots. */
+function open(ctx: ToolContext) {
+  return openWorkspace(ctx.root, {
+    onWarning: (m) => ctx.log(`warning: ${m}`),
+    ...(ctx.readOnly === true ? { readOnly: true } : {}),
+    ...(ctx.roots !== undefined ? { roots: ctx.roots } : {}),
+  });
+}
 
 function failure(body: object): ToolResult {
   return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
@@ -28,7 +40,7 @@ export async function workspaceTool(name: WorkspaceToolName, args: unknown, ctx:
   }
   let ws;
   try {
-    ws = openWorkspace(ctx.root, { onWarning: (m) => ctx.log(`warning: ${m}`) });
+    ws = open(ctx);
   } catch (e) {
     if (e instanceof WorkspaceError) return failure({ success: false, code: e.code, message: e.message });
     throw e;
@@ -40,7 +52,10 @@ export async function workspaceTool(name: WorkspaceToolName, args: unknown, ctx:
     ...(details !== undefined ? { details } : {}),
     ...(unreadable !== undefined ? { unreadable } : {}),
   });
-  return outcome.failed ? failure(outcome.body) : toolSuccess(outcome.body);
+  if (outcome.failed) return failure(outcome.body);
+  if (outcome.blocks !== undefined) return { content: outcome.blocks, structuredContent: outcome.body };
+  if (outcome.text !== undefined) return { content: [{ type: "text", text: outcome.text }], structuredContent: outcome.body };
+  return toolSuccess(outcome.body);
 }
 
 /** The run step's details of a workspace request's ledger line (`mcp --step`). */
@@ -55,7 +70,7 @@ export async function refuseWorkspaceTool(name: WorkspaceToolName, args: unknown
   if (!ctx.inRepo) return failure(body);
   let ws;
   try {
-    ws = openWorkspace(ctx.root, { onWarning: (m) => ctx.log(`warning: ${m}`) });
+    ws = open(ctx);
   } catch (e) {
     if (e instanceof WorkspaceError) return failure(body);
     throw e;

@@ -32,6 +32,8 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { containPath, PathOutsideRepoError } from "../../fsx/contain-path.js";
 import { writeFileAtomic } from "../../fsx/write-file-atomic.js";
 import { appendLedger } from "../../workspace/append-ledger.js";
+import { EffectJournal } from "../../workspace/effect-journal.js";
+import { portableText } from "../../workspace/ledger-portable.js";
 import { recordRefusal, runWorkspaceTool, type WorkspaceOutcome } from "../../workspace/run-workspace-tool.js";
 import { MAX_FILE_BYTES, MAX_OUTPUT_BYTES } from "../../workspace/workspace-schemas.js";
 import { openWorkspace, type Workspace } from "../../workspace/workspace.js";
@@ -235,16 +237,20 @@ export class AcpBridge {
       if (bytes.length > MAX_FILE_BYTES)
         return this.refuse(method, method, p.path, "too_large", `content: ${bytes.length} bytes, more than the ${MAX_FILE_BYTES} a request may write`);
       const file = join(this.stepDir.real, inStep);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileAtomic(file, bytes);
+      const sha256 = createHash("sha256").update(bytes).digest("hex");
+      // Its intent is durable before the write, its outcome after (effect-journal.ts), as for the workspace tools.
+      const journal = new EffectJournal(this.ws, method, { via: "acp", ...this.details, acp: method });
+      await journal.intent(this.ledgerPath(p.path), { scope: "step_dir", bytes: bytes.length, sha256 });
+      const outcome = { acp: method, phase: "outcome", intent_seq: journal.intentSeq };
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileAtomic(file, bytes);
+      } catch (e) {
+        await this.record(method, p.path, { ...outcome, outcome: "failed", message: portableText((e as Error).message, this.ws.root, this.ws.env["HOME"]) });
+        throw e;
+      }
       this.counts.writes++;
-      await this.record(method, p.path, {
-        acp: method,
-        outcome: "ok",
-        scope: "step_dir",
-        bytes_written: bytes.length,
-        sha256: createHash("sha256").update(bytes).digest("hex"),
-      });
+      await this.record(method, p.path, { ...outcome, outcome: "ok", scope: "step_dir", bytes_written: bytes.length, sha256 });
       return {};
     }
     if (inRun !== null)

@@ -138,7 +138,8 @@ function ledgerLines(root: string, ledger: string, runId: string): Map<number, R
       timestamp: str(o["timestamp"]),
       action: str(o["action"]),
       path: str(o["path"]),
-      outcome: str(d["outcome"]),
+      // A change is two lines: its intent (before it) and its outcome (after).
+      outcome: d["phase"] === "intent" ? "intent" : str(d["outcome"]),
       code: typeof d["code"] === "string" ? d["code"] : null,
       acp: typeof d["acp"] === "string" ? d["acp"] : null,
       via: typeof d["via"] === "string" ? d["via"] : null,

@@ -233,9 +233,11 @@ function toolsSection(r: RunReport): string {
       .map((s) => {
         const rows = s.ledger.map(
           (l) =>
-            `<tr><td>${num(l.seq)}</td><td>${e(l.timestamp)}</td><td><code>${e(l.action)}</code>${l.acp !== null && l.acp !== l.action ? ` <span class="muted">(${e(l.acp)})</span>` : ""}</td><td><code>${e(l.path)}</code></td><td>${badge(l.outcome, cls(l.outcome, ["ok", "allowed"]) === "other" ? "fail" : "ok")}${l.code !== null ? ` <code>${e(l.code)}</code>` : ""}</td><td>${e(l.via ?? "")}</td></tr>`,
+            `<tr><td>${num(l.seq)}</td><td>${e(l.timestamp)}</td><td><code>${e(l.action)}</code>${l.acp !== null && l.acp !== l.action ? ` <span class="muted">(${e(l.acp)})</span>` : ""}</td><td><code>${e(l.path)}</code></td><td>${badge(l.outcome, cls(l.outcome, ["ok", "allowed", "intent"]) === "other" ? "fail" : "ok")}${l.code !== null ? ` <code>${e(l.code)}</code>` : ""}</td><td>${e(l.via ?? "")}</td></tr>`,
         );
-        return `<h3>Step ${e(pad(s.index))} ${role(s.role)} · ${num(s.ledger.length)} call${s.ledger.length === 1 ? "" : "s"}</h3><table><thead><tr><th>Seq</th><th>Time</th><th>Action</th><th>Path</th><th>Outcome</th><th>Via</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+        // A call that changed something has two lines (its intent, its outcome): it is one call.
+        const calls = s.ledger.filter((l) => l.outcome !== "intent").length;
+        return `<h3>Step ${e(pad(s.index))} ${role(s.role)} · ${num(calls)} call${calls === 1 ? "" : "s"}</h3><table><thead><tr><th>Seq</th><th>Time</th><th>Action</th><th>Path</th><th>Outcome</th><th>Via</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
       })
       .join("")
   );

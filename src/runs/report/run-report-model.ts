@@ -28,6 +28,7 @@ export interface ReportLedgerLine {
   timestamp: string;
   action: string;
   path: string;
+  /** `ok`, `refused`, `failed`, `allowed`, `denied`, or `intent` (the line before a change). */
   outcome: string;
   /** The failure code of a refused request, the ACP method, the binding. */
   code: string | null;

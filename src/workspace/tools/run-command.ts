@@ -18,6 +18,7 @@ import { DEFAULT_OUTPUT_BYTES } from "../workspace-schemas.js";
 import { DEFAULT_COMMAND_TIMEOUT_SECONDS } from "../command-timeout.js";
 import type { Workspace } from "../workspace.js";
 import { readCheckedFile } from "./read-file.js";
+import type { EffectJournal } from "../effect-journal.js";
 import type { ToolOutput } from "./tool-output.js";
 
 /** What the process did (RunProcessResult without the internal abort/spawn flags), its argv and whether it succeeded. */
@@ -31,6 +32,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Told the command's process id once it started (the run loop records it for crash recovery). */
   onSpawn?: (pid: number) => void | Promise<void>;
+  /** Where the intent line goes before the command starts (a command may change the work tree). */
+  journal?: EffectJournal;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -154,6 +157,7 @@ export async function runCommandTool(
       maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES,
       request: args.environment ?? {},
       signal: options.signal,
+      ...(options.journal !== undefined ? { journal: options.journal } : {}),
       ...(options.onSpawn !== undefined ? { onSpawn: options.onSpawn } : {}),
     },
     { command, args: argList, rule, environment_keys: envKeys },
@@ -165,7 +169,14 @@ async function runArgv(
   command: string,
   argList: string[],
   record: Pick<AllowRecord, "inherit" | "env">,
-  o: { timeoutSeconds: number; maxOutputBytes: number; request: Record<string, string>; signal: AbortSignal | undefined; onSpawn?: RunOptions["onSpawn"] },
+  o: {
+    timeoutSeconds: number;
+    maxOutputBytes: number;
+    request: Record<string, string>;
+    signal: AbortSignal | undefined;
+    onSpawn?: RunOptions["onSpawn"];
+    journal?: EffectJournal;
+  },
   ledger: Record<string, unknown>,
 ): Promise<ToolOutput<CommandResult>> {
   const { env, pathDirs } = commandEnv({ serverEnv: ws.env, root: ws.root, inherit: record.inherit, fixed: record.env, request: o.request });
@@ -177,6 +188,8 @@ async function runArgv(
       "command_not_found",
       `${command}: not found on PATH (${pathDirs.join(":") || "empty"}; directories inside the repository are never searched)`,
     );
+  // The command may change the work tree: its intent is on the ledger before it starts.
+  await o.journal?.intent("", { ...ledger, executable: exe, timeout_seconds: o.timeoutSeconds });
   const r = await runProcess({
     argv: [exe, ...argList],
     cwd: ws.root,
@@ -219,6 +232,7 @@ export async function runConfiguredTool(
       request: {},
       signal: options.signal,
       ...(options.onSpawn !== undefined ? { onSpawn: options.onSpawn } : {}),
+      ...(options.journal !== undefined ? { journal: options.journal } : {}),
     },
     { argv: [...argv], config: `workspace.${which}` },
   );

@@ -40,6 +40,10 @@ export class McpClient {
   private nextId = 1;
   private partial = "";
   private waiters: Array<{ match: (m: unknown) => boolean; resolve: (m: unknown) => void; reject: (e: Error) => void }> = [];
+  /** Requests the server sent us (`roots/list`), in order. */
+  readonly serverRequests: Array<{ id: string | number; method: string; params?: unknown }> = [];
+  /** Answers a request from the server (set it to play a client with roots); without it, requests are only recorded. */
+  onRequest: ((method: string, params: unknown) => unknown) | undefined;
   private readonly closed: Promise<Closed>;
 
   constructor(cwd: string, command: string[] = [process.execPath, CLI, "mcp"], env: NodeJS.ProcessEnv = {}) {
@@ -78,6 +82,12 @@ export class McpClient {
       } catch {
         continue; // checked by expectProtocolOnly
       }
+      const m = msg as { id?: string | number; method?: unknown; params?: unknown };
+      if (typeof m.method === "string" && m.id !== undefined) {
+        this.serverRequests.push({ id: m.id, method: m.method, ...(m.params !== undefined ? { params: m.params } : {}) });
+        if (this.onRequest !== undefined) this.write(`${JSON.stringify({ jsonrpc: "2.0", id: m.id, result: this.onRequest(m.method, m.params) })}\n`);
+        continue;
+      }
       const i = this.waiters.findIndex((w) => w.match(msg));
       if (i !== -1) this.waiters.splice(i, 1)[0]!.resolve(msg);
     }
@@ -115,8 +125,8 @@ export class McpClient {
     this.write(`${JSON.stringify({ jsonrpc: "2.0", method, ...(params !== undefined ? { params } : {}) })}\n`);
   }
 
-  async initialize(protocolVersion = "2025-06-18"): Promise<Record<string, unknown>> {
-    const r = await this.request("initialize", { protocolVersion, capabilities: {}, clientInfo: { name: "vitest", version: "1.0.0" } });
+  async initialize(protocolVersion = "2025-06-18", capabilities: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    const r = await this.request("initialize", { protocolVersion, capabilities, clientInfo: { name: "vitest", version: "1.0.0" } });
     expect(r.error).toBeUndefined();
     this.notify("notifications/initialized");
     return r.result as Record<string, unknown>;
@@ -124,19 +134,27 @@ export class McpClient {
 
   /**
    * Call a tool. A success must carry structuredContent that matches the tool's
-   * output schema and a text block with the same JSON; an isError result carries text only.
+   * output schema and one content block: a text block with the same JSON — or, for the
+   * workspace tools named after the MCP filesystem server's, its `content` (their text,
+   * or read_media_file's block); an isError result carries text only.
    */
   async call(name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
     const r = await this.request("tools/call", { name, arguments: args });
     expect(r.error, JSON.stringify(r.error)).toBeUndefined();
     const result = r.result as ToolCallResult;
     expect(result.content.length).toBe(1);
-    expect(result.content[0]!.type).toBe("text");
     if (result.isError === true) {
+      expect(result.content[0]!.type).toBe("text");
       expect(result.structuredContent).toBeUndefined();
     } else {
       expect(result.structuredContent).toBeDefined();
-      expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
+      const content = result.structuredContent!["content"];
+      if (Array.isArray(content)) expect(result.content).toEqual(content);
+      else if (typeof content === "string" && result.content[0]!.text === content) expect(result.content[0]!.type).toBe("text");
+      else {
+        expect(result.content[0]!.type).toBe("text");
+        expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
+      }
       const schema = TOOL_SCHEMAS[name as ToolName]?.output;
       if (schema !== undefined) {
         const parsed = schema.safeParse(result.structuredContent);
@@ -167,7 +185,10 @@ export class McpClient {
   }
 }
 
-/** Every stdout line is one JSON-RPC 2.0 response: an object (or batch array of them) with an id and exactly one of result/error. */
+/**
+ * Every stdout line is one JSON-RPC 2.0 response: an object (or batch array of them) with an id and exactly one of
+ * result/error — or a request of the server's own (`roots/list`: an id and a method, nothing else).
+ */
 export function expectProtocolOnly(lines: readonly string[]): void {
   for (const line of lines) {
     let v: unknown;
@@ -176,7 +197,8 @@ export function expectProtocolOnly(lines: readonly string[]): void {
     for (const m of items as Array<Record<string, unknown>>) {
       expect(m.jsonrpc).toBe("2.0");
       expect(Object.hasOwn(m, "id")).toBe(true);
-      expect(("result" in m ? 1 : 0) + ("error" in m ? 1 : 0)).toBe(1);
+      if (typeof m.method === "string") expect(Object.keys(m).sort()).toEqual(["id", "jsonrpc", "method"]);
+      else expect(("result" in m ? 1 : 0) + ("error" in m ? 1 : 0)).toBe(1);
     }
   }
 }
