@@ -14,7 +14,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
-import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
+import { git, tempDir } from "../helpers/temp-repo.js";
+
+/** Each test's repository: a copy of one built once per tree. */
+const tempRepo = repoTemplates().repo;
 
 interface Case {
   code: string;
