@@ -1,6 +1,8 @@
 /**
- * Fixture repositories built once per test file and copied per test. Building a repository
- * costs a handful of git (and often CLI) processes; copying one is a few file copies. Each test
+ * Fixture repositories built once per test file and copied per test. Worth it where building
+ * one runs the CLI (mark-reconciled, state snapshot, a commit through the hook: a few hundred
+ * ms of CPU each); git commands alone are cheap (measured: sharing only `git init` and the
+ * initial commit saves nothing visible). Copying is a few file copies. Each test
  * still gets a repository of its own (a fresh copy, removed when the test finishes), so no test
  * sees another's changes.
  *
