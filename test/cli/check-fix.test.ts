@@ -2,7 +2,8 @@
  * `check --fix`, `--fix-dry-run` and the `fix` field of `check --format json`, through the
  * real CLI in real repositories:
  * - each fix: the diagnostic carries a fix in the JSON report; `--fix` applies it and the
- *   diagnostic is gone; the JSON fix's ops, given to `patch`, do exactly what `--fix` does;
+ *   diagnostic is gone (judged in process: the CLI's `check` is a shell over the same call); the JSON
+ *   fix's ops, applied as a patch (in process), do exactly what `--fix` does;
  * - what has no fix: ambiguous lookalikes, changes no block with an id encloses, documents
  *   with duplicate ids, codes that need a person's judgement;
  * - `--fix-dry-run` writes nothing and prints a diff `git apply` applies;
@@ -13,8 +14,14 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { checkNomaText } from "../../src/check/check-noma-text.js";
+import { applyPatch } from "../../src/patch/apply-patch.js";
 import { runCli } from "../helpers/run-cli.js";
-import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
+import { git, tempDir } from "../helpers/temp-repo.js";
+
+/** Each test's repository: a copy of one built once per tree. */
+const tempRepo = repoTemplates().repo;
 
 interface Case {
   code: string;
@@ -120,16 +127,15 @@ describe("check --fix: each fix", () => {
     expect(r.stderr).toMatch(/^fixed d\.noma: \d+ fix(es)?\n/m);
     expect(r.stderr).toContain(`[${c.code}]`);
     expect(readFileSync(join(repo, "d.noma"), "utf8")).toBe(c.fixed);
-    expect(diagnostics(repo).filter((d) => d.code === c.code)).toEqual([]);
+    expect(checkNomaText("d.noma", readFileSync(join(repo, "d.noma"), "utf8")).diagnostics.filter((d) => d.code === c.code)).toEqual([]);
     // No transcript is started.
     expect(existsSync(join(repo, "d.noma.patches"))).toBe(false);
-    // The JSON fix is real patch ops: applied with `patch`, the first fix does what --fix did for it.
+    // The JSON fix is real patch ops: applied as a patch, the first fix does what --fix did for it.
     if (before.length === 1) {
-      const other = tempRepo({ "d.noma": c.doc });
-      writeFileSync(join(other, "ops.json"), JSON.stringify(withFix[0]!.fix!.ops));
-      const p = runCli(["patch", "d.noma", "--ops", "ops.json"], { cwd: other });
-      expect(p.code).toBe(0);
-      expect(readFileSync(join(other, "d.noma"), "utf8")).toBe(c.fixed);
+      const p = applyPatch(c.doc, withFix[0]!.fix!.ops);
+      expect(p.error).toBeUndefined();
+      expect(p.result).toBe("applied");
+      expect(p.text).toBe(c.fixed);
     }
   });
 });

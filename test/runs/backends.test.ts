@@ -12,8 +12,23 @@ import { rolePrompt } from "../../src/runs/agents/role-prompt.js";
 import { roleTools } from "../../src/runs/agent-step.js";
 import { readNormaState } from "../../src/runs/norma-db.js";
 import { CLI } from "../helpers/run-cli.js";
-import { tempDir } from "../helpers/temp-repo.js";
-import { cli, readJson, runIds, runRepo, SPEC } from "./helpers/run-repo.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
+import { git, tempDir, writeTree } from "../helpers/temp-repo.js";
+import { cli, readJson, runIds, runRepo as buildRunRepo, SPEC } from "./helpers/run-repo.js";
+
+const templates = repoTemplates();
+
+/**
+ * `runRepo({ config })` (run-repo.ts) from a copy of the reconciled base built once per file:
+ * the configuration is written and committed on top, as runRepo does.
+ */
+function runRepo(o: { config: object }): string {
+  const root = templates.copy("reconciled", () => buildRunRepo());
+  writeTree(root, { ".norma/config.json": JSON.stringify(o.config, null, 2) });
+  git(root, ["add", "-A"]);
+  git(root, ["commit", "-qm", "drift and agents"]);
+  return root;
+}
 
 /**
  * The stand-in: records {tool, argv, cwd, env} as one JSON line in $STANDIN_LOG; as a check

@@ -13,6 +13,10 @@ import { git, writeTree } from "../helpers/temp-repo.js";
 import { CLAIM, patch } from "../check/staged/fixtures.js";
 import { commit, hookRepo } from "../check/staged/hook-repo.js";
 import { ciRepo, commitAll, reconcileAll } from "../check/commit/ci-repo.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
+
+/** The repositories two tests start from: built once, a copy per test. */
+const templates = repoTemplates();
 
 const DOC = "docs/plan.noma";
 const T = `${DOC}.patches`;
@@ -27,11 +31,13 @@ const accept = (repo: string, doc = DOC) => {
 
 describe("pre-commit hook: acknowledgements made in the commit", () => {
   function patchedRepo(): string {
-    const repo = hookRepo({ [DOC]: CLAIM, ...STRICT });
-    patch(repo, DOC, [0.6]);
-    git(repo, ["add", "."]);
-    expect(commit(repo, ["-m", "patched"]).code).toBe(0);
-    return repo;
+    return templates.copy("patched", () => {
+      const repo = hookRepo({ [DOC]: CLAIM, ...STRICT });
+      patch(repo, DOC, [0.6]);
+      git(repo, ["add", "."]);
+      expect(commit(repo, ["-m", "patched"]).code).toBe(0);
+      return repo;
+    });
   }
 
   it("an outside edit blocks under strict; accepted, the commit passes and shows the acknowledgement once", () => {
@@ -98,14 +104,16 @@ describe("pre-commit hook: acknowledgements made in the commit", () => {
 });
 
 describe("ci: acknowledgements made in the pull request", () => {
-  async function prRepo(): Promise<string> {
-    const repo = await ciRepo(STRICT);
-    git(repo, ["checkout", "-q", "main"]);
-    patch(repo, DOC, [0.6]);
-    await reconcileAll(repo);
-    commitAll(repo, "patched on main");
-    git(repo, ["checkout", "-q", "-B", "feature"]);
-    return repo;
+  function prRepo(): Promise<string> {
+    return templates.copyAsync("pr", async () => {
+      const repo = await ciRepo(STRICT);
+      git(repo, ["checkout", "-q", "main"]);
+      patch(repo, DOC, [0.6]);
+      await reconcileAll(repo);
+      commitAll(repo, "patched on main");
+      git(repo, ["checkout", "-q", "-B", "feature"]);
+      return repo;
+    });
   }
 
   interface Envelope {

@@ -16,10 +16,15 @@ import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { repoTemplates } from "../../helpers/repo-templates.js";
 import { runCli } from "../../helpers/run-cli.js";
-import { git } from "../../helpers/temp-repo.js";
+import { git, type Tree } from "../../helpers/temp-repo.js";
 import { BAD_SPEC, BROKEN, CLAIM, SPEC, VALID } from "../staged/fixtures.js";
-import { ciRepo, commitAll, SPEC_PATH, writeTree } from "./ci-repo.js";
+import { ciRepo as buildCiRepo, commitAll, SPEC_PATH, writeTree } from "./ci-repo.js";
+
+/** Each test's repository: a copy of one built once per shape. */
+const templates = repoTemplates();
+const ciRepo = (extra: Tree = {}): Promise<string> => templates.copyAsync(`ci:${JSON.stringify(extra)}`, () => buildCiRepo(extra));
 
 const SNAPSHOT = ".notarai/reconciliation_state.json";
 const CONFIG = ".notarai/config.yaml";
@@ -75,15 +80,21 @@ describe("ci: the reproduction (issue 23)", () => {
 });
 
 describe("ci: the work tree, the index and the cache never change the verdict", () => {
-  /** A feature commit with a broken document, an unreconciled file, a reconciled one and a transcript. */
+  /**
+   * A feature commit with a broken document, an unreconciled file, a reconciled one and a transcript
+   * (built once, a copy per test), and its verdict.
+   */
   async function featureRepo(): Promise<{ repo: string; clean: ReturnType<typeof ci> }> {
-    const repo = await ciRepo({ "src/c.ts": "c\n" });
-    writeTree(repo, { "docs/broken.noma": BROKEN, "src/a.ts": "a2\n", "src/c.ts": "c2\n", "docs/new.noma": VALID });
-    commitAll(repo, "feature");
-    // src/c.ts reconciled at HEAD; src/a.ts not: commit a snapshot that vouches for c only.
-    expect(runCli(["mark-reconciled", "src/c.ts", "docs/broken.noma", "docs/new.noma"], { cwd: repo }).code).toBe(0);
-    expect(runCli(["state", "snapshot"], { cwd: repo }).code).toBe(0);
-    commitAll(repo, "snapshot");
+    const repo = await templates.copyAsync("feature", async () => {
+      const repo = await buildCiRepo({ "src/c.ts": "c\n" });
+      writeTree(repo, { "docs/broken.noma": BROKEN, "src/a.ts": "a2\n", "src/c.ts": "c2\n", "docs/new.noma": VALID });
+      commitAll(repo, "feature");
+      // src/c.ts reconciled at HEAD; src/a.ts not: commit a snapshot that vouches for c only.
+      expect(runCli(["mark-reconciled", "src/c.ts", "docs/broken.noma", "docs/new.noma"], { cwd: repo }).code).toBe(0);
+      expect(runCli(["state", "snapshot"], { cwd: repo }).code).toBe(0);
+      commitAll(repo, "snapshot");
+      return repo;
+    });
     const clean = ci(repo);
     expect(clean.code).toBe(1);
     expect(driftPaths(clean.stdout)).toEqual(["src/a.ts hash-differs"]);
