@@ -247,13 +247,14 @@ export {
   type WorkspaceHttpServer,
 } from "./http/serve-workspace-http.js";
 // The run loop: plan → do → check → act in norma's layout (issue 13)
+export { nextStep } from "./runs/next-step.js";
+export { checkAgentBinaries } from "./runs/check-agent-binaries.js";
+export { RunSetupError } from "./runs/run-setup-error.js";
+export { RunStateError, readStored, STORED_RUN_STATE } from "./runs/stored-run-state.js";
 export {
   runLoop,
-  nextStep,
-  checkAgentBinaries,
   defaultMcpCommand,
   readStepFile,
-  RunSetupError,
   type RunLoopOptions,
   type RunResult,
   type RunProgress,

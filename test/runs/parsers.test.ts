@@ -14,7 +14,7 @@ import { parseStepDirName, stepDirName, ROLES } from "../../src/layout/norma-lay
 import { formatNormaMd, goalOfNormaMd } from "../../src/runs/norma-md.js";
 import { parseRunConfig } from "../../src/runs/run-config.js";
 import { generateCriteria, parseAcArg } from "../../src/runs/run-criteria.js";
-import { nextStep } from "../../src/runs/run-loop.js";
+import { nextStep } from "../../src/runs/next-step.js";
 import type { StepRow } from "../../src/runs/norma-schema.js";
 import { TOOL_CATALOG } from "../../src/mcp/tool-catalog.js";
 import { formatAgentStep, parseAgentStep, READ_TOOLS, roleTools, WORK_TOOLS } from "../../src/runs/agent-step.js";
