@@ -92,12 +92,16 @@ const EXIT_CODES: Record<string, string> = {
      an invalid configuration`,
   demo: `  0  the demo ran and printed its report (the drift in it is deliberate)
   2  runtime error (git missing, the temporary directory cannot be written)`,
-  run: `  0  the run passed: every acceptance criterion holds (governed files marked reconciled unless --no-mark)
+  run: `  0  the run passed: every acceptance criterion holds; its result is committed on its branch
+     (and, with --apply, brought into the current branch)
   1  the run failed (an agent or protocol error, a patch that does not apply, FAIL with no act agent)
-     or stopped (a budget, an interruption); continue it with --resume RUN_ID
+     or stopped (a budget, a stuck agent, an interruption): continue it with --resume RUN_ID;
+     or --apply was refused (the message says why)
   2  usage, configuration (.norma/config.json) or runtime error; another run holds the lock`,
-  runs: `  0  listed / shown
-  2  usage error, no such run, or an unreadable .norma/norma.db`,
+  runs: `  0  listed / shown / applied (or nothing to apply, or already applied) / pruned (or nothing to prune)
+  1  apply refused: the run did not pass, the checkout has uncommitted changes, HEAD is detached,
+     an untracked file is in the way, or the commit does not apply cleanly (the message says which)
+  2  usage error, no such run, a run in progress (prune), or an unreadable .norma/norma.db`,
   serve: `  0  stopped by SIGINT or SIGTERM (requests in flight finished and recorded)
   2  usage error (no --http, a host that is not loopback, a bad port or token), not a git
      repository, an invalid configuration, or the port cannot be bound`,

@@ -345,6 +345,8 @@ cli
     "--step <run_id/NNN-role>",
     "Serve the agent of this run step (what `run` gives its agents): only the tools its role may use; its workspace requests are attributed to the step in the ledger",
   )
+  .option("--root <dir>", "The repository the tools work in (default: the one of the working directory); `run` gives its agents the run's worktree")
+  .option("--runs-root <dir>", "The repository whose .norma/ run_list and run_status read (default: --root); `run` gives its agents the main checkout")
   .example("  noma-reconcile mcp            # what .mcp.json runs (see `noma-reconcile init`)")
   .example("  noma-reconcile mcp --step 20260105-100000-ab12cd/004-act   # an act agent: read-only tools + the workspace tools")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io, options)));
@@ -433,21 +435,32 @@ cli
   .option("--max-iterations <n>", "Stop after N iterations (default: budgets.max_iterations in .norma/config.json, else 5)")
   .option("--resume <run-id>", "Continue a stopped or failed run after its last committed step")
   .option("--no-mark", "On PASS, do not mark the governed files reconciled nor write the snapshot")
+  .option("--base <ref>", "Start the run's worktree from this commit (default: HEAD)")
+  .option("--apply", "On PASS, bring the run's commit into the current branch (as `runs apply` does)")
   .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format of the result: text | json", { default: "text" })
-  .example("  noma-reconcile run --spec .notarai/billing.spec.yaml")
+  .example("  noma-reconcile run --spec .notarai/billing.spec.yaml          # works in .norma/worktrees/<id>, commits on noma-reconcile/run/<id>")
+  .example("  noma-reconcile run --spec .notarai/billing.spec.yaml --apply  # and brings the commit into your branch when it applies cleanly")
   .example("  noma-reconcile run --spec .notarai/billing.spec.yaml --max-iterations 3 --format json")
   .example("  noma-reconcile run --goal 'Fix the flaky test' --ac 'AC1=npm test passes twice in a row'")
   .example("  noma-reconcile run --resume 20260105-100000-ab12cd")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/run-command.js")).runCommand(options, io)));
 
 cli
-  .command("runs <action> [...rest]", "The runs recorded in .norma/norma.db: `runs list`, `runs show [RUN_ID]` (default: the newest)")
+  .command(
+    "runs <action> [...rest]",
+    "The runs recorded in .norma/norma.db: `runs list`, `runs show [RUN_ID]` (default: the newest), `runs apply RUN_ID`, `runs prune`",
+  )
   .option("--limit <n>", "list: at most N runs (newest first)")
+  .option("--keep-last <n>", "prune: keep the newest N runs (default: retention.keep_last of .norma/config.json, else 20)")
+  .option("--keep-days <d>", "prune: keep the runs of the last D days (default: retention.keep_days, else 30)")
+  .option("--dry-run", "prune: print what would be removed; remove nothing")
   .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile runs list")
   .example("  noma-reconcile runs show 20260105-100000-ab12cd --format json")
+  .example("  noma-reconcile runs apply 20260105-100000-ab12cd   # the run's commit into your branch, only if it applies cleanly")
+  .example("  noma-reconcile runs prune --keep-last 10 --dry-run")
   .action((action: string, rest: string[], options: Record<string, unknown>) =>
     run(async () => (await import("./commands/runs-command.js")).runsCommand(action, rest, options, io)),
   );

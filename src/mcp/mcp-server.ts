@@ -53,6 +53,8 @@ export interface McpServerOptions {
   version?: string;
   /** Serve the agent of this run step (`mcp --step`): only its role's tools; its workspace requests are attributed to it in the ledger. */
   agentStep?: AgentStep;
+  /** The repository whose `.norma/` run_list and run_status read (a run's agents work in its worktree; the records are in the main checkout). */
+  runsRoot?: string;
 }
 
 export const SERVER_INSTRUCTIONS = `${TOOL_NAME} keeps this repository's specs (.notarai/**/*.spec.yaml), its .noma documents and their edit transcripts in step with the code.
@@ -213,7 +215,13 @@ export class McpServer {
     }
     if (!isRecord(args) && !workspace) throw new RpcError(INVALID_PARAMS, "Invalid params: tools/call params.arguments must be an object");
     const { root, inRepo } = await this.options.root();
-    const ctx: ToolContext = { root, inRepo, log: this.options.log, ...(step !== undefined ? { agentStep: step } : {}) };
+    const ctx: ToolContext = {
+      root,
+      inRepo,
+      log: this.options.log,
+      ...(step !== undefined ? { agentStep: step } : {}),
+      ...(this.options.runsRoot !== undefined ? { runsRoot: this.options.runsRoot } : {}),
+    };
     const { callTool } = await import("./call-tool.js");
     return callTool(name as ToolName, args as Record<string, unknown>, ctx);
   }

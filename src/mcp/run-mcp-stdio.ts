@@ -16,6 +16,8 @@ export interface McpStdioOptions {
   /** Writes one chunk of log output (stderr). */
   log: (text: string) => void;
   cwd: string;
+  /** The repository whose `.norma/` run_list and run_status read (default: the tools' root). */
+  runsRoot?: string;
   /** Print a hint on stderr (stdin is a terminal). */
   interactive?: boolean;
   /** Serve the agent of this run step (`mcp --step`). */
@@ -30,6 +32,7 @@ export function runMcpStdio(options: McpStdioOptions): Promise<void> {
     projectRoot: () => findWorkTreeTop(options.cwd),
     log,
     ...(options.agentStep !== undefined ? { agentStep: options.agentStep } : {}),
+    ...(options.runsRoot !== undefined ? { runsRoot: options.runsRoot } : {}),
   });
   const framer = new LineFramer();
   let queue: Promise<void> = Promise.resolve();

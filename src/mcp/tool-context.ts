@@ -13,6 +13,8 @@ export interface ToolContext {
   log: (line: string) => void;
   /** The run step whose agent this server serves (`mcp --step`), if any. */
   agentStep?: AgentStep;
+  /** Where the run records are (`.norma/`): run_list and run_status read there; default `root`. */
+  runsRoot?: string;
 }
 
 /** Reconciliation works on the files git knows: outside a repository it is an error. */

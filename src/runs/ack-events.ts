@@ -6,7 +6,7 @@ import { mergeAcknowledgements, recordAcknowledgements } from "./record-acknowle
 import type { RunContext } from "./run-context.js";
 
 export async function ackEvents(ctx: RunContext, step: number, acks: readonly ReconciledAck[]): Promise<{ events: EventSpec[]; merged: Acknowledgement[] }> {
-  const r = await recordAcknowledgements(ctx.root, step, acks);
+  const r = await recordAcknowledgements(ctx.workspace, step, acks);
   const events: EventSpec[] = [];
   if (r.recorded.length > 0)
     events.push({

@@ -20,11 +20,11 @@ export async function markOnPass(ctx: RunContext): Promise<EventSpec[]> {
   const builtin = ctx.config.agents.check?.type === "builtin";
   const acks = new Map(ctx.acks.map((a) => [`${a.spec}\0${a.path}`, a]));
   for (const spec of ctx.specs) {
-    const pending = await pendingDrift(ctx.root, spec, { onWarning: ctx.onWarning });
+    const pending = await pendingDrift(ctx.workspace, spec, { onWarning: ctx.onWarning });
     const files = pending.filter((p) => p.hash !== null && (!builtin || acks.get(`${spec}\0${p.path}`)?.hash === p.hash)).map((p) => p.path);
     const skipped = pending.filter((p) => !files.includes(p.path)).map((p) => p.path);
     if (files.length > 0) {
-      const r = await markReconciled(ctx.root, { files, specPath: spec }, { onWarning: ctx.onWarning });
+      const r = await markReconciled(ctx.workspace, { files, specPath: spec }, { onWarning: ctx.onWarning });
       events.push({
         type: "marked_reconciled",
         message: `${spec}: marked ${r.updated} file${r.updated === 1 ? "" : "s"} reconciled: ${files.join(", ")}`,
@@ -39,11 +39,11 @@ export async function markOnPass(ctx: RunContext): Promise<EventSpec[]> {
       });
   }
   // Nothing newly reconciled: the committed snapshot already says all there is; rewriting it would only churn its HEAD and time.
-  if (!events.some((e) => e.type === "marked_reconciled") && existsSync(abs(ctx.root, SNAPSHOT_PATH))) {
+  if (!events.some((e) => e.type === "marked_reconciled") && existsSync(abs(ctx.workspace, SNAPSHOT_PATH))) {
     events.push({ type: "snapshot_unchanged", message: `nothing was newly reconciled; ${SNAPSHOT_PATH} left as it is` });
     return events;
   }
-  const snap = await snapshotState(ctx.root, { onWarning: ctx.onWarning });
+  const snap = await snapshotState(ctx.workspace, { onWarning: ctx.onWarning });
   events.push({
     type: "snapshot_written",
     message: `wrote .notarai/reconciliation_state.json: ${snap.files} file and ${snap.specs} spec fingerprints`,

@@ -11,6 +11,8 @@ import type { Role } from "../layout/norma-layout.js";
 import type { RunStatus, StepRow, StepStatus, Verdict } from "./norma-schema.js";
 import type { RunConfig } from "./run-config.js";
 import type { RunCriterion } from "./run-criteria.js";
+import type { RunWorktree } from "./run-worktree-path.js";
+import type { ActChange, DriftCount } from "./stuck-agent.js";
 import type { RecordPaths } from "./worktree-changes.js";
 
 export interface RunProgress {
@@ -28,6 +30,9 @@ export interface RunProgress {
 export interface RunContext {
   /** The repository root: where `.norma/` (the database, the run records, the locks) lives. */
   root: string;
+  /** The run's worktree (absolute): the workspace root every tool of every step is contained in. */
+  workspace: string;
+  worktree: RunWorktree;
   runId: string;
   goal: string;
   criteria: RunCriterion[];
@@ -47,14 +52,29 @@ export interface RunContext {
   iteration: number;
   acks: Acknowledgement[];
   changedFiles: string[];
-  /** The workspace tools' ledger and archive (left out of the agents' work-tree changes). */
+  /** The last act step's proposal (stuck-agent.ts). */
+  lastChange: ActChange | undefined;
+  /** The open drift after each failed check, oldest first (stuck-agent.ts). */
+  driftCounts: DriftCount[];
+  /** The workspace tools' ledger and archive, relative to the workspace (left out of the agents' work-tree changes). */
   records: RecordPaths;
+}
+
+/** A passed run's result on its branch (commit-run-result.ts). */
+export interface RunCommit {
+  branch: string;
+  /** The commit on the branch, or null when the run changed nothing. */
+  commit: string | null;
+  /** What the commit changed: git's status letter and the path. */
+  files: Array<{ status: string; path: string }>;
 }
 
 export interface RunEnd {
   status: RunStatus;
   reason: string;
   events: EventSpec[];
+  /** A passed run's commit on its branch. */
+  commit?: RunCommit;
 }
 
 export function reportProgress(ctx: RunContext, p: Omit<RunProgress, "runId" | "elapsedMs">): void {

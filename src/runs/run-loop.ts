@@ -31,7 +31,10 @@ import { cliEntryPath } from "./cli-entry-path.js";
 import { ackEvents } from "./ack-events.js";
 import { applyPending } from "./apply-pending-patch.js";
 import { filesBreach, planPatch } from "./apply-act-patch.js";
+import { openDriftCount } from "./open-drift.js";
+import { actChange, driftStalled, repeatedChange } from "./stuck-agent.js";
 import { checkAgentBinaries } from "./check-agent-binaries.js";
+import { commitRunResult } from "./commit-run-result.js";
 import { commitStep } from "./commit-step.js";
 import { executeStep, type StepOutcome } from "./execute-step.js";
 import { markOnPass } from "./mark-on-pass.js";
@@ -41,8 +44,8 @@ import { abs, runDir, type Role } from "../layout/norma-layout.js";
 import type { RunStatus, StepRow, StepStatus, Verdict } from "./norma-schema.js";
 import { nextStep } from "./next-step.js";
 import { recoverRuns, type PendingPatch, type RecoveryReport } from "./recover-runs.js";
-import { loadRunConfig } from "./run-config.js";
-import { isAborted, reportProgress, type RunContext, type RunEnd, type RunProgress } from "./run-context.js";
+import { DEFAULT_MAX_STALLED_ITERATIONS, loadRunConfig } from "./run-config.js";
+import { isAborted, reportProgress, type RunCommit, type RunContext, type RunEnd, type RunProgress } from "./run-context.js";
 import { acquireRunLock } from "./run-lock.js";
 import { setUpNewRun, setUpResumedRun, vetNewRun, type ContextBase } from "./run-setup.js";
 import { readStored } from "./stored-run-state.js";
@@ -62,6 +65,8 @@ export interface RunLoopOptions {
   resume?: string;
   /** Mark reconciled and write the snapshot on PASS (default true). */
   mark?: boolean;
+  /** The commit a new run's worktree starts from (default HEAD). */
+  base?: string;
   /** argv of our MCP server given to the coding CLIs; default `node <dist/cli.cjs> mcp`; null: none. */
   mcpCommand?: readonly string[] | null;
   env?: NodeJS.ProcessEnv;
@@ -95,6 +100,10 @@ export interface RunResult {
   scorecard: string | null;
   marked: Array<{ spec: string; files: string[] }>;
   snapshot: SnapshotStateResult | null;
+  /** Where the run worked: its worktree (repository-relative, or absolute outside it), its branch and the commit it started from. */
+  worktree: { dir: string; branch: string; base: string };
+  /** On PASS: the commit of the run's result on its branch (commit null: the run changed nothing). */
+  commit: RunCommit | null;
   recovery: RecoveryReport;
 }
 
@@ -121,6 +130,7 @@ function stepRow(ctx: RunContext, index: number, role: Role, iteration: number, 
 async function finish(ctx: RunContext, end: RunEnd): Promise<void> {
   await normaTransaction(ctx.root, (tx) => {
     for (const e of end.events) tx.event(ctx.runId, e.type, e.message, e.data);
+    if (end.commit !== undefined) tx.setKv(ctx.runId, "result", end.commit);
     tx.updateRun(ctx.runId, { status: end.status, ...(ctx.verdict !== null ? { verdict: ctx.verdict } : {}) });
     tx.event(ctx.runId, `run_${end.status}`, end.reason, { iteration: ctx.iteration, verdict: ctx.verdict });
   });
@@ -143,7 +153,8 @@ async function drive(ctx: RunContext): Promise<RunEnd> {
     const next = nextStep(ctx.steps, ctx.verdict);
     if (next === null) {
       const events = await markOnPass(ctx);
-      return { status: "passed", reason: "the check passed: every acceptance criterion holds", events };
+      const result = commitRunResult(ctx);
+      return { status: "passed", reason: "the check passed: every acceptance criterion holds", events: [...events, ...result.events], commit: result.commit };
     }
     const { role, iteration } = next;
     if (role === "act" && ctx.config.agents.act === undefined) {
@@ -157,6 +168,7 @@ async function drive(ctx: RunContext): Promise<RunEnd> {
     reportProgress(ctx, { iteration, role, index, phase: "start" });
     const outcome = await executeStep({
       root: ctx.root,
+      workspaceRoot: ctx.workspace,
       runId: ctx.runId,
       index,
       role,
@@ -188,7 +200,7 @@ async function drive(ctx: RunContext): Promise<RunEnd> {
       kv["changed_files"] = ctx.changedFiles;
       const breach = filesBreach(ctx.changedFiles, ctx.budgets, ctx.config.risky);
       if (breach !== null && outcome.status !== "fail") {
-        const msg = `${breach.budget} exceeded: the ${role} agent of step ${index} changed ${outcome.worktreeChanges.join(", ")}, which makes it ${breach.value} (limit ${breach.limit}); the changes are in the work tree (overwritten versions in the workspace archive)`;
+        const msg = `${breach.budget} exceeded: the ${role} agent of step ${index} changed ${outcome.worktreeChanges.join(", ")}, which makes it ${breach.value} (limit ${breach.limit}); the changes stay in the run's worktree ${ctx.worktree.dir} (overwritten versions in its workspace archive)`;
         end = {
           status: "stopped",
           reason: msg,
@@ -211,17 +223,39 @@ async function drive(ctx: RunContext): Promise<RunEnd> {
       ctx.verdict = outcome.verdict.verdict;
       runUpdate = { verdict: ctx.verdict };
       const failed = outcome.verdict.criteria.filter((c) => !c.pass).map((c) => c.id);
+      // The open drift after a failed check: what the stalled-drift budget watches.
+      let open: number | null = null;
+      if (ctx.verdict === "FAIL" && ctx.specs.length > 0) {
+        open = await openDriftCount(ctx);
+        ctx.driftCounts = [...ctx.driftCounts.filter((c) => c.iteration !== iteration), { iteration, step: index, open }];
+        kv["drift_counts"] = ctx.driftCounts;
+      }
       events.push({
         type: "verdict",
         message: `${ctx.verdict}${failed.length > 0 ? `: ${failed.join(", ")} failed` : ""}`,
-        data: { step_index: index, verdict: ctx.verdict, failed, scorecard: `${outcome.stepDirRel}/scorecard.md` },
+        data: {
+          step_index: index,
+          verdict: ctx.verdict,
+          failed,
+          scorecard: `${outcome.stepDirRel}/scorecard.md`,
+          ...(open !== null ? { open_drift: open } : {}),
+        },
       });
+      const limit = ctx.budgets.max_stalled_iterations ?? DEFAULT_MAX_STALLED_ITERATIONS;
+      const stalled = ctx.verdict === "FAIL" && ctx.config.agents.act !== undefined ? driftStalled(ctx.driftCounts, limit) : null;
       if (ctx.verdict === "FAIL" && ctx.config.agents.act !== undefined && iteration >= ctx.budgets.max_iterations) {
         const msg = `max_iterations exceeded: iteration ${iteration} of ${ctx.budgets.max_iterations} ended with FAIL`;
         end = {
           status: "stopped",
           reason: msg,
           events: [{ type: "budget_exceeded", message: msg, data: { budget: "max_iterations", limit: ctx.budgets.max_iterations, value: iteration } }],
+        };
+      } else if (stalled !== null) {
+        events.push({ type: "agent_stuck", message: stalled.message, data: { ...stalled.data, step_index: index } });
+        end = {
+          status: "stopped",
+          reason: `${stalled.message}; change the agents' instructions or the criteria, then continue with \`noma-reconcile run --resume ${ctx.runId} --max-iterations N\``,
+          events: [],
         };
       }
     } else if (role === "do" && outcome.acks !== null) {
@@ -230,25 +264,40 @@ async function drive(ctx: RunContext): Promise<RunEnd> {
       kv["acks"] = a.merged;
       ctx.acks = a.merged;
     } else if (role === "act") {
-      const planned = planPatch(ctx.root, outcome.tmpDir);
-      if (!planned.ok) {
+      const change = actChange(index, outcome.tmpDir, outcome.worktreeChanges ?? [], ctx.workspace);
+      const repeated = repeatedChange(ctx.lastChange, change);
+      ctx.lastChange = change;
+      kv["last_change"] = change;
+      if (repeated !== null) {
         row.status = "fail";
-        row.summary = `patch rejected: ${planned.problem}`;
-        events.push({ type: "patch_invalid", message: planned.problem, data: { step_index: index } });
-        end = { status: "failed", reason: `the act step's patch was rejected: ${planned.problem}`, events: [] };
-      } else if (planned.plan === null) {
-        if (outcome.acks !== null) {
-          const a = await ackEvents(ctx, index, outcome.acks);
-          events.push(...a.events);
-          kv["acks"] = a.merged;
-          ctx.acks = a.merged;
-        }
-        events.push({ type: "no_patch", message: `step ${index} (act) proposed no patch` });
-        ctx.iteration = iteration + 1;
-        runUpdate = { iteration: ctx.iteration };
+        row.summary = `stuck: the same change as step ${repeated.previous}`;
+        events.push({ type: "agent_stuck", message: repeated.message, data: { ...repeated.data, step_index: index } });
+        end = {
+          status: "stopped",
+          reason: `${repeated.message}; change the act agent's instructions or the criteria, then continue with \`noma-reconcile run --resume ${ctx.runId}\` (the act step is tried again)`,
+          events: [],
+        };
       } else {
-        pending = { step: index, ...(outcome.acks !== null ? { acks: outcome.acks } : {}) };
-        kv["pending_patch"] = pending;
+        const planned = planPatch(ctx.workspace, outcome.tmpDir);
+        if (!planned.ok) {
+          row.status = "fail";
+          row.summary = `patch rejected: ${planned.problem}`;
+          events.push({ type: "patch_invalid", message: planned.problem, data: { step_index: index } });
+          end = { status: "failed", reason: `the act step's patch was rejected: ${planned.problem}`, events: [] };
+        } else if (planned.plan === null) {
+          if (outcome.acks !== null) {
+            const a = await ackEvents(ctx, index, outcome.acks);
+            events.push(...a.events);
+            kv["acks"] = a.merged;
+            ctx.acks = a.merged;
+          }
+          events.push({ type: "no_patch", message: `step ${index} (act) proposed no patch` });
+          ctx.iteration = iteration + 1;
+          runUpdate = { iteration: ctx.iteration };
+        } else {
+          pending = { step: index, ...(outcome.acks !== null ? { acks: outcome.acks } : {}) };
+          kv["pending_patch"] = pending;
+        }
       }
     }
     await commitStep(ctx.root, { tmpDir: outcome.tmpDir, step: row, events, run: runUpdate, kv });
@@ -294,10 +343,16 @@ export async function runLoop(o: RunLoopOptions): Promise<RunResult> {
     const ctx =
       o.resume === undefined
         ? await setUpNewRun(base, o, wsConfig.workspace)
-        : await setUpResumedRun(base, o.resume, {
-            ...(o.maxIterations !== undefined ? { maxIterations: o.maxIterations } : {}),
-            ...(o.mark !== undefined ? { mark: o.mark } : {}),
-          });
+        : await setUpResumedRun(
+            base,
+            o.resume,
+            {
+              ...(o.maxIterations !== undefined ? { maxIterations: o.maxIterations } : {}),
+              ...(o.mark !== undefined ? { mark: o.mark } : {}),
+            },
+            wsConfig.workspace,
+          );
+    if (o.resume !== undefined && o.base !== undefined) onWarning("--base is ignored by --resume: the run goes on in its worktree");
     let end: RunEnd;
     try {
       end = await drive(ctx);
@@ -326,6 +381,8 @@ export async function runLoop(o: RunLoopOptions): Promise<RunResult> {
       scorecard: lastCheck !== undefined ? `${lastCheck.step_dir}/scorecard.md` : null,
       marked: markedEvents.map((m) => ({ spec: m.spec, files: m.files })),
       snapshot: snapEvent !== undefined ? (snapEvent.data as SnapshotStateResult) : null,
+      worktree: { dir: ctx.worktree.dir, branch: ctx.worktree.branch, base: ctx.worktree.base },
+      commit: end.commit ?? null,
       recovery,
     };
   } finally {

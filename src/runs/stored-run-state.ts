@@ -50,6 +50,22 @@ const PendingPatchSchema = z.looseObject({
   acks: z.optional(z.array(z.unknown())),
 });
 
+const WorktreeSchema = z.looseObject({
+  dir: nonEmpty,
+  branch: nonEmpty,
+  base: z.string().check(z.regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, "a commit id")),
+  ready: z.boolean(),
+});
+
+const ActChangeSchema = z.looseObject({
+  step: z.number().check(z.int(), z.minimum(1)),
+  fingerprint: nonEmpty,
+  proposal: z.array(z.string()),
+  changed: z.array(z.string()),
+});
+
+const DriftCountSchema = z.looseObject({ iteration: count, step: count, open: count });
+
 /** Each key's schema. */
 export const STORED_RUN_STATE = {
   criteria: z.array(CriterionSchema),
@@ -60,6 +76,9 @@ export const STORED_RUN_STATE = {
   acks: z.array(AckSchema),
   changed_files: z.array(z.string()),
   pending_patch: PendingPatchSchema,
+  worktree: WorktreeSchema,
+  last_change: ActChangeSchema,
+  drift_counts: z.array(DriftCountSchema),
 } as const;
 
 export type StoredKey = keyof typeof STORED_RUN_STATE;

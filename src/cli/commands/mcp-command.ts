@@ -1,8 +1,11 @@
 /**
  * `noma-reconcile mcp`: the MCP server on stdio (newline-delimited JSON-RPC
  * 2.0). Stdout carries protocol messages only; logs go to stderr. Exits 0 when
- * stdin closes. `--step RUN_ID/NNN-role` serves one run step's agent (agent-step.ts).
+ * stdin closes. `--step RUN_ID/NNN-role` serves one run step's agent (agent-step.ts);
+ * `--root DIR` is the repository the tools work in (a run gives its worktree),
+ * `--runs-root DIR` the one whose `.norma/` the run tools read (the main checkout).
  */
+import { resolve } from "node:path";
 import { parseAgentStep, type AgentStep } from "../../runs/agent-step.js";
 import { runMcpStdio } from "../../mcp/run-mcp-stdio.js";
 import { UsageError } from "../../errors/noma-error.js";
@@ -16,6 +19,14 @@ export async function mcpCommand(io: CliIO, options: Record<string, unknown> = {
     if (!parsed.ok) throw new UsageError(parsed.problem);
     agentStep = parsed.step;
   }
+  const dirOption = (name: string): string | undefined => {
+    const v = options[name];
+    if (v === undefined) return undefined;
+    if (typeof v !== "string" || v === "") throw new UsageError(`--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} takes one directory`);
+    return resolve(io.cwd, v);
+  };
+  const root = dirOption("root");
+  const runsRoot = dirOption("runsRoot");
   let closed = false;
   // The client went away (EPIPE): stop writing, finish quietly.
   process.stdout.on("error", () => {
@@ -27,7 +38,8 @@ export async function mcpCommand(io: CliIO, options: Record<string, unknown> = {
       if (!closed) io.stdout(text);
     },
     log: io.stderr,
-    cwd: io.cwd,
+    cwd: root ?? io.cwd,
+    ...(runsRoot !== undefined ? { runsRoot } : {}),
     interactive: process.stdin.isTTY === true,
     ...(agentStep !== undefined ? { agentStep } : {}),
   });

@@ -1,0 +1,43 @@
+/**
+ * Committing everything a work tree holds (a run's worktree on PASS): stage
+ * every change except some top-level paths, say which paths are staged, and
+ * commit them with a message — under the repository's identity, or a fallback
+ * one when git has none (a CI runner), with hooks off (the run's own check has
+ * judged what is committed).
+ */
+import { execGit, splitNul } from "./exec-git.js";
+import { readGitConfig } from "./read-ref.js";
+import { NO_HOOKS } from "./worktree-commands.js";
+
+/** `git add -A` of everything but `exclude` (paths from the top level, left out as `:(exclude)` pathspecs). */
+export function stageAllExcept(root: string, exclude: readonly string[]): void {
+  execGit(["add", "-A", "--", ".", ...exclude.map((p) => `:(exclude)${p}`)], { cwd: root });
+}
+
+/** Paths whose index entry differs from HEAD (what a commit would record), with git's status letter. */
+export function stagedChanges(root: string): Array<{ status: string; path: string }> {
+  const parts = splitNul(execGit(["diff", "--cached", "--name-status", "-z", "--no-renames", "--no-ext-diff"], { cwd: root }));
+  const out: Array<{ status: string; path: string }> = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) out.push({ status: parts[i]!, path: parts[i + 1]! });
+  return out;
+}
+
+export interface CommitIdentity {
+  name: string;
+  email: string;
+}
+
+/** Commit the index with `message` (hooks off); the new commit's id. `fallback` is used when git has no user.name / user.email. */
+export function commitIndex(root: string, message: string, fallback: CommitIdentity): string {
+  const id: string[] = [];
+  if (readGitConfig(root, "user.name") === null) id.push("-c", `user.name=${fallback.name}`);
+  if (readGitConfig(root, "user.email") === null) id.push("-c", `user.email=${fallback.email}`);
+  execGit([...NO_HOOKS, ...id, "commit", "--quiet", "--no-verify", "--file=-"], { cwd: root, input: message });
+  return execGit(["rev-parse", "--verify", "HEAD^{commit}"], { cwd: root }).trim();
+}
+
+/** The commits of `range` (`base..tip`) whose message has the trailer line `line`, newest first. */
+export function commitsWithTrailer(root: string, range: string, line: string): string[] {
+  const out = execGit(["log", "--format=%H", "--fixed-strings", `--grep=${line}`, range], { cwd: root });
+  return out.split("\n").filter((l) => l.length > 0);
+}
