@@ -12,7 +12,7 @@ export const COMMAND_GROUPS: readonly { title: string; commands: readonly string
     commands: ["specs", "governs", "coverage", "affected", "diff", "changed", "mark-reconciled", "state", "cache"],
   },
   { title: "Hooks and CI", commands: ["init", "ci", "demo"] },
-  { title: "Runs", commands: ["run", "runs"] },
+  { title: "Runs", commands: ["run", "runs", "reconcile"] },
   { title: "Workspace", commands: ["serve", "ledger", "archive"] },
   { title: "MCP", commands: ["mcp"] },
 ];
@@ -98,6 +98,11 @@ const EXIT_CODES: Record<string, string> = {
      or stopped (a budget, a stuck agent, an interruption): continue it with --resume RUN_ID;
      or --apply was refused (the message says why)
   2  usage, configuration (.norma/config.json) or runtime error; another run holds the lock`,
+  reconcile: `  0  no spec has open drift; or the run passed and its commit is pushed with its pull request opened
+     or updated (without GITHUB_TOKEN: kept on its branch, and what would have been published is printed)
+  1  the run failed or stopped: nothing is published (its branch and worktree are kept)
+  2  usage or configuration error, a git push or GitHub API failure, --target pr-branch outside a
+     pull_request event`,
   runs: `  0  listed / shown / applied (or nothing to apply, or already applied) / pruned (or nothing to prune)
   1  apply refused: the run did not pass, the checkout has uncommitted changes, HEAD is detached,
      an untracked file is in the way, or the commit does not apply cleanly (the message says which)

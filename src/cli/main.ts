@@ -447,6 +447,23 @@ cli
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/run-command.js")).runCommand(options, io)));
 
 cli
+  .command("reconcile", "Drift fixed in CI: run the loop on every spec with open drift, push its commit and open or update a pull request")
+  .option("--spec <path>", "Reconcile this spec (repeatable; default: every spec with open drift)")
+  .option("--target <target>", "pull-request (push to noma-reconcile/reconcile/<base>, open or update a PR) | pr-branch (commit onto the PR's branch)", {
+    default: "pull-request",
+  })
+  .option("--remote <name>", "The remote to push to", { default: "origin" })
+  .option("--pr-base <branch>", "The branch the pull request goes into (default: the event's PR branch, else GITHUB_REF_NAME, else the current branch)")
+  .option("--pr-branch <branch>", "The branch pushed for the pull request (default: noma-reconcile/reconcile/<base>)")
+  .option("--max-iterations <n>", "Stop the run after N iterations (default: budgets.max_iterations in .norma/config.json, else 5)")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile reconcile                       # in GitHub Actions: GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL from the runner")
+  .example("  noma-reconcile reconcile --target pr-branch    # on a pull_request event: commit the fix onto the PR's branch")
+  .example("  noma-reconcile reconcile --spec .notarai/billing.spec.yaml --format json   # without a token: the branch stays local, the plan is printed")
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/reconcile-drift-command.js")).reconcileDriftCommand(options, io)));
+
+cli
   .command(
     "runs <action> [...rest]",
     "The runs recorded in .norma/norma.db: `runs list`, `runs show [RUN_ID]` (default: the newest), `runs apply RUN_ID`, `runs prune`",

@@ -41,3 +41,9 @@ export function commitsWithTrailer(root: string, range: string, line: string): s
   const out = execGit(["log", "--format=%H", "--fixed-strings", `--grep=${line}`, range], { cwd: root });
   return out.split("\n").filter((l) => l.length > 0);
 }
+
+/** A commit's subject line and the rest of its message. */
+export function commitMessage(root: string, commit: string): { subject: string; body: string } {
+  const [subject, body] = execGit(["log", "-1", "--format=%s%x00%b", commit], { cwd: root }).split("\0");
+  return { subject: subject ?? "", body: (body ?? "").trim() };
+}

@@ -65,12 +65,18 @@ export async function applyPending(ctx: RunContext, pending: PendingPatch): Prom
   const dir = abs(ctx.root, stepRowOf.step_dir);
   const planned = planPatch(ctx.workspace, dir);
   const clear = (tx: NormaTx) => tx.db.run("DELETE FROM kv_run WHERE run_id = ? AND key = 'pending_patch'", [ctx.runId]);
+  // A proposal that never took effect is no evidence of a stuck agent: the act step's retry may propose it again.
+  const forget = (tx: NormaTx) => {
+    tx.db.run("DELETE FROM kv_run WHERE run_id = ? AND key = 'last_change'", [ctx.runId]);
+    ctx.lastChange = undefined;
+  };
   if (!planned.ok || planned.plan === null) {
     const problem = planned.ok ? "the patch files are gone" : planned.problem;
     await normaTransaction(ctx.root, (tx) => {
       tx.event(ctx.runId, "patch_invalid", `step ${pending.step}: ${problem}`, { step_index: pending.step });
       tx.updateStep(ctx.runId, pending.step, { status: "fail", summary: `patch rejected: ${problem}` });
       clear(tx);
+      forget(tx);
     });
     stepRowOf.status = "fail";
     return { status: "failed", reason: `the act step's patch was rejected: ${problem}`, events: [] };
@@ -114,6 +120,7 @@ export async function applyPending(ctx: RunContext, pending: PendingPatch): Prom
       });
       tx.updateStep(ctx.runId, pending.step, { status: "fail", summary: `patch failed (${result.stage}): ${result.problem}` });
       clear(tx);
+      forget(tx);
     });
     if (!told.keptBackup) removeBackup(backupDir);
     stepRowOf.status = "fail";

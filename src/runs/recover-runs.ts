@@ -254,6 +254,8 @@ export async function recoverRuns(root: string): Promise<RecoveryReport> {
       );
       tx.updateStep(runId, pending.step, { status: "fail", summary: "patch interrupted and rolled back during recovery" });
       tx.db.run("DELETE FROM kv_run WHERE run_id = ? AND key = 'pending_patch'", [runId]);
+      // The rolled-back proposal never took effect: the act step's retry may propose it again without being "stuck".
+      tx.db.run("DELETE FROM kv_run WHERE run_id = ? AND key = 'last_change'", [runId]);
       report.rolledBack.push(runId);
     }
     for (const id of interrupted) {

@@ -15,7 +15,8 @@ import { join } from "node:path";
 import { resolveCommit } from "../git/resolve-commit.js";
 import { GitRefError } from "../git/git-ref-error.js";
 import { fsyncDir, fsyncTree } from "../fsx/fsync-tree.js";
-import { abs, runDir, RUNS_DIR, TMP_MARK } from "../layout/norma-layout.js";
+import { abs, NORMA_DIR, runDir, RUNS_DIR, TMP_MARK } from "../layout/norma-layout.js";
+import { worktreeStatus } from "../git/worktree-status.js";
 import type { WorkspaceConfig } from "../config/config-defaults.js";
 import { loadSpecContext } from "../reconcile/load-spec-context.js";
 import { requireSpec } from "../reconcile/reconcile-context.js";
@@ -149,7 +150,7 @@ async function createRun(root: string, o: NewRunRecord): Promise<void> {
 
 /** Make the run's worktree (removing what a death inside `git worktree add` left), then record it ready. */
 async function makeWorktree(root: string, runId: string, wt: RunWorktree, again: boolean): Promise<RunWorktree> {
-  if (again) discardUnreadyWorktree(root, wt);
+  const removed = again ? discardUnreadyWorktree(root, wt) : [];
   createWorktree(root, wt);
   crashPoint("worktree-created");
   const ready = { ...wt, ready: true };
@@ -158,12 +159,8 @@ async function makeWorktree(root: string, runId: string, wt: RunWorktree, again:
     tx.event(
       runId,
       "worktree_created",
-      `${again ? "made again (the last attempt was interrupted): " : ""}worktree ${wt.dir} on branch ${wt.branch}, from ${wt.base}`,
-      {
-        dir: wt.dir,
-        branch: wt.branch,
-        base: wt.base,
-      },
+      `${removed.length > 0 ? `made again (what an interrupted attempt left was removed: ${removed.join(", ")}): ` : ""}worktree ${wt.dir} on branch ${wt.branch}, from ${wt.base}`,
+      { dir: wt.dir, branch: wt.branch, base: wt.base, removed },
     );
   });
   return ready;
@@ -190,6 +187,13 @@ export async function setUpNewRun(base: ContextBase, o: NewRunRequest, ws: Works
   const runId = newRunId(now);
   const planned = planWorktree(root, runId, config.worktrees.dir, startHead);
   assertWorktreeIgnored(root, planned);
+  if (o.base === undefined) {
+    const uncommitted = [...new Set(worktreeStatus(root, { exclude: [NORMA_DIR] }).map((e) => e.path))];
+    if (uncommitted.length > 0)
+      base.onWarning(
+        `your checkout has ${uncommitted.length} uncommitted change${uncommitted.length === 1 ? "" : "s"} (${uncommitted.slice(0, 5).join(", ")}${uncommitted.length > 5 ? ", …" : ""}): the run works in its own worktree from HEAD (${startHead.slice(0, 12)}) and does not see ${uncommitted.length === 1 ? "it" : "them"}; commit first to include ${uncommitted.length === 1 ? "it" : "them"}`,
+      );
+  }
   await createRun(root, { runId, now, goal, criteria, budgets, specs, mark, startHead, worktree: planned, config });
   const worktree = await makeWorktree(root, runId, planned, false);
   return {
@@ -233,10 +237,11 @@ function rebuildSetup(root: string, runId: string, ws: WorkspaceConfig): { from:
   return { from: `${runDir(runId)}/norma.md`, kv: { criteria, specs: listed.specs } };
 }
 
-/** What to type to start the run afresh, from what is known of it. */
+/** What to type to start the run afresh, from what is known of it (a goal recovery made up is no goal). */
 function startAfresh(specs: readonly string[], goal: string): string {
-  return specs.length > 0
-    ? `noma-reconcile run ${specs.map((s) => `--spec ${s}`).join(" ")}`
+  if (specs.length > 0) return `noma-reconcile run ${specs.map((s) => `--spec ${s}`).join(" ")}`;
+  return goal.startsWith("(recovered")
+    ? "noma-reconcile run --spec <spec> (or --goal TEXT with --ac ID=TEXT)"
     : `noma-reconcile run --spec <spec> (or --goal ${JSON.stringify(goal)} with --ac ID=TEXT)`;
 }
 

@@ -68,14 +68,29 @@ export function createWorktree(root: string, wt: RunWorktree): void {
   copyCache(root, abs);
 }
 
-/** Remove a worktree that never became ready (its branch too, when it still points at the base): nothing in it is work. */
-export function discardUnreadyWorktree(root: string, wt: RunWorktree): void {
+/**
+ * Remove what an interrupted `git worktree add` left of a worktree that never became ready (its
+ * branch too, when it still points at the base): nothing in it is work. What was removed, in words
+ * (empty when nothing was there).
+ */
+export function discardUnreadyWorktree(root: string, wt: RunWorktree): string[] {
   const abs = worktreePath(root, wt);
   const real = realpathLenient(abs);
-  if (listWorktrees(root).some((w) => realpathLenient(w.path) === real)) removeWorktree(root, abs);
-  rmSync(abs, { recursive: true, force: true });
+  const removed: string[] = [];
+  if (listWorktrees(root).some((w) => realpathLenient(w.path) === real)) {
+    removeWorktree(root, abs);
+    removed.push(`worktree ${wt.dir}`);
+  }
+  if (existsSync(abs)) {
+    rmSync(abs, { recursive: true, force: true });
+    if (removed.length === 0) removed.push(`directory ${wt.dir}`);
+  }
   pruneWorktreeRecords(root);
-  if (branchTip(root, wt.branch) === wt.base) deleteBranches(root, [wt.branch]);
+  if (branchTip(root, wt.branch) === wt.base) {
+    deleteBranches(root, [wt.branch]);
+    removed.push(`branch ${wt.branch}`);
+  }
+  return removed;
 }
 
 /** Why a ready worktree cannot be worked in, or null when it can (it exists, git knows it, it is on the run's branch). */

@@ -5,6 +5,8 @@
  *   `patch.noma.json` and `reconciled.json`, and the files it changed itself
  *   with their contents — is byte for byte the one of the act step before it
  *   (nothing at all, twice, is the same change too). Its patch is not applied.
+ *   A proposal that never took effect (its patch failed, or was rolled back after
+ *   a crash) is forgotten: the retried act step may propose it again.
  * - drift that does not fall: after each failed check the run's open drift is
  *   counted (files its specs govern whose content is neither reconciled nor
  *   acknowledged by the run); when the count is no lower than it was

@@ -33,7 +33,7 @@ export function showProgress(io: CliIO): boolean {
   return io.stderrIsTTY && (io.env["CI"] === undefined || io.env["CI"] === "" || io.env["CI"] === "false");
 }
 
-function progressLine(p: RunProgress): string {
+export function progressLine(p: RunProgress): string {
   const head = `[${seconds(p.elapsedMs).padStart(7)}] iteration ${p.iteration} · ${String(p.index).padStart(3, "0")} ${p.role.padEnd(5)}`;
   return p.phase === "start"
     ? `${head} …\n`

@@ -79,7 +79,7 @@ export function renderRunDetail(d: RunDetail): string {
 }
 
 export function renderApply(a: ApplyRunResult): string {
-  return `${a.outcome === "refused" ? "Not applied" : a.outcome === "applied" ? "Applied" : "Nothing to do"}: ${a.message}\n${
+  return `${a.outcome === "refused" ? `Not applied: ${a.message}` : `${a.message.charAt(0).toUpperCase()}${a.message.slice(1)}`}\n${
     a.marked.length > 0 ? a.marked.map((m) => `Marked reconciled in your cache for ${m.spec}: ${m.files.join(", ")}\n`).join("") : ""
   }`;
 }
