@@ -5,13 +5,28 @@
  * one when git has none (a CI runner), with hooks off (the run's own check has
  * judged what is committed).
  */
-import { execGit, splitNul } from "./exec-git.js";
+import { execGit, GitError, splitNul } from "./exec-git.js";
 import { readGitConfig } from "./read-ref.js";
 import { NO_HOOKS } from "./worktree-commands.js";
 
-/** `git add -A` of everything but `exclude` (paths from the top level, left out as `:(exclude)` pathspecs). */
+/** Of `paths`, those git ignores (`git check-ignore`). */
+function ignoredOf(root: string, paths: readonly string[]): Set<string> {
+  if (paths.length === 0) return new Set();
+  try {
+    return new Set(splitNul(execGit(["check-ignore", "-z", "--stdin"], { cwd: root, input: `${paths.join("\0")}\0` })));
+  } catch (e) {
+    if (e instanceof GitError && e.status === 1) return new Set();
+    throw e;
+  }
+}
+
+/**
+ * `git add -A` of everything but `exclude` (paths from the top level, left out as `:(exclude)` pathspecs). A path
+ * git ignores anyway is not named: `git add` refuses a pathspec, even an exclusion, that names an ignored path.
+ */
 export function stageAllExcept(root: string, exclude: readonly string[]): void {
-  execGit(["add", "-A", "--", ".", ...exclude.map((p) => `:(exclude)${p}`)], { cwd: root });
+  const ignored = ignoredOf(root, exclude);
+  execGit(["add", "-A", "--", ".", ...exclude.filter((p) => !ignored.has(p)).map((p) => `:(exclude)${p}`)], { cwd: root });
 }
 
 /** Paths whose index entry differs from HEAD (what a commit would record), with git's status letter. */

@@ -12,14 +12,18 @@ export function pullRequestOfEvent(env: NodeJS.ProcessEnv): PullRequestEvent | n
   const name = env["GITHUB_EVENT_NAME"];
   const path = env["GITHUB_EVENT_PATH"];
   if ((name !== "pull_request" && name !== "pull_request_target") || path === undefined || path === "") return null;
-  let ev: { pull_request?: { number?: unknown; head?: { ref?: unknown; sha?: unknown; repo?: { full_name?: unknown } | null }; base?: { ref?: unknown } } };
+  type Loose = {
+    pull_request?: { number?: unknown; head?: { ref?: unknown; sha?: unknown; repo?: { full_name?: unknown } | null }; base?: { ref?: unknown } };
+  };
+  let ev: Loose | null;
   try {
-    ev = JSON.parse(readFileSync(path, "utf8"));
+    ev = JSON.parse(readFileSync(path, "utf8")) as Loose | null;
   } catch {
     return null;
   }
-  const pr = ev.pull_request;
-  if (typeof pr?.number !== "number" || typeof pr.head?.ref !== "string" || typeof pr.head.sha !== "string" || typeof pr.base?.ref !== "string") return null;
+  const pr = ev !== null && typeof ev === "object" ? ev.pull_request : undefined;
+  if (pr === null || typeof pr !== "object") return null;
+  if (typeof pr.number !== "number" || typeof pr.head?.ref !== "string" || typeof pr.head.sha !== "string" || typeof pr.base?.ref !== "string") return null;
   return {
     number: pr.number,
     head: { ref: pr.head.ref, sha: pr.head.sha, repo: typeof pr.head.repo?.full_name === "string" ? pr.head.repo.full_name : null },

@@ -220,10 +220,10 @@ describe(".norma/config.json", () => {
       '.norma/config.json: worktrees.dir: expected a directory for the runs\' worktrees (repository-relative without "..", or absolute), found "../elsewhere"',
     ]);
     expect(p({ worktrees: { dir: ".git/wt" } })[0]).toMatch(/^\.norma\/config\.json: worktrees\.dir: expected a directory for the runs' worktrees/);
-    expect(p({ worktrees: { path: "x" } })).toEqual(['.norma/config.json: worktrees.path: unknown key (did you mean "dir"?)']);
+    expect(p({ worktrees: { dirs: "x" } })).toEqual(['.norma/config.json: worktrees.dirs: unknown key (did you mean "dir"?)']);
     expect(p({ retention: { keep_last: -1, keep_day: 3 } })).toEqual([
-      '.norma/config.json: retention.keep_day: unknown key (did you mean "keep_days"?)',
       ".norma/config.json: retention.keep_last: expected a number ≥ 0, found -1",
+      '.norma/config.json: retention.keep_day: unknown key (did you mean "keep_days"?)',
     ]);
     expect(parseRunConfig('{\n  "agents": {\n    "act": { "type": "exec" "cmd": [] }\n  }\n}', ROOT).problems[0]).toMatch(
       /^\.norma\/config\.json:3:\d+: not valid JSON/,
@@ -482,11 +482,15 @@ describe("stored run state, norma.md's set-up, run.json, git worktree list, the 
     git(repo, ["worktree", "add", "-q", "--detach", gone]);
     rmSync(gone, { recursive: true });
     const head = git(repo, ["rev-parse", "HEAD"]).trim();
-    expect(parseWorktreeList(git(repo, ["worktree", "list", "--porcelain", "-z"]))).toEqual([
-      { path: repo, head, branch: "refs/heads/main", prunable: false },
-      { path: wt, head, branch: "refs/heads/side", prunable: false },
-      { path: gone, head, branch: null, prunable: true },
-    ]);
+    // The main worktree first; git lists the linked ones in its directory's order (the file system's): sorted here.
+    const [main, ...linked] = parseWorktreeList(git(repo, ["worktree", "list", "--porcelain", "-z"]));
+    expect(main).toEqual({ path: repo, head, branch: "refs/heads/main", prunable: false });
+    expect(linked.sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual(
+      [
+        { path: wt, head, branch: "refs/heads/side", prunable: false },
+        { path: gone, head, branch: null, prunable: true },
+      ].sort((a, b) => (a.path < b.path ? -1 : 1)),
+    );
     const record = fc.record({
       path: fc.string({ minLength: 1 }).filter((p) => !p.includes("\0")),
       head: fc.option(fc.stringMatching(/^[0-9a-f]{40}$/), { nil: null }),

@@ -87,9 +87,8 @@ describe("runs prune", { timeout: 600_000 }, () => {
     const all = cli(root, ["runs", "prune", "--format", "json"]);
     expect(JSON.parse(all.stdout).result).toMatchObject({ keep_last: 0, keep_days: 0, total: 2, removed: 1 });
     expect(runIds(root)).toEqual([b]);
-    const bad = cli(root, ["runs", "prune", "--keep-last", "-1"]);
+    const bad = cli(root, ["runs", "prune", "--keep-last=-1"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('noma-reconcile: --keep-last takes a whole number ≥ 0; got "-1"\n');
+    expect(bad.stderr).toBe('noma-reconcile: --keep-last takes a whole number ≥ 0; got "-1"\nRun `noma-reconcile runs --help` for usage.\n');
   });
 });
-
