@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
-const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
+const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string; homepage: string };
 
 /**
  * Tests that kill processes mid-write, measure a process's memory, install the packed package
@@ -17,7 +17,7 @@ const SLOW = [
 ];
 
 export default defineConfig({
-  define: { __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version) },
+  define: { __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version), __NOMA_RECONCILE_HOMEPAGE__: JSON.stringify(pkg.homepage) },
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -3,13 +3,13 @@
 // body (and every heavy dependency it pulls in) is a separate chunk that is
 // loaded only when that command runs. With `--types`, also emit .d.ts files.
 import { build } from "esbuild";
-import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { builtinModules } from "node:module";
 import { isAscii } from "node:buffer";
 import { fileURLToPath } from "node:url";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -34,6 +34,36 @@ async function generateToolSchemas() {
 }
 const toolSchemas = await generateToolSchemas();
 
+/**
+ * dist/licenses.txt: the name, version, licence and licence text of every package whose code a
+ * bundle holds (from esbuild's metafiles), since the bundles keep no legal comments and the
+ * package ships no node_modules.
+ */
+function writeLicenses(metafiles) {
+  const dirs = new Set();
+  for (const m of metafiles)
+    for (const input of Object.keys(m.inputs)) {
+      const at = input.lastIndexOf("node_modules/");
+      if (at < 0) continue;
+      const parts = input.slice(at + "node_modules/".length).split("/");
+      dirs.add(`${input.slice(0, at)}node_modules/${parts.slice(0, parts[0].startsWith("@") ? 2 : 1).join("/")}`);
+    }
+  const out = [`Third-party code bundled in ${pkg.name} ${pkg.version} (dist/), with the licence of each package.`, ""];
+  for (const dir of [...dirs].sort()) {
+    const meta = JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8"));
+    const file = readdirSync(join(root, dir)).find((f) => /^licen[cs]e(\.(md|txt))?$/i.test(f));
+    // A package without a licence file (zstd-wasm): what its README says of its licence, and who wrote it.
+    const readme = file === undefined ? readFileSync(join(root, dir, "README.md"), "utf8") : "";
+    const section = /^## Licen[cs]e\s*$([\s\S]*?)(?=^## |(?![\s\S]))/im.exec(readme)?.[1]?.trim();
+    if (file === undefined && section === undefined) throw new Error(`${dir}: no licence text to ship with its bundled code`);
+    const author = typeof meta.author === "string" ? meta.author : (meta.author?.name ?? "");
+    const text =
+      file !== undefined ? readFileSync(join(root, dir, file), "utf8").trimEnd() : `${section}\n(${meta.repository?.url ?? meta.repository ?? ""}; ${author})`;
+    out.push("=".repeat(78), `${meta.name} ${meta.version} (${meta.license})`, "=".repeat(78), text, "");
+  }
+  writeFileSync(join(root, "dist/licenses.txt"), `${out.join("\n")}\n`);
+}
+
 rmSync(join(root, "dist"), { recursive: true, force: true });
 
 // The hot commands once more, each as one CommonJS file (dist/bodies/<name>.cjs), which the bin
@@ -41,7 +71,11 @@ rmSync(join(root, "dist"), { recursive: true, force: true });
 // content hash (its cache key) and the Node built-ins it loads (loaded before the short-run
 // V8 flag is set, so they keep Node's own code cache) through a define.
 const BODIES = { check: "src/cli/bodies/check-body.ts", patch: "src/cli/bodies/patch-body.ts", render: "src/cli/bodies/render-body.ts" };
-/** Loaded lazily at run time from node_modules (WASM files beside them; zstd-wasm reads its .wasm from beside its module). */
+/**
+ * Loaded lazily at run time: from dist/vendor/ in the bundle (built below, each beside the
+ * WebAssembly file it reads), from node_modules when running from source (src/vendored.ts).
+ * External here only so that the from-source branch is left as it is.
+ */
 const EXTERNAL = ["sql.js", "blake3-wasm", "@bokuweb/zstd-wasm", "yaml"];
 /** CommonJS outputs of our code: import.meta.url made from __filename. */
 const IMPORT_META_SHIM = { banner: { js: "const __nrImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" }, external: EXTERNAL };
@@ -63,8 +97,9 @@ const bodies = await build({
   ...IMPORT_META_SHIM,
   define: {
     "import.meta.url": "__nrImportMetaUrl",
-    __NOMA_RECONCILE_VENDOR_YAML__: "true",
+    __NOMA_RECONCILE_VENDOR__: "true",
     __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version),
+    __NOMA_RECONCILE_HOMEPAGE__: JSON.stringify(pkg.homepage),
     __NOMA_RECONCILE_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)),
   },
   // Without comments or indentation: a smaller source to read each run, and one byte per
@@ -98,8 +133,9 @@ for (const [out, meta] of Object.entries(bodies.metafile.outputs)) {
 const main = readFileSync(join(root, "src/cli/main.ts"), "utf8");
 const commands = [...new Set([...main.matchAll(/import\("\.\/commands\/([a-z-]+)\.js"\)/g)].map((m) => m[1]))];
 const defines = {
-  __NOMA_RECONCILE_VENDOR_YAML__: "true",
+  __NOMA_RECONCILE_VENDOR__: "true",
   __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version),
+  __NOMA_RECONCILE_HOMEPAGE__: JSON.stringify(pkg.homepage),
   __NOMA_RECONCILE_TOOL_SCHEMAS__: JSON.stringify(JSON.stringify(toolSchemas)),
   __NOMA_RECONCILE_BODIES__: JSON.stringify(JSON.stringify(bodyInfo)),
 };
@@ -145,10 +181,11 @@ writeFileSync(join(root, "dist/inputs.json"), `${JSON.stringify({ ...inputsOf(bo
 // loader for an ES module entry (an empty .mjs: 1.4× `node -e 0`; an empty .cjs: 1.0×). A
 // command loaded through its cached body (check, patch) never needs that loader; the others
 // import their ES module (dist/commands/<name>.js), which sets it up then.
-await build({
+const bin = await build({
   ...commonjs,
   entryPoints: { cli: "src/cli/main.ts" },
   outdir: "dist",
+  metafile: true,
   ...IMPORT_META_SHIM,
   define: { ...defines, "import.meta.url": "__nrImportMetaUrl" },
   plugins: [
@@ -165,9 +202,36 @@ writeFileSync(
   join(root, "dist/cli.js"),
   '#!/usr/bin/env node\n// The CLI is dist/cli.cjs (the bin); this path is kept for configurations that name it.\nimport "./cli.cjs";\n',
 );
-// The YAML library as one CommonJS file, required on first use (src/yaml/yaml-lib.ts): the
-// parser is synchronous, and most commands never need YAML.
-await build({ ...commonjs, entryPoints: { yaml: "node_modules/yaml/dist/index.js" }, outdir: "dist/vendor" });
+// The runtime dependencies, vendored: the package ships only what runs, and installs with no
+// dependencies (docs/install.md). Each is one CommonJS file in dist/vendor/, required on first
+// use (src/vendored.ts), beside the one WebAssembly build it reads from its own directory:
+// - the YAML library (src/yaml/yaml-lib.ts): the parser is synchronous, and most commands never need YAML;
+// - sql.js's WebAssembly build for Node (sql-wasm.js finds sql-wasm.wasm beside it); none of its other builds;
+// - blake3-wasm's Node build: its functions and its binding from one module instance (src/cache/blake3.ts);
+// - zstd-wasm's CommonJS build (it reads zstd.wasm from beside it).
+// zod, picomatch, smol-toml and modern-tar are bundled into the chunks above.
+const VENDOR = {
+  yaml: { entry: "node_modules/yaml/dist/index.js" },
+  "sql-wasm": { entry: "node_modules/sql.js/dist/sql-wasm.js", wasm: "node_modules/sql.js/dist/sql-wasm.wasm" },
+  blake3: {
+    stdin: 'module.exports = { b3: require("blake3-wasm"), binding: require("blake3-wasm/dist/wasm/nodejs/blake3_js.js") };\n',
+    wasm: "node_modules/blake3-wasm/dist/wasm/nodejs/blake3_js_bg.wasm",
+  },
+  zstd: { entry: "node_modules/@bokuweb/zstd-wasm/dist/common/index.node.js", wasm: "node_modules/@bokuweb/zstd-wasm/dist/common/zstd.wasm" },
+};
+const vendorMeta = [];
+for (const [name, v] of Object.entries(VENDOR)) {
+  const r = await build({
+    ...commonjs,
+    ...(v.stdin !== undefined ? { stdin: { contents: v.stdin, resolveDir: root, sourcefile: `${name}-entry.cjs` } } : { entryPoints: [v.entry] }),
+    outfile: `dist/vendor/${name}.cjs`,
+    metafile: true,
+  });
+  vendorMeta.push(r.metafile);
+  if (v.wasm !== undefined) copyFileSync(join(root, v.wasm), join(root, "dist/vendor", basename(v.wasm)));
+}
+// The licences of everything bundled (our chunks and the vendored files): the bundles keep no legal comments.
+writeLicenses([bodies.metafile, esm.metafile, bin.metafile, ...vendorMeta]);
 chmodSync(join(root, "dist/cli.cjs"), 0o755);
 chmodSync(join(root, "dist/cli.js"), 0o755);
 
@@ -176,5 +240,8 @@ if (process.argv.includes("--types")) {
     cwd: root,
     stdio: "inherit",
   });
+  // Only what the `types` entry reaches, and the declarations of the packages it names copied in (scripts/vendor-types.mjs).
+  const { vendorTypes } = await import("./vendor-types.mjs");
+  vendorTypes(root, join(root, "dist/types"));
 }
 process.stderr.write(`built dist/ in ${Date.now() - started} ms\n`);

@@ -43,7 +43,7 @@ export { checkStaged } from "./check/staged/check-staged.js";
 export type { FileDiagnostics } from "./report/file-diagnostics.js";
 
 // Reconciliation (NotarAI-compatible).
-export { CacheWriteError } from "./cache/cache-db.js";
+export { CacheWriteError } from "./cache/write-cache.js";
 export { GitRefError } from "./git/git-ref-error.js";
 export { baselineReconciliation } from "./reconcile/baseline-reconciliation.js";
 export { clearCache } from "./reconcile/clear-cache.js";

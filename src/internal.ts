@@ -51,23 +51,12 @@ export { coverageReport, computeCoverage, type CoverageReport, type CoveragePoli
 export { blake3Hex, loadBlake3, type Blake3 } from "./cache/blake3.js";
 export { hashFile, type FileHash } from "./cache/hash-file.js";
 export { currentHashes, RACY_WINDOW_MS, type CurrentHashes, type HashMemo } from "./cache/current-hashes.js";
-export {
-  readCache,
-  writeCache,
-  clearCacheDb,
-  cacheStats,
-  ensureCacheDir,
-  CACHE_DB_PATH,
-  CACHE_LOCK_PATH,
-  CACHE_SCHEMA_VERSION,
-  ANY_SPEC,
-  CacheWriteError,
-  type CacheRead,
-  type CacheQuery,
-  type CacheWrite,
-  type CacheStats,
-  type CacheStatus,
-} from "./cache/cache-db.js";
+export { readCache, type CacheRead, type CacheQuery } from "./cache/read-cache.js";
+export { writeCache, clearCacheDb, ensureCacheDir, CacheWriteError, type CacheWrite } from "./cache/write-cache.js";
+export { cacheStats, type CacheStats } from "./cache/cache-stats.js";
+export { CACHE_DB_PATH, CACHE_LOCK_PATH } from "./cache/cache-db-path.js";
+export { CACHE_SCHEMA_VERSION, ANY_SPEC } from "./cache/cache-tables.js";
+export type { CacheStatus } from "./cache/classify-cache-db.js";
 export { prepareShortRunWasm } from "./cli/startup/prepare-short-run-wasm.js";
 export { findMergeBase, isShallowRepository, SHALLOW_HINT, type MergeBase, type MergeBaseOptions } from "./git/merge-base.js";
 export { resolveCommit, isAncestor, assertSafeRef } from "./git/resolve-commit.js";

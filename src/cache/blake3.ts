@@ -1,9 +1,9 @@
 /**
- * BLAKE3 through blake3-wasm, loaded on first use only (it is external to the
- * bundle, and loading it compiles WebAssembly). Hashes are lowercase hex of the 32-byte
+ * BLAKE3 through blake3-wasm, loaded on first use only (a file of its own beside the
+ * bundle, dist/vendor/blake3.cjs, and loading it compiles WebAssembly). Hashes are lowercase hex of the 32-byte
  * digest, identical to NotarAI's for the same bytes.
  */
-import { createRequire } from "node:module";
+import { requireVendored } from "../vendored.js";
 
 export interface Blake3 {
   /** Hex digest of `bytes`. */
@@ -55,9 +55,12 @@ let loaded: Promise<Blake3> | undefined;
 /** Load blake3-wasm (once per process). */
 export function loadBlake3(): Promise<Blake3> {
   loaded ??= (async () => {
-    // Through require: the ESM loader would scan the CommonJS module for its exports first.
-    const require = createRequire(import.meta.url);
-    const b3 = require("blake3-wasm") as Blake3Module;
+    // Through require: the ESM loader would scan the CommonJS module for its exports first. The
+    // package's public functions and its WebAssembly binding, from one module instance.
+    const { b3, binding } = requireVendored("blake3.cjs", (require) => ({
+      b3: require("blake3-wasm") as Blake3Module,
+      binding: require("blake3-wasm/dist/wasm/nodejs/blake3_js.js") as Blake3Binding,
+    }));
     // One-shot hashes skip the wrapper: on a small file its conversions and allocations cost
     // as much as the hash (docs/perf/hashing.md). Straight through the module's exports (one digest region),
     // else the binding with one reused digest buffer, else the public function: each checked
@@ -70,7 +73,6 @@ export function loadBlake3(): Promise<Blake3> {
       return true;
     };
     try {
-      const binding = require("blake3-wasm/dist/wasm/nodejs/blake3_js.js") as Blake3Binding;
       const out = Buffer.alloc(32);
       const viaBinding = (bytes: Uint8Array): string => {
         binding.hash(bytes, out);

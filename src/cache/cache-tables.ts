@@ -35,6 +35,14 @@ import { sortedIndexOf } from "../sorted-index-of.js";
 
 export const CACHE_SCHEMA_VERSION = 3;
 
+/** The spec key of rows that hold for every spec (NotarAI's global rows, snapshot seeds). */
+export const ANY_SPEC = "*";
+
+/** A BLAKE3 digest as stored: 64 lowercase hex digits. */
+export const HASH_HEX = /^[0-9a-f]{64}$/;
+/** A git object id: SHA-1 or SHA-256, lowercase hex. */
+export const BLOB_HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
 /** The chunk tables (schema 3 added `sums`, see chunk-table.ts); dropped and rebuilt when a schema-2 file is migrated. */
 export const CHUNK_TABLES = ["nr_reconciled_chunk", "nr_blob_hash_chunk", "nr_stat_hash_chunk"] as const;
 

@@ -116,9 +116,8 @@ export function readChunks(
   const scopeCol = codec.scope ?? "''";
   const out: StoredChunk[] = [];
   const run = (extra: string, params: SqlValue[]): void => {
-    const st = db.prepare(
-      `SELECT ${scopeCol}, ${codec.first}, n${cols.map((c) => `, ${c}`).join("")} FROM ${codec.table} WHERE ${where.sql}${extra} ORDER BY ${scopeCol}, ${codec.first}`,
-    );
+    const select = `SELECT ${scopeCol}, ${codec.first}, n${cols.map((c) => `, ${c}`).join("")} FROM ${codec.table}`;
+    const st = db.prepare(`${select} WHERE ${where.sql}${extra} ORDER BY ${scopeCol}, ${codec.first}`);
     try {
       st.bind([...where.params, ...params]);
       while (st.step()) {
@@ -196,6 +195,18 @@ export function decodeChunks<Row>(
   } catch (e) {
     if (e instanceof CacheCorruptError) throw e;
     throw new CacheCorruptError(`${codec.table} cannot be decoded (${(e as Error).message})`);
+  }
+}
+
+/** The keys of a chunk read with at least its first column; a chunk that cannot be decoded is a CacheCorruptError. */
+export function decodeChunkKeys(codec: ChunkCodec<unknown>, chunk: StoredChunk): string[] {
+  try {
+    const first = chunk.values[0];
+    if (first === undefined) throw new Error("its first column was not read");
+    return codec.decodeKeys(first, chunk.n);
+  } catch (e) {
+    if (e instanceof CacheCorruptError) throw e;
+    throw new CacheCorruptError(`${codec.table} chunk ${JSON.stringify(chunk.first)} cannot be decoded (${(e as Error).message})`);
   }
 }
 

@@ -16,7 +16,7 @@ import { statSync, type BigIntStats } from "node:fs";
 import { join, sep } from "node:path";
 import type { WorktreeEntry } from "../git/parse-ls-files.js";
 import { loadBlake3 } from "./blake3.js";
-import type { StatRow } from "./cache-db.js";
+import type { StatRow } from "./cache-tables.js";
 import { hashFile } from "./hash-file.js";
 
 /** A stat signature recorded less than this long after the file's last change is not trusted. */

@@ -16,10 +16,17 @@ const EXPECTED_SQL = new Map(
     .map((st) => [st.slice("CREATE TABLE ".length, st.indexOf("(")), st] as const),
 );
 
-/** Whether the file's tables are exactly the current schema's (other tables, such as schema 1's, disqualify it). */
+/**
+ * Whether the file's tables are exactly the current schema's, and nothing else is in it but
+ * indexes on them: other tables (such as schema 1's), a view or a trigger disqualify it (the
+ * read then goes through sql.js, whose shape check — classify-cache-db.ts — judges it).
+ */
 export function hasCurrentTables(file: SqliteFile): boolean {
   for (const [name, sql] of EXPECTED_SQL) if (file.schema.get(name)?.sql !== sql) return false;
-  for (const e of file.schema.values()) if (e.type === "table" && !EXPECTED_SQL.has(e.name)) return false;
+  for (const e of file.schema.values()) {
+    if (e.type === "table" && !EXPECTED_SQL.has(e.name)) return false;
+    if (e.type !== "table" && e.type !== "index") return false;
+  }
   return true;
 }
 

@@ -21,12 +21,12 @@ export interface RenderedReport {
 export function renderCheckReport(
   results: readonly FileDiagnostics[],
   format: CheckFormat,
-  options: { color?: boolean; title?: string; json?: Record<string, unknown> } = {},
+  options: { color?: boolean; title?: string; json?: Record<string, unknown>; maxWarnings?: number } = {},
 ): RenderedReport {
   const withFindings = results.filter((r) => r.diagnostics.length > 0);
   switch (format) {
     case "json":
-      return { stdout: formatDiagnosticsJson(results, options.json), summary: null };
+      return { stdout: formatDiagnosticsJson(results, options.json, options.maxWarnings), summary: null };
     case "sarif":
       return { stdout: formatSarif(results, describeCheckCode), summary: null };
     case "github":

@@ -103,10 +103,11 @@ const EXIT_CODES: Record<string, string> = {
   1  the run failed or stopped: nothing is published (its branch and worktree are kept)
   2  usage or configuration error, a git push or GitHub API failure, --target pr-branch outside a
      pull_request event`,
-  runs: `  0  listed / shown / applied (or nothing to apply, or already applied) / pruned (or nothing to prune)
+  runs: `  0  listed / shown / the HTML page written / applied (or nothing to apply, or already applied) / pruned
   1  apply refused: the run did not pass, the checkout has uncommitted changes, HEAD is detached,
      an untracked file is in the way, or the commit does not apply cleanly (the message says which)
-  2  usage error, no such run, a run in progress (prune), or an unreadable .norma/norma.db`,
+  2  usage error (an --html or report FILE outside the repository), no such run, a run in progress
+     (prune), or an unreadable .norma/norma.db`,
   serve: `  0  stopped by SIGINT or SIGTERM (requests in flight finished and recorded)
   2  usage error (no --http, a host that is not loopback, a bad port or token), not a git
      repository, an invalid configuration, or the port cannot be bound`,

@@ -11,6 +11,8 @@ import { resolve } from "node:path";
 import { cac, type Command } from "cac";
 import { prefetchFiles } from "../fsx/prefetch-files.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
+import { DEFAULT_STALE_DAYS } from "../validate/default-stale-days.js";
+import { DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES } from "../http/http-defaults.js";
 import type { CliIO } from "./cli-io.js";
 import { classifyError } from "../errors/classify-error.js";
 import { EXIT_CODE } from "./exit-code.js";
@@ -107,7 +109,7 @@ formatOption(
     .option("--config <path>", "Configuration file (default: .notarai/config.yaml at the top level)")
     .option("--profile <name>", "Validate against this profile, overriding the documents' frontmatter")
     .option("--ignore-rule <code>", "Silence a diagnostic code (repeatable)")
-    .option("--stale-days <days>", "Default stale window for ::citation accessed= dates (default 365)")
+    .option("--stale-days <days>", `Default stale window for ::citation accessed= dates (default ${DEFAULT_STALE_DAYS})`)
     .option("--max-warnings <n>", "Exit 1 when there are more than n warnings (0: fail on any warning)")
     .option("--fix", "Apply the safe mechanical fixes (through the patch engine; recorded where a transcript exists), then report what remains")
     .option("--fix-dry-run", "Print what --fix would change as a unified diff; write nothing")
@@ -354,9 +356,9 @@ cli
 cli
   .command("serve", "Serve the workspace tools (read_file, edit_file, run_command, …) over HTTP on loopback, behind a bearer token")
   .option("--http", "Serve over HTTP (required; `mcp` serves the same tools over stdio)")
-  .option("--port <port>", "Port (0 picks a free one)", { default: 7878 })
+  .option("--port <port>", "Port (0 picks a free one)", { default: DEFAULT_HTTP_PORT })
   .option("--host <host>", "127.0.0.1 (default), ::1 or localhost; anything else is refused")
-  .option("--max-body-bytes <bytes>", "Largest request body accepted (default 32 MiB)")
+  .option("--max-body-bytes <bytes>", `Largest request body accepted (default ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MiB)`)
   .option("--format <format>", "text (everything on stderr) | json (also one line on stdout once listening: url, port, and the token when generated)", {
     default: "text",
   })
@@ -466,9 +468,10 @@ cli
 cli
   .command(
     "runs <action> [...rest]",
-    "The runs recorded in .norma/norma.db: `runs list`, `runs show [RUN_ID]` (default: the newest), `runs apply RUN_ID`, `runs prune`",
+    "The runs recorded in .norma/norma.db: `runs list`, `runs show [RUN_ID]` (default: the newest), `runs report FILE`, `runs apply RUN_ID`, `runs prune`",
   )
-  .option("--limit <n>", "list: at most N runs (newest first)")
+  .option("--limit <n>", "list, report: at most N runs (newest first)")
+  .option("--html <file>", "show: write the run's report as one self-contained HTML page (timeline, criteria and evidence, diffs, tool calls, drift)")
   .option("--keep-last <n>", "prune: keep the newest N runs (default: retention.keep_last of .norma/config.json, else 20)")
   .option("--keep-days <d>", "prune: keep the runs of the last D days (default: retention.keep_days, else 30)")
   .option("--dry-run", "prune: print what would be removed; remove nothing")
@@ -476,6 +479,8 @@ cli
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile runs list")
   .example("  noma-reconcile runs show 20260105-100000-ab12cd --format json")
+  .example("  noma-reconcile runs show --html .norma/report.html   # open it in a browser")
+  .example("  noma-reconcile runs report .norma/runs.html")
   .example("  noma-reconcile runs apply 20260105-100000-ab12cd   # the run's commit into your branch, only if it applies cleanly")
   .example("  noma-reconcile runs prune --keep-last 10 --dry-run")
   .action((action: string, rest: string[], options: Record<string, unknown>) =>

@@ -309,6 +309,11 @@ const OUTPUTS: Record<OutputName, Output> = {
       message: str,
     }),
   },
+  "runs-html": {
+    title: "runs show --html, runs report: the HTML page written",
+    summary: noSummary,
+    result: closed({ file: str, bytes: num, run_id: nullable(str), runs: num }),
+  },
 };
 
 /** The zod schema of the whole output `name` (envelope and payload). */

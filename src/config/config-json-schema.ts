@@ -8,6 +8,7 @@
  */
 import * as z from "zod/mini";
 import { TOOL_NAME, TOOL_URL, TOOL_VERSION } from "../version.js";
+import { DEFAULT_LOCK_TIMEOUT_MS } from "../fsx/lock-wait-default.js";
 import { type CONFIG_KEYS, ConfigSchema, DEFAULT_WORKSPACE_CONFIG, MAX_LOCK_TIMEOUT_SECONDS, type WORKSPACE_KEYS } from "./config-schema.js";
 
 export const CONFIG_SCHEMA_ID = `${TOOL_URL}/schema/config.schema.json`;
@@ -18,7 +19,7 @@ export const CONFIG_KEY_DESCRIPTIONS: Readonly<Record<(typeof CONFIG_KEYS)[numbe
   drift: "warning (default) | error: under error, unreconciled governed changes fail the PR check",
   exclude: "Globs of paths check, the pre-commit hook and the PR check never judge",
   workspace: "The agent workspace tools (NOA) and the run loop's test criterion",
-  lock_timeout: `Seconds a write waits for a lock another process holds (0–${MAX_LOCK_TIMEOUT_SECONDS}; default 15)`,
+  lock_timeout: `Seconds a write waits for a lock another process holds (0–${MAX_LOCK_TIMEOUT_SECONDS}; default ${DEFAULT_LOCK_TIMEOUT_MS / 1000})`,
   fix_on_commit: "true: the pre-commit hook applies check --fix to staged documents and re-stages them (default false)",
   "workspace.allowlist": `run_command's allowlist, a TOML file (default ${DEFAULT_WORKSPACE_CONFIG.allowlist})`,
   "workspace.ledger": `The evidence ledger every tool request appends to (default ${DEFAULT_WORKSPACE_CONFIG.ledger})`,

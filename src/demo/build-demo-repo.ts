@@ -34,6 +34,7 @@ export async function buildDemoRepo(dir: string, files: string): Promise<void> {
   const patched = patchDocument(join(dir, DEMO_DOCUMENT), ops, {
     actor: { kind: "agent", name: "billing-agent", model: "demo" },
     reason: "Document the retry policy",
+    root: dir,
     now: new Date("2026-01-05T10:00:00Z"),
   });
   if (patched.outcome.result !== "applied") throw new Error(`demo patch was ${patched.outcome.result}: ${patched.outcome.error?.message ?? ""}`);

@@ -16,7 +16,6 @@ import { NomaError } from "../errors/noma-error.js";
 import { isUtf8 } from "node:buffer";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
-import { pathToFileURL } from "node:url";
 import { withFileLockSync } from "../fsx/with-file-lock.js";
 import { decodeUtf8 } from "../fsx/read-text-file.js";
 import { isSymlink, linkTarget, SymlinkNotAllowedError } from "../fsx/symlink-escape.js";
@@ -27,6 +26,7 @@ import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js
 import { appendTranscript } from "../transcript/append-transcript.js";
 import { acceptanceRecord, type OutsideEdit } from "../transcript/accept-outside-edit.js";
 import type { Actor } from "../transcript/transcript-record.js";
+import { documentUri } from "./document-uri.js";
 import { verifyTranscript } from "../transcript/verify-transcript.js";
 
 export interface AcceptOutsideEditsOptions {
@@ -35,6 +35,8 @@ export interface AcceptOutsideEditsOptions {
   reason: string;
   /** How paths are named in messages (the repository-relative path). */
   label?: string;
+  /** The repository root: the records name the document relative to it (document-uri.ts; found from the document's folder when absent). */
+  root?: string;
   lockTimeoutMs?: number;
   now?: Date;
   /** How the accepted bytes are validated for the record (a chapter: with its book's lookup). */
@@ -113,7 +115,7 @@ export function acceptOutsideEdits(absPath: string, options: AcceptOutsideEditsO
       }
       const validation = validateNoma(parseNoma(text), options.validate);
       const ctx = {
-        docUri: pathToFileURL(absPath).href,
+        docUri: documentUri(absPath, options.root),
         actor: options.actor,
         reason: options.reason,
         documentSha256,

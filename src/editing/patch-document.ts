@@ -13,13 +13,13 @@ import { NomaError } from "../errors/noma-error.js";
 import { isUtf8 } from "node:buffer";
 import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
-import { pathToFileURL } from "node:url";
 import { withFileLockSync } from "../fsx/with-file-lock.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import type { ValidateOptions } from "../validate/validate-noma.js";
 import { capabilityAdvisories } from "../capability/capability-advisory.js";
 import { readCapabilities, sidecarPath } from "../capability/read-capabilities.js";
 import { buildRecords, type Actor } from "../transcript/transcript-record.js";
+import { documentUri } from "./document-uri.js";
 import { appendTranscript } from "../transcript/append-transcript.js";
 import { interruptedRun, recoveryRecord, type InterruptedRun } from "../transcript/recover-interrupted.js";
 import { applyPatch, sha256Hex, type PatchOutcome } from "../patch/apply-patch.js";
@@ -49,7 +49,10 @@ export interface PatchDocumentOptions {
   reuse?: boolean;
   /** See ApplyPatchOptions.prepareLater (the MCP server, which prepares when idle). */
   prepareLater?: boolean;
-  /** The repository root: a capability sidecar that links out of it is refused (SymlinkEscapeError). */
+  /**
+   * The repository root: a capability sidecar that links out of it is refused (SymlinkEscapeError), and the
+   * records name the document relative to it (document-uri.ts; found from the document's folder when absent).
+   */
   root?: string;
   now?: Date;
   /**
@@ -94,8 +97,12 @@ function crashPoint(point: "after-transcript" | "before-document-rename"): void 
 
 export class DocumentMissingError extends NomaError {
   static override readonly errorName: string = "DocumentMissingError";
-  constructor(readonly path: string) {
-    super("document-missing", `${path}: no such document`);
+  /** `shown`: how the message names it (the repository-relative path, when known). */
+  constructor(
+    readonly path: string,
+    shown: string = path,
+  ) {
+    super("document-missing", `${shown}: no such document`);
   }
 }
 
@@ -134,7 +141,9 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
   // A value that is not a patch op cannot be recorded as one (§5.2): refused before anything is written.
   assertRecordableOps(ops);
   refuseSymlinks(absPath, options.root);
-  if (!existsSync(absPath) || !statSync(absPath).isFile()) throw new DocumentMissingError(absPath);
+  if (!existsSync(absPath) || !statSync(absPath).isFile())
+    // Named as everything is printed: relative to the repository when the caller says where that is.
+    throw new DocumentMissingError(absPath, options.root !== undefined ? relative(options.root, absPath).split(sep).join("/") : absPath);
   const run = (): PatchDocumentResult => {
     const bytes =
       (options.prefetched !== undefined ? options.prefetched.takeUnchanged(absPath, statSync(absPath, { bigint: true })) : undefined) ?? readFileSync(absPath);
@@ -164,8 +173,9 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
       ...(options.afterOp !== undefined ? { afterOp: options.afterOp } : {}),
       ...(options.formatOps === true ? { formatOps: true } : {}),
     });
+    const docUri = documentUri(absPath, options.root);
     const records = buildRecords(outcome, {
-      docUri: pathToFileURL(absPath).href,
+      docUri,
       actor: options.actor,
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
       ...(options.parentOpId !== undefined ? { parentOpId: options.parentOpId } : {}),
@@ -178,9 +188,7 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
     let recovered: InterruptedRun | null = null;
     const heal = (existing: readonly string[]): Record<string, unknown>[] => {
       recovered = interruptedRun(existing, outcome.preSha256);
-      return recovered === null
-        ? []
-        : [recoveryRecord(recovered, outcome, { docUri: pathToFileURL(absPath).href, ...(options.now !== undefined ? { now: options.now } : {}) })];
+      return recovered === null ? [] : [recoveryRecord(recovered, outcome, { docUri, ...(options.now !== undefined ? { now: options.now } : {}) })];
     };
     const recorded = options.record !== "if-present" || existsSync(tPath);
     const { lines, previous } = recorded ? appendTranscript(tPath, records, dryRun, heal) : { lines: [], previous: null };

@@ -48,8 +48,9 @@ import { hostname } from "node:os";
 import { basename, dirname } from "node:path";
 import { randomBytes } from "node:crypto";
 
-/** How long a writer waits for a lock unless told otherwise (ms): the documented default. */
-export const DEFAULT_LOCK_TIMEOUT_MS = 15_000;
+import { DEFAULT_LOCK_TIMEOUT_MS } from "./lock-wait-default.js";
+
+export { DEFAULT_LOCK_TIMEOUT_MS };
 
 /** A wait in ms, or a function giving it, called only when the lock is found taken. */
 export type LockTimeout = number | (() => number);

@@ -28,8 +28,9 @@ import { WorkspaceError } from "../workspace/workspace-error.js";
 import { isWorkspaceTool, WORKSPACE_TOOL_NAMES } from "../workspace/workspace-tool-names.js";
 import { openWorkspace, type WorkspaceOptions } from "../workspace/workspace.js";
 
-export const DEFAULT_HTTP_PORT = 7878;
-export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+import { DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES } from "./http-defaults.js";
+
+export { DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES };
 const LOOPBACK: Record<string, string> = { "127.0.0.1": "127.0.0.1", localhost: "127.0.0.1", "::1": "::1", "[::1]": "::1" };
 
 /** The address to bind for a `--host` value, or null when it is not loopback. */

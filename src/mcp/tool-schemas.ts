@@ -14,6 +14,7 @@ import * as z from "zod/mini";
 import { OP_SCHEMAS } from "../patch/patch-op-schema.js";
 import { WORKSPACE_SCHEMAS } from "../workspace/workspace-schemas.js";
 import type { ToolName } from "./tool-catalog.js";
+import { DEFAULT_RUN_STATUS_EVENTS } from "../runs/run-status-defaults.js";
 
 const text = (description: string) => z.string().check(z.minLength(1), z.describe(description));
 
@@ -317,7 +318,9 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
   run_status: {
     input: z.strictObject({
       run_id: z.optional(runId),
-      events_limit: z.optional(z.number().check(z.int(), z.minimum(0), z.describe("Only the last N events (default 200); events_total counts them all"))),
+      events_limit: z.optional(
+        z.number().check(z.int(), z.minimum(0), z.describe(`Only the last N events (default ${DEFAULT_RUN_STATUS_EVENTS}); events_total counts them all`)),
+      ),
     }),
     output: z.strictObject({
       run: runRow,

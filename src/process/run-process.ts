@@ -10,9 +10,13 @@
  *
  * Output goes to a sink: captured (each stream keeps at most `maxOutputBytes`: the first
  * and the last halves, with a marker saying how many bytes were left out between them,
- * `truncated: true`), or written straight into files (an agent's logs).
+ * `truncated: true`), or written straight into files (an agent's logs). A program that
+ * speaks a protocol over its stdio (an ACP agent) is run with `interact`: its stdin and
+ * stdout are handed to the caller as pipes, stderr still goes to the sink, and the
+ * timeout, the abort signal and the process-group kill work as for any other program.
  */
 import { spawn } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import { closeSync, openSync } from "node:fs";
 
 export interface RunProcessOptions {
@@ -34,6 +38,12 @@ export interface RunProcessOptions {
   killLeftovers?: boolean;
   /** Told the process id once it started (e.g. to record it for crash recovery); the result waits for what it returns. */
   onSpawn?: (pid: number) => void | Promise<void>;
+  /**
+   * Talk to the program over its stdio: called once it is spawned with its stdin and stdout
+   * (both pipes; `stdin` and `files.stdout` are then not used, the result's stdout is empty)
+   * and `stop`, which ends it like a timeout does (SIGTERM, then SIGKILL) without counting as one.
+   */
+  interact?: (io: { stdin: Writable; stdout: Readable; stop: () => void }) => void;
 }
 
 export interface RunProcessResult {
@@ -102,13 +112,14 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     let spawnError: string | undefined;
     let spawnErrorCode: string | undefined;
     let killTimer: NodeJS.Timeout | undefined;
-    const fds = options.files !== undefined ? [openSync(options.files.stdout, "w"), openSync(options.files.stderr, "w")] : null;
+    const interact = options.interact;
+    const fds = options.files !== undefined ? [interact !== undefined ? null : openSync(options.files.stdout, "w"), openSync(options.files.stderr, "w")] : null;
     const child = spawn(options.argv[0]!, options.argv.slice(1), {
       cwd: options.cwd,
       env: options.env,
       shell: false,
       detached: posix,
-      stdio: [options.stdin !== undefined ? "pipe" : "ignore", fds !== null ? fds[0]! : "pipe", fds !== null ? fds[1]! : "pipe"],
+      stdio: [options.stdin !== undefined || interact !== undefined ? "pipe" : "ignore", fds?.[0] ?? "pipe", fds?.[1] ?? "pipe"],
       windowsHide: true,
     });
     const spawned =
@@ -136,9 +147,14 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     };
     if (options.signal?.aborted === true) onAbort();
     else options.signal?.addEventListener("abort", onAbort, { once: true });
-    child.stdout?.on("data", (d: Buffer) => out.push(d));
+    if (interact === undefined) child.stdout?.on("data", (d: Buffer) => out.push(d));
     child.stderr?.on("data", (d: Buffer) => err.push(d));
-    if (options.stdin !== undefined && child.stdin !== null) {
+    if (interact !== undefined && child.pid !== undefined && child.stdin !== null && child.stdout !== null) {
+      child.stdin.on("error", () => {
+        /* the program closed its stdin early: its side of the conversation says why */
+      });
+      interact({ stdin: child.stdin, stdout: child.stdout, stop });
+    } else if (options.stdin !== undefined && child.stdin !== null) {
       child.stdin.on("error", () => {
         /* the command closed its stdin early: fine */
       });
@@ -164,7 +180,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       clearTimeout(timer);
       if (killTimer !== undefined) clearTimeout(killTimer);
       options.signal?.removeEventListener("abort", onAbort);
-      if (fds !== null) for (const fd of fds) closeSync(fd);
+      if (fds !== null) for (const fd of fds) if (fd !== null) closeSync(fd);
       const result: RunProcessResult = {
         exit_code: exitCode,
         signal: exitSignal,

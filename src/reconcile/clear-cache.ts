@@ -3,7 +3,7 @@
  * `get_spec_diff` lists every governed changed file. The snapshot is not
  * consulted again after a clear (it would re-seed what was just forgotten).
  */
-import { clearCacheDb } from "../cache/cache-db.js";
+import { clearCacheDb } from "../cache/write-cache.js";
 
 export interface ClearCacheResult {
   /** true if a cache database existed and was cleared. */

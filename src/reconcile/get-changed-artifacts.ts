@@ -14,7 +14,8 @@
  * then still in doubt is hashed.
  */
 import { isAscii } from "node:buffer";
-import { ANY_SPEC, coldRecords, damagedCacheWarning, readRecords, type RecordsRead } from "../cache/cache-db.js";
+import { ANY_SPEC } from "../cache/cache-tables.js";
+import { coldRecords, damagedCacheWarning, readRecords, type RecordsRead } from "../cache/read-cache.js";
 import { CacheCorruptError } from "../cache/chunk-table.js";
 import { cleanBlobIds, currentHashes, statPaths } from "../cache/current-hashes.js";
 import type { RecordTable } from "../cache/record-table.js";

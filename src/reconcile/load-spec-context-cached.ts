@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { ensureCacheDir } from "../cache/cache-db.js";
+import { ensureCacheDir } from "../cache/write-cache.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { symlinkEscape } from "../fsx/symlink-escape.js";
 import { DEFAULT_AUDIT_LOCATIONS, type AuditLocations } from "../spec/audit-paths.js";

@@ -19,7 +19,7 @@
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import { PathContainment } from "../fsx/contain-path.js";
-import { writeCache } from "../cache/cache-db.js";
+import { writeCache } from "../cache/write-cache.js";
 import { cleanBlobIds, currentHashes, statPaths } from "../cache/current-hashes.js";
 import { knownToHistory } from "../git/known-to-history.js";
 import { readWorktreeStatus, type WorktreeEntry } from "../git/read-worktree-status.js";

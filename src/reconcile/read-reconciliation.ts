@@ -2,7 +2,8 @@
  * Reconciliation records (and the hash memo) for a query, seeded from the
  * committed snapshot while the cache has never been seeded.
  */
-import { ANY_SPEC, readCache, type CacheQuery, type CacheRead } from "../cache/cache-db.js";
+import { ANY_SPEC } from "../cache/cache-tables.js";
+import { readCache, type CacheQuery, type CacheRead } from "../cache/read-cache.js";
 import type { ToolOptions } from "./reconcile-context.js";
 import { snapshotSeed } from "./snapshot-seed.js";
 

@@ -7,7 +7,9 @@
  * tools are the API.
  */
 import { containPath, PathOutsideRepoError, type PathContainment } from "../fsx/contain-path.js";
-import { ANY_SPEC, writeCache, type CacheRead, type CacheWrite } from "../cache/cache-db.js";
+import { ANY_SPEC } from "../cache/cache-tables.js";
+import type { CacheRead } from "../cache/read-cache.js";
+import { writeCache, type CacheWrite } from "../cache/write-cache.js";
 import type { AuditLocations } from "../spec/audit-paths.js";
 import type { Governance } from "../spec/governance.js";
 import type { SpecSet } from "../spec/load-specs.js";

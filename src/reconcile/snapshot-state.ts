@@ -20,7 +20,7 @@ import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 import { loadSpecContext } from "./load-spec-context.js";
 import { readReconciliation } from "./read-reconciliation.js";
 import { reconciledHash, type ToolOptions } from "./reconcile-context.js";
-import { ensureCacheDir } from "../cache/cache-db.js";
+import { ensureCacheDir } from "../cache/write-cache.js";
 
 export const SNAPSHOT_LOCK_PATH = ".notarai/.cache/reconciliation_state.json.lock";
 

@@ -3,7 +3,7 @@
  */
 import { unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { ensureCacheDir } from "../cache/cache-db.js";
+import { ensureCacheDir } from "../cache/write-cache.js";
 import { withFileLock } from "../fsx/with-file-lock.js";
 import { SNAPSHOT_PATH } from "../spec/governance.js";
 import { readSnapshot, snapshotAncestry, type SnapshotAncestry } from "./read-snapshot.js";

@@ -51,9 +51,15 @@ function mdEscape(s: string): string {
   return s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 }
 
-const MAX_SUMMARY = 1024 * 1024 - 4096;
+/** GitHub's step summary limit is 1 MiB in bytes (UTF-8): this much for the table, the rest for the lines around it. */
+const MAX_SUMMARY_BYTES = 1024 * 1024 - 4096;
 
-export function formatMarkdownSummary(title: string, files: readonly FileDiagnostics[]): string {
+/**
+ * The Markdown summary. Sizes are counted in UTF-8 bytes, as GitHub counts them (a message in
+ * Japanese takes three bytes a character); rows are kept whole, so nothing is cut inside a
+ * row, let alone inside a character.
+ */
+export function formatMarkdownSummary(title: string, files: readonly FileDiagnostics[], maxBytes = MAX_SUMMARY_BYTES): string {
   const c = countDiagnostics(files);
   const lines = [
     `## ${title}`,
@@ -67,10 +73,10 @@ export function formatMarkdownSummary(title: string, files: readonly FileDiagnos
   }
   if (rows.length > 0) {
     lines.push("| severity | code | where | message |", "| --- | --- | --- | --- |");
-    let size = lines.join("\n").length;
+    let size = Buffer.byteLength(lines.join("\n"));
     for (let i = 0; i < rows.length; i++) {
-      size += rows[i]!.length + 1;
-      if (size > MAX_SUMMARY) {
+      size += Buffer.byteLength(rows[i]!) + 1;
+      if (size > maxBytes) {
         lines.push("", `…and ${rows.length - i} more (summary size limit reached).`);
         break;
       }

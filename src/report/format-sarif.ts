@@ -4,8 +4,11 @@
 import type { FileDiagnostics } from "./file-diagnostics.js";
 import { RULES, isRuleCode } from "../validate/rule-catalog.js";
 import { TOOL_NAME, TOOL_VERSION, TOOL_URL } from "../version.js";
+import { pathToUriReference } from "../layout/uri-reference.js";
 
 const LEVEL = { error: "error", warning: "warning", info: "note" } as const;
+/** The diagnostics reference (docs/documents.md) on the default branch of the project's page. */
+const DIAGNOSTICS_URL = `${TOOL_URL}/blob/HEAD/docs/documents.md#diagnostics`;
 
 export function formatSarif(files: readonly FileDiagnostics[], describe: (code: string) => string | undefined = () => undefined): string {
   const ruleIds = new Set<string>();
@@ -16,7 +19,7 @@ export function formatSarif(files: readonly FileDiagnostics[], describe: (code: 
       id,
       shortDescription: { text },
       fullDescription: { text },
-      help: { text: `${text} See ${TOOL_URL}#diagnostics for how to fix or suppress it (noverify, --ignore-rule).` },
+      help: { text: `${text} See ${DIAGNOSTICS_URL} for how to fix or suppress it (noverify, --ignore-rule).` },
     };
   });
   const results = files.flatMap((f) =>
@@ -34,7 +37,8 @@ export function formatSarif(files: readonly FileDiagnostics[], describe: (code: 
         locations: [
           {
             physicalLocation: {
-              artifactLocation: { uri: f.file },
+              // A URI reference (RFC 3986), relative to the repository: `my doc#1.noma` is `my%20doc%231.noma`.
+              artifactLocation: { uri: pathToUriReference(f.file) },
               ...(d.pos !== undefined ? { region } : {}),
             },
           },

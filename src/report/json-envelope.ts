@@ -46,6 +46,7 @@ export const OUTPUT_SCHEMA_VERSIONS = {
   "runs-apply": 1,
   "runs-prune": 1,
   reconcile: 1,
+  "runs-html": 2,
 } as const;
 
 export type OutputName = keyof typeof OUTPUT_SCHEMA_VERSIONS;

@@ -51,8 +51,8 @@ export function describePatchFailure(
 /** Who the transcript says patched: the act agent (`act agent: exec node tools/x.mjs`, `act agent: claude` + its model). */
 function actActor(agent: AgentConfig | undefined): { kind: "agent"; name: string; model?: string } {
   if (agent === undefined || agent.type === "builtin") return { kind: "agent", name: "act agent" };
-  if (agent.type === "exec") {
-    const label = `act agent: exec ${agent.cmd.join(" ")}`;
+  if (agent.type === "exec" || agent.type === "acp") {
+    const label = `act agent: ${agent.type} ${agent.cmd.join(" ")}`;
     return { kind: "agent", name: label.length > 100 ? `${label.slice(0, 99)}…` : label };
   }
   return { kind: "agent", name: `act agent: ${agent.type}`, ...(agent.model !== undefined ? { model: agent.model } : {}) };

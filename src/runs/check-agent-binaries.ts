@@ -10,10 +10,10 @@ export function checkAgentBinaries(root: string, config: RunConfig, env: NodeJS.
   const problems: string[] = [];
   for (const [role, agent] of Object.entries(config.agents) as Array<[Role, AgentConfig]>) {
     if (agent.type === "builtin") continue;
-    const bin = agent.type === "exec" ? agent.cmd[0]! : agent.type;
+    const bin = agent.type === "exec" || agent.type === "acp" ? agent.cmd[0]! : agent.type;
     if (findExecutable(bin, env, root) === null) {
       problems.push(
-        agent.type === "exec"
+        agent.type === "exec" || agent.type === "acp"
           ? `agents.${role}: ${bin}: not found (${bin.includes("/") ? "relative to the repository root" : "on PATH"}); fix cmd in .norma/config.json`
           : `agents.${role}: the ${bin} binary was not found on PATH; install ${CLI_NAMES[agent.type]} or choose another agent type in .norma/config.json`,
       );

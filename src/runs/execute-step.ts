@@ -15,6 +15,10 @@
  *   `protocol_error` (the run then stops as failed);
  * - a non-zero exit, a timeout or an interruption fails the step.
  *
+ * An `acp` agent is driven over the Agent Client Protocol (agents/run-acp-agent.ts, loaded
+ * only then): its final message stands for stdout, its requests are served in the step's
+ * work tree (`root`) under the role's rules.
+ *
  * `output.json` always holds a valid AgentResponse: the agent's, or — when it
  * gave none — one written by the loop whose `errors` say why.
  */
@@ -110,7 +114,7 @@ function fingerprint(s: StepInput): WorktreeFingerprint | null {
 }
 
 function agentLabel(agent: AgentConfig): string {
-  return agent.type === "exec" ? `exec ${agent.cmd.join(" ")}` : agent.type;
+  return agent.type === "exec" || agent.type === "acp" ? `${agent.type} ${agent.cmd.join(" ")}` : agent.type;
 }
 
 export async function executeStep(s: StepInput): Promise<StepOutcome> {
@@ -177,6 +181,8 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
   } else {
     let out: SpawnOutcome;
     let text: { ok: true; text: string } | { ok: false; problem: string };
+    /** An ACP agent's answer (its final message) and what its session said went wrong. */
+    let acp: { answer: string | null; failure: string | null; protocolError: string | null } | null = null;
     const timeoutMs = s.agent.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     // What the agent changes: its workspace-tool edits (the ledger lines of this step), and for the coding CLIs, which edit with tools of their own too, git status before and after.
     const ledgerStart = ledgerOffset(s.workspaceRoot, s.records);
@@ -192,6 +198,28 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
         signal: s.signal,
         recordIn: s.root,
       });
+    } else if (s.agent.type === "acp") {
+      // Loaded only here: the ACP SDK stays off every other path.
+      const { runAcpAgent } = await import("./agents/run-acp-agent.js");
+      const r = await runAcpAgent({
+        agent: s.agent,
+        root: s.workspaceRoot,
+        runDir: request.paths.run_dir,
+        stepDir: tmpDir,
+        runId: s.runId,
+        index: s.index,
+        role: s.role,
+        prompt: rolePrompt(request, { mcp: mcp !== null, acp: true }),
+        env: inheritedEnv(s.env, request),
+        workspaceEnv: s.env,
+        timeoutMs,
+        signal: s.signal,
+        mcp,
+        recordIn: s.root,
+      });
+      out = r.out;
+      acp = r;
+      events.push(...r.events);
     } else {
       const cwd = abs(s.workspaceRoot, s.agent.path ?? "");
       const cmd = cliAgentCommand(s.agent, { cwd, stepDir: tmpDir, prompt: rolePrompt(request, { mcp: mcp !== null }), role: s.role, mcp });
@@ -225,6 +253,7 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
     if (out.spawnError !== null) failure = `${s.role} agent (${agentLabel(s.agent)}) could not start: ${out.spawnError}`;
     else if (out.aborted) failure = `${s.role} agent interrupted`;
     else if (out.timedOut) failure = `${s.role} agent timed out after ${timeoutMs} ms`;
+    else if (acp !== null && acp.failure !== null) failure = acp.failure;
     else if (out.exitCode !== 0)
       failure = `${s.role} agent exited with ${out.exitCode !== null ? `code ${out.exitCode}` : `signal ${out.signal}`} (see ${STDERR_LOG})`;
     if (failure !== null)
@@ -233,7 +262,14 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
         message: failure,
         data: { exit_code: out.exitCode, signal: out.signal, duration_ms: out.durationMs },
       });
-    text = extractResponse(s.agent.type, out.stdout);
+    text =
+      acp === null
+        ? extractResponse(s.agent.type, out.stdout)
+        : acp.protocolError !== null
+          ? { ok: false, problem: acp.protocolError }
+          : acp.answer === null
+            ? { ok: false, problem: `the ${s.role} agent ended its turn without a message (expected the AgentResponse JSON as its final message)` }
+            : extractResponse("acp", acp.answer);
     if (text.ok) {
       const parsed = parseJsonAs<Parameters<typeof normalizeResponse>[0]>(AgentResponseSchema, text.text, "stdout (AgentResponse)");
       if (parsed.ok) response = normalizeResponse(parsed.value);

@@ -13,6 +13,7 @@ import { hostname } from "node:os";
 import { isAbsolute } from "node:path";
 import type { VerdictFile } from "./agent-protocol.js";
 import { abs, NORMA_DIR } from "../layout/norma-layout.js";
+import { DEFAULT_RUN_STATUS_EVENTS } from "./run-status-defaults.js";
 
 export interface RunListEntry {
   run_id: string;
@@ -183,9 +184,9 @@ export async function showRun(root: string, runId?: string, options: { eventsLim
 
 export type RunStatusResult = RunDetail;
 
-/** `run_status` (MCP): showRun with at most the last 200 events unless told otherwise. */
+/** `run_status` (MCP): showRun with at most the last DEFAULT_RUN_STATUS_EVENTS events unless told otherwise. */
 export function runStatus(root: string, runId?: string, options: { eventsLimit?: number } = {}): Promise<RunDetail | null> {
-  return showRun(root, runId, { eventsLimit: options.eventsLimit ?? 200 });
+  return showRun(root, runId, { eventsLimit: options.eventsLimit ?? DEFAULT_RUN_STATUS_EVENTS });
 }
 
 /**

@@ -25,12 +25,14 @@
  * read-only SQLite file reader (`src/sqlite/sqlite-file.ts`) decodes the
  * tables from the bytes; anything unexpected goes through sql.js.
  */
+import { describeError } from "../errors/describe-error.js";
 import { NomaError } from "../errors/noma-error.js";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Database, SqlValue } from "sql.js";
+import type { Database, SqlJsStatic, SqlValue } from "sql.js";
 import { loadSqlJs } from "../sqlite/load-sql-js.js";
 import { rewriteSqliteFile } from "../sqlite/rewrite-sqlite-file.js";
+import { declaredColumns, schemaObjects, sqlJsSchemaShapeProblem, type TableShapes } from "../sqlite/schema-shape.js";
 import { SqliteFile, SqliteFormatError } from "../sqlite/sqlite-file.js";
 import { crashPoint } from "./crash-point.js";
 import { abs, DB_LOCK, NORMA_DB } from "../layout/norma-layout.js";
@@ -41,11 +43,6 @@ export class NormaDbError extends NomaError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super("norma-db", message, options);
   }
-}
-
-function describe(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  return err.code !== undefined ? `${err.code}: ${err.message}` : String(err.message ?? e);
 }
 
 function rowsOf(db: Database, sql: string, params: SqlValue[] = []): Array<Record<string, SqlValue>> {
@@ -153,20 +150,46 @@ export class NormaTx {
   }
 }
 
-/** Create the tables in an empty database, or check the version of an existing one. */
-function ensureSchema(db: Database): void {
-  const tables = new Set(rowsOf(db, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => String(r["name"])));
+/** Our tables' columns as SQLite declares them, from the DDL itself (a scratch database, once). */
+let normaShapes: TableShapes | undefined;
+
+function tableShapes(SQL: SqlJsStatic): TableShapes {
+  if (normaShapes !== undefined) return normaShapes;
+  const ref = new SQL.Database();
+  try {
+    for (const t of NORMA_TABLES) ref.run(t.sql);
+    normaShapes = new Map(NORMA_TABLES.map((t) => [t.name, [declaredColumns(ref, t.name).map((c) => c.name)]]));
+  } finally {
+    ref.close();
+  }
+  return normaShapes;
+}
+
+/**
+ * Create the tables in an empty database, or check an existing one: its schema is ours (no
+ * view, trigger or table we do not create: a trigger would run on every write, a recursive
+ * view never finishes — sqlite/schema-shape.ts) and its version one this tool reads.
+ */
+function ensureSchema(SQL: SqlJsStatic, db: Database): void {
+  const objects = schemaObjects(db);
+  const tables = new Set(objects.filter((o) => o.type === "table").map((o) => o.name));
   if (!tables.has("schema_migrations")) {
-    if (tables.size > 0)
+    if (objects.length > 0)
       throw new NormaDbError(`${NORMA_DB} is an SQLite database without a schema_migrations table (not written by norma or noma-reconcile); move it aside`);
     for (const t of NORMA_TABLES) db.run(t.sql);
     db.run("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)", [NORMA_SCHEMA_VERSION, new Date().toISOString()]);
     return;
   }
+  // A real table (a view of that name would not be in `tables`): reading it runs nothing of the file's.
   const [row] = rowsOf(db, "SELECT max(version) AS v FROM schema_migrations");
   const version = Number(row?.["v"] ?? 0);
   if (version > NORMA_SCHEMA_VERSION)
     throw new NormaDbError(`${NORMA_DB} has schema version ${version}, newer than this tool's ${NORMA_SCHEMA_VERSION}; upgrade noma-reconcile`);
+  const shape = sqlJsSchemaShapeProblem(db, tableShapes(SQL));
+  if (shape !== null)
+    throw new NormaDbError(
+      `${NORMA_DB} is not a run database norma or noma-reconcile writes (${shape}); move it aside to start a new one (the run records in .norma/runs stay)`,
+    );
   for (const t of NORMA_TABLES)
     if (!tables.has(t.name))
       throw new NormaDbError(`${NORMA_DB} lacks the table ${t.name}; move it aside to start a new one (the run records in .norma/runs stay)`);
@@ -177,11 +200,11 @@ function openBytes(SQL: Awaited<ReturnType<typeof loadSqlJs>>, bytes: Uint8Array
   try {
     db = bytes !== null && bytes.length > 0 ? new SQL.Database(bytes) : new SQL.Database();
     db.run("PRAGMA foreign_keys = ON");
-    ensureSchema(db);
+    ensureSchema(SQL, db);
   } catch (e) {
     if (e instanceof NormaDbError) throw e;
     throw new NormaDbError(
-      `${NORMA_DB} is not a readable SQLite database (${describe(e)}); move it aside to start a new one (the run records in .norma/runs stay)`,
+      `${NORMA_DB} is not a readable SQLite database (${describeError(e)}); move it aside to start a new one (the run records in .norma/runs stay)`,
       { cause: e },
     );
   }
@@ -193,7 +216,7 @@ function readBytes(file: string): Uint8Array | null {
     return readFileSync(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new NormaDbError(`cannot read ${NORMA_DB} (${describe(e)})`, { cause: e });
+    throw new NormaDbError(`cannot read ${NORMA_DB} (${describeError(e)})`, { cause: e });
   }
 }
 
@@ -208,7 +231,7 @@ export async function normaTransaction<T>(root: string, fn: (tx: NormaTx) => T):
     file: abs(root, NORMA_DB),
     lock: abs(root, DB_LOCK),
     unreadable: (e) => {
-      throw new NormaDbError(`cannot read ${NORMA_DB} (${describe(e)})`, { cause: e });
+      throw new NormaDbError(`cannot read ${NORMA_DB} (${describeError(e)})`, { cause: e });
     },
     apply: (SQL, bytes) => {
       const db = openBytes(SQL, bytes);
@@ -228,7 +251,7 @@ export async function normaTransaction<T>(root: string, fn: (tx: NormaTx) => T):
       }
     },
     beforeRename: () => crashPoint("db-before-rename"),
-    writeError: (e) => new NormaDbError(`cannot write ${NORMA_DB} (${describe(e)})`, { cause: e }),
+    writeError: (e) => new NormaDbError(`cannot write ${NORMA_DB} (${describeError(e)})`, { cause: e }),
   });
 }
 
@@ -257,6 +280,8 @@ function fastState(bytes: Buffer): NormaState | null {
     f = SqliteFile.open(bytes);
     const tables = [...f.schema.values()].filter((e) => e.type === "table");
     if (tables.length !== NORMA_TABLES.length) return null;
+    // A view or a trigger: not ours; sql.js's reading refuses it (ensureSchema).
+    if ([...f.schema.values()].some((e) => e.type !== "table" && e.type !== "index")) return null;
     for (const t of NORMA_TABLES) if (f.schema.get(t.name)?.sql !== t.sql) return null;
   } catch (e) {
     if (e instanceof SqliteFormatError) return null;

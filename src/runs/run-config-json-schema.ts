@@ -12,6 +12,8 @@ import {
   AGENT_SCHEMAS,
   AGENT_TYPES,
   BudgetsSchema,
+  DEFAULT_MAX_ITERATIONS,
+  DEFAULT_MAX_STALLED_ITERATIONS,
   DEFAULT_RETENTION,
   DEFAULT_WORKTREES_DIR,
   RetentionSchema,
@@ -43,14 +45,14 @@ export function runConfigJsonSchema(): Json {
     $schema: { type: "string", description: "The JSON Schema of this file (editors read it; noma-reconcile ignores it)" },
     agents: {
       type: "object",
-      description: "The agent of each role: exec (an argv, never a shell), codex, opencode, gemini, claude (fixed binaries), builtin (check only)",
+      description:
+        "The agent of each role: exec (an argv, never a shell), codex, opencode, gemini, claude (fixed binaries), acp (an Agent Client Protocol agent: an argv), builtin (check only)",
       properties: Object.fromEntries(ROLES.map((r) => [r, roleAgent(r)])),
       additionalProperties: false,
     },
     budgets: {
       ...jsonSchema(BudgetsSchema),
-      description:
-        "Limits of one run (max_iterations default 5; max_stalled_iterations, default 3: stop when the open drift has not fallen for that many iterations)",
+      description: `Limits of one run (max_iterations default ${DEFAULT_MAX_ITERATIONS}; max_stalled_iterations, default ${DEFAULT_MAX_STALLED_ITERATIONS}: stop when the open drift has not fallen for that many iterations)`,
     },
     risky: { type: "array", items: { type: "string", minLength: 1 }, description: "Globs of risky paths, counted against budgets.max_risky_files" },
     worktrees: {

@@ -6,7 +6,8 @@
  *     "agents": {
  *       "plan":  { "type": "exec", "cmd": ["./bin/plan"], "timeout_ms": 600000, "env": ["MY_TOKEN"] },
  *       "check": { "type": "builtin" },
- *       "act":   { "type": "claude", "model": "sonnet", "path": "." }
+ *       "act":   { "type": "claude", "model": "sonnet", "path": "." },
+ *       "do":    { "type": "acp", "cmd": ["npx", "claude-code-acp"], "permissions": { "execute": "deny" } }
  *     },
  *     "budgets": { "max_iterations": 5, "max_patch_kb": 200, "max_changed_files": 20, "max_risky_files": 0, "max_stalled_iterations": 3 },
  *     "risky": [".github/**", "**\/*.lock"],
@@ -16,8 +17,10 @@
  *
  * Agent types: `exec` (an argv, never a shell), the one-shot coding CLIs
  * `codex`, `opencode`, `gemini`, `claude` (the binary is fixed: `cmd` is an
- * error; `path`, inside the repository, is their working directory), and
- * `builtin` (check only: our own drift, document and test checks).
+ * error; `path`, inside the repository, is their working directory), `acp`
+ * (any Agent Client Protocol agent, spoken to over its stdio: an argv, and the
+ * policy answering its permission requests), and `builtin` (check only: our own
+ * drift, document and test checks).
  *
  * `worktrees.dir` is where each run's git worktree goes (relative to the
  * repository root, or absolute; inside the repository it must be ignored by
@@ -41,7 +44,7 @@ import type { Budgets } from "./agent-protocol.js";
 import { describeIssues, keyPath, showValue } from "./describe-issues.js";
 import { abs, NORMA_CONFIG, ROLES, type Role } from "../layout/norma-layout.js";
 
-export const AGENT_TYPES = ["exec", "codex", "opencode", "gemini", "claude", "builtin"] as const;
+export const AGENT_TYPES = ["exec", "codex", "opencode", "gemini", "claude", "acp", "builtin"] as const;
 export type AgentType = (typeof AGENT_TYPES)[number];
 export const CLI_AGENT_TYPES = ["codex", "opencode", "gemini", "claude"] as const;
 export type CliAgentType = (typeof CLI_AGENT_TYPES)[number];
@@ -56,13 +59,45 @@ export const DEFAULT_RETENTION: Readonly<Retention> = Object.freeze({ keep_last:
 
 const timeout = z.optional(z.number().check(z.int(), z.positive()));
 const envNames = z.optional(z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name"))));
+const argv = z.array(z.string().check(z.minLength(1))).check(z.minLength(1));
+
+/** What an ACP agent's permission request (`session/request_permission`) is answered, per kind of tool call. */
+export const PERMISSION_KINDS = ["read", "write", "execute", "fetch", "other"] as const;
+export type PermissionKind = (typeof PERMISSION_KINDS)[number];
+/** `worktree`: allowed when every location the call names is inside the work tree (plan, check: inside the step directory). */
+export type PermissionDecision = "allow" | "deny" | "worktree";
+export type PermissionPolicy = Record<PermissionKind, PermissionDecision>;
+export const DEFAULT_PERMISSIONS: PermissionPolicy = { read: "allow", write: "worktree", execute: "allow", fetch: "allow", other: "allow" };
+
+const located = (what: string, dflt: PermissionDecision) =>
+  z.optional(
+    z
+      .enum(["allow", "deny", "worktree"])
+      .check(z.describe(`${what}: allow, deny, or worktree (allowed when every location it names is inside the work tree). Default ${dflt}`)),
+  );
+const plain = (what: string) => z.optional(z.enum(["allow", "deny"]).check(z.describe(`${what}: allow or deny. Default allow`)));
+const PermissionsSchema = z
+  .strictObject({
+    read: located("Tool calls that read or search", "allow"),
+    write: located("Tool calls that edit, delete or move files (plan and check: only inside the step directory)", "worktree"),
+    execute: plain("Tool calls that run commands (the client's terminal runs allowlisted commands only, whatever this says)"),
+    fetch: plain("Tool calls that fetch from the network"),
+    other: plain("Any other tool call (think, switch_mode, other, none given)"),
+  })
+  .check(z.describe("How the agent's permission requests (session/request_permission) are answered, per kind of tool call"));
 
 export const AGENT_SCHEMAS: Record<AgentType, z.ZodMiniType> = {
-  exec: z.strictObject({ type: z.literal("exec"), cmd: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)), timeout_ms: timeout, env: envNames }),
+  exec: z.strictObject({ type: z.literal("exec"), cmd: argv, timeout_ms: timeout, env: envNames }),
   codex: cliSchema("codex"),
   opencode: cliSchema("opencode"),
   gemini: cliSchema("gemini"),
   claude: cliSchema("claude"),
+  acp: z.strictObject({
+    type: z.literal("acp"),
+    cmd: argv.check(z.describe("The agent's argv (never a shell); it speaks the Agent Client Protocol over its stdin and stdout")),
+    timeout_ms: timeout,
+    permissions: z.optional(PermissionsSchema),
+  }),
   builtin: z.strictObject({ type: z.literal("builtin"), timeout_ms: timeout }),
 };
 
@@ -114,13 +149,22 @@ export interface CliAgentConfig {
   args?: string[];
 }
 
+export interface AcpAgentConfig {
+  type: "acp";
+  /** The agent's argv (never a shell); it speaks ACP over its stdin and stdout. */
+  cmd: string[];
+  timeout_ms?: number;
+  /** Answers to its permission requests, per kind of tool call (unset kinds: DEFAULT_PERMISSIONS). */
+  permissions?: Partial<PermissionPolicy>;
+}
+
 export interface BuiltinAgentConfig {
   type: "builtin";
   /** Time the configured test command may take (ms). */
   timeout_ms?: number;
 }
 
-export type AgentConfig = ExecAgentConfig | CliAgentConfig | BuiltinAgentConfig;
+export type AgentConfig = ExecAgentConfig | CliAgentConfig | AcpAgentConfig | BuiltinAgentConfig;
 
 export interface RunConfig {
   agents: Partial<Record<Role, AgentConfig>>;
@@ -259,11 +303,11 @@ function parseAgent(
     return null;
   }
   if (type === "builtin" && role !== "check") {
-    at(["type"], `"builtin" is only an agent for the check role (the built-in check); ${role} needs exec, codex, opencode, gemini or claude`);
+    at(["type"], `"builtin" is only an agent for the check role (the built-in check); ${role} needs exec, codex, opencode, gemini, claude or acp`);
     return null;
   }
   const obj = value as Record<string, unknown>;
-  if (type !== "exec" && obj["cmd"] !== undefined) {
+  if (type !== "exec" && type !== "acp" && obj["cmd"] !== undefined) {
     at(["cmd"], `not supported for ${type}: the tool's binary is fixed (use "path" for its working directory, "args" for extra arguments)`);
     return null;
   }
@@ -273,7 +317,7 @@ function parseAgent(
     return null;
   }
   const agent = r.data as AgentConfig;
-  if (agent.type !== "exec" && agent.type !== "builtin" && agent.path !== undefined) {
+  if (agent.type !== "exec" && agent.type !== "acp" && agent.type !== "builtin" && agent.path !== undefined) {
     try {
       agent.path = containPath(agent.path, root, root);
     } catch (e) {

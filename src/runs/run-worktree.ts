@@ -15,7 +15,8 @@
 import { randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, renameSync, rmSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
-import { CACHE_DB_PATH, ensureCacheDir } from "../cache/cache-db.js";
+import { CACHE_DB_PATH } from "../cache/cache-db-path.js";
+import { ensureCacheDir } from "../cache/write-cache.js";
 import { branchTip, deleteBranches } from "../git/branch-commands.js";
 import { execGit } from "../git/exec-git.js";
 import { addWorktree, listWorktrees, pruneWorktreeRecords, removeWorktree } from "../git/worktree-commands.js";

@@ -2,8 +2,8 @@
  * sql.js (SQLite compiled to WebAssembly: no native build), loaded once per process
  * and only when a command first needs SQLite.
  */
-import { createRequire } from "node:module";
 import type { SqlJsStatic } from "sql.js";
+import { requireVendored } from "../vendored.js";
 
 let sqlPromise: Promise<SqlJsStatic> | undefined;
 
@@ -15,7 +15,8 @@ let sqlPromise: Promise<SqlJsStatic> | undefined;
  */
 export function loadSqlJs(): Promise<SqlJsStatic> {
   sqlPromise ??= (async () => {
-    const init = createRequire(import.meta.url)("sql.js") as (cfg?: object) => Promise<SqlJsStatic>;
+    // sql.js's WebAssembly build (dist/vendor/sql-wasm.cjs finds sql-wasm.wasm beside it).
+    const init = requireVendored("sql-wasm.cjs", (require) => require("sql.js")) as (cfg?: object) => Promise<SqlJsStatic>;
     const SQL = await init();
     const warm = new SQL.Database();
     try {

@@ -8,7 +8,7 @@
  * The lock makes writers take turns, so none loses another's rows; the rename makes
  * a write appear all at once or not at all (a process killed at any point leaves the
  * previous file whole), so readers need no lock: they read the last renamed file.
- * The hash cache (cache/cache-db.ts) and the run DB (runs/norma-db.ts) both write so.
+ * The hash cache (cache/write-cache.ts) and the run DB (runs/norma-db.ts) both write so.
  */
 import { readFileSync } from "node:fs";
 import type { SqlJsStatic } from "sql.js";
@@ -30,7 +30,9 @@ export interface SqliteRewrite<T> {
   unreadable?: (e: unknown) => void;
   /**
    * From the file's bytes (null: no file, unreadable, or `fresh`) to the bytes to write and the
-   * answer. Runs synchronously under the lock; when it throws, nothing is written.
+   * answer. Runs synchronously under the lock; when it throws, nothing is written. A database
+   * opened on `bytes` writes into them (sql.js keeps a Buffer it is given): read the file again
+   * for its bytes as they were.
    */
   apply: (SQL: SqlJsStatic, bytes: Uint8Array | null) => { bytes: Uint8Array; result: T };
   /** Called between the temp file's fsync and the rename (crash tests). */

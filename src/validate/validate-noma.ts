@@ -29,13 +29,14 @@ import { RowView } from "./row-view.js";
 import { keepShape } from "../noma/keep-shape.js";
 import { parseNoma } from "../noma/parse-noma.js";
 import { firstAfterLine } from "../noma/line-search.js";
+import { DEFAULT_STALE_DAYS } from "./default-stale-days.js";
 
 export interface ValidateOptions {
   /** Profile to validate against; overrides the frontmatter's `profile:`/`profiles:`. */
   profile?: string;
   /** Rule codes to silence for this run. */
   ignoreRules?: readonly string[];
-  /** Default stale window for citations, in days (documents and blocks may set their own). Default 365. */
+  /** Default stale window for citations, in days (documents and blocks may set their own). Default DEFAULT_STALE_DAYS (365). */
   staleDays?: number;
   /** "Now", for stale-citation. Default: the current time. */
   now?: Date;
@@ -573,7 +574,7 @@ function staleCitations(v: Validation): void {
   const now = (v.options.now ?? new Date()).getTime();
   const fm = v.doc.frontmatter?.data;
   const fmDays = fm !== null && typeof fm === "object" && !Array.isArray(fm) ? (fm as Record<string, unknown>)["stale_citation_days"] : undefined;
-  const docDays = typeof fmDays === "number" ? fmDays : (v.options.staleDays ?? 365);
+  const docDays = typeof fmDays === "number" ? fmDays : (v.options.staleDays ?? DEFAULT_STALE_DAYS);
   const citations = v.named("citation");
   for (let k = 0; k < citations.length; k++) {
     const c = citations[k]!;

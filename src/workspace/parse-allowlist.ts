@@ -7,7 +7,7 @@
  *   environment = ["GIT_PAGER"]              # request `environment` keys it accepts (`*` allowed)
  *   inherit = ["HOME"]                       # variables passed on from the server's environment
  *   env = { CI = "1" }                       # fixed variables
- *   timeout_seconds = 900                    # the longest timeout a request may ask (default 600)
+ *   timeout_seconds = 900                    # the longest timeout a request may ask (default: command-timeout.ts)
  *   description = "…"                        # for people
  *
  * `argv[0]` is a bare executable name (no `/`, `\` or `*`); every other element is an
@@ -17,6 +17,7 @@
  */
 import { parse, TomlError } from "smol-toml";
 import { parseArgPattern, PatternSyntaxError, type PatternPart } from "./arg-pattern.js";
+import { DEFAULT_COMMAND_TIMEOUT_SECONDS, MAX_COMMAND_TIMEOUT_SECONDS } from "./command-timeout.js";
 
 export interface AllowRecord {
   /** 0-based position among the records. */
@@ -49,8 +50,6 @@ export interface AllowlistProblem {
   message: string;
 }
 
-export const DEFAULT_COMMAND_TIMEOUT_SECONDS = 600;
-export const MAX_COMMAND_TIMEOUT_SECONDS = 86_400;
 const RECORD_KEYS = ["argv", "environment", "inherit", "env", "timeout_seconds", "description"];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ENV_PATTERN = /^[A-Za-z0-9_*]+$/;

@@ -8,13 +8,14 @@ import { didYouMean } from "../errors/did-you-mean.js";
 import { schemaKeysAt } from "../errors/schema-keys-at.js";
 import { LockTimeoutError } from "../fsx/with-file-lock.js";
 import { appendLedger } from "./append-ledger.js";
+import { portableDetails } from "./ledger-portable.js";
 import { failureBody, HTTP_STATUS, WorkspaceError, type WorkspaceErrorCode } from "./workspace-error.js";
 import { WORKSPACE_SCHEMAS } from "./workspace-schemas.js";
 import type { WorkspaceToolName } from "./workspace-tool-names.js";
 import type { Workspace } from "./workspace.js";
 import type { ToolOutput } from "./tools/tool-output.js";
 
-export type Binding = "mcp" | "http" | "library" | "cli";
+export type Binding = "mcp" | "http" | "library" | "cli" | "acp";
 
 export interface WorkspaceCallOptions {
   /** Recorded in each ledger line's details (`via`). */
@@ -131,7 +132,15 @@ export async function recordRefusal(
   const body = { success: false, message: refusal.message, code: refusal.code };
   try {
     await appendLedger(ws, [
-      { action, path: "", details: { via: options.via ?? "library", outcome: "refused", code: refusal.code, message: refusal.message, ...refusal.details } },
+      {
+        action,
+        path: "",
+        details: portableDetails(
+          { via: options.via ?? "library", outcome: "refused", code: refusal.code, message: refusal.message, ...refusal.details },
+          ws.root,
+          ws.env["HOME"],
+        ),
+      },
     ]);
   } catch (e) {
     const why = classify(e, "the ledger", options.log);
@@ -173,7 +182,9 @@ export async function runWorkspaceTool(
       ? { via, ...options.details, outcome: "ok", ...output.details }
       : { via, ...options.details, outcome: "refused", code: failure!.code, message: failure!.message };
   try {
-    await appendLedger(ws, [{ action: name, path: output !== null ? output.ledgerPath : askedPath(rawArgs), details }]);
+    await appendLedger(ws, [
+      { action: name, path: output !== null ? output.ledgerPath : askedPath(rawArgs), details: portableDetails(details, ws.root, ws.env["HOME"]) },
+    ]);
   } catch (e) {
     const why = classify(e, "the ledger", options.log);
     const message =

@@ -6,6 +6,7 @@
 import * as z from "zod/mini";
 
 import type { WorkspaceToolName } from "./workspace-tool-names.js";
+import { DEFAULT_COMMAND_TIMEOUT_SECONDS, MAX_COMMAND_TIMEOUT_SECONDS } from "./command-timeout.js";
 export { WORKSPACE_TOOL_NAMES, isWorkspaceTool, type WorkspaceToolName } from "./workspace-tool-names.js";
 
 /** Largest file read_file returns and edit_file writes (bytes). */
@@ -27,9 +28,9 @@ const timeout = z.optional(
     .number()
     .check(
       z.positive(),
-      z.lte(86_400),
+      z.lte(MAX_COMMAND_TIMEOUT_SECONDS),
       z.describe(
-        "Kill the command (and everything it started) after this many seconds. Default 600, or the allowlist record's timeout_seconds, which is also the maximum",
+        `Kill the command (and everything it started) after this many seconds. Default ${DEFAULT_COMMAND_TIMEOUT_SECONDS}, or the allowlist record's timeout_seconds, which is also the maximum`,
       ),
     ),
 );

@@ -107,7 +107,7 @@ export class Workspace {
       rel = new PathContainment(this.root).contain(given === "" ? "." : given, this.root);
     } catch (e) {
       if (e instanceof PathOutsideRepoError)
-        throw new WorkspaceError("outside_workspace", `${JSON.stringify(given)}: resolves outside the repository (${this.root}); nothing was read or written`);
+        throw new WorkspaceError("outside_workspace", `${JSON.stringify(given)}: resolves outside the repository; nothing was read or written`);
       throw e;
     }
     if (rel !== "" || write) {

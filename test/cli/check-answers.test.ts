@@ -82,8 +82,17 @@ describe("check --max-warnings", () => {
     expect(over.stderr).toContain("Too many warnings: 2, more than --max-warnings 1 allows.\n");
     const json = runCli(["check", "--max-warnings", "0", "--format", "json"], { cwd: repo });
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toBeTruthy();
+    // The envelope says what the exit code says: not ok, and why (the line stderr has too).
+    const env = JSON.parse(json.stdout) as { ok: boolean; summary: unknown; warnings: string[]; result: { files: Array<{ file: string }> } };
+    expect(env).toMatchObject({
+      ok: false,
+      summary: { files: 2, errors: 0, warnings: 2, infos: 0 },
+      warnings: ["Too many warnings: 2, more than --max-warnings 0 allows."],
+    });
+    expect(env.result.files.map((f) => f.file)).toEqual(["v.noma", "w.noma"]);
     expect(json.stderr).toContain("noma-reconcile: Too many warnings: 2, more than --max-warnings 0 allows.");
+    const within = JSON.parse(runCli(["check", "--max-warnings", "2", "--format", "json"], { cwd: repo }).stdout) as { ok: boolean; warnings: string[] };
+    expect(within).toMatchObject({ ok: true, warnings: [] });
   });
 
   it("rejects a value that is not a whole number (exit 2)", () => {

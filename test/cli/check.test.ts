@@ -249,6 +249,31 @@ describe("check: formats", () => {
     expect(readFileSync(summary, "utf8")).toContain("| error | `broken-reference` | `b.noma:3:1` (lines 3-5) |");
   });
 
+  it("github: the step summary stays within GitHub's 1 MiB counted in bytes, with non-ASCII messages, rows whole", () => {
+    // 1,600 findings whose messages are mostly Japanese: about 0.6 M characters, but 1.6 MB of UTF-8.
+    const id = (i: number) => `参照${i}-${"日本語の識別子".repeat(40)}`;
+    const doc = (d: number) => Array.from({ length: 100 }, (_, i) => `::evidence{id="e${i}" for="${id(d * 100 + i)}"}\nx\n::\n`).join("\n");
+    const dir = tempRepo(Object.fromEntries(Array.from({ length: 16 }, (_, d) => [`d${d}.noma`, doc(d)])));
+    const summary = join(tempDir(), "summary.md");
+    const r = runCli(["check", "--format", "github"], { cwd: dir, env: { GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code).toBe(1);
+    const bytes = readFileSync(summary);
+    const text = bytes.toString("utf8");
+    expect(text.length).toBeLessThan(1024 * 1024 - 4096); // so a limit counted in characters would have let all of it through
+    expect(bytes.length).toBeLessThanOrEqual(1024 * 1024);
+    expect(Buffer.from(text, "utf8").equals(bytes)).toBe(true); // valid UTF-8: no character cut in half
+    expect(text).toContain("1600 errors, 0 warnings, 0 notes in 16 files.");
+    const rows = text.split("\n").filter((l) => l.startsWith("| error |"));
+    const more = /\n…and (\d+) more \(summary size limit reached\)\.\n$/.exec(text);
+    expect(more).not.toBeNull();
+    expect(rows.length + Number(more![1])).toBe(1600);
+    expect(rows.length).toBeGreaterThan(900);
+    for (const row of rows)
+      expect(row).toMatch(
+        /^\| error \| `broken-reference` \| `d\d+\.noma:\d+:1` \(lines \d+-\d+\) \| for="参照\d+-(日本語の識別子){40}" on ::evidence points at an id that does not exist\. \|$/,
+      );
+  });
+
   it("sarif: a 2.1.0 log with rules and repo-relative locations", () => {
     const r = runCli(["check", "--format", "sarif"], { cwd: repo() });
     const log = JSON.parse(r.stdout);
@@ -260,6 +285,22 @@ describe("check: formats", () => {
       message: { text: 'for="nope" on ::evidence points at an id that does not exist.' },
       locations: [{ physicalLocation: { artifactLocation: { uri: "b.noma" }, region: { startLine: 3, startColumn: 1, endLine: 5 } } }],
     });
+  });
+
+  it("sarif: a location is a URI reference, each path segment percent-encoded (spaces, #, %, :, non-ASCII)", () => {
+    const names = ["my doc#1.noma", "100%.noma", "café/naïve ü.noma", "a:b?.noma", "日本/x+y&z.noma"];
+    const dir = tempRepo(Object.fromEntries(names.map((n) => [n, BROKEN])));
+    const r = runCli(["check", "--format", "sarif"], { cwd: dir });
+    expect(r.code).toBe(1);
+    const uris = (
+      JSON.parse(r.stdout) as { runs: Array<{ results: Array<{ locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }> }> }
+    ).runs[0]!.results.map((x) => x.locations[0]!.physicalLocation.artifactLocation.uri);
+    expect(uris.sort()).toEqual(
+      ["100%25.noma", "a%3Ab%3F.noma", "caf%C3%A9/na%C3%AFve%20%C3%BC.noma", "my%20doc%231.noma", "%E6%97%A5%E6%9C%AC/x%2By%26z.noma"].sort(),
+    );
+    // Each decodes back to the file's repository path (and resolves under the root, not elsewhere).
+    expect(uris.map((u) => decodeURIComponent(u)).sort()).toEqual([...names].sort());
+    for (const u of uris) expect(new URL(u, "file:///repo/").pathname.startsWith("/repo/")).toBe(true);
   });
 });
 

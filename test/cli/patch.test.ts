@@ -36,6 +36,16 @@ function spawnCli(
   return { done, kill: () => child.kill("SIGKILL") };
 }
 
+/** What JSON.parse says of `text` (its wording is V8's). */
+function jsonError(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error(`${text} parses`);
+}
+
 describe("patch", () => {
   it("applies, records and reports (text), exit 0", () => {
     const repo = tempRepo({ "docs/d.noma": DOC });
@@ -82,21 +92,21 @@ describe("patch", () => {
     const repo = tempRepo({ "d.noma": DOC });
     const outside = join(tempDir(), "x.noma");
     writeFileSync(outside, DOC);
-    for (const args of [
-      ["patch", "d.noma"],
-      ["patch", "d.noma", "--op", "{}", "--ops", "x.json"],
-      ["patch", "d.noma", "--op", "{not json"],
-      ["patch", "d.noma", "--op", "[]"],
-      ["patch", "d.noma", "--ops", "missing.json"],
-      ["patch", outside, "--op", '{"op":"delete_block","id":"e1"}'],
-      ["patch", "missing.noma", "--op", '{"op":"delete_block","id":"e1"}'],
-      ["patch", "d.noma", "--op", '{"op":"delete_block","id":"e1"}', "--actor-kind", "robot"],
-      ["patch", "d.noma", "--op", '{"op":"delete_block","id":"e1"}', "--expected-sha", "xyz"],
-    ]) {
-      const r = runCli(args, { cwd: repo });
-      expect(r.code, args.join(" ")).toBe(2);
-      expect(r.stderr.length, args.join(" ")).toBeGreaterThan(0);
-    }
+    const op = '{"op":"delete_block","id":"e1"}';
+    const usage = "\nRun `noma-reconcile patch --help` for usage.\n";
+    const exactlyOne = "noma-reconcile: give exactly one of --op '<json>' or --ops <file> (use --ops - for stdin)";
+    const cases: Array<[string[], string]> = [
+      [["patch", "d.noma"], `${exactlyOne}${usage}`],
+      [["patch", "d.noma", "--op", "{}", "--ops", "x.json"], `${exactlyOne}${usage}`],
+      [["patch", "d.noma", "--op", "{not json"], `noma-reconcile: --op is not valid JSON: ${jsonError("{not json")}${usage}`],
+      [["patch", "d.noma", "--op", "[]"], `noma-reconcile: --op holds an empty op list; give at least one op.${usage}`],
+      [["patch", "d.noma", "--ops", "missing.json"], `noma-reconcile: --ops missing.json: no such file${usage}`],
+      [["patch", outside, "--op", op], `noma-reconcile: ${outside}: path is outside the repository (${repo})${usage}`],
+      [["patch", "missing.noma", "--op", op], "noma-reconcile: missing.noma: no such document\n"],
+      [["patch", "d.noma", "--op", op, "--actor-kind", "robot"], `noma-reconcile: --actor-kind must be one of human, agent, tool; got "robot"${usage}`],
+      [["patch", "d.noma", "--op", op, "--expected-sha", "xyz"], `noma-reconcile: --expected-sha must be hex (8–64 characters); got "xyz"${usage}`],
+    ];
+    for (const [args, stderr] of cases) expect(runCli(args, { cwd: repo }), args.join(" ")).toEqual({ code: 2, stdout: "", stderr });
     expect(readFileSync(join(repo, "d.noma"), "utf8")).toBe(DOC);
     expect(readFileSync(outside, "utf8")).toBe(DOC);
     expect(existsSync(join(repo, "d.noma.patches"))).toBe(false);

@@ -1,7 +1,7 @@
 /**
  * Counts read right: "1 error", "2 errors", "1 warning", "1 file" in check's summary (the
  * pre-commit hook's too) and in the GitHub step summary; "1 body row" in a patch rejection;
- * "1 fixture" in verify's (test/cli/verify.test.ts).
+ * "1 fixture" in verify's (test/cli/verify.test.ts); "1 record" in transcript verify's.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -47,5 +47,14 @@ describe("plurals", () => {
     });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('2 cells given, but table "t" has 1 body row;');
+  });
+
+  it("transcript verify: 1 record, 2 records", () => {
+    const repo = tempRepo({ "a.noma": '::claim{id="c" confidence=0.5}\nA claim.\n::\n' });
+    const op = (value: number) => JSON.stringify({ op: "update_attribute", id: "c", key: "confidence", value });
+    expect(runCli(["patch", "a.noma", "--op", op(0.6)], { cwd: repo }).code).toBe(0);
+    expect(runCli(["transcript", "verify", "a.noma"], { cwd: repo }).stdout).toBe("✓ a.noma.patches: 1 record (1 applied), chain intact, document matches.\n");
+    expect(runCli(["patch", "a.noma", "--op", op(0.7)], { cwd: repo }).code).toBe(0);
+    expect(runCli(["transcript", "verify", "a.noma"], { cwd: repo }).stdout).toBe("✓ a.noma.patches: 2 records (2 applied), chain intact, document matches.\n");
   });
 });

@@ -5,13 +5,14 @@
  * - removes its temp repository; --keep keeps it, and the PR check run there agrees;
  * - the demo's own files are valid: its specs validate, its document has no diagnostics;
  * - in a kept repository, `npx noma-reconcile run --spec …` — exactly as the README shows it —
- *   (built-in check, scripted act agent) fixes the drift.
+ *   (built-in check, scripted act agent) fixes the drift; no commit holds the repository's path.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
+import { committedFilesHolding } from "../helpers/committed-paths.js";
 import { git, tempDir } from "../helpers/temp-repo.js";
 
 /** `npx …` as a newcomer types it: none of the npm_* variables an enclosing `npm test` sets (they would point npx at this repository). */
@@ -89,6 +90,12 @@ describe("demo", () => {
     expect(add?.[1]).toBe("docs/billing.noma docs/billing.noma.patches src/billing/refund.ts .notarai/reconciliation_state.json");
     git(repo, ["add", "--", ...add![1]!.split(" ")]);
     git(repo, ["commit", "-qm", "Fix the refund drift (run)"]);
+    // No commit holds the repository's local path: the transcripts (built, then appended to by the run) name the document relative to it.
+    expect(committedFilesHolding(repo, repo)).toEqual([]);
+    expect(committedFilesHolding(repo, tmp)).toEqual([]);
+    // …and the search sees the transcripts: each commit since the agent's patch holds the relative doc_uri.
+    const head = git(repo, ["rev-parse", "HEAD"]).trim();
+    expect(committedFilesHolding(repo, '"doc_uri":"docs/billing.noma"')).toContain(`${head}:docs/billing.noma.patches`);
     const ci = JSON.parse(runCli(["ci", "--base", "main", "--format", "json"], { cwd: repo }).stdout).result;
     expect(ci.uncommitted).toEqual({ count: 0, paths: [] });
     expect(ci.drift.unreconciled).toBe(0);

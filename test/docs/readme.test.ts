@@ -13,13 +13,14 @@
  *   it out (`npx noma-reconcile` runs node_modules/.bin/noma-reconcile, the built CLI); each
  *   block's exit code and output strings as the `<!-- expect: exit N, "…" -->` comment before it
  *   says, and each line of a ```text block right after it found in its output (`…` matches
- *   anything).
+ *   anything); afterwards no commit holds the repository's local path or the user's home.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AGENT_TYPES, CHECK_CODES, CONFIG_KEYS, parseConfig, parseRunConfig, ROLES, RULES, WORKSPACE_KEYS } from "../../src/internal.js";
+import { committedFilesHolding } from "../helpers/committed-paths.js";
 import { installLocally, PACKAGE_ROOT } from "../helpers/local-install.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
@@ -350,6 +351,7 @@ describe("README and docs: complete against the real CLI, server and library", (
       model: ["claude", "m"],
       path: ["claude", "."],
       args: ["claude", ["--x"]],
+      permissions: ["acp", { write: "deny", execute: "allow" }],
     };
     for (const key of keys) {
       const budget = /^budgets\.(\w+)$/.exec(key)?.[1];
@@ -357,11 +359,13 @@ describe("README and docs: complete against the real CLI, server and library", (
       if (budget !== undefined) expect(parseRunConfig(JSON.stringify({ budgets: { [budget]: 1 } }), root).problems, key).toEqual([]);
       if (field !== undefined && field !== "type") {
         const [type, value] = values[field] ?? ["exec", null];
-        const agent = { type, ...(type === "exec" && field !== "cmd" ? { cmd: ["node"] } : {}), [field]: value };
+        const agent = { type, ...((type === "exec" || type === "acp") && field !== "cmd" ? { cmd: ["node"] } : {}), [field]: value };
         expect(parseRunConfig(JSON.stringify({ agents: { act: agent } }), root).problems, key).toEqual([]);
       }
     }
-    expect(parseRunConfig(JSON.stringify({ budgets: { max_iteration: 1 } }), root).problems).not.toEqual([]);
+    expect(parseRunConfig(JSON.stringify({ budgets: { max_iteration: 1 } }), root).problems).toEqual([
+      '.norma/config.json: budgets.max_iteration: unknown key (did you mean "max_iterations"?)',
+    ]);
   });
 });
 
@@ -471,5 +475,22 @@ describe("README: the five-minute tour", () => {
           `${where}\nno line like: ${expected}`,
         ).toBe(true);
     }
+    // Nothing the tour committed names its local path (the transcript's doc_uri is repository-relative).
+    expect(committedFilesHolding(repo, repo)).toEqual([]);
+    expect(committedFilesHolding(repo, env["HOME"]!)).toEqual([]);
+    const head = spawnSync("git", ["rev-parse", "HEAD"], { cwd: repo, encoding: "utf8" }).stdout.trim();
+    expect(committedFilesHolding(repo, '"doc_uri":"docs/refunds.noma"')).toContain(`${head}:docs/refunds.noma.patches`);
+    // In the work tree, only the run's agent requests (input.json: absolute paths, as the norma protocol specifies) hold it, and git ignores them.
+    const holding = spawnSync("grep", ["-rlF", "--exclude-dir=node_modules", "--exclude-dir=.git", "-e", repo, "."], { cwd: repo, encoding: "utf8" })
+      .stdout.split("\n")
+      .filter((l) => l !== "")
+      .map((l) => l.replace(/^\.\//, ""));
+    expect(holding.length).toBeGreaterThan(0);
+    for (const f of holding) expect(f).toMatch(/^\.norma\/runs\/[^/]+\/steps\/\d{3}-[a-z]+\/input\.json$/);
+    const ignored = spawnSync("git", ["check-ignore", ...holding], { cwd: repo, encoding: "utf8" })
+      .stdout.split("\n")
+      .filter((l) => l !== "");
+    expect(ignored.sort()).toEqual([...holding].sort());
+    expect(spawnSync("git", ["ls-files", "--", ...holding], { cwd: repo, encoding: "utf8" }).stdout).toBe("");
   }, 300_000);
 });

@@ -11,7 +11,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { acquireFileLock, LockTimeoutError, withFileLock, withFileLockSync } from "../../src/fsx/with-file-lock.js";
+import { acquireFileLock, commandLine, LockTimeoutError, withFileLock, withFileLockSync } from "../../src/fsx/with-file-lock.js";
 import { lockPathFor } from "../../src/editing/patch-document.js";
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 import { CLI } from "../helpers/run-cli.js";
@@ -182,14 +182,18 @@ describe("the lock file and the answer of a waiter that gives up", () => {
   it("appears whole (owner, start, command line), is gone after release, and leaves no temp file", () => {
     const dir = tempDir();
     const lock = join(dir, "x.lock");
+    const before = Date.now();
     const seen = withFileLockSync(lock, () => JSON.parse(readFileSync(lock, "utf8")) as Record<string, unknown>);
+    const after = Date.now();
     expect(seen).toMatchObject({
       pid: process.pid,
       host: hostname(),
       token: expect.stringMatching(/^[0-9a-f]{16}$/),
-      created: expect.any(Number),
-      cmd: expect.any(String),
+      cmd: commandLine(process.argv),
     });
+    // Taken while this test ran (milliseconds since the epoch).
+    expect(seen["created"]).toBeGreaterThanOrEqual(before);
+    expect(seen["created"]).toBeLessThanOrEqual(after);
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -6,7 +6,7 @@
  * Written against behaviour, not the text of what init writes: the hook is whatever git runs,
  * the server whatever command/args/cwd/env the `.mcp.json` entry names.
  */
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { expect } from "vitest";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
@@ -28,13 +28,20 @@ function entryPoints(pkgDir: string): string[] {
   return [...paths];
 }
 
-/** The installed package is complete and self-contained: its entry points, types, vendored YAML and bundled WASM dependencies are there, and nothing links back out of the project. */
+/**
+ * The installed package is complete and self-contained: its entry points, types, its vendored
+ * dependencies (each beside its WebAssembly build) are there, it installed no other package,
+ * and nothing links back out of the project.
+ */
 export function expectSelfContained(project: string): void {
   const pkgDir = join(project, "node_modules/noma-reconcile");
   for (const p of entryPoints(pkgDir)) expect(existsSync(join(pkgDir, p)), `${p} is in the installed package`).toBe(true);
-  for (const p of ["dist/cli.cjs", "dist/types/index.d.ts", "dist/vendor/yaml.cjs", "hooks/pre-commit", "fixtures/demo/README.md"]) {
+  const files = ["dist/cli.cjs", "dist/types/index.d.ts", "dist/licenses.txt", "hooks/pre-commit", "fixtures/demo/README.md"];
+  const vendored = ["yaml.cjs", "sql-wasm.cjs", "sql-wasm.wasm", "blake3.cjs", "blake3_js_bg.wasm", "zstd.cjs", "zstd.wasm"].map((f) => `dist/vendor/${f}`);
+  for (const p of [...files, ...vendored]) {
     expect(existsSync(join(pkgDir, p)), `${p} is in the installed package`).toBe(true);
   }
+  expect(readdirSync(join(project, "node_modules")).filter((d) => !d.startsWith("."))).toEqual(["noma-reconcile"]);
   expect(linksLeaving(join(project, "node_modules"), project)).toEqual([]);
 }
 
@@ -131,11 +138,12 @@ export async function adoptAndUse(project: string, clock: Clock): Promise<void> 
       diagnostics: [expect.objectContaining({ code: "broken-reference" })],
     });
     // The hash cache: sql.js and blake3-wasm from the installed package.
-    expect(await server.ok("get_changed_artifacts", { spec_path: ".notarai/system.spec.yaml" })).toBeDefined();
+    // (The one governed file changed since the baseline: the branch's new code.)
+    expect(await server.ok("get_changed_artifacts", { spec_path: ".notarai/system.spec.yaml" })).toEqual({ changed_artifacts: ["src/internal.js"] });
     // A workspace edit archives the old version, zstd-compressed (@bokuweb/zstd-wasm).
     expect(await server.ok("edit_file", { path: "README.md", contents: "# My project, edited by an agent\n" })).toMatchObject({
       success: true,
-      archived: expect.anything(),
+      archived: { archive: expect.stringMatching(/^archive\/\d{4}\/\d{2}\/README\.md\.tar\.zst$/), member: "README.md.~1~", version: 1 },
     });
     const closed = await server.close();
     expect(closed.code, closed.stderr).toBe(0);

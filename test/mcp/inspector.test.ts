@@ -1,48 +1,104 @@
 /**
- * Against a real third-party MCP client: the MCP Inspector's CLI mode (built
- * on the official SDK, which validates structuredContent against each tool's
- * outputSchema, and whose --strict mode lints tool schemas for portability).
- * It is not a project dependency: install it anywhere outside the repository
- * and point MCP_INSPECTOR at its binary, e.g.
- *   npm install --prefix /tmp/inspector @modelcontextprotocol/inspector
- *   MCP_INSPECTOR=/tmp/inspector/node_modules/.bin/mcp-inspector npx vitest run test/mcp/inspector.test.ts
- * Without it the test is skipped (and says so).
+ * Against a real third-party MCP client: the MCP Inspector's CLI
+ * (`@modelcontextprotocol/inspector-cli`, a pinned dev dependency: its `mcp-inspector-cli` in
+ * node_modules/.bin). It is built on the official TypeScript SDK, whose client parses every
+ * message with the protocol's schemas and, on a tool call, compiles every tool's outputSchema
+ * and validates the call's structuredContent against it (a tool whose answer does not match
+ * its schema fails the call, exit 1). It runs on every `npm test`; `MCP_INSPECTOR` may name
+ * another binary (e.g. a newer inspector installed elsewhere). Only when no binary is there
+ * at all is the test skipped, and its name says so.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
+import { McpClient } from "./helpers/mcp-client.js";
 
-const INSPECTOR = process.env["MCP_INSPECTOR"];
-const available = INSPECTOR !== undefined && existsSync(INSPECTOR);
+const PINNED = fileURLToPath(new URL("../../node_modules/.bin/mcp-inspector-cli", import.meta.url));
+const INSPECTOR = process.env["MCP_INSPECTOR"] ?? PINNED;
+const available = existsSync(INSPECTOR);
 
-function inspect(cwd: string, args: string[]): { code: number | null; stdout: string; stderr: string } {
-  // The inspector stores a catalog of servers; keep it out of the home directory.
+interface Inspected {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The inspector in CLI mode against our server (`node dist/cli.cjs mcp`, started by the inspector) in `cwd`. */
+function inspect(cwd: string, args: string[]): Inspected {
+  // The inspector may store a catalog of servers; keep it out of the home directory.
   const env = { ...process.env, MCP_CATALOG_PATH: join(tempDir(), "catalog.json") };
-  const r = spawnSync(INSPECTOR!, ["--cli", process.execPath, CLI, "mcp", ...args], { cwd, env, encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(INSPECTOR, ["--cli", process.execPath, CLI, "mcp", ...args], { cwd, env, encoding: "utf8", timeout: 60_000 });
+  if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+const DOC = '::claim{id="c1" confidence=0.5}\nText.\n::\n';
+
 describe("mcp: the MCP Inspector (a real client)", () => {
   it.skipIf(!available)(
-    `lists tools with portable schemas and calls read_doc and patch_block${available ? "" : " — skipped: set MCP_INSPECTOR to an mcp-inspector binary"}`,
-    () => {
-      const repo = tempRepo({ "d.noma": '::claim{id="c1" confidence=0.5}\nText.\n::\n' });
+    `lists every tool as the server sends it, calls read_doc and patch_block (answers validated against their output schemas), and reports errors${
+      available ? "" : ` — skipped: no inspector at ${INSPECTOR} (run npm ci, or set MCP_INSPECTOR)`
+    }`,
+    async () => {
+      const repo = tempRepo({ "d.noma": DOC });
       expect(runCli(["init"], { cwd: repo }).code).toBe(0);
 
-      const list = inspect(repo, ["--method", "tools/list", "--strict"]);
-      expect(list.code, list.stderr).toBe(0);
-      expect(list.stderr).not.toMatch(/^(Error|Warning): tool/m);
-      expect((JSON.parse(list.stdout) as { tools: unknown[] }).tools).toHaveLength(19);
+      // tools/list: what the inspector prints is exactly what the server sends (nothing its schemas reject or drop).
+      const list = inspect(repo, ["--method", "tools/list"]);
+      expect(list, list.stderr).toMatchObject({ code: 0, stderr: "" });
+      const server = new McpClient(repo);
+      await server.initialize();
+      const direct = (await server.request("tools/list")).result as { tools: Array<{ name: string }> };
+      await server.close();
+      expect(JSON.parse(list.stdout)).toEqual(direct);
+      expect(direct.tools.map((t) => t.name)).toEqual([
+        "list_affected_specs",
+        "get_spec_diff",
+        "get_changed_artifacts",
+        "mark_reconciled",
+        "clear_cache",
+        "snapshot_state",
+        "read_doc",
+        "list_ids",
+        "validate_doc",
+        "patch_block",
+        "read_file",
+        "list_files",
+        "edit_file",
+        "apply_patch",
+        "run_command",
+        "run_tests",
+        "build_workspace",
+        "run_list",
+        "run_status",
+      ]);
 
+      // read_doc: structuredContent (validated by the client against read_doc's outputSchema) and the same JSON as text.
       const read = inspect(repo, ["--method", "tools/call", "--tool-name", "read_doc", "--tool-arg", "file=d.noma"]);
-      expect(read.code, read.stderr).toBe(0);
-      const doc = JSON.parse(read.stdout) as { structuredContent: { blocks: Array<{ id?: string }> }; isError?: boolean };
-      expect(doc.isError).toBeUndefined();
-      expect(doc.structuredContent.blocks[0]!.id).toBe("c1");
+      expect(read, read.stderr).toMatchObject({ code: 0, stderr: "" });
+      const doc = JSON.parse(read.stdout) as { content: Array<{ type: string; text: string }>; structuredContent: { sha256: string; blocks: unknown[] } };
+      expect(doc).not.toHaveProperty("isError");
+      expect(doc.content).toHaveLength(1);
+      expect(JSON.parse(doc.content[0]!.text)).toEqual(doc.structuredContent);
+      expect(doc.structuredContent.blocks).toEqual([
+        {
+          id: "c1",
+          type: "directive",
+          name: "claim",
+          attrs: { confidence: 0.5 },
+          childCount: 1,
+          lines: [1, 3],
+          patchable: true,
+          hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        },
+        { type: "paragraph", childCount: 0, lines: [2, 2], patchable: false },
+      ]);
 
+      // patch_block: the op given as JSON text (the inspector parses an object-typed argument), applied and recorded.
       const patch = inspect(repo, [
         "--method",
         "tools/call",
@@ -52,9 +108,22 @@ describe("mcp: the MCP Inspector (a real client)", () => {
         "file=d.noma",
         'op={"op":"update_attribute","id":"c1","key":"confidence","value":0.9}',
       ]);
-      expect(patch.code, patch.stderr).toBe(0);
-      expect((JSON.parse(patch.stdout) as { structuredContent: { ok: boolean } }).structuredContent.ok).toBe(true);
-      expect(readFileSync(join(repo, "d.noma"), "utf8")).toContain("confidence=0.9");
+      expect(patch, patch.stderr).toMatchObject({ code: 0, stderr: "" });
+      const patched = (JSON.parse(patch.stdout) as { structuredContent: { ok: boolean; transcript_entry: Record<string, unknown> } }).structuredContent;
+      expect(patched.ok).toBe(true);
+      expect(patched.transcript_entry).toMatchObject({ op: { op: "update_attribute", id: "c1", key: "confidence", value: 0.9 }, patch_result: "applied" });
+      expect(readFileSync(join(repo, "d.noma"), "utf8")).toBe(DOC.replace("confidence=0.5", "confidence=0.9"));
+      expect(readFileSync(join(repo, "d.noma.patches"), "utf8").trim().split("\n")).toHaveLength(1);
+
+      // A tool error is a result (isError), not a protocol error: exit 0, the message as text.
+      const missing = inspect(repo, ["--method", "tools/call", "--tool-name", "read_doc", "--tool-arg", "file=nope.noma"]);
+      expect(missing, missing.stderr).toMatchObject({ code: 0, stderr: "" });
+      expect(JSON.parse(missing.stdout)).toEqual({ content: [{ type: "text", text: "nope.noma: no such file" }], isError: true });
+
+      // A method the server does not offer: JSON-RPC's "method not found", which the inspector reports and exits 1 on.
+      const resources = inspect(repo, ["--method", "resources/list"]);
+      expect(resources.code).toBe(1);
+      expect(resources.stderr).toContain("Failed to list resources: MCP error -32601: Method not found: resources/list");
     },
   );
 });

@@ -251,24 +251,28 @@ describe("affected, diff, changed, mark-reconciled", () => {
 
   it("usage and runtime errors exit 2 with a message on stderr and nothing on stdout", () => {
     const root = project();
-    const cases: string[][] = [
-      ["affected", "--base", "-x"],
-      ["affected", "--base", ""],
-      ["affected", "--base", "no-such-ref"],
-      ["diff", "--base", "main"],
-      ["diff", "--spec", ".notarai/none.spec.yaml", "--base", "main"],
-      ["changed"],
-      ["mark-reconciled"],
-      ["mark-reconciled", "/etc/passwd"],
-      ["affected", "--base", "main", "--format", "yaml"],
-      ["cache", "explode"],
-      ["state", "launch"],
+    const usage = (command: string) => `\nRun \`noma-reconcile ${command} --help\` for usage.\n`;
+    const specRequired = "noma-reconcile: --spec <path> is required (a .notarai/**/*.spec.yaml file)";
+    const cases: Array<[string[], string]> = [
+      [["affected", "--base", "-x"], `noma-reconcile: unknown option '-x' for affected.${usage("affected")}`],
+      [["affected", "--base", ""], `noma-reconcile: --base needs a ref (the branch to compare with, e.g. main)${usage("affected")}`],
+      [
+        ["affected", "--base", "no-such-ref"],
+        'noma-reconcile: unknown ref "no-such-ref": it does not name a commit in this repository (try `git fetch`, or check the branch name)\n',
+      ],
+      [["diff", "--base", "main"], `${specRequired}${usage("diff")}`],
+      [
+        ["diff", "--spec", ".notarai/none.spec.yaml", "--base", "main"],
+        `noma-reconcile: .notarai/none.spec.yaml: not a spec file of this repository (known specs: ${CLI_SPEC}, ${SYSTEM})\n`,
+      ],
+      [["changed"], `${specRequired}${usage("changed")}`],
+      [["mark-reconciled"], `noma-reconcile: give the files or directories to mark, or --all to baseline the whole repository${usage("mark-reconciled")}`],
+      [["mark-reconciled", "/etc/passwd"], `noma-reconcile: /etc/passwd: path is outside the repository (${root})${usage("mark-reconciled")}`],
+      [["affected", "--base", "main", "--format", "yaml"], `noma-reconcile: --format must be one of text, json; got "yaml"${usage("affected")}`],
+      [["cache", "explode"], `noma-reconcile: unknown action 'explode' for cache; expected status or clear.${usage("cache")}`],
+      [["state", "launch"], `noma-reconcile: unknown action 'launch' for state; expected snapshot, show or reset.${usage("state")}`],
     ];
-    for (const args of cases) {
-      const r = runCli(args, { cwd: root });
-      expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 2, stdout: "" });
-      expect(r.stderr.length).toBeGreaterThan(0);
-    }
+    for (const [args, stderr] of cases) expect({ args, ...runCli(args, { cwd: root }) }).toEqual({ args, code: 2, stdout: "", stderr });
     const outside = tempDir();
     expect(runCli(["affected", "--base", "main"], { cwd: outside }).stderr).toContain("not inside a git repository");
   });

@@ -108,10 +108,15 @@ describe("list_affected_specs", () => {
     write(root, "src/.hidden.ts", "dot file\n");
     commitAll(root, "x");
     const r = await listAffectedSpecs(root, { baseBranch: "main" });
+    // The two specs whose globs take these files (the dot file and the deep one through src/**), and only they.
+    expect(r.affected_specs.map((s) => s.spec_path).sort()).toEqual([CLI, DOCS]);
+    const diffs: Record<string, string[]> = {};
     for (const s of r.affected_specs) {
       const d = await getSpecDiff(root, { specPath: s.spec_path, baseBranch: "main", bypassCache: true });
-      expect(d.files.length + d.spec_changes.length).toBeGreaterThan(0);
+      expect(d.spec_changes).toEqual([]);
+      diffs[s.spec_path] = [...d.files].sort();
     }
+    expect(diffs).toEqual({ [CLI]: ["docs/cli.md", "src/.hidden.ts", "src/util/deep/helper.ts"], [DOCS]: ["docs/cli.md"] });
   });
 });
 

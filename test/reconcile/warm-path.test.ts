@@ -11,7 +11,9 @@ import { describe, expect, it } from "vitest";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import initSqlJs from "sql.js";
-import { CACHE_DB_PATH, readCache, writeCache } from "../../src/cache/cache-db.js";
+import { CACHE_DB_PATH } from "../../src/cache/cache-db-path.js";
+import { readCache } from "../../src/cache/read-cache.js";
+import { writeCache } from "../../src/cache/write-cache.js";
 import { blake3Hex, getChangedArtifacts, markReconciled } from "../../src/internal.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
@@ -145,10 +147,13 @@ describe("reading the database file without SQLite", () => {
     const { root, files } = repo(8);
     await markReconciled(root, { files });
     const bytes = readFileSync(join(root, CACHE_DB_PATH));
-    // A table someone added: not our schema, so not read directly; SQLite reads the same records.
+    // Our table created by other text (spacing, quotes): not read directly; SQLite reads the same records.
     const SQL = await initSqlJs();
     const db = new SQL.Database(bytes);
-    db.run("CREATE TABLE notes(x)");
+    db.run(
+      `ALTER TABLE nr_meta RENAME TO old_meta; CREATE TABLE "nr_meta" ( key TEXT PRIMARY KEY, value TEXT NOT NULL ) WITHOUT ROWID;
+       INSERT INTO nr_meta SELECT * FROM old_meta; DROP TABLE old_meta;`,
+    );
     writeFileSync(join(root, CACHE_DB_PATH), db.export());
     const cache = await readCache(root);
     expect(cache.status).toBe("ok");

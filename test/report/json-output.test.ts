@@ -108,6 +108,9 @@ describe("--format json: one envelope, each output valid against its schema", ()
       "src/billing/refund.ts",
     ]);
     valid("runs-show", ["runs", "show"], repo);
+    const page = valid("runs-html", ["runs", "show", "--html", ".norma/report.html"], repo);
+    expect(page).toMatchObject({ command: "runs show --html", result: { file: ".norma/report.html", runs: 1 } });
+    expect(valid("runs-html", ["runs", "report", ".norma/runs.html"], repo)).toMatchObject({ command: "runs report", result: { run_id: null, runs: 1 } });
     valid("runs-apply", ["runs", "apply", result.run_id], repo);
     valid("runs-prune", ["runs", "prune", "--dry-run"], repo);
     valid("reconcile", ["reconcile"], repo);

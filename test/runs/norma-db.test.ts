@@ -29,6 +29,11 @@ const run = (id: string, created = "2026-01-05T10:00:00.000Z"): RunRow => ({
   run_dir: `.norma/runs/${id}`,
 });
 
+/** schema_migrations re-created with other spacing: the same table, another text (no foreign key names it). */
+const RESPELL = `ALTER TABLE schema_migrations RENAME TO old_migrations;
+CREATE TABLE "schema_migrations" ( version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL );
+INSERT INTO schema_migrations SELECT * FROM old_migrations; DROP TABLE old_migrations;`;
+
 async function open(root: string) {
   const SQL = await initSqlJs();
   return new SQL.Database(readFileSync(join(root, ".norma/norma.db")));
@@ -157,14 +162,15 @@ describe(".norma/norma.db", () => {
       }
     });
     const fast = (await readNormaState(root))!;
-    // A table of someone else's: not exactly our schema, so the reader falls back to sql.js (an extra index would not: only tables are compared).
+    // Our schema spelled otherwise: not exactly our DDL, so the reader falls back to sql.js (an extra index would not: only tables are compared).
     const db = await open(root);
-    db.run("CREATE TABLE extra(x)");
+    db.run(RESPELL);
     mkdirSync(join(root, "copy/.norma"), { recursive: true });
     writeFileSync(join(root, "copy/.norma/norma.db"), db.export());
     db.close();
     const slow = (await readNormaState(join(root, "copy")))!;
     expect(fast.runs).toEqual(slow.runs);
+    expect(fast.runs).toHaveLength(30);
     expect([...fast.stepCounts()].sort()).toEqual([...slow.stepCounts()].sort());
     for (const r of fast.runs) {
       expect(fast.steps(r.run_id)).toEqual(slow.steps(r.run_id));
@@ -206,9 +212,9 @@ describe(".norma/norma.db", () => {
           });
         });
         const fast = (await readNormaState(root))!;
-        // A table of someone else's: not exactly our schema, so the reader falls back to sql.js (an extra index would not: only tables are compared).
+        // Our schema spelled otherwise: not exactly our DDL, so the reader falls back to sql.js (an extra index would not: only tables are compared).
         const db = await open(root);
-        db.run("CREATE TABLE extra(x)");
+        db.run(RESPELL);
         mkdirSync(join(root, "copy/.norma"), { recursive: true });
         writeFileSync(join(root, "copy/.norma/norma.db"), db.export());
         db.close();

@@ -187,6 +187,9 @@ describe(".norma/config.json", () => {
     expect(
       parseRunConfig(JSON.stringify({ budgets: { max_stalled_iterations: 2 }, worktrees: { dir: "/srv/wt/" }, retention: { keep_days: 7 } }), ROOT).config,
     ).toMatchObject({ budgets: { max_iterations: 5, max_stalled_iterations: 2 }, worktrees: { dir: "/srv/wt" }, retention: { keep_last: 20, keep_days: 7 } });
+    const acp = parseRunConfig(JSON.stringify({ agents: { do: { type: "acp", cmd: ["npx", "some-acp-agent"], permissions: { execute: "deny" } } } }), ROOT);
+    expect(acp.problems).toEqual([]);
+    expect(acp.config?.agents.do).toEqual({ type: "acp", cmd: ["npx", "some-acp-agent"], permissions: { execute: "deny" } });
   });
 
   it("names the file, the key, what was expected and what was found", () => {
@@ -208,11 +211,22 @@ describe(".norma/config.json", () => {
       '.norma/config.json: agents.act.cmd: expected a list, found "node agent.js"',
     ]);
     expect(p({ agents: { plan: { type: "builtin" } } })).toEqual([
-      '.norma/config.json: agents.plan.type: "builtin" is only an agent for the check role (the built-in check); plan needs exec, codex, opencode, gemini or claude',
+      '.norma/config.json: agents.plan.type: "builtin" is only an agent for the check role (the built-in check); plan needs exec, codex, opencode, gemini, claude or acp',
     ]);
     expect(p({ agents: { act: { type: "claude", path: "../elsewhere" } } })).toEqual([
       `.norma/config.json: agents.act.path: expected a directory inside the repository, found "../elsewhere" (outside ${ROOT})`,
     ]);
+    expect(p({ agents: { act: { type: "acp" } } })).toEqual([".norma/config.json: agents.act.cmd: expected a list, found nothing"]);
+    expect(p({ agents: { act: { type: "acp", cmd: ["agent"], permissions: { write: "sometimes" } } } })).toEqual([
+      '.norma/config.json: agents.act.permissions.write: expected one of "allow", "deny", "worktree", found "sometimes"',
+    ]);
+    expect(p({ agents: { act: { type: "acp", cmd: ["agent"], permissions: { execute: "worktree" } } } })).toEqual([
+      '.norma/config.json: agents.act.permissions.execute: expected one of "allow", "deny", found "worktree"',
+    ]);
+    expect(p({ agents: { act: { type: "acp", cmd: ["agent"], permissions: { writes: "deny" } } } })).toEqual([
+      '.norma/config.json: agents.act.permissions.writes: unknown key (did you mean "write"?)',
+    ]);
+    expect(p({ agents: { act: { type: "acp", cmd: ["agent"], model: "x" } } })).toEqual([".norma/config.json: agents.act.model: unknown key"]);
     expect(p({ budgets: { max_iterations: 0 } })).toEqual([".norma/config.json: budgets.max_iterations: expected a number ≥ 1, found 0"]);
     expect(p({ risky: "*.lock" })).toEqual(['.norma/config.json: risky: expected a list of globs (non-empty strings), found "*.lock"']);
     expect(p({ budgets: { max_stalled_iterations: 0 } })).toEqual([".norma/config.json: budgets.max_stalled_iterations: expected a number ≥ 1, found 0"]);

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { blake3Hex } from "../../src/internal.js";
 import { readNormaState } from "../../src/runs/norma-db.js";
 import { CLI } from "../helpers/run-cli.js";
 import { git, tempDir } from "../helpers/temp-repo.js";
@@ -152,9 +153,11 @@ describe("run: passes, fails, acts", () => {
     expect(data.head_before).toBe(data.head_after);
     expect(data.status_before).toBe("");
     expect(data.status_after).toBe(" M src/app.ts\n");
-    // In the worktree, the cache and the snapshot now vouch for the patched file: `changed` lists nothing; the commit holds both.
+    // In the worktree, the cache and the snapshot now vouch for the patched file (with the hash of the file as the run
+    // left it): `changed` lists nothing; the commit holds both.
     expect(JSON.parse(cli(wt, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual([]);
-    expect(readJson(wt, ".notarai/reconciliation_state.json").file_fingerprints["src/app.ts"]).toBeDefined();
+    const patched = await blake3Hex(readFileSync(join(wt, "src/app.ts")));
+    expect(readJson(wt, ".notarai/reconciliation_state.json").file_fingerprints["src/app.ts"]).toEqual({ blake3: patched });
     expect(git(root, ["show", "--name-status", "--format=", commit]).trim().split("\n")).toEqual(["M\t.notarai/reconciliation_state.json", "M\tsrc/app.ts"]);
     expect(git(wt, ["status", "--porcelain"])).toBe("");
     expect(state.kv(id).get("acks")).toEqual([
@@ -605,7 +608,7 @@ describe("run: start-up", () => {
       [
         "noma-reconcile: invalid .norma/config.json:",
         '  .norma/config.json: agents.act.cmd: not supported for codex: the tool\'s binary is fixed (use "path" for its working directory, "args" for extra arguments)',
-        '  .norma/config.json: agents.plan.type: expected one of "exec", "codex", "opencode", "gemini", "claude", "builtin", found "cdx"',
+        '  .norma/config.json: agents.plan.type: expected one of "exec", "codex", "opencode", "gemini", "claude", "acp", "builtin", found "cdx"',
         "  .norma/config.json: budgets.max_patch_kb: expected a number > 0, found -1",
         '  .norma/config.json: budgets.max_iteration: unknown key (did you mean "max_iterations"?)',
         "",

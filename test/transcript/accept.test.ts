@@ -54,6 +54,7 @@ function expectClean(repo: string): void {
   const check = runCli(["check", "d.noma", "d.noma.patches"], { cwd: repo });
   expect(check.code, check.stdout).toBe(0);
   expect(check.stdout).toBe("✓ No issues found.\n");
+  expect(records(repo).length).toBeGreaterThan(0);
   for (const r of records(repo)) {
     expect(isTranscriptRecord(r), JSON.stringify(r)).toBe(true);
     expect(TranscriptRecordSchema.safeParse(r).success).toBe(true);

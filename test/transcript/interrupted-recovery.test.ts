@@ -47,6 +47,7 @@ function expectHealthy(repo: string): void {
   expect(JSON.parse(strict.stdout).result.findings.filter((f: { severity: string }) => f.severity !== "info")).toEqual([]);
   const replay = runCli(["transcript", "verify", "d.noma", "--strict", "--base", "base.noma"], { cwd: repo });
   expect(replay.code, replay.stdout).toBe(0);
+  expect(records(repo).length).toBeGreaterThan(0);
   for (const r of records(repo)) {
     expect(TranscriptRecordSchema.safeParse(r).success, JSON.stringify(r)).toBe(true);
     expect(isTranscriptRecord(r), JSON.stringify(r)).toBe(true);

@@ -51,22 +51,31 @@ describe("isGitComponent / protectedReason", () => {
 
   it(".git is neither readable nor writable; the ledger, archive, allowlist, config, cache and transcripts are not writable", () => {
     for (const p of [".git", ".git/config", "sub/.git/HEAD", ".GIT/hooks/pre-commit"]) {
-      expect(protectedReason(p, P, false), p).not.toBeNull();
-      expect(protectedReason(p, P, true), p).not.toBeNull();
+      expect(protectedReason(p, P, false), p).toBe(`${p}: .git/ is never read or written by the workspace tools`);
+      expect(protectedReason(p, P, true), p).toBe(`${p}: .git/ is never read or written by the workspace tools`);
     }
-    for (const p of [
-      "docs/evidence_ledger.tools.log",
-      "DOCS/Evidence_Ledger.Tools.Log",
-      "archive",
-      "archive/2026/05/a.md.tar.zst",
-      "Archive/x",
-      "tools/allowed_commands.toml",
-      ".notarai/config.yaml",
-      ".notarai/.cache/x.lock",
-      "docs/plan.noma.patches",
-      "",
-    ]) {
-      expect(protectedReason(p, P, true), p).not.toBeNull();
+    // Each refused for what it is, named in the reason.
+    const ledger = ": the evidence ledger is written only by the tools themselves (one line per request)";
+    const archive = ": the archive (archive/) keeps overwritten versions and is never written by the tools' callers";
+    for (const [p, reason] of [
+      ["docs/evidence_ledger.tools.log", `docs/evidence_ledger.tools.log${ledger}`],
+      ["DOCS/Evidence_Ledger.Tools.Log", `DOCS/Evidence_Ledger.Tools.Log${ledger}`],
+      ["archive", `archive${archive}`],
+      ["archive/2026/05/a.md.tar.zst", `archive/2026/05/a.md.tar.zst${archive}`],
+      ["Archive/x", `Archive/x${archive}`],
+      ["tools/allowed_commands.toml", "tools/allowed_commands.toml: the command allowlist is edited by people, not through the workspace tools"],
+      [
+        ".notarai/config.yaml",
+        ".notarai/config.yaml: the configuration (which names the allowlist and the test and build commands) is edited by people, not through the workspace tools",
+      ],
+      [".notarai/.cache/x.lock", ".notarai/.cache/x.lock: .notarai/.cache/ holds the reconciliation cache and the tools' locks"],
+      [
+        "docs/plan.noma.patches",
+        "docs/plan.noma.patches: a transcript is appended only by the patch engine, one record per op (the MCP tool patch_block, or `noma-reconcile patch` on the command line)",
+      ],
+      ["", "the repository root is not a file"],
+    ] as const) {
+      expect(protectedReason(p, P, true), p).toBe(reason);
       if (p !== "") expect(protectedReason(p, P, false), p).toBeNull();
     }
     for (const p of ["docs/evidence_ledger.tools.log.bak", "archived/x", "tools/other.toml", ".notarai/cli.spec.yaml", "docs/plan.noma", "src/a.ts"])

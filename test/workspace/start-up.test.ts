@@ -2,7 +2,8 @@
  * What the workspace tools cost the paths that do not use them, and what their commands teach:
  * - the pre-commit hook (`check --staged`) and the MCP server's start (initialize,
  *   tools/list) load no chunk of the workspace code (its library, smol-toml, modern-tar,
- *   zstd); the first workspace tool call does load it (so the probe can see it);
+ *   zstd, whose vendored file dist/vendor/zstd.cjs is imported); the first workspace tool call
+ *   does load it (so the probe can see it);
  * - `serve`, `ledger` and `archive` --help show examples and their own exit codes.
  * Which modules load is observed with a module loader hook (node:module register) that
  * writes every loaded URL to a file; which of our source files each loaded output holds, the
@@ -18,10 +19,11 @@ import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 
 /**
  * The workspace code: our sources under src/workspace/ and the HTTP binding — but the tool
- * names and schemas, which the MCP server's catalog names — and its dependencies' files.
+ * names and schemas, which the MCP server's catalog names, and the constants the bin's help and
+ * those schemas state (the command timeout, the HTTP defaults) — and its dependencies' files.
  */
-const WORKSPACE_SOURCES = /^src\/(http\/|workspace\/(?!workspace-tool-names\.ts$|workspace-schemas\.ts$))/;
-const WORKSPACE_PACKAGES = /node_modules\/(smol-toml|modern-tar|@bokuweb\/zstd-wasm)\//;
+const WORKSPACE_SOURCES = /^src\/(http\/(?!http-defaults\.ts$)|workspace\/(?!workspace-tool-names\.ts$|workspace-schemas\.ts$|command-timeout\.ts$))/;
+const WORKSPACE_PACKAGES = /node_modules\/(smol-toml|modern-tar|@bokuweb\/zstd-wasm)\/|\/dist\/vendor\/zstd\.cjs$/;
 const DIST = join(CLI, "..");
 /** Our source files each built output holds (dist-relative output path → src/… inputs). */
 const INPUTS = JSON.parse(readFileSync(join(DIST, "inputs.json"), "utf8")) as Record<string, string[]>;

@@ -1,7 +1,7 @@
 /**
  * `cache status` and `cache clear`.
  */
-import { cacheStats } from "../../cache/cache-db.js";
+import { cacheStats } from "../../cache/cache-stats.js";
 import { clearCache } from "../../reconcile/clear-cache.js";
 import { UsageError } from "../../errors/noma-error.js";
 import { prepareShortRunWasm } from "../startup/prepare-short-run-wasm.js";

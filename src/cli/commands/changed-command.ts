@@ -10,6 +10,7 @@ import type { CliIO } from "../cli-io.js";
 import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
 import { plural } from "../../report/plural.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
+import { CACHE_DB_PATH } from "../../cache/cache-db-path.js";
 
 export async function changedCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
   const format = formatArg(options);
@@ -20,7 +21,7 @@ export async function changedCommand(options: Record<string, unknown>, io: CliIO
   const specPath = specArg(options["spec"], ctx, io.cwd);
   // Git first: its processes run while this one loads the rest, reads the cache and parses the specs.
   const listing = startWorktreeListing(ctx.root);
-  const { CACHE_DB_PATH, readRecords } = await import("../../cache/cache-db.js");
+  const { readRecords } = await import("../../cache/read-cache.js");
   // Short-run tiering only when warm: a cold run hashes and inserts every file, where optimised WASM wins.
   if (existsSync(join(ctx.root, CACHE_DB_PATH)))
     await (await import("../startup/prepare-short-run-wasm.js")).prepareShortRunWasm({ hashing: true, env: io.env });

@@ -10,6 +10,7 @@ import { SKIP_ENV } from "../../hooks/hook-script.js";
 import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
 import type { StagedPrefetch } from "../../check/staged/prefetch-staged.js";
 import { countDiagnostics } from "../../report/file-diagnostics.js";
+import { tooManyWarningsMessage } from "../../report/format-json.js";
 import { plural } from "../../report/plural.js";
 import { renderCheckReport, CHECK_FORMATS } from "../../check/render-check-report.js";
 import type { CheckRun } from "../../check/check-worktree.js";
@@ -206,6 +207,7 @@ export async function checkRun(
     color: useColor(options["color"], io.env, io.stdoutIsTTY),
     title,
     json: isStaged ? { staged: true } : fixReport,
+    ...(maxWarnings !== undefined ? { maxWarnings } : {}),
   });
   // The dry run's stdout is the diff of the fixes (a patch); its report is the summary on stderr.
   if (!(fixDryRun && format === "text")) io.stdout(out.stdout);
@@ -221,8 +223,7 @@ export async function checkRun(
       );
   }
   const tooManyWarnings = maxWarnings !== undefined && counts.warnings > maxWarnings;
-  if (tooManyWarnings)
-    io.stderr(`${format === "text" ? "" : "noma-reconcile: "}Too many warnings: ${counts.warnings}, more than --max-warnings ${maxWarnings} allows.\n`);
+  if (tooManyWarnings) io.stderr(`${format === "text" ? "" : "noma-reconcile: "}${tooManyWarningsMessage(counts.warnings, maxWarnings!)}\n`);
   if (format === "text" && isStaged && (counts.errors > 0 || tooManyWarnings))
     io.stderr(
       `Commit blocked. Fix the ${counts.errors > 0 ? "errors" : "warnings"} above and stage the fixes; to skip this check once: git commit --no-verify (or ${SKIP_ENV}=1).\n`,

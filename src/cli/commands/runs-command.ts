@@ -1,9 +1,10 @@
 /**
  * `noma-reconcile runs list`, `runs show [RUN_ID]`, `runs apply RUN_ID` and
- * `runs prune`: the runs recorded in `.norma/norma.db`. list and show first run
- * recovery (norma §4.2) when no run is in progress; prune takes the run lock
- * and recovers. Exit codes: 0 shown, applied, pruned; 1 apply refused; 2 usage
- * error or no such run.
+ * `runs prune`: the runs recorded in `.norma/norma.db`; `runs show [RUN_ID] --html FILE`
+ * and `runs report FILE` write them as one self-contained HTML page (src/runs/report/,
+ * loaded only then). list, show and report first run recovery (norma §4.2) when no run is
+ * in progress; prune takes the run lock and recovers. Exit codes: 0 shown, written,
+ * applied, pruned; 1 apply refused; 2 usage error or no such run.
  */
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
@@ -19,6 +20,7 @@ import { readTextFile } from "../../fsx/read-text-file.js";
 import { applyRun, type ApplyRunResult } from "../../runs/apply-run.js";
 import { pruneRuns, type PruneResult } from "../../runs/prune-runs.js";
 import { loadRunConfig } from "../../runs/run-config.js";
+import { formatJsonEnvelope } from "../../report/json-envelope.js";
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -111,11 +113,34 @@ function countOption(options: Record<string, unknown>, key: string, flag: string
   return n;
 }
 
+function limitArg(options: Record<string, unknown>): number | undefined {
+  if (options["limit"] === undefined) return undefined;
+  const limit = Number(options["limit"]);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit takes a positive whole number; got ${JSON.stringify(options["limit"])}`);
+  return limit;
+}
+
+/** `--html FILE`: the file, or undefined; a flag without a file is a usage error. */
+function htmlArg(options: Record<string, unknown>): string | undefined {
+  const v = options["html"];
+  if (v === undefined) return undefined;
+  if (typeof v !== "string" || v.length === 0) throw new UsageError("--html takes the file to write, e.g. --html .norma/report.html");
+  return v;
+}
+
+function noRun(io: CliIO, id: string | undefined): number {
+  io.stderr(`noma-reconcile: ${id !== undefined ? `no run ${id}` : "no runs yet"} in .norma/norma.db (\`noma-reconcile runs list\` lists them)\n`);
+  return 2;
+}
+
 export async function runsCommand(action: string, rest: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
-  const what = actionArg("runs", action, ["list", "show", "apply", "prune"] as const);
+  const what = actionArg("runs", action, ["list", "show", "report", "apply", "prune"] as const);
   const format = formatArg(options);
   const ctx = requireRepo(io);
   applyLockTimeout(options, ctx.root);
+  const html = htmlArg(options);
+  if (html !== undefined && what !== "show")
+    throw new UsageError(`--html goes with \`runs show\`; \`runs ${what}\` ${what === "report" ? "takes the file as its argument" : "prints text or JSON"}`);
   if (what === "apply") {
     if (rest.length !== 1) throw new UsageError("`runs apply` takes one run id (`noma-reconcile runs list` lists them)");
     const id = rest[0]!;
@@ -143,23 +168,47 @@ export async function runsCommand(action: string, rest: string[], options: Recor
   await callTool(() => recoverIfIdle(ctx.root));
   if (what === "list") {
     if (rest.length > 0) throw new UsageError("`runs list` takes no arguments (use --limit N)");
-    let limit: number | undefined;
-    if (options["limit"] !== undefined) {
-      limit = Number(options["limit"]);
-      if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit takes a positive whole number; got ${JSON.stringify(options["limit"])}`);
-    }
+    const limit = limitArg(options);
     const l = await callTool(() => listRuns(ctx.root, limit !== undefined ? { limit } : {}));
     io.stdout(format === "json" ? envelope("runs-list", true, l) : renderRunList(l));
+    return 0;
+  }
+  if (what === "report") {
+    if (rest.length !== 1) throw new UsageError("`runs report` takes the file to write, e.g. `runs report .norma/runs.html` (and --limit N)");
+    const limit = limitArg(options);
+    const { collectRunsIndex } = await import("../../runs/report/collect-run-report.js");
+    const { renderRunsIndex } = await import("../../runs/report/render-run-report.js");
+    const { writeReport } = await import("../../runs/report/write-report.js");
+    const index = await callTool(() => collectRunsIndex(ctx.root, limit));
+    const w = writeReport(ctx.root, io.cwd, rest[0]!, renderRunsIndex(index));
+    const result = { file: w.path, bytes: w.bytes, run_id: null, runs: index.runs.length };
+    io.stdout(
+      format === "json"
+        ? formatJsonEnvelope("runs-html", { ok: true, result, command: "runs report" })
+        : `Wrote ${w.path} (${w.bytes} bytes): ${index.runs.length} of ${index.total} runs.\n`,
+    );
     return 0;
   }
   if (rest.length > 1) throw new UsageError("`runs show` takes one run id");
   const id = rest[0];
   if (id !== undefined && !RUN_ID_PATTERN.test(id)) throw new UsageError(`not a run id: ${JSON.stringify(id)} (run ids look like 20260105-100000-ab12cd)`);
-  const d = await callTool(() => showRun(ctx.root, id));
-  if (d === null) {
-    io.stderr(`noma-reconcile: ${id !== undefined ? `no run ${id}` : "no runs yet"} in .norma/norma.db (\`noma-reconcile runs list\` lists them)\n`);
-    return 2;
+  if (html !== undefined) {
+    const { collectRunReport } = await import("../../runs/report/collect-run-report.js");
+    const { renderRunReport } = await import("../../runs/report/render-run-report.js");
+    const { writeReport } = await import("../../runs/report/write-report.js");
+    const report = await callTool(() => collectRunReport(ctx.root, id));
+    if (report === null) return noRun(io, id);
+    const w = writeReport(ctx.root, io.cwd, html, renderRunReport(report));
+    const result = { file: w.path, bytes: w.bytes, run_id: report.run.runId, runs: 1 };
+    io.stdout(
+      format === "json"
+        ? formatJsonEnvelope("runs-html", { ok: true, result, command: "runs show --html" })
+        : `Wrote ${w.path} (${w.bytes} bytes): the report of run ${report.run.runId} (${report.run.status}, ${report.steps.length} step${report.steps.length === 1 ? "" : "s"}).\n`,
+    );
+    return 0;
   }
+  const d = await callTool(() => showRun(ctx.root, id));
+  if (d === null) return noRun(io, id);
   io.stdout(format === "json" ? envelope("runs-show", true, d) : renderRunDetail(d));
   return 0;
 }

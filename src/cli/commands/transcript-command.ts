@@ -8,6 +8,7 @@
  * acknowledgements were appended, 2 when refused (nothing written).
  */
 import { formatJsonEnvelope } from "../../report/json-envelope.js";
+import { plural } from "../../report/plural.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { transcriptPath } from "../../editing/patch-document.js";
@@ -61,7 +62,7 @@ export async function transcriptCommand(action: string, doc: string | undefined,
     const acknowledged = report.outsideEdits.filter((e) => e.acknowledgedOn !== undefined).length;
     if (!report.findings.some((f) => f.severity !== "info"))
       io.stdout(
-        `✓ ${tFile}: ${report.records} records (${report.applied} applied), chain intact, document matches${acknowledged > 0 ? ` (${acknowledged} outside edit${acknowledged === 1 ? "" : "s"} acknowledged)` : ""}${base !== undefined ? ", replay reproduces it byte for byte" : ""}.\n`,
+        `✓ ${tFile}: ${plural(report.records, "record")} (${report.applied} applied), chain intact, document matches${acknowledged > 0 ? ` (${plural(acknowledged, "outside edit")} acknowledged)` : ""}${base !== undefined ? ", replay reproduces it byte for byte" : ""}.\n`,
       );
   }
   return ok ? 0 : 1;
@@ -84,7 +85,7 @@ async function acceptCommand(doc: string, options: Record<string, unknown>, io: 
   const actor = actorFromOptions(options, ctx.root, io.env);
   const { worktreeChapterLookup } = await import("../../check/worktree-books.js");
   const validate = { resolveOutside: worktreeChapterLookup(ctx.root, ctx.inRepo, file) };
-  const result = acceptOutsideEdits(join(ctx.root, file), { actor, reason, label: file, validate });
+  const result = acceptOutsideEdits(join(ctx.root, file), { actor, reason, label: file, root: ctx.root, validate });
   const tFile = transcriptPath(file);
   if (format === "json") {
     const accepted = result.accepted.map((e) => ({
@@ -107,9 +108,7 @@ async function acceptCommand(doc: string, options: Record<string, unknown>, io: 
       ? `accepted: ${file} as it is now (${states}), edited outside the protocol`
       : `accepted: the edit made outside the protocol before ${tFile}:${e.gap.line} (${states})`;
   });
-  lines.push(
-    `transcript: ${result.lines.length} acknowledgement${result.lines.length === 1 ? "" : "s"} appended to ${tFile} (actor ${actor.kind} ${actor.name})`,
-  );
+  lines.push(`transcript: ${plural(result.lines.length, "acknowledgement")} appended to ${tFile} (actor ${actor.kind} ${actor.name})`);
   io.stdout(`${lines.join("\n")}\n`);
   return 0;
 }

@@ -4,7 +4,8 @@
  * the final text in `{"result": …}`; `gemini --output-format json` in
  * `{"response": …}`; `opencode run --format json` prints events, one JSON
  * object per line: the answer is the text (`text` events' `part.text`) of
- * the last step (`step_start`) that has any. A model that wrapped the JSON in one Markdown code fence is
+ * the last step (`step_start`) that has any; for `acp` the driver (run-acp-agent.ts) passes the
+ * agent's final message (acp-answer.ts). A model that wrapped the JSON in one Markdown code fence is
  * forgiven (only when the fence is the whole text). Anything else is a
  * protocol error, reported with what was found.
  */
@@ -32,6 +33,7 @@ export function extractResponse(type: Exclude<AgentType, "builtin">, stdout: str
     case "exec":
       return { ok: true, text: stdout.trim() };
     case "codex":
+    case "acp":
       return { ok: true, text: unfence(stdout) };
     case "claude": {
       const o = parseObject(stdout.trim());

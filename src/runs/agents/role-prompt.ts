@@ -7,7 +7,9 @@
  * server (`mcp --step`), it names the role's tools: plan and check read; do and
  * act may also change repository files through the workspace tools (the only
  * writes outside the step directory). The full AgentRequest is included (it is
- * also in `input.json`).
+ * also in `input.json`). An ACP agent (`acp: true`) reads, writes and runs commands
+ * through its client (our ACP client, run-acp-agent.ts) and gives its answer as its
+ * final message rather than on stdout.
  */
 import type { AgentRequest } from "../agent-protocol.js";
 
@@ -51,13 +53,19 @@ const MCP_LINES: Record<AgentRequest["step"]["role"], string> = {
   act: "The noma-reconcile MCP server is available: list_affected_specs, get_spec_diff, get_changed_artifacts, read_doc, list_ids, validate_doc, read_file, list_files and run_status read; the workspace tools edit_file and apply_patch change repository files directly (contained in the repository, the previous version archived, every request in the evidence ledger) — an alternative to patch.diff — and run_command, run_tests and build_workspace run allowlisted commands. Existing .noma documents change only through patch.noma.json. The loop records every file you change and counts it against the budgets; the next check judges them.",
 };
 
+const ACP_RULE: Record<"write" | "read", string> = {
+  write:
+    "- Read and write files through this client's file system (fs/read_text_file, fs/write_text_file) and run commands in its terminal: your files go in the step directory; repository files change the same way (contained in the repository, the previous version archived, every request in the evidence ledger), and a command runs only when the allowlist names it. Permission requests are answered by the run's policy.",
+  read: "- Read files through this client's file system (fs/read_text_file); write only inside the step directory (fs/write_text_file). Repository files are read-only to you and no command runs. Permission requests are answered by the run's policy.",
+};
+
 const WRITE_RULE: Record<"tools" | "none", string> = {
   tools:
     "- Write files only inside the step directory, except the repository changes you make through the workspace tools (edit_file, apply_patch); never modify, create or delete repository files any other way.",
   none: "- Write only inside the step directory. Never modify, create or delete files elsewhere.",
 };
 
-export function rolePrompt(request: AgentRequest, options: { mcp: boolean }): string {
+export function rolePrompt(request: AgentRequest, options: { mcp: boolean; acp?: boolean }): string {
   const r = request;
   const ac = r.norma.acceptance_criteria.map((c) => `- ${c.id}: ${c.text}`).join("\n");
   const prev = r.context.previous_step_dirs.length > 0 ? r.context.previous_step_dirs.map((d) => `- ${d}`).join("\n") : "- (none: this is the first step)";
@@ -70,20 +78,30 @@ export function rolePrompt(request: AgentRequest, options: { mcp: boolean }): st
     ac.length > 0 ? ac : "- (none given)",
     "",
     `Repository root: ${r.paths.repo_root}`,
-    options.mcp && (r.step.role === "do" || r.step.role === "act")
-      ? `Step directory (where you write your files; repository files change only through the workspace tools): ${r.paths.step_dir}`
-      : `Step directory (the ONLY place you may write files): ${r.paths.step_dir}`,
+    options.acp === true && (r.step.role === "do" || r.step.role === "act")
+      ? `Step directory (where you write your files; repository files change only through this client): ${r.paths.step_dir}`
+      : options.mcp && (r.step.role === "do" || r.step.role === "act")
+        ? `Step directory (where you write your files; repository files change only through the workspace tools): ${r.paths.step_dir}`
+        : `Step directory (the ONLY place you may write files): ${r.paths.step_dir}`,
     "Previous step directories (read their output.json, plan.md, verdict.json, scorecard.md, files/):",
     prev,
     "",
     ...ROLE_TASKS[r.step.role],
     "",
-    options.mcp ? MCP_LINES[r.step.role] : "Read the repository with your own tools; propose changes only through the files above.",
+    options.mcp
+      ? MCP_LINES[r.step.role]
+      : options.acp === true
+        ? "Read the repository through this client; propose changes only as the files above say."
+        : "Read the repository with your own tools; propose changes only through the files above.",
     "",
     "Rules:",
-    WRITE_RULE[options.mcp && (r.step.role === "do" || r.step.role === "act") ? "tools" : "none"],
+    options.acp === true
+      ? ACP_RULE[r.step.role === "do" || r.step.role === "act" ? "write" : "read"]
+      : WRITE_RULE[options.mcp && (r.step.role === "do" || r.step.role === "act") ? "tools" : "none"],
     "- Keep every path in `files` relative to the step directory (no absolute paths, no ..).",
-    `- When you are done, print ONLY the AgentResponse JSON object on stdout — no prose, no Markdown, no code fence: ${RESPONSE_SHAPE}`,
+    options.acp === true
+      ? `- When you are done, end your turn with a final message that is ONLY the AgentResponse JSON object — no prose, no Markdown, no code fence: ${RESPONSE_SHAPE}`
+      : `- When you are done, print ONLY the AgentResponse JSON object on stdout — no prose, no Markdown, no code fence: ${RESPONSE_SHAPE}`,
     "",
     "The full AgentRequest (also in input.json in the step directory):",
     JSON.stringify(r, null, 2),

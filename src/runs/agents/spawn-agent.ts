@@ -4,9 +4,11 @@
  * (or nothing), stdout and stderr written straight into the step's `logs/stdout.txt`
  * and `logs/stderr.txt`, a timeout, and an abort signal; a timeout or an abort stops
  * it and everything it started (SIGTERM, then SIGKILL after a grace period).
+ * An agent that speaks a protocol over stdio (ACP) gets `interact` instead of stdin:
+ * its stdin and stdout are the caller's, its stderr still goes to `logs/stderr.txt`.
  */
 import { mkdirSync, readFileSync } from "node:fs";
-import { runProcess } from "../../process/run-process.js";
+import { runProcess, type RunProcessOptions } from "../../process/run-process.js";
 import { join } from "node:path";
 import { clearAgentPid, recordAgentPidAsync } from "./agent-pid-file.js";
 
@@ -24,6 +26,8 @@ export interface SpawnSpec {
   graceMs?: number;
   /** Repository root: the child's process group is recorded in .norma/locks/agent.json while it runs (agent-pid-file.ts). */
   recordIn?: string;
+  /** Talk to the agent over its stdio (run-process.ts `interact`; `stdin` must be null). The outcome's stdout is then empty. */
+  interact?: RunProcessOptions["interact"];
 }
 
 export interface SpawnOutcome {
@@ -63,6 +67,7 @@ export async function spawnAgent(spec: SpawnSpec): Promise<SpawnOutcome> {
     files: { stdout: outPath, stderr: join(spec.stepDir, STDERR_LOG) },
     ...(spec.stdin !== null ? { stdin: spec.stdin } : {}),
     signal: spec.signal,
+    ...(spec.interact !== undefined ? { interact: spec.interact } : {}),
     graceMs: spec.graceMs ?? 5000,
     // An agent's helpers may outlive it only until its step ends; the loop does not kill them on its exit.
     killLeftovers: false,
@@ -75,7 +80,7 @@ export async function spawnAgent(spec: SpawnSpec): Promise<SpawnOutcome> {
   if (spec.recordIn !== undefined && pid !== undefined) clearAgentPid(spec.recordIn, pid);
   let stdout = "";
   try {
-    stdout = readFileSync(outPath, "utf8");
+    if (spec.interact === undefined) stdout = readFileSync(outPath, "utf8");
   } catch {
     stdout = "";
   }

@@ -15,6 +15,7 @@ import { formatAllowlistProblem, isBareExecutable, isForbiddenVariable, parseAll
 import { runProcess, type RunProcessResult } from "../../process/run-process.js";
 import { WorkspaceError } from "../workspace-error.js";
 import { DEFAULT_OUTPUT_BYTES } from "../workspace-schemas.js";
+import { DEFAULT_COMMAND_TIMEOUT_SECONDS } from "../command-timeout.js";
 import type { Workspace } from "../workspace.js";
 import { readCheckedFile } from "./read-file.js";
 import type { ToolOutput } from "./tool-output.js";
@@ -148,7 +149,13 @@ export async function runCommandTool(
     command,
     argList,
     record,
-    { timeoutSeconds, maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES, request: args.environment ?? {}, signal: options.signal },
+    {
+      timeoutSeconds,
+      maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES,
+      request: args.environment ?? {},
+      signal: options.signal,
+      ...(options.onSpawn !== undefined ? { onSpawn: options.onSpawn } : {}),
+    },
     { command, args: argList, rule, environment_keys: envKeys },
   );
 }
@@ -207,7 +214,7 @@ export async function runConfiguredTool(
     rest,
     { inherit: CONFIGURED_INHERIT, env: {} },
     {
-      timeoutSeconds: args.timeout_seconds ?? 600,
+      timeoutSeconds: args.timeout_seconds ?? DEFAULT_COMMAND_TIMEOUT_SECONDS,
       maxOutputBytes: args.max_output_bytes ?? DEFAULT_OUTPUT_BYTES,
       request: {},
       signal: options.signal,

@@ -343,6 +343,33 @@ describe("ci: formats and GitHub integration", () => {
     expect(md).toContain("more");
   });
 
+  it("the step summary's 1 MiB is counted in bytes: non-ASCII messages are cut by whole rows, never inside a character", async () => {
+    const { renderCiSummary } = await import("../../../src/internal.js");
+    // 2,000 findings of 300 Japanese characters: 0.7 M characters, 1.9 MB of UTF-8.
+    const results = Array.from({ length: 2_000 }, (_, i) => ({
+      file: `docs/d${i}.noma`,
+      diagnostics: [{ severity: "error" as const, code: "broken-reference", message: `${i}:${"日本語".repeat(100)}`, pos: { line: 1, column: 1 } }],
+    }));
+    const md = renderCiSummary({
+      base: { ref: "main", source: "option", commit: "a".repeat(40), merge_base: "b".repeat(40) },
+      head: "c".repeat(40),
+      changed_files: [],
+      checked: [],
+      results,
+      affected_specs: [],
+      drift: { severity: "warning", snapshot: { present: true, git_hash: null, ancestry: null, problem: null }, specs: [], unreconciled: 0 },
+      config: { transcripts: "warn", drift: "warning", exclude: [], workspace: DEFAULT_WORKSPACE_CONFIG },
+      uncommitted: { count: 0, paths: [] },
+    });
+    expect(md.length).toBeLessThan(1024 * 1024);
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(1024 * 1024);
+    expect(md).not.toContain("\uFFFD");
+    const rows = md.split("\n").filter((l) => l.startsWith("| error |"));
+    expect(rows.length).toBeGreaterThan(500);
+    for (const row of rows) expect(row).toMatch(/^\| error \| `broken-reference` \| `docs\/d\d+\.noma:1:1` \| \d+:(日本語){100} \|$/);
+    expect(md).toMatch(new RegExp(`…and ${2_000 - rows.length} more \\(summary size limit reached\\)\\.`));
+  });
+
   it("json is a versioned envelope; sarif has rules for every code, drift included; --sarif-file; text", async () => {
     const repo = await noisyRepo();
     const { env } = ciJson(repo, ["--base", "main"]);

@@ -141,8 +141,17 @@ describe("reparseCompactLine", () => {
       const o = applyPatch(src, [op], { reuse: false, validate: NOW });
       expect(o.result, JSON.stringify(op)).toBe("applied");
       expect(o.postDiagnostics).toEqual(validateNoma(parseNoma(o.text), NOW));
+      // The fast path answers for this very edit, with what a full parse of the result gives.
+      const inc = reparseCompactLine(parseNoma(src), o.text, spanOf(src, o.text));
+      expect(inc, JSON.stringify(op)).not.toBeUndefined();
+      expect(inc!.source).toBe(o.text);
+      expect(snapshot(inc!)).toEqual(snapshot(parseNoma(o.text)));
+      expect(validateNoma(inc!, NOW)).toEqual(validateNoma(parseNoma(o.text), NOW));
     }
     const edited = src.replace("confidence=0.5", "confidence=0.75");
-    expect(reparseCompactLine(parseNoma(src), edited, spanOf(src, edited))).toBeDefined();
+    const inc = reparseCompactLine(parseNoma(src), edited, spanOf(src, edited));
+    expect(inc).not.toBeUndefined();
+    expect(snapshot(inc!)).toEqual(snapshot(parseNoma(edited)));
+    expect(astToJson(inc!)).not.toEqual(astToJson(parseNoma(src)));
   });
 });
