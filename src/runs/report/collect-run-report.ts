@@ -173,7 +173,7 @@ export async function collectRunReport(root: string, runId?: string, now: Date =
   if (d === null) return null;
   // The run's tools wrote their ledger in its worktree (under the worktree's configuration); a run without one (or whose
   // worktree is gone) is read from the repository's.
-  const wt = d.worktree !== null && d.worktree.exists ? d.worktree : null;
+  const wt = d.worktree?.exists ? d.worktree : null;
   const ledgerRoot = wt !== null ? worktreePath(root, wt) : root;
   const ledger = ledgerPath(ledgerRoot);
   const lines = ledger !== null ? ledgerLines(ledgerRoot, ledger, d.run.run_id) : new Map<number, ReportLedgerLine[]>();

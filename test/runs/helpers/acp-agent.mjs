@@ -57,7 +57,12 @@ const app = acp
     const byRole = all.byRole?.[req.step.role] ?? all;
     const b = byRole.byIteration?.[String(req.step.iteration)] ?? byRole;
     linger = b.linger === true;
-    const vars = { cwd: sessionRequest.cwd, step_dir: req.paths.step_dir, prev: req.context.previous_step_dirs.at(-1) ?? "", checkout: resolve(req.paths.run_dir, "../../..") };
+    const vars = {
+      cwd: sessionRequest.cwd,
+      step_dir: req.paths.step_dir,
+      prev: req.context.previous_step_dirs.at(-1) ?? "",
+      checkout: resolve(req.paths.run_dir, "../../.."),
+    };
     const path = (p) => p.replace(/\$\{(\w+)\}/g, (_, k) => vars[k]);
     const results = [];
     const written = [];
