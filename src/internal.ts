@@ -262,6 +262,8 @@ export {
 } from "./runs/list-runs.js";
 export { recoverRuns, type RecoveryReport, type PendingPatch } from "./runs/recover-runs.js";
 export { normaTransaction, readNormaState, NormaTx, NormaDbError, type NormaState } from "./runs/norma-db.js";
+export { assertWorktreeIgnored, createWorktree, planWorktree } from "./runs/run-worktree.js";
+export { pruneRuns } from "./runs/prune-runs.js";
 export {
   NORMA_TABLES,
   NORMA_SCHEMA_VERSION,
