@@ -40,7 +40,7 @@ import { slugify } from "../noma/slugify.js";
 import { applyOp, validateOp } from "../patch/apply-op.js";
 import { isPatchError } from "../patch/patch-error.js";
 import { blockHash, setOpenerAttr } from "../patch/op-support.js";
-import { LOCK_MODES } from "../validate/check-directive.js";
+import { LOCK_MODES } from "../validate/rules/check-directive.js";
 import { RULES } from "../validate/rule-catalog.js";
 import { scanLineLinks } from "../validate/collect-facts.js";
 import type { Diagnostic } from "../validate/diagnostic.js";

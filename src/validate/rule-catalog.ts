@@ -57,7 +57,8 @@ export const RULES = {
   "computed-unknown-dependency": {
     severity: "error",
     description:
-      "A formula names something that is not a control or a computed block (by id, alias or id with - as _; name.attr names its attribute) or a plot-domain variable.",
+      "A formula names something that is not a control or a computed block (by id, alias or id with - as _; " +
+      "name.attr names its attribute) or a plot-domain variable.",
   },
   "computed-chain-too-deep": { severity: "warning", description: "A computed block depends on a chain deeper than two levels, or on a cycle." },
   // State changes

@@ -171,7 +171,10 @@ function sameOutside(
   return true;
 }
 
-/** `text[from, to)`, whole lines of a state's body, parsed as a document of their own after its frontmatter (or a blank line); `head`: the lines before them. */
+/**
+ * `text[from, to)`, whole lines of a state's body, parsed as a document of their own after its
+ * frontmatter (or a blank line); `head`: the lines before them.
+ */
 function regionDocument(text: string, c: CompactParse, from: number, to: number): { doc: NomaDocument; head: number } {
   const body = c.bodyStart;
   // Without frontmatter, a blank line first: a region starting with "---" must not read as frontmatter.

@@ -4,16 +4,16 @@
  * source lines), the declared profiles and the ignored rules. A directive that an edit
  * left as it was gets the same findings again, at its (possibly moved) lines — which is
  * what lets a re-validation check only the directives an edit re-parsed (see
- * validate-noma.ts, `directiveChecks`).
+ * directive-checks.ts).
  *
  * Each directive gets at most one diagnostic per code here, and none of these codes is
  * reported by any other rule: the order these come in never decides the sorted output.
  */
-import type { NomaDocument, SectionNode } from "../noma/ast.js";
-import { directiveInterior } from "../noma/directive-interior.js";
-import { attrOf, type DirectiveFact } from "./directive-fact.js";
-import type { RuleCode } from "./rule-catalog.js";
-import { confidenceOk, has, parseDate, str } from "./rule-values.js";
+import type { NomaDocument, SectionNode } from "../../noma/ast.js";
+import { directiveInterior } from "../../noma/directive-interior.js";
+import { attrOf, type DirectiveFact } from "../directive-fact.js";
+import type { RuleCode } from "../rule-catalog.js";
+import { confidenceOk, has, parseDate, str } from "../rule-values.js";
 
 /** Where the checks report. */
 export interface DirectiveReporter {
