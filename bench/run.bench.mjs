@@ -47,6 +47,9 @@ function repo() {
     join(root, ".norma/config.json"),
     JSON.stringify({ agents: { plan: agent, do: agent, check: agent, act: agent }, budgets: { max_iterations: ITERATIONS } }),
   );
+  // A run works in its own worktree, branched from a commit.
+  execFileSync("git", ["add", "agent.cjs"], { cwd: root });
+  execFileSync("git", ["-c", "user.name=Bench", "-c", "user.email=bench@example.invalid", "commit", "-qm", "agent"], { cwd: root });
   return root;
 }
 

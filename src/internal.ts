@@ -236,13 +236,14 @@ export {
   type WorkspaceHttpServer,
 } from "./http/serve-workspace-http.js";
 // The run loop: plan → do → check → act in norma's layout (issue 13)
+export { nextStep } from "./runs/next-step.js";
+export { checkAgentBinaries } from "./runs/check-agent-binaries.js";
+export { RunSetupError } from "./runs/run-setup-error.js";
+export { RunStateError, readStored, STORED_RUN_STATE } from "./runs/stored-run-state.js";
 export {
   runLoop,
-  nextStep,
-  checkAgentBinaries,
   defaultMcpCommand,
   readStepFile,
-  RunSetupError,
   type RunLoopOptions,
   type RunResult,
   type RunProgress,
@@ -261,6 +262,8 @@ export {
 } from "./runs/list-runs.js";
 export { recoverRuns, type RecoveryReport, type PendingPatch } from "./runs/recover-runs.js";
 export { normaTransaction, readNormaState, NormaTx, NormaDbError, type NormaState } from "./runs/norma-db.js";
+export { assertWorktreeIgnored, createWorktree, planWorktree } from "./runs/run-worktree.js";
+export { pruneRuns } from "./runs/prune-runs.js";
 export {
   NORMA_TABLES,
   NORMA_SCHEMA_VERSION,

@@ -28,7 +28,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["patch"],
   ["validate"],
   ["noma", "yaml", "sqlite"],
-  ["git", "fsx", "process", "layout", "errors", "version.ts", "sorted-index-of.ts", "vendored.ts"],
+  ["git", "github", "fsx", "process", "layout", "errors", "version.ts", "sorted-index-of.ts", "vendored.ts"],
 ];
 
 interface Edge {

@@ -12,7 +12,7 @@ export const COMMAND_GROUPS: readonly { title: string; commands: readonly string
     commands: ["specs", "governs", "coverage", "affected", "diff", "changed", "mark-reconciled", "state", "cache"],
   },
   { title: "Hooks and CI", commands: ["init", "ci", "demo", "agent-hook"] },
-  { title: "Runs", commands: ["run", "runs"] },
+  { title: "Runs", commands: ["run", "runs", "reconcile"] },
   { title: "Workspace", commands: ["serve", "ledger", "archive"] },
   { title: "MCP", commands: ["mcp"] },
   { title: "Editors", commands: ["lsp"] },
@@ -99,12 +99,22 @@ const EXIT_CODES: Record<string, string> = {
      terminal), one line on stderr; never 2, which an agent reads as "block this tool"`,
   demo: `  0  the demo ran and printed its report (the drift in it is deliberate)
   2  runtime error (git missing, the temporary directory cannot be written)`,
-  run: `  0  the run passed: every acceptance criterion holds (governed files marked reconciled unless --no-mark)
+  run: `  0  the run passed: every acceptance criterion holds; its result is committed on its branch
+     (and, with --apply, brought into the current branch)
   1  the run failed (an agent or protocol error, a patch that does not apply, FAIL with no act agent)
-     or stopped (a budget, an interruption); continue it with --resume RUN_ID
+     or stopped (a budget, a stuck agent, an interruption): continue it with --resume RUN_ID;
+     or --apply was refused (the message says why)
   2  usage, configuration (.norma/config.json) or runtime error; another run holds the lock`,
-  runs: `  0  listed / shown / the HTML page written
-  2  usage error (an --html or report FILE outside the repository), no such run, or an unreadable .norma/norma.db`,
+  reconcile: `  0  no spec has open drift; or the run passed and its commit is pushed with its pull request opened
+     or updated (without GITHUB_TOKEN: kept on its branch, and what would have been published is printed)
+  1  the run failed or stopped: nothing is published (its branch and worktree are kept)
+  2  usage or configuration error, a git push or GitHub API failure, --target pr-branch outside a
+     pull_request event`,
+  runs: `  0  listed / shown / the HTML page written / applied (or nothing to apply, or already applied) / pruned
+  1  apply refused: the run did not pass, the checkout has uncommitted changes, HEAD is detached,
+     an untracked file is in the way, or the commit does not apply cleanly (the message says which)
+  2  usage error (an --html or report FILE outside the repository), no such run, a run in progress
+     (prune), or an unreadable .norma/norma.db`,
   serve: `  0  stopped by SIGINT or SIGTERM (requests in flight finished and recorded)
   2  usage error (no --http, a host that is not loopback, a bad port or token), not a git
      repository, an invalid configuration, or the port cannot be bound`,

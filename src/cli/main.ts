@@ -357,6 +357,8 @@ cli
   )
   .option("--max-message-bytes <bytes>", "Largest message taken (default 32 MiB); a longer one is answered with a JSON-RPC error, its bytes dropped unread")
   .option("--read-only", "List and serve only the tools that read (every tool that writes or runs a command is left out, and refused if called)")
+  .option("--root <dir>", "The repository the tools work in (default: the one of the working directory); `run` gives its agents the run's worktree")
+  .option("--runs-root <dir>", "The repository whose .norma/ run_list and run_status read (default: --root); `run` gives its agents the main checkout")
   .example("  noma-reconcile mcp            # what .mcp.json runs (see `noma-reconcile init`)")
   .example("  noma-reconcile mcp --read-only   # an agent that may only look")
   .example("  noma-reconcile mcp --step 20260105-100000-ab12cd/004-act   # an act agent: read-only tools + the workspace tools")
@@ -481,27 +483,52 @@ cli
   .option("--max-iterations <n>", "Stop after N iterations (default: budgets.max_iterations in .norma/config.json, else 5)")
   .option("--resume <run-id>", "Continue a stopped or failed run after its last committed step")
   .option("--no-mark", "On PASS, do not mark the governed files reconciled nor write the snapshot")
+  .option("--base <ref>", "Start the run's worktree from this commit (default: HEAD)")
+  .option("--apply", "On PASS, bring the run's commit into the current branch (as `runs apply` does)")
   .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format of the result: text | json", { default: "text" })
-  .example("  noma-reconcile run --spec .notarai/billing.spec.yaml")
+  .example("  noma-reconcile run --spec .notarai/billing.spec.yaml          # works in .norma/worktrees/<id>, commits on noma-reconcile/run/<id>")
+  .example("  noma-reconcile run --spec .notarai/billing.spec.yaml --apply  # and brings the commit into your branch when it applies cleanly")
   .example("  noma-reconcile run --spec .notarai/billing.spec.yaml --max-iterations 3 --format json")
   .example("  noma-reconcile run --goal 'Fix the flaky test' --ac 'AC1=npm test passes twice in a row'")
   .example("  noma-reconcile run --resume 20260105-100000-ab12cd")
   .action((options: Record<string, unknown>) => run(async () => (await import("./commands/run-command.js")).runCommand(options, io)));
 
 cli
+  .command("reconcile", "Drift fixed in CI: run the loop on every spec with open drift, push its commit and open or update a pull request")
+  .option("--spec <path>", "Reconcile this spec (repeatable; default: every spec with open drift)")
+  .option("--target <target>", "pull-request (push to noma-reconcile/reconcile/<base>, open or update a PR) | pr-branch (commit onto the PR's branch)", {
+    default: "pull-request",
+  })
+  .option("--remote <name>", "The remote to push to", { default: "origin" })
+  .option("--pr-base <branch>", "The branch the pull request goes into (default: the event's PR branch, else GITHUB_REF_NAME, else the current branch)")
+  .option("--pr-branch <branch>", "The branch pushed for the pull request (default: noma-reconcile/reconcile/<base>)")
+  .option("--max-iterations <n>", "Stop the run after N iterations (default: budgets.max_iterations in .norma/config.json, else 5)")
+  .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
+  .option("--format <format>", "Output format: text | json", { default: "text" })
+  .example("  noma-reconcile reconcile                       # in GitHub Actions: GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL from the runner")
+  .example("  noma-reconcile reconcile --target pr-branch    # on a pull_request event: commit the fix onto the PR's branch")
+  .example("  noma-reconcile reconcile --spec .notarai/billing.spec.yaml --format json   # without a token: the branch stays local, the plan is printed")
+  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/reconcile-drift-command.js")).reconcileDriftCommand(options, io)));
+
+cli
   .command(
     "runs <action> [...rest]",
-    "The runs recorded in .norma/norma.db: `runs list`, `runs show [RUN_ID]` (default: the newest), `runs report FILE` (the list as an HTML page)",
+    "The runs recorded in .norma/norma.db: `runs list`, `runs show [RUN_ID]` (default: the newest), `runs report FILE`, `runs apply RUN_ID`, `runs prune`",
   )
   .option("--limit <n>", "list, report: at most N runs (newest first)")
   .option("--html <file>", "show: write the run's report as one self-contained HTML page (timeline, criteria and evidence, diffs, tool calls, drift)")
+  .option("--keep-last <n>", "prune: keep the newest N runs (default: retention.keep_last of .norma/config.json, else 20)")
+  .option("--keep-days <d>", "prune: keep the runs of the last D days (default: retention.keep_days, else 30)")
+  .option("--dry-run", "prune: print what would be removed; remove nothing")
   .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile runs list")
   .example("  noma-reconcile runs show 20260105-100000-ab12cd --format json")
   .example("  noma-reconcile runs show --html .norma/report.html   # open it in a browser")
   .example("  noma-reconcile runs report .norma/runs.html")
+  .example("  noma-reconcile runs apply 20260105-100000-ab12cd   # the run's commit into your branch, only if it applies cleanly")
+  .example("  noma-reconcile runs prune --keep-last 10 --dry-run")
   .action((action: string, rest: string[], options: Record<string, unknown>) =>
     run(async () => (await import("./commands/runs-command.js")).runsCommand(action, rest, options, io)),
   );

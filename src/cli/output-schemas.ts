@@ -31,6 +31,19 @@ const base = closed({ ref: str, source: str, reason: str });
 const markedForSpec = open({ spec_path: str, files: strs });
 const snapshot = nullable(open({ state_path: str, files: num, specs: num, git_hash: str }));
 const noSummary = closed({});
+const applyResult = closed({
+  run_id: str,
+  outcome: z.enum(["applied", "already-applied", "nothing-to-apply", "refused"]),
+  message: str,
+  branch: nullable(str),
+  commit: nullable(str),
+  onto: nullable(str),
+  how: nullable(z.enum(["fast-forward", "cherry-pick"])),
+  head_before: nullable(str),
+  head_after: nullable(str),
+  blocking: strs,
+  marked: z.array(closed({ spec: str, files: strs })),
+});
 
 interface Output {
   title: string;
@@ -293,14 +306,60 @@ const OUTPUTS: Record<OutputName, Output> = {
       reason: str,
       steps: z.array(open({})),
       scorecard: nullable(str),
-      to_commit: strs,
+      worktree: closed({ dir: str, branch: str, base: str }),
+      commit: nullable(open({ branch: str, commit: nullable(str), files: z.array(closed({ status: str, path: str })) })),
+      applied: nullable(applyResult),
     }),
   },
   "runs-list": { title: "runs list: the recorded runs", summary: noSummary, result: open({ runs: z.array(open({})), total: num }) },
   "runs-show": {
     title: "runs show: one run, its steps and events",
     summary: noSummary,
-    result: open({ run: open({}), live: bool, specs: strs, steps: z.array(open({})), events: z.array(open({})), events_total: num }),
+    result: open({
+      run: open({}),
+      live: bool,
+      specs: strs,
+      steps: z.array(open({})),
+      events: z.array(open({})),
+      events_total: num,
+      worktree: nullable(closed({ dir: str, branch: str, base: str, exists: bool })),
+      result: nullable(closed({ branch: str, commit: nullable(str), files: num })),
+      applied: nullable(closed({ onto: str, commit: str })),
+      stuck: nullable(closed({ kind: str, message: str, evidence: strs })),
+    }),
+  },
+  "runs-apply": { title: "runs apply: a passed run's commit brought into the current branch, or why not", summary: noSummary, result: applyResult },
+  "runs-prune": {
+    title: "runs prune: the old runs removed (or kept, and why)",
+    summary: noSummary,
+    result: closed({
+      dry_run: bool,
+      keep_last: num,
+      keep_days: num,
+      total: num,
+      removed: num,
+      runs: z.array(
+        closed({
+          run_id: str,
+          created_at: str,
+          status: str,
+          record: z.enum(["removed", "kept"]),
+          worktree: nullable(closed({ dir: str, action: z.enum(["removed", "kept", "none"]) })),
+          branch: nullable(closed({ name: str, action: z.enum(["deleted", "kept", "none"]) })),
+          note: nullable(str),
+        }),
+      ),
+    }),
+  },
+  reconcile: {
+    title: "reconcile: drift fixed by a run, its branch pushed and a pull request opened or updated (or what would have been)",
+    summary: noSummary,
+    result: open({
+      specs: strs,
+      run: nullable(open({ run_id: str, status: str })),
+      publish: nullable(open({ pushed: bool, remote: nullable(str), ref: nullable(str), pull_request: nullable(open({})), dry_run_reason: nullable(str) })),
+      message: str,
+    }),
   },
   "runs-html": {
     title: "runs show --html, runs report: the HTML page written",

@@ -8,12 +8,14 @@ import { execGit } from "./exec-git.js";
 export interface WorktreeStatusQuery {
   /** Paths (from the top level) left out, as `:(exclude)` pathspecs. */
   exclude?: readonly string[];
+  /** Untracked files: each listed (`all`, the default) or none (`no`). */
+  untracked?: "all" | "no";
 }
 
 /** The argv (pure). `z`: NUL-terminated entries, for parsing. */
 export function worktreeStatusArgv(query: WorktreeStatusQuery = {}, z = true): string[] {
   const exclude = (query.exclude ?? []).map((p) => `:(exclude)${p}`);
-  return ["status", "--porcelain=v1", ...(z ? ["-z"] : []), "--untracked-files=all", "--ignore-submodules=none", "--", ".", ...exclude];
+  return ["status", "--porcelain=v1", ...(z ? ["-z"] : []), `--untracked-files=${query.untracked ?? "all"}`, "--ignore-submodules=none", "--", ".", ...exclude];
 }
 
 /** Paths of `git status --porcelain=v1 -z` output: "XY path\0", renames and copies "XY new\0old\0". */

@@ -69,6 +69,8 @@ export interface McpServerOptions {
   send?: (message: Record<string, unknown>) => void;
   /** How long a tool call waits for the client's roots (ms, default 10 000); past it the whole repository is the workspace, and it is logged. */
   rootsTimeoutMs?: number;
+  /** The repository whose `.norma/` run_list and run_status read (a run's agents work in its worktree; the records are in the main checkout). */
+  runsRoot?: string;
 }
 
 export const SERVER_INSTRUCTIONS = `${TOOL_NAME} keeps this repository's specs (.notarai/**/*.spec.yaml), its .noma documents and their edit transcripts in step with the code.
@@ -366,6 +368,7 @@ export class McpServer {
       ...(step !== undefined ? { agentStep: step } : {}),
       ...(readOnly ? { readOnly: true } : {}),
       ...(roots !== undefined ? { roots } : {}),
+      ...(this.options.runsRoot !== undefined ? { runsRoot: this.options.runsRoot } : {}),
     };
     const { callTool } = await import("./call-tool.js");
     return callTool(name as ToolName, args as Record<string, unknown>, ctx);

@@ -21,6 +21,8 @@ export interface McpStdioOptions {
   /** Writes one chunk of log output (stderr). */
   log: (text: string) => void;
   cwd: string;
+  /** The repository whose `.norma/` run_list and run_status read (default: the tools' root). */
+  runsRoot?: string;
   /** Print a hint on stderr (stdin is a terminal). */
   interactive?: boolean;
   /** Serve the agent of this run step (`mcp --step`). */
@@ -49,6 +51,7 @@ export function runMcpStdio(options: McpStdioOptions): Promise<void> {
     send: (message) => options.write(`${serializeMessage(message)}\n`),
     ...(options.agentStep !== undefined ? { agentStep: options.agentStep } : {}),
     ...(options.readOnly === true ? { readOnly: true } : {}),
+    ...(options.runsRoot !== undefined ? { runsRoot: options.runsRoot } : {}),
   });
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const framer = new LineFramer(max);

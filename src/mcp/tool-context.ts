@@ -17,6 +17,8 @@ export interface ToolContext {
   readOnly?: boolean;
   /** The client's roots (MCP Roots) as absolute paths, when it gave some: the workspace is their intersection with the repository. */
   roots?: readonly string[];
+  /** Where the run records are (`.norma/`): run_list and run_status read there; default `root`. */
+  runsRoot?: string;
 }
 
 /** Reconciliation works on the files git knows: outside a repository it is an error. */

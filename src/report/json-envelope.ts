@@ -41,9 +41,12 @@ export const OUTPUT_SCHEMA_VERSIONS = {
   "state-show": 2,
   "state-snapshot": 2,
   "state-reset": 2,
-  run: 2,
+  run: 3,
   "runs-list": 2,
   "runs-show": 2,
+  "runs-apply": 1,
+  "runs-prune": 1,
+  reconcile: 1,
   "runs-html": 2,
 } as const;
 

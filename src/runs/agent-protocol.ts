@@ -25,6 +25,8 @@ export interface Budgets {
   max_patch_kb?: number;
   max_changed_files?: number;
   max_risky_files?: number;
+  /** Stop when the run's drift has not fallen for this many iterations (default 3). */
+  max_stalled_iterations?: number;
 }
 
 export interface AgentRequest {

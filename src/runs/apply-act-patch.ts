@@ -33,7 +33,6 @@ import { PathContainment, PathOutsideRepoError } from "../fsx/contain-path.js";
 import { compileGlob } from "../spec/glob.js";
 import { NomaPatchFileSchema, parseJsonAs, type Budgets, type NomaPatchEntry } from "./agent-protocol.js";
 import { crashPoint } from "./crash-point.js";
-import { abs, patchBackupDir } from "../layout/norma-layout.js";
 import { readBackup, removeBackup, restoreBackup, writeBackup } from "./worktree-backup.js";
 
 export interface PatchPlan {
@@ -160,10 +159,20 @@ export interface ApplyHooks {
 
 export type ApplyResult =
   | { ok: true; before: GitState; after: GitState; transcripts: number }
-  | { ok: false; stage: "check" | "apply" | "noma" | "validate"; problem: string; before: GitState; after: GitState; restored: boolean };
+  | {
+      ok: false;
+      stage: "check" | "apply" | "noma" | "validate";
+      problem: string;
+      before: GitState;
+      after: GitState;
+      /** Whether anything was written to the tree (false: the patch failed `git apply --check`). */
+      touched: boolean;
+      /** When touched: the backup was put back and git status and HEAD are as before; null when nothing was touched. */
+      restored: boolean | null;
+    };
 
-/** Apply a vetted plan (budgets already checked). On failure the tree is as it was. */
-export async function applyPatchPlan(root: string, runId: string, stepIndex: number, plan: PatchPlan, hooks: ApplyHooks): Promise<ApplyResult> {
+/** Apply a vetted plan (budgets already checked) to the work tree at `root`, the before-state saved in `backupDir`. On failure the tree is as it was. */
+export async function applyPatchPlan(root: string, backupDir: string, plan: PatchPlan, hooks: ApplyHooks): Promise<ApplyResult> {
   const before = gitState(root);
   if (plan.diffPath !== null) {
     try {
@@ -175,11 +184,11 @@ export async function applyPatchPlan(root: string, runId: string, stepIndex: num
         problem: `patch.diff does not apply: ${e instanceof GitError ? e.stderr || e.message : (e as Error).message}`,
         before,
         after: gitState(root),
-        restored: false,
+        touched: false,
+        restored: null,
       };
     }
   }
-  const backupDir = abs(root, patchBackupDir(runId, stepIndex));
   removeBackup(backupDir);
   const manifest = writeBackup(root, plan.touched, backupDir);
   await hooks.started(before, backupDir);
@@ -229,7 +238,7 @@ export async function applyPatchPlan(root: string, runId: string, stepIndex: num
     restoreBackup(root, backupDir, manifest);
     const after = gitState(root);
     const restored = after.status === before.status && after.head === before.head;
-    return { ok: false, ...failure, before, after, restored };
+    return { ok: false, ...failure, before, after, touched: true, restored };
   }
   return { ok: true, before, after: gitState(root), transcripts };
 }

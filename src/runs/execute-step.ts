@@ -53,7 +53,14 @@ import { changedPaths, ledgerEdits, ledgerOffset, worktreeFingerprint, type Reco
 import { formatAgentStep, roleTools } from "./agent-step.js";
 
 export interface StepInput {
+  /** The repository root: where `.norma/` is (the run's records, the agent pid file). */
   root: string;
+  /**
+   * The workspace root the step is contained in — the run's worktree: the request's `repo_root`, every
+   * agent's working directory, the root of the MCP server's workspace tools (`mcp --root`), the built-in check's
+   * tree, where the step's changes are looked for. Every tool of the step takes it from here.
+   */
+  workspaceRoot: string;
   runId: string;
   index: number;
   role: Role;
@@ -100,7 +107,7 @@ function listed(paths: readonly string[]): string {
 /** The work tree's fingerprint, or null when git cannot give one (the step is still judged; its changes are just not recorded). */
 function fingerprint(s: StepInput): WorktreeFingerprint | null {
   try {
-    return worktreeFingerprint(s.root, s.records);
+    return worktreeFingerprint(s.workspaceRoot, s.records);
   } catch {
     return null;
   }
@@ -116,14 +123,17 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
   const tmpDir = `${abs(s.root, stepDirRel)}${TMP_MARK}${randomBytes(4).toString("hex")}`;
   mkdirSync(join(tmpDir, "logs"), { recursive: true });
   // Our MCP server serves this step's agent: only its role's tools, its workspace requests attributed to the step in the ledger.
-  const mcp = s.mcpCommand !== null ? [...s.mcpCommand, "--step", formatAgentStep({ runId: s.runId, index: s.index, role: s.role })] : null;
+  const mcp =
+    s.mcpCommand !== null
+      ? [...s.mcpCommand, "--step", formatAgentStep({ runId: s.runId, index: s.index, role: s.role }), "--root", s.workspaceRoot, "--runs-root", s.root]
+      : null;
   const request: AgentRequest = {
     version: 1,
     run_id: s.runId,
     step: { index: s.index, role: s.role, iteration: s.iteration },
     goal: s.goal,
     norma: { acceptance_criteria: publicCriteria(s.criteria), budgets: s.budgets },
-    paths: { repo_root: s.root, run_dir: abs(s.root, runDir(s.runId)), step_dir: tmpDir },
+    paths: { repo_root: s.workspaceRoot, run_dir: abs(s.root, runDir(s.runId)), step_dir: tmpDir },
     context: {
       previous_step_dirs: s.previousStepDirs,
       notes: `step_dir is the step's directory while it is being built; it is renamed to ${abs(s.root, stepDirRel)} when the step is committed`,
@@ -155,7 +165,8 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
   } else if (s.agent.type === "builtin") {
     const testTimeout = s.agent.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     const r = await builtinCheck({
-      root: s.root,
+      root: s.workspaceRoot,
+      stateRoot: s.root,
       stepDir: tmpDir,
       criteria: s.criteria,
       acks: s.acks,
@@ -174,12 +185,12 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
     let acp: { answer: string | null; failure: string | null; protocolError: string | null } | null = null;
     const timeoutMs = s.agent.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     // What the agent changes: its workspace-tool edits (the ledger lines of this step), and for the coding CLIs, which edit with tools of their own too, git status before and after.
-    const ledgerStart = ledgerOffset(s.root, s.records);
+    const ledgerStart = ledgerOffset(s.workspaceRoot, s.records);
     const before = s.agent.type !== "exec" ? fingerprint(s) : null;
     if (s.agent.type === "exec") {
       out = await spawnAgent({
         argv: s.agent.cmd,
-        cwd: s.root,
+        cwd: s.workspaceRoot,
         env: minimalEnv(s.env, request, s.agent.env),
         stdin: requestJson,
         timeoutMs,
@@ -192,7 +203,7 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
       const { runAcpAgent } = await import("./agents/run-acp-agent.js");
       const r = await runAcpAgent({
         agent: s.agent,
-        root: s.root,
+        root: s.workspaceRoot,
         runDir: request.paths.run_dir,
         stepDir: tmpDir,
         runId: s.runId,
@@ -210,7 +221,7 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
       acp = r;
       events.push(...r.events);
     } else {
-      const cwd = abs(s.root, s.agent.path ?? "");
+      const cwd = abs(s.workspaceRoot, s.agent.path ?? "");
       const cmd = cliAgentCommand(s.agent, { cwd, stepDir: tmpDir, prompt: rolePrompt(request, { mcp: mcp !== null }), role: s.role, mcp });
       out = await spawnAgent({
         argv: cmd.argv,
@@ -224,7 +235,7 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
       });
     }
     const after = before !== null ? fingerprint(s) : null;
-    const viaTools = ledgerEdits(s.root, s.records, ledgerStart, { runId: s.runId, index: s.index });
+    const viaTools = ledgerEdits(s.workspaceRoot, s.records, ledgerStart, { runId: s.runId, index: s.index });
     const seen = before !== null && after !== null ? changedPaths(before, after) : [];
     worktreeChanges = [...new Set([...viaTools, ...seen])].sort();
     if (worktreeChanges.length > 0) {

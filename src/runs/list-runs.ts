@@ -10,6 +10,7 @@ import type { EventRow, RunRow, StepRow } from "./norma-schema.js";
 import { readLockHolder, tryRunLock } from "./run-lock.js";
 import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { isAbsolute } from "node:path";
 import type { VerdictFile } from "./agent-protocol.js";
 import { abs, NORMA_DIR } from "../layout/norma-layout.js";
 import { DEFAULT_RUN_STATUS_EVENTS } from "./run-status-defaults.js";
@@ -69,6 +70,41 @@ export interface RunDetail {
   verdict_file: string | null;
   /** Its content (null when there is none or it does not parse). */
   verdict: VerdictFile | null;
+  /** Where the run works: its worktree (repository-relative, or absolute), branch, start commit, and whether the directory is still there. */
+  worktree: { dir: string; branch: string; base: string; exists: boolean } | null;
+  /** A passed run's commit on its branch (commit null: it changed nothing). */
+  result: { branch: string; commit: string | null; files: number } | null;
+  /** Where `runs apply` brought the commit. */
+  applied: { onto: string; commit: string } | null;
+  /** Why a stuck agent stopped the run (the last agent_stuck event): its words and the evidence, one line each. */
+  stuck: { kind: string; message: string; evidence: string[] } | null;
+}
+
+function stuckOf(events: readonly EventRow[]): RunDetail["stuck"] {
+  const e = [...events].reverse().find((x) => x.type === "agent_stuck");
+  if (e === undefined) return null;
+  const d = (e.data_json !== null ? JSON.parse(e.data_json) : {}) as {
+    kind?: string;
+    steps?: number[];
+    fingerprint?: string;
+    proposal?: string[];
+    changed?: string[];
+    limit?: number;
+    counts?: Array<{ iteration: number; step: number; open: number }>;
+  };
+  const evidence =
+    d.kind === "repeated_change"
+      ? [
+          `act steps ${(d.steps ?? []).join(" and ")} proposed the same change (sha256 ${d.fingerprint ?? "?"})`,
+          `proposal files: ${(d.proposal ?? []).join(", ") || "none"}; files changed directly: ${(d.changed ?? []).join(", ") || "none"}`,
+        ]
+      : d.kind === "drift_stalled"
+        ? [
+            `open drift after each failed check: ${(d.counts ?? []).map((c) => `iteration ${c.iteration} (step ${c.step}): ${c.open}`).join(", ")}`,
+            `max_stalled_iterations: ${d.limit ?? "?"}`,
+          ]
+        : [];
+  return { kind: d.kind ?? "unknown", message: e.message, evidence };
 }
 
 function readVerdict(root: string, rel: string | null): VerdictFile | null {
@@ -108,6 +144,18 @@ export async function showRun(root: string, runId?: string, options: { eventsLim
   const scorecard = lastCheck !== undefined && existsSync(abs(root, `${lastCheck.step_dir}/scorecard.md`)) ? `${lastCheck.step_dir}/scorecard.md` : null;
   const verdictFile = lastCheck !== undefined && existsSync(abs(root, `${lastCheck.step_dir}/verdict.json`)) ? `${lastCheck.step_dir}/verdict.json` : null;
   const events = state.events(run.run_id);
+  const wt = kv.get("worktree") as { dir?: unknown; branch?: unknown; base?: unknown } | undefined;
+  const worktree =
+    typeof wt?.dir === "string" && typeof wt.branch === "string" && typeof wt.base === "string"
+      ? { dir: wt.dir, branch: wt.branch, base: wt.base, exists: existsSync(isAbsolute(wt.dir) ? wt.dir : abs(root, wt.dir)) }
+      : null;
+  const res = kv.get("result") as { branch?: unknown; commit?: unknown; files?: unknown } | undefined;
+  const result =
+    typeof res?.branch === "string"
+      ? { branch: res.branch, commit: typeof res.commit === "string" ? res.commit : null, files: Array.isArray(res.files) ? res.files.length : 0 }
+      : null;
+  const app = kv.get("applied") as { onto?: unknown; commit?: unknown } | undefined;
+  const applied = typeof app?.onto === "string" && typeof app.commit === "string" ? { onto: app.onto, commit: app.commit } : null;
   const shown = options.eventsLimit !== undefined ? events.slice(Math.max(0, events.length - options.eventsLimit)) : events;
   return {
     run,
@@ -127,6 +175,10 @@ export async function showRun(root: string, runId?: string, options: { eventsLim
     scorecard,
     verdict_file: verdictFile,
     verdict: readVerdict(root, verdictFile),
+    worktree,
+    result,
+    applied,
+    stuck: stuckOf(events),
   };
 }
 

@@ -12,9 +12,11 @@
  *   (`status=fail`, the iteration its own input.json records) and a
  *   `reconciled_step` event — no verdict is guessed;
  *   a run directory without its `runs` row gets one (`status=failed`, the goal
- *   from its norma.md) and a `reconciled_run` event;
+ *   and the stored set-up from its run.json — so `run --resume` continues it —
+ *   else the goal from its norma.md) and a `reconciled_run` event;
  * - a patch whose application was started but has no outcome is rolled back
- *   from its backup (`patch_rolled_back`), its act step marked failed;
+ *   from its backup into the run's worktree (`patch_rolled_back`), its act
+ *   step marked failed;
  * - a run still marked `running` (its process died: the lock was free) is
  *   marked `stopped` with a `run_interrupted` event, so `run --resume` can
  *   continue it.
@@ -27,8 +29,11 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { abs, parseStepDirName, runDir, RUN_ID_PATTERN, RUNS_DIR, stepDirName, TMP_MARK } from "../layout/norma-layout.js";
 import { goalOfNormaMd } from "./norma-md.js";
+import { readRunJson } from "./run-json.js";
+import { worktreePath } from "./run-worktree-path.js";
 import { normaTransaction, readNormaState } from "./norma-db.js";
-import { rollBackPatch } from "./apply-act-patch.js";
+import { gitState, rollBackPatch } from "./apply-act-patch.js";
+import { statusDelta } from "./status-delta.js";
 import { killOrphanAgent } from "./agents/agent-pid-file.js";
 import type { RunRow, StepRow } from "./norma-schema.js";
 
@@ -98,7 +103,7 @@ export async function recoverRuns(root: string): Promise<RecoveryReport> {
   const state = await readNormaState(root);
   const known = new Map<string, RunRow>((state?.runs ?? []).map((r) => [r.run_id, r]));
 
-  const missingRuns: Array<{ id: string; goal: string; created: string }> = [];
+  const missingRuns: Array<{ id: string; goal: string; created: string; kv: Record<string, unknown> | null }> = [];
   const missingSteps: StepRow[] = [];
   for (const name of listDirs(runsAbs)) {
     if (name.includes(TMP_MARK)) {
@@ -123,13 +128,15 @@ export async function recoverRuns(root: string): Promise<RecoveryReport> {
     }
     const row = known.get(name);
     if (row === undefined) {
-      let goal = "(recovered: the run's database row was missing)";
-      try {
-        goal = goalOfNormaMd(readFileSync(`${rdir}/norma.md`, "utf8")) ?? goal;
-      } catch {
-        /* no norma.md */
-      }
-      missingRuns.push({ id: name, goal, created: mtimeIso(rdir) });
+      const setup = readRunJson(rdir);
+      let goal = setup?.goal ?? "(recovered: the run's database row was missing)";
+      if (setup === null)
+        try {
+          goal = goalOfNormaMd(readFileSync(`${rdir}/norma.md`, "utf8")) ?? goal;
+        } catch {
+          /* no norma.md */
+        }
+      missingRuns.push({ id: name, goal, created: setup?.created_at ?? mtimeIso(rdir), kv: setup?.kv ?? null });
     }
     const rows = state?.steps(name) ?? [];
     const have = new Set(rows.map((s) => s.step_index));
@@ -171,9 +178,27 @@ export async function recoverRuns(root: string): Promise<RecoveryReport> {
   if (missingRuns.length === 0 && missingSteps.length === 0 && interrupted.length === 0 && pendingPatches.length === 0) return report;
 
   const rolled = new Map<string, boolean>();
+  const verdicts = new Map<string, { target: string; unchanged: boolean | null; delta: string; missing: string }>();
   for (const { runId, pending } of pendingPatches) {
     const dir = abs(root, `${runDir(runId)}/patches/${String(pending.step).padStart(3, "0")}.backup`);
-    rolled.set(runId, rollBackPatch(root, dir));
+    // The patch was being applied in the run's worktree (runs of older versions worked in the checkout).
+    const wt = state?.kv(runId).get("worktree") as { dir?: unknown } | undefined;
+    const target = typeof wt?.dir === "string" && wt.dir !== "" ? worktreePath(root, { dir: wt.dir }) : root;
+    const ok = existsSync(target) && rollBackPatch(target, dir);
+    rolled.set(runId, ok);
+    // Compare with the state patch_started recorded: say what the restore achieved, not what it meant to.
+    const started = [...(state?.events(runId) ?? [])].reverse().find((e) => e.type === "patch_started");
+    const was =
+      started?.data_json !== null && started !== undefined ? (JSON.parse(started.data_json) as { status_before?: unknown; head_before?: unknown }) : null;
+    let unchanged: boolean | null = null;
+    let delta = "";
+    if (ok && was !== null && typeof was.status_before === "string") {
+      const now = gitState(target);
+      unchanged = now.status === was.status_before && now.head === was.head_before;
+      if (!unchanged) delta = statusDelta(was.status_before, now.status);
+    }
+    const where = target === root ? "the work tree" : `the worktree ${wt?.dir as string}`;
+    verdicts.set(runId, { target: where, unchanged, delta, missing: existsSync(target) ? "its backup is missing" : `${where} is gone` });
   }
 
   await normaTransaction(root, (tx) => {
@@ -189,7 +214,14 @@ export async function recoverRuns(root: string): Promise<RecoveryReport> {
         verdict: null,
         run_dir: runDir(r.id),
       });
-      tx.event(r.id, "reconciled_run", "Run dir exists but DB record was missing; inserted during recovery");
+      if (r.kv !== null) for (const [k, v] of Object.entries(r.kv)) tx.setKv(r.id, k, v);
+      tx.event(
+        r.id,
+        "reconciled_run",
+        r.kv !== null
+          ? "Run dir exists but DB record was missing; inserted during recovery, with the run's set-up from its run.json (`noma-reconcile run --resume` continues it)"
+          : "Run dir exists but DB record was missing; inserted during recovery",
+      );
       report.insertedRuns.push(r.id);
     }
     for (const s of missingSteps) {
@@ -205,16 +237,25 @@ export async function recoverRuns(root: string): Promise<RecoveryReport> {
     }
     for (const { runId, pending } of pendingPatches) {
       const ok = rolled.get(runId) === true;
+      const v = verdicts.get(runId)!;
       tx.event(
         runId,
         ok ? "patch_rolled_back" : "patch_unrecoverable",
         ok
-          ? `The patch of step ${pending.step} was being applied when the process died; the work tree was restored from its backup`
-          : `The patch of step ${pending.step} was being applied when the process died and its backup is missing; check the work tree`,
-        { step_index: pending.step },
+          ? `The patch of step ${pending.step} was being applied when the process died; ${v.target} was restored from its backup${
+              v.unchanged === true
+                ? " (git status as before the patch)"
+                : v.unchanged === false
+                  ? `, but git status differs from before the patch (${v.delta}) — check it`
+                  : ""
+            }`
+          : `The patch of step ${pending.step} was being applied when the process died and ${v.missing}: nothing was restored; check ${v.target}`,
+        { step_index: pending.step, restored: ok, status_unchanged: v.unchanged },
       );
       tx.updateStep(runId, pending.step, { status: "fail", summary: "patch interrupted and rolled back during recovery" });
       tx.db.run("DELETE FROM kv_run WHERE run_id = ? AND key = 'pending_patch'", [runId]);
+      // The rolled-back proposal never took effect: the act step's retry may propose it again without being "stuck".
+      tx.db.run("DELETE FROM kv_run WHERE run_id = ? AND key = 'last_change'", [runId]);
       report.rolledBack.push(runId);
     }
     for (const id of interrupted) {

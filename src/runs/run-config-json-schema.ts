@@ -8,7 +8,18 @@
 import * as z from "zod/mini";
 import { ROLES } from "../layout/norma-layout.js";
 import { TOOL_NAME, TOOL_URL, TOOL_VERSION } from "../version.js";
-import { AGENT_SCHEMAS, AGENT_TYPES, BudgetsSchema, DEFAULT_MAX_ITERATIONS, type TOP_KEYS } from "./run-config.js";
+import {
+  AGENT_SCHEMAS,
+  AGENT_TYPES,
+  BudgetsSchema,
+  DEFAULT_MAX_ITERATIONS,
+  DEFAULT_MAX_STALLED_ITERATIONS,
+  DEFAULT_RETENTION,
+  DEFAULT_WORKTREES_DIR,
+  RetentionSchema,
+  WorktreesSchema,
+  type TOP_KEYS,
+} from "./run-config.js";
 
 export const RUN_CONFIG_SCHEMA_ID = `${TOOL_URL}/schema/norma-config.schema.json`;
 
@@ -39,8 +50,19 @@ export function runConfigJsonSchema(): Json {
       properties: Object.fromEntries(ROLES.map((r) => [r, roleAgent(r)])),
       additionalProperties: false,
     },
-    budgets: { ...jsonSchema(BudgetsSchema), description: `Limits of one run (max_iterations default ${DEFAULT_MAX_ITERATIONS})` },
+    budgets: {
+      ...jsonSchema(BudgetsSchema),
+      description: `Limits of one run (max_iterations default ${DEFAULT_MAX_ITERATIONS}; max_stalled_iterations, default ${DEFAULT_MAX_STALLED_ITERATIONS}: stop when the open drift has not fallen for that many iterations)`,
+    },
     risky: { type: "array", items: { type: "string", minLength: 1 }, description: "Globs of risky paths, counted against budgets.max_risky_files" },
+    worktrees: {
+      ...jsonSchema(WorktreesSchema),
+      description: `Where each run's git worktree goes: dir, repository-relative (ignored by git) or absolute (default ${DEFAULT_WORKTREES_DIR})`,
+    },
+    retention: {
+      ...jsonSchema(RetentionSchema),
+      description: `What \`runs prune\` keeps: the newest keep_last runs and those of the last keep_days days (defaults ${DEFAULT_RETENTION.keep_last} and ${DEFAULT_RETENTION.keep_days})`,
+    },
   };
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",

@@ -9,8 +9,10 @@
  *       "act":   { "type": "claude", "model": "sonnet", "path": "." },
  *       "do":    { "type": "acp", "cmd": ["npx", "claude-code-acp"], "permissions": { "execute": "deny" } }
  *     },
- *     "budgets": { "max_iterations": 5, "max_patch_kb": 200, "max_changed_files": 20, "max_risky_files": 0 },
- *     "risky": [".github/**", "**\/*.lock"]
+ *     "budgets": { "max_iterations": 5, "max_patch_kb": 200, "max_changed_files": 20, "max_risky_files": 0, "max_stalled_iterations": 3 },
+ *     "risky": [".github/**", "**\/*.lock"],
+ *     "worktrees": { "dir": ".norma/worktrees" },
+ *     "retention": { "keep_last": 20, "keep_days": 30 }
  *   }
  *
  * Agent types: `exec` (an argv, never a shell), the one-shot coding CLIs
@@ -20,9 +22,14 @@
  * policy answering its permission requests), and `builtin` (check only: our own
  * drift, document and test checks).
  *
+ * `worktrees.dir` is where each run's git worktree goes (relative to the
+ * repository root, or absolute; inside the repository it must be ignored by
+ * git, as `.norma/` is). `retention` is what `runs prune` keeps by default.
+ *
  * Absent file → defaults: the built-in check, no plan/do/act agent (those
  * roles are recorded as `skipped`; a failed check with no act agent ends the
- * run as failed), `max_iterations` 5. Every problem names the file, the key
+ * run as failed), `max_iterations` 5, worktrees under `.norma/worktrees`,
+ * `runs prune` keeping the last 20 runs and those of the last 30 days. Every problem names the file, the key
  * path, what was expected and what was found; unknown keys are errors (a
  * misspelt budget must not silently lift a limit).
  */
@@ -47,6 +54,10 @@ export type CliAgentType = (typeof CLI_AGENT_TYPES)[number];
 /** Default time an agent may take (ms): 20 minutes. */
 export const DEFAULT_TIMEOUT_MS = 20 * 60 * 1000;
 export const DEFAULT_MAX_ITERATIONS = 5;
+/** How many iterations the drift may go without falling before the run stops (budgets.max_stalled_iterations). */
+export const DEFAULT_MAX_STALLED_ITERATIONS = 3;
+export const DEFAULT_WORKTREES_DIR = ".norma/worktrees";
+export const DEFAULT_RETENTION: Readonly<Retention> = Object.freeze({ keep_last: 20, keep_days: 30 });
 
 const timeout = z.optional(z.number().check(z.int(), z.positive()));
 const envNames = z.optional(z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name"))));
@@ -107,7 +118,21 @@ export const BudgetsSchema = z.strictObject({
   max_patch_kb: z.optional(z.number().check(z.positive())),
   max_changed_files: z.optional(z.number().check(z.int(), z.minimum(0))),
   max_risky_files: z.optional(z.number().check(z.int(), z.minimum(0))),
+  max_stalled_iterations: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(1000))),
 });
+
+export const WorktreesSchema = z.strictObject({ dir: z.optional(z.string().check(z.minLength(1))) });
+
+export const RetentionSchema = z.strictObject({
+  keep_last: z.optional(z.number().check(z.int(), z.minimum(0))),
+  keep_days: z.optional(z.number().check(z.minimum(0))),
+});
+
+/** What `runs prune` keeps: the newest `keep_last` runs, and every run younger than `keep_days` days. */
+export interface Retention {
+  keep_last: number;
+  keep_days: number;
+}
 
 export interface ExecAgentConfig {
   type: "exec";
@@ -147,6 +172,9 @@ export interface RunConfig {
   agents: Partial<Record<Role, AgentConfig>>;
   budgets: Budgets;
   risky: string[];
+  /** Where runs' worktrees go (as written: repo-relative POSIX, or absolute). */
+  worktrees: { dir: string };
+  retention: Retention;
   /** Where it came from: the file, or defaults (no file). */
   source: "file" | "defaults";
 }
@@ -159,10 +187,17 @@ export class RunConfigError extends NomaError {
 }
 
 export function defaultRunConfig(): RunConfig {
-  return { agents: { check: { type: "builtin" } }, budgets: { max_iterations: DEFAULT_MAX_ITERATIONS }, risky: [], source: "defaults" };
+  return {
+    agents: { check: { type: "builtin" } },
+    budgets: { max_iterations: DEFAULT_MAX_ITERATIONS },
+    risky: [],
+    worktrees: { dir: DEFAULT_WORKTREES_DIR },
+    retention: { ...DEFAULT_RETENTION },
+    source: "defaults",
+  };
 }
 
-export const TOP_KEYS = ["agents", "budgets", "risky"];
+export const TOP_KEYS = ["agents", "budgets", "risky", "worktrees", "retention"];
 
 /** A problem of `.norma/config.json` with where it is: the key path it is about (null: the file as a whole), or the position of a syntax error. */
 export interface RunConfigProblem {
@@ -258,7 +293,30 @@ export function parseRunConfig(
       if (b.max_patch_kb !== undefined) config.budgets.max_patch_kb = b.max_patch_kb;
       if (b.max_changed_files !== undefined) config.budgets.max_changed_files = b.max_changed_files;
       if (b.max_risky_files !== undefined) config.budgets.max_risky_files = b.max_risky_files;
+      if (b.max_stalled_iterations !== undefined) config.budgets.max_stalled_iterations = b.max_stalled_iterations;
     }
+  }
+  if (obj["worktrees"] !== undefined) {
+    const r = WorktreesSchema.safeParse(obj["worktrees"]);
+    if (!r.success)
+      for (const p of describeIssues(r.error.issues as never, obj["worktrees"], ["worktrees"], (p) => schemaKeysAt(WorktreesSchema, p)))
+        problems.push(`${file}: ${p}`);
+    else if (r.data.dir !== undefined) {
+      const dir = r.data.dir.replace(/\\/g, "/").replace(/\/+$/, "");
+      if (dir === "" || dir === "." || /^\.git(\/|$)/.test(dir) || dir.split("/").includes(".."))
+        at(
+          ["worktrees", "dir"],
+          `expected a directory for the runs' worktrees (repository-relative without "..", or absolute), found ${JSON.stringify(r.data.dir)}`,
+        );
+      else config.worktrees = { dir };
+    }
+  }
+  if (obj["retention"] !== undefined) {
+    const r = RetentionSchema.safeParse(obj["retention"]);
+    if (!r.success)
+      for (const p of describeIssues(r.error.issues as never, obj["retention"], ["retention"], (p) => schemaKeysAt(RetentionSchema, p)))
+        problems.push(`${file}: ${p}`);
+    else config.retention = { keep_last: r.data.keep_last ?? DEFAULT_RETENTION.keep_last, keep_days: r.data.keep_days ?? DEFAULT_RETENTION.keep_days };
   }
   if (obj["risky"] !== undefined) {
     const r = obj["risky"];

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LOCK_TIMEOUT_MS } from "../../src/fsx/lock-wait-default.js";
 import { DEFAULT_HTTP_PORT, DEFAULT_MAX_BODY_BYTES } from "../../src/http/http-defaults.js";
-import { DEFAULT_MAX_ITERATIONS } from "../../src/runs/run-config.js";
+import { DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_STALLED_ITERATIONS } from "../../src/runs/run-config.js";
 import { DEFAULT_RUN_STATUS_EVENTS } from "../../src/runs/run-status-defaults.js";
 import { DEFAULT_STALE_DAYS } from "../../src/validate/default-stale-days.js";
 import { TOOL_URL, TOOL_VERSION } from "../../src/version.js";
@@ -92,6 +92,8 @@ describe("each default in one place", () => {
     const config = JSON.parse(runCli(["schema", "config"], { cwd: PACKAGE_ROOT }).stdout) as { properties: { lock_timeout: { description: string } } };
     expect(config.properties.lock_timeout.description).toContain(`default ${DEFAULT_LOCK_TIMEOUT_MS / 1000})`);
     const norma = JSON.parse(runCli(["schema", "norma-config"], { cwd: PACKAGE_ROOT }).stdout) as { properties: { budgets: { description: string } } };
-    expect(norma.properties.budgets.description).toBe(`Limits of one run (max_iterations default ${DEFAULT_MAX_ITERATIONS})`);
+    expect(norma.properties.budgets.description).toBe(
+      `Limits of one run (max_iterations default ${DEFAULT_MAX_ITERATIONS}; max_stalled_iterations, default ${DEFAULT_MAX_STALLED_ITERATIONS}: stop when the open drift has not fallen for that many iterations)`,
+    );
   });
 });

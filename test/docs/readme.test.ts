@@ -480,13 +480,14 @@ describe("README: the five-minute tour", () => {
     expect(committedFilesHolding(repo, env["HOME"]!)).toEqual([]);
     const head = spawnSync("git", ["rev-parse", "HEAD"], { cwd: repo, encoding: "utf8" }).stdout.trim();
     expect(committedFilesHolding(repo, '"doc_uri":"docs/refunds.noma"')).toContain(`${head}:docs/refunds.noma.patches`);
-    // In the work tree, only the run's agent requests (input.json: absolute paths, as the norma protocol specifies) hold it, and git ignores them.
+    // In the work tree, only the run's agent requests (input.json: absolute paths, as the norma protocol specifies) and the
+    // `.git` file git writes in the run's worktree (its gitdir) hold it, and git ignores them.
     const holding = spawnSync("grep", ["-rlF", "--exclude-dir=node_modules", "--exclude-dir=.git", "-e", repo, "."], { cwd: repo, encoding: "utf8" })
       .stdout.split("\n")
       .filter((l) => l !== "")
       .map((l) => l.replace(/^\.\//, ""));
     expect(holding.length).toBeGreaterThan(0);
-    for (const f of holding) expect(f).toMatch(/^\.norma\/runs\/[^/]+\/steps\/\d{3}-[a-z]+\/input\.json$/);
+    for (const f of holding) expect(f).toMatch(/^\.norma\/(runs\/[^/]+\/steps\/\d{3}-[a-z]+\/input\.json|worktrees\/[^/]+\/\.git)$/);
     const ignored = spawnSync("git", ["check-ignore", ...holding], { cwd: repo, encoding: "utf8" })
       .stdout.split("\n")
       .filter((l) => l !== "");

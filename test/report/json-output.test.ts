@@ -8,7 +8,7 @@ import { readdirSync, writeFileSync, appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { OUTPUT_NAMES, outputJsonSchema, outputSchema, openWorkspace, runWorkspaceTool, type OutputName } from "../../src/internal.js";
+import { OUTPUT_NAMES, outputJsonSchema, outputSchema, outputSchemaId, openWorkspace, runWorkspaceTool, type OutputName } from "../../src/internal.js";
 import { appendLedger } from "../../src/workspace/append-ledger.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
@@ -26,7 +26,7 @@ function valid(name: OutputName, args: string[], cwd: string, env: NodeJS.Proces
   const parsed = outputSchema(name).safeParse(out);
   expect(parsed.success, `${name}: ${parsed.success ? "" : JSON.stringify(parsed.error.issues, null, 1)}`).toBe(true);
   expect(Object.keys(out)).toEqual(["schema", "tool", "command", "ok", "summary", "result", "warnings"]);
-  expect(out["schema"]).toBe(`noma-reconcile/${name}@2`);
+  expect(out["schema"]).toBe(outputSchemaId(name));
   seen.add(name);
   return out;
 }
@@ -107,17 +107,21 @@ describe("--format json: one envelope, each output valid against its schema", ()
     const repo = join(tmp, readdirSync(tmp)[0]!);
     const run = valid("run", ["run", "--spec", ".notarai/billing.spec.yaml"], repo);
     expect(run["ok"]).toBe(true);
-    // What the text's closing `git add` names: the reconciled files, their transcript, the snapshot.
-    expect((run["result"] as { to_commit: string[] }).to_commit).toEqual([
+    // The run's commit on its branch: the fixed code, the handbook and its transcript, the snapshot.
+    const result = run["result"] as { run_id: string; commit: { files: Array<{ path: string }> } };
+    expect(result.commit.files.map((f) => f.path)).toEqual([
+      ".notarai/reconciliation_state.json",
       "docs/billing.noma",
       "docs/billing.noma.patches",
       "src/billing/refund.ts",
-      ".notarai/reconciliation_state.json",
     ]);
     valid("runs-show", ["runs", "show"], repo);
     const page = valid("runs-html", ["runs", "show", "--html", ".norma/report.html"], repo);
     expect(page).toMatchObject({ command: "runs show --html", result: { file: ".norma/report.html", runs: 1 } });
     expect(valid("runs-html", ["runs", "report", ".norma/runs.html"], repo)).toMatchObject({ command: "runs report", result: { run_id: null, runs: 1 } });
+    valid("runs-apply", ["runs", "apply", result.run_id], repo);
+    valid("runs-prune", ["runs", "prune", "--dry-run"], repo);
+    valid("reconcile", ["reconcile"], repo);
   });
 
   it("serve --http: its one line once listening", async () => {
@@ -144,7 +148,7 @@ describe("--format json: one envelope, each output valid against its schema", ()
       const printed = JSON.parse(r.stdout) as Record<string, unknown>;
       expect(printed).toEqual(outputJsonSchema(name));
       expect(printed["$schema"]).toBe("https://json-schema.org/draft/2020-12/schema");
-      expect((printed["properties"] as Record<string, { const?: string }>)["schema"]!.const).toBe(`noma-reconcile/${name}@2`);
+      expect((printed["properties"] as Record<string, { const?: string }>)["schema"]!.const).toBe(outputSchemaId(name));
       expect(z.toJSONSchema(outputSchema(name), { io: "output", unrepresentable: "any" })).toMatchObject({ required: printed["required"] });
     }
     expect(runCli(["schema", "output/nope"], { cwd: dir }).code).toBe(2);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readNormaState } from "../../src/runs/norma-db.js";
-import { cli, readJson, runIds, runRepo, SPEC, stepDirs } from "./helpers/run-repo.js";
+import { checkoutFingerprint, cli, readJson, runIds, runRepo, SPEC, stepDirs, worktreeOf } from "./helpers/run-repo.js";
 
 const ACP_AGENT = fileURLToPath(new URL("./helpers/acp-agent.mjs", import.meta.url));
 const DRIFT = { "src/app.ts": "export const greet = (n: string) => `hi ${n}`;\n" };
@@ -76,6 +76,8 @@ describe("run with an ACP agent", () => {
                 { terminal: { command: "git", args: ["rev-parse", "--is-inside-work-tree"] } },
                 { terminal: { command: "rm", args: ["-rf", "src"] } },
                 { terminal: { command: "git", args: ["rev-parse", "--is-inside-work-tree"], cwd: "/tmp" } },
+                // The user's checkout: outside the run's worktree.
+                { write: "${checkout}/src/app.ts", content: "escaped\n" },
                 {
                   write: "${step_dir}/reconciled.json",
                   content: JSON.stringify([{ spec: ".notarai/app.spec.yaml", path: "src/app.ts", note: "greets with hello again" }]),
@@ -87,12 +89,16 @@ describe("run with an ACP agent", () => {
         },
       },
     });
+    const checkout = checkoutFingerprint(root);
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).result).toMatchObject({ status: "passed", verdict: "PASS", iteration: 2 });
-    expect(readFileSync(join(root, "src/app.ts"), "utf8")).toBe(FIXED);
-    expect(existsSync(join(root, ".git/hooks/pre-commit"))).toBe(false);
     const id = runIds(root)[0]!;
+    // The agent worked in the run's worktree; the user's checkout is as it was.
+    const wt = worktreeOf(root, id);
+    expect(readFileSync(join(wt, "src/app.ts"), "utf8")).toBe(FIXED);
+    expect(checkoutFingerprint(root)).toEqual(checkout);
+    expect(existsSync(join(root, ".git/hooks/pre-commit"))).toBe(false);
     expect(readFileSync(join(root, `.norma/runs/${id}/norma.md`), "utf8")).not.toBe("overwritten\n");
     expect(stepDirs(root, id)).toEqual(["001-plan", "002-do", "003-check", "004-act", "005-plan", "006-do", "007-check"]);
     const steps = `.norma/runs/${id}/steps`;
@@ -101,10 +107,10 @@ describe("run with an ACP agent", () => {
     // MCP server for the step; it read, but its repository write and its command were refused.
     const plan = readJson(root, `${steps}/001-plan/files/acp.json`);
     expect(plan.capabilities).toMatchObject({ fs: { readTextFile: true, writeTextFile: true }, terminal: true });
-    expect(plan.session.cwd).toBe(root);
+    expect(plan.session.cwd).toBe(wt);
     expect(plan.session.mcpServers).toHaveLength(1);
     expect(plan.session.mcpServers[0]).toMatchObject({ name: "noma-reconcile", command: process.execPath, env: [] });
-    expect(plan.session.mcpServers[0].args.slice(-3)).toEqual(["mcp", "--step", `${id}/001-plan`]);
+    expect(plan.session.mcpServers[0].args.slice(-7)).toEqual(["mcp", "--step", `${id}/001-plan`, "--root", wt, "--runs-root", root]);
     expect(plan.results[0]).toEqual({ ok: { content: DRIFT["src/app.ts"] } });
     expect(plan.results[1].error).toMatchObject({
       code: -32000,
@@ -137,7 +143,7 @@ describe("run with an ACP agent", () => {
 
     // The act agent read the last check's verdict through the client, and one line of src/app.ts.
     const act = readJson(root, `${steps}/004-act/files/acp.json`);
-    expect(act.session.mcpServers[0].args.slice(-3)).toEqual(["mcp", "--step", `${id}/004-act`]);
+    expect(act.session.mcpServers[0].args.slice(-7)).toEqual(["mcp", "--step", `${id}/004-act`, "--root", wt, "--runs-root", root]);
     expect(JSON.parse(act.results[0].ok.content)).toMatchObject({ verdict: "FAIL" });
     expect(act.results[1]).toEqual({ ok: { content: DRIFT["src/app.ts"] } });
     // Permissions by the default policy: writes inside the work tree allowed (once), outside or into .git denied; execute allowed.
@@ -159,7 +165,12 @@ describe("run with an ACP agent", () => {
       message: expect.stringContaining('cwd "/tmp": commands run from the work tree\'s root'),
       data: { code: "invalid_arguments" },
     });
-    expect(existsSync(join(root, "src"))).toBe(true);
+    // A write into the user's checkout (outside the run's worktree) is refused.
+    expect(act.results[12].error).toMatchObject({
+      message: `${JSON.stringify(join(root, "src/app.ts"))}: resolves outside the repository; nothing was read or written`,
+      data: { code: "outside_workspace" },
+    });
+    expect(existsSync(join(wt, "src"))).toBe(true);
 
     // The loop: the act agent's edit is a work-tree change through the workspace tools; the ACP session is an event.
     const ev = await events(root, id);
@@ -174,7 +185,7 @@ describe("run with an ACP agent", () => {
     const sessions = ev.filter((e) => e.type === "acp_session");
     expect(sessions.map((e) => e.data.step_index)).toEqual([1, 4, 5]);
     expect(sessions[1]!.message).toBe(
-      "act agent scripted-acp-agent 1.0.0 over ACP: end_turn; 2 reads, 3 writes, 1 command, 4 refused; 2 permissions allowed, 2 denied (edit /etc/hosts; edit .git/config)",
+      "act agent scripted-acp-agent 1.0.0 over ACP: end_turn; 2 reads, 3 writes, 1 command, 5 refused; 2 permissions allowed, 2 denied (edit /etc/hosts; edit .git/config)",
     );
     expect(sessions[1]!.data).toMatchObject({ agent: "scripted-acp-agent 1.0.0", session_id: "session-1", stop_reason: "end_turn", log: "logs/acp.jsonl" });
     expect(readJson(root, `${steps}/004-act/output.json`)).toMatchObject({
@@ -185,9 +196,10 @@ describe("run with an ACP agent", () => {
     expect(readJson(root, `${steps}/007-check/verdict.json`).verdict).toBe("PASS");
 
     // The ledger: every request, each with its run step and ACP method, refusals included; it verifies.
-    const lines = ledger(root).filter((l) => l.details.run?.step === 4);
+    const lines = ledger(wt).filter((l) => l.details.run?.step === 4);
     expect(lines.map((l) => [l.action, l.path, l.details.outcome, l.details.acp, l.details.code ?? null])).toEqual([
-      ["fs/read_text_file", `.norma/runs/${id}/steps/003-check/verdict.json`, "ok", "fs/read_text_file", null],
+      // The run directory is outside the run's worktree: its paths are absolute.
+      ["fs/read_text_file", join(root, `.norma/runs/${id}/steps/003-check/verdict.json`), "ok", "fs/read_text_file", null],
       ["read_file", "src/app.ts", "ok", "fs/read_text_file", null],
       ["session/request_permission", "src/app.ts", "allowed", "session/request_permission", null],
       ["session/request_permission", "/etc/hosts", "denied", "session/request_permission", null],
@@ -202,9 +214,10 @@ describe("run with an ACP agent", () => {
       ["run_command", "", "ok", "terminal/create", null],
       ["run_command", "", "refused", "terminal/create", "not_allowlisted"],
       ["run_command", "", "refused", "terminal/create", "invalid_arguments"],
+      ["edit_file", join(root, "src/app.ts"), "refused", "fs/write_text_file", "outside_workspace"],
       ...[undefined, "ok"].map((outcome) => [
         "fs/write_text_file",
-        expect.stringMatching(new RegExp(`^\\.norma/runs/${id}/steps/004-act\\.tmp-[0-9a-f]+/reconciled\\.json$`)),
+        expect.stringMatching(new RegExp(`^${root}/\\.norma/runs/${id}/steps/004-act\\.tmp-[0-9a-f]+/reconciled\\.json$`)),
         outcome,
         "fs/write_text_file",
         null,
@@ -219,7 +232,7 @@ describe("run with an ACP agent", () => {
     });
     expect(lines[9]!.details["requested_path"]).toMatch(/\/norma\.md$/);
     expect(
-      ledger(root)
+      ledger(wt)
         .filter((l) => l.details.run?.step === 1)
         .map((l) => [l.action, l.details.outcome, l.details.code ?? null]),
     ).toEqual([
@@ -231,9 +244,9 @@ describe("run with an ACP agent", () => {
       ["fs/write_text_file", undefined, null],
       ["fs/write_text_file", "ok", null],
     ]);
-    expect(cli(root, ["ledger", "verify"]).code).toBe(0);
+    expect(cli(wt, ["ledger", "verify"]).code).toBe(0);
     // The version the client's write replaced is in the archive.
-    const restored = cli(root, ["archive", "restore", "src/app.ts", "--number", "1", "--stdout"]);
+    const restored = cli(wt, ["archive", "restore", "src/app.ts", "--number", "1", "--stdout"]);
     expect(restored.stdout).toBe(DRIFT["src/app.ts"]);
   });
 
@@ -264,7 +277,7 @@ describe("run with an ACP agent", () => {
       // Read is allowed, but the agent offered only a reject option: the request is cancelled.
       { ok: { outcome: { outcome: "cancelled" } } },
     ]);
-    const reasons = ledger(root)
+    const reasons = ledger(worktreeOf(root, id))
       .filter((l) => l.action === "session/request_permission")
       .map((l) => l.details["reason"]);
     expect(reasons).toEqual([

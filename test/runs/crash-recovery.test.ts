@@ -11,10 +11,12 @@
  * - every run directory has its row, none is left `running`, event numbers
  *   run 1..n without a gap;
  * - everything the database held at the kill is still there (steps, events);
- * - the work tree is wholly before or wholly after the act step's patch
- *   (code, document and transcript together), never in between;
- * - `run --resume` then finishes the run: PASS, the patch applied once, the
- *   transcript verifies, the drift reconciled.
+ * - the run's worktree is wholly before or wholly after the act step's patch
+ *   (code, document and transcript together), never in between, and the
+ *   user's checkout is exactly as it was (files, status, index, stash, HEAD);
+ * - `run --resume` then finishes the run in the same worktree: PASS, the patch
+ *   applied once, the transcript verifies, the drift reconciled, the result
+ *   committed on the run's branch.
  *
  * NOMA_RECONCILE_CRASH_SEED fixes the random choices (the seed is printed on failure).
  */
@@ -24,7 +26,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readNormaState, type NormaState } from "../../src/runs/norma-db.js";
 import { CLI } from "../helpers/run-cli.js";
-import { cli, execAgent, lineDiff, runIds, runRepo, SPEC } from "./helpers/run-repo.js";
+import { git } from "../helpers/temp-repo.js";
+import { checkoutFingerprint, cli, execAgent, lineDiff, runIds, runRepo, SPEC, worktreeOf } from "./helpers/run-repo.js";
 
 const OLD_LINE = "export const greet = (n: string) => `hi ${n}`;";
 const NEW_LINE = "export const greet = (n: string) => `hello ${n}`; // reconciled";
@@ -86,6 +89,14 @@ function walk(dir: string, out: string[] = [], rel = ""): string[] {
 
 type TreeState = "before" | "after";
 
+/** The state of the newest run's worktree (before: no worktree was made yet). */
+async function worktreeState(root: string, where: string): Promise<TreeState> {
+  const run = (await readNormaState(root))?.runs[0];
+  const wt = run !== undefined ? worktreeOf(root, run.run_id) : null;
+  if (wt === null || !existsSync(join(wt, "src/app.ts"))) return "before";
+  return treeState(wt, where);
+}
+
 function treeState(root: string, where: string): TreeState {
   const code = readFileSync(join(root, "src/app.ts"), "utf8");
   const doc = readFileSync(join(root, "docs/guide.noma"), "utf8");
@@ -95,6 +106,9 @@ function treeState(root: string, where: string): TreeState {
   expect(before || after, `${where}: the work tree is half-patched:\n${code}\n${doc}\n${transcript}`).toBe(true);
   return before ? "before" : "after";
 }
+
+/** The user's checkout as it was before any run (set by each test). */
+let userCheckout: ReturnType<typeof checkoutFingerprint> | null = null;
 
 async function checkRecovered(root: string, atKill: NormaState | null, where: string): Promise<void> {
   const list = cli(root, ["runs", "list", "--format", "json"]);
@@ -142,9 +156,12 @@ async function checkRecovered(root: string, atKill: NormaState | null, where: st
     const patches = join(root, run.run_dir, "patches");
     expect(existsSync(patches) ? readdirSync(patches) : [], `${where}: patch backups left`).toEqual([]);
   }
-  treeState(root, where);
+  await worktreeState(root, where);
+  expect(checkoutFingerprint(root), `${where}: the user's checkout changed`).toEqual(userCheckout);
   // No stray temp file of an interrupted atomic write (write-file-atomic.ts) is left in the tree.
-  const strays = [...walk(join(root, "src")), ...walk(join(root, "docs"))].filter((f) => /\.\d+\.[0-9a-f]{8}\.tmp$/.test(f));
+  const run = (await readNormaState(root))?.runs[0];
+  const wt = run !== undefined ? worktreeOf(root, run.run_id) : root;
+  const strays = [...walk(join(wt, "src")), ...walk(join(wt, "docs"))].filter((f) => /\.\d+\.[0-9a-f]{8}\.tmp$/.test(f));
   expect(strays, `${where}: stray temp files`).toEqual([]);
 }
 
@@ -159,17 +176,26 @@ async function finishRun(root: string, where: string): Promise<void> {
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code, `${where}: new run: ${r.stdout}${r.stderr}`).toBe(0);
   }
-  expect(treeState(root, `${where} (finished)`)).toBe("after");
-  expect(cli(root, ["transcript", "verify", "docs/guide.noma"]).code, `${where}: transcript verify`).toBe(0);
-  expect(JSON.parse(cli(root, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts, `${where}: drift left`).toEqual([]);
+  const passed = (await readNormaState(root))!.runs.find((r) => r.status === "passed")!;
+  const wt = worktreeOf(root, passed.run_id);
+  expect(treeState(wt, `${where} (finished)`)).toBe("after");
+  expect(cli(wt, ["transcript", "verify", "docs/guide.noma"]).code, `${where}: transcript verify`).toBe(0);
+  expect(JSON.parse(cli(wt, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts, `${where}: drift left`).toEqual([]);
+  expect(git(wt, ["status", "--porcelain"]), `${where}: the result is committed`).toBe("");
+  expect(git(root, ["log", "-1", "--format=%s", `noma-reconcile/run/${passed.run_id}`]).trim()).toBe(
+    `chore(reconcile): reconcile ${SPEC} (run ${passed.run_id}, PASS)`,
+  );
+  expect(checkoutFingerprint(root), `${where}: the user's checkout changed`).toEqual(userCheckout);
   const after = (await readNormaState(root))!;
   const applied = after.runs.flatMap((r) => after.events(r.run_id)).filter((e) => e.type === "patch_applied");
   expect(applied, `${where}: the patch is applied exactly once`).toHaveLength(1);
 }
 
-/** Every fault-injection point, each time a full run reaches it (11 database writes, 7 steps, one patch). */
+/** Every fault-injection point, each time a full run reaches it (12 database writes, the run's directory and worktree, 7 steps, one patch, the result's commit). */
 const POINTS = [
-  ...Array.from({ length: 11 }, (_, i) => `db-before-rename#${i + 1}`),
+  "run-dir-created",
+  "worktree-created",
+  ...Array.from({ length: 12 }, (_, i) => `db-before-rename#${i + 1}`),
   ...Array.from({ length: 7 }, (_, i) => `step-before-rename#${i + 1}`),
   ...Array.from({ length: 7 }, (_, i) => `step-renamed#${i + 1}`),
   ...Array.from({ length: 7 }, (_, i) => `step-committed#${i + 1}`),
@@ -178,6 +204,7 @@ const POINTS = [
   "after-transcript",
   "before-document-rename",
   "patch-before-outcome",
+  "run-committed",
 ];
 
 const seed = Number(process.env["NOMA_RECONCILE_CRASH_SEED"] ?? Date.now() % 1_000_000);
@@ -185,6 +212,7 @@ const seed = Number(process.env["NOMA_RECONCILE_CRASH_SEED"] ?? Date.now() % 1_0
 describe(`kill -9 during a run, then recovery (seed ${seed})`, () => {
   it.each(POINTS)("killed at %s: the next command recovers; resume finishes", async (point) => {
     const root = crashRepo();
+    userCheckout = checkoutFingerprint(root);
     const killed = await runUntilKilled(root, { crashAt: point });
     // Every point in the list is reached by a full run: a point that is not reached fails here.
     expect(killed.signal, `${point}: the run was not killed there (the point was not reached)`).toBe("SIGKILL");
@@ -230,6 +258,7 @@ describe(`kill -9 during a run, then recovery (seed ${seed})`, () => {
   it("killed at random moments, many times over one repository: every time it recovers and resumes", async () => {
     const random = rng(seed);
     const root = crashRepo();
+    userCheckout = checkoutFingerprint(root);
     // How long a whole run takes here (this machine, now): the kills fall inside it.
     const t0 = Date.now();
     const probe = crashRepo();

@@ -3,18 +3,26 @@
  * AgentResponse / verdict / reconciled.json / patch.noma.json schemas (any
  * text in: a value or problems naming the key, never a throw), each CLI's
  * output extraction, `.norma/config.json`, `--ac ID=TEXT`, step directory
- * names, norma.md's goal, the loop's next-step rule, `mcp --step` values and
- * `git status -z` entries.
+ * names, norma.md's goal, criteria and specs, the loop's next-step rule, `mcp --step`
+ * values, `git status -z` entries, the stored run state, run.json, `git worktree list`
+ * and the GitHub event.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AgentResponseSchema, NomaPatchFileSchema, parseJsonAs, ReconciledAckSchema, VerdictSchema } from "../../src/runs/agent-protocol.js";
 import { extractResponse } from "../../src/runs/agents/extract-response.js";
 import { parseStepDirName, stepDirName, ROLES } from "../../src/layout/norma-layout.js";
-import { formatNormaMd, goalOfNormaMd } from "../../src/runs/norma-md.js";
+import { formatNormaMd, goalOfNormaMd, setupOfNormaMd } from "../../src/runs/norma-md.js";
+import { readStored, RunStateError, STORED_RUN_STATE } from "../../src/runs/stored-run-state.js";
+import { formatRunJson, readRunJson } from "../../src/runs/run-json.js";
+import { parseWorktreeList } from "../../src/git/worktree-commands.js";
+import { pullRequestOfEvent } from "../../src/github/github-event.js";
+import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseRunConfig } from "../../src/runs/run-config.js";
 import { generateCriteria, parseAcArg } from "../../src/runs/run-criteria.js";
-import { nextStep } from "../../src/runs/run-loop.js";
+import { nextStep } from "../../src/runs/next-step.js";
 import type { StepRow } from "../../src/runs/norma-schema.js";
 import { TOOL_CATALOG } from "../../src/mcp/tool-catalog.js";
 import { formatAgentStep, parseAgentStep, READ_TOOLS, roleTools, WORK_TOOLS } from "../../src/runs/agent-step.js";
@@ -170,7 +178,15 @@ describe(".norma/config.json", () => {
       risky: [],
       source: "file",
     });
-    expect(parseRunConfig("{}", ROOT).config).toMatchObject({ agents: { check: { type: "builtin" } }, budgets: { max_iterations: 5 } });
+    expect(parseRunConfig("{}", ROOT).config).toMatchObject({
+      agents: { check: { type: "builtin" } },
+      budgets: { max_iterations: 5 },
+      worktrees: { dir: ".norma/worktrees" },
+      retention: { keep_last: 20, keep_days: 30 },
+    });
+    expect(
+      parseRunConfig(JSON.stringify({ budgets: { max_stalled_iterations: 2 }, worktrees: { dir: "/srv/wt/" }, retention: { keep_days: 7 } }), ROOT).config,
+    ).toMatchObject({ budgets: { max_iterations: 5, max_stalled_iterations: 2 }, worktrees: { dir: "/srv/wt" }, retention: { keep_last: 20, keep_days: 7 } });
     const acp = parseRunConfig(JSON.stringify({ agents: { do: { type: "acp", cmd: ["npx", "some-acp-agent"], permissions: { execute: "deny" } } } }), ROOT);
     expect(acp.problems).toEqual([]);
     expect(acp.config?.agents.do).toEqual({ type: "acp", cmd: ["npx", "some-acp-agent"], permissions: { execute: "deny" } });
@@ -178,8 +194,10 @@ describe(".norma/config.json", () => {
 
   it("names the file, the key, what was expected and what was found", () => {
     const p = (v: unknown) => parseRunConfig(JSON.stringify(v), ROOT).problems;
-    expect(p([])).toEqual([".norma/config.json: expected an object with agents, budgets, risky, found an empty list"]);
-    expect(p({ agent: {} })).toEqual(['.norma/config.json: agent: unknown key (did you mean "agents"?) (known keys: agents, budgets, risky)']);
+    expect(p([])).toEqual([".norma/config.json: expected an object with agents, budgets, risky, worktrees, retention, found an empty list"]);
+    expect(p({ agent: {} })).toEqual([
+      '.norma/config.json: agent: unknown key (did you mean "agents"?) (known keys: agents, budgets, risky, worktrees, retention)',
+    ]);
     expect(p({ agents: { review: { type: "exec", cmd: ["x"] } } })).toEqual([".norma/config.json: agents.review: unknown role (roles: plan, do, check, act)"]);
     expect(p({ agents: { pln: { type: "exec", cmd: ["x"] } } })).toEqual([
       '.norma/config.json: agents.pln: unknown role (did you mean "plan"?) (roles: plan, do, check, act)',
@@ -211,6 +229,16 @@ describe(".norma/config.json", () => {
     expect(p({ agents: { act: { type: "acp", cmd: ["agent"], model: "x" } } })).toEqual([".norma/config.json: agents.act.model: unknown key"]);
     expect(p({ budgets: { max_iterations: 0 } })).toEqual([".norma/config.json: budgets.max_iterations: expected a number ≥ 1, found 0"]);
     expect(p({ risky: "*.lock" })).toEqual(['.norma/config.json: risky: expected a list of globs (non-empty strings), found "*.lock"']);
+    expect(p({ budgets: { max_stalled_iterations: 0 } })).toEqual([".norma/config.json: budgets.max_stalled_iterations: expected a number ≥ 1, found 0"]);
+    expect(p({ worktrees: { dir: "../elsewhere" } })).toEqual([
+      '.norma/config.json: worktrees.dir: expected a directory for the runs\' worktrees (repository-relative without "..", or absolute), found "../elsewhere"',
+    ]);
+    expect(p({ worktrees: { dir: ".git/wt" } })[0]).toMatch(/^\.norma\/config\.json: worktrees\.dir: expected a directory for the runs' worktrees/);
+    expect(p({ worktrees: { dirs: "x" } })).toEqual(['.norma/config.json: worktrees.dirs: unknown key (did you mean "dir"?)']);
+    expect(p({ retention: { keep_last: -1, keep_day: 3 } })).toEqual([
+      ".norma/config.json: retention.keep_last: expected a number ≥ 0, found -1",
+      '.norma/config.json: retention.keep_day: unknown key (did you mean "keep_days"?)',
+    ]);
     expect(parseRunConfig('{\n  "agents": {\n    "act": { "type": "exec" "cmd": [] }\n  }\n}', ROOT).problems[0]).toMatch(
       /^\.norma\/config\.json:3:\d+: not valid JSON/,
     );
@@ -222,7 +250,9 @@ describe(".norma/config.json", () => {
         fc.oneof(
           fc.string(),
           anyJson.map((v) => JSON.stringify(v)),
-          fc.record({ agents: anyJson, budgets: anyJson, risky: anyJson }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+          fc
+            .record({ agents: anyJson, budgets: anyJson, risky: anyJson, worktrees: anyJson, retention: anyJson }, { requiredKeys: [] })
+            .map((v) => JSON.stringify(v)),
         ),
         (text) => {
           const r = parseRunConfig(text, ROOT);
@@ -392,5 +422,132 @@ describe("mcp --step, role tools, git status entries", () => {
       }),
     );
     fc.assert(fc.property(fc.string(), (text) => void statusPaths(text)));
+  });
+});
+
+describe("stored run state, norma.md's set-up, run.json, git worktree list, the GitHub event", () => {
+  it("reads stored values through their schemas; a damaged one is a RunStateError naming the run, the key and what was found", () => {
+    const kv = new Map<string, unknown>([
+      ["criteria", [{ id: "AC1", text: "t", kind: "drift", spec: ".notarai/a.spec.yaml" }]],
+      ["budgets", { max_iterations: "5" }],
+    ]);
+    expect(readStored(kv, "R", "criteria")).toEqual([{ id: "AC1", text: "t", kind: "drift", spec: ".notarai/a.spec.yaml" }]);
+    expect(readStored(kv, "R", "specs")).toBeUndefined();
+    expect(() => readStored(kv, "R", "budgets")).toThrow(
+      new RunStateError(
+        '.norma/norma.db: run R: the stored budgets is damaged (budgets.max_iterations: expected a number, found "5"); the run cannot go on — start a new run (`noma-reconcile runs show R` shows what it did)',
+      ),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...(Object.keys(STORED_RUN_STATE) as Array<keyof typeof STORED_RUN_STATE>)), anyJson, (key, value) => {
+        try {
+          readStored(new Map([[key, value]]), "R", key);
+        } catch (e) {
+          expect(e).toBeInstanceOf(RunStateError);
+          expect((e as Error).message.startsWith(`.norma/norma.db: run R: the stored ${key} is damaged (`)).toBe(true);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("norma.md's criteria and specs read back what formatNormaMd wrote (property)", () => {
+    const line = fc.string({ minLength: 1, maxLength: 40 }).filter((t) => !/[\r\n\u2028\u2029]/.test(t) && t.trim() === t && !t.includes("**"));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[A-Za-z0-9_.-]{1,8}$/), { minLength: 1, maxLength: 5 }),
+        fc.array(line, { minLength: 5, maxLength: 5 }),
+        fc.array(line, { maxLength: 3 }),
+        (ids, texts, specs) => {
+          const criteria = ids.map((id, i) => ({ id, text: texts[i]!, kind: "custom" as const }));
+          const md = formatNormaMd({ runId: "R", createdAt: "now", goal: "g", criteria, budgets: { max_iterations: 5 }, specs });
+          expect(setupOfNormaMd(md)).toEqual({ criteria: criteria.map((c) => ({ id: c.id, text: c.text })), specs });
+        },
+      ),
+    );
+    expect(setupOfNormaMd("nothing here")).toEqual({ criteria: [], specs: [] });
+  });
+
+  it("run.json: a record, or null for anything that is not one (never a throw)", () => {
+    const dir = tempDir();
+    expect(readRunJson(dir)).toBeNull();
+    writeFileSync(join(dir, "run.json"), formatRunJson({ version: 1, run_id: "R", created_at: "c", goal: "g", kv: { specs: [] } }));
+    expect(readRunJson(dir)).toEqual({ version: 1, run_id: "R", created_at: "c", goal: "g", kv: { specs: [] } });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          anyJson.map((v) => JSON.stringify(v)),
+        ),
+        (text) => {
+          writeFileSync(join(dir, "run.json"), text);
+          const r = readRunJson(dir);
+          if (r !== null) expect(r.version).toBe(1);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("git worktree list --porcelain -z: what git prints, and any records written the same way (property)", () => {
+    const repo = tempRepo({ "a.txt": "a\n" });
+    const wt = join(tempDir(), "wt");
+    git(repo, ["worktree", "add", "-q", "-b", "side", wt]);
+    const gone = join(tempDir(), "gone");
+    git(repo, ["worktree", "add", "-q", "--detach", gone]);
+    rmSync(gone, { recursive: true });
+    const head = git(repo, ["rev-parse", "HEAD"]).trim();
+    // The main worktree first; git lists the linked ones in its directory's order (the file system's): sorted here.
+    const [main, ...linked] = parseWorktreeList(git(repo, ["worktree", "list", "--porcelain", "-z"]));
+    expect(main).toEqual({ path: repo, head, branch: "refs/heads/main", prunable: false });
+    expect(linked.sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual(
+      [
+        { path: wt, head, branch: "refs/heads/side", prunable: false },
+        { path: gone, head, branch: null, prunable: true },
+      ].sort((a, b) => (a.path < b.path ? -1 : 1)),
+    );
+    const record = fc.record({
+      path: fc.string({ minLength: 1 }).filter((p) => !p.includes("\0")),
+      head: fc.option(fc.stringMatching(/^[0-9a-f]{40}$/), { nil: null }),
+      branch: fc.option(fc.stringMatching(/^refs\/heads\/[a-z/]{1,10}$/), { nil: null }),
+      prunable: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 5 }), (records) => {
+        const text = records
+          .map(
+            (r) =>
+              `worktree ${r.path}\0${r.head !== null ? `HEAD ${r.head}\0` : ""}${r.branch !== null ? `branch ${r.branch}\0` : "detached\0"}${r.prunable ? "prunable gitdir file points to non-existent location\0" : ""}\0`,
+          )
+          .join("");
+        expect(parseWorktreeList(text)).toEqual(records);
+      }),
+    );
+  });
+
+  it("the pull request of a pull_request event; null for other events and for files that are not one", () => {
+    const dir = tempDir();
+    const path = join(dir, "event.json");
+    writeFileSync(path, JSON.stringify({ pull_request: { number: 3, head: { ref: "f", sha: "s", repo: { full_name: "a/b" } }, base: { ref: "main" } } }));
+    expect(pullRequestOfEvent({ GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: path })).toEqual({
+      number: 3,
+      head: { ref: "f", sha: "s", repo: "a/b" },
+      base: { ref: "main" },
+    });
+    expect(pullRequestOfEvent({ GITHUB_EVENT_NAME: "schedule", GITHUB_EVENT_PATH: path })).toBeNull();
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          anyJson.map((v) => JSON.stringify(v)),
+        ),
+        (text) => {
+          writeFileSync(path, text);
+          const pr = pullRequestOfEvent({ GITHUB_EVENT_NAME: "pull_request", GITHUB_EVENT_PATH: path });
+          if (pr !== null) expect(typeof pr.head.sha).toBe("string");
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

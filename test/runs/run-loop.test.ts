@@ -9,8 +9,21 @@ import { describe, expect, it } from "vitest";
 import { blake3Hex } from "../../src/internal.js";
 import { readNormaState } from "../../src/runs/norma-db.js";
 import { CLI } from "../helpers/run-cli.js";
-import { git } from "../helpers/temp-repo.js";
-import { cli, execAgent, lineDiff, readJson, runIds, runRepo, SPEC, stepDirs, treeSnapshot } from "./helpers/run-repo.js";
+import { git, tempDir } from "../helpers/temp-repo.js";
+import {
+  checkoutFingerprint,
+  cli,
+  execAgent,
+  GUIDE,
+  lineDiff,
+  readJson,
+  runIds,
+  runRepo,
+  SPEC,
+  stepDirs,
+  treeSnapshot,
+  worktreeOf,
+} from "./helpers/run-repo.js";
 
 const DRIFT = { "src/app.ts": "export const greet = (n: string) => `hi ${n}`;\n" };
 
@@ -25,12 +38,14 @@ describe("run: passes, fails, acts", () => {
     const root = runRepo();
     const text = cli(runRepo(), ["run", "--spec", SPEC]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/\nNothing was newly reconciled and the snapshot is unchanged: nothing to commit\.\n$/);
+    expect(text.stdout).toMatch(
+      /\nThe run changed nothing: nothing to commit \(worktree \.norma\/worktrees\/[\da-f-]+\/, branch noma-reconcile\/run\/[\da-f-]+ at [0-9a-f]{12}\)\.\n$/,
+    );
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.schema).toBe("noma-reconcile/run@2");
+    expect(out.schema).toBe("noma-reconcile/run@3");
     expect(out.result.status).toBe("passed");
     expect(out.result.verdict).toBe("PASS");
     expect(out.result.steps.map((s: { role: string; status: string }) => `${s.role}:${s.status}`)).toEqual(["plan:skipped", "do:skipped", "check:ok"]);
@@ -78,13 +93,17 @@ describe("run: passes, fails, acts", () => {
     // Nothing was newly reconciled, so the committed snapshot is left alone (no churn of its HEAD and time).
     expect(state.events(id).map((e) => e.type)).toEqual([
       "run_started",
+      "worktree_created",
       "step_committed",
       "step_committed",
       "verdict",
       "step_committed",
       "snapshot_unchanged",
+      "nothing_to_commit",
       "run_passed",
     ]);
+    expect(out.result.worktree).toEqual({ dir: `.norma/worktrees/${id}`, branch: `noma-reconcile/run/${id}`, base: git(root, ["rev-parse", "HEAD"]).trim() });
+    expect(out.result.commit).toEqual({ branch: `noma-reconcile/run/${id}`, commit: null, files: [] });
   });
 
   it("fails, acts with a patch, passes on iteration 2; PASS marks the acknowledged files and writes the snapshot", async () => {
@@ -104,17 +123,25 @@ describe("run: passes, fails, acts", () => {
         },
       },
     });
+    const before = checkoutFingerprint(root);
     const r = cli(root, ["run", "--spec", SPEC]);
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.stdout).toMatch(/^Run \d{8}-\d{6}-[0-9a-f]{6}: PASSED \(verdict PASS\) after 7 steps, iteration 2\./);
     expect(r.stdout).toContain("003 check iteration 1  ok      FAIL: AC1: 1 open drift file (src/app.ts)");
     expect(r.stdout).toContain(`Marked reconciled for ${SPEC}: src/app.ts`);
-    // It ends by saying what to commit: the reconciled file and the snapshot, as one git add line.
-    expect(r.stdout).toMatch(
-      /\nCommit the reconciled files and the snapshot \(the run commits nothing itself\):\n {2}git add -- src\/app\.ts \.notarai\/reconciliation_state\.json\n {2}git commit\n$/,
-    );
-    expect(readFileSync(join(root, "src/app.ts"), "utf8")).toContain("// reconciled");
     const id = onlyRun(root);
+    const wt = worktreeOf(root, id);
+    const commit = git(root, ["rev-parse", `noma-reconcile/run/${id}`]).trim();
+    // It ends by saying where the result is and how to bring it in.
+    expect(
+      r.stdout.endsWith(
+        `\nCommitted on noma-reconcile/run/${id} as ${commit.slice(0, 12)}: 2 files (.notarai/reconciliation_state.json, src/app.ts); worktree .norma/worktrees/${id}/.\nBring it into your branch: noma-reconcile runs apply ${id}\n`,
+      ),
+    ).toBe(true);
+    // The patch went into the run's worktree; the user's checkout is as it was.
+    expect(readFileSync(join(wt, "src/app.ts"), "utf8")).toContain("// reconciled");
+    expect(readFileSync(join(root, "src/app.ts"), "utf8")).not.toContain("// reconciled");
+    expect(checkoutFingerprint(root)).toEqual(before);
     expect(stepDirs(root, id)).toEqual(["001-plan", "002-do", "003-check", "004-act", "005-plan", "006-do", "007-check"]);
     const state = (await readNormaState(root))!;
     const types = state.events(id).map((e) => e.type);
@@ -126,11 +153,13 @@ describe("run: passes, fails, acts", () => {
     expect(data.head_before).toBe(data.head_after);
     expect(data.status_before).toBe("");
     expect(data.status_after).toBe(" M src/app.ts\n");
-    // The cache and the snapshot now vouch for the patched file: `changed` lists nothing.
-    expect(JSON.parse(cli(root, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual([]);
-    // …with the hash of the file as the run left it.
-    const patched = await blake3Hex(readFileSync(join(root, "src/app.ts")));
-    expect(readJson(root, ".notarai/reconciliation_state.json").file_fingerprints["src/app.ts"]).toEqual({ blake3: patched });
+    // In the worktree, the cache and the snapshot now vouch for the patched file (with the hash of the file as the run
+    // left it): `changed` lists nothing; the commit holds both.
+    expect(JSON.parse(cli(wt, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual([]);
+    const patched = await blake3Hex(readFileSync(join(wt, "src/app.ts")));
+    expect(readJson(wt, ".notarai/reconciliation_state.json").file_fingerprints["src/app.ts"]).toEqual({ blake3: patched });
+    expect(git(root, ["show", "--name-status", "--format=", commit]).trim().split("\n")).toEqual(["M\t.notarai/reconciliation_state.json", "M\tsrc/app.ts"]);
+    expect(git(wt, ["status", "--porcelain"])).toBe("");
     expect(state.kv(id).get("acks")).toEqual([
       expect.objectContaining({ spec: SPEC, path: "src/app.ts", step: 4, hash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
     ]);
@@ -145,10 +174,12 @@ describe("run: passes, fails, acts", () => {
     const before = readFileSync(join(root, ".notarai/reconciliation_state.json"), "utf8");
     const r = cli(root, ["run", "--spec", SPEC, "--no-mark"]);
     expect(r.code, r.stdout).toBe(0);
-    expect(r.stdout).toContain("Not marked reconciled (--no-mark): once the changes are reviewed, record them with `noma-reconcile mark-reconciled <paths>`");
-    expect(r.stdout).not.toContain("git add");
-    expect(readFileSync(join(root, ".notarai/reconciliation_state.json"), "utf8")).toBe(before);
-    expect(JSON.parse(cli(root, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual(["src/app.ts"]);
+    expect(r.stdout).toContain(
+      "Not marked reconciled (--no-mark): the commit holds the agents' changes only; once they are reviewed, record them with `noma-reconcile mark-reconciled <paths>`",
+    );
+    const wt = worktreeOf(root, onlyRun(root));
+    expect(readFileSync(join(wt, ".notarai/reconciliation_state.json"), "utf8")).toBe(before);
+    expect(JSON.parse(cli(wt, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual(["src/app.ts"]);
   });
 
   it("an acknowledgement holds only for the content it saw: an edit after it re-opens the drift", () => {
@@ -191,14 +222,18 @@ describe("run: budgets", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("Stopped: max_iterations exceeded: iteration 2 of 2 ended with FAIL");
     const id = onlyRun(root);
-    expect(r.stdout).toMatch(new RegExp(`\nContinue: noma-reconcile run --resume ${id} \\(nothing was marked reconciled; nothing to commit yet\\)\n$`));
+    expect(
+      r.stdout.endsWith(
+        `\nKept for inspection: worktree .norma/worktrees/${id}/, branch noma-reconcile/run/${id}.\nContinue: noma-reconcile run --resume ${id}\n`,
+      ),
+    ).toBe(true);
     let state = (await readNormaState(root))!;
     expect(state.runs[0]).toMatchObject({ status: "stopped", verdict: "FAIL" });
     expect(state.events(id).find((e) => e.type === "budget_exceeded")?.data_json).toBe(JSON.stringify({ budget: "max_iterations", limit: 2, value: 2 }));
     // Iteration 2's check failed with the budget spent: no act step proposes a patch no check could judge.
     expect(stepDirs(root, id)).toHaveLength(7);
-    // Now the agent acknowledges; resume with one more iteration.
-    writeFileSync(join(root, "agents/act.json"), JSON.stringify({ files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } }));
+    // Now the agent acknowledges (its behaviour file is read in the run's worktree); resume with one more iteration.
+    writeFileSync(join(worktreeOf(root, id), "agents/act.json"), JSON.stringify({ files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } }));
     const again = cli(root, ["run", "--resume", id, "--max-iterations", "3"]);
     expect(again.code, again.stdout).toBe(0);
     state = (await readNormaState(root))!;
@@ -264,7 +299,7 @@ describe("run: agents that break the contract", () => {
     expect(output).toMatchObject({ version: 1, status: "fail" });
     expect(output.errors[0]).toMatch(/^protocol_error: stdout \(AgentResponse\) is not valid JSON .* it starts with "I made a plan!"/);
     const state = (await readNormaState(root))!;
-    expect(state.events(out.run_id).map((e) => e.type)).toEqual(["run_started", "protocol_error", "step_committed", "run_failed"]);
+    expect(state.events(out.run_id).map((e) => e.type)).toEqual(["run_started", "worktree_created", "protocol_error", "step_committed", "run_failed"]);
   });
 
   it("an AgentResponse of the wrong shape names the key, what was expected and what was found", () => {
@@ -342,40 +377,63 @@ describe("run: agents that break the contract", () => {
     let out = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
     expect(out.reason).toBe("step 2 (do) failed: do agent exited with code 3 (see logs/stderr.txt)");
     writeFileSync(join(root, ".norma/config.json"), JSON.stringify({ agents: { do: execAgent("do.json", { timeout_ms: 300 }) } }));
+    // A new run starts from HEAD: the new behaviour is committed.
     writeFileSync(join(root, "agents/do.json"), JSON.stringify({ sleepMs: 20_000 }));
+    git(root, ["commit", "-qam", "slow do agent"]);
     out = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
     expect(out.reason).toBe("step 2 (do) failed: do agent timed out after 300 ms");
   });
 });
 
-describe("run: patches", () => {
+describe("run: patches", { timeout: 240_000 }, () => {
+  /** Untracked, ignored and modified files in the run's worktree, made by the do agent: all must survive a failed patch byte for byte. */
+  const DIRTY = { "scratch.txt": "untracked work\n", "ignored.log": "ignored\n", "notes.txt": "tracked notes, edited\n" };
+
   function patchRepo(act: object) {
     return runRepo({
       drift: DRIFT,
       extra: { "notes.txt": "tracked notes\n" },
-      config: { agents: { act: execAgent("act.json") } },
-      behaviors: { "act.json": act },
+      config: { agents: { act: execAgent("act.json"), do: execAgent("do.json") } },
+      behaviors: { "act.json": act, "do.json": { workspace: DIRTY } },
     });
   }
 
-  function dirtyTree(root: string): void {
-    // Untracked, ignored and modified files: all must survive a failed patch byte for byte.
-    writeFileSync(join(root, "scratch.txt"), "untracked work\n");
-    writeFileSync(join(root, "ignored.log"), "ignored\n");
-    writeFileSync(join(root, "notes.txt"), "tracked notes, edited\n");
+  /** The worktree as the do agent left it: HEAD's files, the dirty ones over them. */
+  function expectDirtyWorktree(wt: string): void {
+    for (const [p, c] of Object.entries(DIRTY)) expect(readFileSync(join(wt, p), "utf8"), p).toBe(c);
+    expect(readFileSync(join(wt, "src/app.ts"), "utf8")).toBe(DRIFT["src/app.ts"]);
+    expect(readFileSync(join(wt, "docs/guide.noma"), "utf8")).toBe(GUIDE);
+    expect(git(wt, ["status", "--porcelain=v1", "--untracked-files=all"])).toBe(" M notes.txt\n?? scratch.txt\n");
   }
 
-  it("a patch that does not apply changes nothing: the tree is byte for byte as before, the step and run fail", async () => {
+  it("a patch that does not apply changes nothing: the worktree is as before, the events say so, the step and run fail", async () => {
     const root = patchRepo({ files: { "patch.diff": lineDiff("src/app.ts", "no such line", "anything") } });
-    dirtyTree(root);
-    const tree = treeSnapshot(root);
+    const before = checkoutFingerprint(root);
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout).result;
+    const wtDir = `.norma/worktrees/${out.run_id}`;
     expect(out.reason).toMatch(/^the act step's patch failed \(check\): patch\.diff does not apply: error: patch failed: src\/app\.ts:1/);
-    expect(treeSnapshot(root)).toEqual(tree);
+    expect(
+      out.reason.endsWith(
+        `; nothing was applied: the worktree ${wtDir} is as it was (git status before and after identical); \`noma-reconcile run --resume ${out.run_id}\` tries the act step again`,
+      ),
+    ).toBe(true);
+    expectDirtyWorktree(worktreeOf(root, out.run_id));
+    expect(checkoutFingerprint(root)).toEqual(before);
     const state = (await readNormaState(root))!;
     expect(state.steps(out.run_id).find((s) => s.role === "act")?.status).toBe("fail");
+    const failed = state.events(out.run_id).find((e) => e.type === "patch_failed")!;
+    expect(failed.message).toMatch(
+      new RegExp(`; nothing was applied: the worktree ${wtDir.replace(/\./g, "\\.")} is as it was \\(git status before and after identical\\)$`),
+    );
+    const data = JSON.parse(failed.data_json!);
+    // What the record says is what happened: nothing touched, nothing to restore, the same status before and after.
+    expect(data).toMatchObject({ stage: "check", touched: false, restored: null, status_unchanged: true });
+    expect(data.status_before).toBe(" M notes.txt\n?? scratch.txt\n");
+    expect(data.status_after).toBe(data.status_before);
+    expect(data.head_after).toBe(data.head_before);
+    expect(state.events(out.run_id).some((e) => e.type === "patch_started")).toBe(false);
   });
 
   it("a patch that applies but leaves an invalid .noma document is rolled back byte for byte (untracked and ignored files kept)", async () => {
@@ -399,17 +457,20 @@ describe("run: patches", () => {
       "",
     ].join("\n");
     const root = patchRepo({ files: { "patch.diff": broken } });
-    dirtyTree(root);
-    const tree = treeSnapshot(root);
+    const before = checkoutFingerprint(root);
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout).result;
+    const wt = worktreeOf(root, out.run_id);
     expect(out.reason).toMatch(/^the act step's patch failed \(validate\): patch\.diff leaves invalid \.noma documents: docs\/guide\.noma/);
-    expect(treeSnapshot(root)).toEqual(tree);
-    expect(existsSync(join(root, "src/deep"))).toBe(false);
+    expectDirtyWorktree(wt);
+    expect(existsSync(join(wt, "src/deep"))).toBe(false);
+    expect(checkoutFingerprint(root)).toEqual(before);
     const state = (await readNormaState(root))!;
-    const failed = JSON.parse(state.events(out.run_id).find((e) => e.type === "patch_failed")!.data_json!);
-    expect(failed).toMatchObject({ stage: "validate", restored: true });
+    const event = state.events(out.run_id).find((e) => e.type === "patch_failed")!;
+    expect(event.message).toMatch(new RegExp(`; the worktree \\.norma/worktrees/${out.run_id} was restored from the backup \\(git status as before\\)$`));
+    const failed = JSON.parse(event.data_json!);
+    expect(failed).toMatchObject({ stage: "validate", touched: true, restored: true, status_unchanged: true });
     expect(failed.status_after).toBe(failed.status_before);
     // The backup of the before-state is gone once the tree is restored.
     const patches = join(root, `.norma/runs/${out.run_id}/patches`);
@@ -434,15 +495,24 @@ describe("run: patches", () => {
     });
     const r = cli(good, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code, r.stdout).toBe(0);
-    expect(readFileSync(join(good, "docs/guide.noma"), "utf8")).toContain("The app says hi.");
-    const records = readFileSync(join(good, "docs/guide.noma.patches"), "utf8")
+    const out = JSON.parse(r.stdout).result;
+    const wt = worktreeOf(good, out.run_id);
+    expect(readFileSync(join(wt, "docs/guide.noma"), "utf8")).toContain("The app says hi.");
+    expect(readFileSync(join(good, "docs/guide.noma"), "utf8")).toBe(GUIDE);
+    const records = readFileSync(join(wt, "docs/guide.noma.patches"), "utf8")
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ patch_result: "applied", actor: { kind: "agent", name: "act agent: exec node agents/scripted.mjs agents/act.json" } });
-    expect(cli(good, ["transcript", "verify", "docs/guide.noma"]).code).toBe(0);
-    expect(JSON.parse(r.stdout).result.marked).toEqual([{ spec: SPEC, files: ["docs/guide.noma", "src/app.ts"] }]);
+    expect(cli(wt, ["transcript", "verify", "docs/guide.noma"]).code).toBe(0);
+    expect(out.marked).toEqual([{ spec: SPEC, files: ["docs/guide.noma", "src/app.ts"] }]);
+    // The document, its transcript and the snapshot are one commit on the run's branch.
+    expect(out.commit.files).toEqual([
+      { status: "M", path: ".notarai/reconciliation_state.json" },
+      { status: "M", path: "docs/guide.noma" },
+      { status: "A", path: "docs/guide.noma.patches" },
+    ]);
 
     const bad = patchRepo({
       files: {
@@ -450,22 +520,23 @@ describe("run: patches", () => {
         "patch.noma.json": [{ file: "docs/guide.noma", ops: [{ op: "replace_body", id: "no-such-block", content: "x\n" }] }],
       },
     });
-    dirtyTree(bad);
-    const tree = treeSnapshot(bad);
-    const out = JSON.parse(cli(bad, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
-    expect(out.reason).toMatch(/^the act step's patch failed \(noma\): docs\/guide\.noma: the patch engine rejected the ops \(target_missing/);
-    expect(treeSnapshot(bad)).toEqual(tree);
-    expect(existsSync(join(bad, "docs/guide.noma.patches"))).toBe(false);
+    const before = checkoutFingerprint(bad);
+    const badOut = JSON.parse(cli(bad, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
+    expect(badOut.reason).toMatch(/^the act step's patch failed \(noma\): docs\/guide\.noma: the patch engine rejected the ops \(target_missing/);
+    expectDirtyWorktree(worktreeOf(bad, badOut.run_id));
+    expect(existsSync(join(worktreeOf(bad, badOut.run_id), "docs/guide.noma.patches"))).toBe(false);
+    expect(checkoutFingerprint(bad)).toEqual(before);
   });
 
-  it("a patch reaching outside the repository or into .norma/ is rejected before anything is applied", () => {
+  it("a patch reaching outside the worktree or into .norma/ is rejected before anything is applied", () => {
     for (const target of ["../outside.txt", ".norma/config.json"]) {
       const root = patchRepo({ files: { "patch.noma.json": [{ file: target, ops: [{ op: "replace_body", id: "x", content: "y" }] }] } });
-      const tree = treeSnapshot(root);
+      const before = checkoutFingerprint(root);
       const out = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
       expect(out.status).toBe("failed");
       expect(out.reason).toMatch(target.startsWith("..") ? /the patch reaches outside the repository/ : /a patch may not change \.git\/ or \.norma\//);
-      expect(treeSnapshot(root)).toEqual(tree);
+      expectDirtyWorktree(worktreeOf(root, out.run_id));
+      expect(checkoutFingerprint(root)).toEqual(before);
     }
   });
 });
@@ -515,8 +586,8 @@ describe("run: start-up", () => {
     const state = (await readNormaState(root))!;
     expect(state.steps(out.run_id).map((s) => `${s.step_index}:${s.role}:${s.status}`)).toEqual(["1:plan:skipped", "2:do:fail"]);
     expect(state.events(out.run_id).map((e) => e.type)).toEqual(expect.arrayContaining(["agent_interrupted", "run_interrupted", "run_stopped"]));
-    // The agent behaves this time (its behaviour file changed): the failed do step is retried and the run passes.
-    writeFileSync(join(root, "agents/do.json"), JSON.stringify({}));
+    // The agent behaves this time (its behaviour file, in the run's worktree, changed): the failed do step is retried and the run passes.
+    writeFileSync(join(worktreeOf(root, out.run_id), "agents/do.json"), JSON.stringify({}));
     const again = cli(root, ["run", "--resume", out.run_id, "--format", "json"]);
     expect(again.code, again.stdout).toBe(0);
     expect(JSON.parse(again.stdout).result.steps.map((s: { index: number; role: string; status: string }) => `${s.index}:${s.role}:${s.status}`)).toEqual([
@@ -587,7 +658,8 @@ describe("run: start-up", () => {
       evidence: "files/test.log",
     });
     // The evidence ledger records the run with the check step that asked.
-    const ledger = readFileSync(join(root, "docs/evidence_ledger.tools.log"), "utf8")
+    expect(existsSync(join(root, "docs/evidence_ledger.tools.log"))).toBe(false);
+    const ledger = readFileSync(join(worktreeOf(root, id), "docs/evidence_ledger.tools.log"), "utf8")
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as { action: string; details: Record<string, unknown> });
@@ -597,6 +669,8 @@ describe("run: start-up", () => {
       ["outcome", { run_id: id, step: 3, role: "check" }],
     ]);
     writeFileSync(join(root, "FAIL_TESTS"), "");
+    git(root, ["add", "FAIL_TESTS"]);
+    git(root, ["commit", "-qm", "tests fail now"]);
     const bad = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
     expect(bad.status).toBe("failed");
     expect(bad.steps[2].summary).toBe(`FAIL: AC3: node -e ${test}: exit 1`);
@@ -647,7 +721,8 @@ process.stdout.write(JSON.stringify({ version: 1, status: "ok", summary: "judged
     // The argv as configured: shell metacharacters are plain text, nothing expanded or run.
     expect(seen.argv).toEqual(["a b; echo pwned > pwned.txt", "$HOME", "`id`"]);
     expect(existsSync(join(root, "pwned.txt"))).toBe(false);
-    expect(seen.cwd).toBe(root);
+    // The agent runs in the run's worktree.
+    expect(seen.cwd).toBe(worktreeOf(root, out.run_id));
     // Minimal environment: no SECRET_TOKEN; ALLOWED_VAR because the agent's env lists it; the NORMA_* variables.
     expect(seen.env.SECRET_TOKEN).toBeUndefined();
     expect(seen.env.ALLOWED_VAR).toBe("yes");
@@ -712,9 +787,11 @@ describe("progress", () => {
   const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
 
   function onTty(root: string, env: NodeJS.ProcessEnv): { stderr: string; stdout: string } {
-    const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} run --spec ${SPEC} > out.txt`;
+    // stdout to a file outside the repository: one inside would be an uncommitted change the run warns about.
+    const out = join(tempDir("nr-tty-"), "out.txt");
+    const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} run --spec ${SPEC} > ${JSON.stringify(out)}`;
     const r = spawnSync("script", ["-qec", cmd, "/dev/null"], { cwd: root, env, encoding: "utf8" });
-    return { stderr: r.stdout.replace(/\r/g, ""), stdout: readFileSync(join(root, "out.txt"), "utf8") };
+    return { stderr: r.stdout.replace(/\r/g, ""), stdout: readFileSync(out, "utf8") };
   }
 
   it.skipIf(!hasScript)("shows iteration, role and elapsed time on stderr when it is a terminal and CI is unset; nothing otherwise", () => {

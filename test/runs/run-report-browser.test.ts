@@ -156,7 +156,8 @@ describe("the HTML run report in a headless browser", () => {
         expect(await seen("#act")).toContain("AC1: <em>fixed</em> the library");
         // The ledger lines of the act step's requests.
         const tools = await seen("#tools");
-        expect(tools).toContain("From the evidence ledger evidence/tools.log.");
+        // …of the run's worktree, where its tools wrote.
+        expect(tools).toContain(`From the evidence ledger .norma/worktrees/${id}/evidence/tools.log.`);
         expect(tools).toMatch(/Step 004 act · 5 calls/);
         expect(tools).toContain("session/request_permission");
         expect(tools).toContain("fs/write_text_file");

@@ -4,7 +4,10 @@
  * stdin closes. `--step RUN_ID/NNN-role` serves one run step's agent (agent-step.ts);
  * `--max-message-bytes` bounds one message (a longer one is answered with an error, never held).
  * `--read-only` lists and serves only the tools that read.
+ * `--root DIR` is the repository the tools work in (a run gives its worktree),
+ * `--runs-root DIR` the one whose `.norma/` the run tools read (the main checkout).
  */
+import { resolve } from "node:path";
 import { parseAgentStep, type AgentStep } from "../../runs/agent-step.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, runMcpStdio } from "../../mcp/run-mcp-stdio.js";
 import { UsageError } from "../../errors/noma-error.js";
@@ -20,6 +23,14 @@ export async function mcpCommand(io: CliIO, options: Record<string, unknown> = {
     agentStep = parsed.step;
   }
   const maxMessageBytes = intOption("max-message-bytes", options["maxMessageBytes"], DEFAULT_MAX_MESSAGE_BYTES, 1024, 1 << 30);
+  const dirOption = (name: string): string | undefined => {
+    const v = options[name];
+    if (v === undefined) return undefined;
+    if (typeof v !== "string" || v === "") throw new UsageError(`--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} takes one directory`);
+    return resolve(io.cwd, v);
+  };
+  const root = dirOption("root");
+  const runsRoot = dirOption("runsRoot");
   let closed = false;
   // The client went away (EPIPE): stop writing, finish quietly.
   process.stdout.on("error", () => {
@@ -31,7 +42,8 @@ export async function mcpCommand(io: CliIO, options: Record<string, unknown> = {
       if (!closed) io.stdout(text);
     },
     log: io.stderr,
-    cwd: io.cwd,
+    cwd: root ?? io.cwd,
+    ...(runsRoot !== undefined ? { runsRoot } : {}),
     interactive: process.stdin.isTTY === true,
     maxMessageBytes,
     ...(agentStep !== undefined ? { agentStep } : {}),

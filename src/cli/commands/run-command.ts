@@ -4,13 +4,16 @@
  * elapsed time) goes to stderr, only on a TTY and not in CI. Ctrl-C stops the
  * current agent and ends the run as `stopped` (resumable).
  *
- * Exit codes: 0 the run passed; 1 it failed or stopped (budget, interruption);
+ * The run works in its own worktree and, on PASS, commits its result on its
+ * branch; `--apply` then brings that commit into the current branch
+ * (runs/apply-run.ts).
+ *
+ * Exit codes: 0 the run passed (and, with --apply, its commit is in the branch);
+ * 1 it failed or stopped (budget, interruption), or --apply was refused;
  * 2 usage, configuration or runtime error (nothing was run, or the loop
  * itself could not go on).
  */
-import { existsSync, realpathSync } from "node:fs";
-import { join } from "node:path";
-import { documentTranscript } from "../../layout/checked-path.js";
+import { realpathSync } from "node:fs";
 import { SNAPSHOT_PATH } from "../../spec/governance.js";
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
@@ -18,6 +21,7 @@ import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from
 import { listOption } from "../repo-context.js";
 import { parseAcArg } from "../../runs/run-criteria.js";
 import { runLoop, type RunProgress, type RunResult } from "../../runs/run-loop.js";
+import { applyRun, type ApplyRunResult } from "../../runs/apply-run.js";
 import { RUN_ID_PATTERN } from "../../layout/norma-layout.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 
@@ -29,48 +33,46 @@ export function showProgress(io: CliIO): boolean {
   return io.stderrIsTTY && (io.env["CI"] === undefined || io.env["CI"] === "" || io.env["CI"] === "false");
 }
 
-function progressLine(p: RunProgress): string {
+export function progressLine(p: RunProgress): string {
   const head = `[${seconds(p.elapsedMs).padStart(7)}] iteration ${p.iteration} · ${String(p.index).padStart(3, "0")} ${p.role.padEnd(5)}`;
   return p.phase === "start"
     ? `${head} …\n`
     : `${head} ${p.status}${p.summary !== undefined && p.summary !== "" ? `: ${p.summary.length > 100 ? `${p.summary.slice(0, 99)}…` : p.summary}` : ""}\n`;
 }
 
-/** A path as one shell word (single-quoted unless plainly safe). */
-function shellWord(p: string): string {
-  return /^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`;
-}
-
 export interface RunTextOptions {
   /** Whether the run was to mark reconciled on PASS (not `--no-mark`). */
   mark: boolean;
-  /** Transcripts (`<doc>.noma.patches`) of marked documents that exist: committed with them. */
-  transcripts: readonly string[];
+  /** The outcome of `--apply`, when given. */
+  applied?: ApplyRunResult;
 }
 
-/** The files the run reconciled (with their transcripts) and the snapshot it wrote: what to commit; empty unless it passed and marked. */
-export function filesToCommit(r: RunResult, options: RunTextOptions): string[] {
-  if (r.status !== "passed" || !options.mark) return [];
-  const files = [...new Set([...r.marked.flatMap((m) => m.files), ...options.transcripts])].sort();
-  if (r.snapshot !== null) files.push(SNAPSHOT_PATH);
-  return files;
-}
-
-/** What to do after the run: what to commit when it reconciled something, else the next step. */
+/** What to do after the run: where its result is and how to bring it in, else how to go on. */
 export function nextStepLines(r: RunResult, options: RunTextOptions): string[] {
-  if (r.status !== "passed") return [`Continue: noma-reconcile run --resume ${r.run_id} (nothing was marked reconciled; nothing to commit yet)`];
+  const where = `worktree ${r.worktree.dir}/, branch ${r.worktree.branch}`;
+  if (r.status !== "passed") return [`Kept for inspection: ${where}.`, `Continue: noma-reconcile run --resume ${r.run_id}`];
+  const lines: string[] = [];
   if (!options.mark)
-    return [
-      "Not marked reconciled (--no-mark): once the changes are reviewed, record them with `noma-reconcile mark-reconciled <paths>`",
-      `and \`noma-reconcile state snapshot\`, then commit them with ${SNAPSHOT_PATH}.`,
-    ];
-  const files = filesToCommit(r, options);
-  if (files.length === 0) return ["Nothing was newly reconciled and the snapshot is unchanged: nothing to commit."];
-  const what = r.marked.length > 0 ? (r.snapshot !== null ? "the reconciled files and the snapshot" : "the reconciled files") : "the snapshot";
-  return [`Commit ${what} (the run commits nothing itself):`, `  git add -- ${files.map(shellWord).join(" ")}`, "  git commit"];
+    lines.push(
+      "Not marked reconciled (--no-mark): the commit holds the agents' changes only; once they are reviewed, record them with `noma-reconcile mark-reconciled <paths>`",
+      `and \`noma-reconcile state snapshot\`, and commit ${SNAPSHOT_PATH}.`,
+    );
+  if (r.commit === null || r.commit.commit === null) {
+    lines.push(`The run changed nothing: nothing to commit (${where} at ${r.worktree.base.slice(0, 12)}).`);
+    return lines;
+  }
+  const files = r.commit.files.map((f) => f.path);
+  lines.push(
+    `Committed on ${r.commit.branch} as ${r.commit.commit.slice(0, 12)}: ${files.length} file${files.length === 1 ? "" : "s"} (${files.length > 8 ? `${files.slice(0, 8).join(", ")}, …` : files.join(", ")}); worktree ${r.worktree.dir}/.`,
+  );
+  const a = options.applied;
+  if (a === undefined) lines.push(`Bring it into your branch: noma-reconcile runs apply ${r.run_id}`);
+  else if (a.outcome === "refused") lines.push(`Not applied: ${a.message}`);
+  else lines.push(`${a.message.charAt(0).toUpperCase()}${a.message.slice(1)}.`);
+  return lines;
 }
 
-export function renderRunText(r: RunResult, options: RunTextOptions = { mark: true, transcripts: [] }): string {
+export function renderRunText(r: RunResult, options: RunTextOptions = { mark: true }): string {
   const lines = [
     `Run ${r.run_id}: ${r.status.toUpperCase()}${r.verdict !== null ? ` (verdict ${r.verdict})` : ""} after ${r.steps.length} step${r.steps.length === 1 ? "" : "s"}, iteration ${Math.min(r.iteration, Math.max(1, ...r.steps.map((s) => s.iteration)))}.`,
     `Goal: ${r.goal}`,
@@ -98,6 +100,9 @@ export async function runCommand(options: Record<string, unknown>, io: CliIO): P
     if (c === null) throw new UsageError(`--ac takes ID=TEXT (e.g. --ac "AC1=All unit tests pass"); got ${JSON.stringify(a)}`);
     return c;
   });
+  const base = options["base"] !== undefined ? String(options["base"]) : undefined;
+  if (base !== undefined && (base === "" || base.startsWith("-")))
+    throw new UsageError(`--base takes a ref to start the run's worktree from (e.g. main); got ${JSON.stringify(base)}`);
   let maxIterations: number | undefined;
   if (options["maxIterations"] !== undefined) {
     maxIterations = Number(options["maxIterations"]);
@@ -106,8 +111,8 @@ export async function runCommand(options: Record<string, unknown>, io: CliIO): P
   }
   if (resume !== undefined) {
     if (!RUN_ID_PATTERN.test(resume)) throw new UsageError(`--resume takes a run id such as 20260105-100000-ab12cd; got ${JSON.stringify(resume)}`);
-    if (specs.length > 0 || ac.length > 0 || options["goal"] !== undefined)
-      throw new UsageError("--resume continues a run with its own goal and criteria: leave out --goal, --ac and --spec");
+    if (specs.length > 0 || ac.length > 0 || options["goal"] !== undefined || base !== undefined)
+      throw new UsageError("--resume continues a run with its own goal, criteria and worktree: leave out --goal, --ac, --spec and --base");
   } else if (specs.length === 0 && ac.length === 0) {
     throw new UsageError("give --spec PATH (criteria are generated from the spec) or --goal TEXT with --ac ID=TEXT, or --resume RUN_ID");
   }
@@ -136,6 +141,7 @@ export async function runCommand(options: Record<string, unknown>, io: CliIO): P
         specs,
         ...(maxIterations !== undefined ? { maxIterations } : {}),
         ...(resume !== undefined ? { resume } : {}),
+        ...(base !== undefined ? { base } : {}),
         mark: options["mark"] !== false,
         ...(cli?.endsWith(".js") ? { mcpCommand: [process.execPath, cli, "mcp"] } : {}),
         env: io.env,
@@ -149,13 +155,11 @@ export async function runCommand(options: Record<string, unknown>, io: CliIO): P
     process.removeListener("SIGTERM", onSignal);
   }
   for (const r of result.recovery.interrupted) onWarning(`recovered run ${r}: it had been interrupted (marked stopped)`);
-  const transcripts = result.marked
-    .flatMap((m) => m.files)
-    .filter((f) => f.endsWith(".noma"))
-    .map(documentTranscript)
-    .filter((t) => existsSync(join(ctx.root, t)));
-  const textOptions: RunTextOptions = { mark: options["mark"] !== false, transcripts };
-  if (format === "json") io.stdout(envelope("run", result.status === "passed", { ...result, to_commit: filesToCommit(result, textOptions) }, warnings));
+  let applied: ApplyRunResult | undefined;
+  if (options["apply"] === true && result.status === "passed") applied = await callTool(() => applyRun(ctx.root, result.run_id, { env: io.env, onWarning }));
+  const textOptions: RunTextOptions = { mark: options["mark"] !== false, ...(applied !== undefined ? { applied } : {}) };
+  if (format === "json")
+    io.stdout(envelope("run", result.status === "passed" && applied?.outcome !== "refused", { ...result, applied: applied ?? null }, warnings));
   else io.stdout(renderRunText(result, textOptions));
-  return result.status === "passed" ? 0 : 1;
+  return result.status === "passed" && applied?.outcome !== "refused" ? 0 : 1;
 }

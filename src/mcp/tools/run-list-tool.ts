@@ -3,5 +3,5 @@ import { listRuns, type RunList } from "../../runs/list-runs.js";
 import type { ToolContext } from "../tool-context.js";
 
 export async function runListTool(args: { limit?: number }, ctx: ToolContext): Promise<RunList> {
-  return listRuns(ctx.root, args.limit !== undefined ? { limit: args.limit } : {});
+  return listRuns(ctx.runsRoot ?? ctx.root, args.limit !== undefined ? { limit: args.limit } : {});
 }

@@ -11,7 +11,7 @@ import { ToolFailure } from "../tool-result.js";
 export async function runStatusTool(args: { run_id?: string; events_limit?: number }, ctx: ToolContext): Promise<RunStatusResult> {
   const fromEnv = process.env["NORMA_RUN_ID"];
   const id = args.run_id ?? ctx.agentStep?.runId ?? (fromEnv !== undefined && fromEnv !== "" ? fromEnv : undefined);
-  const r = await runStatus(ctx.root, id, args.events_limit !== undefined ? { eventsLimit: args.events_limit } : {});
+  const r = await runStatus(ctx.runsRoot ?? ctx.root, id, args.events_limit !== undefined ? { eventsLimit: args.events_limit } : {});
   if (r === null)
     throw new ToolFailure(
       id !== undefined

@@ -16,7 +16,8 @@
  *   or that is pending drift of a run spec; it holds when none has an error.
  *   Evidence: files/documents.json.
  * - tests: the configured command (`.notarai/config.yaml` workspace.test) run
- *   at the repository root; it holds when it exits 0. Evidence: files/test.log.
+ *   at the workspace root (the run's worktree); it holds when it exits 0.
+ *   Evidence: files/test.log.
  * - custom (`--ac`): cannot be judged here (the run refuses to start).
  */
 import { STDERR_LOG, STDOUT_LOG } from "./spawn-agent.js";
@@ -40,7 +41,10 @@ export interface Acknowledgement {
 }
 
 export interface BuiltinCheckInput {
+  /** The workspace judged: the run's worktree. */
   root: string;
+  /** Where `.norma/` is (the test command's process group is recorded there while it runs); default `root`. */
+  stateRoot?: string;
   /** The step directory being built (absolute). */
   stepDir: string;
   criteria: readonly RunCriterion[];
@@ -86,6 +90,7 @@ function ackKey(spec: string, path: string): string {
  */
 async function runTests(
   root: string,
+  stateRoot: string,
   logPath: string,
   timeoutMs: number,
   env: NodeJS.ProcessEnv,
@@ -108,7 +113,7 @@ async function runTests(
         ...(step !== undefined ? { details: { run: { run_id: step.runId, step: step.index, role: "check" } } } : {}),
         onSpawn: (p) => {
           pid = p;
-          recordAgentPid(root, p);
+          recordAgentPid(stateRoot, p);
         },
       },
     );
@@ -116,7 +121,7 @@ async function runTests(
     writeFileSync(logPath, `${(e as Error).message}\n`);
     return { code: null, detail: (e as Error).message };
   } finally {
-    if (pid !== undefined) clearAgentPid(root, pid);
+    if (pid !== undefined) clearAgentPid(stateRoot, pid);
   }
   const b = outcome.body as {
     success?: boolean;
@@ -240,7 +245,7 @@ export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinChe
       });
     } else if (c.kind === "tests") {
       const file = "files/test.log";
-      const r = await runTests(root, join(stepDir, file), input.testTimeoutMs, input.env, input.signal, input.step);
+      const r = await runTests(root, input.stateRoot ?? root, join(stepDir, file), input.testTimeoutMs, input.env, input.signal, input.step);
       files.push(file);
       metrics["tests_exit_code"] = r.code ?? -1;
       if (r.code !== 0) fixes.push(`Make \`${c.argv!.join(" ")}\` pass (${r.detail}; see ${file})`);

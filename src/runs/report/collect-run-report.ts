@@ -4,7 +4,8 @@
  * every evidence file it names, each act step's `patch.diff` and `patch.noma.json`, the files
  * agents changed themselves (`worktree_changed` events), the built-in check's drift evidence
  * (`files/drift-N.json`) at every check, and the lines of the evidence ledger that name the
- * run (`details.run.run_id`), per step.
+ * run (`details.run.run_id`), per step — the ledger of the run's worktree, where its tools wrote (the
+ * repository's when the run has no worktree, or it is gone).
  *
  * The step's own files are read only inside its directory (an evidence path leading out —
  * `../`, an absolute path, a symbolic link — is shown as a path, never read), and only their
@@ -13,6 +14,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig, worktreeReader } from "../../config/load-config.js";
+import { worktreePath } from "../run-worktree-path.js";
 import { containPath } from "../../fsx/contain-path.js";
 import { abs } from "../../layout/norma-layout.js";
 import { TOOL_NAME, TOOL_VERSION } from "../../version.js";
@@ -170,8 +172,12 @@ function changedFilesOf(d: RunDetail, index: number): string[] {
 export async function collectRunReport(root: string, runId?: string, now: Date = new Date()): Promise<RunReport | null> {
   const d = await showRun(root, runId);
   if (d === null) return null;
-  const ledger = ledgerPath(root);
-  const lines = ledger !== null ? ledgerLines(root, ledger, d.run.run_id) : new Map<number, ReportLedgerLine[]>();
+  // The run's tools wrote their ledger in its worktree (under the worktree's configuration); a run without one (or whose
+  // worktree is gone) is read from the repository's.
+  const wt = d.worktree?.exists ? d.worktree : null;
+  const ledgerRoot = wt !== null ? worktreePath(root, wt) : root;
+  const ledger = ledgerPath(ledgerRoot);
+  const lines = ledger !== null ? ledgerLines(ledgerRoot, ledger, d.run.run_id) : new Map<number, ReportLedgerLine[]>();
   const steps: ReportStep[] = d.steps.map((s) => {
     const dir = abs(root, s.step_dir);
     const start = Date.parse(s.started_at);
@@ -219,7 +225,7 @@ export async function collectRunReport(root: string, runId?: string, now: Date =
       series: snapshots.map((x) => ({ step: x.step, iteration: x.iteration, open: count(x, true), total: count(x, false) })),
     },
     events: d.events.map((ev) => ({ seq: ev.seq, ts: ev.ts, type: ev.type, message: ev.message })),
-    ledgerFile: ledger,
+    ledgerFile: ledger !== null && wt !== null ? `${wt.dir}/${ledger}` : ledger,
   };
 }
 

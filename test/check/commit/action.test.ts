@@ -25,6 +25,7 @@ import { git, tempDir, tempRepo } from "../../helpers/temp-repo.js";
 import { cloneHead, INSTALL_TIMEOUT_MS, ROOT, userEnv } from "../../install/install-helpers.js";
 import { BROKEN, SPEC, VALID } from "../staged/fixtures.js";
 import { ciRepo, commitAll, writeTree } from "./ci-repo.js";
+import { execAgent, lineDiff, runRepo, SPEC as RUN_SPEC } from "../../runs/helpers/run-repo.js";
 
 interface ActionStep {
   id?: string;
@@ -87,16 +88,19 @@ function runAction(actionPath: string, workspace: string, inputs: Record<string,
       let m: RegExpExecArray | null;
       if ((m = /^inputs\.([A-Za-z0-9_-]+)$/.exec(expr)) !== null) return values[m[1]!] ?? "";
       if (expr === "github.action_path") return actionPath;
+      if (expr === "github.token") return env["GITHUB_TOKEN"] ?? "";
       if (expr === "github.workspace") return workspace;
       if ((m = /^steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)$/.exec(expr)) !== null) return steps[m[1]!]?.[m[2]!] ?? "";
       throw new Error(`action.yml uses \${{ ${expr} }}, which this test's runner does not provide`);
     });
+  // A default may itself be an expression (github-token: ${{ github.token }}): the runner evaluates it.
+  for (const k of Object.keys(values)) if (!(k in inputs)) values[k] = expand(values[k]!);
   const dir = tempDir("nr-runner-");
   const result: ActionRun = { code: 0, stdout: "", stderr: "", outputs: {}, summary: "" };
   action.runs.steps.forEach((step, n) => {
     if (result.code !== 0) return; // a failed step ends the action
     expect(step.uses, "a composite step this runner can run").toBeUndefined();
-    expect(step.if).toBeUndefined();
+    if (step.if !== undefined && !condition(step.if, values)) return;
     expect(step.shell).toBe("bash");
     const script = join(dir, `step-${n}.sh`);
     const output = join(dir, `output-${n}`);
@@ -133,6 +137,13 @@ function runAction(actionPath: string, workspace: string, inputs: Record<string,
   return result;
 }
 
+/** A step's `if:` as this runner reads it: `\${{ inputs.NAME == 'v' }}` or `!=` (what action.yml uses). */
+function condition(expr: string, inputs: Record<string, string>): boolean {
+  const m = /^\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*(==|!=)\s*'([^']*)'\s*\}\}$/.exec(expr);
+  if (m === null) throw new Error(`action.yml uses if: ${expr}, which this test's runner does not evaluate`);
+  return (inputs[m[1]!] === m[3]) === (m[2] === "==");
+}
+
 /** A pull_request event naming `base` (and HEAD of `repo`), and the job environment that points at it. */
 function pullRequestEvent(repo: string, base: string): Record<string, string> {
   const event = join(tempDir("nr-event-"), "event.json");
@@ -152,9 +163,26 @@ afterAll(() => rmSync(actionParent, { recursive: true, force: true }));
 
 describe("action.yml", () => {
   it("declares the inputs and outputs, as a composite action whose scripts read inputs only through env and never reach for npx", () => {
-    expect(Object.keys(action.inputs)).toEqual(["base-ref", "format", "fail-on", "working-directory", "sarif-file"]);
+    expect(Object.keys(action.inputs)).toEqual([
+      "mode",
+      "base-ref",
+      "format",
+      "fail-on",
+      "working-directory",
+      "sarif-file",
+      "reconcile-target",
+      "specs",
+      "github-token",
+    ]);
     expect(action.runs.using).toBe("composite");
-    for (const [name, o] of Object.entries(action.outputs)) expect(o.value).toBe(`\${{ steps.check.outputs.${name} }}`);
+    const fromReconcile = ["run-id", "pull-request"];
+    for (const [name, o] of Object.entries(action.outputs))
+      expect(o.value).toBe(`\${{ steps.${fromReconcile.includes(name) ? "reconcile" : "check"}.outputs.${name} }}`);
+    expect(action.runs.steps.map((st) => `${st.id}:${st.if ?? "always"}`)).toEqual([
+      "build:always",
+      "check:${{ inputs.mode != 'reconcile' }}",
+      "reconcile:${{ inputs.mode == 'reconcile' }}",
+    ]);
     for (const step of action.runs.steps) {
       expect(step.run).not.toContain("${{"); // no injection
       expect(step.run).not.toMatch(/\bnpx\b/); // nothing fetched at run time but the lockfile's packages
@@ -171,7 +199,7 @@ describe("action.yml", () => {
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(existsSync(join(actionPath, "dist/cli.cjs"))).toBe(true);
       expect(r.outputs).toMatchObject({ errors: "0", result: "pass", "affected-specs": '[".notarai/api.spec.yaml"]', "affected-spec-count": "1" });
-      expect(Object.values(r.outputs).every((v) => v.length > 0)).toBe(true);
+      expect(Object.entries(r.outputs).every(([k, v]) => v.length > 0 || k === "run-id" || k === "pull-request")).toBe(true);
       expect(r.stdout).not.toContain("::error");
       expect(r.summary).toContain(`Base \`${git(workspace, ["rev-parse", "main"]).trim()}\` (pull_request)`);
     },
@@ -225,6 +253,39 @@ describe("action.yml", () => {
     INSTALL_TIMEOUT_MS,
   );
 });
+
+describe("action.yml, mode reconcile", () => {
+  it(
+    "runs the loop with the project's agents; without a token it keeps the run's branch and says what it would have opened (outputs: run-id)",
+    () => {
+      const workspace = runRepo({
+        drift: { "src/app.ts": `${OLD}\n` },
+        config: { agents: { act: execAgent("act.json") } },
+        behaviors: {
+          "act.json": { files: { "patch.diff": lineDiff("src/app.ts", OLD, NEW), "reconciled.json": [{ spec: RUN_SPEC, path: "src/app.ts" }] } },
+        },
+      });
+      const r = runAction(
+        actionPath,
+        workspace,
+        { mode: "reconcile" },
+        { GITHUB_REPOSITORY: "acme/app", GITHUB_REF_NAME: "main", GITHUB_EVENT_NAME: "schedule" },
+      );
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.outputs["run-id"]).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
+      expect(r.outputs["pull-request"]).toBe("");
+      // The check step did not run: no check outputs.
+      expect(r.outputs["result"]).toBe("");
+      const id = r.outputs["run-id"]!;
+      expect(r.stdout).toContain(`run ${id} passed; GITHUB_TOKEN is not set: nothing pushed: the result stays on noma-reconcile/run/${id}`);
+      expect(git(workspace, ["log", "-1", "--format=%s", `noma-reconcile/run/${id}`]).trim()).toBe(`chore(reconcile): reconcile ${RUN_SPEC} (run ${id}, PASS)`);
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+});
+
+const OLD = "export const greet = (n: string) => `hi ${n}`;";
+const NEW = "export const greet = (n: string) => `hello ${n}`; // reconciled";
 
 /** A feature branch adding a valid document under a governed directory, in a project with no package.json (not a Node project). */
 function nonNodeProject(): string {

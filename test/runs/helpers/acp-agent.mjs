@@ -6,13 +6,14 @@
 //            | {terminal: {command, args?, cwd?}} | {say: TEXT} | {tool: TITLE} ]
 //   summary, status, stopReason (default end_turn), answer (the raw final message instead of the AgentResponse),
 //   linger (keep running after the client closed the connection, as some agents do)
-// PATHs may use ${cwd} (the session's cwd), ${step_dir} and ${prev} (the last previous step's directory),
-// all taken from the AgentRequest at the end of the prompt. Each action's result (or the JSON-RPC
+// PATHs may use ${cwd} (the session's cwd), ${step_dir}, ${prev} (the last previous step's directory)
+// and ${checkout} (the user's checkout: the run directory is its .norma/runs/<id>), all taken
+// from the AgentRequest at the end of the prompt. Each action's result (or the JSON-RPC
 // error) is recorded, with the client's capabilities and the session/new request, in files/acp.json
 // of the step directory — written through the client like every other file. The final message is
 // the AgentResponse, after some talk and a tool call, in two chunks.
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 
@@ -56,7 +57,12 @@ const app = acp
     const byRole = all.byRole?.[req.step.role] ?? all;
     const b = byRole.byIteration?.[String(req.step.iteration)] ?? byRole;
     linger = b.linger === true;
-    const vars = { cwd: sessionRequest.cwd, step_dir: req.paths.step_dir, prev: req.context.previous_step_dirs.at(-1) ?? "" };
+    const vars = {
+      cwd: sessionRequest.cwd,
+      step_dir: req.paths.step_dir,
+      prev: req.context.previous_step_dirs.at(-1) ?? "",
+      checkout: resolve(req.paths.run_dir, "../../.."),
+    };
     const path = (p) => p.replace(/\$\{(\w+)\}/g, (_, k) => vars[k]);
     const results = [];
     const written = [];

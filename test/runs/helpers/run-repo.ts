@@ -6,6 +6,7 @@
  * JSON file in the repository; and `.norma/config.json`.
  */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { git, tempRepo, writeTree, type Tree } from "../../helpers/temp-repo.js";
@@ -37,11 +38,15 @@ The app says hello.
 ::
 `;
 
-/** The scripted exec agent: behaviour from a JSON file (per iteration under byIteration, per role under byRole). */
+/**
+ * The scripted exec agent: behaviour from a JSON file (per iteration under byIteration, per role under byRole),
+ * read from the workspace (the run's worktree) unless its path is absolute. `workspace: {path: content}` writes
+ * files straight into the workspace (an agent editing without our tools).
+ */
 export const SCRIPTED_AGENT = `import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 const req = JSON.parse(readFileSync(0, "utf8"));
-const all = JSON.parse(readFileSync(join(req.paths.repo_root, process.argv[2]), "utf8"));
+const all = JSON.parse(readFileSync(resolve(req.paths.repo_root, process.argv[2]), "utf8"));
 const byRole = all.byRole?.[req.step.role] ?? all;
 const b = byRole.byIteration?.[String(req.step.iteration)] ?? byRole;
 if (b.sleepMs) await new Promise((r) => setTimeout(r, b.sleepMs));
@@ -51,6 +56,11 @@ for (const [name, content] of Object.entries(b.files ?? {})) {
   writeFileSync(p, typeof content === "string" ? content : JSON.stringify(content, null, 2));
 }
 for (const [name, target] of Object.entries(b.symlinks ?? {})) symlinkSync(target, join(req.paths.step_dir, name));
+for (const [name, content] of Object.entries(b.workspace ?? {})) {
+  const p = join(req.paths.repo_root, name);
+  mkdirSync(dirname(p), { recursive: true });
+  writeFileSync(p, content);
+}
 if (b.stderr) process.stderr.write(b.stderr);
 process.stdout.write(b.stdout ?? JSON.stringify({ version: 1, status: b.status ?? "ok", summary: b.summary ?? req.step.role + " done", files: b.listed ?? Object.keys(b.files ?? {}), next_actions: [], errors: [] }));
 process.exitCode = b.exit ?? 0;
@@ -159,13 +169,13 @@ export function lineDiff(path: string, oldLine: string, newLine: string, lineNo 
   return [`--- a/${path}`, `+++ b/${path}`, `@@ -${lineNo},${total} +${lineNo},${total} @@`, `-${oldLine}`, `+${newLine}`, ""].join("\n");
 }
 
-/** Every file under root (except .git, .norma and the local hash cache .notarai/.cache): path → bytes, mode, or link target. */
-export function treeSnapshot(root: string): Map<string, string> {
+/** Every file under root (except .git, .norma and — unless keepCache — the local hash cache .notarai/.cache): path → bytes, mode, or link target. */
+export function treeSnapshot(root: string, options: { keepCache?: boolean } = {}): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (dir: string, rel: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const r = rel === "" ? e.name : `${rel}/${e.name}`;
-      if (r === ".git" || r === ".norma" || r === ".notarai/.cache") continue;
+      if (r === ".git" || r === ".norma" || (r === ".notarai/.cache" && options.keepCache !== true)) continue;
       const p = join(dir, e.name);
       if (e.isSymbolicLink()) out.set(r, `link:${readlinkSync(p)}`);
       else if (e.isDirectory()) {
@@ -189,4 +199,30 @@ export function stepDirs(root: string, runId: string): string[] {
 
 export function readJson(root: string, rel: string): any {
   return JSON.parse(readFileSync(join(root, rel), "utf8"));
+}
+
+/** The run's worktree (the default place, `.norma/worktrees/<id>`). */
+export function worktreeOf(root: string, runId: string): string {
+  return join(root, ".norma/worktrees", runId);
+}
+
+/**
+ * A fingerprint of the user's checkout: every file outside .git/ and .norma/ (bytes, mode, link target),
+ * `git status` (run state in .norma/ left out), the index's entries (`git ls-files --stage`: what the index
+ * holds, not its stat cache), the stash list and HEAD (the commit and the branch). Equal before and after
+ * a run: the run touched nothing of it.
+ */
+export function checkoutFingerprint(root: string): { hash: string; parts: Record<string, string> } {
+  const files = [...treeSnapshot(root, { keepCache: true })].map(([p, v]) => `${p}\0${v}`).join("\n");
+  const parts: Record<string, string> = {
+    files: createHash("sha256").update(files).digest("hex"),
+    status: git(root, ["status", "--porcelain=v1", "--untracked-files=all", "--ignored=matching"])
+      .split("\n")
+      .filter((l) => !l.slice(3).startsWith(".norma/"))
+      .join("\n"),
+    index: git(root, ["ls-files", "--stage"]),
+    stash: git(root, ["stash", "list", "--format=%H %gs"]),
+    head: `${git(root, ["rev-parse", "HEAD"]).trim()} ${git(root, ["symbolic-ref", "-q", "HEAD"]).trim()}`,
+  };
+  return { hash: createHash("sha256").update(JSON.stringify(parts)).digest("hex"), parts };
 }
