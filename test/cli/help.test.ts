@@ -54,7 +54,7 @@ describe("top-level help", () => {
     expect(s.get("Documents")!.map(commandOf)).toContain("check");
     expect(s.get("Reconciliation")!.map(commandOf)).toContain("governs");
     expect(s.get("Hooks and CI")!.map(commandOf)).toContain("ci");
-    expect(s.get("Runs")!.map(commandOf)).toEqual(["run", "runs"]);
+    expect(s.get("Runs")!.map(commandOf)).toEqual(["run", "runs", "reconcile"]);
     expect(s.get("Workspace")!.map(commandOf)).toEqual(["serve", "ledger", "archive"]);
     expect(s.get("MCP")!.map(commandOf)).toEqual(["mcp"]);
     expect(s.get("Editors")!.map(commandOf)).toEqual(["lsp"]);
