@@ -41,7 +41,10 @@ export class LspSession {
   private idle: Promise<void> = Promise.resolve();
 
   constructor(readonly client: SessionClient) {
-    this.roots = new WorkspaceRoots((abs) => this.byPath.get(abs)?.text);
+    this.roots = new WorkspaceRoots(
+      (abs) => this.byPath.get(abs)?.text,
+      (line) => this.client.log(line),
+    );
   }
 
   document(uri: string): OpenDocument | undefined {

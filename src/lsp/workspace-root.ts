@@ -90,7 +90,11 @@ export class WorkspaceRoots {
   private readonly byRoot = new Map<string, WorkspaceRoot>();
   readonly disk = new DiskTexts();
 
-  constructor(private readonly buffer: (abs: string) => string | undefined) {}
+  constructor(
+    private readonly buffer: (abs: string) => string | undefined,
+    /** Told when git fails on a folder (dubious ownership, git missing): said, never read as "outside every repository". */
+    private readonly warn: (line: string) => void = () => {},
+  ) {}
 
   /** The repository holding `abs` (a new file in a folder not made yet: the folder's nearest existing parent's), or null outside every repository. */
   of(abs: string): WorkspaceRoot | null {
@@ -98,11 +102,13 @@ export class WorkspaceRoots {
     while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
     let r = this.byDir.get(dir);
     if (r === undefined) {
-      let top: string | null = null;
+      let top: string | null;
       try {
         top = findRepoRoot(dir);
-      } catch {
-        top = null;
+      } catch (e) {
+        // Judged alone this time, and said; not remembered, so the next judgement asks git again.
+        this.warn(`${dir}: git failed, so its documents are judged alone (no book, no governance): ${(e as Error).message}`);
+        return null;
       }
       r = top === null ? null : this.rootAt(top, true);
       this.byDir.set(dir, r);
