@@ -113,6 +113,7 @@ formatOption(
     .option("--max-warnings <n>", "Exit 1 when there are more than n warnings (0: fail on any warning)")
     .option("--fix", "Apply the safe mechanical fixes (through the patch engine; recorded where a transcript exists), then report what remains")
     .option("--fix-dry-run", "Print what --fix would change as a unified diff; write nothing")
+    .option("--watch", "Re-run on every change to a judged file; print only the new and fixed findings (text or one JSON line per run)")
     .option("--color", "Colour the text output (--no-color to disable; default: on a TTY, honouring NO_COLOR/FORCE_COLOR)"),
   "text | json | github | sarif",
 )
@@ -123,6 +124,7 @@ formatOption(
   .example("  noma-reconcile check --staged            # in .git/hooks/pre-commit; NOMA_RECONCILE_SKIP=1 skips it")
   .example("  noma-reconcile check docs/ --fix-dry-run  # what --fix would change, as a diff (git apply takes it)")
   .example('  noma-reconcile check --fix --format json  # fix, then report; each fix\'s patch ops under "fixed"')
+  .example("  noma-reconcile check --watch           # re-run on change, print what changed; Ctrl-C stops (exit 0)")
   .action((paths: string[], options: Record<string, unknown>) =>
     run(() =>
       runBody(
