@@ -169,12 +169,14 @@ cli
 cli
   .command("fmt [...paths]", "Give .noma documents their canonical layout (default: every tracked document); --check only says which would change")
   .option("--check", "Write nothing; exit 1 listing the documents that would change (CI, hooks)")
+  .option("--watch", "With --check: look again on every change to a document; print only those that became (un)formatted")
   .option("--diff", "Also print what changes (or would change) as a unified diff")
   .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile fmt                          # every tracked .noma document")
   .example("  noma-reconcile fmt docs/ README.noma --diff")
   .example("  noma-reconcile fmt --check                  # in CI: exit 1 when a document is not formatted")
+  .example("  noma-reconcile fmt --check --watch          # while editing: say when a document stops (or starts) being formatted")
   .example("  git diff --cached --name-only -z --diff-filter=d -- '*.noma' | xargs -0r noma-reconcile fmt --check   # in a hook")
   .action((paths: string[], options: Record<string, unknown>) => run(async () => (await import("./commands/fmt-command.js")).fmtCommand(paths, options, io)));
 

@@ -47,6 +47,7 @@ const OUTPUTS: Record<OutputName, Output> = {
       staged: z.optional(bool),
       fixed: z.optional(z.array(open({ file: str }))),
       would_fix: z.optional(z.array(open({ file: str }))),
+      watch: z.optional(open({ run: num, changed: strs, new: z.array(fileDiagnostics), fixed: z.array(fileDiagnostics) })),
     }),
   },
   ci: {
@@ -78,6 +79,7 @@ const OUTPUTS: Record<OutputName, Output> = {
           diff: z.optional(str),
         }),
       ),
+      watch: z.optional(closed({ run: num, changed: strs, would_format: strs, formatted: strs })),
     }),
   },
   patch: {
