@@ -65,20 +65,23 @@ export async function checkWatch(options: CheckWatchOptions): Promise<number> {
       options.maxWarnings,
     );
   const line = (envelope: string): string => `${JSON.stringify(JSON.parse(envelope))}\n`;
-  let last: FileDiagnostics[] = (await options.judge()).results;
-  if (format === "json") io.stdout(line(json(last, [], [])));
-  else {
-    io.stdout(
-      formatDiagnosticsText(
-        last.filter((r) => r.diagnostics.length > 0),
-        { color: options.color },
-      ),
-    );
-    io.stdout(`watching: ${standing(last)}; Ctrl-C stops\n`);
-  }
+  let last: FileDiagnostics[] = [];
   return watchLoop({
     root: options.root,
     io,
+    first: async () => {
+      last = (await options.judge()).results;
+      if (format === "json") io.stdout(line(json(last, [], [])));
+      else {
+        io.stdout(
+          formatDiagnosticsText(
+            last.filter((r) => r.diagnostics.length > 0),
+            { color: options.color },
+          ),
+        );
+        io.stdout(`watching: ${standing(last)}; Ctrl-C stops\n`);
+      }
+    },
     relevant: (rel) => checkedPathKind(rel) !== null,
     rerun: async (changed) => {
       const now = (await options.judge()).results;

@@ -77,10 +77,10 @@ export async function fmtCheckWatch(options: FmtCheckWatchOptions): Promise<numb
     last = now;
     runs++;
   };
-  look([]);
   return watchLoop({
     root: options.root,
     io,
+    first: async () => look([]),
     relevant: (rel) => checkedPathKind(rel) === "document",
     rerun: async (changed) => {
       try {

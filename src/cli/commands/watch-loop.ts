@@ -1,7 +1,8 @@
 /**
  * The loop of `check --watch` and `fmt --check --watch`: watch the repository (fsx/watch-tree.ts;
  * .git/, .norma/ and node_modules/ never), gather the changed paths that `relevant` keeps, and
- * once no change has come for `debounceMs`, call `rerun` with them (sorted). Runs never overlap:
+ * once no change has come for `debounceMs`, call `rerun` with them (sorted). `first` runs once the
+ * watchers are in place (a change made after its output is never missed). Runs never overlap:
  * changes during a run are gathered for the next. SIGINT (Ctrl-C) and SIGTERM end the loop
  * cleanly: the watchers are closed and the promise resolves to 0 once the run in progress (if
  * any) has finished printing.
@@ -21,6 +22,8 @@ export interface WatchLoopOptions {
   io: CliIO;
   /** Whether a change to this repository-relative path calls for a re-run ("" : somewhere, unnamed). */
   relevant: (rel: string) => boolean;
+  /** The first run: started once the watchers are in place, so no change made after its output is missed. */
+  first: () => Promise<void>;
   rerun: (changed: readonly string[]) => Promise<void>;
   debounceMs?: number;
 }
@@ -39,8 +42,10 @@ export function watchLoop(options: WatchLoopOptions): Promise<number> {
       if (running !== undefined) return; // the run in progress schedules the next
       const changed = [...pending].sort();
       pending.clear();
-      running = options
-        .rerun(changed)
+      track(options.rerun(changed));
+    };
+    const track = (run: Promise<void>): void => {
+      running = run
         .catch((e: unknown) => io.stderr(`${TOOL_NAME}: ${e instanceof Error ? e.message : String(e)}\n`))
         .finally(() => {
           running = undefined;
@@ -68,5 +73,6 @@ export function watchLoop(options: WatchLoopOptions): Promise<number> {
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
+    track(options.first());
   });
 }
