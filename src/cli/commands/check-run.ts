@@ -98,7 +98,6 @@ export async function checkRun(
   if (document.staleDays !== undefined) validate.staleDays = document.staleDays;
 
   if (options["watch"] === true) {
-    if (staged !== undefined) throw new UsageError("--watch re-judges the work tree on change; --staged judges the index once: give one of them");
     if (fix || fixDryRun) throw new UsageError("--watch only reports; run --fix (or --fix-dry-run) on its own");
     if (format !== "text" && format !== "json") throw new UsageError(`--watch prints text or one JSON line per run; --format ${format} is a one-off report`);
     const ctx = repoContext(io.cwd);
