@@ -73,9 +73,9 @@ export function watchTree(root: string, onChange: (rel: string) => void, options
         } catch {
           // gone again, or unreadable: reported as a change all the same
         }
+        onChange(rel);
         if (isDir) add(rel, true);
         else if (watchers.has(rel)) drop(rel);
-        onChange(rel);
       });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") report(e);
