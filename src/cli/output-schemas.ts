@@ -111,6 +111,7 @@ const OUTPUTS: Record<OutputName, Output> = {
       root: str,
       dry_run: bool,
       files: z.array(open({ path: str, action: str })),
+      editors: z.optional(z.array(closed({ editor: z.enum(["vscode", "neovim", "helix", "zed"]), marker: str, file: str, configured: bool, advice: str }))),
       managers: z.array(
         closed({
           manager: z.enum(["pre-commit", "lefthook", "husky"]),

@@ -20,6 +20,7 @@ import { RuntimeError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { envelope, formatArg, requireRepo } from "./reconcile-command.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
+import { detectEditors, EDITOR_NAMES } from "../../init/detect-editors.js";
 
 interface HooksOutcome {
   hooksDir: string;
@@ -62,6 +63,7 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
   const refused = hooks?.refused ?? [];
   const unsafe = managers.filter((m) => m.action === "unsafe");
   const code = refused.length > 0 || unsafe.length > 0 ? 2 : 0;
+  const editors = detectEditors(ctx.root);
 
   const warn = (): void => {
     for (const w of result.warnings) io.stderr(`${TOOL_NAME}: warning: ${w}\n`);
@@ -72,7 +74,7 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
       envelope(
         "init",
         code === 0,
-        { root: ctx.root, dry_run: dryRun, files: result.files, ...(hooks !== null ? { hooks } : {}), managers, program: result.program },
+        { root: ctx.root, dry_run: dryRun, files: result.files, ...(hooks !== null ? { hooks } : {}), managers, editors, program: result.program },
         result.warnings,
       ),
     );
@@ -98,6 +100,13 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
     if (m.activate !== undefined)
       lines.push(`${"then run".padEnd(W)} ${m.activate}  (${managerName(m.manager)} is not this repository's git hook yet: until then nothing runs on commit)`);
   }
+  // The editor found, and the line that starts the language server there (init never edits an editor's file).
+  for (const e of editors)
+    lines.push(
+      e.configured
+        ? `${"editor".padEnd(W)} ${EDITOR_NAMES[e.editor]} (${e.marker}): the language server is set up in ${e.file}`
+        : `${"editor".padEnd(W)} ${EDITOR_NAMES[e.editor]} (${e.marker}): ${e.advice}`,
+    );
   io.stdout(`${lines.join("\n")}\n`);
   const written = result.files.filter((f) => f.action === "create" || f.action === "update").length;
   const installed = hooks?.installed.length ?? 0;
