@@ -6,7 +6,7 @@
  * (under one generous overall timeout), never for a length of time.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import * as z from "zod/mini";
@@ -34,7 +34,10 @@ class Watching {
       this.lines.push(...parts);
       this.waiter?.();
     });
-    this.child.stderr.setEncoding("utf8").on("data", (s: string) => (this.stderr += s));
+    this.child.stderr.setEncoding("utf8").on("data", (s: string) => {
+      this.stderr += s;
+      this.waiter?.();
+    });
     this.exited = new Promise((resolve) => this.child.on("close", (code, signal) => resolve({ code, signal })));
     this.exited.then(() => this.waiter?.());
     onTestFinished(() => {
@@ -49,6 +52,14 @@ class Watching {
       if (at >= 0) return this.lines.splice(0, at + 1);
       if (this.child.exitCode !== null)
         throw new Error(`the CLI exited (${this.child.exitCode}) before /${last.source}/: ${this.lines.join("\n")}\n${this.stderr}`);
+      await new Promise<void>((resolve) => (this.waiter = resolve));
+    }
+  }
+
+  /** Wait until stderr holds `text`. */
+  async untilStderr(text: string): Promise<void> {
+    while (!this.stderr.includes(text)) {
+      if (this.child.exitCode !== null) throw new Error(`the CLI exited (${this.child.exitCode}) before stderr said ${text}: ${this.stderr}`);
       await new Promise<void>((resolve) => (this.waiter = resolve));
     }
   }
@@ -98,6 +109,27 @@ describe("check --watch", () => {
     const end = await w.stop("SIGTERM");
     expect(end).toEqual({ code: 0, signal: null, rest: [] });
     expect(w.stderr).toBe("");
+  });
+
+  it("a run that fails (a configuration that no longer parses) is said on stderr and the loop goes on; a deleted file's findings are fixed", {
+    timeout: LONG,
+  }, async () => {
+    const repo = tempRepo({ "a.noma": BROKEN, "b.noma": CLEAN });
+    const w = new Watching(["check", "--watch"], repo);
+    expect(await w.until(/^watching: /)).toEqual([
+      "ERROR [broken-reference] a.noma:3:5: [[nowhere]] points at an id that does not exist.",
+      "watching: 1 error, 0 warnings in 2 files; Ctrl-C stops",
+    ]);
+    save(repo, ".notarai/config.yaml", "exclude: [\n");
+    await w.untilStderr("noma-reconcile: invalid configuration:\n.notarai/config.yaml:2:1: error: not valid YAML");
+    save(repo, ".notarai/config.yaml", "exclude: []\n");
+    expect(await w.until(/ changed: /)).toEqual([".notarai/config.yaml changed: no new or fixed findings; now 1 error, 0 warnings in 2 files"]);
+    rmSync(join(repo, "a.noma"));
+    expect(await w.until(/ changed: /)).toEqual([
+      "fixed ERROR [broken-reference] a.noma:3:5: [[nowhere]] points at an id that does not exist.",
+      "a.noma changed: 1 fixed; now 0 errors, 0 warnings in 1 file",
+    ]);
+    expect(await w.stop("SIGTERM")).toEqual({ code: 0, signal: null, rest: [] });
   });
 
   it("--format json: one check envelope per run, valid against its schema, with what changed under result.watch; SIGINT exits 0", {
