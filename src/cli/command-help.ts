@@ -29,11 +29,13 @@ ${CLOSED_PIPE}`;
 
 /** Each command's exit codes (keyed by the command's name), without the closed-pipe line. */
 const EXIT_CODES: Record<string, string> = {
-  check: `  0  no errors (warnings and information allowed); with --fix, none left after fixing
+  check: `  0  no errors (warnings and information allowed); with --fix, none left after fixing;
+     --watch: stopped by Ctrl-C or SIGTERM (whatever the findings)
   1  findings: a document, transcript, sidecar, spec or configuration file has errors
   2  usage error, paths named that hold nothing to check, a file that cannot be read, not a git
      repository (--staged), a lock held too long (--fix)`,
-  fmt: `  0  formatted (or nothing to format); --check: every document is formatted
+  fmt: `  0  formatted (or nothing to format); --check: every document is formatted; --check --watch:
+     stopped by Ctrl-C or SIGTERM
   1  --check: some document would change (listed on stdout); nothing was written
   2  usage error (a path outside the repository, a file that is not a .noma document, paths
      named that hold no document), not a git repository, an invalid configuration, a lock held
