@@ -113,7 +113,8 @@ export async function checkRun(
       format,
       color: useColor(options["color"], io.env, io.stdoutIsTTY),
       ...(maxWarnings !== undefined ? { maxWarnings } : {}),
-      judge: () => checkWorktree({ root: ctx.root, inRepo: true, paths, ...common }),
+      // A long-lived process: V8 keeps its defaults (no short-run tuning, prepare-short-run-jit.ts).
+      judge: () => checkWorktree({ root: ctx.root, inRepo: true, paths, ...common, document: { ...document, beforeParse: () => {} } }),
     });
   }
 
