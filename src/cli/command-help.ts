@@ -29,12 +29,14 @@ ${CLOSED_PIPE}`;
 
 /** Each command's exit codes (keyed by the command's name), without the closed-pipe line. */
 const EXIT_CODES: Record<string, string> = {
-  check: `  0  no errors (warnings and information allowed); with --fix, none left after fixing
+  check: `  0  no errors (warnings and information allowed); with --fix, none left after fixing;
+     --watch: stopped by Ctrl-C or SIGTERM (whatever the findings)
   1  findings: a document, transcript, sidecar, spec or configuration file has errors, is not
      UTF-8 text, or cannot be read (no permission, not a regular file: each an error of its own)
   2  usage error, paths named that hold nothing to check, a configuration that cannot be read, not
      a git repository (--staged), a lock held too long (--fix)`,
-  fmt: `  0  formatted (or nothing to format); --check: every document is formatted
+  fmt: `  0  formatted (or nothing to format); --check: every document is formatted; --check --watch:
+     stopped by Ctrl-C or SIGTERM
   1  --check: some document would change (listed on stdout); nothing was written. Either way: a
      document is not UTF-8 text or cannot be read (its error on stdout, as \`check\` gives it)
   2  usage error (a path outside the repository, a file that is not a .noma document, paths

@@ -120,6 +120,7 @@ formatOption(
     .option("--max-warnings <n>", "Exit 1 when there are more than n warnings (0: fail on any warning)")
     .option("--fix", "Apply the safe mechanical fixes (through the patch engine; recorded where a transcript exists), then report what remains")
     .option("--fix-dry-run", "Print what --fix would change as a unified diff; write nothing")
+    .option("--watch", "Re-run on every change to a judged file; print only the new and fixed findings (text or one JSON line per run)")
     .option("--color", "Colour the text output (--no-color to disable; default: on a TTY, honouring NO_COLOR/FORCE_COLOR)"),
   "text | json | github | sarif",
 )
@@ -130,6 +131,7 @@ formatOption(
   .example("  noma-reconcile check --staged            # in .git/hooks/pre-commit; NOMA_RECONCILE_SKIP=1 skips it")
   .example("  noma-reconcile check docs/ --fix-dry-run  # what --fix would change, as a diff (git apply takes it)")
   .example('  noma-reconcile check --fix --format json  # fix, then report; each fix\'s patch ops under "fixed"')
+  .example("  noma-reconcile check --watch           # re-run on change, print what changed; Ctrl-C stops (exit 0)")
   .action((paths: string[], options: Record<string, unknown>) =>
     run(() =>
       runBody(
@@ -174,12 +176,14 @@ cli
 cli
   .command("fmt [...paths]", "Give .noma documents their canonical layout (default: every tracked document); --check only says which would change")
   .option("--check", "Write nothing; exit 1 listing the documents that would change (CI, hooks)")
+  .option("--watch", "With --check: look again on every change to a document; print only those that became (un)formatted")
   .option("--diff", "Also print what changes (or would change) as a unified diff")
   .option(LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP)
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile fmt                          # every tracked .noma document")
   .example("  noma-reconcile fmt docs/ README.noma --diff")
   .example("  noma-reconcile fmt --check                  # in CI: exit 1 when a document is not formatted")
+  .example("  noma-reconcile fmt --check --watch          # while editing: say when a document stops (or starts) being formatted")
   .example("  git diff --cached --name-only -z --diff-filter=d -- '*.noma' | xargs -0r noma-reconcile fmt --check --   # in a hook")
   .action((paths: string[], options: Record<string, unknown>) => run(async () => (await import("./commands/fmt-command.js")).fmtCommand(paths, options, io)));
 

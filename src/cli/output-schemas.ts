@@ -60,6 +60,7 @@ const OUTPUTS: Record<OutputName, Output> = {
       staged: z.optional(bool),
       fixed: z.optional(z.array(open({ file: str }))),
       would_fix: z.optional(z.array(open({ file: str }))),
+      watch: z.optional(open({ run: num, changed: strs, new: z.array(fileDiagnostics), fixed: z.array(fileDiagnostics) })),
     }),
   },
   ci: {
@@ -93,6 +94,7 @@ const OUTPUTS: Record<OutputName, Output> = {
           diff: z.optional(str),
         }),
       ),
+      watch: z.optional(closed({ run: num, changed: strs, would_format: strs, formatted: strs })),
     }),
   },
   patch: {
@@ -149,6 +151,7 @@ const OUTPUTS: Record<OutputName, Output> = {
       root: str,
       dry_run: bool,
       files: z.array(open({ path: str, action: str })),
+      editors: z.optional(z.array(closed({ editor: z.enum(["vscode", "neovim", "helix", "zed"]), marker: str, file: str, configured: bool, advice: str }))),
       managers: z.array(
         closed({
           manager: z.enum(["pre-commit", "lefthook", "husky"]),

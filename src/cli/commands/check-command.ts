@@ -27,6 +27,7 @@ function skipRequested(env: NodeJS.ProcessEnv): boolean {
 export async function checkCommand(paths: string[], options: Record<string, unknown>, io: CliIO, loadFixes: LoadFixes): Promise<number> {
   let staged: RawDiffEntry[] | undefined;
   if (options["staged"] === true) {
+    if (options["watch"] === true) throw new UsageError("--watch re-judges the work tree on change; --staged judges the index once: give one of them");
     if (paths.length > 0) throw new UsageError("--staged judges what is staged and takes no paths");
     if (skipRequested(io.env)) {
       io.stderr(`noma-reconcile: ${SKIP_ENV} is set; staged files not checked.\n`);

@@ -98,6 +98,27 @@ export async function checkRun(
   if (document.profile !== undefined) validate.profile = document.profile;
   if (document.staleDays !== undefined) validate.staleDays = document.staleDays;
 
+  if (options["watch"] === true) {
+    if (fix || fixDryRun) throw new UsageError("--watch only reports; run --fix (or --fix-dry-run) on its own");
+    if (format !== "text" && format !== "json") throw new UsageError(`--watch prints text or one JSON line per run; --format ${format} is a one-off report`);
+    const ctx = repoContext(io.cwd);
+    if (!ctx.inRepo) throw new UsageError("--watch watches a git repository: run it inside one");
+    const { splitOutsidePaths } = await import("../../check/check-outside.js");
+    const { outside } = splitOutsidePaths(paths, ctx.root, io.cwd);
+    if (outside.length > 0) throw new UsageError(`--watch watches the repository; ${outside[0]} is outside it`);
+    const { checkWorktree } = await import("../../check/check-worktree.js");
+    const { checkWatch } = await import("./check-watch.js");
+    return checkWatch({
+      root: ctx.root,
+      io,
+      format,
+      color: useColor(options["color"], io.env, io.stdoutIsTTY),
+      ...(maxWarnings !== undefined ? { maxWarnings } : {}),
+      // A long-lived process: V8 keeps its defaults (no short-run tuning, prepare-short-run-jit.ts).
+      judge: () => checkWorktree({ root: ctx.root, inRepo: true, paths, ...common, document: { ...document, beforeParse: () => {} } }),
+    });
+  }
+
   let run: CheckRun;
   let fixReport: Record<string, unknown> = {};
   let root = io.cwd;

@@ -39,6 +39,10 @@ export async function fmtCommand(paths: string[], options: Record<string, unknow
       explicit.add(rel);
     }
   }
+  if (options["watch"] === true) {
+    if (!check) throw new UsageError("--watch needs --check: fmt --watch would rewrite the documents as you type them");
+    if (diff) throw new UsageError("--watch says which documents became (un)formatted; drop --diff (fmt --check --diff shows the changes once)");
+  }
   const config = await loadConfigLazy({
     cwd: io.cwd,
     read: (p) => {
@@ -52,13 +56,15 @@ export async function fmtCommand(paths: string[], options: Record<string, unknow
     },
     onWarning: (m) => io.stderr(`${TOOL_NAME}: ${m}\n`),
   });
-  const listed = listNomaFiles(ctx.root, true, paths, io.cwd).filter((p) => checkedPathKind(p) === "document");
-  let documents = listed;
-  if (config.exclude.length > 0) {
-    const { excludedBy } = await import("../../check/apply-exclude.js");
+  const excludedBy = config.exclude.length > 0 ? (await import("../../check/apply-exclude.js")).excludedBy : undefined;
+  /** The documents to format, and all those listed before the configuration's exclude (listed again on every run of --watch). */
+  const targets = (): { listed: string[]; documents: string[] } => {
+    const listed = listNomaFiles(ctx.root, true, paths, io.cwd).filter((p) => checkedPathKind(p) === "document");
+    if (excludedBy === undefined) return { listed, documents: listed };
     const excluded = excludedBy(config.exclude, explicit);
-    documents = documents.filter((p) => !excluded(p));
-  }
+    return { listed, documents: listed.filter((p) => !excluded(p)) };
+  };
+  const { listed, documents } = targets();
   if (documents.length === 0 && paths.length > 0) {
     // Named paths that hold no document: said, and an error (a typo must not pass a CI step);
     // the configuration's exclude taking them all is its decision, not a mistake.
@@ -71,6 +77,19 @@ export async function fmtCommand(paths: string[], options: Record<string, unknow
     else io.stderr(`${TOOL_NAME}: ${line}`);
     if (excluded === 0) return 2;
     if (format === "text") return 0;
+  }
+  if (options["watch"] === true) {
+    const { fmtCheckWatch } = await import("./fmt-check-watch.js");
+    return fmtCheckWatch({
+      root: ctx.root,
+      io,
+      format,
+      // A tracked document deleted from the work tree is not there to format: left out, not an error.
+      judge: () =>
+        targets()
+          .documents.filter((file) => existsSync(join(ctx.root, file)))
+          .map((file) => ({ file, result: formatDocument(join(ctx.root, file), { check: true, root: ctx.root }) })),
+    });
   }
   const results: Array<{ file: string; result: FormatDocumentResult }> = [];
   for (const file of documents) results.push({ file, result: formatDocument(join(ctx.root, file), { check, root: ctx.root }) });

@@ -24,6 +24,7 @@ import { envelope, formatArg, requireRepo } from "./reconcile-command.js";
 import { choice, listOption } from "../repo-context.js";
 import { AGENT_NAMES, AGENT_TITLES, type AgentName } from "../../init/agent-setups.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
+import { detectEditors, EDITOR_NAMES } from "../../init/detect-editors.js";
 
 interface HooksOutcome {
   hooksDir: string;
@@ -70,6 +71,7 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
   const unsafe = managers.filter((m) => m.action === "unsafe");
   const unsafeAgents = result.agents.filter((a) => a.action === "unsafe");
   const code = refused.length > 0 || unsafe.length > 0 || unsafeAgents.length > 0 ? 2 : 0;
+  const editors = detectEditors(ctx.root);
 
   const warn = (): void => {
     for (const w of result.warnings) io.stderr(`${TOOL_NAME}: warning: ${w}\n`);
@@ -86,6 +88,7 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
           files: result.files,
           ...(hooks !== null ? { hooks } : {}),
           managers,
+          editors,
           program: result.program,
           agents: result.agents,
         },
@@ -119,6 +122,13 @@ export async function initCommand(options: Record<string, unknown>, io: CliIO): 
     lines.push(`${verb.padEnd(W)} ${a.path}  (${a.detail})${a.snippet !== undefined ? ":" : ""}`);
     for (const l of (a.snippet ?? "").split("\n")) if (l.length > 0) lines.push(`    ${l}`);
   }
+  // The editor found, and the line that starts the language server there (init never edits an editor's file).
+  for (const e of editors)
+    lines.push(
+      e.configured
+        ? `${"editor".padEnd(W)} ${EDITOR_NAMES[e.editor]} (${e.marker}): the language server is set up in ${e.file}`
+        : `${"editor".padEnd(W)} ${EDITOR_NAMES[e.editor]} (${e.marker}): ${e.advice}`,
+    );
   io.stdout(`${lines.join("\n")}\n`);
   const agentFiles = result.agents.filter((a) => a.action === "create" || a.action === "update").length;
   const written = result.files.filter((f) => f.action === "create" || f.action === "update").length + agentFiles;
