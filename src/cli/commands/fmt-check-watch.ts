@@ -40,22 +40,31 @@ export async function fmtCheckWatch(options: FmtCheckWatchOptions): Promise<numb
     const becameUnformatted = results.filter((r) => r.result.status === "would-format" && last.get(r.file) !== "would-format").map((r) => r.file);
     const becameFormatted = results.filter((r) => r.result.status === "unchanged" && last.get(r.file) === "would-format").map((r) => r.file);
     const becameSkipped = results.filter((r) => r.result.status === "skipped" && last.get(r.file) !== "skipped");
+    // A document that is not UTF-8 text or cannot be read: an error, as fmt --check reports it.
+    const becameError = results.filter((r) => r.result.status === "error" && last.get(r.file) !== "error");
     const first = runs === 0;
     if (format === "json") {
       const envelope = formatJsonEnvelope(
         "fmt",
         {
           command: "fmt --check --watch",
-          ok: results.every((r) => r.result.status !== "would-format"),
+          ok: results.every((r) => r.result.status !== "would-format" && r.result.status !== "error"),
           summary: {
             documents: results.length,
             would_format: results.filter((r) => r.result.status === "would-format").length,
             unchanged: results.filter((r) => r.result.status === "unchanged").length,
             skipped: results.filter((r) => r.result.status === "skipped").length,
+            errors: results.filter((r) => r.result.status === "error").length,
           },
           result: {
             check: true,
-            files: results.map(({ file, result: r }) => ({ file, status: r.status, ...(r.note !== undefined ? { note: r.note } : {}) })),
+            files: results.map(({ file, result: r }) => ({
+              file,
+              status: r.status,
+              ...(r.code !== undefined ? { code: r.code } : {}),
+              ...(r.pos !== undefined ? { pos: r.pos } : {}),
+              ...(r.note !== undefined ? { note: r.note } : {}),
+            })),
             watch: { run: runs, changed: [...changed], would_format: becameUnformatted, formatted: becameFormatted },
           },
         },
@@ -67,6 +76,7 @@ export async function fmtCheckWatch(options: FmtCheckWatchOptions): Promise<numb
       for (const f of becameUnformatted) lines.push(`would reformat ${f}`);
       for (const f of becameFormatted) lines.push(`now formatted ${f}`);
       for (const s of becameSkipped) lines.push(`skipped ${s.file}: ${s.result.note ?? "fmt cannot format it"}`);
+      for (const e of becameError) lines.push(`error ${e.file}: ${e.result.note ?? e.result.code ?? "it cannot be read"}`);
       if (first) lines.push(`watching: ${standing(now)}; Ctrl-C stops`);
       else {
         const shown = changed.length <= 3 ? changed.join(", ") : `${changed.slice(0, 3).join(", ")} and ${changed.length - 3} more`;
