@@ -86,6 +86,16 @@ function kindOf(root: string, rel: string): Kind {
   }
 }
 
+/** Whether something other than a file, link or directory is at `rel` (a FIFO, a socket, a device). */
+function isSpecialFile(root: string, rel: string): boolean {
+  try {
+    const st = lstatSync(join(root, rel));
+    return !st.isFile() && !st.isSymbolicLink() && !st.isDirectory();
+  } catch {
+    return false; // nothing there: the caller's other reasons apply
+  }
+}
+
 const under = (dir: string, path: string): boolean => dir === "" || path.startsWith(`${dir}/`);
 
 /** Why `path` (a file git lists, or not) is governed by none of `only` (or no spec). */
@@ -93,7 +103,10 @@ function whyNotGoverned(ctx: SpecContext, path: string, entry: WorktreeEntry | u
   if (isInternalPath(path)) return "the tool's own state (snapshot or cache), never governed";
   const audit = ctx.governance.auditKind(path);
   if (audit !== null) return `${AUDIT_DESCRIPTIONS[audit]}: a record the tools keep for audit, never governed`;
-  if (entry === undefined) return "git ignores it, and specs govern only the files git knows";
+  if (entry === undefined)
+    return isSpecialFile(ctx.root, path)
+      ? "it is not a regular file (a FIFO, a socket or a device): git tracks only files and links"
+      : "git ignores it, and specs govern only the files git knows";
   if (ctx.governance.isExcluded(path)) return "excluded by the system spec";
   if (only !== null && ctx.governance.governorsOf(path).length > 0) return `${only.join(", ")} ${only.length === 1 ? "does" : "do"} not govern it`;
   return "no spec governs it";

@@ -5,7 +5,7 @@
  * stands for the files git knows under it (tracked, or untracked and not ignored).
  */
 import { listFiles } from "../git/list-files.js";
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { containPath } from "../fsx/contain-path.js";
 import { chunkPaths, literalPathspec } from "../git/chunk-paths.js";
@@ -14,7 +14,8 @@ import type { AuditKind } from "./audit-paths.js";
 import { buildGovernance, isInternalPath, type Governance, type Governor } from "./governance.js";
 import { readAuditLocations } from "./read-audit-locations.js";
 
-export type PathState = "tracked" | "untracked" | "ignored" | "absent" | "internal";
+/** "not-a-file": something other than a file or link is there (a FIFO, a socket, a device): git tracks none, so no spec governs it. */
+export type PathState = "tracked" | "untracked" | "ignored" | "absent" | "internal" | "not-a-file";
 
 export interface PathGovernance {
   path: string;
@@ -42,7 +43,7 @@ export interface WhichSpecsGovernResult {
 
 /** Pure: the answer for one path, given git's view of it. */
 export function pathGovernance(governance: Governance, path: string, state: PathState): PathGovernance {
-  const governedBy = state === "ignored" || state === "internal" ? [] : governance.governorsOf(path);
+  const governedBy = state === "ignored" || state === "internal" || state === "not-a-file" ? [] : governance.governorsOf(path);
   return { path, state, excluded: governance.isExcluded(path), audit: governance.auditKind(path), governed_by: governedBy };
 }
 
@@ -91,15 +92,21 @@ export function whichSpecsGovern(
       else if (tracked.has(p)) state = "tracked";
       else if (untracked.has(p)) state = "untracked";
       else {
-        let exists = false;
-        try {
-          exists = statSync(join(root, p)).isFile();
-        } catch {
-          exists = false;
-        }
-        state = exists ? "ignored" : "absent";
+        state = untrackedState(join(root, p));
       }
       return pathGovernance(governance, p, state);
     }),
   };
+}
+
+/** How a path git does not list is there: a file or link git ignores, something that is not a file, or nothing. */
+function untrackedState(abs: string): PathState {
+  try {
+    const st = lstatSync(abs);
+    return st.isFile() || st.isSymbolicLink() ? "ignored" : st.isDirectory() ? "absent" : "not-a-file";
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return "absent";
+    throw e;
+  }
 }

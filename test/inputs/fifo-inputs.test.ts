@@ -97,6 +97,22 @@ describe("a FIFO where a file is expected (33.6)", () => {
     expect(run.stderr).toBe(`noma-reconcile: invalid .norma/config.json:\n  .norma/config.json: ${FIFO}\n`);
   });
 
+  it("as governed code: governs and mark-reconciled say it is not a regular file (not 'ignored by git', not 'does not exist yet')", () => {
+    const spec = 'schema_version: "0.7"\nintent: x\nbehaviors:\n  - name: a\n    given: g\n    then: t\nartifacts:\n  code:\n    - path: "src/**"\n';
+    const repo = tempRepo({ ".notarai/a.spec.yaml": spec, "src/a.ts": "x\n" });
+    mkfifo(repo, "src/f.ts");
+    const why = "not a regular file (a FIFO, a socket or a device): git tracks only files and links";
+    const governs = boundedCli(["governs", "src/f.ts"], { cwd: repo });
+    expect(governs).toMatchObject({ timedOut: false, code: 1, stdout: `src/f.ts: not governed (${why})\n` });
+    const json = boundedCli(["governs", "src/f.ts", "--format", "json"], { cwd: repo });
+    expect((JSON.parse(json.stdout) as { result: { paths: unknown[] } }).result.paths).toEqual([
+      { path: "src/f.ts", state: "not-a-file", excluded: false, audit: null, governed_by: [] },
+    ]);
+    const mark = boundedCli(["mark-reconciled", "src/f.ts"], { cwd: repo });
+    expect(mark).toMatchObject({ timedOut: false, code: 1 });
+    expect(mark.stdout + mark.stderr).toContain(`Not marked: src/f.ts (it is ${why}).`);
+  });
+
   it("MCP: patch_block on a document whose transcript is a FIFO is refused, and ping is answered after it", async () => {
     const repo = tempRepo({ "a.noma": DOC });
     mkfifo(repo, "a.noma.patches");

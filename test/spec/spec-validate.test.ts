@@ -286,9 +286,9 @@ describe("loadSpecs", () => {
         line: 1,
         column: 1,
         code: "unreadable",
-        expected: "a readable file",
+        expected: "a readable file of UTF-8 text",
         found: "ELOOP",
-        message: "cannot read the file (ELOOP)",
+        message: "cannot be read: ELOOP: too many symbolic links encountered",
       },
     ]);
   });

@@ -17,13 +17,15 @@ import { plural } from "../../report/plural.js";
 function whyNotGoverned(p: PathGovernance): string {
   return p.state === "ignored"
     ? "ignored by git"
-    : p.state === "internal"
-      ? "the tool's own state"
-      : p.audit !== null
-        ? `${AUDIT_DESCRIPTIONS[p.audit]}, a record the tools keep for audit`
-        : p.excluded
-          ? "excluded by the system spec"
-          : "no spec's globs match";
+    : p.state === "not-a-file"
+      ? "not a regular file (a FIFO, a socket or a device): git tracks only files and links"
+      : p.state === "internal"
+        ? "the tool's own state"
+        : p.audit !== null
+          ? `${AUDIT_DESCRIPTIONS[p.audit]}, a record the tools keep for audit`
+          : p.excluded
+            ? "excluded by the system spec"
+            : "no spec's globs match";
 }
 
 function directoryText(d: DirectoryGovernance, byPath: ReadonlyMap<string, PathGovernance>): string {
