@@ -140,8 +140,10 @@ describe("coding CLI backends", () => {
       const stepDir: string = request.paths.step_dir;
       expect(stepDir.startsWith(`${join(root, stepRel)}.tmp-`)).toBe(true);
       const prompt = rolePrompt(request, { mcp: true });
-      // Each step's agent gets the server for that step: only its role's tools (mcp --step).
-      const mcp = [...MCP, "--step", `${id}/${steps[i]}`];
+      // Each step's agent gets the server for that step: only its role's tools (mcp --step), the
+      // tools rooted in the run's worktree, the run records read from the main checkout.
+      const wt = join(root, ".norma/worktrees", id);
+      const mcp = [...MCP, "--step", `${id}/${steps[i]}`, "--root", wt, "--runs-root", root];
       expect(request.context.mcp_server).toEqual({ command: mcp[0], args: mcp.slice(1), tools: roleTools(request.step.role) });
       expect(JSON.parse(c.env["NORMA_MCP_COMMAND"]!)).toEqual(mcp);
       // The prompt policy (norma §11–§13), stated in words the test can see.
@@ -160,19 +162,22 @@ describe("coding CLI backends", () => {
         NORMA_RUN_ID: id,
         NORMA_ROLE: request.step.role,
         NORMA_STEP_DIR: stepDir,
-        NORMA_REPO_ROOT: root,
+        NORMA_REPO_ROOT: wt,
         NORMA_ITERATION: String(request.step.iteration),
       });
       switch (c.tool) {
         case "codex":
           expect(prompt).toContain("Your role is PLAN");
-          expect(c.cwd).toBe(root);
+          expect(c.cwd).toBe(wt);
           expect(c.argv).toEqual([
             "exec",
             "--model",
             "gpt-5-codex",
             "--sandbox",
             "workspace-write",
+            // The step directory is outside the run's worktree: the sandbox lets the agent write there too.
+            "--add-dir",
+            stepDir,
             "--ephemeral",
             "-c",
             `mcp_servers.noma-reconcile.command=${JSON.stringify(mcp[0])}`,
@@ -183,14 +188,26 @@ describe("coding CLI backends", () => {
           break;
         case "gemini":
           expect(prompt).toContain("Your role is DO");
-          expect(c.cwd).toBe(root);
-          expect(c.argv).toEqual(["--debug", "--model", "gemini-2.5-pro", "--output-format", "json", "--approval-mode", "auto_edit", "--prompt", prompt]);
+          expect(c.cwd).toBe(wt);
+          expect(c.argv).toEqual([
+            "--debug",
+            "--model",
+            "gemini-2.5-pro",
+            "--output-format",
+            "json",
+            "--approval-mode",
+            "auto_edit",
+            "--include-directories",
+            stepDir,
+            "--prompt",
+            prompt,
+          ]);
           break;
         case "claude":
           expect(prompt).toContain("Write verdict.json");
           expect(prompt).toContain("Write scorecard.md");
           // path: docs → it runs there, and is given the step directory (outside docs/) as an extra directory.
-          expect(c.cwd).toBe(join(root, "docs"));
+          expect(c.cwd).toBe(join(wt, "docs"));
           expect(c.argv).toEqual([
             "-p",
             prompt,
@@ -203,7 +220,30 @@ describe("coding CLI backends", () => {
             "--strict-mcp-config",
             "--allowedTools",
             // A check agent: the read-only tools only.
-            "mcp__noma-reconcile__list_affected_specs,mcp__noma-reconcile__get_spec_diff,mcp__noma-reconcile__get_changed_artifacts,mcp__noma-reconcile__read_doc,mcp__noma-reconcile__list_ids,mcp__noma-reconcile__validate_doc,mcp__noma-reconcile__read_file,mcp__noma-reconcile__list_files,mcp__noma-reconcile__run_list,mcp__noma-reconcile__run_status",
+            [
+              "list_affected_specs",
+              "get_spec_diff",
+              "get_changed_artifacts",
+              "read_doc",
+              "list_ids",
+              "validate_doc",
+              "read_file",
+              "list_files",
+              "read_text_file",
+              "read_media_file",
+              "read_multiple_files",
+              "list_directory",
+              "list_directory_with_sizes",
+              "directory_tree",
+              "search_files",
+              "search_text",
+              "get_file_info",
+              "list_allowed_directories",
+              "run_list",
+              "run_status",
+            ]
+              .map((t) => `mcp__noma-reconcile__${t}`)
+              .join(","),
             "--add-dir",
             stepDir,
             "--model",
@@ -212,7 +252,7 @@ describe("coding CLI backends", () => {
           break;
         case "opencode":
           expect(prompt).toContain("Propose code or text changes as patch.diff");
-          expect(c.cwd).toBe(root);
+          expect(c.cwd).toBe(wt);
           expect(c.argv).toEqual(["run", "--model", "anthropic/claude-sonnet-4", "--format", "json", prompt]);
           expect(JSON.parse(c.env["OPENCODE_CONFIG_CONTENT"]!)).toEqual({ mcp: { "noma-reconcile": { type: "local", command: mcp, enabled: true } } });
           break;
@@ -243,7 +283,7 @@ describe("coding CLI backends", () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const id = runIds(root)[0]!;
     const [c] = calls(log);
-    const mcp = [...MCP, "--step", `${id}/002-do`];
+    const mcp = [...MCP, "--step", `${id}/002-do`, "--root", join(root, ".norma/worktrees", id), "--runs-root", root];
     const at = (flag: string) => c!.argv[c!.argv.indexOf(flag) + 1];
     expect(JSON.parse(at("--mcp-config")!)).toEqual({ mcpServers: { "noma-reconcile": { type: "stdio", command: mcp[0], args: mcp.slice(1) } } });
     expect(at("--allowedTools")).toBe(
@@ -261,6 +301,20 @@ describe("coding CLI backends", () => {
         "run_command",
         "run_tests",
         "build_workspace",
+        "read_text_file",
+        "read_media_file",
+        "read_multiple_files",
+        "list_directory",
+        "list_directory_with_sizes",
+        "directory_tree",
+        "search_files",
+        "search_text",
+        "get_file_info",
+        "list_allowed_directories",
+        "write_file",
+        "append_file",
+        "create_directory",
+        "move_file",
         "run_list",
         "run_status",
       ]
