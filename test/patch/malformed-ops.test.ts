@@ -70,12 +70,12 @@ describe("patch (CLI) with values that are not patch ops", () => {
     expect(existsSync(join(repo, "d.noma.patches"))).toBe(false);
   });
 
-  it("objects with a string op are attempted and recorded; __proto__ and constructor keys round-trip and verify", () => {
+  it("objects with a string op are attempted and recorded; __proto__ and constructor keys round-trip and verify (a field the op does not take is refused, naming it)", () => {
     const repo = tempRepo({ "d.noma": DOC });
     const ops = [
       ['{"op":"replace_block","id":"c1","content":"x","__proto__":{"a":1}}', 1],
-      ['{"op":"update_attribute","id":"c1","key":"x","value":1,"constructor":{"prototype":{"polluted":true}}}', 0],
-      ['{"op":"add_block","parent":"c1","content":"::note{id=\\"n1\\"}\\nx\\n::","__proto__":{"position":99}}', 0],
+      ['{"op":"update_attribute","id":"c1","key":"x","value":1,"constructor":{"prototype":{"polluted":true}}}', 1],
+      ['{"op":"add_block","parent":"c1","content":"::note{id=\\"n1\\"}\\nx\\n::","__proto__":{"position":99}}', 1],
       ['{"op":"frobnicate","id":"c1"}', 1],
       ['{"op":"delete_block"}', 1],
     ] as const;

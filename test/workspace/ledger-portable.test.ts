@@ -50,7 +50,10 @@ describe("the evidence ledger holds no local path", () => {
       .map((l) => (JSON.parse(l) as { details: Record<string, unknown> }).details);
     expect(details.map((d) => [d["code"] ?? d["outcome"], d["executable"] ?? d["message"]])).toEqual([
       ["outside_workspace", '"link": resolves outside the repository; nothing was read or written'],
+      // A command is an effect: its intent line before it runs, its outcome after.
+      [undefined, "scripts/test.sh"],
       ["ok", "scripts/test.sh"],
+      [undefined, "~/bin/hometool"],
       ["ok", "~/bin/hometool"],
       ["command_not_found", "missing-tool: not found on PATH (~/bin:/usr/bin:/bin; directories inside the repository are never searched)"],
     ]);
