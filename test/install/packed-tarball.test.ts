@@ -13,6 +13,7 @@
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/temp-repo.js";
 import { CLAIM, SPEC } from "../check/staged/fixtures.js";
@@ -89,7 +90,7 @@ describe("install from a packed tarball", () => {
     expect(manifest).not.toHaveProperty("bundledDependencies");
     // The licence of every bundled package ships with it.
     const licences = ok("tar", ["-xzOf", tarball, "package/dist/licenses.txt"], ROOT).stdout;
-    for (const name of ["sql.js", "blake3-wasm", "@bokuweb/zstd-wasm", "zod", "yaml", "picomatch", "smol-toml", "modern-tar", "cac"])
+    for (const name of ["sql.js", "blake3-wasm", "@bokuweb/zstd-wasm", "zod", "yaml", "smol-toml", "modern-tar", "cac"])
       expect(licences).toMatch(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} \\d+\\.\\d+\\.\\d+ \\(`, "m"));
   });
 
@@ -168,6 +169,8 @@ describe("install from a packed tarball", () => {
         // No agents configured: the built-in check runs, finds the drift, and the run fails (exit 1).
         expect(cli(["run", "--spec", ".notarai/api.spec.yaml"], 1).out).toContain("FAIL: AC1: 1 open drift file (src/api.js)");
         expect(cli(["runs", "list"]).out).toMatch(/failed +FAIL/);
+        // reconcile without a token or agents: the run fails, nothing is published (exit 1).
+        expect(cli(["reconcile", "--spec", ".notarai/api.spec.yaml"], 1).out).toContain("nothing published");
         expect(cli(["runs", "show"]).out).toContain("AC1: no unreconciled drift for .notarai/api.spec.yaml");
         expect(cli(["cache", "clear"]).stdout).toBe("Cleared the reconciliation cache: every governed change counts as unreconciled again.\n");
         expect(cli(["demo"]).out).toContain('src/billing/refund.ts  via "src/billing/**" (code; modified; hash-differs)');
@@ -217,6 +220,37 @@ describe("install from a packed tarball", () => {
         const viaCli = cli(["changed", "--spec", ".notarai/api.spec.yaml"]).stdout.trim().split("\n");
         expect(viaCli).toEqual(["docs/plan.noma", "src/api.js"]);
         expect(answers.find((a) => a.id === 2)?.result.structuredContent).toEqual({ changed_artifacts: viaCli });
+
+        // The language server over stdio (Content-Length framing): initialize, a document opened and
+        // its diagnostics published, then shutdown and exit (exit code 0 after shutdown, as LSP says).
+        ran.add("lsp");
+        const frame = (m: object): string => {
+          const body = JSON.stringify(m);
+          return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+        };
+        const lsp = spawn(bin, ["lsp", "--stdio"], { cwd: project, env: userEnv(NO_REGISTRY) });
+        const lspExited = new Promise<number | null>((resolve) => lsp.on("close", resolve));
+        let lspOut = "";
+        lsp.stdout.setEncoding("utf8");
+        const published = new Promise<void>((resolve) =>
+          lsp.stdout.on("data", (d: string) => {
+            lspOut += d;
+            if (lspOut.includes('"method":"textDocument/publishDiagnostics"')) resolve();
+          }),
+        );
+        const uri = pathToFileURL(join(project, "docs/plan.noma")).href;
+        lsp.stdin.write(
+          frame({ jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: pathToFileURL(project).href, capabilities: {} } }),
+        );
+        lsp.stdin.write(frame({ jsonrpc: "2.0", method: "initialized", params: {} }));
+        const text = readFileSync(join(project, "docs/plan.noma"), "utf8");
+        lsp.stdin.write(frame({ jsonrpc: "2.0", method: "textDocument/didOpen", params: { textDocument: { uri, languageId: "noma", version: 1, text } } }));
+        await published;
+        lsp.stdin.write(frame({ jsonrpc: "2.0", id: 2, method: "shutdown" }));
+        lsp.stdin.write(frame({ jsonrpc: "2.0", method: "exit" }));
+        expect(await lspExited).toBe(0);
+        expect(lspOut).toContain('"id":1,"result":{"capabilities":');
+        expect(lspOut).toContain(`"uri":${JSON.stringify(uri)}`);
       });
       // Every command the CLI has was run.
       const listed = [...cli(["--help"]).stdout.matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((m) => m[1]!);
