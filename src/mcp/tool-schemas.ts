@@ -352,6 +352,10 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
       events_total: z.number(),
       scorecard: z.nullable(z.string()),
       verdict_file: z.nullable(z.string()),
+      worktree: z.nullable(z.strictObject({ dir: z.string(), branch: z.string(), base: z.string(), exists: z.boolean() })),
+      result: z.nullable(z.strictObject({ branch: z.string(), commit: z.nullable(z.string()), files: z.number() })),
+      applied: z.nullable(z.strictObject({ onto: z.string(), commit: z.string() })),
+      stuck: z.nullable(z.strictObject({ kind: z.string(), message: z.string(), evidence: stringList })),
       verdict: z.nullable(
         z.looseObject({
           version: z.number(),

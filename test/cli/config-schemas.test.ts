@@ -85,7 +85,13 @@ describe(".norma/config.json: schema norma-config", () => {
     expect(keys(schema.properties)).toEqual(["$schema", ...RUN_CONFIG_KEYS].sort());
     expect(keys(schema.properties["agents"]!.properties)).toEqual([...ROLES].sort());
     expect(keys(schema.$defs!)).toEqual(AGENT_TYPES.map((t) => `agent-${t}`).sort());
-    expect(keys(schema.properties["budgets"]!.properties)).toEqual(["max_changed_files", "max_iterations", "max_patch_kb", "max_risky_files"]);
+    expect(keys(schema.properties["budgets"]!.properties)).toEqual([
+      "max_changed_files",
+      "max_iterations",
+      "max_patch_kb",
+      "max_risky_files",
+      "max_stalled_iterations",
+    ]);
   });
 
   it("accepts a file exactly when parseRunConfig does", () => {

@@ -61,7 +61,8 @@ describe("mcp: run_list and run_status", () => {
     expect(s.events[0]).toMatchObject({ seq: 1, type: "run_started" });
     expect(s.events_total).toBe(s.events.length);
     const last2 = await c.ok<Record<string, any>>("run_status", { run_id: first, events_limit: 2 });
-    expect(last2.events.map((e: { type: string }) => e.type)).toEqual(["snapshot_unchanged", "run_passed"]);
+    // The run passed on a clean repository: its branch has nothing to commit (the last events before run_passed).
+    expect(last2.events.map((e: { type: string }) => e.type)).toEqual(["nothing_to_commit", "run_passed"]);
     expect(last2.events_total).toBe(s.events_total);
     // No id: the newest run.
     expect((await c.ok<Record<string, any>>("run_status")).run.run_id).toBe(list.runs[0]!.run_id);

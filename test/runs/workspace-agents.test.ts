@@ -5,7 +5,7 @@
  * is archived and in the ledger with its step, counts against the budgets, and the next check
  * judges it; plan and check agents only read.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, realpathSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { roleTools } from "../../src/runs/agent-step.js";
@@ -55,14 +55,17 @@ describe("run: agents work through the workspace tools of our MCP server", () =>
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const out = JSON.parse(r.stdout).result;
     expect(out).toMatchObject({ status: "passed", verdict: "PASS", iteration: 2 });
-    expect(readFileSync(join(root, "src/app.ts"), "utf8")).toBe(FIXED);
+    // The agents worked in the run's worktree: the fix is there, the user's checkout is as it was.
+    const wt = join(realpathSync(root), ".norma/worktrees", out.run_id);
+    expect(readFileSync(join(wt, "src/app.ts"), "utf8")).toBe(FIXED);
+    expect(readFileSync(join(root, "src/app.ts"), "utf8")).toBe(DRIFT["src/app.ts"]);
     const id = runIds(root)[0]!;
     expect(stepDirs(root, id)).toEqual(["001-plan", "002-do", "003-check", "004-act", "005-plan", "006-do", "007-check"]);
     const steps = `.norma/runs/${id}/steps`;
 
     // The act agent was given the server for its step, with the read-only and the workspace tools.
     const act = readJson(root, `${steps}/004-act/files/mcp.json`);
-    expect(act.argv.slice(-3)).toEqual(["mcp", "--step", `${id}/004-act`]);
+    expect(act.argv.slice(-7)).toEqual(["mcp", "--step", `${id}/004-act`, "--root", wt, "--runs-root", realpathSync(root)]);
     expect(act.context).toEqual({ command: act.argv[0], args: act.argv.slice(1), tools: roleTools("act") });
     expect(act.tools).toEqual(roleTools("act"));
     expect(act.tools).toEqual(expect.arrayContaining(["edit_file", "apply_patch", "run_command", "run_tests", "build_workspace", "read_file"]));
@@ -102,7 +105,7 @@ describe("run: agents work through the workspace tools of our MCP server", () =>
     expect(readJson(root, `${steps}/007-check/verdict.json`).verdict).toBe("PASS");
 
     // The ledger: every request of the agents, each with its run step; the refusal too. It verifies.
-    const lines = ledger(root);
+    const lines = ledger(wt);
     expect(lines.map((l) => [l.action, l.details.outcome, l.details.run?.step, l.details.run?.role])).toEqual([
       ["edit_file", "refused", 1, "plan"],
       ["read_file", "ok", 1, "plan"],
@@ -113,13 +116,13 @@ describe("run: agents work through the workspace tools of our MCP server", () =>
     ]);
     expect(lines.every((l) => l.details.via === "mcp" && l.details.run?.run_id === id)).toBe(true);
     expect(lines[0]!.details).toMatchObject({ code: "not_for_role", requested_path: "src/app.ts" });
-    expect(cli(root, ["ledger", "verify"]).code).toBe(0);
+    expect(cli(wt, ["ledger", "verify"]).code).toBe(0);
     // The version the edit replaced is in the archive, byte for byte.
-    const restored = cli(root, ["archive", "restore", "src/app.ts", "--number", "1", "--stdout"]);
+    const restored = cli(wt, ["archive", "restore", "src/app.ts", "--number", "1", "--stdout"]);
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.stdout).toBe(DRIFT["src/app.ts"]);
     // Reconciled: nothing left for the spec.
-    expect(JSON.parse(cli(root, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual([]);
+    expect(JSON.parse(cli(wt, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual([]);
   });
 
   it("files an agent changes through the tools count against max_changed_files: the run stops, naming them", async () => {
@@ -141,9 +144,11 @@ describe("run: agents work through the workspace tools of our MCP server", () =>
     const out = JSON.parse(r.stdout).result;
     expect(out.status).toBe("stopped");
     expect(out.reason).toBe(
-      "max_changed_files exceeded: the act agent of step 4 changed src/a.ts, src/b.ts, src/c.ts, which makes it 3 (limit 2); the changes are in the work tree (overwritten versions in the workspace archive)",
+      "max_changed_files exceeded: the act agent of step 4 changed src/a.ts, src/b.ts, src/c.ts, which makes it 3 (limit 2); the changes stay in the run's worktree " +
+        `.norma/worktrees/${out.run_id} (overwritten versions in its workspace archive)`,
     );
-    for (const n of ["a", "b", "c"]) expect(existsSync(join(root, `src/${n}.ts`))).toBe(true);
+    for (const n of ["a", "b", "c"]) expect(existsSync(join(root, `.norma/worktrees/${out.run_id}/src/${n}.ts`))).toBe(true);
+    for (const n of ["a", "b", "c"]) expect(existsSync(join(root, `src/${n}.ts`))).toBe(false);
     const state = (await readNormaState(root))!;
     const ev = state.events(out.run_id).find((e) => e.type === "budget_exceeded")!;
     expect(JSON.parse(ev.data_json!)).toEqual({ budget: "max_changed_files", limit: 2, value: 3, step_index: 4, files: ["src/a.ts", "src/b.ts", "src/c.ts"] });
