@@ -1,7 +1,7 @@
 /**
  * The house reads from the ground up: each folder of src/ sits on a layer, and imports only go
  * to its own layer or lower ones — from the shells (the CLI, the MCP server, the HTTP binding, the language server)
- * down through the run loop, the workspace tools, checking, reconciliation, the cache, specs
+ * down through the run loop, the workspace tools, checking, reconciliation, the cache, the specs' governance
  * and configuration, the I/O step of editing, transcripts and capabilities, the patch engine,
  * the validator and the parser, to the ground (git, the file system, processes). No folder
  * imports a folder that imports it back, and no file a file that imports it back. A new
@@ -22,7 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["check"],
   ["reconcile"],
   ["cache"],
-  ["spec", "config"],
+  ["governance", "config"],
   ["editing", "verify"],
   ["capability", "transcript", "report"],
   ["patch"],

@@ -13,8 +13,8 @@
  */
 import { headCommit } from "../git/read-ref.js";
 import { changedFiles } from "../git/changed-files.js";
-import { SNAPSHOT_PATH } from "../spec/governance.js";
-import { formatSpecProblem } from "../spec/spec-problem.js";
+import { SNAPSHOT_PATH } from "../governance/governance.js";
+import { formatSpecProblem } from "../governance/spec-problem.js";
 import { loadSpecContext } from "./load-spec-context.js";
 import { markInContext, selectedSpecs, type MarkedForSpec } from "./mark-reconciled.js";
 import type { ToolOptions } from "./reconcile-context.js";

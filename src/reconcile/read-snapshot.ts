@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isAncestor } from "../git/resolve-commit.js";
-import { SNAPSHOT_PATH } from "../spec/governance.js";
+import { SNAPSHOT_PATH } from "../governance/governance.js";
 import { parseSnapshot, type Snapshot } from "./snapshot-format.js";
 
 export interface SnapshotRead {

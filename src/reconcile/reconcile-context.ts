@@ -10,11 +10,11 @@ import { containPath, PathOutsideRepoError, type PathContainment } from "../fsx/
 import { ANY_SPEC } from "../cache/cache-tables.js";
 import type { CacheRead } from "../cache/read-cache.js";
 import { writeCache, type CacheWrite } from "../cache/write-cache.js";
-import type { AuditLocations } from "../spec/audit-paths.js";
-import type { Governance } from "../spec/governance.js";
-import type { SpecSet } from "../spec/load-specs.js";
-import { formatSpecProblem } from "../spec/spec-problem.js";
-import type { SpecFile } from "../spec/validate-spec-text.js";
+import type { AuditLocations } from "../governance/audit-paths.js";
+import type { Governance } from "../governance/governance.js";
+import type { SpecSet } from "../governance/load-specs.js";
+import { formatSpecProblem } from "../governance/spec-problem.js";
+import type { SpecFile } from "../governance/validate-spec-text.js";
 import { ReconcileError } from "./reconcile-error.js";
 
 export interface ToolOptions {

@@ -15,7 +15,7 @@
 import { readFileSync } from "node:fs";
 import { commitIndex, commitsWithTrailer, stageAllExcept, stagedChanges, type CommitIdentity } from "../git/commit-worktree.js";
 import { abs, NORMA_DIR } from "../layout/norma-layout.js";
-import { CACHE_DIR } from "../spec/governance.js";
+import { CACHE_DIR } from "../governance/governance.js";
 import type { EventSpec } from "./commit-step.js";
 import { crashPoint } from "./crash-point.js";
 import type { RunCommit, RunContext } from "./run-context.js";

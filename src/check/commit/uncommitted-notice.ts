@@ -6,7 +6,7 @@
  * run is never mistaken for a verdict on the work tree.
  */
 import { checkedPathKind } from "../../layout/checked-path.js";
-import { SNAPSHOT_PATH, type Governance } from "../../spec/governance.js";
+import { SNAPSHOT_PATH, type Governance } from "../../governance/governance.js";
 
 export interface UncommittedChanges {
   /** How many relevant paths differ from HEAD in the index or the work tree (untracked included). */

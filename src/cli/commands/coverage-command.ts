@@ -2,7 +2,7 @@
  * `coverage`: tracked files no spec governs. Exit 1 only when the system
  * spec's `coverage.policy` is `strict` and some file is uncovered.
  */
-import { coverageReport } from "../../spec/coverage-report.js";
+import { coverageReport } from "../../governance/coverage-report.js";
 import type { CliIO } from "../cli-io.js";
 import { callTool, envelope, formatArg, requireRepo } from "./reconcile-command.js";
 import { plural } from "../../report/plural.js";

@@ -14,7 +14,7 @@
  * itself could not go on).
  */
 import { realpathSync } from "node:fs";
-import { SNAPSHOT_PATH } from "../../spec/governance.js";
+import { SNAPSHOT_PATH } from "../../governance/governance.js";
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
