@@ -137,3 +137,24 @@ describe("the structure of src/", () => {
     expect(upward).toEqual([]);
   });
 });
+
+describe("the text of src/", () => {
+  /** The house's line width (biome.json's lineWidth): Biome wraps code, long strings and comments are wrapped by hand. */
+  const MAX_LINE = 160;
+
+  it("finds the lines it judges", () => {
+    expect(sourceFiles(SRC).length).toBeGreaterThan(300);
+  });
+
+  it(`has no line over ${MAX_LINE} characters`, () => {
+    const long: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      readFileSync(file, "utf8")
+        .split("\n")
+        .forEach((line, i) => {
+          if (line.length > MAX_LINE) long.push(`src/${relative(SRC, file)}:${i + 1}: ${line.length} characters`);
+        });
+    }
+    expect(long, long.join("\n")).toEqual([]);
+  });
+});

@@ -42,7 +42,9 @@ export function warnSpecProblems(specs: SpecSet, options: ToolOptions): void {
     if (f.problems.length > 0) {
       const first = f.problems[0]!;
       options.onWarning?.(
-        `invalid spec ${formatSpecProblem(first)}${f.problems.length > 1 ? ` (+${f.problems.length - 1} more; run \`noma-reconcile specs validate\`)` : ""}${f.data === null ? "; it governs only its own file" : ""}`,
+        `invalid spec ${formatSpecProblem(first)}` +
+          `${f.problems.length > 1 ? ` (+${f.problems.length - 1} more; run \`noma-reconcile specs validate\`)` : ""}` +
+          `${f.data === null ? "; it governs only its own file" : ""}`,
       );
     }
   }
@@ -73,7 +75,8 @@ export function requireSpec(ctx: SpecContext, specPath: string, options: { requi
     const first = spec.problems[0];
     throw new ReconcileError(
       "invalid-spec",
-      `${rel} is invalid, so which files it governs is unknown: ${first !== undefined ? formatSpecProblem(first) : "unknown problem"} (run \`noma-reconcile specs validate\`)`,
+      `${rel} is invalid, so which files it governs is unknown: ${first !== undefined ? formatSpecProblem(first) : "unknown problem"} (run ` +
+        `\`noma-reconcile specs validate\`)`,
     );
   }
   return spec;

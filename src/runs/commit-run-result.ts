@@ -101,7 +101,9 @@ export function commitRunResult(ctx: RunContext): { commit: RunCommit; events: E
     events: [
       {
         type: "run_committed",
-        message: `committed ${files.length} file${files.length === 1 ? "" : "s"} on ${wt.branch} as ${commit.slice(0, 12)}: ${files.map((f) => f.path).join(", ")}`,
+        message:
+          `committed ${files.length} file${files.length === 1 ? "" : "s"} on ${wt.branch} ` +
+          `as ${commit.slice(0, 12)}: ${files.map((f) => f.path).join(", ")}`,
         data: { branch: wt.branch, commit, files },
       },
     ],

@@ -29,5 +29,8 @@ export function uncommittedMessage(u: UncommittedChanges): string | null {
   const shown = u.paths.slice(0, SHOWN).map((p) => JSON.stringify(p).slice(1, -1));
   const list = u.count > SHOWN ? `${shown.join(", ")} and ${u.count - SHOWN} more` : shown.join(", ");
   const one = u.count === 1;
-  return `${u.count} uncommitted change${one ? " was" : "s were"} not judged (${list}): ci judges the commit HEAD only; commit ${one ? "it" : "them"}, or run \`noma-reconcile check\` to judge the work tree`;
+  return (
+    `${u.count} uncommitted change${one ? " was" : "s were"} not judged (${list}): ci judges the commit HEAD only; commit ${one ? "it" : "them"}, or ` +
+    `run \`noma-reconcile check\` to judge the work tree`
+  );
 }
