@@ -49,37 +49,38 @@ export function formatDuration(ms: number | null): string {
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
-const CSS =
-  `
-:root { color-scheme: light; --fg: #111827; --muted: #6b7280; --line: #e5e7eb; --pass: #047857; --fail: #b91c1c; --bg-soft: #f9fafb; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: #fff; }
-main { max-width: 1100px; margin: 0 auto; padding: 24px; }
-h1 { font-size: 22px; margin: 0 0 8px; } h2 { font-size: 18px; margin: 32px 0 12px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
-h3 { font-size: 15px; margin: 20px 0 8px; }
-code, pre { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-pre { background: var(--bg-soft); border: 1px solid var(--line); border-radius: 6px; padding: 10px; overflow-x: auto; white-space: pre-wrap; ` +
-  `word-break: break-word; margin: 6px 0; }
-table { border-collapse: collapse; width: 100%; margin: 8px 0; } th, td { text-align: left; vertical-align: top; padding: 4px 8px; border-bottom: ` +
-  `1px solid var(--line); }
-th { font-weight: 600; color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .03em; }
-nav { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0 0; font-size: 13px; } nav a { color: #1d4ed8; text-decoration: none; }
-.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; background: #e5e7eb; }
-.badge.passed, .badge.PASS, .badge.ok { background: #d1fae5; color: var(--pass); } .badge.failed, .badge.FAIL, .badge.fail { background: #fee2e2; ` +
-  `color: var(--fail); }
-.badge.stopped, .badge.skipped { background: #fef3c7; color: #92400e; } .badge.running { background: #dbeafe; color: #1e40af; }
-.role { font-weight: 600; } .role.plan { color: ${ROLE_COLOR["plan"]}; } .role.do { color: ${ROLE_COLOR["do"]}; } .role.check { ` +
-  `color: ${ROLE_COLOR["check"]}; } .role.act { color: ${ROLE_COLOR["act"]}; }
-.muted { color: var(--muted); } .pass { color: var(--pass); font-weight: 600; } .fail { color: var(--fail); font-weight: 600; }
-dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; } dl.facts dt { color: var(--muted); } dl.facts dd ` +
-  `{ margin: 0; }
-.diff .add { color: #065f46; background: #ecfdf5; display: block; } .diff .del { color: #991b1b; background: #fef2f2; display: block; }
-.diff .hunk { color: #6d28d9; display: block; } .diff .meta { color: var(--muted); display: block; } .diff .ctx { display: block; }
-article { border: 1px solid var(--line); border-radius: 8px; padding: 4px 14px 10px; margin: 12px 0; }
-svg { display: block; max-width: 100%; height: auto; } svg text { font: 11px system-ui, sans-serif; fill: var(--fg); }
-.empty { color: var(--muted); font-style: italic; }
-footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
-`;
+const CSS = [
+  ``,
+  `:root { color-scheme: light; --fg: #111827; --muted: #6b7280; --line: #e5e7eb; --pass: #047857; --fail: #b91c1c; --bg-soft: #f9fafb; }`,
+  `* { box-sizing: border-box; }`,
+  `body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: #fff; }`,
+  `main { max-width: 1100px; margin: 0 auto; padding: 24px; }`,
+  `h1 { font-size: 22px; margin: 0 0 8px; } h2 { font-size: 18px; margin: 32px 0 12px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }`,
+  `h3 { font-size: 15px; margin: 20px 0 8px; }`,
+  `code, pre { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }`,
+  `pre { background: var(--bg-soft); border: 1px solid var(--line); border-radius: 6px; padding: 10px; overflow-x: auto; white-space: pre-wrap; ` +
+    `word-break: break-word; margin: 6px 0; }`,
+  `table { border-collapse: collapse; width: 100%; margin: 8px 0; } th, td { text-align: left; vertical-align: top; padding: 4px 8px; ` +
+    `border-bottom: 1px solid var(--line); }`,
+  `th { font-weight: 600; color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .03em; }`,
+  `nav { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0 0; font-size: 13px; } nav a { color: #1d4ed8; text-decoration: none; }`,
+  `.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; background: #e5e7eb; }`,
+  `.badge.passed, .badge.PASS, .badge.ok { background: #d1fae5; color: var(--pass); } .badge.failed, .badge.FAIL, .badge.fail { background: ` +
+    `#fee2e2; color: var(--fail); }`,
+  `.badge.stopped, .badge.skipped { background: #fef3c7; color: #92400e; } .badge.running { background: #dbeafe; color: #1e40af; }`,
+  `.role { font-weight: 600; } .role.plan { color: ${ROLE_COLOR["plan"]}; } .role.do { color: ${ROLE_COLOR["do"]}; } .role.check { color: ` +
+    `${ROLE_COLOR["check"]}; } .role.act { color: ${ROLE_COLOR["act"]}; }`,
+  `.muted { color: var(--muted); } .pass { color: var(--pass); font-weight: 600; } .fail { color: var(--fail); font-weight: 600; }`,
+  `dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; } dl.facts dt { color: var(--muted); } dl.facts ` +
+    `dd { margin: 0; }`,
+  `.diff .add { color: #065f46; background: #ecfdf5; display: block; } .diff .del { color: #991b1b; background: #fef2f2; display: block; }`,
+  `.diff .hunk { color: #6d28d9; display: block; } .diff .meta { color: var(--muted); display: block; } .diff .ctx { display: block; }`,
+  `article { border: 1px solid var(--line); border-radius: 8px; padding: 4px 14px 10px; margin: 12px 0; }`,
+  `svg { display: block; max-width: 100%; height: auto; } svg text { font: 11px system-ui, sans-serif; fill: var(--fg); }`,
+  `.empty { color: var(--muted); font-style: italic; }`,
+  `footer { margin-top: 40px; color: var(--muted); font-size: 12px; }`,
+  ``,
+].join("\n");
 
 function page(title: string, body: string, tool: { name: string; version: string }, generatedAt: string): string {
   return [
@@ -146,8 +147,8 @@ function timelineSvg(steps: readonly ReportStep[]): string {
     const label = `${pad(s.index)} ${s.role} · it. ${num(s.iteration)}`;
     return [
       `<text x="4" y="${y + 14}">${e(label)}</text>`,
-      `<rect x="${x.toFixed(1)}" y="${y + 2}" width="${w.toFixed(1)}" height="${ROW - 6}" rx="3" ` +
-        `fill="${fill}"${stroke}><title>${e(`${label}: ${s.status}, ${formatDuration(s.durationMs)}`)}</title></rect>`,
+      `<rect x="${x.toFixed(1)}" y="${y + 2}" width="${w.toFixed(1)}" height="${ROW - 6}" rx="3" fill="${fill}"${stroke}><title>` +
+        `${e(`${label}: ${s.status}, ${formatDuration(s.durationMs)}`)}</title></rect>`,
       `<text x="${(x + w + 4).toFixed(1)}" y="${y + 14}" class="muted">${e(formatDuration(s.durationMs))}</text>`,
     ].join("");
   });
@@ -227,8 +228,8 @@ function actSection(r: RunReport): string {
   return acts
     .map((s) => {
       const parts = [
-        `<article data-step="${num(s.index)}"><h3>Step ${e(pad(s.index))} ${role("act")} · ` +
-          `iteration ${num(s.iteration)} ${badge(s.status, cls(s.status, STEP_STATUSES))}</h3>`,
+        `<article data-step="${num(s.index)}"><h3>Step ${e(pad(s.index))} ${role("act")} · iteration ${num(s.iteration)} ` +
+          `${badge(s.status, cls(s.status, STEP_STATUSES))}</h3>`,
         s.summary !== null ? `<p>${e(s.summary)}</p>` : "",
       ];
       if (s.patch?.diff !== null && s.patch?.diff !== undefined) parts.push(`<h4>patch.diff</h4>${diffBlock(s.patch.diff)}`);
@@ -263,10 +264,9 @@ function toolsSection(r: RunReport): string {
         // A call that changed something has two lines (its intent, its outcome): it is one call.
         const calls = s.ledger.filter((l) => l.outcome !== "intent").length;
         return (
-          `<h3>Step ${e(pad(s.index))} ${role(s.role)} · ${num(calls)} ` +
-          `call${calls === 1 ? "" : "s"}` +
-          `</h3><table><thead><tr><th>Seq</th><th>Time</th><th>Action</th><th>Path</th><th>Outcome</th><th>Via</th></tr></thead><tbody>` +
-          `${rows.join("")}</tbody></table>`
+          `<h3>Step ${e(pad(s.index))} ${role(s.role)} · ${num(calls)} call${calls === 1 ? "" : "s"}` +
+          `</h3><table><thead><tr><th>Seq</th><th>Time</th><th>Action</th><th>Path</th><th>Outcome</th><th>Via</th></tr></thead><tbody>${rows.join("")}` +
+          `</tbody></table>`
         );
       })
       .join("")
@@ -300,10 +300,9 @@ function driftSvg(series: RunReport["drift"]["series"]): string {
   const dots = pts
     .map(
       (q) =>
-        `<circle cx="${q.x.toFixed(1)}" cy="${q.y.toFixed(1)}" r="4" ` +
-        `fill="${q.p.open === 0 ? "#047857" : "#b91c1c"}"><title>${e(`check ${q.p.step}: ${num(q.p.open)} open of ${q.p.total}`)}</title></circle><text ` +
-        `x="${(q.x - 4).toFixed(1)}" y="${(q.y - 8).toFixed(1)}">${num(q.p.open)}</text><text x="${(q.x - 10).toFixed(1)}" y="${H - 6}" ` +
-        `class="muted">it. ${q.p.iteration}</text>`,
+        `<circle cx="${q.x.toFixed(1)}" cy="${q.y.toFixed(1)}" r="4" fill="${q.p.open === 0 ? "#047857" : "#b91c1c"}"><title>` +
+        `${e(`check ${q.p.step}: ${num(q.p.open)} open of ${q.p.total}`)}</title></circle><text x="${(q.x - 4).toFixed(1)}" y="` +
+        `${(q.y - 8).toFixed(1)}">${num(q.p.open)}</text><text x="${(q.x - 10).toFixed(1)}" y="${H - 6}" class="muted">it. ${q.p.iteration}</text>`,
     )
     .join("");
   return (
@@ -375,8 +374,8 @@ export function renderRunsIndex(x: RunsIndex): string {
     .map(
       ([s, n], i) =>
         `<text x="4" y="${22 + i * 24}">${s}</text><rect x="80" y="${10 + i * 24}" width="${((n / max) * (W - 140)).toFixed(1)}" height="16" rx="3" ` +
-        `fill="${{ running: "#2563eb", passed: "#047857", failed: "#b91c1c", stopped: "#d97706" }[s]}"/><text ` +
-        `x="${(86 + (n / max) * (W - 140)).toFixed(1)}" y="${22 + i * 24}">${num(n)}</text>`,
+        `fill="${{ running: "#2563eb", passed: "#047857", failed: "#b91c1c", stopped: "#d97706" }[s]}"/><text x="` +
+        `${(86 + (n / max) * (W - 140)).toFixed(1)}" y="${22 + i * 24}">${num(n)}</text>`,
     )
     .join("");
   const chart = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} 110" width="${W}" height="110" role="img" aria-label="Runs by status">${bars}</svg>`;
