@@ -58,13 +58,13 @@ export type { ToolOptions } from "./reconcile/reconcile-context.js";
 export { ReconcileError, type ReconcileErrorCode } from "./reconcile/reconcile-error.js";
 export { reconciliationDrift } from "./reconcile/reconciliation-drift.js";
 export { snapshotState } from "./reconcile/snapshot-state.js";
-export { coverageReport } from "./spec/coverage-report.js";
-export { buildGovernance, type Governance } from "./spec/governance.js";
-export { governedFiles } from "./spec/governed-files.js";
-export { loadSpecs, type SpecSet, validateSpecFile } from "./spec/load-specs.js";
-export { specSchemaJson } from "./spec/spec-json-schema.js";
-export { validateSpecText } from "./spec/validate-spec-text.js";
-export { whichSpecsGovern } from "./spec/which-specs-govern.js";
+export { coverageReport } from "./governance/coverage-report.js";
+export { buildGovernance, type Governance } from "./governance/governance.js";
+export { governedFiles } from "./governance/governed-files.js";
+export { loadSpecs, type SpecSet, validateSpecFile } from "./governance/load-specs.js";
+export { specSchemaJson } from "./governance/spec-json-schema.js";
+export { validateSpecText } from "./governance/validate-spec-text.js";
+export { whichSpecsGovern } from "./governance/which-specs-govern.js";
 
 // Configuration (.notarai/config.yaml).
 export { DEFAULT_CONFIG, type NomaConfig } from "./config/config-defaults.js";

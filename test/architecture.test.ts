@@ -1,7 +1,7 @@
 /**
  * The house reads from the ground up: each folder of src/ sits on a layer, and imports only go
  * to its own layer or lower ones — from the shells (the CLI, the MCP server, the HTTP binding, the language server)
- * down through the run loop, the workspace tools, checking, reconciliation, the cache, specs
+ * down through the run loop, the workspace tools, checking, reconciliation, the cache, the specs' governance
  * and configuration, the I/O step of editing, transcripts and capabilities, the patch engine,
  * the validator and the parser, to the ground (git, the file system, processes). No folder
  * imports a folder that imports it back, and no file a file that imports it back. A new
@@ -22,7 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["check"],
   ["reconcile"],
   ["cache"],
-  ["spec", "config"],
+  ["governance", "config"],
   ["editing", "verify"],
   ["capability", "transcript", "report"],
   ["patch"],
@@ -135,5 +135,26 @@ describe("the structure of src/", () => {
     for (const r of rooms) expect(layerOf.has(r), `src/${r} has no layer in test/architecture.test.ts`).toBe(true);
     const upward = edges.filter((e) => (layerOf.get(room(e.to)) ?? 0) < (layerOf.get(room(e.from)) ?? 0)).map((e) => `${e.from} -> ${e.to}`);
     expect(upward).toEqual([]);
+  });
+});
+
+describe("the text of src/", () => {
+  /** The house's line width (biome.json's lineWidth): Biome wraps code, long strings and comments are wrapped by hand. */
+  const MAX_LINE = 160;
+
+  it("finds the lines it judges", () => {
+    expect(sourceFiles(SRC).length).toBeGreaterThan(300);
+  });
+
+  it(`has no line over ${MAX_LINE} characters`, () => {
+    const long: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      readFileSync(file, "utf8")
+        .split("\n")
+        .forEach((line, i) => {
+          if (line.length > MAX_LINE) long.push(`src/${relative(SRC, file)}:${i + 1}: ${line.length} characters`);
+        });
+    }
+    expect(long, long.join("\n")).toEqual([]);
   });
 });

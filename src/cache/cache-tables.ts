@@ -46,13 +46,18 @@ export const BLOB_HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /** The chunk tables (schema 3 added `sums`, see chunk-table.ts); dropped and rebuilt when a schema-2 file is migrated. */
 export const CHUNK_TABLES = ["nr_reconciled_chunk", "nr_blob_hash_chunk", "nr_stat_hash_chunk"] as const;
 
-export const SCHEMA_DDL = `
-CREATE TABLE IF NOT EXISTS file_cache(path TEXT PRIMARY KEY, blake3_hash TEXT NOT NULL, updated_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS nr_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS nr_reconciled_chunk(spec TEXT NOT NULL, first_path TEXT NOT NULL, n INTEGER NOT NULL, sums BLOB NOT NULL, lines BLOB NOT NULL, hashes BLOB NOT NULL, updated BLOB NOT NULL, PRIMARY KEY(spec, first_path));
-CREATE TABLE IF NOT EXISTS nr_blob_hash_chunk(first_blob TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL, sums BLOB NOT NULL, blobs BLOB NOT NULL, hashes BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS nr_stat_hash_chunk(first_path TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL, sums BLOB NOT NULL, paths BLOB NOT NULL, stats BLOB NOT NULL, hashes BLOB NOT NULL);
-`;
+export const SCHEMA_DDL = [
+  ``,
+  `CREATE TABLE IF NOT EXISTS file_cache(path TEXT PRIMARY KEY, blake3_hash TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
+  `CREATE TABLE IF NOT EXISTS nr_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`,
+  `CREATE TABLE IF NOT EXISTS nr_reconciled_chunk(spec TEXT NOT NULL, first_path TEXT NOT NULL, n INTEGER NOT NULL, sums BLOB NOT NULL, lines BLOB ` +
+    `NOT NULL, hashes BLOB NOT NULL, updated BLOB NOT NULL, PRIMARY KEY(spec, first_path));`,
+  `CREATE TABLE IF NOT EXISTS nr_blob_hash_chunk(first_blob TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL, sums BLOB NOT NULL, blobs BLOB NOT NULL, ` +
+    `hashes BLOB NOT NULL);`,
+  `CREATE TABLE IF NOT EXISTS nr_stat_hash_chunk(first_path TEXT NOT NULL PRIMARY KEY, n INTEGER NOT NULL, sums BLOB NOT NULL, paths BLOB NOT NULL, ` +
+    `stats BLOB NOT NULL, hashes BLOB NOT NULL);`,
+  ``,
+].join("\n");
 
 export interface ReconciledRow {
   hash: string;

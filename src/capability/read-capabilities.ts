@@ -71,7 +71,9 @@ export function readCapabilities(text: string): CapabilityReading {
     const p: CapabilityProblem = {
       severity: "warning",
       code: "capability-unknown-version",
-      message: `nomaAgent.version ${parsed.data.nomaAgent.version} is not understood (this tool reads version ${CAPABILITY_VERSION}); the descriptor grants nothing.`,
+      message:
+        `nomaAgent.version ${parsed.data.nomaAgent.version} is not understood (this tool reads version ${CAPABILITY_VERSION}); the descriptor grants ` +
+        `nothing.`,
     };
     if (node?.range !== undefined) p.line = counter.linePos(node.range[0]).line;
     return { descriptor: null, problems: [p] };

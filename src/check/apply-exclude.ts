@@ -3,7 +3,7 @@
  * never judge (e.g. deliberately invalid test fixtures). One glob semantics:
  * the governance globs' (picomatch, dot files included).
  */
-import { compileGlob } from "../spec/glob.js";
+import { compileGlob } from "../governance/glob.js";
 
 /** Keep what the configuration's `exclude` globs do not name (explicit file arguments always stay). */
 export function applyExclude(paths: readonly string[], exclude: readonly string[], keep: ReadonlySet<string> = new Set()): string[] {

@@ -115,7 +115,7 @@ export async function checkWorktree(options: CheckWorktreeOptions): Promise<Chec
     targets,
     read,
     // Only when a spec is judged (listing them loads the glob library).
-    specPaths: async () => (options.inRepo ? (await import("../spec/list-spec-paths.js")).listSpecPaths(root) : []),
+    specPaths: async () => (options.inRepo ? (await import("../governance/list-spec-paths.js")).listSpecPaths(root) : []),
     config,
     document: {
       ...options.document,

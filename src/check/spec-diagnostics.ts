@@ -5,10 +5,10 @@
  * a spec nobody touched). `$ref`s resolve against the same source as the
  * texts (the index for the hook, HEAD for the PR check).
  */
-import { buildSpecSet } from "../spec/load-specs.js";
-import { refTargetPath } from "../spec/resolve-spec-refs.js";
-import type { SpecProblem } from "../spec/spec-problem.js";
-import { validateSpecText } from "../spec/validate-spec-text.js";
+import { buildSpecSet } from "../governance/load-specs.js";
+import { refTargetPath } from "../governance/resolve-spec-refs.js";
+import type { SpecProblem } from "../governance/spec-problem.js";
+import { validateSpecText } from "../governance/validate-spec-text.js";
 import type { FileDiagnostics } from "../report/file-diagnostics.js";
 import type { Diagnostic } from "../validate/diagnostic.js";
 

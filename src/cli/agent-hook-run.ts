@@ -22,8 +22,8 @@ import { type AgentHookInput, AgentHookInputError, parseAgentHookInput } from ".
 import { renderGateAnswer, type GateAnswer } from "../hooks/agent-hook-answer.js";
 import { type GateRoute, routeToolCall } from "../hooks/agent-gate.js";
 import { DEFAULT_TOOL_NAMES, mcpTool } from "../hooks/gate-messages.js";
-import { DEFAULT_AUDIT_LOCATIONS, type AuditLocations } from "../spec/audit-paths.js";
-import { readConfigText } from "../spec/read-config-text.js";
+import { DEFAULT_AUDIT_LOCATIONS, type AuditLocations } from "../governance/audit-paths.js";
+import { readConfigText } from "../governance/read-config-text.js";
 import { checkedPathKind } from "../layout/checked-path.js";
 import { TOOL_NAME } from "../version.js";
 import type { CliIO } from "./cli-io.js";

@@ -346,7 +346,8 @@ cli
 cli
   .command(
     "schema <name>",
-    "Print a JSON Schema: patch-op | transcript | capability | config (.notarai/config.yaml) | norma-config (.norma/config.json) | output/<command> (a --format json output, e.g. output/ci)",
+    "Print a JSON Schema: patch-op | transcript | capability | config (.notarai/config.yaml) | norma-config (.norma/config.json) | output/<command> " +
+      "(a --format json output, e.g. output/ci)",
   )
   .example("  noma-reconcile schema patch-op > patch-op.schema.json")
   .example("  noma-reconcile schema output/ci      # the JSON Schema of ci --format json")
@@ -357,7 +358,8 @@ cli
   .command("mcp", "Run the MCP server on stdio (newline-delimited JSON-RPC 2.0) for coding agents")
   .option(
     "--step <run_id/NNN-role>",
-    "Serve the agent of this run step (what `run` gives its agents): only the tools its role may use; its workspace requests are attributed to the step in the ledger",
+    "Serve the agent of this run step (what `run` gives its agents): only the tools its role may use; its workspace requests are attributed to the " +
+      "step in the ledger",
   )
   .option("--max-message-bytes <bytes>", "Largest message taken (default 32 MiB); a longer one is answered with a JSON-RPC error, its bytes dropped unread")
   .option("--read-only", "List and serve only the tools that read (every tool that writes or runs a command is left out, and refused if called)")
@@ -442,7 +444,8 @@ cli
   .command("init", "Set up this repository: .notarai/ (README, spec schema, example spec, launcher), .gitignore, the MCP server in .mcp.json")
   .option(
     "--hooks",
-    "Also install the git pre-commit hook; where a hook manager is set up (.pre-commit-config.yaml, lefthook.yml, .husky/) add our entry to its file instead (without --hooks init prints that entry)",
+    "Also install the git pre-commit hook; where a hook manager is set up (.pre-commit-config.yaml, lefthook.yml, .husky/) add our entry to its " +
+      "file instead (without --hooks init prints that entry)",
   )
   .option(
     "--agent <name>",
@@ -651,7 +654,8 @@ async function main(): Promise<number> {
       const flag = Object.keys(cli.options).find((k) => k !== "--");
       if (flag !== undefined) {
         io.stderr(
-          `${TOOL_NAME}: unknown option '${flag.length === 1 ? "-" : "--"}${flag}' before any command.\nRun \`${TOOL_NAME} --help\` for the list of commands.\n`,
+          `${TOOL_NAME}: unknown option '${flag.length === 1 ? "-" : "--"}${flag}' before any command.\nRun \`${TOOL_NAME} --help\` for the list of ` +
+            `commands.\n`,
         );
         return EXIT_CODE.usage;
       }

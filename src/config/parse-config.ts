@@ -93,11 +93,12 @@ export function parseConfig(text: string, file: string): ConfigResult {
     // `$schema`: for editors (config-json-schema.ts); the configuration ignores it.
     if (key === "$schema" && typeof (data as Record<string, unknown>)[key] === "string") continue;
     if (key === "$schema") {
+      const schemaValue = (data as Record<string, unknown>)[key];
       problems.push({
         severity: "warning",
         file,
         ...at(nodeAt(root, [key]).key?.range?.[0]),
-        message: `$schema: expected the path or URL of a JSON Schema (a string), found ${JSON.stringify((data as Record<string, unknown>)[key])}; it is ignored`,
+        message: `$schema: expected the path or URL of a JSON Schema (a string), found ${JSON.stringify(schemaValue)}; it is ignored`,
       });
       continue;
     }

@@ -17,7 +17,8 @@ export function installLocalBin(dir: string, cliPath: string): string {
   const launcher = join(bin, "noma-reconcile");
   writeFileSync(
     launcher,
-    `#!/usr/bin/env node\n// Written by \`noma-reconcile demo --keep\`: runs the CLI that built this repository.\nimport(${JSON.stringify(pathToFileURL(cliPath).href)});\n`,
+    `#!/usr/bin/env node\n// Written by \`noma-reconcile demo --keep\`: runs the CLI that built this ` +
+      `repository.\nimport(${JSON.stringify(pathToFileURL(cliPath).href)});\n`,
   );
   chmodSync(launcher, 0o755);
   writeFileSync(join(bin, "noma-reconcile.cmd"), `@node "${cliPath}" %*\r\n`);

@@ -85,7 +85,8 @@ export function acceptOutsideEdits(absPath: string, options: AcceptOutsideEditsO
       settleBookTransaction(absPath, options.root, lockPathFor);
       if (!existsSync(tPath))
         throw new AcceptRefusedError(
-          `${label} has no transcript (${label}.patches): there is no recorded state to bridge from. Its first patch starts the transcript from the document as it is; nothing needs accepting.`,
+          `${label} has no transcript (${label}.patches): there is no recorded state to bridge from. Its first patch starts the transcript from the ` +
+            `document as it is; nothing needs accepting.`,
         );
       // Only regular files, never a blocking open (a FIFO is refused), never decoded with U+FFFD.
       const bytes = readRegularFile(absPath, label);
@@ -105,7 +106,8 @@ export function acceptOutsideEdits(absPath: string, options: AcceptOutsideEditsO
           ? "\nAn interrupted patch is not an outside edit: the next patch heals it (a recover_interrupted record)."
           : "";
         throw new AcceptRefusedError(
-          `${label}.patches has errors an acknowledgement cannot mend; nothing was written:${list}${errors.length > 5 ? `\n  …and ${errors.length - 5} more (noma-reconcile transcript verify ${label})` : ""}${interrupted}`,
+          `${label}.patches has errors an acknowledgement cannot mend; nothing was ` +
+            `written:${list}${errors.length > 5 ? `\n  …and ${errors.length - 5} more (noma-reconcile transcript verify ${label})` : ""}${interrupted}`,
         );
       }
       // The document's current bytes first: the acknowledgements of earlier gaps then start from the state the first one records.
@@ -116,7 +118,11 @@ export function acceptOutsideEdits(absPath: string, options: AcceptOutsideEditsO
       if (pending.length === 0) {
         const known = report.outsideEdits.length;
         throw new AcceptRefusedError(
-          `nothing to accept: ${label} is in the state its transcript ends in (${documentSha256.slice(0, 8)})${known > 0 ? ` and every edit made outside the protocol is acknowledged already (${known})` : ", and no edit was made outside the protocol"}; nothing was written.`,
+          `nothing to accept: ${label} is in the state its transcript ends in ` +
+            `(${documentSha256.slice(0, 8)})` +
+            `${known > 0 ? ` and every edit made outside the protocol is acknowledged already (${known})` : ", and no edit was made outside the protocol"}` +
+            `; ` +
+            `nothing was written.`,
         );
       }
       const validation = validateNoma(parseNoma(text), options.validate);

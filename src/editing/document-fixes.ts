@@ -246,8 +246,10 @@ function str(v: AttrValue | undefined): string | undefined {
   return v === undefined || typeof v === "boolean" ? undefined : String(v);
 }
 
-const MERMAID =
-  /^(graph|flowchart)\s+(TB|TD|BT|RL|LR)\b|^(sequenceDiagram|classDiagram|stateDiagram(-v2)?|erDiagram|gantt|pie|journey|gitGraph|mindmap|timeline|quadrantChart|requirementDiagram|C4Context)\b/;
+const MERMAID = new RegExp(
+  "^(graph|flowchart)\\s+(TB|TD|BT|RL|LR)\\b|" +
+    "^(sequenceDiagram|classDiagram|stateDiagram(-v2)?|erDiagram|gantt|pie|journey|gitGraph|mindmap|timeline|quadrantChart|requirementDiagram|C4Context)\\b",
+);
 
 /** The kind a diagram's first source line names beyond doubt. */
 function diagramKind(doc: NomaDocument, d: DirectiveNode): string | undefined {

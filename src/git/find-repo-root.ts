@@ -65,7 +65,10 @@ export async function findRepoRootAsync(cwd: string): Promise<{ root: string; in
   }
 }
 
-/** The nearest directory at or above `cwd` holding `.git` (a directory, or a file in worktrees and submodules), else `cwd`: git's answer without spawning git, for hints only. */
+/**
+ * The nearest directory at or above `cwd` holding `.git` (a directory, or a file in worktrees and submodules), else `cwd`: git's answer without
+ * spawning git, for hints only.
+ */
 export function findWorkTreeTop(cwd: string): string {
   let dir = resolve(cwd);
   for (;;) {

@@ -23,7 +23,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { realpathLenient } from "../fsx/realpath-lenient.js";
 import { statSync } from "node:fs";
 import { checkedPathKind } from "../layout/checked-path.js";
-import { auditTest, type AuditLocations } from "../spec/audit-paths.js";
+import { auditTest, type AuditLocations } from "../governance/audit-paths.js";
 import type { AgentHookInput, StringEdit } from "./agent-hook-input.js";
 import { type CodexHunk, parseCodexPatch } from "./codex-patch.js";
 import { DEFAULT_TOOL_NAMES, mcpTool, type RecordKind, recordReason, shellDocumentReason, shellUnknownReason, toolPhrase } from "./gate-messages.js";

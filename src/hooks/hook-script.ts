@@ -44,18 +44,23 @@ const HEADER = `${HOOK_MARKER}: blocks commits that stage invalid .noma document
 `;
 
 /** The hook's program: skip switch, finding the program, running the check (no shebang, comments or chaining). */
-export const HOOK_PROGRAM = `case \${${SKIP_ENV}:-0} in 0|[Ff][Aa][Ll][Ss][Ee]) ;; *) echo "noma-reconcile: ${SKIP_ENV} is set; staged files not checked." >&2; exit 0 ;; esac
-b=\${${BIN_ENV}:-} from=${BIN_ENV}
-[ -n "$b" ] || b=$(git config --path --get ${BIN_GIT_CONFIG} || :) from="git config ${BIN_GIT_CONFIG}"
-if [ -z "$b" ]; then
-  b=${LOCAL_BIN}
-  [ -x "$b" ] || { echo "noma-reconcile: commit blocked: noma-reconcile is not installed in this repository (no $b). Install it: ${INSTALL_COMMAND} (or point git config ${BIN_GIT_CONFIG} at it). ${SKIP_HINT}" >&2; exit 1; }
-elif [ ! -f "$b" ]; then
-  echo "noma-reconcile: commit blocked: $b (set by $from) does not exist. Fix that setting, or unset it and install: ${INSTALL_COMMAND}. ${SKIP_HINT}" >&2; exit 1
-fi
-case $b in *.js|*.cjs|*.mjs|${LOCAL_BIN}) command -v node >/dev/null 2>&1 || { echo "noma-reconcile: commit blocked: node is not on the PATH this hook runs with, and $b needs it. ${SKIP_HINT}" >&2; exit 1; } ;; esac
-case $b in *.js|*.cjs|*.mjs) exec node "$b" check --staged ;; *) exec "$b" check --staged ;; esac
-`;
+export const HOOK_PROGRAM = [
+  `case \${${SKIP_ENV}:-0} in 0|[Ff][Aa][Ll][Ss][Ee]) ;; *) echo "noma-reconcile: ${SKIP_ENV} is set; staged files not checked." >&2; exit 0 ;; esac`,
+  `b=\${${BIN_ENV}:-} from=${BIN_ENV}`,
+  `[ -n "$b" ] || b=$(git config --path --get ${BIN_GIT_CONFIG} || :) from="git config ${BIN_GIT_CONFIG}"`,
+  `if [ -z "$b" ]; then`,
+  `  b=${LOCAL_BIN}`,
+  `  [ -x "$b" ] || { echo "noma-reconcile: commit blocked: noma-reconcile is not installed in this repository (no $b). Install it: ` +
+    `${INSTALL_COMMAND} (or point git config ${BIN_GIT_CONFIG} at it). ${SKIP_HINT}" >&2; exit 1; }`,
+  `elif [ ! -f "$b" ]; then`,
+  `  echo "noma-reconcile: commit blocked: $b (set by $from) does not exist. Fix that setting, or unset it and install: ${INSTALL_COMMAND}. ` +
+    `${SKIP_HINT}" >&2; exit 1`,
+  `fi`,
+  `case $b in *.js|*.cjs|*.mjs|${LOCAL_BIN}) command -v node >/dev/null 2>&1 || { echo "noma-reconcile: commit blocked: node is not on the PATH ` +
+    `this hook runs with, and $b needs it. ${SKIP_HINT}" >&2; exit 1; } ;; esac`,
+  `case $b in *.js|*.cjs|*.mjs) exec node "$b" check --staged ;; *) exec "$b" check --staged ;; esac`,
+  ``,
+].join("\n");
 
 /** What `init --hooks --force` renames a foreign standalone hook to (beside ours, same directory); ours runs it first. */
 export const CHAINED_SUFFIX = ".before-noma-reconcile";

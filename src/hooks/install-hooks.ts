@@ -61,10 +61,19 @@ function foreignReason(hook: string, text: string, path: string, husky: boolean)
   if (husky) return `${path} is a husky hook with other steps: rerun with --force to append the noma-reconcile block after them (your steps are kept)`;
   const manager = hookManagerOf(text);
   if (manager === "pre-commit")
-    return `${path} is managed by the pre-commit framework: add the noma-reconcile hook to .pre-commit-config.yaml instead (init prints the entry when that file exists), or rerun with --force to put ours in its place (yours is kept as ${basename(path)}${CHAINED_SUFFIX} and still runs, first)`;
+    return (
+      `${path} is managed by the pre-commit framework: add the noma-reconcile hook to .pre-commit-config.yaml instead (init prints the entry when ` +
+      `that file exists), or rerun with --force to put ours in its place (yours is kept as ${basename(path)}${CHAINED_SUFFIX} and still runs, first)`
+    );
   if (manager !== null)
-    return `${path} is managed by a hook manager: make its ${hook} step run \`${HOOK_COMMAND}\` instead (init prints the entry when its configuration file exists), or rerun with --force to put ours in its place (yours is kept as ${basename(path)}${CHAINED_SUFFIX} and still runs, first)`;
-  return `${path} already exists and is not ours: add \`${HOOK_COMMAND}\` to it, or rerun with --force to put ours in its place (yours is kept as ${basename(path)}${CHAINED_SUFFIX} and still runs, first)`;
+    return (
+      `${path} is managed by a hook manager: make its ${hook} step run \`${HOOK_COMMAND}\` instead (init prints the entry when its configuration file ` +
+      `exists), or rerun with --force to put ours in its place (yours is kept as ${basename(path)}${CHAINED_SUFFIX} and still runs, first)`
+    );
+  return (
+    `${path} already exists and is not ours: add \`${HOOK_COMMAND}\` to it, or rerun with --force to put ours in its place (yours is kept ` +
+    `as ${basename(path)}${CHAINED_SUFFIX} and still runs, first)`
+  );
 }
 
 /** `text` with lines first..last replaced by `block` (which ends with a newline). */

@@ -67,6 +67,8 @@ export function locateProgram(root: string, env: NodeJS.ProcessEnv = process.env
     path: null,
     source: "local-install",
     configured: LOCAL_BIN,
-    problem: `noma-reconcile is not installed in this repository (no ${LOCAL_BIN}); install it: ${INSTALL_COMMAND} (or point git config ${BIN_GIT_CONFIG} at the program)`,
+    problem:
+      `noma-reconcile is not installed in this repository (no ${LOCAL_BIN}); install it: ${INSTALL_COMMAND} (or point git config ${BIN_GIT_CONFIG} at ` +
+      `the program)`,
   };
 }

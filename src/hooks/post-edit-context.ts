@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { defaultBranchRef } from "../check/commit/resolve-ci-base.js";
 import { listFiles } from "../git/list-files.js";
 import { loadSpecContextCached } from "../reconcile/load-spec-context-cached.js";
-import type { Governor } from "../spec/governance.js";
+import type { Governor } from "../governance/governance.js";
 import { TOOL_NAME } from "../version.js";
 import { DEFAULT_TOOL_NAMES, mcpTool, shellQuote } from "./gate-messages.js";
 

@@ -35,13 +35,15 @@ export function checkInstall(root: string, env: NodeJS.ProcessEnv, mcpEntryOurs:
   const warnings: string[] = [];
   if (program.problem !== null && program.source === "local-install" && mcpMissing) {
     warnings.push(
-      `${TOOL_NAME} is not installed in this repository (no ${LOCAL_BIN}), so the pre-commit hook and the MCP server in .mcp.json cannot run it; install it: ${INSTALL_COMMAND}`,
+      `${TOOL_NAME} is not installed in this repository (no ${LOCAL_BIN}), so the pre-commit hook and the MCP server in .mcp.json cannot run it; ` +
+        `install it: ${INSTALL_COMMAND}`,
     );
   } else {
     if (program.problem !== null) warnings.push(`the pre-commit hook cannot run: ${program.problem}`);
     if (mcpMissing)
       warnings.push(
-        `the MCP server in .mcp.json cannot start: node finds no ${TOOL_NAME} package from the repository root (node_modules/${TOOL_NAME}); install it: ${INSTALL_COMMAND}, or edit the ${TOOL_NAME} entry in .mcp.json`,
+        `the MCP server in .mcp.json cannot start: node finds no ${TOOL_NAME} package from the repository root (node_modules/${TOOL_NAME}); install ` +
+          `it: ${INSTALL_COMMAND}, or edit the ${TOOL_NAME} entry in .mcp.json`,
       );
   }
   return { program, mcpPackage, warnings };

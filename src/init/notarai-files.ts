@@ -23,7 +23,8 @@ export const MCP_SERVER_NAME = TOOL_NAME;
 export const LEGACY_MCP_LAUNCHER =
   `const n=${JSON.stringify(TOOL_NAME)};let p;try{p=require.resolve(n+"/package.json",{paths:[process.cwd()]})}catch{}` +
   `if(p){const b=require("path").resolve(p,"..",require(p).bin[n]);process.argv.splice(1,0,b);require(b)}` +
-  `else{console.error(n+": the MCP server cannot start: "+n+" is not installed in "+process.cwd()+" (no node_modules/"+n+"). Install it: npm i -D "+n);process.exitCode=1}`;
+  `else{console.error(n+": the MCP server cannot start: "+n+" is not installed in "+process.cwd()+" (no node_modules/"+n+"). Install it: npm i -D ` +
+  `"+n);process.exitCode=1}`;
 
 /**
  * The `.mcp.json` entry `init` registers: node running the launcher `init` writes beside the

@@ -26,7 +26,10 @@ export interface DetectedHookManager {
 }
 
 export interface HookManagerOutcome extends DetectedHookManager {
-  /** advise: the entry printed for the user to add; add: added (or, dry run, would be); present: already there; unsafe: the file was left alone, the entry printed. */
+  /**
+   * advise: the entry printed for the user to add; add: added (or, dry run, would be); present: already there; unsafe: the file was left alone, the
+   * entry printed.
+   */
   action: "advise" | "add" | "present" | "unsafe";
   detail: string;
   /** The text to add to `file` (advise, unsafe). */

@@ -71,7 +71,7 @@ export async function otherDiagnostics(doc: OpenDocument, root: WorkspaceRoot | 
     }
     case "spec": {
       if (root === null || rel === undefined) return [];
-      const { listSpecPaths } = await import("../spec/list-spec-paths.js");
+      const { listSpecPaths } = await import("../governance/list-spec-paths.js");
       const { specDiagnostics } = await import("../check/spec-diagnostics.js");
       const paths = root.inRepo ? listSpecPaths(root.root) : [];
       for (const p of [rel, ...openSpecs]) if (!paths.includes(p)) paths.push(p);

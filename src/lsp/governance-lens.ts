@@ -42,7 +42,7 @@ export class GovernanceLens {
     const [{ fileReconciliation }, { CACHE_DB_PATH }, { SNAPSHOT_PATH }] = await Promise.all([
       import("../reconcile/file-reconciliation.js"),
       import("../cache/cache-db-path.js"),
-      import("../spec/governance.js"),
+      import("../governance/governance.js"),
     ]);
     let ctxSerial = this.contexts.get(ctx);
     if (ctxSerial === undefined) this.contexts.set(ctx, (ctxSerial = ++this.serial));

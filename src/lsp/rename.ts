@@ -70,7 +70,9 @@ export function rename(nav: Navigation, doc: OpenDocument, pos: Position, newNam
     if (plan.keptAlias) {
       const n = plan.unaddressable.length;
       const where = plan.unaddressable.map((u) => `${u.path}:${u.line}`).join(", ");
-      result.note = `Renamed "${b.id}" to "${newName}"; ${n} ${n === 1 ? "reference" : "references"} no patch op can address (${where}) left as written, so "${b.id}" stays an alias of "${newName}".`;
+      result.note =
+        `Renamed "${b.id}" to "${newName}"; ${n} ${n === 1 ? "reference" : "references"} no patch op can address (${where}) left as written, so ` +
+        `"${b.id}" stays an alias of "${newName}".`;
     }
     return result;
   } catch (e) {

@@ -37,7 +37,9 @@ export function resolveArgumentAlias(tool: ToolName, args: Record<string, unknow
   if (Object.hasOwn(args, a.canonical) && JSON.stringify(args[a.canonical]) !== JSON.stringify(aliased))
     return {
       ok: false,
-      message: `"${a.canonical}" and "${a.alias}" name the same argument (${a.canonical} is canonical, ${a.alias} its alias) but differ: ${JSON.stringify(args[a.canonical])} vs ${JSON.stringify(aliased)}; give one`,
+      message:
+        `"${a.canonical}" and "${a.alias}" name the same argument (${a.canonical} is canonical, ${a.alias} its alias) but ` +
+        `differ: ${JSON.stringify(args[a.canonical])} vs ${JSON.stringify(aliased)}; give one`,
     };
   return { ok: true, args: { ...rest, [a.canonical]: Object.hasOwn(args, a.canonical) ? args[a.canonical] : aliased } };
 }

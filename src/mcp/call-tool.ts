@@ -57,7 +57,11 @@ function describeArgumentIssues(issues: readonly Issue[], schema: unknown): stri
     .map((i) => {
       const at = i.path.map(String).join(".");
       if (i.code === "unrecognized_keys" && i.keys !== undefined)
-        return `unknown argument${i.keys.length > 1 ? "s" : ""} ${i.keys.map((k) => `${JSON.stringify(k)}${didYouMean(k, schemaKeysAt(schema, i.path) ?? [])}`).join(", ")}${at.length > 0 ? ` in ${at}` : ""}`;
+        return (
+          `unknown argument${i.keys.length > 1 ? "s" : ""} ` +
+          `${i.keys.map((k) => `${JSON.stringify(k)}${didYouMean(k, schemaKeysAt(schema, i.path) ?? [])}`).join(", ")}` +
+          `${at.length > 0 ? ` in ${at}` : ""}`
+        );
       return `${at.length > 0 ? at : "arguments"}: ${i.message}`;
     })
     .join("; ");
@@ -122,7 +126,8 @@ export async function callTool(name: ToolName, givenArgs: Record<string, unknown
   const escaping = escapingPaths(args, ctx.root);
   if (escaping.length > 0) {
     return toolFailure(
-      `${escaping.map((p) => JSON.stringify(p)).join(", ")}: path${escaping.length > 1 ? "s are" : " is"} outside the repository (${ctx.root}); nothing was read or written`,
+      `${escaping.map((p) => JSON.stringify(p)).join(", ")}: path${escaping.length > 1 ? "s are" : " is"} outside the repository (${ctx.root}); ` +
+        `nothing was read or written`,
     );
   }
   try {

@@ -73,11 +73,19 @@ export interface McpServerOptions {
   runsRoot?: string;
 }
 
-export const SERVER_INSTRUCTIONS = `${TOOL_NAME} keeps this repository's specs (.notarai/**/*.spec.yaml), its .noma documents and their edit transcripts in step with the code.
-Reconcile: list_affected_specs {base_branch} → for each affected spec get_spec_diff {spec_path, base_branch} (and get_changed_artifacts) → update code/docs/specs → mark_reconciled {files} → snapshot_state.
-Edit .noma documents only through patch_block: read_doc (or list_ids) first, address blocks by canonical id, pass a block's hash as baseHash; a rejected patch returns {ok:false, code}. validate_doc checks a document.
-Work on files and commands through the workspace tools (paths relative to the repository root): read with read_file / read_text_file, read_multiple_files, read_media_file; find with search_text (contents, .gitignore honoured), search_files (names), list_directory, directory_tree; change with edit_file (whole contents, or edits: [{oldText, newText}] answered with a diff), apply_patch, write_file, append_file, create_directory, move_file (every overwritten or moved file is archived first); run_command (allowlisted commands only), run_tests, build_workspace. Every request is recorded in the evidence ledger, a change's intent before it happens.
-Runs of the plan → do → check → act loop (noma-reconcile run): run_list, and run_status for the run you are part of (its steps, events and last verdict).`;
+export const SERVER_INSTRUCTIONS = [
+  `${TOOL_NAME} keeps this repository's specs (.notarai/**/*.spec.yaml), its .noma documents and their edit transcripts in step with the code.`,
+  `Reconcile: list_affected_specs {base_branch} → for each affected spec get_spec_diff {spec_path, base_branch} (and get_changed_artifacts) → ` +
+    `update code/docs/specs → mark_reconciled {files} → snapshot_state.`,
+  `Edit .noma documents only through patch_block: read_doc (or list_ids) first, address blocks by canonical id, pass a block's hash as baseHash; a ` +
+    `rejected patch returns {ok:false, code}. validate_doc checks a document.`,
+  `Work on files and commands through the workspace tools (paths relative to the repository root): read with read_file / read_text_file, ` +
+    `read_multiple_files, read_media_file; find with search_text (contents, .gitignore honoured), search_files (names), list_directory, ` +
+    `directory_tree; change with edit_file (whole contents, or edits: [{oldText, newText}] answered with a diff), apply_patch, write_file, ` +
+    `append_file, create_directory, move_file (every overwritten or moved file is archived first); run_command (allowlisted commands only), run_tests, ` +
+    `build_workspace. Every request is recorded in the evidence ledger, a change's intent before it happens.`,
+  `Runs of the plan → do → check → act loop (noma-reconcile run): run_list, and run_status for the run you are part of (its steps, events and last verdict).`,
+].join("\n");
 
 /** Whether a parsed message (or batch) calls a tool: such messages are answered one at a time, in order (run-mcp-stdio.ts). */
 export function callsTool(parsed: ReturnType<typeof parseLine>): boolean {

@@ -66,7 +66,8 @@ const patchOp = z.union(Object.values(OP_SCHEMAS) as unknown as [z.ZodMiniType, 
   z.meta({
     id: "PatchOp",
     description:
-      "A Noma patch op (§3.1 core ops and §1.5 extended ops), addressing blocks by canonical id. Every op may carry baseHash: a prefix (8+ hex) of the target block's hash from read_doc.",
+      "A Noma patch op (§3.1 core ops and §1.5 extended ops), addressing blocks by canonical id. Every op may carry baseHash: a prefix (8+ hex) of " +
+      "the target block's hash from read_doc.",
   }),
 );
 
@@ -238,7 +239,8 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
       warnings: z.optional(
         stringList.check(
           z.describe(
-            "Why the list may be incomplete or empty: e.g. an artifact_type the spec does not have (answered with an empty list, as NotarAI does), a cold cache",
+            "Why the list may be incomplete or empty: e.g. an artifact_type the spec does not have (answered with an empty list, as NotarAI does), " +
+              "a cold cache",
           ),
         ),
       ),
@@ -262,7 +264,8 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
           .array(z.strictObject({ path: z.string(), reason: z.string() }))
           .check(
             z.describe(
-              "Paths given that nothing was recorded for (no spec governs them, git ignores them, an audit record the tools write), with the reason; absent when every path was marked",
+              "Paths given that nothing was recorded for (no spec governs them, git ignores them, an audit record the tools write), with the " +
+                "reason; absent when every path was marked",
             ),
           ),
       ),
@@ -303,7 +306,8 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
           })
           .check(
             z.describe(
-              "What the patch changed in the document's diagnostics: those it introduced, those it resolved (at their lines before the patch), and counts, the unchanged included",
+              "What the patch changed in the document's diagnostics: those it introduced, those it resolved (at their lines before the patch), and " +
+                "counts, the unchanged included",
             ),
           ),
       ),

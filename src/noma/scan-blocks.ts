@@ -333,7 +333,9 @@ export class BlockScanner {
       this.problems.push({
         severity: "error",
         code: "unclosed-directive",
-        message: `Directive "${t.names[name]}" opened with ${colons} colons is never closed by a line of exactly ${colons} colons; it runs to the end of its enclosing block.`,
+        message:
+          `Directive "${t.names[name]}" opened with ${colons} colons is never closed by a line of exactly ${colons} colons; it runs to the end of its ` +
+          `enclosing block.`,
         line: i + 1,
         endLine: end,
         column: 1,

@@ -197,7 +197,8 @@ export function applyPatch(text: string, ops: readonly unknown[], options: Apply
     warnings.push(
       engineDiagnostic(
         "base_sha_drift",
-        `The document changed since the caller read it: base_sha256 ${options.baseSha256.slice(0, 12)}… ≠ pre_sha256 ${preSha256.slice(0, 12)}…; the patch was applied to the current state.`,
+        `The document changed since the caller read it: base_sha256 ${options.baseSha256.slice(0, 12)}… ≠ pre_sha256 ${preSha256.slice(0, 12)}…; ` +
+          `the patch was applied to the current state.`,
         "warning",
       ),
     );

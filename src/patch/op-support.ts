@@ -34,7 +34,8 @@ export function findById(doc: NomaDocument, id: string, missingCode: "target_mis
   if (dups !== undefined) {
     throw new PatchError(
       "id_conflict",
-      `${role} "${id}" is carried by ${dups.length} blocks (lines ${dups.map((n) => n.pos.line).join(", ")}); block identity is ambiguous until the duplicate-id error is fixed.`,
+      `${role} "${id}" is carried by ${dups.length} blocks (lines ${dups.map((n) => n.pos.line).join(", ")}); block identity is ambiguous until the ` +
+        `duplicate-id error is fixed.`,
     );
   }
   return node;
@@ -185,7 +186,8 @@ export function findParent(doc: NomaDocument, id: string): ParentNode {
   if (node.type === "section" && node.nested) {
     throw new PatchError(
       "parent_missing",
-      `Parent "${id}" is a heading inside a directive (line ${node.pos.line}): a one-line section with no children of its own; add the block to the enclosing directive.`,
+      `Parent "${id}" is a heading inside a directive (line ${node.pos.line}): a one-line section with no children of its own; add the block to the ` +
+        `enclosing directive.`,
     );
   }
   return node;
@@ -218,7 +220,9 @@ export function childPosition(parent: ParentNode, position: number | undefined, 
   if (at > placeable) {
     throw new PatchError(
       "parent_missing",
-      `position ${at} of heading section ${name} lies after its sub-heading "${(parent.children[placeable] as SectionNode).title}" (child ${placeable}); a block placed there would belong to that sub-heading. Use a position from 0 to ${placeable}, or add the block to the sub-section.`,
+      `position ${at} of heading section ${name} lies after its sub-heading "${(parent.children[placeable] as SectionNode).title}" ` +
+        `(child ${placeable}); a block placed there would belong to that sub-heading. Use a position from 0 to ${placeable}, or add the block to the ` +
+        `sub-section.`,
     );
   }
   return at;

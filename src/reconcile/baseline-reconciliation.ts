@@ -13,8 +13,8 @@
  */
 import { headCommit } from "../git/read-ref.js";
 import { changedFiles } from "../git/changed-files.js";
-import { SNAPSHOT_PATH } from "../spec/governance.js";
-import { formatSpecProblem } from "../spec/spec-problem.js";
+import { SNAPSHOT_PATH } from "../governance/governance.js";
+import { formatSpecProblem } from "../governance/spec-problem.js";
 import { loadSpecContext } from "./load-spec-context.js";
 import { markInContext, selectedSpecs, type MarkedForSpec } from "./mark-reconciled.js";
 import type { ToolOptions } from "./reconcile-context.js";
@@ -66,7 +66,10 @@ export async function baselineReconciliation(root: string, input: BaselineInput 
     const first = invalid[0]!.problems[0];
     throw new ReconcileError(
       "invalid-spec",
-      `${invalid.map((f) => f.path).join(", ")} ${invalid.length === 1 ? "is" : "are"} invalid, so which files ${invalid.length === 1 ? "it governs" : "they govern"} is unknown${first !== undefined ? ` (${formatSpecProblem(first)})` : ""}; nothing was marked. Fix ${invalid.length === 1 ? "it" : "them"} (\`noma-reconcile specs validate\`)${valid.length > 0 ? `, or baseline the others: mark-reconciled --all ${valid.join(" ")}` : ""}`,
+      `${invalid.map((f) => f.path).join(", ")} ${invalid.length === 1 ? "is" : "are"} invalid, so which ` +
+        `files ${invalid.length === 1 ? "it governs" : "they govern"} is unknown${first !== undefined ? ` (${formatSpecProblem(first)})` : ""}; ` +
+        `nothing was marked. Fix ${invalid.length === 1 ? "it" : "them"} (\`noma-reconcile specs ` +
+        `validate\`)${valid.length > 0 ? `, or baseline the others: mark-reconciled --all ${valid.join(" ")}` : ""}`,
     );
   }
   const marked = await markInContext(ctx, { files: ["."], ...(only !== null ? { specPaths: only } : {}), dryRun: input.dryRun === true }, options);

@@ -11,7 +11,7 @@
  * deletion (a dangling symlink, a gitlink) is unreconciled.
  */
 import type { ChangeKind } from "../git/changed-files.js";
-import type { Governor } from "../spec/governance.js";
+import type { Governor } from "../governance/governance.js";
 
 export type DriftReason = "not-in-snapshot" | "hash-differs" | "deleted";
 

@@ -11,7 +11,7 @@
 import type { TreeChange } from "../git/tree-changes.js";
 import { pathsInTree } from "../git/paths-in-tree.js";
 import { isAncestor } from "../git/resolve-commit.js";
-import { SNAPSHOT_PATH, type Governance } from "../spec/governance.js";
+import { SNAPSHOT_PATH, type Governance } from "../governance/governance.js";
 import type { ReconciliationDrift } from "./reconciliation-drift.js";
 import { ancestryWarning, type SnapshotAncestry } from "./read-snapshot.js";
 import { parseSnapshot, snapshotFingerprints, type Snapshot } from "./snapshot-format.js";

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { hashFile } from "../cache/hash-file.js";
 import { loadBlake3 } from "../cache/blake3.js";
 import { ANY_SPEC } from "../cache/cache-tables.js";
-import type { Governor } from "../spec/governance.js";
-import { whichSpecsGovern, type PathState } from "../spec/which-specs-govern.js";
+import type { Governor } from "../governance/governance.js";
+import { whichSpecsGovern, type PathState } from "../governance/which-specs-govern.js";
 import { readReconciliation } from "./read-reconciliation.js";
 import { isReconciled, type SpecContext, type ToolOptions } from "./reconcile-context.js";
 

@@ -36,9 +36,9 @@ import {
   UNMERGED,
   untrackedEntry,
 } from "../git/worktree-listing.js";
-import { SELF_CATEGORY } from "../spec/governance.js";
-import { isSpecPath } from "../spec/glob.js";
-import type { SpecFile } from "../spec/validate-spec-text.js";
+import { SELF_CATEGORY } from "../governance/governance.js";
+import { isSpecPath } from "../governance/glob.js";
+import type { SpecFile } from "../governance/validate-spec-text.js";
 import { loadSpecContextCached } from "./load-spec-context-cached.js";
 import { persistMemo, repoPath, requireSpec, type SpecContext, type ToolOptions } from "./reconcile-context.js";
 

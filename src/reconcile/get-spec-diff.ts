@@ -24,7 +24,7 @@ import { splitNul } from "../git/exec-git.js";
 import { BINARY_SNIFF_BYTES, isBinaryContent } from "../git/is-binary-content.js";
 import { findMergeBase } from "../git/merge-base.js";
 import { newFileDiff } from "../git/new-file-diff.js";
-import { compileExcludePattern, isSpecPath } from "../spec/glob.js";
+import { compileExcludePattern, isSpecPath } from "../governance/glob.js";
 import type { GitToolOptions } from "./list-affected-specs.js";
 import { loadSpecContext } from "./load-spec-context.js";
 import { readReconciliation } from "./read-reconciliation.js";

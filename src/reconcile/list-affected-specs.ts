@@ -4,7 +4,7 @@
  * unstaged changes, untracked files, deleted files and both sides of renames.
  */
 import type { MergeBaseOptions } from "../git/merge-base.js";
-import type { SpecBehavior } from "../spec/spec-schema.js";
+import type { SpecBehavior } from "../governance/spec-schema.js";
 import { loadSpecContext } from "./load-spec-context.js";
 import type { ToolOptions } from "./reconcile-context.js";
 import { type AffectedScan, startAffectedScan } from "./start-affected-scan.js";

@@ -23,12 +23,12 @@ import { isDeepStrictEqual } from "node:util";
 import { ensureCacheDir } from "../cache/write-cache.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
 import { symlinkEscape } from "../fsx/symlink-escape.js";
-import { DEFAULT_AUDIT_LOCATIONS, type AuditLocations } from "../spec/audit-paths.js";
-import { buildGovernance } from "../spec/governance.js";
-import { readConfigText } from "../spec/read-config-text.js";
-import { listSpecPaths } from "../spec/list-spec-paths.js";
-import type { SpecSet } from "../spec/load-specs.js";
-import type { SpecFile } from "../spec/validate-spec-text.js";
+import { DEFAULT_AUDIT_LOCATIONS, type AuditLocations } from "../governance/audit-paths.js";
+import { buildGovernance } from "../governance/governance.js";
+import { readConfigText } from "../governance/read-config-text.js";
+import { listSpecPaths } from "../governance/list-spec-paths.js";
+import type { SpecSet } from "../governance/load-specs.js";
+import type { SpecFile } from "../governance/validate-spec-text.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 import { warnSpecProblems, type SpecContext, type ToolOptions } from "./reconcile-context.js";
 
@@ -114,8 +114,8 @@ export async function loadSpecContextCached(root: string, options: ToolOptions, 
         ? { ...DEFAULT_AUDIT_LOCATIONS }
         : options.audit !== undefined
           ? null
-          : (await import("../spec/read-audit-locations.js")).readAuditLocations(root, config);
-    const { loadSpecs } = await import("../spec/load-specs.js");
+          : (await import("../governance/read-audit-locations.js")).readAuditLocations(root, config);
+    const { loadSpecs } = await import("../governance/load-specs.js");
     specs = loadSpecs(root, list);
     if (key !== null && audit !== null && options.readOnly !== true) remember(root, key, texts!, specs, audit);
   }

@@ -2,9 +2,9 @@
  * Load the specs (validated) and their governance: the spec context every
  * reconciliation tool starts from.
  */
-import { buildGovernance } from "../spec/governance.js";
-import { readAuditLocations } from "../spec/read-audit-locations.js";
-import { loadSpecs } from "../spec/load-specs.js";
+import { buildGovernance } from "../governance/governance.js";
+import { readAuditLocations } from "../governance/read-audit-locations.js";
+import { loadSpecs } from "../governance/load-specs.js";
 import { warnSpecProblems, type SpecContext, type ToolOptions } from "./reconcile-context.js";
 
 /**

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isAncestor } from "../git/resolve-commit.js";
-import { SNAPSHOT_PATH } from "../spec/governance.js";
+import { SNAPSHOT_PATH } from "../governance/governance.js";
 import { parseSnapshot, type Snapshot } from "./snapshot-format.js";
 
 export interface SnapshotRead {
@@ -48,8 +48,14 @@ export function snapshotAncestry(root: string, snapshot: Snapshot): SnapshotAnce
 export function ancestryWarning(snapshot: Snapshot, ancestry: SnapshotAncestry): string | null {
   const h = snapshot.last_reconciliation.git_hash;
   if (ancestry === "not-ancestor")
-    return `${SNAPSHOT_PATH} was taken at ${h}, which is not an ancestor of HEAD (squash merge or rebase?): its fingerprints are used only where the file content still matches`;
+    return (
+      `${SNAPSHOT_PATH} was taken at ${h}, which is not an ancestor of HEAD (squash merge or rebase?): its fingerprints are used only where the file ` +
+      `content still matches`
+    );
   if (ancestry === "unknown-commit")
-    return `${SNAPSHOT_PATH} was taken at ${h}, a commit this clone does not have (shallow clone or rewritten history): its fingerprints are used only where the file content still matches`;
+    return (
+      `${SNAPSHOT_PATH} was taken at ${h}, a commit this clone does not have (shallow clone or rewritten history): its fingerprints are used only ` +
+      `where the file content still matches`
+    );
   return null;
 }

@@ -10,11 +10,11 @@ import { containPath, PathOutsideRepoError, type PathContainment } from "../fsx/
 import { ANY_SPEC } from "../cache/cache-tables.js";
 import type { CacheRead } from "../cache/read-cache.js";
 import { writeCache, type CacheWrite } from "../cache/write-cache.js";
-import type { AuditLocations } from "../spec/audit-paths.js";
-import type { Governance } from "../spec/governance.js";
-import type { SpecSet } from "../spec/load-specs.js";
-import { formatSpecProblem } from "../spec/spec-problem.js";
-import type { SpecFile } from "../spec/validate-spec-text.js";
+import type { AuditLocations } from "../governance/audit-paths.js";
+import type { Governance } from "../governance/governance.js";
+import type { SpecSet } from "../governance/load-specs.js";
+import { formatSpecProblem } from "../governance/spec-problem.js";
+import type { SpecFile } from "../governance/validate-spec-text.js";
 import { ReconcileError } from "./reconcile-error.js";
 
 export interface ToolOptions {
@@ -42,7 +42,9 @@ export function warnSpecProblems(specs: SpecSet, options: ToolOptions): void {
     if (f.problems.length > 0) {
       const first = f.problems[0]!;
       options.onWarning?.(
-        `invalid spec ${formatSpecProblem(first)}${f.problems.length > 1 ? ` (+${f.problems.length - 1} more; run \`noma-reconcile specs validate\`)` : ""}${f.data === null ? "; it governs only its own file" : ""}`,
+        `invalid spec ${formatSpecProblem(first)}` +
+          `${f.problems.length > 1 ? ` (+${f.problems.length - 1} more; run \`noma-reconcile specs validate\`)` : ""}` +
+          `${f.data === null ? "; it governs only its own file" : ""}`,
       );
     }
   }
@@ -73,7 +75,8 @@ export function requireSpec(ctx: SpecContext, specPath: string, options: { requi
     const first = spec.problems[0];
     throw new ReconcileError(
       "invalid-spec",
-      `${rel} is invalid, so which files it governs is unknown: ${first !== undefined ? formatSpecProblem(first) : "unknown problem"} (run \`noma-reconcile specs validate\`)`,
+      `${rel} is invalid, so which files it governs is unknown: ${first !== undefined ? formatSpecProblem(first) : "unknown problem"} (run ` +
+        `\`noma-reconcile specs validate\`)`,
     );
   }
   return spec;

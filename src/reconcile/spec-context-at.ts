@@ -3,11 +3,11 @@
  * PR check): the same validation and `$ref` resolution `loadSpecContext`
  * applies to the work tree, over texts read from that source.
  */
-import { buildGovernance, type Governance } from "../spec/governance.js";
-import type { AuditLocations } from "../spec/audit-paths.js";
-import { isSpecPath } from "../spec/glob.js";
-import { buildSpecSet, type SpecSet } from "../spec/load-specs.js";
-import { validateSpecText } from "../spec/validate-spec-text.js";
+import { buildGovernance, type Governance } from "../governance/governance.js";
+import type { AuditLocations } from "../governance/audit-paths.js";
+import { isSpecPath } from "../governance/glob.js";
+import { buildSpecSet, type SpecSet } from "../governance/load-specs.js";
+import { validateSpecText } from "../governance/validate-spec-text.js";
 import { warnSpecProblems, type ToolOptions } from "./reconcile-context.js";
 
 export interface SourceSpecContext {

@@ -5,7 +5,7 @@ import { unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { ensureCacheDir } from "../cache/write-cache.js";
 import { withFileLock } from "../fsx/with-file-lock.js";
-import { SNAPSHOT_PATH } from "../spec/governance.js";
+import { SNAPSHOT_PATH } from "../governance/governance.js";
 import { readSnapshot, snapshotAncestry, type SnapshotAncestry } from "./read-snapshot.js";
 import { snapshotTimestampToIso, type Snapshot } from "./snapshot-format.js";
 import { SNAPSHOT_LOCK_PATH } from "./snapshot-state.js";

@@ -94,7 +94,9 @@ export function parseAgentStep(text: string): { ok: true; step: AgentStep } | { 
   if (m === null || !Number.isSafeInteger(index) || index < 1) {
     return {
       ok: false,
-      problem: `--step: expected <run_id>/<NNN-role> (e.g. 20260105-100000-ab12cd/004-act, role plan, do, check or act), found ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`,
+      problem:
+        `--step: expected <run_id>/<NNN-role> (e.g. 20260105-100000-ab12cd/004-act, role plan, do, check or act), ` +
+        `found ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`,
     };
   }
   return { ok: true, step: { runId: m[1]!, index, role: m[3] as AgentRole } };

@@ -30,7 +30,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { GitError } from "../git/exec-git.js";
 import { PathContainment, PathOutsideRepoError } from "../fsx/contain-path.js";
-import { compileGlob } from "../spec/glob.js";
+import { compileGlob } from "../governance/glob.js";
 import { NomaPatchFileSchema, parseJsonAs, type Budgets, type NomaPatchEntry } from "./agent-protocol.js";
 import { crashPoint } from "./crash-point.js";
 import { readBackup, removeBackup, restoreBackup, writeBackup } from "./worktree-backup.js";

@@ -30,7 +30,8 @@ export function describePatchFailure(
   const unchanged = result.after.status === result.before.status && result.after.head === result.before.head;
   const delta = unchanged
     ? ""
-    : `${statusDelta(result.before.status, result.after.status)}${result.after.head !== result.before.head ? `, HEAD ${result.before.head} → ${result.after.head}` : ""}`;
+    : `${statusDelta(result.before.status, result.after.status)}` +
+      `${result.after.head !== result.before.head ? `, HEAD ${result.before.head} → ${result.after.head}` : ""}`;
   if (!result.touched)
     return {
       tree: unchanged
@@ -126,7 +127,9 @@ export async function applyPending(ctx: RunContext, pending: PendingPatch): Prom
     stepRowOf.status = "fail";
     return {
       status: "failed",
-      reason: `the act step's patch failed (${result.stage}): ${result.problem}; ${told.tree}; \`noma-reconcile run --resume ${ctx.runId}\` tries the act step again`,
+      reason:
+        `the act step's patch failed (${result.stage}): ${result.problem}; ${told.tree}; \`noma-reconcile run --resume ${ctx.runId}\` tries the act ` +
+        `step again`,
       events: [],
     };
   }
@@ -137,7 +140,9 @@ export async function applyPending(ctx: RunContext, pending: PendingPatch): Prom
     tx.event(
       ctx.runId,
       "patch_applied",
-      `the patch of step ${pending.step} was applied: ${plan.touched.join(", ")}${result.transcripts > 0 ? ` (${result.transcripts} transcript record${result.transcripts === 1 ? "" : "s"})` : ""}`,
+      `the patch of step ${pending.step} was ` +
+        `applied: ${plan.touched.join(", ")}` +
+        `${result.transcripts > 0 ? ` (${result.transcripts} transcript record${result.transcripts === 1 ? "" : "s"})` : ""}`,
       {
         step_index: pending.step,
         files: plan.touched,

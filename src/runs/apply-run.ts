@@ -88,7 +88,8 @@ export async function applyRun(
   const refuse = (message: string, blocking: string[] = []): ApplyRunResult => ({ ...out, outcome: "refused", message, blocking, head_after: out.head_before });
   if (run.status !== "passed")
     return refuse(
-      `run ${runId} has not passed (it is ${run.status}): there is no result to apply; its worktree and branch keep its work (\`noma-reconcile runs show ${runId}\`)`,
+      `run ${runId} has not passed (it is ${run.status}): there is no result to apply; its worktree and branch keep its work (\`noma-reconcile runs ` +
+        `show ${runId}\`)`,
     );
   if (stored === null) return refuse(`run ${runId} passed before runs committed their results on a branch: its changes were made in your checkout`);
   if (commit === null)
@@ -112,7 +113,8 @@ export async function applyRun(
   if (dirty.length > 0) {
     const paths = [...new Set(dirty.map((d) => d.path))].sort();
     return refuse(
-      `your checkout has uncommitted changes to tracked files (${listed(dirty.map((d) => `${d.code.trim()} ${d.path}`))}): commit or stash them, then apply run ${runId} again`,
+      `your checkout has uncommitted changes to tracked files (${listed(dirty.map((d) => `${d.code.trim()} ${d.path}`))}): commit or stash them, ` +
+        `then apply run ${runId} again`,
       paths,
     );
   }
@@ -128,7 +130,8 @@ export async function applyRun(
     return refuse(
       `run ${runId}'s commit ${commit.slice(0, 12)} does not apply cleanly onto ${out.onto} (${head.slice(0, 12)}): ${
         plan.paths.length > 0 ? `conflicts in ${listed(plan.paths)}` : plan.detail.split("\n")[0]
-      }; ${out.onto} moved on since the run started from ${String(kv.get("start_head") ?? "?").slice(0, 12)}: resolve it by hand (git cherry-pick ${commit.slice(0, 12)}), or start a new run from ${out.onto}`,
+      }; ${out.onto} moved on since the run started from ${String(kv.get("start_head") ?? "?").slice(0, 12)}: resolve it by hand (git ` +
+        `cherry-pick ${commit.slice(0, 12)}), or start a new run from ${out.onto}`,
       plan.paths,
     );
   const added = (Array.isArray(stored.files) ? (stored.files as Array<{ status?: unknown; path?: unknown }>) : [])

@@ -15,7 +15,7 @@
 import { readFileSync } from "node:fs";
 import { commitIndex, commitsWithTrailer, stageAllExcept, stagedChanges, type CommitIdentity } from "../git/commit-worktree.js";
 import { abs, NORMA_DIR } from "../layout/norma-layout.js";
-import { CACHE_DIR } from "../spec/governance.js";
+import { CACHE_DIR } from "../governance/governance.js";
 import type { EventSpec } from "./commit-step.js";
 import { crashPoint } from "./crash-point.js";
 import type { RunCommit, RunContext } from "./run-context.js";
@@ -101,7 +101,9 @@ export function commitRunResult(ctx: RunContext): { commit: RunCommit; events: E
     events: [
       {
         type: "run_committed",
-        message: `committed ${files.length} file${files.length === 1 ? "" : "s"} on ${wt.branch} as ${commit.slice(0, 12)}: ${files.map((f) => f.path).join(", ")}`,
+        message:
+          `committed ${files.length} file${files.length === 1 ? "" : "s"} on ${wt.branch} ` +
+          `as ${commit.slice(0, 12)}: ${files.map((f) => f.path).join(", ")}`,
         data: { branch: wt.branch, commit, files },
       },
     ],

@@ -184,7 +184,8 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
     /** An ACP agent's answer (its final message) and what its session said went wrong. */
     let acp: { answer: string | null; failure: string | null; protocolError: string | null } | null = null;
     const timeoutMs = s.agent.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-    // What the agent changes: its workspace-tool edits (the ledger lines of this step), and for the coding CLIs, which edit with tools of their own too, git status before and after.
+    // What the agent changes: its workspace-tool edits (the ledger lines of this step), and for the coding CLIs, which edit with tools of their own
+    // too, git status before and after.
     const ledgerStart = ledgerOffset(s.workspaceRoot, s.records);
     const before = s.agent.type !== "exec" ? fingerprint(s) : null;
     if (s.agent.type === "exec") {
@@ -245,8 +246,10 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
       events.push({
         type: "worktree_changed",
         message: writer
-          ? `the ${s.role} agent changed ${n} in the work tree: ${listed(worktreeChanges)}${direct.length > 0 ? ` (not through the workspace tools: ${listed(direct)})` : ""}`
-          : `${n} changed in the work tree while the ${s.role} agent ran: ${listed(worktreeChanges)} (plan and check agents must not change repository files; the next check judges the tree as it is)`,
+          ? `the ${s.role} agent changed ${n} in the work ` +
+            `tree: ${listed(worktreeChanges)}${direct.length > 0 ? ` (not through the workspace tools: ${listed(direct)})` : ""}`
+          : `${n} changed in the work tree while the ${s.role} agent ran: ${listed(worktreeChanges)} (plan and check agents must not change ` +
+            `repository files; the next check judges the tree as it is)`,
         data: { step_index: s.index, role: s.role, files: worktreeChanges, workspace_tools: viaTools, direct },
       });
     }

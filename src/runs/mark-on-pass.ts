@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { abs } from "../layout/norma-layout.js";
-import { SNAPSHOT_PATH } from "../spec/governance.js";
+import { SNAPSHOT_PATH } from "../governance/governance.js";
 import type { EventSpec } from "./commit-step.js";
 import { pendingDrift } from "./pending-drift.js";
 import type { RunContext } from "./run-context.js";

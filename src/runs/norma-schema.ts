@@ -38,7 +38,9 @@ export const NORMA_TABLES: ReadonlyArray<{ name: string; sql: string }> = [
   },
   {
     name: "kv_run",
-    sql: "CREATE TABLE kv_run (run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE, key TEXT NOT NULL, value_json TEXT NOT NULL, PRIMARY KEY (run_id, key))",
+    sql:
+      "CREATE TABLE kv_run (run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE, key TEXT NOT NULL, value_json TEXT NOT NULL, PRIMARY KEY " +
+      "(run_id, key))",
   },
 ];
 

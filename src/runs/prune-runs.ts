@@ -142,7 +142,10 @@ export async function pruneRuns(root: string, o: PruneOptions): Promise<PruneRes
             const paths = [...new Set(dirty.map((d) => d.path))].sort();
             entry.record = "kept";
             entry.worktree.action = "kept";
-            entry.note = `its worktree ${wt.dir} has uncommitted changes (${paths.length} path${paths.length === 1 ? "" : "s"}: ${paths.slice(0, 5).join(", ")}${paths.length > 5 ? ", …" : ""}); review them, then \`git worktree remove --force ${wt.dir}\` and prune again`;
+            entry.note =
+              `its worktree ${wt.dir} has uncommitted changes (${paths.length} ` +
+              `path${paths.length === 1 ? "" : "s"}: ${paths.slice(0, 5).join(", ")}${paths.length > 5 ? ", …" : ""}); review them, then \`git ` +
+              `worktree remove --force ${wt.dir}\` and prune again`;
           }
         }
         const tip = branches.get(wt.branch);
@@ -153,7 +156,9 @@ export async function pruneRuns(root: string, o: PruneOptions): Promise<PruneRes
           const isMerged = tip === wt.base || applied || merged.has(wt.branch);
           entry.branch = { name: wt.branch, action: isMerged ? "deleted" : "kept" };
           if (!isMerged)
-            entry.note = `branch ${wt.branch} is kept: its commit ${tip.slice(0, 12)} is in no other branch (\`noma-reconcile runs apply\` needs the run's record; \`git branch -D ${wt.branch}\` drops it)`;
+            entry.note =
+              `branch ${wt.branch} is kept: its commit ${tip.slice(0, 12)} is in no other branch (\`noma-reconcile runs apply\` needs the run's ` +
+              `record; \`git branch -D ${wt.branch}\` drops it)`;
         }
       }
       if (entry.record === "kept" || o.dryRun) continue;

@@ -77,11 +77,13 @@ export async function publishRun(r: PublishRequest): Promise<PublishResult> {
     const pr = pullRequestOfEvent(r.env);
     if (pr === null)
       throw new RunSetupError(
-        "--target pr-branch commits onto the pull request's branch: it needs a pull_request event (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH); on a schedule or push use --target pull-request",
+        "--target pr-branch commits onto the pull request's branch: it needs a pull_request event (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH); on a " +
+          "schedule or push use --target pull-request",
       );
     if (pr.head.sha !== r.base)
       throw new RunSetupError(
-        `--target pr-branch: the run started from ${r.base.slice(0, 12)}, not the pull request's head ${pr.head.sha.slice(0, 12)}; check out the head (actions/checkout with ref: \${{ github.event.pull_request.head.ref }}) so the commit lands on it as a fast-forward`,
+        `--target pr-branch: the run started from ${r.base.slice(0, 12)}, not the pull request's head ${pr.head.sha.slice(0, 12)}; check out the ` +
+          `head (actions/checkout with ref: \${{ github.event.pull_request.head.ref }}) so the commit lands on it as a fast-forward`,
       );
     const plan = [`push ${r.commit.slice(0, 12)} onto ${pr.head.ref} (${r.remote}), the branch of pull request #${pr.number}`, `comment on #${pr.number}`];
     if (api === null)

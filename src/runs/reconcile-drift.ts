@@ -64,7 +64,8 @@ export async function reconcileDrift(o: ReconcileDriftOptions): Promise<Reconcil
       specs,
       run,
       publish: null,
-      message: `run ${run.run_id} ${run.status}: ${run.reason}; nothing published (its branch ${run.worktree.branch} and worktree ${run.worktree.dir} are kept)`,
+      message:
+        `run ${run.run_id} ${run.status}: ${run.reason}; nothing published ` + `(its branch ${run.worktree.branch} and worktree ${run.worktree.dir} are kept)`,
       exit: 1,
     };
   if (run.commit === null || run.commit.commit === null)
@@ -91,8 +92,10 @@ export async function reconcileDrift(o: ReconcileDriftOptions): Promise<Reconcil
     publish,
     message:
       publish.dry_run_reason !== null
-        ? `run ${run.run_id} passed; ${publish.dry_run_reason}: the result stays on ${run.worktree.branch}; with a token it would ${publish.plan.join(", then ")}`
-        : `run ${run.run_id} passed; pushed ${run.commit.commit.slice(0, 12)} to ${publish.remote} as ${publish.ref}${pr !== null ? ` and ${pr.action} pull request #${pr.number} (${pr.url})` : ""}`,
+        ? `run ${run.run_id} passed; ${publish.dry_run_reason}: the result stays on ${run.worktree.branch}; with a token it ` +
+          `would ${publish.plan.join(", then ")}`
+        : `run ${run.run_id} passed; pushed ${run.commit.commit.slice(0, 12)} to ${publish.remote} ` +
+          `as ${publish.ref}${pr !== null ? ` and ${pr.action} pull request #${pr.number} (${pr.url})` : ""}`,
     exit: 0,
   };
 }

@@ -219,7 +219,8 @@ export async function recoverRuns(root: string): Promise<RecoveryReport> {
         r.id,
         "reconciled_run",
         r.kv !== null
-          ? "Run dir exists but DB record was missing; inserted during recovery, with the run's set-up from its run.json (`noma-reconcile run --resume` continues it)"
+          ? "Run dir exists but DB record was missing; inserted during recovery, with the run's set-up from its run.json (`noma-reconcile run " +
+              "--resume` continues it)"
           : "Run dir exists but DB record was missing; inserted during recovery",
       );
       report.insertedRuns.push(r.id);
@@ -263,7 +264,8 @@ export async function recoverRuns(root: string): Promise<RecoveryReport> {
       tx.event(
         id,
         "run_interrupted",
-        "The process running this run ended before the run did (crash or kill); it was marked stopped during recovery. Continue it with `noma-reconcile run --resume`",
+        "The process running this run ended before the run did (crash or kill); it was marked stopped during recovery. Continue it with " +
+          "`noma-reconcile run --resume`",
       );
       report.interrupted.push(id);
     }

@@ -46,13 +46,16 @@ export function runConfigJsonSchema(): Json {
     agents: {
       type: "object",
       description:
-        "The agent of each role: exec (an argv, never a shell), codex, opencode, gemini, claude (fixed binaries), acp (an Agent Client Protocol agent: an argv), builtin (check only)",
+        "The agent of each role: exec (an argv, never a shell), codex, opencode, gemini, claude (fixed binaries), acp (an Agent Client Protocol " +
+        "agent: an argv), builtin (check only)",
       properties: Object.fromEntries(ROLES.map((r) => [r, roleAgent(r)])),
       additionalProperties: false,
     },
     budgets: {
       ...jsonSchema(BudgetsSchema),
-      description: `Limits of one run (max_iterations default ${DEFAULT_MAX_ITERATIONS}; max_stalled_iterations, default ${DEFAULT_MAX_STALLED_ITERATIONS}: stop when the open drift has not fallen for that many iterations)`,
+      description:
+        `Limits of one run (max_iterations default ${DEFAULT_MAX_ITERATIONS}; max_stalled_iterations, default ${DEFAULT_MAX_STALLED_ITERATIONS}: stop ` +
+        `when the open drift has not fallen for that many iterations)`,
     },
     risky: { type: "array", items: { type: "string", minLength: 1 }, description: "Globs of risky paths, counted against budgets.max_risky_files" },
     worktrees: {
@@ -61,7 +64,9 @@ export function runConfigJsonSchema(): Json {
     },
     retention: {
       ...jsonSchema(RetentionSchema),
-      description: `What \`runs prune\` keeps: the newest keep_last runs and those of the last keep_days days (defaults ${DEFAULT_RETENTION.keep_last} and ${DEFAULT_RETENTION.keep_days})`,
+      description:
+        `What \`runs prune\` keeps: the newest keep_last runs and those of the last keep_days days (defaults ${DEFAULT_RETENTION.keep_last} ` +
+        `and ${DEFAULT_RETENTION.keep_days})`,
     },
   };
   return {

@@ -200,7 +200,10 @@ async function drive(ctx: RunContext): Promise<RunEnd> {
       kv["changed_files"] = ctx.changedFiles;
       const breach = filesBreach(ctx.changedFiles, ctx.budgets, ctx.config.risky);
       if (breach !== null && outcome.status !== "fail") {
-        const msg = `${breach.budget} exceeded: the ${role} agent of step ${index} changed ${outcome.worktreeChanges.join(", ")}, which makes it ${breach.value} (limit ${breach.limit}); the changes stay in the run's worktree ${ctx.worktree.dir} (overwritten versions in its workspace archive)`;
+        const msg =
+          `${breach.budget} exceeded: the ${role} agent of step ${index} changed ${outcome.worktreeChanges.join(", ")}, which makes ` +
+          `it ${breach.value} (limit ${breach.limit}); the changes stay in the run's worktree ${ctx.worktree.dir} (overwritten versions in its ` +
+          `workspace archive)`;
         end = {
           status: "stopped",
           reason: msg,
@@ -254,7 +257,9 @@ async function drive(ctx: RunContext): Promise<RunEnd> {
         events.push({ type: "agent_stuck", message: stalled.message, data: { ...stalled.data, step_index: index } });
         end = {
           status: "stopped",
-          reason: `${stalled.message}; change the agents' instructions or the criteria, then continue with \`noma-reconcile run --resume ${ctx.runId} --max-iterations N\``,
+          reason:
+            `${stalled.message}; change the agents' instructions or the criteria, then continue with \`noma-reconcile run --resume ${ctx.runId} ` +
+            `--max-iterations N\``,
           events: [],
         };
       }
@@ -274,7 +279,9 @@ async function drive(ctx: RunContext): Promise<RunEnd> {
         events.push({ type: "agent_stuck", message: repeated.message, data: { ...repeated.data, step_index: index } });
         end = {
           status: "stopped",
-          reason: `${repeated.message}; change the act agent's instructions or the criteria, then continue with \`noma-reconcile run --resume ${ctx.runId}\` (the act step is tried again)`,
+          reason:
+            `${repeated.message}; change the act agent's instructions or the criteria, then continue with \`noma-reconcile run ` +
+            `--resume ${ctx.runId}\` (the act step is tried again)`,
           events: [],
         };
       } else {

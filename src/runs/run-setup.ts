@@ -159,7 +159,8 @@ async function makeWorktree(root: string, runId: string, wt: RunWorktree, again:
     tx.event(
       runId,
       "worktree_created",
-      `${removed.length > 0 ? `made again (what an interrupted attempt left was removed: ${removed.join(", ")}): ` : ""}worktree ${wt.dir} on branch ${wt.branch}, from ${wt.base}`,
+      `${removed.length > 0 ? `made again (what an interrupted attempt left was removed: ${removed.join(", ")}): ` : ""}worktree ${wt.dir} on ` +
+        `branch ${wt.branch}, from ${wt.base}`,
       { dir: wt.dir, branch: wt.branch, base: wt.base, removed },
     );
   });
@@ -191,7 +192,10 @@ export async function setUpNewRun(base: ContextBase, o: NewRunRequest, ws: Works
     const uncommitted = [...new Set(worktreeStatus(root, { exclude: [NORMA_DIR] }).map((e) => e.path))];
     if (uncommitted.length > 0)
       base.onWarning(
-        `your checkout has ${uncommitted.length} uncommitted change${uncommitted.length === 1 ? "" : "s"} (${uncommitted.slice(0, 5).join(", ")}${uncommitted.length > 5 ? ", …" : ""}): the run works in its own worktree from HEAD (${startHead.slice(0, 12)}) and does not see ${uncommitted.length === 1 ? "it" : "them"}; commit first to include ${uncommitted.length === 1 ? "it" : "them"}`,
+        `your checkout has ${uncommitted.length} uncommitted change${uncommitted.length === 1 ? "" : "s"} ` +
+          `(${uncommitted.slice(0, 5).join(", ")}${uncommitted.length > 5 ? ", …" : ""}): the run works in its own worktree from HEAD ` +
+          `(${startHead.slice(0, 12)}) and does not see ${uncommitted.length === 1 ? "it" : "them"}; commit first to ` +
+          `include ${uncommitted.length === 1 ? "it" : "them"}`,
       );
   }
   await createRun(root, { runId, now, goal, criteria, budgets, specs, mark, startHead, worktree: planned, config });
@@ -264,7 +268,8 @@ export async function setUpResumedRun(
     rebuilt = rebuildSetup(root, run.run_id, ws);
     if (rebuilt === null)
       throw new RunSetupError(
-        `run ${run.run_id} cannot be resumed: its acceptance criteria were never recorded (the process died as the run started) and ${runDir(run.run_id)}/ holds neither ${RUN_JSON} nor a norma.md listing them; start afresh: ${startAfresh([], run.goal)}`,
+        `run ${run.run_id} cannot be resumed: its acceptance criteria were never recorded (the process died as the run started) ` +
+          `and ${runDir(run.run_id)}/ holds neither ${RUN_JSON} nor a norma.md listing them; start afresh: ${startAfresh([], run.goal)}`,
       );
     for (const [k, v] of Object.entries(rebuilt.kv)) kv.set(k, v);
   }
@@ -284,7 +289,8 @@ export async function setUpResumedRun(
     const problem = worktreeProblem(root, worktree);
     if (problem !== null)
       throw new RunSetupError(
-        `run ${run.run_id} cannot be resumed: ${problem}; its records stay in ${runDir(run.run_id)}/ (\`noma-reconcile runs show ${run.run_id}\`); start afresh: ${startAfresh(specs, run.goal)}`,
+        `run ${run.run_id} cannot be resumed: ${problem}; its records stay in ${runDir(run.run_id)}/ (\`noma-reconcile runs show ${run.run_id}\`); ` +
+          `start afresh: ${startAfresh(specs, run.goal)}`,
       );
   } else assertWorktreeIgnored(root, worktree);
   const budgets: Budgets = {

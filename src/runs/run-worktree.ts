@@ -47,7 +47,8 @@ export function assertWorktreeIgnored(root: string, wt: RunWorktree): void {
   }
   if (!ignored)
     throw new RunSetupError(
-      `the run's worktree would be ${wt.dir}, which git does not ignore: your \`git status\` would list it. Put worktrees.dir in .norma/config.json under .norma/ (the default, .norma/worktrees), outside the repository, or add it to .gitignore`,
+      `the run's worktree would be ${wt.dir}, which git does not ignore: your \`git status\` would list it. Put worktrees.dir in .norma/config.json ` +
+        `under .norma/ (the default, .norma/worktrees), outside the repository, or add it to .gitignore`,
     );
 }
 
@@ -102,6 +103,9 @@ export function worktreeProblem(root: string, wt: RunWorktree): string | null {
   const rec = listWorktrees(root).find((w) => realpathLenient(w.path) === real);
   if (rec === undefined) return `${wt.dir} is no longer a worktree of this repository (\`git worktree list\` does not name it)`;
   if (rec.branch !== `refs/heads/${wt.branch}`)
-    return `its worktree ${wt.dir} is not on the run's branch ${wt.branch} any more (${rec.branch !== null ? `on ${rec.branch.replace(/^refs\/heads\//, "")}` : "detached"})`;
+    return (
+      `its worktree ${wt.dir} is not on the run's branch ${wt.branch} any more ` +
+      `(${rec.branch !== null ? `on ${rec.branch.replace(/^refs\/heads\//, "")}` : "detached"})`
+    );
   return null;
 }

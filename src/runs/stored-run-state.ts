@@ -92,6 +92,7 @@ export function readStored<K extends StoredKey>(kv: ReadonlyMap<string, unknown>
   if (r.success) return r.data as StoredValue<K>;
   const problems = describeIssues(r.error.issues as never, value, [key]);
   throw new RunStateError(
-    `${NORMA_DB}: run ${runId}: the stored ${key} is damaged (${problems.join("; ")}); the run cannot go on — start a new run (\`noma-reconcile runs show ${runId}\` shows what it did)`,
+    `${NORMA_DB}: run ${runId}: the stored ${key} is damaged (${problems.join("; ")}); the run cannot go on — start a new run (\`noma-reconcile ` +
+      `runs show ${runId}\` shows what it did)`,
   );
 }

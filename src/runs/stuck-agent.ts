@@ -77,7 +77,9 @@ export function repeatedChange(previous: ActChange | undefined, current: ActChan
         ].join("; ");
   return {
     previous: previous.step,
-    message: `the act agent proposed the same change in steps ${previous.step} and ${current.step} (${what}): it is stuck; nothing of step ${current.step} was applied`,
+    message:
+      `the act agent proposed the same change in steps ${previous.step} and ${current.step} (${what}): it is stuck; nothing of step ${current.step} ` +
+      `was applied`,
     data: {
       kind: "repeated_change",
       steps: [previous.step, current.step],

@@ -92,7 +92,8 @@ export class AcknowledgedGaps {
       const gapLine = this.matched.get(line);
       if (gapLine === undefined)
         return bad(
-          `gap_op_id ${op["gap_op_id"]} names no earlier record that starts from ${accepted.slice(0, 8)} right after the state ${recorded.slice(0, 8)}, or that edit is acknowledged already`,
+          `gap_op_id ${op["gap_op_id"]} names no earlier record that starts from ${accepted.slice(0, 8)} right after the ` +
+            `state ${recorded.slice(0, 8)}, or that edit is acknowledged already`,
         );
       return {
         finding: {

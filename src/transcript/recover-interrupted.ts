@@ -85,7 +85,9 @@ export function interruptedRun(lines: readonly string[], docSha: string): Interr
 /** The recovery record (a record object, unchained) for `run`, in front of the patch that found it. */
 export function recoveryRecord(run: InterruptedRun, outcome: PatchOutcome, ctx: { docUri: string; now?: Date }): Record<string, unknown> {
   const at = run.lines[0] === run.lines[1] ? `line ${run.lines[0]}` : `lines ${run.lines[0]}–${run.lines[1]}`;
-  const message = `The patch recorded on ${at} never reached the document (its process stopped between the transcript write and the document write); the document is still at the state ${outcome.preSha256.slice(0, 8)} those records start from, not ${run.recordedSha256.slice(0, 8)}.`;
+  const message =
+    `The patch recorded on ${at} never reached the document (its process stopped between the transcript write and the document write); the document ` +
+    `is still at the state ${outcome.preSha256.slice(0, 8)} those records start from, not ${run.recordedSha256.slice(0, 8)}.`;
   const note: Diagnostic = { severity: "warning", code: "interrupted_patch_recovered", message, phase: "pre" };
   const [record] = buildRecords(
     {

@@ -42,7 +42,9 @@ function recoveryAppended(lines: readonly string[], i: number, op: Record<string
   return {
     severity: "info",
     code: RECOVERED_CODE,
-    message: `This change records the recovery of an interrupted patch${where}: its document write never landed (${short(op["recorded_sha256"])} was never the document), so replay skips it.`,
+    message:
+      `This change records the recovery of an interrupted patch${where}: its document write never landed (${short(op["recorded_sha256"])} was never ` +
+      `the document), so replay skips it.`,
     pos: { line: i + 1, column: 1 },
   };
 }
@@ -82,7 +84,9 @@ export function historyAppended(before: string, after: string): Diagnostic[] {
     out.push({
       severity: "info",
       code: ACCEPTED_CODE,
-      message: `This change acknowledges an edit made to the document outside the protocol${where} (${short(op["recorded_sha256"])} → ${short(op["accepted_sha256"])}), accepted${by}${why}.`,
+      message:
+        `This change acknowledges an edit made to the document outside the protocol${where} (${short(op["recorded_sha256"])} ` +
+        `→ ${short(op["accepted_sha256"])}), accepted${by}${why}.`,
       pos: { line: i + 1, column: 1 },
     });
   }

@@ -45,6 +45,9 @@ export type ReplayEngine = (
   error?: { code: string; message: string };
 };
 
+/** Why a document is one patch behind its transcript. */
+const INTERRUPTED_WRITE = "that patch was recorded but its write did not complete.";
+
 export interface VerifyTranscriptOptions {
   /** Treat changes made outside the protocol as errors (config `transcripts: strict`). */
   strict?: boolean;
@@ -278,7 +281,9 @@ export function verifyTranscript(transcript: string, documentText: string | null
         findings.push({
           severity: outside,
           code: "transcript-state-gap",
-          message: `The document changed outside the protocol before this record (it starts from ${record.pre_sha} but the previous state was ${state.slice(0, 8)}).`,
+          message:
+            `The document changed outside the protocol before this record (it starts from ${record.pre_sha} but the previous state ` +
+            `was ${state.slice(0, 8)}).`,
           line,
         });
     }
@@ -301,14 +306,16 @@ export function verifyTranscript(transcript: string, documentText: string | null
         findings.push({
           severity: "error",
           code: "transcript-interrupted",
-          message: `The document is at the state before the patch recorded on line ${interrupted.line}: that patch was recorded but its write did not complete.`,
+          message: `The document is at the state before the patch recorded on line ${interrupted.line}: ${INTERRUPTED_WRITE}`,
         });
       } else {
         outsideEdits.push({ recordedSha256: state, acceptedSha256: docSha, ...(previousOpId !== undefined ? { previousOpId } : {}) });
         findings.push({
           severity: outside,
           code: "transcript-document-mismatch",
-          message: `The document (${docSha.slice(0, 8)}) is not the state the transcript ends in (${state.slice(0, 8)}): it was edited outside the patch protocol.`,
+          message:
+            `The document (${docSha.slice(0, 8)}) is not the state the transcript ends in (${state.slice(0, 8)}): it was edited outside the patch ` +
+            `protocol.`,
         });
       }
     }
@@ -354,7 +361,8 @@ function acknowledgedStep(edits: readonly OutsideEdit[], from: string, to: strin
   const e = edits.find((x) => x.acknowledgedOn !== undefined && x.recordedSha256 === from && x.acceptedSha256 === to);
   return e === undefined
     ? ""
-    : ` That step is the edit made outside the protocol acknowledged on line ${e.acknowledgedOn}: the transcript does not hold its bytes, so no replay passes it.`;
+    : ` That step is the edit made outside the protocol acknowledged on line ${e.acknowledgedOn}: the transcript does not hold its bytes, so no ` +
+        `replay passes it.`;
 }
 
 function replay(
@@ -381,7 +389,9 @@ function replay(
       findings.push({
         severity: "error",
         code: "transcript-replay-mismatch",
-        message: `Replay diverged before this record: the replayed state is ${sha256Hex(text).slice(0, 8)}, the record starts from ${record.pre_sha}.${acknowledgedStep(edits, sha256Hex(text), record.pre_sha256)}`,
+        message:
+          `Replay diverged before this record: the replayed state is ${sha256Hex(text).slice(0, 8)}, the record starts ` +
+          `from ${record.pre_sha}.${acknowledgedStep(edits, sha256Hex(text), record.pre_sha256)}`,
         line,
       });
       return;
@@ -411,7 +421,9 @@ function replay(
     findings.push({
       severity: "error",
       code: "transcript-replay-mismatch",
-      message: `Replaying every applied op from the base does not reproduce the document byte for byte.${acknowledgedStep(edits, sha256Hex(text), sha256Hex(utf8Of(documentText) ?? documentText))}`,
+      message:
+        `Replaying every applied op from the base does not reproduce the document byte for ` +
+        `byte.${acknowledgedStep(edits, sha256Hex(text), sha256Hex(utf8Of(documentText) ?? documentText))}`,
     });
   }
 }

@@ -48,7 +48,8 @@ export function checkHunkOrder(hunks: readonly Hunk[]): void {
     if (h.start_line <= p.end_line || (bothInserts && h.start_line === p.start_line)) {
       throw new WorkspaceError(
         "invalid_arguments",
-        `hunk ${i + 1} (lines ${h.start_line}–${h.end_line}) overlaps or comes before hunk ${i} (lines ${p.start_line}–${p.end_line}): hunks must be ordered and non-overlapping`,
+        `hunk ${i + 1} (lines ${h.start_line}–${h.end_line}) overlaps or comes before hunk ${i} (lines ${p.start_line}–${p.end_line}): hunks must ` +
+          `be ordered and non-overlapping`,
       );
     }
   });

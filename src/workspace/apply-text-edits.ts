@@ -60,7 +60,8 @@ export function applyTextEdits(text: string, edits: readonly TextEdit[]): { text
       const first = oldText.split("\n").find((l) => l.trim().length > 0) ?? oldText;
       throw new WorkspaceError(
         "no_match",
-        `edits[${i}]: oldText is not in the file, neither exactly nor line by line ignoring indentation (its first line: ${JSON.stringify(first.length > 120 ? `${first.slice(0, 120)}…` : first)}); nothing was changed`,
+        `edits[${i}]: oldText is not in the file, neither exactly nor line by line ignoring indentation (its first ` +
+          `line: ${JSON.stringify(first.length > 120 ? `${first.slice(0, 120)}…` : first)}); nothing was changed`,
       );
     }
     const lines = out.split("\n");

@@ -91,7 +91,8 @@ export async function readArchiveTar(dir: PinnedDir, name: string, rel: string):
   } catch (e) {
     throw new WorkspaceError(
       "archive_unreadable",
-      `${rel}: cannot be decompressed (${(e as Error).message}); it is left as it is and the overwrite is refused so no version is lost — move it aside to continue`,
+      `${rel}: cannot be decompressed (${(e as Error).message}); it is left as it is and the overwrite is refused so no version is lost — move it ` +
+        `aside to continue`,
     );
   }
 }

@@ -82,6 +82,9 @@ export function protectedReason(rel: string, paths: ProtectedPaths, write: boole
     return `${rel}: the configuration (which names the allowlist and the test and build commands) is edited by people, not through the workspace tools`;
   if (within(f, ".notarai/.cache")) return `${rel}: .notarai/.cache/ holds the reconciliation cache and the tools' locks`;
   if (f.endsWith(".noma.patches"))
-    return `${rel}: a transcript is appended only by the patch engine, one record per op (the MCP tool patch_block, or \`noma-reconcile patch\` on the command line)`;
+    return (
+      `${rel}: a transcript is appended only by the patch engine, one record per op (the MCP tool patch_block, or \`noma-reconcile patch\` on the ` +
+      `command line)`
+    );
   return null;
 }

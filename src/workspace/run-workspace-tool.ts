@@ -83,7 +83,11 @@ function describeIssues(issues: readonly Issue[], raw: unknown, schema: unknown)
     .map((i) => {
       const at = i.path.map(String).join(".");
       if (i.code === "unrecognized_keys" && i.keys !== undefined)
-        return `unknown argument${i.keys.length > 1 ? "s" : ""} ${i.keys.map((k) => `${JSON.stringify(k)}${didYouMean(k, schemaKeysAt(schema, i.path) ?? [])}`).join(", ")}${at.length > 0 ? ` in ${at}` : ""}`;
+        return (
+          `unknown argument${i.keys.length > 1 ? "s" : ""} ` +
+          `${i.keys.map((k) => `${JSON.stringify(k)}${didYouMean(k, schemaKeysAt(schema, i.path) ?? [])}`).join(", ")}` +
+          `${at.length > 0 ? ` in ${at}` : ""}`
+        );
       if (i.code === "invalid_type" && i.expected !== undefined)
         return `${at.length > 0 ? at : "arguments"}: expected ${i.expected === "int" ? "a whole number" : i.expected}, found ${jsonType(valueAt(raw, i.path))}`;
       return `${at.length > 0 ? at : "arguments"}: ${i.message}`;
@@ -210,7 +214,9 @@ export async function runWorkspaceTool(
   if (ws.readOnly && isWorkspaceWriteTool(name))
     failure = {
       code: "read_only",
-      message: `${name} is not available: the workspace is read-only (${ws.config.readOnly === true ? "workspace.read_only in .notarai/config.yaml" : "--read-only"}); only the tools that read are served`,
+      message:
+        `${name} is not available: the workspace is read-only ` +
+        `(${ws.config.readOnly === true ? "workspace.read_only in .notarai/config.yaml" : "--read-only"}); only the tools that read are served`,
     };
   else if (options.unreadable !== undefined)
     failure = { code: options.unreadableCode ?? "invalid_arguments", message: `invalid request for ${name}: ${options.unreadable}` };

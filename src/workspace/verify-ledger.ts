@@ -183,7 +183,9 @@ export function verifyLedger(bytes: Uint8Array, options: { committed?: Uint8Arra
         findings.push({
           line: n,
           code: "out-of-order",
-          message: `line ${n}: seq ${seq}, expected ${expectedSeq}${later !== undefined && later > n ? ` (seq ${expectedSeq} is on line ${later})` : ""}: lines are out of order`,
+          message:
+            `line ${n}: seq ${seq}, expected ${expectedSeq}${later !== undefined && later > n ? ` (seq ${expectedSeq} is on line ${later})` : ""}: ` +
+            `lines are out of order`,
         });
     }
     if (prev !== prevHash && !seqProblem && !prevOutOfPlace) {
@@ -203,7 +205,9 @@ export function verifyLedger(bytes: Uint8Array, options: { committed?: Uint8Arra
     findings.push({
       line: lines.length + 1,
       code: "torn-tail",
-      message: `line ${lines.length + 1}: ${tail.length} bytes without a line break: a write was interrupted; the next append moves them into a ledger_repair entry`,
+      message:
+        `line ${lines.length + 1}: ${tail.length} bytes without a line break: a write was interrupted; the next append moves them into a ` +
+        `ledger_repair entry`,
     });
   }
   const report: LedgerReport = { ok: findings.length === 0, lines: lines.length, headSha256: prevHash, findings, interrupted: [] };
@@ -219,7 +223,9 @@ export function verifyLedger(bytes: Uint8Array, options: { committed?: Uint8Arra
         findings.push({
           line: i + 1,
           code: "committed-lines-changed",
-          message: `line ${i + 1}: the committed ledger has ${committed.length} lines, the file ${lines.length}: ${k} committed line${k > 1 ? "s were" : " was"} removed`,
+          message:
+            `line ${i + 1}: the committed ledger has ${committed.length} lines, the file ${lines.length}: ${k} committed ` +
+            `line${k > 1 ? "s were" : " was"} removed`,
         });
         break;
       }
@@ -265,7 +271,9 @@ function pairIntents(parsed: ReturnType<typeof parseEntry>[], findings: LedgerFi
       timestamp: value.timestamp,
       action: value.action,
       path: value.path,
-      message: `line ${line}: ${value.action}${value.path !== "" ? ` ${value.path}` : ""} recorded its intent (seq ${value.seq}) and no outcome: it was interrupted (killed, a crash) or is still running; what it names may have happened`,
+      message:
+        `line ${line}: ${value.action}${value.path !== "" ? ` ${value.path}` : ""} recorded its intent (seq ${value.seq}) and no outcome: it was ` +
+        `interrupted (killed, a crash) or is still running; what it names may have happened`,
     });
 }
 

@@ -26,7 +26,8 @@ const path = z
   .string()
   .check(
     z.describe(
-      "File path relative to the repository root, forward slashes (e.g. docs/example.md); an absolute path must be inside the repository. No .., no backslashes, nothing under .git/",
+      "File path relative to the repository root, forward slashes (e.g. docs/example.md); an absolute path must be inside the repository. No .., no " +
+        "backslashes, nothing under .git/",
     ),
   );
 const timeout = z.optional(
@@ -36,7 +37,8 @@ const timeout = z.optional(
       z.positive(),
       z.lte(MAX_COMMAND_TIMEOUT_SECONDS),
       z.describe(
-        `Kill the command (and everything it started) after this many seconds. Default ${DEFAULT_COMMAND_TIMEOUT_SECONDS}, or the allowlist record's timeout_seconds, which is also the maximum`,
+        `Kill the command (and everything it started) after this many seconds. Default ${DEFAULT_COMMAND_TIMEOUT_SECONDS}, or the allowlist ` +
+          `record's timeout_seconds, which is also the maximum`,
       ),
     ),
 );
@@ -47,7 +49,8 @@ const maxOutput = z.optional(
       z.gte(1024),
       z.lte(MAX_OUTPUT_BYTES),
       z.describe(
-        `Keep at most this many bytes of stdout and of stderr (the first and last halves; truncated: true says some were left out). Default ${DEFAULT_OUTPUT_BYTES}`,
+        `Keep at most this many bytes of stdout and of stderr (the first and last halves; truncated: true says some were left out). ` +
+          `Default ${DEFAULT_OUTPUT_BYTES}`,
       ),
     ),
 );
@@ -86,7 +89,8 @@ const excludePatterns = z.optional(
     .array(z.string())
     .check(
       z.describe(
-        "Globs of entries to leave out, with everything below them: a pattern with a / matches the path from the starting directory, one without a name at any depth (like .gitignore)",
+        "Globs of entries to leave out, with everything below them: a pattern with a / matches the path from the starting directory, one without a " +
+          "name at any depth (like .gitignore)",
       ),
     ),
 );

@@ -29,7 +29,10 @@ export interface WorkspaceOptions {
   config?: WorkspaceConfig;
   /** Where warnings about the configuration go. */
   onWarning?: (message: string) => void;
-  /** How long to wait for a lock (ms; default: the process's lock wait, src/fsx/with-file-lock.ts — lock_timeout of the configuration in the servers, else 15 000). */
+  /**
+   * How long to wait for a lock (ms; default: the process's lock wait, src/fsx/with-file-lock.ts — lock_timeout of the configuration in the servers,
+   * else 15 000).
+   */
   lockTimeoutMs?: number;
   /**
    * Called after a path was checked and before it is first used (fault injection: a
@@ -99,7 +102,8 @@ export class Workspace {
       if (escaped !== null)
         throw new WorkspaceError(
           "config_error",
-          `${escaped.link} is a symbolic link to ${escaped.target}, outside the repository: the workspace tools keep their locks in ${LOCK_DIR}/ and will not write through it`,
+          `${escaped.link} is a symbolic link to ${escaped.target}, outside the repository: the workspace tools keep their locks in ${LOCK_DIR}/ ` +
+            `and will not write through it`,
         );
       this.lockDirChecked = true;
     }

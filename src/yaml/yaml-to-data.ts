@@ -31,7 +31,8 @@ export function yamlToData(doc: Document, lc: LineCounter, maxAliasCount = MAX_A
     });
     const p = lc.linePos(offset);
     const message = (e as Error).message.startsWith("Excessive alias count")
-      ? `YAML aliases expand too far (more than ${maxAliasCount} alias resolutions: a "billion laughs" document?); write the values out instead of aliasing them`
+      ? `YAML aliases expand too far (more than ${maxAliasCount} alias resolutions: a "billion laughs" document?); write the values out instead of ` +
+        `aliasing them`
       : `not valid YAML: ${(e as Error).message.split("\n")[0]}`;
     return { ok: false, line: p.line, column: p.col, message };
   }

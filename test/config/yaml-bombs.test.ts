@@ -12,7 +12,7 @@ import { runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { parseConfig } from "../../src/config/parse-config.js";
 import { readCapabilities } from "../../src/capability/read-capabilities.js";
-import { validateSpecText } from "../../src/spec/validate-spec-text.js";
+import { validateSpecText } from "../../src/governance/validate-spec-text.js";
 
 /** Nine levels of nine aliases each (9^9 "lol"s if expanded), anchors from line 1; the first alias on line 2. */
 function laughs(levels = 9): string {

@@ -54,7 +54,10 @@ const short = (sha: string): string => sha.slice(0, 12);
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function baseLine(r: CiReport): string {
-  return `base ${r.base.ref} (${r.base.source}), merge-base ${short(r.base.merge_base)}, head ${short(r.head)}: ${plural(r.changed_files.length, "changed file")}, ${r.checked.length} checked`;
+  return (
+    `base ${r.base.ref} (${r.base.source}), merge-base ${short(r.base.merge_base)}, ` +
+    `head ${short(r.head)}: ${plural(r.changed_files.length, "changed file")}, ${r.checked.length} checked`
+  );
 }
 
 function driftLines(r: CiReport): string[] {
@@ -125,13 +128,17 @@ export function renderCiSummary(r: CiReport, limit = STEP_SUMMARY_LIMIT): string
   const head = [
     `## ${TOOL_NAME} ci`,
     "",
-    `Base \`${md(r.base.ref)}\` (${r.base.source}), merge-base \`${short(r.base.merge_base)}\`, head \`${short(r.head)}\`: ${plural(r.changed_files.length, "changed file")}, ${r.checked.length} checked.`,
+    `Base \`${md(r.base.ref)}\` (${r.base.source}), merge-base \`${short(r.base.merge_base)}\`, head ` +
+      `\`${short(r.head)}\`: ${plural(r.changed_files.length, "changed file")}, ${r.checked.length} checked.`,
     "",
   ].join("\n");
   let drift = `### Drift\n\n`;
   if (r.affected_specs.length === 0) drift += "No spec is affected by this change.\n";
   else {
-    drift += `${plural(r.drift.unreconciled, "unreconciled governed file")} across ${plural(r.affected_specs.length, "affected spec")} (${r.drift.severity === "error" ? "errors" : "warnings"}).\n\n| spec | file | governed through | category | change | why |\n| --- | --- | --- | --- | --- | --- |\n`;
+    drift +=
+      `${plural(r.drift.unreconciled, "unreconciled governed file")} across ${plural(r.affected_specs.length, "affected spec")} ` +
+      `(${r.drift.severity === "error" ? "errors" : "warnings"}).\n\n| spec | file | governed through | category | change | why |\n| --- | --- | --- | ` +
+      `--- | --- | --- |\n`;
     const rows: string[] = [];
     for (const s of r.drift.specs)
       for (const f of s.unreconciled)

@@ -6,7 +6,7 @@
  * run is never mistaken for a verdict on the work tree.
  */
 import { checkedPathKind } from "../../layout/checked-path.js";
-import { SNAPSHOT_PATH, type Governance } from "../../spec/governance.js";
+import { SNAPSHOT_PATH, type Governance } from "../../governance/governance.js";
 
 export interface UncommittedChanges {
   /** How many relevant paths differ from HEAD in the index or the work tree (untracked included). */
@@ -29,5 +29,8 @@ export function uncommittedMessage(u: UncommittedChanges): string | null {
   const shown = u.paths.slice(0, SHOWN).map((p) => JSON.stringify(p).slice(1, -1));
   const list = u.count > SHOWN ? `${shown.join(", ")} and ${u.count - SHOWN} more` : shown.join(", ");
   const one = u.count === 1;
-  return `${u.count} uncommitted change${one ? " was" : "s were"} not judged (${list}): ci judges the commit HEAD only; commit ${one ? "it" : "them"}, or run \`noma-reconcile check\` to judge the work tree`;
+  return (
+    `${u.count} uncommitted change${one ? " was" : "s were"} not judged (${list}): ci judges the commit HEAD only; commit ${one ? "it" : "them"}, or ` +
+    `run \`noma-reconcile check\` to judge the work tree`
+  );
 }

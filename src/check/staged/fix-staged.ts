@@ -75,7 +75,8 @@ export async function fixStaged(options: FixStagedOptions): Promise<string[]> {
   const index = options.env?.["GIT_INDEX_FILE"];
   if (restaged.length > 0 && index !== undefined && basename(index).startsWith("next-index"))
     say(
-      `git commit <path> commits from a temporary index: the fixes are in this commit, but your index keeps the unfixed copies; after the commit, \`git add ${restaged.join(" ")}\` (git status shows them)`,
+      `git commit <path> commits from a temporary index: the fixes are in this commit, but your index keeps the unfixed copies; after the commit, ` +
+        `\`git add ${restaged.join(" ")}\` (git status shows them)`,
     );
   return restaged;
 }

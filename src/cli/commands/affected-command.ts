@@ -33,7 +33,9 @@ export async function affectedCommand(options: Record<string, unknown>, io: CliI
   else {
     let out = "";
     for (const s of r.affected_specs) {
-      out += `${s.spec_path}  (${plural(s.behaviors.length, "behavior")}, ${plural(s.constraints.length, "constraint")}, ${plural(s.invariants.length, "invariant")})\n`;
+      out +=
+        `${s.spec_path}  (${plural(s.behaviors.length, "behavior")}, ${plural(s.constraints.length, "constraint")}, ` +
+        `${plural(s.invariants.length, "invariant")})\n`;
       for (const m of s.matched_files) out += `  ${m.path}  (${m.category === "spec" ? "the spec's own file" : `${m.category}, via ${m.glob}`})\n`;
     }
     io.stdout(out);

@@ -6,4 +6,4 @@
  */
 export { judgeDocumentWrites } from "../../hooks/document-gate.js";
 export { postEditContext } from "../../hooks/post-edit-context.js";
-export { readAuditLocations } from "../../spec/read-audit-locations.js";
+export { readAuditLocations } from "../../governance/read-audit-locations.js";

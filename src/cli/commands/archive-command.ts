@@ -115,7 +115,8 @@ export async function archiveCommand(action: string, path: string | undefined, o
   ]);
   const line = r.unchanged
     ? `${rel} already has the contents of ${found.archive} ${found.member}; nothing written`
-    : `restored ${rel} from ${found.archive} ${found.member}${r.archived !== undefined ? ` (the version it replaced is ${r.archived.archive} ${r.archived.member})` : ""}`;
+    : `restored ${rel} from ${found.archive} ${found.member}` +
+      `${r.archived !== undefined ? ` (the version it replaced is ${r.archived.archive} ${r.archived.member})` : ""}`;
   if (format === "json")
     io.stdout(
       formatJsonEnvelope("archive-restore", {

@@ -75,9 +75,10 @@ export function fixDocuments(results: readonly FileDiagnostics[], options: Where
       else {
         const n = result.fixes.length;
         io.stderr(
-          `${dryRun ? "would fix" : "fixed"} ${file}: ${n} ${n === 1 ? "fix" : "fixes"}${result.recorded ? ` (recorded in ${documentTranscript(file)})` : ""}\n${result.fixes
-            .map((f) => `  [${f.code}]${f.line !== undefined ? ` line ${f.line}` : ""}: ${f.description}\n`)
-            .join("")}`,
+          `${dryRun ? "would fix" : "fixed"} ${file}: ${n} ${n === 1 ? "fix" : "fixes"}` +
+            `${result.recorded ? ` (recorded in ${documentTranscript(file)})` : ""}\n${result.fixes
+              .map((f) => `  [${f.code}]${f.line !== undefined ? ` line ${f.line}` : ""}: ${f.description}\n`)
+              .join("")}`,
         );
       }
       if (dryRun) io.stdout(diff);

@@ -248,7 +248,8 @@ export async function checkRun(
   if (tooManyWarnings) io.stderr(`${format === "text" ? "" : "noma-reconcile: "}${tooManyWarningsMessage(counts.warnings, maxWarnings!)}\n`);
   if (format === "text" && isStaged && (counts.errors > 0 || tooManyWarnings))
     io.stderr(
-      `Commit blocked. Fix the ${counts.errors > 0 ? "errors" : "warnings"} above and stage the fixes; to skip this check once: git commit --no-verify (or ${SKIP_ENV}=1).\n`,
+      `Commit blocked. Fix the ${counts.errors > 0 ? "errors" : "warnings"} above and stage the fixes; to skip this check once: git commit ` +
+        `--no-verify (or ${SKIP_ENV}=1).\n`,
     );
   return counts.errors > 0 || tooManyWarnings ? 1 : 0;
 }

@@ -160,7 +160,8 @@ export async function fmtCommand(paths: string[], options: Record<string, unknow
       );
     else
       io.stderr(
-        `${docs} checked: ${changed.length} formatted, ${n - changed.length - skipped.length - errors.length} already formatted${skipped.length > 0 ? `, ${skipped.length} skipped` : ""}${failed}.\n`,
+        `${docs} checked: ${changed.length} formatted, ${n - changed.length - skipped.length - errors.length} already ` +
+          `formatted${skipped.length > 0 ? `, ${skipped.length} skipped` : ""}${failed}.\n`,
       );
   }
   return errors.length > 0 || (check && changed.length > 0) ? 1 : 0;

@@ -3,11 +3,11 @@
  * directory answers for the files git knows under it, grouped by spec.
  * Exit 1 when some path (or file under a directory) is governed by no spec (like grep finding nothing).
  */
-import { type DirectoryGovernance, type PathGovernance, whichSpecsGovern } from "../../spec/which-specs-govern.js";
-import { AUDIT_DESCRIPTIONS } from "../../spec/audit-paths.js";
-import { buildGovernance } from "../../spec/governance.js";
-import { readAuditLocations } from "../../spec/read-audit-locations.js";
-import { loadSpecs } from "../../spec/load-specs.js";
+import { type DirectoryGovernance, type PathGovernance, whichSpecsGovern } from "../../governance/which-specs-govern.js";
+import { AUDIT_DESCRIPTIONS } from "../../governance/audit-paths.js";
+import { buildGovernance } from "../../governance/governance.js";
+import { readAuditLocations } from "../../governance/read-audit-locations.js";
+import { loadSpecs } from "../../governance/load-specs.js";
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { pathArg } from "../repo-context.js";

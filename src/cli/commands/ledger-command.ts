@@ -40,7 +40,8 @@ export async function ledgerCommand(action: string, file: string | undefined, op
     bytes = readFileSync(join(ctx.root, rel));
   } catch (e) {
     throw new RuntimeError(
-      `${rel}: cannot read the ledger (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})${file === undefined ? "; the workspace tools create it on their first request" : ""}`,
+      `${rel}: cannot read the ledger ` +
+        `(${(e as NodeJS.ErrnoException).code ?? (e as Error).message})${file === undefined ? "; the workspace tools create it on their first request" : ""}`,
     );
   }
   const against = options["against"] === undefined ? "HEAD" : String(options["against"]);
@@ -82,10 +83,13 @@ export async function ledgerCommand(action: string, file: string | undefined, op
   } else {
     for (const f of report.findings) io.stdout(`ERROR [${f.code}] ${rel}:${f.line}: ${f.message}\n`);
     for (const i of report.interrupted) io.stdout(`note [interrupted] ${rel}:${i.line}: ${i.message}\n`);
-    if (report.ok)
-      io.stdout(
-        `✓ ${rel}: ${plural(report.lines, "line")}, seq and hash chain intact${comparedWith !== null ? `, the ${plural(report.committedLines ?? 0, "line")} committed at ${comparedWith} unchanged` : " (not committed: the last lines' removal can only be seen against a commit)"}\n`,
-      );
+    if (report.ok) {
+      const committed =
+        comparedWith !== null
+          ? `, the ${plural(report.committedLines ?? 0, "line")} committed at ${comparedWith} unchanged`
+          : " (not committed: the last lines' removal can only be seen against a commit)";
+      io.stdout(`✓ ${rel}: ${plural(report.lines, "line")}, seq and hash chain intact${committed}\n`);
+    }
   }
   return report.ok ? 0 : 1;
 }

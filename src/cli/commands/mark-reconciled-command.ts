@@ -75,9 +75,14 @@ function renderBaseline(r: BaselineResult): string {
   }
   const snap = r.snapshot!;
   let out = `Marked ${head}:\n${lines}`;
-  out += `Wrote ${r.snapshot_path}: ${plural(snap.files, "file fingerprint")}, ${plural(snap.specs, "spec fingerprint")}${snap.git_hash !== "" ? ` at ${snap.git_hash}` : ""}.\n`;
+  out +=
+    `Wrote ${r.snapshot_path}: ${plural(snap.files, "file fingerprint")}, ${plural(snap.specs, "spec fingerprint")}` +
+    `${snap.git_hash !== "" ? ` at ${snap.git_hash}` : ""}.\n`;
   const others = r.uncommitted.filter((f) => !f.startsWith(".notarai/"));
-  out += `Next: commit the snapshot${r.uncommitted.length > 0 ? ` and the ${plural(r.uncommitted.length, "marked file")} not committed yet` : ""}, so the PR check (\`ci\`) measures drift from this baseline:\n  ${others.length > 0 ? `git add ${others.length <= 5 ? others.map(shellWord).join(" ") : "<those files>"} && ` : ""}${COMMIT_HINT}\n`;
+  out +=
+    `Next: commit the snapshot${r.uncommitted.length > 0 ? ` and the ${plural(r.uncommitted.length, "marked file")} not committed yet` : ""}, so the ` +
+    `PR check (\`ci\`) measures drift from this ` +
+    `baseline:\n  ${others.length > 0 ? `git add ${others.length <= 5 ? others.map(shellWord).join(" ") : "<those files>"} && ` : ""}${COMMIT_HINT}\n`;
   if (others.length > 5) out += `  (not committed yet: ${others.slice(0, 5).join(", ")} and ${others.length - 5} more; \`--format json\` lists them)\n`;
   return out;
 }

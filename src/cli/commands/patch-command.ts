@@ -134,12 +134,15 @@ function renderText(file: string, r: PatchDocumentResult, dryRun: boolean, color
   const prefix = dryRun ? "dry run: " : "";
   if (o.result === "applied")
     lines.push(
-      `${prefix}applied ${o.ops.filter((x) => x.result === "applied").length} of ${o.ops.length} ops to ${file} (${shas}); validation: pre ${o.preValidation}, post ${o.postValidation}`,
+      `${prefix}applied ${o.ops.filter((x) => x.result === "applied").length} of ${o.ops.length} ops to ${file} (${shas}); validation: ` +
+        `pre ${o.preValidation}, post ${o.postValidation}`,
     );
   else if (o.result === "noop") lines.push(`${prefix}noop: ${file} is unchanged (${o.preSha256.slice(0, 8)})`);
   else
     lines.push(
-      `${prefix}rejected: ${o.error!.code}: ${o.error!.message.replace(/\.$/, "")}${o.ops.length > 1 ? ` (op ${o.error!.opIndex + 1} of ${o.ops.length})` : ""}; nothing was written to ${file}`,
+      `${prefix}rejected: ${o.error!.code}: ${o.error!.message.replace(/\.$/, "")}` +
+        `${o.ops.length > 1 ? ` (op ${o.error!.opIndex + 1} of ${o.ops.length})` : ""}; ` +
+        `nothing was written to ${file}`,
     );
   o.ops.forEach((x, i) => lines.push(`  ${i + 1}. ${opLabel(x.op)}: ${x.result}${x.error !== undefined ? ` (${x.error.code})` : ""}`));
   const shown = [...o.warnings, ...o.ops.flatMap((x) => x.diagnostics.filter((d) => d.code !== x.error?.code && d.code !== "op_list_aborted"))];
@@ -153,7 +156,8 @@ function renderText(file: string, r: PatchDocumentResult, dryRun: boolean, color
   if (r.recovered !== undefined) {
     const [a, b] = r.recovered.lines;
     lines.push(
-      `recovered: the patch recorded on ${a === b ? `line ${a}` : `lines ${a}–${b}`} of ${file}.patches never reached the document (its process stopped before the document write); a recover_interrupted record ${dryRun ? "would precede" : "precedes"} this patch's`,
+      `recovered: the patch recorded on ${a === b ? `line ${a}` : `lines ${a}–${b}`} of ${file}.patches never reached the document (its process ` +
+        `stopped before the document write); a recover_interrupted record ${dryRun ? "would precede" : "precedes"} this patch's`,
     );
   }
   lines.push(

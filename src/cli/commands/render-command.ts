@@ -19,9 +19,8 @@ export async function renderCommand(file: string, options: Record<string, unknow
     if (to === "noma") {
       io.stdout(read.book.chapters.map((c) => renderNoma(c.doc)).join("\n"));
     } else {
-      io.stdout(
-        `${JSON.stringify({ type: "book", title: read.book.title ?? null, chapters: read.book.chapters.map((c) => ({ file: c.file, slug: c.slug, structure: documentStructure(c.doc) })) }, null, 2)}\n`,
-      );
+      const chapters = read.book.chapters.map((c) => ({ file: c.file, slug: c.slug, structure: documentStructure(c.doc) }));
+      io.stdout(`${JSON.stringify({ type: "book", title: read.book.title ?? null, chapters }, null, 2)}\n`);
     }
     return read.book.errors.length > 0 ? 1 : 0;
   }

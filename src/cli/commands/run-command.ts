@@ -14,7 +14,7 @@
  * itself could not go on).
  */
 import { realpathSync } from "node:fs";
-import { SNAPSHOT_PATH } from "../../spec/governance.js";
+import { SNAPSHOT_PATH } from "../../governance/governance.js";
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
@@ -54,7 +54,8 @@ export function nextStepLines(r: RunResult, options: RunTextOptions): string[] {
   const lines: string[] = [];
   if (!options.mark)
     lines.push(
-      "Not marked reconciled (--no-mark): the commit holds the agents' changes only; once they are reviewed, record them with `noma-reconcile mark-reconciled <paths>`",
+      "Not marked reconciled (--no-mark): the commit holds the agents' changes only; once they are reviewed, record them with `noma-reconcile " +
+        "mark-reconciled <paths>`",
       `and \`noma-reconcile state snapshot\`, and commit ${SNAPSHOT_PATH}.`,
     );
   if (r.commit === null || r.commit.commit === null) {
@@ -63,7 +64,8 @@ export function nextStepLines(r: RunResult, options: RunTextOptions): string[] {
   }
   const files = r.commit.files.map((f) => f.path);
   lines.push(
-    `Committed on ${r.commit.branch} as ${r.commit.commit.slice(0, 12)}: ${files.length} file${files.length === 1 ? "" : "s"} (${files.length > 8 ? `${files.slice(0, 8).join(", ")}, …` : files.join(", ")}); worktree ${r.worktree.dir}/.`,
+    `Committed on ${r.commit.branch} as ${r.commit.commit.slice(0, 12)}: ${files.length} file${files.length === 1 ? "" : "s"} ` +
+      `(${files.length > 8 ? `${files.slice(0, 8).join(", ")}, …` : files.join(", ")}); worktree ${r.worktree.dir}/.`,
   );
   const a = options.applied;
   if (a === undefined) lines.push(`Bring it into your branch: noma-reconcile runs apply ${r.run_id}`);
@@ -74,7 +76,8 @@ export function nextStepLines(r: RunResult, options: RunTextOptions): string[] {
 
 export function renderRunText(r: RunResult, options: RunTextOptions = { mark: true }): string {
   const lines = [
-    `Run ${r.run_id}: ${r.status.toUpperCase()}${r.verdict !== null ? ` (verdict ${r.verdict})` : ""} after ${r.steps.length} step${r.steps.length === 1 ? "" : "s"}, iteration ${Math.min(r.iteration, Math.max(1, ...r.steps.map((s) => s.iteration)))}.`,
+    `Run ${r.run_id}: ${r.status.toUpperCase()}${r.verdict !== null ? ` (verdict ${r.verdict})` : ""} after ${r.steps.length} ` +
+      `step${r.steps.length === 1 ? "" : "s"}, iteration ${Math.min(r.iteration, Math.max(1, ...r.steps.map((s) => s.iteration)))}.`,
     `Goal: ${r.goal}`,
     "",
     ...r.steps.map((s) => `  ${String(s.index).padStart(3, "0")} ${s.role.padEnd(5)} iteration ${s.iteration}  ${s.status.padEnd(7)} ${s.summary ?? ""}`),

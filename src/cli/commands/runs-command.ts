@@ -47,7 +47,8 @@ export function renderRunList(l: RunList): string {
 export function renderRunDetail(d: RunDetail): string {
   const r = d.run;
   const out = [
-    `Run ${r.run_id}: ${r.status}${r.verdict !== null ? ` (verdict ${r.verdict})` : ""}, iteration ${r.iteration}, ${d.steps.length} step${d.steps.length === 1 ? "" : "s"}`,
+    `Run ${r.run_id}: ${r.status}${r.verdict !== null ? ` (verdict ${r.verdict})` : ""}, iteration ${r.iteration}, ${d.steps.length} ` +
+      `step${d.steps.length === 1 ? "" : "s"}`,
     `Created: ${r.created_at}`,
     `Goal: ${r.goal}`,
     `Directory: ${r.run_dir}/`,
@@ -57,7 +58,8 @@ export function renderRunDetail(d: RunDetail): string {
     ...(d.result !== null
       ? [
           d.result.commit !== null
-            ? `Result: commit ${d.result.commit.slice(0, 12)} on ${d.result.branch} (${d.result.files} file${d.result.files === 1 ? "" : "s"})${d.applied !== null ? `, applied to ${d.applied.onto} as ${d.applied.commit.slice(0, 12)}` : ""}`
+            ? `Result: commit ${d.result.commit.slice(0, 12)} on ${d.result.branch} (${d.result.files} ` +
+              `file${d.result.files === 1 ? "" : "s"})${d.applied !== null ? `, applied to ${d.applied.onto} as ${d.applied.commit.slice(0, 12)}` : ""}`
             : "Result: the run changed nothing",
         ]
       : []),
@@ -99,7 +101,8 @@ export function renderPrune(p: PruneResult): string {
   lines.push(
     p.runs.length === 0
       ? `Nothing to prune: ${p.total} run${p.total === 1 ? "" : "s"}, none older than the last ${p.keep_last} and ${p.keep_days} days.`
-      : `${p.dry_run ? "Would prune" : "Pruned"} ${p.removed} of ${p.total} run${p.total === 1 ? "" : "s"} (keeping the last ${p.keep_last} and those of the last ${p.keep_days} days)${kept > 0 ? `; ${kept} kept, see above` : ""}.`,
+      : `${p.dry_run ? "Would prune" : "Pruned"} ${p.removed} of ${p.total} run${p.total === 1 ? "" : "s"} (keeping the last ${p.keep_last} and those ` +
+          `of the last ${p.keep_days} days)${kept > 0 ? `; ${kept} kept, see above` : ""}.`,
   );
   return `${lines.join("\n")}\n`;
 }
@@ -203,7 +206,8 @@ export async function runsCommand(action: string, rest: string[], options: Recor
     io.stdout(
       format === "json"
         ? formatJsonEnvelope("runs-html", { ok: true, result, command: "runs show --html" })
-        : `Wrote ${w.path} (${w.bytes} bytes): the report of run ${report.run.runId} (${report.run.status}, ${report.steps.length} step${report.steps.length === 1 ? "" : "s"}).\n`,
+        : `Wrote ${w.path} (${w.bytes} bytes): the report of run ${report.run.runId} (${report.run.status}, ${report.steps.length} ` +
+            `step${report.steps.length === 1 ? "" : "s"}).\n`,
     );
     return 0;
   }

@@ -33,7 +33,8 @@ export async function serveCommand(options: Record<string, unknown>, io: CliIO):
   const host = options["host"] === undefined ? "127.0.0.1" : String(options["host"]);
   if (loopbackAddress(host) === null)
     throw new UsageError(
-      `--host ${host}: refused — the workspace server binds to loopback only (127.0.0.1, ::1 or localhost); put an authenticating proxy in front of it to reach it from elsewhere`,
+      `--host ${host}: refused — the workspace server binds to loopback only (127.0.0.1, ::1 or localhost); put an authenticating proxy in front of ` +
+        `it to reach it from elsewhere`,
     );
   const port = intOption("port", options["port"], DEFAULT_HTTP_PORT, 0, 65535);
   const maxBody = intOption("max-body-bytes", options["maxBodyBytes"], DEFAULT_MAX_BODY_BYTES, 1024, 1 << 30);
@@ -78,7 +79,8 @@ export async function serveCommand(options: Record<string, unknown>, io: CliIO):
   }
   const served = WORKSPACE_TOOL_NAMES.filter((n) => !(readOnly || readOnlyByConfig) || !isWorkspaceWriteTool(n));
   io.stderr(
-    `noma-reconcile serve: workspace tools for ${ctx.root} on ${server.url}${readOnly || readOnlyByConfig ? ", read-only" : ""} (POST ${served.map((n) => `/${n}`).join(", ")})\n`,
+    `noma-reconcile serve: workspace tools for ${ctx.root} on ${server.url}${readOnly || readOnlyByConfig ? ", read-only" : ""} ` +
+      `(POST ${served.map((n) => `/${n}`).join(", ")})\n`,
   );
   io.stderr(
     fromEnv !== undefined

@@ -5,11 +5,11 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { buildSpecSet, listSpecPaths, validateSpecFile } from "../../spec/load-specs.js";
-import { specSchemaJson } from "../../spec/spec-json-schema.js";
-import { formatSpecProblem } from "../../spec/spec-problem.js";
-import { SPEC_VERSIONS } from "../../spec/spec-schema.js";
-import { isSpecPath } from "../../spec/glob.js";
+import { buildSpecSet, listSpecPaths, validateSpecFile } from "../../governance/load-specs.js";
+import { specSchemaJson } from "../../governance/spec-json-schema.js";
+import { formatSpecProblem } from "../../governance/spec-problem.js";
+import { SPEC_VERSIONS } from "../../governance/spec-schema.js";
+import { isSpecPath } from "../../governance/glob.js";
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
 import { actionArg } from "../action-arg.js";

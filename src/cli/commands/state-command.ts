@@ -4,7 +4,7 @@
  */
 import { snapshotState } from "../../reconcile/snapshot-state.js";
 import { resetState, showState } from "../../reconcile/state.js";
-import { ancestryWarning } from "../../reconcile/read-snapshot.js";
+import { ancestryWarning, type SnapshotAncestry } from "../../reconcile/read-snapshot.js";
 import { UsageError } from "../../errors/noma-error.js";
 import { prepareShortRunWasm } from "../startup/prepare-short-run-wasm.js";
 import type { CliIO } from "../cli-io.js";
@@ -12,6 +12,14 @@ import { actionArg } from "../action-arg.js";
 import { callTool, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
 import { plural } from "../../report/plural.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
+
+/** What `state show` adds after the snapshot's commit, by where that commit stands relative to HEAD. */
+const ANCESTRY_NOTE: Readonly<Record<SnapshotAncestry, string>> = {
+  ancestor: " (an ancestor of HEAD)",
+  "not-ancestor": " (NOT an ancestor of HEAD)",
+  "unknown-commit": " (unknown here)",
+  "no-git-hash": "",
+};
 
 export async function stateCommand(action: string, extra: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
   const what = actionArg("state", action, ["snapshot", "show", "reset"] as const);
@@ -26,7 +34,8 @@ export async function stateCommand(action: string, extra: string[], options: Rec
     if (format === "json") io.stdout(envelope("state-snapshot", true, r, warnings));
     else
       io.stdout(
-        `Wrote .notarai/reconciliation_state.json: ${plural(r.files, "file fingerprint")}, ${plural(r.specs, "spec fingerprint")}${r.git_hash !== "" ? ` at ${r.git_hash}` : ""}.\n`,
+        `Wrote .notarai/reconciliation_state.json: ${plural(r.files, "file fingerprint")}, ${plural(r.specs, "spec fingerprint")}` +
+          `${r.git_hash !== "" ? ` at ${r.git_hash}` : ""}.\n`,
       );
     return 0;
   }
@@ -50,7 +59,7 @@ export async function stateCommand(action: string, extra: string[], options: Rec
       `${[
         `snapshot: ${r.path}`,
         `taken: ${r.timestamp ?? l.timestamp}${r.timestamp !== null && r.timestamp !== l.timestamp ? ` (written as ${l.timestamp})` : ""}`,
-        `commit: ${l.git_hash ?? "-"}${r.ancestry === "ancestor" ? " (an ancestor of HEAD)" : r.ancestry === "not-ancestor" ? " (NOT an ancestor of HEAD)" : r.ancestry === "unknown-commit" ? " (unknown here)" : ""}`,
+        `commit: ${l.git_hash ?? "-"}${r.ancestry !== null ? ANCESTRY_NOTE[r.ancestry] : ""}`,
         `branch: ${l.branch ?? "-"}`,
         `written by: ${r.snapshot.cli_version ?? "-"}`,
         `fingerprints: ${plural(r.files, "file")}, ${plural(r.specs, "spec")}`,

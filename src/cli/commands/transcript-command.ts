@@ -24,7 +24,8 @@ export async function transcriptCommand(action: string, doc: string | undefined,
   actionArg("transcript", action, ["verify", "accept"] as const);
   if (doc === undefined)
     throw new UsageError(
-      `transcript ${action} needs the document path, e.g. \`noma-reconcile transcript ${action} docs/plan.noma${action === "accept" ? " --reason 'fixed a typo by hand'" : ""}\``,
+      `transcript ${action} needs the document path, e.g. \`noma-reconcile transcript ${action} ` +
+        `docs/plan.noma${action === "accept" ? " --reason 'fixed a typo by hand'" : ""}\``,
     );
   if (action === "accept") return acceptCommand(doc, options, io);
   const format = choice("format", options["format"], ["text", "json"] as const);
@@ -68,7 +69,9 @@ export async function transcriptCommand(action: string, doc: string | undefined,
     const acknowledged = report.outsideEdits.filter((e) => e.acknowledgedOn !== undefined).length;
     if (!report.findings.some((f) => f.severity !== "info"))
       io.stdout(
-        `✓ ${tFile}: ${plural(report.records, "record")} (${report.applied} applied), chain intact, document matches${acknowledged > 0 ? ` (${plural(acknowledged, "outside edit")} acknowledged)` : ""}${base !== undefined ? ", replay reproduces it byte for byte" : ""}.\n`,
+        `✓ ${tFile}: ${plural(report.records, "record")} (${report.applied} applied), chain intact, document ` +
+          `matches${acknowledged > 0 ? ` (${plural(acknowledged, "outside edit")} acknowledged)` : ""}` +
+          `${base !== undefined ? ", replay reproduces it byte for byte" : ""}.\n`,
       );
   }
   return ok ? 0 : 1;
@@ -80,7 +83,8 @@ async function acceptCommand(doc: string, options: Record<string, unknown>, io: 
   // The argument parser turns a number-like value (also "" and blanks) into a number: not a reason.
   if (typeof reason !== "string" || reason.trim().length === 0) {
     throw new UsageError(
-      `transcript accept needs --reason TEXT: why the edit made outside the protocol is accepted (it is stored in the record)${typeof reason === "number" ? `; got ${JSON.stringify(String(reason))}, which reads as a number` : ""}`,
+      `transcript accept needs --reason TEXT: why the edit made outside the protocol is accepted (it is stored in the ` +
+        `record)${typeof reason === "number" ? `; got ${JSON.stringify(String(reason))}, which reads as a number` : ""}`,
     );
   }
   const ctx = repoContext(io.cwd);

@@ -80,11 +80,13 @@ export function insertDatasetColumn(doc: NomaDocument, op: PatchOpOf<"insert_dat
   // place for the header (the reference refuses a JSON array of rows without a header row).
   if (m.columns === null)
     fail(
-      `header: dataset "${op.id}" names no columns (no header row, schema or columns list), so the header "${op.header}" has nowhere to go; name the columns with replace_body first.`,
+      `header: dataset "${op.id}" names no columns (no header row, schema or columns list), so the header "${op.header}" has nowhere to go; name ` +
+        `the columns with replace_body first.`,
     );
   if (op.type !== undefined && m.noTypes !== null)
     fail(
-      `type: dataset "${op.id}" declares no column types (${m.noTypes}), so the type "${op.type}" has nowhere to go; leave type out (cells are still written as the values they are).`,
+      `type: dataset "${op.id}" declares no column types (${m.noTypes}), so the type "${op.type}" has nowhere to go; leave type out (cells are ` +
+        `still written as the values they are).`,
     );
   const c = columnIndex(m, op.column, true);
   if (m.columns.includes(op.header)) fail(`Dataset "${op.id}" already has a column "${op.header}".`);

@@ -23,7 +23,8 @@ export function updateHeading(doc: NomaDocument, op: PatchOpOf<"update_heading">
   if (node.type !== "section") {
     throw new PatchError(
       "invalid_content",
-      `"${op.id}" is a ::${node.name} directive, not a heading section; update_heading rewrites a "# Title" line (a directive's title is an attribute: use update_attribute).`,
+      `"${op.id}" is a ::${node.name} directive, not a heading section; update_heading rewrites a "# Title" line (a directive's title is an ` +
+        `attribute: use update_attribute).`,
     );
   }
   const line = lineText(doc, node.pos.line - 1);

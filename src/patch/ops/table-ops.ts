@@ -197,7 +197,8 @@ export function insertTableColumn(doc: NomaDocument, op: PatchOpOf<"insert_table
   if (t.header === null && op.header !== undefined)
     throw new PatchError(
       "invalid_content",
-      `header: table "${op.id}" has no header row (it lacks the \`header\` flag), so the header ${JSON.stringify(String(op.header))} has nowhere to go; leave header out, or set the flag first.`,
+      `header: table "${op.id}" has no header row (it lacks the \`header\` flag), so the header ${JSON.stringify(String(op.header))} has nowhere to ` +
+        `go; leave header out, or set the flag first.`,
     );
   const cells = op.cells ?? [];
   if (cells.length > t.body.length)

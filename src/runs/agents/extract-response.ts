@@ -49,7 +49,9 @@ export function extractResponse(type: Exclude<AgentType, "builtin">, stdout: str
       if (err !== undefined && err !== null)
         return {
           ok: false,
-          problem: `gemini reported an error: ${typeof err === "object" ? String((err as Record<string, unknown>)["message"] ?? JSON.stringify(err)) : String(err)}`,
+          problem:
+            `gemini reported an error: ` +
+            `${typeof err === "object" ? String((err as Record<string, unknown>)["message"] ?? JSON.stringify(err)) : String(err)}`,
         };
       if (typeof o["response"] !== "string") return { ok: false, problem: "gemini's JSON output has no response text" };
       return { ok: true, text: unfence(o["response"]) };

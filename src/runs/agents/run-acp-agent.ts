@@ -259,7 +259,12 @@ export async function runAcpAgent(spec: AcpStepSpec): Promise<AcpStepOutcome> {
     const denied = c.permissions.filter((p) => !p.allowed);
     events.push({
       type: "acp_session",
-      message: `${spec.role} agent${conv.agentInfo !== "" ? ` ${conv.agentInfo}` : ""} over ACP: ${conv.stopReason ?? "no end of turn"}; ${c.reads} read${c.reads === 1 ? "" : "s"}, ${c.writes} write${c.writes === 1 ? "" : "s"}, ${c.terminals} command${c.terminals === 1 ? "" : "s"}, ${c.refused} refused; ${c.permissions.length - denied.length} permission${c.permissions.length - denied.length === 1 ? "" : "s"} allowed, ${denied.length} denied${denied.length > 0 ? ` (${denied.map((p) => p.title || p.kind).join("; ")})` : ""}`,
+      message:
+        `${spec.role} agent${conv.agentInfo !== "" ? ` ${conv.agentInfo}` : ""} over ACP: ${conv.stopReason ?? "no end of turn"}; ${c.reads} ` +
+        `read${c.reads === 1 ? "" : "s"}, ${c.writes} write${c.writes === 1 ? "" : "s"}, ${c.terminals} ` +
+        `command${c.terminals === 1 ? "" : "s"}, ${c.refused} refused; ${c.permissions.length - denied.length} ` +
+        `permission${c.permissions.length - denied.length === 1 ? "" : "s"} allowed, ${denied.length} ` +
+        `denied${denied.length > 0 ? ` (${denied.map((p) => p.title || p.kind).join("; ")})` : ""}`,
       data: {
         step_index: spec.index,
         agent: conv.agentInfo,

@@ -49,31 +49,38 @@ export function formatDuration(ms: number | null): string {
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
-const CSS = `
-:root { color-scheme: light; --fg: #111827; --muted: #6b7280; --line: #e5e7eb; --pass: #047857; --fail: #b91c1c; --bg-soft: #f9fafb; }
-* { box-sizing: border-box; }
-body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: #fff; }
-main { max-width: 1100px; margin: 0 auto; padding: 24px; }
-h1 { font-size: 22px; margin: 0 0 8px; } h2 { font-size: 18px; margin: 32px 0 12px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
-h3 { font-size: 15px; margin: 20px 0 8px; }
-code, pre { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-pre { background: var(--bg-soft); border: 1px solid var(--line); border-radius: 6px; padding: 10px; overflow-x: auto; white-space: pre-wrap; word-break: break-word; margin: 6px 0; }
-table { border-collapse: collapse; width: 100%; margin: 8px 0; } th, td { text-align: left; vertical-align: top; padding: 4px 8px; border-bottom: 1px solid var(--line); }
-th { font-weight: 600; color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .03em; }
-nav { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0 0; font-size: 13px; } nav a { color: #1d4ed8; text-decoration: none; }
-.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; background: #e5e7eb; }
-.badge.passed, .badge.PASS, .badge.ok { background: #d1fae5; color: var(--pass); } .badge.failed, .badge.FAIL, .badge.fail { background: #fee2e2; color: var(--fail); }
-.badge.stopped, .badge.skipped { background: #fef3c7; color: #92400e; } .badge.running { background: #dbeafe; color: #1e40af; }
-.role { font-weight: 600; } .role.plan { color: ${ROLE_COLOR["plan"]}; } .role.do { color: ${ROLE_COLOR["do"]}; } .role.check { color: ${ROLE_COLOR["check"]}; } .role.act { color: ${ROLE_COLOR["act"]}; }
-.muted { color: var(--muted); } .pass { color: var(--pass); font-weight: 600; } .fail { color: var(--fail); font-weight: 600; }
-dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; } dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; }
-.diff .add { color: #065f46; background: #ecfdf5; display: block; } .diff .del { color: #991b1b; background: #fef2f2; display: block; }
-.diff .hunk { color: #6d28d9; display: block; } .diff .meta { color: var(--muted); display: block; } .diff .ctx { display: block; }
-article { border: 1px solid var(--line); border-radius: 8px; padding: 4px 14px 10px; margin: 12px 0; }
-svg { display: block; max-width: 100%; height: auto; } svg text { font: 11px system-ui, sans-serif; fill: var(--fg); }
-.empty { color: var(--muted); font-style: italic; }
-footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
-`;
+const CSS = [
+  ``,
+  `:root { color-scheme: light; --fg: #111827; --muted: #6b7280; --line: #e5e7eb; --pass: #047857; --fail: #b91c1c; --bg-soft: #f9fafb; }`,
+  `* { box-sizing: border-box; }`,
+  `body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: #fff; }`,
+  `main { max-width: 1100px; margin: 0 auto; padding: 24px; }`,
+  `h1 { font-size: 22px; margin: 0 0 8px; } h2 { font-size: 18px; margin: 32px 0 12px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }`,
+  `h3 { font-size: 15px; margin: 20px 0 8px; }`,
+  `code, pre { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }`,
+  `pre { background: var(--bg-soft); border: 1px solid var(--line); border-radius: 6px; padding: 10px; overflow-x: auto; white-space: pre-wrap; ` +
+    `word-break: break-word; margin: 6px 0; }`,
+  `table { border-collapse: collapse; width: 100%; margin: 8px 0; } th, td { text-align: left; vertical-align: top; padding: 4px 8px; ` +
+    `border-bottom: 1px solid var(--line); }`,
+  `th { font-weight: 600; color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .03em; }`,
+  `nav { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0 0; font-size: 13px; } nav a { color: #1d4ed8; text-decoration: none; }`,
+  `.badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 12px; font-weight: 600; background: #e5e7eb; }`,
+  `.badge.passed, .badge.PASS, .badge.ok { background: #d1fae5; color: var(--pass); } .badge.failed, .badge.FAIL, .badge.fail { background: ` +
+    `#fee2e2; color: var(--fail); }`,
+  `.badge.stopped, .badge.skipped { background: #fef3c7; color: #92400e; } .badge.running { background: #dbeafe; color: #1e40af; }`,
+  `.role { font-weight: 600; } .role.plan { color: ${ROLE_COLOR["plan"]}; } .role.do { color: ${ROLE_COLOR["do"]}; } .role.check { color: ` +
+    `${ROLE_COLOR["check"]}; } .role.act { color: ${ROLE_COLOR["act"]}; }`,
+  `.muted { color: var(--muted); } .pass { color: var(--pass); font-weight: 600; } .fail { color: var(--fail); font-weight: 600; }`,
+  `dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; } dl.facts dt { color: var(--muted); } dl.facts ` +
+    `dd { margin: 0; }`,
+  `.diff .add { color: #065f46; background: #ecfdf5; display: block; } .diff .del { color: #991b1b; background: #fef2f2; display: block; }`,
+  `.diff .hunk { color: #6d28d9; display: block; } .diff .meta { color: var(--muted); display: block; } .diff .ctx { display: block; }`,
+  `article { border: 1px solid var(--line); border-radius: 8px; padding: 4px 14px 10px; margin: 12px 0; }`,
+  `svg { display: block; max-width: 100%; height: auto; } svg text { font: 11px system-ui, sans-serif; fill: var(--fg); }`,
+  `.empty { color: var(--muted); font-style: italic; }`,
+  `footer { margin-top: 40px; color: var(--muted); font-size: 12px; }`,
+  ``,
+].join("\n");
 
 function page(title: string, body: string, tool: { name: string; version: string }, generatedAt: string): string {
   return [
@@ -140,21 +147,31 @@ function timelineSvg(steps: readonly ReportStep[]): string {
     const label = `${pad(s.index)} ${s.role} · it. ${num(s.iteration)}`;
     return [
       `<text x="4" y="${y + 14}">${e(label)}</text>`,
-      `<rect x="${x.toFixed(1)}" y="${y + 2}" width="${w.toFixed(1)}" height="${ROW - 6}" rx="3" fill="${fill}"${stroke}><title>${e(`${label}: ${s.status}, ${formatDuration(s.durationMs)}`)}</title></rect>`,
+      `<rect x="${x.toFixed(1)}" y="${y + 2}" width="${w.toFixed(1)}" height="${ROW - 6}" rx="3" fill="${fill}"${stroke}><title>` +
+        `${e(`${label}: ${s.status}, ${formatDuration(s.durationMs)}`)}</title></rect>`,
       `<text x="${(x + w + 4).toFixed(1)}" y="${y + 14}" class="muted">${e(formatDuration(s.durationMs))}</text>`,
     ].join("");
   });
   const height = 16 + steps.length * ROW;
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="Timeline of the run's steps">${bars.join("")}</svg>`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="Timeline of the ` +
+    `run's steps">${bars.join("")}</svg>`
+  );
 }
 
 function stepsTable(steps: readonly ReportStep[]): string {
   if (steps.length === 0) return "";
   const rows = steps.map(
     (s) =>
-      `<tr><td><code>${e(pad(s.index))}</code></td><td>${role(s.role)}</td><td>${num(s.iteration)}</td><td>${badge(s.status, cls(s.status, STEP_STATUSES))}${s.verdict !== null ? ` ${badge(s.verdict.verdict, cls(s.verdict.verdict, ["PASS", "FAIL"]))}` : ""}</td><td>${e(formatDuration(s.durationMs))}</td><td>${e(s.summary ?? "")}</td></tr>`,
+      `<tr><td><code>${e(pad(s.index))}</code></td><td>${role(s.role)}</td><td>${num(s.iteration)}</td><td>` +
+      `${badge(s.status, cls(s.status, STEP_STATUSES))}` +
+      `${s.verdict !== null ? ` ${badge(s.verdict.verdict, cls(s.verdict.verdict, ["PASS", "FAIL"]))}` : ""}</td><td>` +
+      `${e(formatDuration(s.durationMs))}</td><td>${e(s.summary ?? "")}</td></tr>`,
   );
-  return `<table><thead><tr><th>Step</th><th>Role</th><th>Iteration</th><th>Status</th><th>Duration</th><th>Summary</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  return (
+    `<table><thead><tr><th>Step</th><th>Role</th><th>Iteration</th><th>Status</th><th>Duration</th><th>Summary</th></tr></thead><tbody>` +
+    `${rows.join("")}</tbody></table>`
+  );
 }
 
 function evidenceBlock(j: ReportJudgement, step: ReportStep): string {
@@ -169,7 +186,9 @@ function criteriaSection(r: RunReport): string {
   const last = checks[checks.length - 1];
   const ids = [...new Set([...r.criteria.map((c) => c.id), ...checks.flatMap((s) => s.verdict!.criteria.map((c) => c.id))])];
   if (ids.length === 0) return '<p class="empty">No acceptance criteria recorded.</p>';
-  const head = `<tr><th>Criterion</th>${checks.map((s) => `<th>Check ${e(pad(s.index))} (it. ${num(s.iteration)})</th>`).join("")}<th>Evidence (last check)</th></tr>`;
+  const head =
+    `<tr><th>Criterion</th>${checks.map((s) => `<th>Check ${e(pad(s.index))} (it. ${num(s.iteration)})</th>`).join("")}<th>Evidence (last ` +
+    `check)</th></tr>`;
   const rows = ids.map((id) => {
     const text = r.criteria.find((c) => c.id === id)?.text ?? last?.verdict?.criteria.find((c) => c.id === id)?.text ?? "";
     const cells = checks.map((s) => {
@@ -177,7 +196,10 @@ function criteriaSection(r: RunReport): string {
       return `<td>${j === undefined ? '<span class="muted">–</span>' : j.pass ? '<span class="pass">PASS</span>' : '<span class="fail">FAIL</span>'}</td>`;
     });
     const lastJ = last?.verdict?.criteria.find((c) => c.id === id);
-    return `<tr><td><strong>${e(id)}</strong> ${e(text)}</td>${cells.join("")}<td>${lastJ !== undefined && last !== undefined ? evidenceBlock(lastJ, last) : '<span class="muted">not judged</span>'}</td></tr>`;
+    return (
+      `<tr><td><strong>${e(id)}</strong> ${e(text)}</td>${cells.join("")}<td>` +
+      `${lastJ !== undefined && last !== undefined ? evidenceBlock(lastJ, last) : '<span class="muted">not judged</span>'}</td></tr>`
+    );
   });
   return `<table><thead>${head}</thead><tbody>${rows.join("")}</tbody></table>`;
 }
@@ -206,7 +228,8 @@ function actSection(r: RunReport): string {
   return acts
     .map((s) => {
       const parts = [
-        `<article data-step="${num(s.index)}"><h3>Step ${e(pad(s.index))} ${role("act")} · iteration ${num(s.iteration)} ${badge(s.status, cls(s.status, STEP_STATUSES))}</h3>`,
+        `<article data-step="${num(s.index)}"><h3>Step ${e(pad(s.index))} ${role("act")} · iteration ${num(s.iteration)} ` +
+          `${badge(s.status, cls(s.status, STEP_STATUSES))}</h3>`,
         s.summary !== null ? `<p>${e(s.summary)}</p>` : "",
       ];
       if (s.patch?.diff !== null && s.patch?.diff !== undefined) parts.push(`<h4>patch.diff</h4>${diffBlock(s.patch.diff)}`);
@@ -233,11 +256,18 @@ function toolsSection(r: RunReport): string {
       .map((s) => {
         const rows = s.ledger.map(
           (l) =>
-            `<tr><td>${num(l.seq)}</td><td>${e(l.timestamp)}</td><td><code>${e(l.action)}</code>${l.acp !== null && l.acp !== l.action ? ` <span class="muted">(${e(l.acp)})</span>` : ""}</td><td><code>${e(l.path)}</code></td><td>${badge(l.outcome, cls(l.outcome, ["ok", "allowed", "intent"]) === "other" ? "fail" : "ok")}${l.code !== null ? ` <code>${e(l.code)}</code>` : ""}</td><td>${e(l.via ?? "")}</td></tr>`,
+            `<tr><td>${num(l.seq)}</td><td>${e(l.timestamp)}</td><td><code>${e(l.action)}</code>` +
+            `${l.acp !== null && l.acp !== l.action ? ` <span class="muted">(${e(l.acp)})</span>` : ""}</td><td><code>${e(l.path)}</code></td><td>` +
+            `${badge(l.outcome, cls(l.outcome, ["ok", "allowed", "intent"]) === "other" ? "fail" : "ok")}` +
+            `${l.code !== null ? ` <code>${e(l.code)}</code>` : ""}</td><td>${e(l.via ?? "")}</td></tr>`,
         );
         // A call that changed something has two lines (its intent, its outcome): it is one call.
         const calls = s.ledger.filter((l) => l.outcome !== "intent").length;
-        return `<h3>Step ${e(pad(s.index))} ${role(s.role)} · ${num(calls)} call${calls === 1 ? "" : "s"}</h3><table><thead><tr><th>Seq</th><th>Time</th><th>Action</th><th>Path</th><th>Outcome</th><th>Via</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+        return (
+          `<h3>Step ${e(pad(s.index))} ${role(s.role)} · ${num(calls)} call${calls === 1 ? "" : "s"}` +
+          `</h3><table><thead><tr><th>Seq</th><th>Time</th><th>Action</th><th>Path</th><th>Outcome</th><th>Via</th></tr></thead><tbody>${rows.join("")}` +
+          `</tbody></table>`
+        );
       })
       .join("")
   );
@@ -250,7 +280,8 @@ function driftList(d: DriftSnapshot | null, label: string): string {
       const open = s.files.filter((f) => !f.acknowledged);
       const items = s.files.map(
         (f) =>
-          `<li><code>${e(f.path)}</code> ${f.acknowledged ? '<span class="pass">acknowledged</span>' : '<span class="fail">open</span>'}${f.problem !== null ? ` <span class="muted">${e(f.problem)}</span>` : ""}</li>`,
+          `<li><code>${e(f.path)}</code> ${f.acknowledged ? '<span class="pass">acknowledged</span>' : '<span class="fail">open</span>'}` +
+          `${f.problem !== null ? ` <span class="muted">${e(f.problem)}</span>` : ""}</li>`,
       );
       return `<p><code>${e(s.spec)}</code>: ${open.length} open of ${s.files.length}</p>${items.length > 0 ? `<ul>${items.join("")}</ul>` : ""}`;
     })
@@ -269,10 +300,16 @@ function driftSvg(series: RunReport["drift"]["series"]): string {
   const dots = pts
     .map(
       (q) =>
-        `<circle cx="${q.x.toFixed(1)}" cy="${q.y.toFixed(1)}" r="4" fill="${q.p.open === 0 ? "#047857" : "#b91c1c"}"><title>${e(`check ${q.p.step}: ${num(q.p.open)} open of ${q.p.total}`)}</title></circle><text x="${(q.x - 4).toFixed(1)}" y="${(q.y - 8).toFixed(1)}">${num(q.p.open)}</text><text x="${(q.x - 10).toFixed(1)}" y="${H - 6}" class="muted">it. ${q.p.iteration}</text>`,
+        `<circle cx="${q.x.toFixed(1)}" cy="${q.y.toFixed(1)}" r="4" fill="${q.p.open === 0 ? "#047857" : "#b91c1c"}"><title>` +
+        `${e(`check ${q.p.step}: ${num(q.p.open)} open of ${q.p.total}`)}</title></circle><text x="${(q.x - 4).toFixed(1)}" y="` +
+        `${(q.y - 8).toFixed(1)}">${num(q.p.open)}</text><text x="${(q.x - 10).toFixed(1)}" y="${H - 6}" class="muted">it. ${q.p.iteration}</text>`,
     )
     .join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="Open drift at each check"><line x1="30" y1="${H - 24}" x2="${W - 10}" y2="${H - 24}" stroke="#e5e7eb"/><polyline points="${line}" fill="none" stroke="#6b7280" stroke-width="1.5"/>${dots}</svg>`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="Open drift at each ` +
+    `check"><line x1="30" y1="${H - 24}" x2="${W - 10}" y2="${H - 24}" stroke="#e5e7eb"/><polyline points="${line}" fill="none" stroke="#6b7280" ` +
+    `stroke-width="1.5"/>${dots}</svg>`
+  );
 }
 
 function eventsTable(r: RunReport): string {
@@ -306,12 +343,16 @@ export function renderRunReport(r: RunReport): string {
     ["Directory", `<code>${e(run.runDir)}/</code>`],
   ];
   const header = [
-    `<header><h1>Run <code>${e(run.runId)}</code> ${badge(run.status, cls(run.status, RUN_STATUSES))}${run.verdict !== null ? ` ${badge(`verdict ${run.verdict}`, cls(run.verdict, ["PASS", "FAIL"]))}` : ""}</h1>`,
-    '<nav><a href="#timeline">Timeline</a><a href="#criteria">Acceptance criteria</a><a href="#act">Act steps</a><a href="#tools">Tool calls</a><a href="#drift">Drift</a><a href="#events">Events</a></nav>',
+    `<header><h1>Run <code>${e(run.runId)}</code> ${badge(run.status, cls(run.status, RUN_STATUSES))}` +
+      `${run.verdict !== null ? ` ${badge(`verdict ${run.verdict}`, cls(run.verdict, ["PASS", "FAIL"]))}` : ""}</h1>`,
+    '<nav><a href="#timeline">Timeline</a><a href="#criteria">Acceptance criteria</a><a href="#act">Act steps</a><a href="#tools">Tool calls</a><a ' +
+      'href="#drift">Drift</a><a href="#events">Events</a></nav>',
     `<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("")}</dl></header>`,
   ].join("");
   const once = r.drift.before !== null && r.drift.after !== null && r.drift.before.step === r.drift.after.step;
-  const drift = `<div class="drift">${driftSvg(r.drift.series)}${driftList(r.drift.before, "Before")}${driftList(r.drift.after, once ? "After (the same check: the run has one)" : "After")}</div>`;
+  const drift =
+    `<div class="drift">${driftSvg(r.drift.series)}${driftList(r.drift.before, "Before")}` +
+    `${driftList(r.drift.after, once ? "After (the same check: the run has one)" : "After")}</div>`;
   const body = [
     header,
     section("timeline", "Timeline", timelineSvg(r.steps) + stepsTable(r.steps)),
@@ -332,21 +373,27 @@ export function renderRunsIndex(x: RunsIndex): string {
   const bars = counts
     .map(
       ([s, n], i) =>
-        `<text x="4" y="${22 + i * 24}">${s}</text><rect x="80" y="${10 + i * 24}" width="${((n / max) * (W - 140)).toFixed(1)}" height="16" rx="3" fill="${{ running: "#2563eb", passed: "#047857", failed: "#b91c1c", stopped: "#d97706" }[s]}"/><text x="${(86 + (n / max) * (W - 140)).toFixed(1)}" y="${22 + i * 24}">${num(n)}</text>`,
+        `<text x="4" y="${22 + i * 24}">${s}</text><rect x="80" y="${10 + i * 24}" width="${((n / max) * (W - 140)).toFixed(1)}" height="16" rx="3" ` +
+        `fill="${{ running: "#2563eb", passed: "#047857", failed: "#b91c1c", stopped: "#d97706" }[s]}"/><text x="` +
+        `${(86 + (n / max) * (W - 140)).toFixed(1)}" y="${22 + i * 24}">${num(n)}</text>`,
     )
     .join("");
   const chart = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} 110" width="${W}" height="110" role="img" aria-label="Runs by status">${bars}</svg>`;
   const rows = x.runs.map(
     (r) =>
-      `<tr><td><code>${e(r.runId)}</code></td><td>${badge(r.status, cls(r.status, RUN_STATUSES))}</td><td>${r.verdict !== null ? badge(r.verdict, cls(r.verdict, ["PASS", "FAIL"])) : '<span class="muted">–</span>'}</td><td>${num(r.iteration)}</td><td>${num(r.steps)}</td><td>${e(r.createdAt)}</td><td>${e(r.goal)}</td></tr>`,
+      `<tr><td><code>${e(r.runId)}</code></td><td>${badge(r.status, cls(r.status, RUN_STATUSES))}</td><td>` +
+      `${r.verdict !== null ? badge(r.verdict, cls(r.verdict, ["PASS", "FAIL"])) : '<span class="muted">–</span>'}</td><td>${num(r.iteration)}` +
+      `</td><td>${num(r.steps)}</td><td>${e(r.createdAt)}</td><td>${e(r.goal)}</td></tr>`,
   );
   const table =
     x.runs.length > 0
-      ? `<table><thead><tr><th>Run</th><th>Status</th><th>Verdict</th><th>Iteration</th><th>Steps</th><th>Created</th><th>Goal</th></tr></thead><tbody>${rows.join("")}</tbody></table>`
+      ? `<table><thead><tr><th>Run</th><th>Status</th><th>Verdict</th><th>Iteration</th><th>Steps</th><th>Created</th><th>Goal</th></tr></thead><tbody>` +
+        `${rows.join("")}</tbody></table>`
       : '<p class="empty">No runs yet.</p>';
   const more = x.total > x.runs.length ? `<p class="muted">${num(x.runs.length)} of ${num(x.total)} runs (newest first).</p>` : "";
   const body = [
-    `<header><h1>Runs</h1><p>${num(x.total)} run${x.total === 1 ? "" : "s"} recorded in <code>.norma/norma.db</code>. <code>noma-reconcile runs show RUN_ID --html FILE</code> writes one run's report.</p></header>`,
+    `<header><h1>Runs</h1><p>${num(x.total)} run${x.total === 1 ? "" : "s"} recorded in <code>.norma/norma.db</code>. <code>noma-reconcile runs ` +
+      `show RUN_ID --html FILE</code> writes one run's report.</p></header>`,
     section("status", "By status", chart),
     section("runs", "Runs", table + more),
   ].join("\n");

@@ -9,7 +9,7 @@
  * listed (as files), never followed; `.git` is left out. At most MAX_TREE_ENTRIES nodes
  * (then `truncated`).
  */
-import { compileExcludePattern } from "../../spec/glob.js";
+import { compileExcludePattern } from "../../governance/glob.js";
 import { openCheckedDir, walkTree } from "../read-dir-entries.js";
 import type { Workspace } from "../workspace.js";
 import type { ToolOutput } from "./tool-output.js";

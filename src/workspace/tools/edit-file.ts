@@ -49,7 +49,8 @@ export function refuseNomaOverwrite(rel: string, old: Buffer | null, tool = "edi
   if (old !== null && rel.toLowerCase().endsWith(".noma")) {
     throw new WorkspaceError(
       "protected_path",
-      `${rel}: a Noma document is edited through the patch engine (validated ops, a transcript record each: the MCP tool patch_block, or \`noma-reconcile patch\` on the command line), not by ${tool}`,
+      `${rel}: a Noma document is edited through the patch engine (validated ops, a transcript record each: the MCP tool patch_block, or ` +
+        `\`noma-reconcile patch\` on the command line), not by ${tool}`,
     );
   }
 }

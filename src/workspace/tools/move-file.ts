@@ -54,7 +54,8 @@ function refuseDocument(rel: string): void {
   if (isNomaFile(rel))
     throw new WorkspaceError(
       "protected_path",
-      `${rel}: a Noma document and its transcript (<document>.patches) belong together under the document's name; move_file does not move them (move both with git mv)`,
+      `${rel}: a Noma document and its transcript (<document>.patches) belong together under the document's name; move_file does not move them ` +
+        `(move both with git mv)`,
     );
 }
 

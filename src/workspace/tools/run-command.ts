@@ -102,7 +102,8 @@ export async function runCommandTool(
   if (!isBareExecutable(command)) {
     throw new WorkspaceError(
       "invalid_arguments",
-      `command ${JSON.stringify(command)}: expected a bare executable name (letters, digits, . _ + -; no slashes, spaces or shell syntax: pass arguments in args)`,
+      `command ${JSON.stringify(command)}: expected a bare executable name (letters, digits, . _ + -; no slashes, spaces or shell syntax: pass ` +
+        `arguments in args)`,
     );
   }
   const badArg = argList.findIndex((a) => a.includes("\0") || a.length > MAX_ARG_CHARS);
@@ -130,14 +131,16 @@ export async function runCommandTool(
     const known = allowlist.records.slice(0, 20).map((r) => r.argv.join(" "));
     throw new WorkspaceError(
       "not_allowlisted",
-      `${shown}: not on the allowlist (${allowlist.file})${known.length > 0 ? `; allowed: ${known.join(" | ")}${allowlist.records.length > 20 ? " | …" : ""}` : "; it has no records"}`,
+      `${shown}: not on the allowlist ` +
+        `(${allowlist.file})${known.length > 0 ? `; allowed: ${known.join(" | ")}${allowlist.records.length > 20 ? " | …" : ""}` : "; it has no records"}`,
     );
   }
   const refused = refusedEnvironmentKeys(record, envKeys);
   if (refused.length > 0) {
     throw new WorkspaceError(
       "environment_refused",
-      `environment: ${refused.join(", ")} not accepted for ${shown} (${allowlist.file}:${record.line} accepts ${record.environment.length > 0 ? record.environment.map((e) => e.text).join(", ") : "none"})`,
+      `environment: ${refused.join(", ")} not accepted for ${shown} (${allowlist.file}:${record.line} ` +
+        `accepts ${record.environment.length > 0 ? record.environment.map((e) => e.text).join(", ") : "none"})`,
     );
   }
   const timeoutSeconds = args.timeout_seconds ?? record.timeoutSeconds;
@@ -217,7 +220,8 @@ export async function runConfiguredTool(
   if (argv === null || argv.length === 0) {
     throw new WorkspaceError(
       "not_configured",
-      `${tool}: no ${which} command is configured; set workspace.${which} in .notarai/config.yaml, e.g. ${which}: [npm, ${which === "test" ? "test" : "run, build"}]`,
+      `${tool}: no ${which} command is configured; set workspace.${which} in .notarai/config.yaml, e.g. ${which}: ` +
+        `[npm, ${which === "test" ? "test" : "run, build"}]`,
     );
   }
   const [command, ...rest] = argv as [string, ...string[]];

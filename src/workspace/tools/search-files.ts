@@ -9,7 +9,7 @@
  * `truncated`).
  */
 import { join } from "node:path";
-import { compileExcludePattern, compileGlob } from "../../spec/glob.js";
+import { compileExcludePattern, compileGlob } from "../../governance/glob.js";
 import { openCheckedDir, walkTree } from "../read-dir-entries.js";
 import type { Workspace } from "../workspace.js";
 import type { ToolOutput } from "./tool-output.js";

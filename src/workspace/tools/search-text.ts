@@ -21,7 +21,7 @@ import { BINARY_SNIFF_BYTES } from "../../git/is-binary-content.js";
 import { literalPathspec } from "../../git/chunk-paths.js";
 import { GitError } from "../../git/exec-git.js";
 import { listFiles, listFilesAsync } from "../../git/list-files.js";
-import { compileExcludePattern } from "../../spec/glob.js";
+import { compileExcludePattern } from "../../governance/glob.js";
 import { formatMatches, type LineMatch, makeMatcher, type Matcher, matchLines, requiredLiteral } from "../match-lines.js";
 import { DirCache } from "../dir-cache.js";
 import { O_NOFOLLOW, O_NONBLOCK, openPinnedDir } from "../pinned-dir.js";

@@ -12,7 +12,7 @@
  * answered); the tests bound it, since time cannot be asserted.
  *
  * Same answers as V8's `RegExp.prototype.test` (flags: none) for every expression without a
- * backreference — test/spec/glob/linear-regex.test.ts compares them on generated expressions.
+ * backreference — test/governance/glob/linear-regex.test.ts compares them on generated expressions.
  */
 import type { CharSet } from "./char-set.js";
 import { type Assertion, type Automaton, compileProgram, type Program } from "./regex-automaton.js";

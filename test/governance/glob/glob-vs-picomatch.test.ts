@@ -11,8 +11,8 @@
 import fc from "fast-check";
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
-import { compileGlob, globMatcher, normalizeGlob } from "../../../src/spec/glob.js";
-import { GlobError } from "../../../src/spec/glob.js";
+import { compileGlob, globMatcher, normalizeGlob } from "../../../src/governance/glob.js";
+import { GlobError } from "../../../src/governance/glob.js";
 import { globArb, picomatchTerminates } from "./glob-pieces.js";
 
 const PICO = { dot: true, windows: false } as const;

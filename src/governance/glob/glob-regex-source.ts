@@ -2,7 +2,7 @@
  * The regular expression a glob means: the source text picomatch 4.0.7's `makeRe(glob,
  * { dot: true, windows: false })` builds (picomatch is MIT-licensed, © Jon Schlinkert;
  * this is its parser for our one set of options), so every glob keeps the answers it had
- * when we called picomatch. test/spec/glob/glob-regex-source.test.ts compares the text with
+ * when we called picomatch. test/governance/glob/glob-regex-source.test.ts compares the text with
  * picomatch's on generated globs.
  *
  * Why not call picomatch: its parser takes time quadratic or cubic in the glob on some

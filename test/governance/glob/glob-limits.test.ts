@@ -6,7 +6,7 @@
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
 import { buildGovernance, buildSpecSet, compileGlob, validateSpecText } from "../../../src/internal.js";
-import { GlobError, MAX_GLOB_LENGTH, MAX_GLOB_NESTING } from "../../../src/spec/glob.js";
+import { GlobError, MAX_GLOB_LENGTH, MAX_GLOB_NESTING } from "../../../src/governance/glob.js";
 import { specYaml } from "../../reconcile/helpers/specs.js";
 
 describe("glob limits", () => {

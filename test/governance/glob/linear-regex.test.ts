@@ -7,9 +7,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { globRegexSource } from "../../../src/spec/glob/glob-regex-source.js";
-import { compileLinearRegex } from "../../../src/spec/glob/linear-regex.js";
-import { UnsupportedRegexError } from "../../../src/spec/glob/regex-syntax.js";
+import { globRegexSource } from "../../../src/governance/glob/glob-regex-source.js";
+import { compileLinearRegex } from "../../../src/governance/glob/linear-regex.js";
+import { UnsupportedRegexError } from "../../../src/governance/glob/regex-syntax.js";
 import { globArb, picomatchTerminates } from "./glob-pieces.js";
 
 /** Names: path-like strings over the characters globs treat specially. */

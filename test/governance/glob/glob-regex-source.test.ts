@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
-import { globRegexSource } from "../../../src/spec/glob/glob-regex-source.js";
+import { globRegexSource } from "../../../src/governance/glob/glob-regex-source.js";
 import { GLOB_PIECES, globArb, picomatchTerminates } from "./glob-pieces.js";
 
 const PICO = { dot: true, windows: false } as const;
