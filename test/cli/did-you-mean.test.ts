@@ -67,7 +67,7 @@ describe("commands and flags", () => {
       ["state", "bogus", "snapshot, show or reset"],
       ["cache", "stauts", "status or clear"],
       ["specs", "validte", "validate or schema"],
-      ["runs", "lst", "list, show or report"],
+      ["runs", "lst", "list, show, report, apply or prune"],
       ["ledger", "verfy", "verify"],
       ["archive", "lis", "list or restore"],
       ["transcript", "acept", "verify or accept"],

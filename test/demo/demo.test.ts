@@ -64,32 +64,25 @@ describe("demo", () => {
     const before = records();
     // `npx noma-reconcile` there runs this CLI (node_modules/.bin, ignored through .git/info/exclude): no registry, no change to the tree.
     expect(git(repo, ["status", "--porcelain", "--untracked-files=all"])).toBe("");
-    const r = npx(["noma-reconcile", "run", "--spec", ".notarai/billing.spec.yaml"], repo);
+    // The run works in its own worktree and commits on its branch; --apply brings the commit into the checkout.
+    const r = npx(["noma-reconcile", "run", "--spec", ".notarai/billing.spec.yaml", "--apply"], repo);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Run \d{8}-\d{6}-[0-9a-f]{6}: PASSED \(verdict PASS\) after 7 steps, iteration 2\./);
     expect(r.stdout).toContain("003 check iteration 1  ok      FAIL: AC1: 1 open drift file (src/billing/refund.ts)");
     expect(r.stdout).toContain("007 check iteration 2  ok      PASS: all 2 criteria hold");
     expect(r.stdout).toContain("Marked reconciled for .notarai/billing.spec.yaml: docs/billing.noma, src/billing/refund.ts");
     expect(r.stdout).toContain("Snapshot: .notarai/reconciliation_state.json");
+    const id = /^Run (\d{8}-\d{6}-[0-9a-f]{6}):/.exec(r.stdout)![1]!;
+    expect(r.stdout).toContain(
+      `4 files (.notarai/reconciliation_state.json, docs/billing.noma, docs/billing.noma.patches, src/billing/refund.ts); worktree .norma/worktrees/${id}/.`,
+    );
+    expect(r.stdout).toMatch(new RegExp(`Applied run ${id} to feature \\(fast-forward\\)`));
+    expect(git(repo, ["log", "-1", "--format=%s"]).trim()).toBe(`chore(reconcile): reconcile .notarai/billing.spec.yaml (run ${id}, PASS)`);
     // Fixed: the code, the handbook (through the patch engine: one more transcript record), both valid.
     expect(readFileSync(join(repo, "src/billing/refund.ts"), "utf8")).toContain("return charged;");
     expect(readFileSync(join(repo, "docs/billing.noma"), "utf8")).toContain("A hotfix that kept a 1% fee was withdrawn");
     expect(records()).toBe(before + 1);
     expect(runCli(["transcript", "verify", "docs/billing.noma"], { cwd: repo }).code).toBe(0);
-    // The PR check judges commits: until the run's changes are committed it names them as not judged.
-    const uncommitted = runCli(["ci", "--base", "main", "--format", "json"], { cwd: repo });
-    expect(JSON.parse(uncommitted.stdout).result.uncommitted.paths).toEqual([
-      ".notarai/reconciliation_state.json",
-      "docs/billing.noma",
-      "docs/billing.noma.patches",
-      "src/billing/refund.ts",
-    ]);
-    expect(uncommitted.stderr).toContain("4 uncommitted changes were not judged");
-    // The run ended by saying what to commit: exactly those; committed as it says, the PR check finds no drift left.
-    const add = /\n {2}git add -- (.+)\n {2}git commit\n$/.exec(r.stdout);
-    expect(add?.[1]).toBe("docs/billing.noma docs/billing.noma.patches src/billing/refund.ts .notarai/reconciliation_state.json");
-    git(repo, ["add", "--", ...add![1]!.split(" ")]);
-    git(repo, ["commit", "-qm", "Fix the refund drift (run)"]);
     // No commit holds the repository's local path: the transcripts (built, then appended to by the run) name the document relative to it.
     expect(committedFilesHolding(repo, repo)).toEqual([]);
     expect(committedFilesHolding(repo, tmp)).toEqual([]);
