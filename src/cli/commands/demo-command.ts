@@ -44,8 +44,10 @@ export async function demoCommand(options: Record<string, unknown>, io: CliIO): 
     else io.stdout(`${INTRO}\n${renderCiText(report, useColor(options["color"], io.env, io.stdoutIsTTY))}`);
     io.stderr(
       keep
-        ? `The demo repository is kept at ${dir}. Try:\n  cd ${dir}\n  npx noma-reconcile ci --base main                        # the report above\n  ` +
-            `npx noma-reconcile run --spec .notarai/billing.spec.yaml  # fix the drift: built-in check + the scripted act agent\n`
+        ? `The demo repository is kept at ${dir}. Try:\n  cd ${dir}\n  ` +
+            "npx noma-reconcile ci --base main                                # the report above\n  " +
+            `npx noma-reconcile run --spec .notarai/billing.spec.yaml --apply  # fix the drift in a worktree (built-in check + the scripted act agent), ` +
+            "then bring the run's commit here\n"
         : "The demo repository was removed (--keep keeps it).\n",
     );
     return 0;
