@@ -282,7 +282,11 @@ export function incrementalDiagnostics(
     if (!isRuleCode(d.code)) continue;
     const reads = RULE_READS[d.code];
     if (reads === "parse" || reads === "document" || reads === "ids") continue;
-    if (reads === "block" && d.pos !== undefined && d.pos.line > from && d.pos.line <= to) continue;
+    const inRegion = d.pos !== undefined && d.pos.line > from && d.pos.line <= to;
+    if (reads === "block" && inRegion) continue;
+    // A finding of a rule that reads across blocks, inside an edited region whose line count
+    // changed: lines inserted or removed above it move it, by an amount not known here.
+    if (inRegion && shift !== 0) return undefined;
     out.push(moved(d, map));
   }
   const { resolveOutside: _, ...local } = options;
