@@ -63,45 +63,28 @@ const MAX_DEPTH = 16;
 const BLANK = new Set([" ", "\t"]);
 const OPERATOR = new Set([";", "&", "|", "(", ")", "<", ">", "\n"]);
 
+/** What each single-character mark stands for when a word is read as text (a variable is read apart). */
+const MARK_TEXT: Readonly<Record<string, string>> = {
+  [MARK.star]: "*",
+  [MARK.question]: "?",
+  [MARK.bracket]: "[",
+  [MARK.braceOpen]: "{",
+  [MARK.braceComma]: ",",
+  [MARK.braceClose]: "}",
+  [MARK.dynamic]: "$?",
+  [MARK.tilde]: "~",
+};
+
 /** The value of a word for reading it as text: each mark as the character it stands for (a variable as `$name`, the unknown as `$?`). */
 export function literalOf(value: string): string {
   let out = "";
   for (let i = 0; i < value.length; i++) {
     const c = value[i]!;
-    switch (c) {
-      case MARK.star:
-        out += "*";
-        break;
-      case MARK.question:
-        out += "?";
-        break;
-      case MARK.bracket:
-        out += "[";
-        break;
-      case MARK.braceOpen:
-        out += "{";
-        break;
-      case MARK.braceComma:
-        out += ",";
-        break;
-      case MARK.braceClose:
-        out += "}";
-        break;
-      case MARK.dynamic:
-        out += "$?";
-        break;
-      case MARK.tilde:
-        out += "~";
-        break;
-      case MARK.varOpen: {
-        const end = value.indexOf(MARK.varClose, i);
-        out += `$${value.slice(i + 1, end === -1 ? value.length : end)}`;
-        i = end === -1 ? value.length : end;
-        break;
-      }
-      default:
-        out += c;
-    }
+    if (c === MARK.varOpen) {
+      const end = value.indexOf(MARK.varClose, i);
+      out += `$${value.slice(i + 1, end === -1 ? value.length : end)}`;
+      i = end === -1 ? value.length : end;
+    } else out += MARK_TEXT[c] ?? c;
   }
   return out;
 }
