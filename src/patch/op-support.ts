@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import type { AttrValue, BlockNode, DirectiveNode, NomaDocument, SectionNode } from "../noma/ast.js";
 import { coerceAttrValue, getAttr, parseAttributes } from "../noma/attributes.js";
 import { classifyColonLine, lineText, MAX_COLONS, parseNoma } from "../noma/parse-noma.js";
-import { rawLinesForHash } from "../noma/split-lines.js";
+import { rawLinesSlice } from "../noma/raw-lines-slice.js";
 import { PatchError } from "./patch-error.js";
 import { deleteLines, insertLines, type TextEdit } from "./text-edit.js";
 
@@ -16,7 +16,7 @@ export type IdNode = SectionNode | DirectiveNode;
 /** sha256 hex of a block's source lines (raw, `\r` kept) joined with `\n` (the `baseHash` / `read_doc` hash). */
 export function blockHash(doc: NomaDocument, node: { pos: { line: number }; endLine: number }): string {
   return createHash("sha256")
-    .update(rawLinesForHash(doc.source, doc.lineStarts, node.pos.line, node.endLine), "utf8")
+    .update(rawLinesSlice(doc.source, doc.lineStarts, node.pos.line, node.endLine), "utf8")
     .digest("hex");
 }
 
