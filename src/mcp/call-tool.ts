@@ -17,7 +17,7 @@ import { containPath, PathOutsideRepoError } from "../fsx/contain-path.js";
 import { setDefaultLockTimeout } from "../fsx/with-file-lock.js";
 import type { ToolName } from "./tool-catalog.js";
 import type { ToolContext } from "./tool-context.js";
-import { ToolFailure, toolFailure, toolSuccess, type ToolResult } from "./tool-result.js";
+import { TextAnswer, ToolFailure, toolFailure, toolSuccess, toolText, type ToolResult } from "./tool-result.js";
 import { isWorkspaceTool, type WorkspaceToolName } from "../workspace/workspace-tool-names.js";
 import { resolveArgumentAlias } from "./argument-aliases.js";
 
@@ -132,7 +132,8 @@ export async function callTool(name: ToolName, givenArgs: Record<string, unknown
   }
   try {
     const handler = await HANDLERS[name as Exclude<ToolName, WorkspaceToolName>]();
-    return toolSuccess(await handler(args, ctx));
+    const answer = await handler(args, ctx);
+    return answer instanceof TextAnswer ? toolText(answer.text) : toolSuccess(answer);
   } catch (e) {
     return toolFailure(failureMessage(e, name, ctx.log));
   }

@@ -318,7 +318,7 @@ export class McpServer {
         title: t.title,
         description: t.description,
         inputSchema: schemas[t.name].inputSchema,
-        outputSchema: schemas[t.name].outputSchema,
+        ...(t.textAnswer === true ? {} : { outputSchema: schemas[t.name].outputSchema }),
         annotations: { title: t.title, ...t.annotations },
       })),
     };

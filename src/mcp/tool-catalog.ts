@@ -59,6 +59,13 @@ export interface ToolMeta {
   title: string;
   description: string;
   annotations: ToolAnnotations;
+  /**
+   * The answer is one text block holding the JSON, with no `structuredContent` and so no
+   * `outputSchema` in tools/list (MCP requires structured results of a tool that declares one).
+   * read_doc only: Annex B puts its body in the text content, and a document's block list sent
+   * twice (structured and as text) doubled the answer of a large document (docs/mcp.md).
+   */
+  textAnswer?: true;
 }
 
 const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -127,8 +134,12 @@ export const TOOL_CATALOG: readonly ToolMeta[] = [
       "Parse a .noma file and list its blocks in document order (nested children included): type, canonical id, directive name and attributes, " +
       "section title and level, aliases, child count, 1-based inclusive lines, whether it is patchable (has a canonical id) and, for patchable " +
       "blocks, `hash` (pass it as an op's baseHash to make a patch_block conditional on the block being unchanged). `sha256` is the whole document's " +
-      "hash (patch_block's base_sha256). Read a document before patching it.",
+      "hash (patch_block's base_sha256). Read a document before patching it. The answer is the JSON {sha256, blocks} as one text block (Annex " +
+      'B.3; no structuredContent). For a large document: view "outline" (sections and id-carrying blocks: id, type, name, title, level, lines), ' +
+      "ids (only those blocks, with what they contain), max_bytes (a budget: the answer stops at a block boundary with truncated, remaining and " +
+      "`next`, which you pass back as cursor).",
     annotations: READ,
+    textAnswer: true,
   },
   {
     name: "list_ids",

@@ -1,6 +1,6 @@
 /**
  * MCP `tools/call` results. A success carries `structuredContent` and the same
- * JSON as a text block; a failure the caller must see (bad arguments, a path
+ * JSON as a text block (read_doc: the text block only, see TextAnswer); a failure the caller must see (bad arguments, a path
  * outside the repository, a missing file, a system fault) is `isError: true`
  * with the message as text and no `structuredContent` (it would not match the
  * tool's outputSchema, which clients validate).
@@ -24,6 +24,18 @@ export interface ToolResult {
 
 export function toolSuccess(value: object): ToolResult {
   return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+}
+
+/**
+ * A handler's answer sent as this text only, without `structuredContent`: the tools whose catalog
+ * entry says `textAnswer` (read_doc), whose JSON the handler writes itself.
+ */
+export class TextAnswer {
+  constructor(readonly text: string) {}
+}
+
+export function toolText(text: string): ToolResult {
+  return { content: [{ type: "text", text }] };
 }
 
 export function toolFailure(message: string): ToolResult {

@@ -138,6 +138,31 @@ const block = z.strictObject({
   hash: z.optional(z.string()),
 });
 
+/** read_doc's `view: "outline"` entry: the block's place and name, nothing of its content. */
+const outlineBlock = z.strictObject({
+  id: z.optional(z.string()),
+  type: z.string(),
+  name: z.optional(z.string()),
+  title: z.optional(z.string()),
+  level: z.optional(z.number()),
+  lines: z.array(z.number()).check(z.length(2), z.describe("[startLine, endLine], 1-based, inclusive")),
+});
+
+/** An argument error that says what was expected and what was given: `view: expected "full" or "outline", found string "x"`. */
+function expected(what: string): { error: (issue: { input?: unknown }) => string } {
+  return { error: (issue) => `expected ${what}, found ${foundValue(issue.input)}` };
+}
+
+function foundValue(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  const text = JSON.stringify(v) ?? String(v);
+  return `${Array.isArray(v) ? "an array" : typeof v} ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
+}
+
+/** The smallest `max_bytes` read_doc takes: the answer's envelope and a few blocks. */
+export const READ_DOC_MIN_BYTES = 256;
+
 const runId = z
   .string()
   .check(
@@ -278,8 +303,61 @@ export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
     output: z.strictObject({ state_path: z.string(), files: z.number(), specs: z.number(), git_hash: z.string() }),
   },
   read_doc: {
-    input: z.strictObject({ file: docFile }),
-    output: z.strictObject({ sha256: z.string(), blocks: z.array(block) }),
+    input: z.strictObject({
+      file: docFile,
+      view: z.optional(
+        z
+          .enum(["full", "outline"], expected('"full" or "outline"'))
+          .check(
+            z.describe(
+              '"full" (the default): every block with Annex B\'s fields. "outline": only the sections and the blocks with an id, each with its id, ' +
+                "type, directive name, section title and level, and lines: a map of a large document to choose `ids` from",
+            ),
+          ),
+      ),
+      ids: z.optional(
+        z
+          .array(z.string(expected("an id (a string)")).check(z.minLength(1, expected("a non-empty id"))), expected("an array of ids"))
+          .check(
+            z.minLength(1, expected("at least one id")),
+            z.describe(
+              "Only these blocks (canonical ids or aliases), each with every block inside it, in document order; a block inside another " +
+                "chosen one is listed once. An id the document does not have is an error",
+            ),
+          ),
+      ),
+      max_bytes: z.optional(
+        z
+          .number(expected(`an integer ≥ ${READ_DOC_MIN_BYTES}`))
+          .check(
+            z.int(expected(`an integer ≥ ${READ_DOC_MIN_BYTES}`)),
+            z.minimum(READ_DOC_MIN_BYTES, expected(`an integer ≥ ${READ_DOC_MIN_BYTES}`)),
+            z.describe(
+              "A budget for the answer's text (UTF-8 bytes of the JSON): the block list stops at a block boundary before the budget is " +
+                "exceeded, and the answer then carries truncated: true, `next` (pass it as `cursor`, with the same view and ids, for the " +
+                "blocks after) and `remaining` (how many blocks are left). Without it the whole selection is returned",
+            ),
+          ),
+      ),
+      cursor: z.optional(
+        z
+          .string(expected("the `next` string of an earlier read_doc answer"))
+          .check(
+            z.minLength(1, expected("the `next` string of an earlier read_doc answer")),
+            z.describe(
+              "Continue a truncated answer: its `next` value. Give the same file, view and ids; a document changed since is an error (read " +
+                "it again from the start)",
+            ),
+          ),
+      ),
+    }),
+    output: z.strictObject({
+      sha256: z.string(),
+      blocks: z.array(z.union([block, outlineBlock])),
+      truncated: z.optional(z.literal(true)),
+      next: z.optional(z.string().check(z.describe("Pass as `cursor` (with the same file, view and ids) for the blocks after these"))),
+      remaining: z.optional(z.number().check(z.describe("Blocks of the selection after these"))),
+    }),
   },
   list_ids: {
     input: z.strictObject({ file: docFile }),

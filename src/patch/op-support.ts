@@ -3,11 +3,11 @@
  * codes, block hashes, fragment parsing and re-fencing, attribute rewriting on
  * an opening line, blank-line-aware insertion and deletion of blocks.
  */
-import { createHash } from "node:crypto";
 import type { AttrValue, BlockNode, DirectiveNode, NomaDocument, SectionNode } from "../noma/ast.js";
 import { coerceAttrValue, getAttr, parseAttributes } from "../noma/attributes.js";
 import { classifyColonLine, lineText, MAX_COLONS, parseNoma } from "../noma/parse-noma.js";
 import { rawLinesSlice } from "../noma/raw-lines-slice.js";
+import { oneShotSha256Hex } from "./one-shot-sha256.js";
 import { PatchError } from "./patch-error.js";
 import { deleteLines, insertLines, type TextEdit } from "./text-edit.js";
 
@@ -15,9 +15,7 @@ export type IdNode = SectionNode | DirectiveNode;
 
 /** sha256 hex of a block's source lines (raw, `\r` kept) joined with `\n` (the `baseHash` / `read_doc` hash). */
 export function blockHash(doc: NomaDocument, node: { pos: { line: number }; endLine: number }): string {
-  return createHash("sha256")
-    .update(rawLinesSlice(doc.source, doc.lineStarts, node.pos.line, node.endLine), "utf8")
-    .digest("hex");
+  return oneShotSha256Hex(rawLinesSlice(doc.source, doc.lineStarts, node.pos.line, node.endLine));
 }
 
 /** The node carrying canonical id `id`, or a PatchError with `missingCode` explaining why not. */
