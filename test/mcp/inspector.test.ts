@@ -91,14 +91,17 @@ describe("mcp: the MCP Inspector (a real client)", () => {
         "run_status",
       ]);
 
-      // read_doc: structuredContent (validated by the client against read_doc's outputSchema) and the same JSON as text.
+      // read_doc: its JSON as one text block (Annex B.3), no structuredContent (it declares no outputSchema); the body matches the
+      // tool's schema (checked by McpClient.call elsewhere) and here exactly.
       const read = inspect(repo, ["--method", "tools/call", "--tool-name", "read_doc", "--tool-arg", "file=d.noma"]);
       expect(read, read.stderr).toMatchObject({ code: 0, stderr: "" });
-      const doc = JSON.parse(read.stdout) as { content: Array<{ type: string; text: string }>; structuredContent: { sha256: string; blocks: unknown[] } };
+      const doc = JSON.parse(read.stdout) as { content: Array<{ type: string; text: string }>; structuredContent?: unknown };
       expect(doc).not.toHaveProperty("isError");
+      expect(doc).not.toHaveProperty("structuredContent");
       expect(doc.content).toHaveLength(1);
-      expect(JSON.parse(doc.content[0]!.text)).toEqual(doc.structuredContent);
-      expect(doc.structuredContent.blocks).toEqual([
+      const body = JSON.parse(doc.content[0]!.text) as { sha256: string; blocks: unknown[] };
+      expect(Object.keys(body)).toEqual(["sha256", "blocks"]);
+      expect(body.blocks).toEqual([
         {
           id: "c1",
           type: "directive",

@@ -8,7 +8,10 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { expect, onTestFinished } from "vitest";
 import { CLI } from "../../helpers/run-cli.js";
 import { TOOL_SCHEMAS } from "../../../src/mcp/tool-schemas.js";
-import type { ToolName } from "../../../src/mcp/tool-catalog.js";
+import { TOOL_CATALOG, type ToolName } from "../../../src/mcp/tool-catalog.js";
+
+/** Tools whose answer is their JSON as one text block, without structuredContent (read_doc). */
+const TEXT_ANSWER = new Set<string>(TOOL_CATALOG.filter((t) => t.textAnswer === true).map((t) => t.name));
 
 export interface RpcMessage {
   jsonrpc: "2.0";
@@ -136,7 +139,8 @@ export class McpClient {
    * Call a tool. A success must carry structuredContent that matches the tool's
    * output schema and one content block: a text block with the same JSON — or, for the
    * workspace tools named after the MCP filesystem server's, its `content` (their text,
-   * or read_media_file's block); an isError result carries text only.
+   * or read_media_file's block); a text-answer tool (read_doc) answers with the text block
+   * only, whose JSON must match the output schema; an isError result carries text only.
    */
   async call(name: string, args: Record<string, unknown> = {}): Promise<ToolCallResult> {
     const r = await this.request("tools/call", { name, arguments: args });
@@ -146,6 +150,11 @@ export class McpClient {
     if (result.isError === true) {
       expect(result.content[0]!.type).toBe("text");
       expect(result.structuredContent).toBeUndefined();
+    } else if (TEXT_ANSWER.has(name)) {
+      expect(result.structuredContent).toBeUndefined();
+      expect(result.content[0]!.type).toBe("text");
+      const parsed = TOOL_SCHEMAS[name as ToolName].output.safeParse(JSON.parse(result.content[0]!.text));
+      expect(parsed.success, parsed.success ? "" : JSON.stringify(parsed.error.issues)).toBe(true);
     } else {
       expect(result.structuredContent).toBeDefined();
       const content = result.structuredContent!["content"];
@@ -168,7 +177,7 @@ export class McpClient {
   async ok<T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}): Promise<T> {
     const r = await this.call(name, args);
     expect(r.isError, r.content[0]?.text).not.toBe(true);
-    return r.structuredContent as T;
+    return (TEXT_ANSWER.has(name) ? JSON.parse(r.content[0]!.text) : r.structuredContent) as T;
   }
 
   /** A failing call's message (isError: true). */
