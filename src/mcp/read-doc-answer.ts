@@ -19,6 +19,7 @@ import { walkBlocks } from "../noma/walk.js";
 import { blockHash } from "../patch/op-support.js";
 import { didYouMean } from "../errors/did-you-mean.js";
 import { ToolFailure } from "./tool-result.js";
+import { blockSummaryJson, outlineEntryJson } from "./block-summary-json.js";
 
 export interface BlockSummary {
   id?: string;
@@ -66,7 +67,8 @@ export function blockSummary(doc: NomaDocument, node: BlockNode): BlockSummary {
   s.type = node.type;
   if (node.type === "directive") {
     s.name = node.name;
-    const attrs: Record<string, AttrValue> = {};
+    // No prototype: an attribute named "__proto__" is kept as one.
+    const attrs: Record<string, AttrValue> = Object.create(null) as Record<string, AttrValue>;
     for (const [k, v] of Object.entries(node.attrs)) if (k !== "id") attrs[k] = v;
     s.attrs = attrs;
   }
@@ -170,7 +172,8 @@ export function readDocAnswer(doc: NomaDocument, sha256: string, options: ReadDo
   const selected = selectBlocks(doc, view, options.ids, file);
   const key = selectionKey(view, options.ids);
   const start = startOf(options.cursor, sha256, key, selected.length);
-  const item = view === "outline" ? (n: BlockNode) => JSON.stringify(outlineEntry(n)) : (n: BlockNode) => JSON.stringify(blockSummary(doc, n));
+  // The fast path (block-summary-json.ts) writes what JSON.stringify(blockSummary(…)) / JSON.stringify(outlineEntry(…)) would.
+  const item = view === "outline" ? outlineEntryJson : (n: BlockNode) => blockSummaryJson(doc, n);
   const head = `{"sha256":${JSON.stringify(sha256)},"blocks":[`;
   const max = options.maxBytes;
   if (max === undefined) {
