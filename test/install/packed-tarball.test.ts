@@ -59,7 +59,7 @@ const installs: Partial<Record<"everyCommand" | "types" | "readme", Install>> = 
 async function installed(key: keyof typeof installs, clock: Clock, label: string): Promise<{ project: string; installed: Run }> {
   const { project, args, done } = installs[key]!;
   const r = expectOk(await done, "npm", args, project);
-  clock.lap(label, r.ms);
+  clock.lap(`${label} (side by side with the other installs, before this test)`, r.ms);
   return { project, installed: r };
 }
 
