@@ -25,6 +25,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readNormaState, type NormaState } from "../../src/runs/norma-db.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
 import { CLI } from "../helpers/run-cli.js";
 import { git } from "../helpers/temp-repo.js";
 import { checkoutFingerprint, cli, execAgent, lineDiff, runIds, runRepo, SPEC, worktreeOf } from "./helpers/run-repo.js";
@@ -32,7 +33,14 @@ import { checkoutFingerprint, cli, execAgent, lineDiff, runIds, runRepo, SPEC, w
 const OLD_LINE = "export const greet = (n: string) => `hi ${n}`;";
 const NEW_LINE = "export const greet = (n: string) => `hello ${n}`; // reconciled";
 
+const templates = repoTemplates();
+
+/** A fresh copy of the crash repository (built once per file: every test starts from the very same commits). */
 function crashRepo(): string {
+  return templates.copy("crash", buildCrashRepo);
+}
+
+function buildCrashRepo(): string {
   return runRepo({
     drift: { "src/app.ts": `${OLD_LINE}\n` },
     config: { agents: { act: execAgent("act.json") } },
