@@ -8,6 +8,7 @@
  * - a configured program: `git config noma-reconcile.bin` (a .cjs runs with
  *   node, as this repository's own hook runs dist/cli.cjs), NOMA_RECONCILE_BIN
  *   over it, a configured path that does not exist, node missing from PATH;
+ * - the program runs only when git says something it judges is staged (hook-filter.test.ts);
  * - husky: the block in `.husky/pre-commit`, run as husky v9 runs it
  *   (`sh -e`, node_modules/.bin on PATH), beside the user's own steps.
  */
@@ -159,7 +160,7 @@ describe("the pre-commit hook finds the program", () => {
     const log = join(tempDir(), "ran.log");
     const tool = join(tempDir(), "my-noma");
     writeFileSync(tool, `#!/bin/sh\necho "$*" > '${log}'\nexit 0\n`, { mode: 0o755 });
-    writeTree(repo, { "src/x.ts": "x\n" });
+    writeTree(repo, { "docs/c.noma": VALID });
     git(repo, ["add", "."]);
     expect(commit(repo, ["-m", "x"], { NOMA_RECONCILE_BIN: tool }).code).toBe(0);
     expect(readFileSync(log, "utf8")).toBe("check --staged\n");
