@@ -106,7 +106,10 @@ describe("the installed hook starts node when something judged is staged, and th
       const before = head(repo);
       const r = commit(repo, ["-m", what], { PATH: node.path });
       expect(r.code, r.output).toBe(1);
-      expect(errors(r.output).some((l) => error.test(l)), r.output).toBe(true);
+      expect(
+        errors(r.output).some((l) => error.test(l)),
+        r.output,
+      ).toBe(true);
       expect(head(repo)).toBe(before);
       expect(node.starts()).toBe(1);
     });
@@ -143,7 +146,8 @@ describe("the installed hook starts no node when nothing judged is staged, and t
     [
       "names with spaces, a newline, quotes, a leading dash, bytes that are not UTF-8",
       (r) => {
-        for (const name of ["src/a b.ts", "src/a\nb.noma.ts", "src/'q\".ts", "src/-n.ts", "src/--cached", "src/x\n.notarai/y.spec.yaml"]) writeTree(r, { [name]: "x\n" });
+        for (const name of ["src/a b.ts", "src/a\nb.noma.ts", "src/'q\".ts", "src/-n.ts", "src/--cached", "src/x\n.notarai/y.spec.yaml"])
+          writeTree(r, { [name]: "x\n" });
         writeFileSync(Buffer.from([...Buffer.from(join(r, "src/bad")), 0xff, 0xfe, ...Buffer.from(".noma.txt")]), "x\n");
       },
     ],
