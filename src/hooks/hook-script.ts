@@ -8,12 +8,13 @@
  * blocks the commit. Git runs pre-commit hooks from the top of the work tree,
  * so relative paths are the repository's.
  *
- * Before it starts the program it asks git, in the shell, whether anything the check
+ * Right after the skip switch it asks git, in the shell, whether anything the check
  * judges is staged: one `git diff --cached --quiet` over the judged names as pathspecs
  * (CHECKED_PATHSPECS, the same entries `check --staged` lists: deletions and both sides of a
  * rename included). Git matches the names, so no staged name ever passes through the shell.
  * When none is staged it prints what `check --staged` prints then and lets the commit
- * through; any other answer of git (a relevant name, an error) starts the program, which
+ * through, before looking for the program (one git process fewer; a commit with nothing to
+ * judge needs no program, installed or not); any other answer of git (a relevant name, an error) starts the program, which
  * judges (and reports the error). docs/hooks-and-ci.md#the-pre-commit-hook-check---staged.
  */
 import { CHECKED_PATHSPECS } from "../layout/checked-path.js";
@@ -64,13 +65,14 @@ const SKIP_HINT = `Skip this check once: ${SKIP_ENV}=1 git commit ...`;
 
 const HEADER = `${HOOK_MARKER}: blocks commits that stage invalid .noma documents, transcripts or specs.
 # Skip once: git commit --no-verify, or ${SKIP_ENV}=1 git commit ...
-# Runs $${BIN_ENV}, else \`git config ${BIN_GIT_CONFIG}\`, else ${LOCAL_BIN} (paths from the top of the work tree; *.js, *.cjs, *.mjs run with node),
-# and only when git says a document, transcript, sidecar, book manifest, spec or the configuration is staged (deleted or renamed included).
+# Only when git says a document, transcript, sidecar, book manifest, spec or the configuration is staged (deleted or renamed included),
+# runs $${BIN_ENV}, else \`git config ${BIN_GIT_CONFIG}\`, else ${LOCAL_BIN} (paths from the top of the work tree; *.js, *.cjs, *.mjs run with node).
 `;
 
-/** The hook's program: skip switch, finding the program, asking git whether anything judged is staged, running the check (no shebang, comments or chaining). */
+/** The hook's program: skip switch, asking git whether anything judged is staged, finding the program, running the check (no shebang, comments or chaining). */
 export const HOOK_PROGRAM = [
   `case \${${SKIP_ENV}:-0} in 0|[Ff][Aa][Ll][Ss][Ee]) ;; *) echo "noma-reconcile: ${SKIP_ENV} is set; staged files not checked." >&2; exit 0 ;; esac`,
+  `${STAGED_FILTER} 2>/dev/null && { echo "noma-reconcile: ${NOTHING_STAGED}" >&2; exit 0; }`,
   `b=\${${BIN_ENV}:-} from=${BIN_ENV}`,
   `[ -n "$b" ] || b=$(git config --path --get ${BIN_GIT_CONFIG} || :) from="git config ${BIN_GIT_CONFIG}"`,
   `if [ -z "$b" ]; then`,
@@ -83,7 +85,6 @@ export const HOOK_PROGRAM = [
   `fi`,
   `case $b in *.js|*.cjs|*.mjs|${LOCAL_BIN}) command -v node >/dev/null 2>&1 || { echo "noma-reconcile: commit blocked: node is not on the PATH ` +
     `this hook runs with, and $b needs it. ${SKIP_HINT}" >&2; exit 1; } ;; esac`,
-  `${STAGED_FILTER} 2>/dev/null && { echo "noma-reconcile: ${NOTHING_STAGED}" >&2; exit 0; }`,
   `case $b in *.js|*.cjs|*.mjs) exec node "$b" check --staged ;; *) exec "$b" check --staged ;; esac`,
   ``,
 ].join("\n");
