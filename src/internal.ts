@@ -149,7 +149,18 @@ export { execGit, execGitBuffer, splitNul, GitError, type ExecGitOptions } from 
 // Hooks and the PR check (issue 6)
 export { installHooks, type InstallHooksOptions, type InstallHooksResult } from "./hooks/install-hooks.js";
 export { gitHooksDir } from "./git/read-ref.js";
-export { PRE_COMMIT_SCRIPT, PRE_COMMIT_BLOCK, HOOK_COMMAND, HOOK_MARKER, SKIP_ENV, BIN_ENV, BIN_GIT_CONFIG, isOwnHook } from "./hooks/hook-script.js";
+export {
+  PRE_COMMIT_SCRIPT,
+  PRE_COMMIT_BLOCK,
+  HOOK_COMMAND,
+  HOOK_MARKER,
+  SKIP_ENV,
+  BIN_ENV,
+  BIN_GIT_CONFIG,
+  isOwnHook,
+  NOTHING_STAGED,
+  STAGED_FILTER,
+} from "./hooks/hook-script.js";
 export { locateProgram, type ProgramLocation } from "./hooks/locate-program.js";
 export { parseCatFileBatch, readBlobs, readBlobsAsync, type BatchObject } from "./git/cat-file-batch.js";
 export { listStagedFiles } from "./git/list-staged-files.js";
