@@ -54,12 +54,7 @@ import type { RegexNode } from "./regex-syntax.js";
 export const MAX_BACKTRACKING_PATHS = 32;
 
 /** picomatch's look-arounds for a glob without extglobs or negation (dot: true), by source text. */
-const BOUNDED_LOOKS = new Set([
-  "(?!(?:^|\\/)\\.{1,2}(?:\\/|$))",
-  "(?!\\.{1,2}(?:\\/|$))",
-  "(?!\\.{0,1}(?:\\/|$))",
-  "(?=.)",
-]);
+const BOUNDED_LOOKS = new Set(["(?!(?:^|\\/)\\.{1,2}(?:\\/|$))", "(?!\\.{1,2}(?:\\/|$))", "(?!\\.{0,1}(?:\\/|$))", "(?=.)"]);
 
 /** The longest finitely bounded repetition unrolled. */
 const MAX_UNROLL = 8;
