@@ -8,6 +8,7 @@
  */
 import { MAX_BACKTRACKING_PATHS, backtrackingBound } from "./backtracking-bound.js";
 import { compileLinearRegex, type LinearRegex } from "./linear-regex.js";
+import { literalStart } from "./regex-automaton.js";
 import { parseRegex } from "./regex-syntax.js";
 
 export interface GlobTester {
@@ -25,10 +26,15 @@ export function compileGlobTester(source: string): GlobTester {
   const tree = parseRegex(source);
   if (backtrackingBound(tree) > MAX_BACKTRACKING_PATHS) return linearTester(compileLinearRegex(source));
   const re = new RegExp(source);
+  // The linear matcher's shortcuts, cheaper than any engine: a literal glob is one comparison; a path
+  // without the glob's literal start is refused before the engine runs.
+  const { prefix, exact } = literalStart(tree);
+  if (exact !== null) return { native: true, test: (path) => path === exact };
   let linear: LinearRegex | undefined;
   return {
     native: true,
     test(path: string): boolean {
+      if (!path.startsWith(prefix)) return false;
       try {
         return re.test(path);
       } catch {
