@@ -41,7 +41,7 @@ export { resolveSpecRefs, refTargetPath } from "./governance/resolve-spec-refs.j
 export { formatSpecProblem, type SpecProblem, type SpecProblemCode } from "./governance/spec-problem.js";
 export { SPEC_VERSIONS, SPEC_SCHEMAS, isSpecVersion, type SpecVersion, type SpecData, type SpecBehavior } from "./governance/spec-schema.js";
 export { specSchemaJson, SPEC_SCHEMA_ID } from "./governance/spec-json-schema.js";
-export { compileGlob, compileExcludePattern, normalizeGlob, isSpecPath, globMatcher, GLOB_OPTIONS, SPEC_FILE_GLOB } from "./governance/glob.js";
+export { compileGlob, compileExcludePattern, normalizeGlob, isSpecPath, globMatcher, globTester, GLOB_OPTIONS, SPEC_FILE_GLOB } from "./governance/glob.js";
 export { buildGovernance, isInternalPath, SNAPSHOT_PATH, CACHE_DIR, SELF_CATEGORY, type Governance, type Governor } from "./governance/governance.js";
 export { governedFiles, listRepoFiles, type GovernedFile } from "./governance/governed-files.js";
 export { auditTest, DEFAULT_AUDIT_LOCATIONS, AUDIT_DESCRIPTIONS, type AuditLocations, type AuditKind } from "./governance/audit-paths.js";
