@@ -39,7 +39,8 @@ function chain(n) {
   const transcript = chainLines(records, null).join("");
   const doc = docAt(n);
   const r = verifyTranscript(transcript, doc);
-  if (!r.ok || r.findings.length !== 0 || r.records !== n) throw new Error(`the ${n}-record chain does not verify clean: ${JSON.stringify(r.findings.slice(0, 3))}`);
+  if (!r.ok || r.findings.length !== 0 || r.records !== n)
+    throw new Error(`the ${n}-record chain does not verify clean: ${JSON.stringify(r.findings.slice(0, 3))}`);
   return { transcript, doc };
 }
 

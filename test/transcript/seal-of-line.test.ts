@@ -57,7 +57,10 @@ describe("sealOfLine", () => {
   });
 
   it("equals expectedSeal on any JSON object, and on escapes JSON.stringify does not write", () => {
-    fc.assert(fc.property(object, (o) => both(JSON.stringify(o))), { numRuns: 300 });
+    fc.assert(
+      fc.property(object, (o) => both(JSON.stringify(o))),
+      { numRuns: 300 },
+    );
     const seal = "a".repeat(64);
     for (const line of [
       `{"a":"\\u0041","entry_sha256":"${seal}"}`,
