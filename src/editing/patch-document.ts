@@ -152,6 +152,8 @@ export function patchDocument(absPath: string, ops: readonly unknown[], options:
   assertRecordableOps(ops);
   // Nothing that is not a document gets a transcript (may-hold-transcript.ts): refused before anything is locked or written.
   assertMayHoldTranscript(absPath, options.root !== undefined ? relative(options.root, absPath).split(sep).join("/") : absPath);
+  // A document linked out of the repository is neither read nor written (the CLI and the MCP server contain it first; the library here).
+  if (options.root !== undefined && isSymlink(absPath)) assertNoSymlinkEscape(options.root, relative(options.root, absPath).split(sep).join("/"), "patch it");
   refuseSymlinks(absPath, options.root);
   // Files are named in refusals as the repository names them (a FIFO, no permission, not UTF-8).
   const label = (abs: string): string => (options.root !== undefined ? relative(options.root, abs).split(sep).join("/") : abs);
