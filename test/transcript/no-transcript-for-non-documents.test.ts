@@ -168,6 +168,40 @@ describe("… the MCP server over stdio", () => {
     }
     await c.close();
   });
+
+  it("the workspace tools refuse to write a document or any transcript: only their evidence ledger grows", async () => {
+    const { dir, before } = repo();
+    const c = new McpClient(dir);
+    const LEDGER = "docs/evidence_ledger.tools.log";
+    const writes: Array<[string, Record<string, unknown>]> = [];
+    for (const path of ["docs/a.noma", "docs/a.noma.patches", "new.noma.patches", "book/01-intro.noma.patches"]) {
+      writes.push(
+        ["edit_file", { path, contents: "x\n", create_if_missing: true }],
+        ["edit_file", { path, edits: [{ oldText: "claim", newText: "x" }] }],
+        ["apply_patch", { path, hunks: [{ start_line: 1, end_line: 1, replacement: "x" }] }],
+        ["write_file", { path, content: "x\n" }],
+        ["append_file", { path, content: "x\n" }],
+      );
+    }
+    writes.push(
+      ["move_file", { source: "docs/a.noma", destination: "docs/b.noma" }],
+      ["move_file", { source: "x.yaml", destination: "x.noma.patches" }],
+      ["move_file", { source: "docs/a.noma", destination: "docs/a.yaml" }],
+    );
+    for (const [tool, args] of writes) {
+      const r = await c.call(tool, args);
+      expect(r.isError, `${tool} ${JSON.stringify(args)}: ${r.content[0]?.text}`).toBe(true);
+      // The ledger, and the empty folder the tools keep their locks in (.notarai/.cache/workspace/), are the tools' own.
+      const after = Object.fromEntries(
+        Object.entries(treeState(dir)).filter(
+          ([p, v]) => p !== LEDGER && !(v === "dir" && [".notarai", ".notarai/.cache", ".notarai/.cache/workspace"].includes(p)),
+        ),
+      );
+      expect(after, `${tool} ${JSON.stringify(args)}`).toEqual(before);
+    }
+    expect(readFileSync(join(dir, LEDGER), "utf8").trim().split("\n").length).toBe(writes.length);
+    await c.close();
+  });
 });
 
 describe("… the library", () => {
