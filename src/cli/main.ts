@@ -248,7 +248,16 @@ cli
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile changed --spec .notarai/cli.spec.yaml")
   .example("  noma-reconcile changed --spec .notarai/cli.spec.yaml --type docs --format json")
-  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/changed-command.js")).changedCommand(options, io)));
+  .action((options: Record<string, unknown>) =>
+    run(() =>
+      runBody(
+        "changed",
+        [],
+        () => import("./commands/changed-command.js"),
+        (m) => m.changedCommand(options, io),
+      ),
+    ),
+  );
 
 cli
   .command(
