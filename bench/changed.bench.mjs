@@ -54,9 +54,11 @@ try {
       { label: "changed", cmd: process.execPath, args: [CLI, "changed", "--spec", SPEC], cwd: root, okStatus: [0] },
       { label: "node -e 0", cmd: process.execPath, args: ["-e", "0"] },
     ];
-    if (BASE_CLI !== undefined) commands.push({ label: "changed (base)", cmd: process.execPath, args: [BASE_CLI, "changed", "--spec", SPEC], cwd: root, okStatus: [0] });
+    if (BASE_CLI !== undefined)
+      commands.push({ label: "changed (base)", cmd: process.execPath, args: [BASE_CLI, "changed", "--spec", SPEC], cwd: root, okStatus: [0] });
     const [status, changed, node, baseline] = roundRobin(commands, { rounds: ROUNDS, warmup: 1, cpu: process.env.NR_BENCH_CPU === "1" });
-    const cpu = changed.cpu === undefined ? "" : `; CPU ${fmt(changed.cpu.ms)} vs git status ${fmt(status.cpu.ms)} (${(changed.cpu.ms / status.cpu.ms).toFixed(2)}×)`;
+    const cpu =
+      changed.cpu === undefined ? "" : `; CPU ${fmt(changed.cpu.ms)} vs git status ${fmt(status.cpu.ms)} (${(changed.cpu.ms / status.cpu.ms).toFixed(2)}×)`;
     notes.push(`${n} files: node -e 0 = ${fmt(node.ms)} (${pairedRatio(node, status).toFixed(2)}× git status)${cpu}`);
     rows.push([
       `warm \`changed --spec\`, ${n} governed files, 10 edited → ${listed} listed`,
@@ -70,7 +72,11 @@ try {
       rows.push([`  the same, ${BASE_CLI}`, fmt(baseline.ms), "git status --porcelain", fmt(status.ms), `${pairedRatio(baseline, status).toFixed(2)}×`, ""]);
     if (keep !== undefined) git(root, ["checkout", "-q", "--", "."]);
   }
-  console.log(`${ROUNDS} rounds, medians; load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} at the end; ${notes.join("; ")}\n`);
+  console.log(
+    `${ROUNDS} rounds, medians; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")} at the end; ${notes.join("; ")}\n`,
+  );
   report("warm changed, whole process", rows);
 } finally {
   if (keep === undefined) rmSync(base, { recursive: true, force: true });

@@ -300,7 +300,8 @@ describe("the compile cache of command bodies", () => {
 
 describe("cache file framing", () => {
   it("`changed` from its body answers as its module does; a run that set the WASM flag for SQLite writes no cache V8 would refuse", () => {
-    const spec = 'schema_version: "0.7"\nintent: All.\nbehaviors:\n  - name: all\n    given: a change\n    then: reconciled\nartifacts:\n  code:\n    - path: "src/**"\n';
+    const spec =
+      'schema_version: "0.7"\nintent: All.\nbehaviors:\n  - name: all\n    given: a change\n    then: reconciled\nartifacts:\n  code:\n    - path: "src/**"\n';
     const repo = tempRepo({ ".notarai/all.spec.yaml": spec, "src/a.ts": "a\n", "src/b.ts": "b\n", "src/gone.ts": "g\n" });
     const dir = cacheDir();
     const on = { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir };
