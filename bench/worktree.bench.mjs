@@ -6,7 +6,8 @@
 //     machine's load; the figures are medians over the pairs. Removal is not timed.
 // (b) `runs prune` over 1,000 runs (8 steps each, their run directories; 50 of them with a real
 //     worktree and branch) — `--dry-run`, then the prune that removes all but the newest 20 —
-//     beside `node -e 0`.
+//     beside `node -e 0`, and the prune beside `rm -rf` of a copy of the same run directories (what
+//     deleting their files costs this disk).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -137,8 +138,15 @@ const build = async () => {
 await build();
 const dry = timeCommand(process.execPath, [CLI, "runs", "prune", "--keep-last", "20", "--keep-days", "0", "--dry-run"], { cwd: big, runs: 5 });
 const pruneMs = [];
+const rmMs = [];
+const floorDir = mkdtempSync(join(tmpdir(), "nr-bench-rm-"));
 for (let i = 0; i < 3; i++) {
   if (i > 0) await build();
+  // The floor of removing the run directories: `rm -rf` of a copy of them (the copy not timed).
+  execFileSync("cp", ["-a", join(big, ".norma/runs"), join(floorDir, "runs")]);
+  const r0 = now();
+  execFileSync("rm", ["-rf", join(floorDir, "runs")]);
+  rmMs.push(now() - r0);
   const t0 = now();
   const out = execFileSync(process.execPath, [CLI, "runs", "prune", "--keep-last", "20", "--keep-days", "0", "--format", "json"], { cwd: big }).toString();
   pruneMs.push(now() - t0);
@@ -147,7 +155,9 @@ for (let i = 0; i < 3; i++) {
 }
 const floor = nodeFloor(9);
 rmSync(big, { recursive: true, force: true });
+rmSync(floorDir, { recursive: true, force: true });
 const prune = median(pruneMs);
+const rmFloor = median(rmMs);
 
 report(`a run's worktree (${N.toLocaleString("en")} files, ${cacheKb} KB hash cache; ${PAIRS} pairs) and runs prune (${RUNS} runs)`, [
   ["figure", "time", "floor", "floor time", "× floor", "target"],
@@ -167,6 +177,14 @@ report(`a run's worktree (${N.toLocaleString("en")} files, ${cacheKb} KB hash ca
     "node -e 0",
     fmt(floor),
     ratio(prune, floor),
+    "report",
+  ],
+  [
+    `(b) the same prune against removing its run directories`,
+    fmt(prune),
+    `rm -rf of a copy of the ${RUNS} run directories`,
+    fmt(rmFloor),
+    ratio(prune, rmFloor),
     "report",
   ],
   ["(b) per run removed", fmt(prune / (RUNS - 20)), "", "", "", ""],

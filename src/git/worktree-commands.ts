@@ -4,6 +4,9 @@
  * these calls (a post-checkout hook of the user's must not run on our checkout,
  * nor cost a run its time).
  */
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { realpathLenient } from "../fsx/realpath-lenient.js";
 import { execGit, splitNul } from "./exec-git.js";
 
 /** `-c core.hooksPath=…` pointing at nothing: no hook of the repository runs. */
@@ -67,4 +70,29 @@ export function removeWorktree(root: string, dir: string): void {
 /** `git worktree prune`: drop the records of worktrees whose directories are gone. */
 export function pruneWorktreeRecords(root: string): void {
   execGit(["worktree", "prune"], { cwd: root });
+}
+
+/**
+ * Why git would refuse to remove the linked worktree at `dir`, read from the files git checks
+ * (`dir/.git` names a record `gitdir: R`; `R/gitdir` names `dir/.git` back), or null when the
+ * two point at each other. A worktree copied or re-linked by hand fails this.
+ */
+export function worktreeLinkProblem(dir: string): string | null {
+  const dotGit = join(dir, ".git");
+  let text: string;
+  try {
+    text = readFileSync(dotGit, "utf8");
+  } catch (e) {
+    return `${dotGit} cannot be read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`;
+  }
+  const m = /^gitdir: (.+?)\r?\n?$/.exec(text);
+  if (m === null) return `${dotGit} is not a "gitdir: …" link`;
+  const record = resolve(dir, m[1]!);
+  let back: string;
+  try {
+    back = readFileSync(join(record, "gitdir"), "utf8").trim();
+  } catch {
+    return `${dotGit} points at ${record}, which is not a worktree record`;
+  }
+  return realpathLenient(resolve(record, back)) === realpathLenient(dotGit) ? null : `${dotGit} points at ${record}, which does not point back`;
 }

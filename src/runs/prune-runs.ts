@@ -20,9 +20,9 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { branchesUnder, deleteBranches } from "../git/branch-commands.js";
-import { execGit } from "../git/exec-git.js";
+import { execGit, GitError } from "../git/exec-git.js";
 import { currentBranch } from "../git/read-ref.js";
-import { listWorktrees, pruneWorktreeRecords, removeWorktree } from "../git/worktree-commands.js";
+import { listWorktrees, pruneWorktreeRecords, removeWorktree, worktreeLinkProblem } from "../git/worktree-commands.js";
 import { worktreeStatus } from "../git/worktree-status.js";
 import { realpathLenient } from "../fsx/realpath-lenient.js";
 import { abs, runDir, TMP_MARK } from "../layout/norma-layout.js";
@@ -103,6 +103,17 @@ function mergedRunBranches(root: string): Set<string> {
   return out;
 }
 
+/** `git worktree remove`, or git's reason it would not (nothing removed then). */
+function removeWorktreeOrSay(root: string, path: string): string | null {
+  try {
+    removeWorktree(root, path);
+    return null;
+  } catch (e) {
+    if (!(e instanceof GitError)) throw e;
+    return e.stderr.length > 0 ? e.stderr.split("\n")[0]! : e.message;
+  }
+}
+
 export async function pruneRuns(root: string, o: PruneOptions): Promise<PruneResult> {
   const release = acquireRunLock(root, o.lockWaitMs);
   try {
@@ -112,7 +123,11 @@ export async function pruneRuns(root: string, o: PruneOptions): Promise<PruneRes
     if (state === null) return result;
     const chosen = runsToPrune(state.runs, { keep_last: o.keepLast, keep_days: o.keepDays }, o.now ?? new Date());
     if (chosen.length === 0) return result;
-    const registered = new Map(listWorktrees(root).map((w) => [realpathLenient(w.path), w]));
+    const worktrees = listWorktrees(root);
+    const registered = new Map(worktrees.map((w) => [realpathLenient(w.path), w]));
+    // Where each branch is checked out: git refuses to delete a branch checked out in a worktree.
+    const checkedOut = new Map<string, string>();
+    for (const w of worktrees) if (w.branch?.startsWith("refs/heads/") === true) checkedOut.set(w.branch.slice(11), realpathLenient(w.path));
     const branches = branchesUnder(root, RUN_BRANCH_PREFIX);
     const merged = mergedRunBranches(root);
     const exclude = uncommittedRecords({ records: o.records });
@@ -137,8 +152,13 @@ export async function pruneRuns(root: string, o: PruneOptions): Promise<PruneRes
         const known = registered.has(realpathLenient(path));
         entry.worktree = { dir: wt.dir, action: there || known ? "removed" : "none" };
         if (there) {
-          const dirty = known ? worktreeStatus(path, { exclude }) : [];
-          if (dirty.length > 0) {
+          const link = known ? worktreeLinkProblem(path) : null;
+          const dirty = known && link === null ? worktreeStatus(path, { exclude }) : [];
+          if (link !== null) {
+            entry.record = "kept";
+            entry.worktree.action = "kept";
+            entry.note = `its worktree ${wt.dir} could not be removed (${link}); fix or remove it by hand, then prune again`;
+          } else if (dirty.length > 0) {
             const paths = [...new Set(dirty.map((d) => d.path))].sort();
             entry.record = "kept";
             entry.worktree.action = "kept";
@@ -149,9 +169,13 @@ export async function pruneRuns(root: string, o: PruneOptions): Promise<PruneRes
           }
         }
         const tip = branches.get(wt.branch);
+        const elsewhere = checkedOut.get(wt.branch);
         if (tip === undefined) entry.branch = { name: wt.branch, action: "none" };
         else if (entry.record === "kept") entry.branch = { name: wt.branch, action: "kept" };
-        else {
+        else if (elsewhere !== undefined && elsewhere !== realpathLenient(path)) {
+          entry.branch = { name: wt.branch, action: "kept" };
+          entry.note = `branch ${wt.branch} is kept: it is checked out at ${elsewhere} (\`git worktree remove\` that checkout first)`;
+        } else {
           const applied = kv.get("applied") !== undefined;
           const isMerged = tip === wt.base || applied || merged.has(wt.branch);
           entry.branch = { name: wt.branch, action: isMerged ? "deleted" : "kept" };
@@ -166,7 +190,15 @@ export async function pruneRuns(root: string, o: PruneOptions): Promise<PruneRes
       if (wt !== null && entry.worktree?.action === "removed") {
         const path = worktreePath(root, wt);
         if (existsSync(path)) {
-          if (registered.has(realpathLenient(path))) removeWorktree(root, path);
+          const failed = registered.has(realpathLenient(path)) ? removeWorktreeOrSay(root, path) : null;
+          if (failed !== null) {
+            // Git would not remove it (e.g. its `.git` file points at another repository): keep the run, say why.
+            entry.record = "kept";
+            entry.worktree.action = "kept";
+            if (entry.branch?.action === "deleted") entry.branch.action = "kept";
+            entry.note = `its worktree ${wt.dir} could not be removed (${failed}); fix or remove it by hand, then prune again`;
+            continue;
+          }
           rmSync(path, { recursive: true, force: true });
         }
       }
