@@ -299,7 +299,10 @@ describe("the compile cache of command bodies", () => {
 });
 
 describe("cache file framing", () => {
-  it("`changed` from its body answers as its module does; a run that set the WASM flag for SQLite writes no cache V8 would refuse", () => {
+  // A dozen CLI runs: on a loaded 2-core machine that can pass the default 60 s.
+  it("`changed` from its body answers as its module does; a run that set the WASM flag for SQLite writes no cache V8 would refuse", {
+    timeout: 240_000,
+  }, () => {
     const spec =
       'schema_version: "0.7"\nintent: All.\nbehaviors:\n  - name: all\n    given: a change\n    then: reconciled\nartifacts:\n  code:\n    - path: "src/**"\n';
     const repo = tempRepo({ ".notarai/all.spec.yaml": spec, "src/a.ts": "a\n", "src/b.ts": "b\n", "src/gone.ts": "g\n" });
