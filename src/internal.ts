@@ -143,7 +143,7 @@ export { verifyTranscript, transcriptLines, type TranscriptReport, type Transcri
 export { acceptOutsideEdits, AcceptRefusedError, type AcceptOutsideEditsOptions, type AcceptOutsideEditsResult } from "./editing/accept-document.js";
 export { ACCEPT_OP, type OutsideEdit } from "./transcript/accept-outside-edit.js";
 export { readCapabilities, sidecarPath } from "./capability/read-capabilities.js";
-export { CapabilityDescriptorSchema, type CapabilityDescriptor } from "./capability/capability-schema.js";
+export { capabilitySchemas, type CapabilityDescriptor } from "./capability/capability-schema.js";
 export { capabilityAdvisories } from "./capability/capability-advisory.js";
 export { execGit, execGitBuffer, splitNul, GitError, type ExecGitOptions } from "./git/exec-git.js";
 // Hooks and the PR check (issue 6)

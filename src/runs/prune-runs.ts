@@ -25,6 +25,7 @@ import { currentBranch } from "../git/read-ref.js";
 import { listWorktrees, pruneWorktreeRecords, removeWorktree, worktreeLinkProblem } from "../git/worktree-commands.js";
 import { worktreeStatus } from "../git/worktree-status.js";
 import { realpathLenient } from "../fsx/realpath-lenient.js";
+import { removeTrees } from "../fsx/remove-trees.js";
 import { abs, runDir, TMP_MARK } from "../layout/norma-layout.js";
 import { uncommittedRecords } from "./commit-run-result.js";
 import { crashPoint } from "./crash-point.js";
@@ -220,7 +221,7 @@ export async function pruneRuns(root: string, o: PruneOptions): Promise<PruneRes
       await normaTransaction(root, (tx) => {
         for (const g of goDirs) tx.deleteRun(g.id);
       });
-    for (const g of goDirs) if (g.tmp !== "") rmSync(g.tmp, { recursive: true, force: true });
+    await removeTrees(goDirs.flatMap((g) => (g.tmp === "" ? [] : [g.tmp])));
     return result;
   } finally {
     release();
