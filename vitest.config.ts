@@ -18,12 +18,27 @@ const SLOW = [
   "test/mcp/message-size.test.ts",
 ];
 
+/**
+ * How many test files run at once: `VITEST_MAX_WORKERS=<n>` (or `<n>%` of the cores), e.g. more
+ * than the cores where the tests mostly wait for the processes they spawn, 1 on a machine that is
+ * busy with other work. Unset: vitest's default (the cores less one). `--maxWorkers` on the
+ * command line still wins.
+ */
+function maxWorkers(): { maxWorkers?: number | string } {
+  const v = process.env["VITEST_MAX_WORKERS"]?.trim();
+  if (v === undefined || v === "") return {};
+  if (/^[1-9]\d*$/.test(v)) return { maxWorkers: Number(v) };
+  if (/^[1-9]\d*%$/.test(v)) return { maxWorkers: v };
+  throw new Error(`VITEST_MAX_WORKERS takes a number of workers (4) or a share of the cores (50%), not ${JSON.stringify(v)}`);
+}
+
 export default defineConfig({
   define: { __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version), __NOMA_RECONCILE_HOMEPAGE__: JSON.stringify(pkg.homepage) },
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ["default"],
+    ...maxWorkers(),
     projects: [
       { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: SLOW } },
       { extends: true, test: { name: "slow", include: SLOW } },

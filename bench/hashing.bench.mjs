@@ -7,15 +7,22 @@
 // Every round runs each figure once (round-robin; ratios taken round by round), so a figure and
 // its floor share the machine's load. The files are in the page cache (a warm-up round reads them):
 // "cold" is the cache of hashes, not the disk.
+// Then the same as a new user meets it, whole process (issue 38): `noma-reconcile changed --spec` with no
+// cache (node's start, git's listing, every file read and hashed, the memo written to the cache DB)
+// against `xargs -0 b3sum --num-threads 1` over the same files, round-robin (target ≤ 1.5×).
 // b3sum is the Debian package `b3sum` (`apt-get install b3sum`); without it its rows print n/a.
 // NR_BENCH_REPO=<dir> reuses/keeps the repository; NR_BENCH_HASH_FILES=<n> changes its size.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { currentHashes, listRepoFiles, readWorktreeStatus } from "../dist/internal.js";
-import { fmt, report } from "./lib/measure.mjs";
-import { ensureRepo } from "./lib/gen-repo.mjs";
+import { fmt, pairedRatio, report, roundRobin } from "./lib/measure.mjs";
+import { ensureRepo, SPEC } from "./lib/gen-repo.mjs";
+
+const CLI = join(dirname(fileURLToPath(import.meta.url)), "../dist/cli.cjs");
+const BASE_CLI = process.env.NR_BENCH_BASE_CLI;
 
 const N = Number(process.env.NR_BENCH_HASH_FILES ?? 20_000);
 const ROUNDS = Number(process.env.NR_BENCH_ROUNDS ?? 9);
@@ -73,6 +80,54 @@ try {
     ],
     ["", "", "reading the bytes", fmt(median(read)), `${byRound(ours, read).toFixed(2)}×`, ""],
   ]);
+
+  // Whole process: a cold `changed` (the cache removed before each run, not timed) against b3sum, in the same rounds.
+  const cache = join(root, ".notarai/.cache");
+  const cold = (cli) => ({
+    label: "cold changed",
+    cmd: process.execPath,
+    args: [cli, "changed", "--spec", SPEC],
+    cwd: root,
+    okStatus: [0],
+    before: () => rmSync(cache, { recursive: true, force: true }),
+  });
+  const commands = [cold(CLI)];
+  if (hasB3sum) commands.push({ label: "b3sum", cmd: "xargs", args: ["-0", "b3sum", "--num-threads", "1"], cwd: root, input: list, okStatus: [0] });
+  commands.push({ label: "node -e 0", cmd: process.execPath, args: ["-e", "0"] });
+  if (BASE_CLI !== undefined) commands.push(cold(BASE_CLI));
+  const t = roundRobin(commands, { rounds: Math.max(5, Math.ceil(ROUNDS / 2)), warmup: 1 });
+  const whole = t[0];
+  const b3w = hasB3sum ? t[1] : null;
+  const nodeW = t[hasB3sum ? 2 : 1];
+  const baseW = BASE_CLI !== undefined ? t[t.length - 1] : null;
+  const rows = [
+    ["figure (one process each)", "time", "floor", "floor time", "× floor (round by round)", "target"],
+    [
+      "cold `changed --spec` (hash all, write the memo)",
+      fmt(whole.ms),
+      "xargs -0 b3sum --num-threads 1",
+      b3w === null ? "n/a" : fmt(b3w.ms),
+      b3w === null ? "" : `${pairedRatio(whole, b3w).toFixed(2)}×`,
+      "≤ 1.5×",
+    ],
+    ["", "", "node -e 0", fmt(nodeW.ms), `${pairedRatio(whole, nodeW).toFixed(2)}×`, ""],
+  ];
+  if (baseW !== null)
+    rows.push([
+      `  the same, ${BASE_CLI}`,
+      fmt(baseW.ms),
+      "xargs -0 b3sum --num-threads 1",
+      b3w === null ? "n/a" : fmt(b3w.ms),
+      b3w === null ? "" : `${pairedRatio(baseW, b3w).toFixed(2)}×`,
+      "",
+    ]);
+  console.log(
+    `\nload average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")} at the end`,
+  );
+  report("cold hashing, whole process", rows);
+  rmSync(cache, { recursive: true, force: true });
 } finally {
   if (keep === undefined) rmSync(dirname(root), { recursive: true, force: true });
 }

@@ -6,6 +6,9 @@
 //       patched through the patch engine (so their transcripts are staged too and verified
 //       against the staged documents)                      vs node -e 0 + git diff --cached --name-only   target ≤ 2×
 //   and, for information, the installed hook script itself (sh + node_modules/.bin) on (b).
+//   (h) the installed hook itself (.git/hooks/pre-commit executed as git commit runs it), nothing
+//       judged staged: it asks git and starts no node   small repo vs node -e 0        target ≤ 0.3×
+//                                                       100,000 files vs git diff --cached --name-only   target ≤ 1.2×
 //   (c) a one-word edit of one chapter of a 50-chapter book (chapters linking into each other),
 //       in a small repository and in the 100,000-file one, beside the same edit of the same
 //       document where no manifest makes the 50 files a book     vs node -e 0   (info)
@@ -145,6 +148,14 @@ function staged(dir) {
   return git(dir, ["diff", "--cached", "--name-only"]).trim().split("\n").filter(Boolean);
 }
 
+/** The installed hook, run as git runs it, answers without node: exit 0 and the one line. */
+function hookSaysNothing(dir) {
+  const env = { ...process.env };
+  delete env.NOMA_RECONCILE_BIN;
+  const r = spawnSync(join(dir, ".git/hooks/pre-commit"), [], { cwd: dir, encoding: "utf8", env });
+  if (r.status !== 0 || !r.stderr.startsWith("noma-reconcile: nothing staged to check")) throw new Error(`hook: ${r.status} ${r.stdout}${r.stderr}`);
+}
+
 function checkOnce(dir, expectCode) {
   const r = spawnSync(process.execPath, [CLI, "check", "--staged"], { cwd: dir, encoding: "utf8" });
   if (r.status !== expectCode) throw new Error(`check --staged exited ${r.status}: ${r.stdout}${r.stderr}`);
@@ -163,6 +174,7 @@ try {
   write(small, "src/a.ts", "a2\n");
   git(small, ["add", "src/a.ts"]);
   checkOnce(small, 0);
+  setUpHook(small);
 
   // The big repository.
   log(`generating a ${N.toLocaleString("en-US")}-file repository with git fast-import…`);
@@ -185,10 +197,15 @@ try {
   git(big, ["add", pathOf(7)]);
   checkOnce(big, 0);
 
-  const [floorNode, aSmall, aBig] = interleaved([
+  for (const dir of [small, big]) hookSaysNothing(dir);
+
+  const [floorNode, aSmall, aBig, floorDiff, hSmall, hBig] = interleaved([
     [process.execPath, ["-e", "0"], small],
     [process.execPath, [CLI, "check", "--staged"], small],
     [process.execPath, [CLI, "check", "--staged"], big],
+    ["git", ["diff", "--cached", "--name-only"], big],
+    [join(small, ".git/hooks/pre-commit"), [], small],
+    [join(big, ".git/hooks/pre-commit"), [], big],
   ]);
 
   // (b) 3 source files and 2 patched documents (with their transcripts) staged.
@@ -214,6 +231,12 @@ try {
     ["(a) nothing governed staged, big repo", fmt(aBig), "node -e 0", fmt(floorNode), ratio(aBig, floorNode), "≤ 1.5×"],
     ["(b) 3 sources + 2 patched .noma (+ transcripts)", fmt(b), "node -e 0 + git diff --cached", `${fmt(floorNode2)} + ${fmt(diff)}`, ratio(b, floorB), "≤ 2×"],
     ["    the installed hook script on (b)", fmt(hookScript), "node -e 0 + git diff --cached", fmt(floorB), ratio(hookScript, floorB), "(info)"],
+  ]);
+  report("the installed hook, nothing judged staged (one source file): it asks git and starts no node", [
+    ["figure", "time", "floor", "floor time", "× floor", "target"],
+    ["(h) .git/hooks/pre-commit, small repo", fmt(hSmall), "node -e 0", fmt(floorNode), ratio(hSmall, floorNode), "≤ 0.3×"],
+    ["(h) .git/hooks/pre-commit, big repo", fmt(hBig), "git diff --cached --name-only", fmt(floorDiff), ratio(hBig, floorDiff), "≤ 1.2×"],
+    ["    the same, big repo", fmt(hBig), "node -e 0", fmt(floorNode), ratio(hBig, floorNode), "(info)"],
   ]);
 
   // (c) one chapter of a 50-chapter book, a one-word edit staged; beside it, the same 50 files and edit without a manifest.

@@ -70,7 +70,14 @@ rmSync(join(root, "dist"), { recursive: true, force: true });
 // compiles with V8's code cache (src/cli/startup/load-cached-body.ts). The bin learns each body's
 // content hash (its cache key) and the Node built-ins it loads (loaded before the short-run
 // V8 flag is set, so they keep Node's own code cache) through a define.
-const BODIES = { check: "src/cli/bodies/check-body.ts", patch: "src/cli/bodies/patch-body.ts", render: "src/cli/bodies/render-body.ts" };
+const BODIES = {
+  check: "src/cli/bodies/check-body.ts",
+  patch: "src/cli/bodies/patch-body.ts",
+  render: "src/cli/bodies/render-body.ts",
+  changed: "src/cli/bodies/changed-body.ts",
+  diff: "src/cli/bodies/diff-body.ts",
+  affected: "src/cli/bodies/affected-body.ts",
+};
 /**
  * Loaded lazily at run time: from dist/vendor/ in the bundle (built below, each beside the
  * WebAssembly file it reads), from node_modules when running from source (src/vendored.ts).

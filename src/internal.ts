@@ -41,7 +41,7 @@ export { resolveSpecRefs, refTargetPath } from "./governance/resolve-spec-refs.j
 export { formatSpecProblem, type SpecProblem, type SpecProblemCode } from "./governance/spec-problem.js";
 export { SPEC_VERSIONS, SPEC_SCHEMAS, isSpecVersion, type SpecVersion, type SpecData, type SpecBehavior } from "./governance/spec-schema.js";
 export { specSchemaJson, SPEC_SCHEMA_ID } from "./governance/spec-json-schema.js";
-export { compileGlob, compileExcludePattern, normalizeGlob, isSpecPath, globMatcher, GLOB_OPTIONS, SPEC_FILE_GLOB } from "./governance/glob.js";
+export { compileGlob, compileExcludePattern, normalizeGlob, isSpecPath, globMatcher, globTester, GLOB_OPTIONS, SPEC_FILE_GLOB } from "./governance/glob.js";
 export { buildGovernance, isInternalPath, SNAPSHOT_PATH, CACHE_DIR, SELF_CATEGORY, type Governance, type Governor } from "./governance/governance.js";
 export { governedFiles, listRepoFiles, type GovernedFile } from "./governance/governed-files.js";
 export { auditTest, DEFAULT_AUDIT_LOCATIONS, AUDIT_DESCRIPTIONS, type AuditLocations, type AuditKind } from "./governance/audit-paths.js";
@@ -143,13 +143,24 @@ export { verifyTranscript, transcriptLines, type TranscriptReport, type Transcri
 export { acceptOutsideEdits, AcceptRefusedError, type AcceptOutsideEditsOptions, type AcceptOutsideEditsResult } from "./editing/accept-document.js";
 export { ACCEPT_OP, type OutsideEdit } from "./transcript/accept-outside-edit.js";
 export { readCapabilities, sidecarPath } from "./capability/read-capabilities.js";
-export { CapabilityDescriptorSchema, type CapabilityDescriptor } from "./capability/capability-schema.js";
+export { capabilitySchemas, type CapabilityDescriptor } from "./capability/capability-schema.js";
 export { capabilityAdvisories } from "./capability/capability-advisory.js";
 export { execGit, execGitBuffer, splitNul, GitError, type ExecGitOptions } from "./git/exec-git.js";
 // Hooks and the PR check (issue 6)
 export { installHooks, type InstallHooksOptions, type InstallHooksResult } from "./hooks/install-hooks.js";
 export { gitHooksDir } from "./git/read-ref.js";
-export { PRE_COMMIT_SCRIPT, PRE_COMMIT_BLOCK, HOOK_COMMAND, HOOK_MARKER, SKIP_ENV, BIN_ENV, BIN_GIT_CONFIG, isOwnHook } from "./hooks/hook-script.js";
+export {
+  PRE_COMMIT_SCRIPT,
+  PRE_COMMIT_BLOCK,
+  HOOK_COMMAND,
+  HOOK_MARKER,
+  SKIP_ENV,
+  BIN_ENV,
+  BIN_GIT_CONFIG,
+  isOwnHook,
+  NOTHING_STAGED,
+  STAGED_FILTER,
+} from "./hooks/hook-script.js";
 export { locateProgram, type ProgramLocation } from "./hooks/locate-program.js";
 export { parseCatFileBatch, readBlobs, readBlobsAsync, type BatchObject } from "./git/cat-file-batch.js";
 export { listStagedFiles } from "./git/list-staged-files.js";

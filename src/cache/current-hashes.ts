@@ -15,7 +15,7 @@
 import { statSync, type BigIntStats } from "node:fs";
 import { join, sep } from "node:path";
 import type { WorktreeEntry } from "../git/parse-ls-files.js";
-import { loadBlake3 } from "./blake3.js";
+import { loadBlake3, type Blake3 } from "./blake3.js";
 import type { StatRow } from "./cache-tables.js";
 import { hashFile } from "./hash-file.js";
 
@@ -105,7 +105,8 @@ export async function currentHashes(
   memo: HashMemo,
   options: { racyWindowMs?: number } = {},
 ): Promise<CurrentHashes> {
-  const b3 = await loadBlake3();
+  // Loaded on the first file read: a warm run answered by the memos never compiles the WebAssembly.
+  let b3: Blake3 | undefined;
   const windowMs = options.racyWindowMs ?? RACY_WINDOW_MS;
   const out: CurrentHashes = { hashes: new Map(), blobs: new Map(), newBlobHashes: new Map(), newStatHashes: new Map(), filesRead: 0 };
   const now = Date.now();
@@ -125,7 +126,7 @@ export async function currentHashes(
         out.blobs.set(path, blob);
         continue;
       }
-      const h = hashFile(abs, b3, { blobAlgorithm: blob.length === 64 ? "sha256" : "sha1" });
+      const h = hashFile(abs, (b3 ??= await loadBlake3()), { blobAlgorithm: blob.length === 64 ? "sha256" : "sha1" });
       out.filesRead++;
       out.hashes.set(path, h?.blake3 ?? null);
       if (h !== null && h.blobId === blob) {
@@ -146,7 +147,7 @@ export async function currentHashes(
     if (row === undefined) {
       // Nothing remembered: the file is read whatever its signature, so open → fstat → read
       // (one path lookup; the signature is still taken before the bytes are read).
-      const h = hashFile(abs, b3, { stat: true });
+      const h = hashFile(abs, (b3 ??= await loadBlake3()), { stat: true });
       out.hashes.set(path, h?.blake3 ?? null);
       if (h === null) continue;
       out.filesRead++;
@@ -168,7 +169,7 @@ export async function currentHashes(
       out.hashes.set(path, row!.hash);
       continue;
     }
-    const h = hashFile(abs, b3);
+    const h = hashFile(abs, (b3 ??= await loadBlake3()));
     out.filesRead++;
     out.hashes.set(path, h?.blake3 ?? null);
     // The signature taken before reading: if the file changes during the read, its next signature differs.

@@ -5,7 +5,7 @@
  */
 import { yamlLib } from "../yaml/yaml-lib.js";
 import { yamlToData } from "../yaml/yaml-to-data.js";
-import { CAPABILITY_VERSION, CapabilityDescriptorSchema, type CapabilityDescriptor } from "./capability-schema.js";
+import { CAPABILITY_VERSION, type CapabilityDescriptor, capabilitySchemas } from "./capability-schema.js";
 
 export interface CapabilityProblem {
   severity: "error" | "warning";
@@ -47,7 +47,7 @@ export function readCapabilities(text: string): CapabilityReading {
   if (!converted.ok)
     return { descriptor: null, problems: [{ severity: "error", code: "capability-invalid", message: converted.message, line: converted.line }] };
   const value = converted.data;
-  const parsed = CapabilityDescriptorSchema.safeParse(value);
+  const parsed = capabilitySchemas().CapabilityDescriptorSchema.safeParse(value);
   if (!parsed.success) {
     return {
       descriptor: null,

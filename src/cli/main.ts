@@ -226,7 +226,16 @@ cli
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile affected --base main")
   .example("  noma-reconcile affected --base origin/main --format json")
-  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/affected-command.js")).affectedCommand(options, io)));
+  .action((options: Record<string, unknown>) =>
+    run(() =>
+      runBody(
+        "affected",
+        [],
+        () => import("./commands/affected-command.js"),
+        (m) => m.affectedCommand(options, io),
+      ),
+    ),
+  );
 
 cli
   .command("diff", "The unreconciled diff of one spec's governed files against the merge-base with --base")
@@ -238,7 +247,16 @@ cli
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile diff --spec .notarai/cli.spec.yaml --base main")
   .example("  noma-reconcile diff --spec .notarai/cli.spec.yaml --base main --exclude '*.lock' --format json")
-  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/diff-command.js")).diffCommand(options, io)));
+  .action((options: Record<string, unknown>) =>
+    run(() =>
+      runBody(
+        "diff",
+        [],
+        () => import("./commands/diff-command.js"),
+        (m) => m.diffCommand(options, io),
+      ),
+    ),
+  );
 
 cli
   .command("changed", "Artifact files of a spec whose content is not reconciled (versus the cache)")
@@ -248,7 +266,16 @@ cli
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile changed --spec .notarai/cli.spec.yaml")
   .example("  noma-reconcile changed --spec .notarai/cli.spec.yaml --type docs --format json")
-  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/changed-command.js")).changedCommand(options, io)));
+  .action((options: Record<string, unknown>) =>
+    run(() =>
+      runBody(
+        "changed",
+        [],
+        () => import("./commands/changed-command.js"),
+        (m) => m.changedCommand(options, io),
+      ),
+    ),
+  );
 
 cli
   .command(

@@ -26,6 +26,7 @@ import { sha256Hex } from "../patch/sha256-hex.js";
 import { parseNoma } from "../noma/parse-noma.js";
 import { validateNoma, type ValidateOptions } from "../validate/validate-noma.js";
 import { appendTranscript } from "../transcript/append-transcript.js";
+import { assertMayHoldTranscript } from "../transcript/may-hold-transcript.js";
 import { acceptanceRecord, type OutsideEdit } from "../transcript/accept-outside-edit.js";
 import type { Actor } from "../transcript/transcript-record.js";
 import { documentUri } from "./document-uri.js";
@@ -71,6 +72,8 @@ export function acceptOutsideEdits(absPath: string, options: AcceptOutsideEditsO
   if (isAbsent(absPath)) throw new DocumentMissingError(label);
   if (isBookManifestPath(absPath))
     throw new AcceptRefusedError(`${label} is a book manifest: it has no transcript (book manifests are not patch targets, §2.3)`);
+  // Only a document has a transcript (may-hold-transcript.ts).
+  assertMayHoldTranscript(absPath, label);
   const tPath = transcriptPath(absPath);
   if (isSymlink(tPath))
     throw new SymlinkNotAllowedError(

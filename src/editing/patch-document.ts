@@ -9,7 +9,10 @@
  * it as an interrupted patch rather than an edit outside the protocol. If the
  * document write fails, the transcript is restored.
  */
-import { type ErrorKind, NomaError } from "../errors/noma-error.js";
+import { NomaError } from "../errors/noma-error.js";
+import { assertMayHoldTranscript, NotADocumentError } from "../transcript/may-hold-transcript.js";
+
+export { NotADocumentError };
 import { existsSync, statSync, unlinkSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { withFileLockSync } from "../fsx/with-file-lock.js";
@@ -102,19 +105,6 @@ function crashPoint(point: "after-transcript" | "before-document-rename"): void 
   if (process.env["NOMA_RECONCILE_TEST_CRASH_AT"] === point) process.kill(process.pid, "SIGKILL");
 }
 
-/** A book manifest given to patchDocument: it is no document, and gets no transcript (patchBook patches a book). */
-export class NotADocumentError extends NomaError {
-  static override readonly errorName: string = "NotADocumentError";
-  static override readonly kind: ErrorKind = "usage";
-  constructor(shown: string) {
-    super(
-      "not-a-document",
-      `${shown}: a book manifest is not a document; patch the book with patchBook ` +
-        "(the CLI's `patch` and MCP patch_block route a manifest there), which sends each op to its chapter",
-    );
-  }
-}
-
 export class DocumentMissingError extends NomaError {
   static override readonly errorName: string = "DocumentMissingError";
   /** `shown`: how the message names it (the repository-relative path, when known). */
@@ -160,8 +150,10 @@ export function refuseSymlinks(absPath: string, root: string | undefined): void 
 export function patchDocument(absPath: string, ops: readonly unknown[], options: PatchDocumentOptions): PatchDocumentResult {
   // A value that is not a patch op cannot be recorded as one (§5.2): refused before anything is written.
   assertRecordableOps(ops);
-  // Nothing that is not a document gets a transcript.
-  if (isBookManifestPath(absPath)) throw new NotADocumentError(options.root !== undefined ? relative(options.root, absPath).split(sep).join("/") : absPath);
+  // Nothing that is not a document gets a transcript (may-hold-transcript.ts): refused before anything is locked or written.
+  assertMayHoldTranscript(absPath, options.root !== undefined ? relative(options.root, absPath).split(sep).join("/") : absPath);
+  // A document linked out of the repository is neither read nor written (the CLI and the MCP server contain it first; the library here).
+  if (options.root !== undefined && isSymlink(absPath)) assertNoSymlinkEscape(options.root, relative(options.root, absPath).split(sep).join("/"), "patch it");
   refuseSymlinks(absPath, options.root);
   // Files are named in refusals as the repository names them (a FIFO, no permission, not UTF-8).
   const label = (abs: string): string => (options.root !== undefined ? relative(options.root, abs).split(sep).join("/") : abs);

@@ -10,8 +10,15 @@ import { decodeGitText } from "./git-path.js";
 import { execGitBuffer } from "./exec-git.js";
 import { parseDiffRawZ, type RawDiffEntry } from "./parse-diff-raw.js";
 
+/**
+ * What a commit changes, as git is asked for it here and by the installed hook's filter
+ * (hook-script.ts), which must see the same entries: renames as a deletion and an addition,
+ * type changes left out.
+ */
+export const STAGED_DIFF_ARGS: readonly string[] = ["diff", "--cached", "--no-renames", "--diff-filter=ACMRD"];
+
 export function listStagedEntries(cwd: string): RawDiffEntry[] {
-  return parseDiffRawZ(decodeGitText(execGitBuffer(["diff", "--cached", "--raw", "-z", "--no-abbrev", "--no-renames", "--diff-filter=ACMRD"], { cwd })));
+  return parseDiffRawZ(decodeGitText(execGitBuffer([...STAGED_DIFF_ARGS, "--raw", "-z", "--no-abbrev"], { cwd })));
 }
 
 /** The staged paths. */

@@ -49,7 +49,9 @@ export function readGitConfig(root: string, key: string, options: { path?: boole
     const out = execGit(["config", ...(options.path === true ? ["--path"] : []), "--get", key], { cwd: root }).replace(/\r?\n$/, "");
     return out.length > 0 ? out : null;
   } catch (e) {
-    if (e instanceof GitError && e.status !== null) return null;
+    // `git config --get` exits 1 for a key that is not set; any other failure (3: a config file
+    // git cannot parse, 128: no repository) is git's to report, not an unset key.
+    if (e instanceof GitError && e.status === 1) return null;
     throw e;
   }
 }

@@ -7,11 +7,14 @@
  * The glob's meaning is picomatch's regular expression (glob/glob-regex-source.ts
  * builds the same text), matched by a matcher linear in the path whatever the
  * glob (glob/linear-regex.ts): a backtracking engine takes exponential time on
- * globs like `x/*a*a*a*a*b` against a long name. A glob longer than
+ * globs like `x/*a*a*a*a*b` against a long name. The ordinary globs, whose expression is
+ * proven linear for a backtracking engine too (glob/backtracking-bound.ts), run on V8's
+ * RegExp instead, 1–20× faster (glob/glob-fast-path.ts). A glob longer than
  * MAX_GLOB_LENGTH, nesting `(` or `{` deeper than MAX_GLOB_NESTING, or holding a
  * backreference (`\1` after a group: not a regular language) is refused.
  */
 import { NomaError } from "../errors/noma-error.js";
+import { compileGlobTester, type GlobTester } from "./glob/glob-fast-path.js";
 import { globRegexSource } from "./glob/glob-regex-source.js";
 import { compileLinearRegex, type LinearRegex } from "./glob/linear-regex.js";
 import { UnsupportedRegexError } from "./glob/regex-syntax.js";
@@ -62,29 +65,48 @@ function nesting(glob: string): number {
   return max;
 }
 
-/** The linear matcher of an already normalised, non-empty glob. */
-export function globMatcher(g: string): LinearRegex {
+/** The expression of an already normalised, non-empty glob, after the limits. */
+function globSource(g: string): string {
   if (g.length > MAX_GLOB_LENGTH) throw new GlobError(g, `is ${g.length} characters long; a glob may have at most ${MAX_GLOB_LENGTH}`);
   if (nesting(g) > MAX_GLOB_NESTING) throw new GlobError(g, `nests ( or { more than ${MAX_GLOB_NESTING} deep`);
-  let source = globRegexSource(g);
+  const source = globRegexSource(g);
   try {
     new RegExp(source);
   } catch {
-    source = "$^"; // picomatch's answer to a glob whose expression is invalid: it matches nothing
+    return "$^"; // picomatch's answer to a glob whose expression is invalid: it matches nothing
   }
+  return source;
+}
+
+function refuseBackreference<T>(g: string, compile: () => T): T {
   try {
-    return compileLinearRegex(source);
+    return compile();
   } catch (e) {
     if (e instanceof UnsupportedRegexError) throw new GlobError(g, `cannot be matched in linear time (${e.message})`);
     throw e;
   }
 }
 
+/** The linear matcher of an already normalised, non-empty glob (whatever its shape; its `steps` count its work). */
+export function globMatcher(g: string): LinearRegex {
+  const source = globSource(g);
+  return refuseBackreference(g, () => compileLinearRegex(source));
+}
+
+/**
+ * The tester the product uses for an already normalised, non-empty glob: V8's RegExp when the
+ * glob's expression is in the safe subset (glob/backtracking-bound.ts), else the linear matcher.
+ */
+export function globTester(g: string): GlobTester {
+  const source = globSource(g);
+  return refuseBackreference(g, () => compileGlobTester(source));
+}
+
 /** A predicate for one glob. */
 export function compileGlob(glob: string): PathTest {
   const g = normalizeGlob(glob);
   if (g.length === 0) return () => false;
-  const m = globMatcher(g);
+  const m = globTester(g);
   return (path) => m.test(path);
 }
 
@@ -97,7 +119,7 @@ export function compileExcludePattern(pattern: string): PathTest {
   const g = normalizeGlob(pattern);
   if (g.length === 0) return () => false;
   if (!g.includes("/")) {
-    const m = globMatcher(g);
+    const m = globTester(g);
     return (path) => m.test(path.slice(path.lastIndexOf("/") + 1));
   }
   return compileGlob(g);

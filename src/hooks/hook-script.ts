@@ -7,7 +7,18 @@
  * prints one line (what is missing, the install command, how to skip) and
  * blocks the commit. Git runs pre-commit hooks from the top of the work tree,
  * so relative paths are the repository's.
+ *
+ * Right after the skip switch it asks git, in the shell, whether anything the check
+ * judges is staged: one `git diff --cached --quiet` over the judged names as pathspecs
+ * (CHECKED_PATHSPECS, the same entries `check --staged` lists: deletions and both sides of a
+ * rename included). Git matches the names, so no staged name ever passes through the shell.
+ * When none is staged it prints what `check --staged` prints then and lets the commit
+ * through, before looking for the program (one git process fewer; a commit with nothing to
+ * judge needs no program, installed or not); any other answer of git (a relevant name, an error) starts the program, which
+ * judges (and reports the error). docs/hooks-and-ci.md#the-pre-commit-hook-check---staged.
  */
+import { CHECKED_PATHSPECS } from "../layout/checked-path.js";
+import { STAGED_DIFF_ARGS } from "../git/list-staged-files.js";
 
 /** A line every hook we write carries: how we recognise our own hook (any version). */
 export const HOOK_MARKER = "# noma-reconcile pre-commit hook";
@@ -36,16 +47,32 @@ export const LEGACY_HUSKY_LINE = "npx --no noma-reconcile check --staged";
 /** The last line of the block in a husky (or other shared) hook file. */
 export const HOOK_BLOCK_END = ") # end of the noma-reconcile pre-commit hook";
 
+/** What the hook (and `check --staged`) says when nothing it judges is staged (stderr, exit 0). */
+export const NOTHING_STAGED = "nothing staged to check (no .noma documents, transcripts, sidecars, specs or configuration).";
+
+/**
+ * The hook's question to git: exit 0 when nothing `check --staged` judges is staged. The
+ * pathspec switches a caller's environment may hold are turned off for it (GIT_LITERAL_PATHSPECS
+ * would read the pathspecs' magic as file names and match nothing); the external diff is never run.
+ */
+export const STAGED_FILTER = [
+  "GIT_LITERAL_PATHSPECS=0 GIT_GLOB_PATHSPECS=0 GIT_NOGLOB_PATHSPECS=0 GIT_ICASE_PATHSPECS=0",
+  `git ${STAGED_DIFF_ARGS.join(" ")} --quiet --no-ext-diff --`,
+  ...CHECKED_PATHSPECS.map((p) => `'${p}'`),
+].join(" ");
+
 const SKIP_HINT = `Skip this check once: ${SKIP_ENV}=1 git commit ...`;
 
 const HEADER = `${HOOK_MARKER}: blocks commits that stage invalid .noma documents, transcripts or specs.
 # Skip once: git commit --no-verify, or ${SKIP_ENV}=1 git commit ...
-# Runs $${BIN_ENV}, else \`git config ${BIN_GIT_CONFIG}\`, else ${LOCAL_BIN} (paths from the top of the work tree; *.js, *.cjs, *.mjs run with node).
+# Only when git says a document, transcript, sidecar, book manifest, spec or the configuration is staged (deleted or renamed included),
+# runs $${BIN_ENV}, else \`git config ${BIN_GIT_CONFIG}\`, else ${LOCAL_BIN} (paths from the top of the work tree; *.js, *.cjs, *.mjs run with node).
 `;
 
-/** The hook's program: skip switch, finding the program, running the check (no shebang, comments or chaining). */
+/** The hook's program: skip switch, asking git whether anything judged is staged, finding the program, running the check (no shebang, comments or chaining). */
 export const HOOK_PROGRAM = [
   `case \${${SKIP_ENV}:-0} in 0|[Ff][Aa][Ll][Ss][Ee]) ;; *) echo "noma-reconcile: ${SKIP_ENV} is set; staged files not checked." >&2; exit 0 ;; esac`,
+  `${STAGED_FILTER} 2>/dev/null && { echo "noma-reconcile: ${NOTHING_STAGED}" >&2; exit 0; }`,
   `b=\${${BIN_ENV}:-} from=${BIN_ENV}`,
   `[ -n "$b" ] || b=$(git config --path --get ${BIN_GIT_CONFIG} || :) from="git config ${BIN_GIT_CONFIG}"`,
   `if [ -z "$b" ]; then`,

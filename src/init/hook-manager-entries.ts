@@ -6,6 +6,12 @@
  * the hook. Rendered as YAML text at a given indentation (a literal block for
  * the program, so nothing needs escaping).
  *
+ * The program asks git whether anything judged is staged before it starts node (hook-script.ts),
+ * so the entries carry no file filter of the manager's: the pre-commit entry stays `always_run`
+ * and the lefthook command has no `glob`. Those filters select from the files a commit adds or
+ * changes — a commit that only deletes a transcript or renames a chapter away would skip the
+ * check — and lefthook's default `**` needs at least one directory. docs/hooks-and-ci.md.
+ *
  * The pre-commit entry names no `stages`: the stage name `pre-commit` exists
  * only from pre-commit 3.2 (older versions reject the whole file), and without
  * `stages` a hook runs in the hook types the user installed — by default only

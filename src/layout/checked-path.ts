@@ -35,6 +35,26 @@ export function documentTranscript(document: string): string {
   return `${document}${TRANSCRIPT_SUFFIX}`;
 }
 
+/**
+ * `checkedPathKind` as git pathspecs, for the installed hook, which asks git whether a staged
+ * path is among them before it starts node (hook-script.ts). Each names one rule above: the
+ * suffixes case-insensitively (`icase`: ASCII, as `toLowerCase` is on these suffixes: no other
+ * character lowercases to one of their letters), the `.notarai/` ones as written. `glob`: `*`
+ * stops at `/` and a leading `**` and slash is any number of directories, none included; a name is matched as
+ * bytes, so a newline, a quote, a leading dash or a byte that is not UTF-8 in it is one more
+ * character. `literal` matches the path and anything under it as a directory (a superset).
+ * Equal to `checkedPathKind(path) !== null` on every name (test/hooks/hook-filter.property.test.ts).
+ */
+export const CHECKED_PATHSPECS: readonly string[] = [
+  ":(top,glob,icase)**/*.noma",
+  ":(top,glob,icase)**/*.noma.patches",
+  ":(top,glob,icase)**/*.noma.capabilities.yml",
+  ":(top,glob,icase)**/*.noma.yml",
+  ":(top,glob,icase)**/*.noma.yaml",
+  ":(top,glob).notarai/**/*.spec.yaml",
+  `:(top,literal)${CONFIG_PATH}`,
+];
+
 /** Paths whose text judging `targets` may need besides the specs: each target, a document's transcript, a transcript's document. */
 export function relatedPaths(targets: readonly string[]): string[] {
   const out = new Set<string>();

@@ -6,6 +6,16 @@ import type { SqlJsStatic } from "sql.js";
 import { requireVendored } from "../vendored.js";
 
 let sqlPromise: Promise<SqlJsStatic> | undefined;
+let beforeLoad: (() => Promise<unknown>) | undefined;
+
+/**
+ * A step to run once, just before sql.js is first loaded in this process (the CLI's
+ * short-run WebAssembly tiering, prepare-short-run-wasm.ts): a run that never needs SQLite
+ * never pays for it.
+ */
+export function beforeSqlJsLoads(step: () => Promise<unknown>): void {
+  beforeLoad = step;
+}
 
 /**
  * Load sql.js (once per process, lazily; through require, which skips the ESM
@@ -15,6 +25,7 @@ let sqlPromise: Promise<SqlJsStatic> | undefined;
  */
 export function loadSqlJs(): Promise<SqlJsStatic> {
   sqlPromise ??= (async () => {
+    await beforeLoad?.();
     // sql.js's WebAssembly build (dist/vendor/sql-wasm.cjs finds sql-wasm.wasm beside it).
     const init = requireVendored("sql-wasm.cjs", (require) => require("sql.js")) as (cfg?: object) => Promise<SqlJsStatic>;
     const SQL = await init();

@@ -11,6 +11,9 @@
  * Anything else is `transcript-bad-acceptance` (an error), and the gap stays a gap.
  */
 import type { TranscriptRecord } from "./transcript-schema.js";
+
+/** The fields of a record read here. */
+type Acknowledging = Pick<TranscriptRecord, "op_id" | "op" | "pre_sha256" | "post_sha256" | "pre_sha" | "patch_result" | "actor" | "reason">;
 import { isAcceptOp } from "./accept-outside-edit.js";
 
 interface Finding {
@@ -29,7 +32,7 @@ interface Named {
 const HEX64 = /^[0-9a-f]{64}$/;
 
 /** Why an acknowledgement is malformed, or null. */
-function malformed(record: TranscriptRecord): string | null {
+function malformed(record: Acknowledging): string | null {
   const op = record.op as Record<string, unknown>;
   if (record.patch_result !== "noop" || record.post_sha256 !== record.pre_sha256) return "an acknowledgement is a noop (post_sha256 = pre_sha256)";
   for (const key of ["recorded_sha256", "accepted_sha256"]) {
@@ -41,7 +44,7 @@ function malformed(record: TranscriptRecord): string | null {
   return null;
 }
 
-function who(record: TranscriptRecord): string {
+function who(record: Acknowledging): string {
   return `accepted by ${record.actor.name}${record.reason !== undefined ? `: "${record.reason}"` : ""}`;
 }
 
@@ -51,7 +54,7 @@ export class AcknowledgedGaps {
   /** Acknowledgement line → the gap line it matched. */
   private readonly matched = new Map<number, number>();
 
-  constructor(records: ReadonlyArray<{ line: number; record: TranscriptRecord }>) {
+  constructor(records: ReadonlyArray<{ line: number; record: Acknowledging }>) {
     for (const { line, record } of records) {
       if (!isAcceptOp(record.op) || malformed(record) !== null) continue;
       const gap = record.op.gap_op_id;
@@ -61,7 +64,7 @@ export class AcknowledgedGaps {
   }
 
   /** At a record that starts from another state than `state`: the line of the acknowledgement that covers it. */
-  covering(line: number, record: TranscriptRecord, state: string): number | undefined {
+  covering(line: number, record: Acknowledging, state: string): number | undefined {
     const ack = this.named.get(record.op_id);
     if (ack === undefined || ack.line <= line || ack.recorded !== state || ack.accepted !== record.pre_sha256 || this.matched.has(ack.line)) return undefined;
     this.matched.set(ack.line, line);
@@ -72,7 +75,7 @@ export class AcknowledgedGaps {
    * At an acknowledgement record, with `state` the state before it: its finding, and whether it
    * bridges the state chain here (the caller then continues from its pre_sha256).
    */
-  judge(line: number, record: TranscriptRecord, state: string | null): { finding: Finding; bridges: boolean } {
+  judge(line: number, record: Acknowledging, state: string | null): { finding: Finding; bridges: boolean } {
     const bad = (why: string) => ({
       finding: {
         severity: "error" as const,

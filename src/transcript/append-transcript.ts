@@ -3,6 +3,7 @@
  * rename), chained to the last line and sealed (transcript-record.ts). Used by `patch` and
  * `transcript accept`, each under the document's lock.
  */
+import { assertTranscriptPath } from "./may-hold-transcript.js";
 import { readRegularFileIfPresent } from "../fsx/read-regular-file.js";
 import { decodeText } from "../fsx/utf8-text.js";
 import { writeFileAtomic } from "../fsx/write-file-atomic.js";
@@ -22,6 +23,8 @@ export function appendTranscript(
   /** How refusals name the transcript (default: `path`). */
   label = path,
 ): { lines: string[]; previous: Buffer | null } {
+  // Only a document has a transcript (may-hold-transcript.ts), whoever calls.
+  assertTranscriptPath(path, label);
   // Only a regular file, never a blocking open (a FIFO is refused); bytes that are not UTF-8
   // text are refused, never rewritten with U+FFFD in their place.
   const previous = readRegularFileIfPresent(path, label);

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { installLocally } from "../helpers/local-install.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempRepo, type Tree } from "../helpers/temp-repo.js";
 
@@ -35,14 +36,21 @@ const SETTINGS: Record<string, { file: string; projectVar: string }> = {
   codex: { file: ".codex/hooks.json", projectVar: "" },
 };
 
+/** Projects built once per test file (per tree, agent and install) and copied for each test: init writes no absolute path. */
+const templates = repoTemplates();
+
 /** A committed repository with `tree`, the package installed as npm lays it out, and `init --agent <agent>` run. */
 export function agentProject(tree: Tree, agent: "claude" | "gemini" | "codex" = "claude", options: { install?: boolean } = {}): AgentProject {
-  const root = tempRepo(tree);
-  if (options.install !== false) installLocally(root);
-  const init = runCli(["init", "--agent", agent], { cwd: root });
-  expect(init.code, init.stdout + init.stderr).toBe(0);
-  git(root, ["add", "-A"]);
-  git(root, ["commit", "-qm", "init"]);
+  const key = JSON.stringify([Object.entries(tree).map(([k, v]) => [k, typeof v === "string" ? v : v.toString("base64")]), agent, options.install !== false]);
+  const root = templates.copy(key, () => {
+    const built = tempRepo(tree);
+    if (options.install !== false) installLocally(built);
+    const init = runCli(["init", "--agent", agent], { cwd: built });
+    expect(init.code, init.stdout + init.stderr).toBe(0);
+    git(built, ["add", "-A"]);
+    git(built, ["commit", "-qm", "init"]);
+    return built;
+  });
   const { file, projectVar } = SETTINGS[agent]!;
   const settings = JSON.parse(readFileSync(join(root, file), "utf8")) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
   const command = (event: string): string => {

@@ -2,12 +2,14 @@
  * The hook `init --hooks` writes, run by real `git commit`s in temp
  * repositories, with `npx` and `npm` stubs that record being called:
  * - nothing installed: one line (what is missing, the install command, how to
- *   skip), exit 1, the commit blocked, and no npx/npm;
+ *   skip), exit 1, the commit blocked, and no npx/npm — when something judged is staged;
+ *   with nothing judged staged the commit goes on (no program needed);
  * - the skip switch works with nothing installed (the script reads it);
  * - the repository's own install (node_modules/.bin) runs the check;
  * - a configured program: `git config noma-reconcile.bin` (a .cjs runs with
  *   node, as this repository's own hook runs dist/cli.cjs), NOMA_RECONCILE_BIN
  *   over it, a configured path that does not exist, node missing from PATH;
+ * - the program runs only when git says something it judges is staged (hook-filter.test.ts);
  * - husky: the block in `.husky/pre-commit`, run as husky v9 runs it
  *   (`sh -e`, node_modules/.bin on PATH), beside the user's own steps.
  */
@@ -70,6 +72,20 @@ describe("the pre-commit hook without the program", () => {
       "noma-reconcile: commit blocked: noma-reconcile is not installed in this repository (no node_modules/.bin/noma-reconcile). Install it: npm i -D noma-reconcile (or point git config noma-reconcile.bin at it). Skip this check once: NOMA_RECONCILE_SKIP=1 git commit ...",
     );
     expect(head(repo)).toBe(before);
+    expect(stubs.calls()).toBe("");
+  });
+
+  it("nothing installed and nothing judged staged: the commit goes on (git is asked before the program is looked for)", () => {
+    const stubs = networkStubs();
+    const repo = repoWithHook();
+    git(repo, ["config", "noma-reconcile.bin", "tools/gone.cjs"]);
+    writeTree(repo, { "src/x.ts": "x\n" });
+    git(repo, ["add", "."]);
+    const before = head(repo);
+    const r = commit(repo, ["-m", "code"], { PATH: stubs.path });
+    expect(r.code).toBe(0);
+    expect(r.output.trim()).toBe("noma-reconcile: nothing staged to check (no .noma documents, transcripts, sidecars, specs or configuration).");
+    expect(head(repo)).not.toBe(before);
     expect(stubs.calls()).toBe("");
   });
 
@@ -159,7 +175,7 @@ describe("the pre-commit hook finds the program", () => {
     const log = join(tempDir(), "ran.log");
     const tool = join(tempDir(), "my-noma");
     writeFileSync(tool, `#!/bin/sh\necho "$*" > '${log}'\nexit 0\n`, { mode: 0o755 });
-    writeTree(repo, { "src/x.ts": "x\n" });
+    writeTree(repo, { "docs/c.noma": VALID });
     git(repo, ["add", "."]);
     expect(commit(repo, ["-m", "x"], { NOMA_RECONCILE_BIN: tool }).code).toBe(0);
     expect(readFileSync(log, "utf8")).toBe("check --staged\n");

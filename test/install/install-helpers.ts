@@ -7,7 +7,7 @@
  * npm cache, every install here works without the network (the package bundles its runtime
  * dependencies, see docs/install.md).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, symlinkSync } from "node:fs";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,11 +55,33 @@ export function run(command: string, args: readonly string[], cwd: string, env: 
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Run and require exit 0, else throw with everything the command printed. */
-export function ok(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Run {
-  const r = run(command, args, cwd, env);
+/**
+ * `run` without blocking this process: the command runs while the test file does other work
+ * (another command's output is read meanwhile). Resolves with the exit code and output, and how
+ * long the command took.
+ */
+export function runAsync(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Run & { ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: userEnv(env), stdio: ["ignore", "pipe", "pipe"], timeout: INSTALL_TIMEOUT_MS });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr, ms: performance.now() - started }));
+  });
+}
+
+/** Require exit 0 of what `run` or `runAsync` gave, else throw with everything the command printed. */
+export function expectOk<R extends Run>(r: R, command: string, args: readonly string[], cwd: string): R {
   if (r.code !== 0) throw new Error(`${command} ${args.join(" ")} (in ${cwd}) exited ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
   return r;
+}
+
+/** Run and require exit 0, else throw with everything the command printed. */
+export function ok(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Run {
+  return expectOk(run(command, args, cwd, env), command, args, cwd);
 }
 
 /** A git command in `repo`. */
@@ -148,6 +170,11 @@ export class Clock {
     } finally {
       this.laps.push([label, performance.now() - t]);
     }
+  }
+
+  /** A step timed elsewhere (run while something else ran). */
+  lap(label: string, ms: number): void {
+    this.laps.push([label, ms]);
   }
 
   async timeAsync<T>(label: string, fn: () => Promise<T>): Promise<T> {

@@ -11,13 +11,13 @@
  * consumer with `skipLibCheck` off. Then the README's steps (user-flow.ts), which commit no package.
  */
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "../helpers/temp-repo.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLAIM, SPEC } from "../check/staged/fixtures.js";
-import { Clock, copySource, INSTALL_TIMEOUT_MS, NPM_FLAGS, ok, ROOT, run, userEnv, userProject } from "./install-helpers.js";
+import { Clock, copySource, expectOk, INSTALL_TIMEOUT_MS, NPM_FLAGS, ok, ROOT, type Run, run, runAsync, userEnv, userProject } from "./install-helpers.js";
 import { adoptAndUse } from "./user-flow.js";
 
 const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
@@ -44,32 +44,68 @@ interface PackInfo {
 
 let tarball: string;
 let info: PackInfo;
+/** Where this file's source copy, tarball and projects live (removed after the file). */
+let scratch: string;
+
+/** A fresh user project whose `npm i -D <tarball> …` was started as soon as the tarball was packed (the installs run side by side). */
+interface Install {
+  project: string;
+  args: string[];
+  done: Promise<Run & { ms: number }>;
+}
+const installs: Partial<Record<"everyCommand" | "types" | "readme", Install>> = {};
+
+/** The project `installs[key]` prepared, once its install has finished with exit 0 (the install timed on `clock`). */
+async function installed(key: keyof typeof installs, clock: Clock, label: string): Promise<{ project: string; installed: Run }> {
+  const { project, args, done } = installs[key]!;
+  const r = expectOk(await done, "npm", args, project);
+  clock.lap(`${label} (side by side with the other installs, before this test)`, r.ms);
+  return { project, installed: r };
+}
 
 /** A fresh project with the tarball installed, npm unable to reach any registry. */
-function installedProject(clock: Clock): string {
-  const project = tempDir("nr-user-");
-  userProject(project);
-  const installed = clock.time("npm i -D <tarball> --offline, registry unreachable", () =>
-    ok("npm", ["i", "-D", tarball, ...OFFLINE_FLAGS], project, NO_REGISTRY),
-  );
-  expect(installed.stdout + installed.stderr).not.toMatch(/ERR!/);
-  expect(installed.stdout).toMatch(/added 1 package/);
+async function installedProject(clock: Clock, key: "everyCommand" | "types"): Promise<string> {
+  const { project, installed: r } = await installed(key, clock, "npm i -D <tarball> --offline, registry unreachable");
+  expect(r.stdout + r.stderr).not.toMatch(/ERR!/);
+  expect(r.stdout).toMatch(/added 1 package/);
   return project;
 }
 
 describe("install from a packed tarball", () => {
-  beforeAll(() => {
-    const source = tempDir("nr-source-");
+  afterAll(() => {
+    if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  beforeAll(async () => {
+    scratch = realpathSync(mkdtempSync(join(tmpdir(), "nr-packed-")));
+    const source = join(scratch, "source");
+    const packs = join(scratch, "packs");
+    mkdirSync(source);
+    mkdirSync(packs);
     copySource(source);
-    const packs = tempDir("nr-packs-");
-    const started = performance.now();
-    const packed = ok("npm", ["pack", "--json", "--pack-destination", packs, ...NPM_FLAGS], source);
-    console.log(`npm pack (prepare: build with types): ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const packArgs = ["pack", "--json", "--pack-destination", packs, ...NPM_FLAGS];
+    const packing = runAsync("npm", packArgs, source);
+    packing.catch(() => undefined); // awaited below; the user projects are made while it runs
+    const projects = (["everyCommand", "types", "readme"] as const).map((key) => {
+      const project = join(scratch, `user-${key}`);
+      mkdirSync(project);
+      userProject(project);
+      return [key, project] as const;
+    });
+    const packed = expectOk(await packing, "npm", packArgs, source);
+    console.log(`npm pack (prepare: build with types): ${(packed.ms / 1000).toFixed(1)} s`);
     const [first] = JSON.parse(packed.stdout) as PackInfo[];
     if (first === undefined) throw new Error(`npm pack printed no package: ${packed.stdout}`);
     info = first;
     expect(info.filename).toBe(`noma-reconcile-${version}.tgz`);
     tarball = join(packs, info.filename);
+    for (const [key, project] of projects) {
+      // The README path installs from where npm pack wrote it with npm's usual flags; the others offline, the registry unreachable.
+      const args = key === "readme" ? ["i", "-D", tarball, ...NPM_FLAGS] : ["i", "-D", tarball, ...OFFLINE_FLAGS];
+      const done = runAsync("npm", args, project, key === "readme" ? {} : NO_REGISTRY);
+      done.catch(() => undefined); // awaited by the test that uses the project
+      installs[key] = { project, args, done };
+    }
   }, INSTALL_TIMEOUT_MS);
 
   it("ships only what runs: no dependencies, one WebAssembly build of each, within its size budget", () => {
@@ -98,7 +134,7 @@ describe("install from a packed tarball", () => {
     "installed offline with the registry unreachable, every command runs",
     async () => {
       const clock = new Clock();
-      const project = installedProject(clock);
+      const project = await installedProject(clock, "everyCommand");
       const bin = join(project, "node_modules/.bin/noma-reconcile");
       /** The commands run, to be compared with every command `--help` lists. */
       const ran = new Set<string>(["serve", "mcp"]);
@@ -263,9 +299,9 @@ describe("install from a packed tarball", () => {
 
   it(
     "installed offline, the library's types check in a consumer with skipLibCheck off (no dependency but the consumer's own @types/node)",
-    () => {
+    async () => {
       const clock = new Clock();
-      const project = installedProject(clock);
+      const project = await installedProject(clock, "types");
       // The consumer's own @types/node (and what it needs), as any project for Node has.
       for (const pkg of ["@types/node", "undici-types"]) cpSync(join(ROOT, "node_modules", pkg), join(project, "node_modules", pkg), { recursive: true });
       expect(existsSync(join(project, "node_modules/zod"))).toBe(false);
@@ -309,11 +345,9 @@ describe("install from a packed tarball", () => {
     "npm i -D <pack dir>/noma-reconcile-<v>.tgz in a fresh project → init --hooks, commits through the hook (no package committed), ci, the MCP server",
     async () => {
       const clock = new Clock();
-      const project = tempDir("nr-user-");
-      userProject(project);
       // As the README says: the tarball installed from where npm pack wrote it, not copied into the project.
-      const installed = clock.time("npm i -D <pack dir>/<tarball>", () => ok("npm", ["i", "-D", tarball, ...NPM_FLAGS], project));
-      expect(installed.stdout + installed.stderr).not.toMatch(/ERR!/);
+      const { project, installed: npmInstall } = await installed("readme", clock, "npm i -D <pack dir>/<tarball>");
+      expect(npmInstall.stdout + npmInstall.stderr).not.toMatch(/ERR!/);
       expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8")).devDependencies["noma-reconcile"]).toBe(`file:${relative(project, tarball)}`);
 
       await adoptAndUse(project, clock);

@@ -4,7 +4,7 @@
  * points at another repository). Each such run is kept and named with git's reason; the other
  * runs are pruned; the command succeeds. Real git, the real database, the real CLI.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { normaTransaction, readNormaState } from "../../src/runs/norma-db.js";
@@ -82,5 +82,29 @@ describe("runs prune, when git refuses", { timeout: 120_000 }, () => {
     expect(again.stdout).toBe(
       `kept run ${foreign} (passed, 2025-01-02): ${f.note}\nWould prune 0 of 1 run (keeping the last 0 and those of the last 0 days); 1 kept, see above.\n`,
     );
+  });
+
+  it("killed with -9 after the directories were renamed, the next prune finishes: nothing of a kept run lost, no temp directory left", async () => {
+    const root = tempRepo({ "a.txt": "a\n", ".norma/.gitignore": "*\n" });
+    const base = git(root, ["rev-parse", "HEAD"]).trim();
+    const ids = ["20250101-000000-000001", "20250102-000000-000002", "20250103-000000-000003"];
+    await seed(root, ids, base);
+    for (const id of ids) git(root, ["worktree", "add", "-q", "-b", branch(id), `.norma/worktrees/${id}`, base]);
+    writeFileSync(join(root, ".norma/runs", ids[2]!, "keep.txt"), "the newest run's file\n");
+
+    const killed = cli(root, ["runs", "prune", "--keep-last", "1", "--keep-days", "0"], { NOMA_RECONCILE_TEST_CRASH_AT: "prune-renamed" });
+    expect(killed.code, killed.stderr).toBe(-1); // no exit status: killed by its signal
+    // Killed between the renames and the transaction: the rows are still there, the directories renamed away.
+    expect((await readNormaState(root))!.runs.map((x) => x.run_id).sort()).toEqual(ids);
+    expect(readdirSync(join(root, ".norma/runs")).filter((d) => !ids.includes(d))).toHaveLength(2);
+
+    const r = cli(root, ["runs", "prune", "--keep-last", "1", "--keep-days", "0", "--format", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).result.removed).toBe(2);
+    expect((await readNormaState(root))!.runs.map((x) => x.run_id)).toEqual([ids[2]]);
+    expect(readdirSync(join(root, ".norma/runs"))).toEqual([ids[2]]);
+    expect(readFileSync(join(root, ".norma/runs", ids[2]!, "keep.txt"), "utf8")).toBe("the newest run's file\n");
+    expect(existsSync(join(root, ".norma/worktrees", ids[2]!, "a.txt"))).toBe(true);
+    expect(git(root, ["for-each-ref", "--format=%(refname:short)", "refs/heads/noma-reconcile/run/"]).trim()).toBe(branch(ids[2]!));
   });
 });

@@ -543,7 +543,9 @@ describe("run: patches", { timeout: 240_000 }, () => {
 
 describe("run: start-up", () => {
   it("refuses a second run while one is in progress, naming the holder", async () => {
-    const root = runRepo({ config: { agents: { plan: execAgent("plan.json") } }, behaviors: { "plan.json": { sleepMs: 4000 } } });
+    // The first run's plan agent holds (and with it the run lock) until the gate opens, after the second run was refused.
+    const gate = join(tempDir(), "open");
+    const root = runRepo({ config: { agents: { plan: execAgent("plan.json") } }, behaviors: { "plan.json": { waitFor: gate } } });
     const { spawn } = await import("node:child_process");
     const { CLI } = await import("../helpers/run-cli.js");
     const first = spawn(process.execPath, [CLI, "run", "--spec", SPEC], { cwd: root, env: { ...process.env, CI: "1" }, stdio: "ignore" });
@@ -551,6 +553,7 @@ describe("run: start-up", () => {
     const lock = join(root, ".norma/locks/run.lock");
     for (let i = 0; i < 200 && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 25));
     const second = cli(root, ["run", "--spec", SPEC]);
+    writeFileSync(gate, "");
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(
       new RegExp(

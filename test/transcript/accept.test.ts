@@ -12,6 +12,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
 import { tempRepo } from "../helpers/temp-repo.js";
 import { TranscriptRecordSchema } from "../../src/internal.js";
 import { isTranscriptRecord } from "../../src/transcript/is-transcript-record.js";
@@ -22,10 +23,15 @@ const STRICT = { ".notarai/config.yaml": "transcripts: strict\n" };
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 const op = (value: number) => JSON.stringify({ op: "update_attribute", id: "c1", key: "confidence", value });
 
+const templates = repoTemplates();
+
+/** A repository whose d.noma was patched to each value in turn, built once per list and copied for each test. */
 function patched(values: number[] = [0.6]): string {
-  const repo = tempRepo({ "d.noma": DOC, ...STRICT });
-  for (const v of values) expect(runCli(["patch", "d.noma", "--op", op(v), "--actor-name", "bot"], { cwd: repo }).code).toBe(0);
-  return repo;
+  return templates.copy(`patched:${values.join(",")}`, () => {
+    const repo = tempRepo({ "d.noma": DOC, ...STRICT });
+    for (const v of values) expect(runCli(["patch", "d.noma", "--op", op(v), "--actor-name", "bot"], { cwd: repo }).code).toBe(0);
+    return repo;
+  });
 }
 
 const read = (repo: string, f = "d.noma.patches") => readFileSync(join(repo, f), "utf8");

@@ -11,6 +11,7 @@ import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from
 import { plural } from "../../report/plural.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
 import { CACHE_DB_PATH } from "../../cache/cache-db-path.js";
+import { beforeSqlJsLoads } from "../../sqlite/load-sql-js.js";
 
 export async function changedCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
   const format = formatArg(options);
@@ -22,9 +23,10 @@ export async function changedCommand(options: Record<string, unknown>, io: CliIO
   // Git first: its processes run while this one loads the rest, reads the cache and parses the specs.
   const listing = startWorktreeListing(ctx.root);
   const { readRecords } = await import("../../cache/read-cache.js");
-  // Short-run tiering only when warm: a cold run hashes and inserts every file, where optimised WASM wins.
+  // Short-run tiering only when warm (a cold run hashes and inserts every file, where optimised WASM wins), and only
+  // once SQLite is needed: a warm run whose memos answer everything loads neither sql.js nor BLAKE3.
   if (existsSync(join(ctx.root, CACHE_DB_PATH)))
-    await (await import("../startup/prepare-short-run-wasm.js")).prepareShortRunWasm({ hashing: true, env: io.env });
+    beforeSqlJsLoads(async () => (await import("../startup/prepare-short-run-wasm.js")).prepareShortRunWasm({ hashing: true, env: io.env }));
   const records = readRecords(ctx.root, [specPath]);
   records.catch(() => undefined); // awaited by the tool
   const { getChangedArtifacts } = await import("../../reconcile/get-changed-artifacts.js");

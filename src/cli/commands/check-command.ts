@@ -11,7 +11,7 @@
  */
 import { checkedPathKind } from "../../layout/checked-path.js";
 import { GitError } from "../../git/exec-git.js";
-import { SKIP_ENV } from "../../hooks/hook-script.js";
+import { NOTHING_STAGED, SKIP_ENV } from "../../hooks/hook-script.js";
 import { listStagedEntries } from "../../git/list-staged-files.js";
 import { prefetchStaged } from "../../check/staged/prefetch-staged.js";
 import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
@@ -41,7 +41,7 @@ export async function checkCommand(paths: string[], options: Record<string, unkn
     }
     const textFormat = options["format"] === undefined || options["format"] === "text";
     if (textFormat && !staged.some((e) => checkedPathKind(e.path) !== null)) {
-      io.stderr("noma-reconcile: nothing staged to check (no .noma documents, transcripts, sidecars, specs or configuration).\n");
+      io.stderr(`noma-reconcile: ${NOTHING_STAGED}\n`);
       return 0;
     }
   }

@@ -7,7 +7,7 @@
 import * as z from "zod/mini";
 import { PatchOpSchema } from "../../patch/patch-op-union.js";
 import { transcriptSchemas } from "../../transcript/transcript-schema.js";
-import { CapabilityDescriptorSchema } from "../../capability/capability-schema.js";
+import { capabilitySchemas } from "../../capability/capability-schema.js";
 import { TOOL_VERSION } from "../../version.js";
 import type { CliIO } from "../cli-io.js";
 import { actionArg } from "../action-arg.js";
@@ -15,7 +15,7 @@ import { actionArg } from "../action-arg.js";
 const SCHEMAS = {
   "patch-op": { schema: PatchOpSchema, title: "Noma Agent Protocol v1.0 patch op (one of the 25)" },
   transcript: { schema: transcriptSchemas().record, title: "Noma Agent Protocol v1.0 transcript record" },
-  capability: { schema: CapabilityDescriptorSchema, title: "Noma Agent Protocol v1.0 capability descriptor (Annex A)" },
+  capability: { schema: capabilitySchemas().CapabilityDescriptorSchema, title: "Noma Agent Protocol v1.0 capability descriptor (Annex A)" },
 } as const;
 
 export const SCHEMA_NAMES = Object.keys(SCHEMAS) as Array<keyof typeof SCHEMAS>;

@@ -63,7 +63,8 @@ export function v8FlagChanges(): number {
   return ((globalThis as Record<symbol, unknown>)[CHANGES] as number | undefined) ?? 0;
 }
 
-function setV8Flags(flags: string): void {
+/** Set V8 flags for the rest of this process, counted (v8FlagChanges): code cached afterwards holds under them only. */
+export function setV8Flags(flags: string): void {
   // node:v8 on first use only: most runs never set a flag.
   (createRequire(import.meta.url)("node:v8") as typeof import("node:v8")).setFlagsFromString(flags);
   (globalThis as Record<symbol, unknown>)[CHANGES] = v8FlagChanges() + 1;

@@ -13,8 +13,8 @@
  * long-lived process (the MCP server) keeps normal tiering.
  * `NOMA_RECONCILE_WASM_TIERING=default` turns it off.
  */
-import { setFlagsFromString } from "node:v8";
 import { loadBlake3 } from "../../cache/blake3.js";
+import { setV8Flags } from "./prepare-short-run-jit.js";
 
 let applied = false;
 
@@ -30,7 +30,8 @@ export async function prepareShortRunWasm(options: { hashing: boolean; env?: Nod
     h.update(new Uint8Array(64));
     h.digestHex();
   }
-  setFlagsFromString("--liftoff-only");
+  // Counted (v8FlagChanges): a command body compiled before it must not save its code cache after it.
+  setV8Flags("--liftoff-only");
   applied = true;
   return true;
 }

@@ -297,26 +297,34 @@ export function compileProgram(tree: RegexNode): Program {
   };
 
   const main = automaton(tree, 0).forward;
+  const anchored = (tree.t === "seq" ? tree.items : [tree])[0]?.t === "bol";
+  const { prefix, exact } = literalStart(tree);
+  return { main, sets, assertions, anchored, prefix, exact };
+}
+
+/**
+ * For an expression starting with `^`: the units every match begins with (`^` then literal
+ * units, through non-capturing groups of one branch), and, when the whole expression is
+ * `^literal$`, that literal; for any other expression, "" and null.
+ */
+export function literalStart(tree: RegexNode): { prefix: string; exact: string | null } {
   const items = tree.t === "seq" ? tree.items : [tree];
-  const anchored = items[0]?.t === "bol";
   let prefix = "";
   let exact: string | null = null;
-  if (anchored) {
-    // `^` then literal units (through non-capturing groups of one branch): every match starts with them.
-    const flat: RegexNode[] = [];
-    const flatten = (n: RegexNode): void => {
-      if (n.t === "seq") for (const item of n.items) flatten(item);
-      else flat.push(n);
-    };
-    for (const item of items.slice(1)) flatten(item);
-    let k = 0;
-    while (k < flat.length) {
-      const n = flat[k]!;
-      if (n.t !== "set" || n.set.only() < 0) break;
-      prefix += String.fromCharCode(n.set.only());
-      k++;
-    }
-    if (k === flat.length - 1 && flat[k]!.t === "eol") exact = prefix;
+  if (items[0]?.t !== "bol") return { prefix, exact };
+  const flat: RegexNode[] = [];
+  const flatten = (n: RegexNode): void => {
+    if (n.t === "seq") for (const item of n.items) flatten(item);
+    else flat.push(n);
+  };
+  for (const item of items.slice(1)) flatten(item);
+  let k = 0;
+  while (k < flat.length) {
+    const n = flat[k]!;
+    if (n.t !== "set" || n.set.only() < 0) break;
+    prefix += String.fromCharCode(n.set.only());
+    k++;
   }
-  return { main, sets, assertions, anchored, prefix, exact };
+  if (k === flat.length - 1 && flat[k]!.t === "eol") exact = prefix;
+  return { prefix, exact };
 }

@@ -19,6 +19,7 @@ import { preparePatchMemo } from "../../patch/apply-patch.js";
 import { describeJsonValue } from "../../patch/assert-recordable-ops.js";
 import { worktreeChapterLookupIfListed } from "../../check/worktree-books.js";
 import { isBookManifestPath, lockPathFor, patchDocument } from "../../editing/patch-document.js";
+import { assertMayHoldTranscript } from "../../transcript/may-hold-transcript.js";
 import { patchBook } from "../../editing/patch-book.js";
 import { withFileLock } from "../../fsx/with-file-lock.js";
 import type { Diagnostic, ValidationSummary } from "../../validate/diagnostic.js";
@@ -155,6 +156,8 @@ export async function patchBlockTool(args: PatchBlockArgs, ctx: ToolContext): Pr
   if (hasOp === hasOps) throw new ToolFailure("give exactly one of `op` (one patch op) or `ops` (a list of ops applied atomically)");
   const { abs, rel } = documentArg(args.file, ctx, true);
   if (isBookManifestPath(rel)) return patchBookTool(abs, args, ctx);
+  // Only a document has a transcript (may-hold-transcript.ts): refused before its lock is taken.
+  assertMayHoldTranscript(abs, rel);
   // A chapter of a book is validated in its book (its links into other chapters resolve).
   const resolveOutside = worktreeChapterLookupIfListed(ctx.root, ctx.inRepo, rel);
   const ops = hasOps ? opList(args.ops) : [fromJsonString(args.op)];

@@ -299,6 +299,54 @@ describe("the compile cache of command bodies", () => {
 });
 
 describe("cache file framing", () => {
+  // A dozen CLI runs: on a loaded 2-core machine that can pass the default 60 s.
+  it("`changed` from its body answers as its module does; a run that set the WASM flag for SQLite writes no cache V8 would refuse", {
+    timeout: 240_000,
+  }, () => {
+    const spec =
+      'schema_version: "0.7"\nintent: All.\nbehaviors:\n  - name: all\n    given: a change\n    then: reconciled\nartifacts:\n  code:\n    - path: "src/**"\n';
+    const repo = tempRepo({ ".notarai/all.spec.yaml": spec, "src/a.ts": "a\n", "src/b.ts": "b\n", "src/gone.ts": "g\n" });
+    const dir = cacheDir();
+    const on = { NOMA_RECONCILE_COMPILE_CACHE_DIR: dir };
+    const off = { NOMA_RECONCILE_COMPILE_CACHE: "0", NOMA_RECONCILE_COMPILE_CACHE_DIR: dir };
+    const args = ["changed", "--spec", ".notarai/all.spec.yaml", "--format", "json"];
+    const changedName = new RegExp(`^changed-[0-9a-f]{16}-${process.version.replaceAll(".", "\\.")}-${process.arch}\\.bin$`);
+    expect(runCli(["mark-reconciled", "--all"], { cwd: repo, env: off }).code).toBe(0);
+    // A deleted file's record is dead: this run rewrites the DB through sql.js, after the short-run
+    // WASM flag (--liftoff-only) is set; code cached after a flag change is refused by V8 in the next
+    // process, so none is written.
+    // (No file is edited before the cache is made: an edited file is re-hashed, and its signature
+    // remembered — a write — once it is 2 s old, which would make the runs below depend on the clock.)
+    rmSync(join(repo, "src/gone.ts"));
+    const first = runCli(args, { cwd: repo, env: on });
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).result.changed_artifacts).toEqual([]);
+    expect(runCli(args, { cwd: repo, env: off })).toEqual(first);
+    expect(files(dir)).toEqual([]);
+    // Nothing left to write: no flag, and the body's code is cached once; later runs use it.
+    const second = runCli(args, { cwd: repo, env: on });
+    expect(second).toEqual(first);
+    const [name] = files(dir);
+    expect(files(dir)).toHaveLength(1);
+    expect(name).toMatch(changedName);
+    const before = statSync(join(dir, name!));
+    const third = runCli(args, { cwd: repo, env: on });
+    const module = runCli(args, { cwd: repo, env: off });
+    expect(third).toEqual(first);
+    expect(module).toEqual(first);
+    const after = statSync(join(dir, name!));
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]); // accepted by V8, not replaced
+    // Edits after the cache was made, text output, a category filter: the same answers either way.
+    writeFileSync(join(repo, "src/a.ts"), "a2\n");
+    writeFileSync(join(repo, "src/new.ts"), "n\n");
+    for (const extra of [[], ["--type", "code"]]) {
+      const text = ["changed", "--spec", ".notarai/all.spec.yaml", ...extra];
+      const viaBody = runCli(text, { cwd: repo, env: on });
+      expect(viaBody).toEqual(runCli(text, { cwd: repo, env: off }));
+      expect(viaBody.stdout).toBe("src/a.ts\nsrc/new.ts\n");
+    }
+  });
+
   it("answers the payload it framed, and nothing for any truncation or flipped bit", () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 1, maxLength: 300 }), fc.nat(), fc.integer({ min: 0, max: 7 }), (payload, at, bit) => {

@@ -9,8 +9,12 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
+import { repoTemplates } from "../../helpers/repo-templates.js";
 import { git, tempRepo, writeTree, type Tree } from "../../helpers/temp-repo.js";
 import { CLI, runCli } from "../../helpers/run-cli.js";
+
+/** The reconciled bases (one per `extra`), built once per test file that imports this module and copied per runRepo. */
+const templates = repoTemplates();
 
 export const SPEC = ".notarai/app.spec.yaml";
 
@@ -41,15 +45,17 @@ The app says hello.
 /**
  * The scripted exec agent: behaviour from a JSON file (per iteration under byIteration, per role under byRole),
  * read from the workspace (the run's worktree) unless its path is absolute. `workspace: {path: content}` writes
- * files straight into the workspace (an agent editing without our tools).
+ * files straight into the workspace (an agent editing without our tools); `waitFor: <absolute path>` holds the agent
+ * until that file exists (a gate the test opens: waiting for an event, not for a time).
  */
-export const SCRIPTED_AGENT = `import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+export const SCRIPTED_AGENT = `import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 const req = JSON.parse(readFileSync(0, "utf8"));
 const all = JSON.parse(readFileSync(resolve(req.paths.repo_root, process.argv[2]), "utf8"));
 const byRole = all.byRole?.[req.step.role] ?? all;
 const b = byRole.byIteration?.[String(req.step.iteration)] ?? byRole;
 if (b.sleepMs) await new Promise((r) => setTimeout(r, b.sleepMs));
+while (b.waitFor && !existsSync(b.waitFor)) await new Promise((r) => setTimeout(r, 20));
 for (const [name, content] of Object.entries(b.files ?? {})) {
   const p = join(req.paths.step_dir, name);
   mkdirSync(dirname(p), { recursive: true });
@@ -138,7 +144,8 @@ export function mcpAgent(behavior: string, extra: object = {}): object {
   return { type: "exec", cmd: ["node", "agents/mcp-agent.mjs", `agents/${behavior}`], timeout_ms: 60_000, ...extra };
 }
 
-export function runRepo(o: RunRepoOptions = {}): string {
+/** The reconciled base: the files (with `extra`) committed, marked reconciled, the snapshot written and committed. */
+function reconciledBase(extra: Tree): string {
   const root = tempRepo({
     [SPEC]: SPEC_TEXT,
     "src/app.ts": "export const greet = (n: string) => `hello ${n}`;\n",
@@ -146,12 +153,24 @@ export function runRepo(o: RunRepoOptions = {}): string {
     "agents/scripted.mjs": SCRIPTED_AGENT,
     "agents/mcp-agent.mjs": MCP_AGENT,
     ".gitignore": "ignored.log\n",
-    ...(o.extra ?? {}),
+    ...extra,
   });
   execFileSync(process.execPath, [CLI, "mark-reconciled", SPEC, "src/app.ts", "docs/guide.noma"], { cwd: root, stdio: "pipe" });
   execFileSync(process.execPath, [CLI, "state", "snapshot"], { cwd: root, stdio: "pipe" });
   git(root, ["add", "-A"]);
   git(root, ["commit", "-qm", "reconciled"]);
+  return root;
+}
+
+/**
+ * A fresh repository (removed when the test finishes): a copy of the reconciled base (built once per file and
+ * `extra`: the CLI runs twice to build one; commit dates are fixed, so a copy holds the very commits a fresh build
+ * would), then the agents' behaviours, the configuration and the drift committed on top.
+ */
+export function runRepo(o: RunRepoOptions = {}): string {
+  const extra = o.extra ?? {};
+  const key = JSON.stringify(Object.entries(extra).map(([k, v]) => [k, typeof v === "string" ? v : [v.toString("base64")]]));
+  const root = templates.copy(`run-repo:${key}`, () => reconciledBase(extra));
   const more: Tree = {};
   for (const [name, b] of Object.entries(o.behaviors ?? {})) more[`agents/${name}`] = JSON.stringify(b);
   if (o.config !== undefined && o.config !== null) more[".norma/config.json"] = JSON.stringify(o.config, null, 2);

@@ -37,19 +37,33 @@ export class HttpServer {
     });
   }
 
-  /** Wait until the server listens (or exits). */
+  /** Wait until the server listens (or exits): woken by its output and its exit, not by polling. */
   async ready(): Promise<this> {
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
+    const listening = (): boolean => {
       const m = /listening on (http:\/\/\S+)/.exec(this.stderr);
-      if (m !== null) {
-        this.url = m[1]!;
-        return this;
-      }
-      if (this.child.exitCode !== null) throw new Error(`serve exited ${this.child.exitCode}: ${this.stderr}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`serve did not start: ${this.stderr}`);
+      if (m !== null) this.url = m[1]!;
+      return m !== null;
+    };
+    if (listening()) return this;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => done(new Error(`serve did not start: ${this.stderr}`)), 30_000);
+      const onData = (): void => {
+        if (listening()) done();
+      };
+      const onClose = (): void => done(listening() ? undefined : new Error(`serve exited ${this.child.exitCode}: ${this.stderr}`));
+      const done = (error?: Error): void => {
+        clearTimeout(timer);
+        this.child.stderr.off("data", onData);
+        this.child.off("close", onClose);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      // Registered after the listener that appends to this.stderr, so each chunk is already in it.
+      this.child.stderr.on("data", onData);
+      this.child.on("close", onClose);
+      if (this.child.exitCode !== null || this.child.signalCode !== null) onClose();
+    });
+    return this;
   }
 
   async post(
