@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string; homepage: string };
@@ -19,14 +20,16 @@ const SLOW = [
 ];
 
 /**
- * How many test files run at once: `VITEST_MAX_WORKERS=<n>` (or `<n>%` of the cores), e.g. more
- * than the cores where the tests mostly wait for the processes they spawn, 1 on a machine that is
- * busy with other work. Unset: vitest's default (the cores less one). `--maxWorkers` on the
+ * How many test files run at once: `VITEST_MAX_WORKERS=<n>` (or `<n>%` of the cores), e.g. 1 on a
+ * machine that is busy with other work. Unset: one per core, at least two — most tests wait for the
+ * processes they spawn (the CLI, git, servers), so vitest's own default (the cores less one: a
+ * single worker on 2 cores) leaves a core idle; on the 2-core machine two workers ran test/check and
+ * test/transcript in 0.56–0.60× the time of one (docs/design/README.md). `--maxWorkers` on the
  * command line still wins.
  */
 function maxWorkers(): { maxWorkers?: number | string } {
   const v = process.env["VITEST_MAX_WORKERS"]?.trim();
-  if (v === undefined || v === "") return {};
+  if (v === undefined || v === "") return { maxWorkers: Math.max(2, availableParallelism()) };
   if (/^[1-9]\d*$/.test(v)) return { maxWorkers: Number(v) };
   if (/^[1-9]\d*%$/.test(v)) return { maxWorkers: v };
   throw new Error(`VITEST_MAX_WORKERS takes a number of workers (4) or a share of the cores (50%), not ${JSON.stringify(v)}`);
