@@ -34,6 +34,9 @@ const LINES = [
   "::",
   "# Heading",
   "## Sub [[lost]]",
+  "### Deep",
+  "### Deep [[k0]]",
+  "see [[sub-1]] and [[top]] and [[title]]",
   '::computed_metric{id="cm" formula="zz + 1"}',
   '::plot{dataset="nods" column="q"}',
   "> quote [[gone]]",
@@ -60,15 +63,17 @@ const BLOCKS = [
   "- item [[lost]]\n- two\n- three [[gone]]",
   "# Title",
   "## Sub",
+  "# Title\n## Sub",
+  "## Sub\n### Deep\nsee [[gone]] and [[k0]]",
   "plain\nprose\nlines",
 ];
 const lineArb = fc.constantFrom(...LINES);
 const docArb = fc
   .tuple(
     fc.array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...BLOCKS) }, { weight: 1, arbitrary: lineArb }), { minLength: 2, maxLength: 16 }),
-    fc.boolean(),
+    fc.constantFrom("", "---\nprofile: research\n---\n", "---\nprofile: research\naliases: [top]\n---\n"),
   )
-  .map(([blocks, fm]) => `${fm ? "---\nprofile: research\n---\n" : ""}${blocks.join("\n\n")}\n`);
+  .map(([blocks, fm]) => `${fm}${blocks.join("\n\n")}\n`);
 
 type Edit = { at: number; n: number; how: { kind: "rotate"; turn: number } | { kind: "replace"; lines: string[] } | { kind: "swap"; i: number; j: number } };
 
