@@ -6,7 +6,8 @@
  * reads across blocks inside the region must be where the edited text has it. Asserted against
  * a full validation of a fresh parse of the edited text, over random documents rich in
  * cross-block findings (broken references in prose, tables, lists, directives; claims without
- * evidence; computed blocks, plots).
+ * evidence; computed blocks, plots) under nested headings (a `## ` section folds into the `# `
+ * before it: issue 38's defect was a region walked one level into sections only).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
