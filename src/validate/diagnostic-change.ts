@@ -45,9 +45,10 @@ export const SAME_LINES: LineShift = { head: Number.MAX_SAFE_INTEGER, tail: Numb
  */
 export function lineShiftOf(starts: Int32Array, length: number, after: string, prefix: number, suffix: number): (afterLines: number) => LineShift {
   const lines = starts.length - 1;
-  // 1-based: the count of lines starting before `prefix`, and one starting at it when `after` has a line there.
+  // 1-based: the count of lines starting before `prefix`, and one starting at it when `after` has a line there
+  // (not when the edit starts with "\n" after a "\r": the two are one line break there).
   let head = firstAbove(starts, lines, prefix - 1);
-  if (head < lines && starts[head] === prefix && prefix < after.length) head++;
+  if (head < lines && starts[head] === prefix && startsLine(after, prefix)) head++;
   const changedEnd = length - suffix;
   // The first line (0-based) starting at or after the last changed character.
   let tail = firstAbove(starts, lines, changedEnd - 1);

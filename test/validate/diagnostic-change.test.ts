@@ -20,6 +20,14 @@ const piece = fc.constantFrom("a", "b", "xy", "\n", "\r\n", "\r", "\n\n", "::", 
 const textArb = fc.array(piece, { maxLength: 40 }).map((p) => p.join(""));
 
 describe("lineShiftOf", () => {
+  it("does not keep a line whose start the edit joined to the line break before it (a \"\\n\" typed after a \"\\r\")", () => {
+    // Found by the property below (seed -783502830): "aa\r\n\ra" → "aa\r\n\r\n" has two lines, not three.
+    const text = "aa\r\n\ra";
+    const after = "aa\r\n\r\n";
+    const map = lineShiftOf(indexLines(text).starts, text.length, after, 5, 0)(indexLines(after).starts.length - 1);
+    expect([1, 2, 3].map((l) => mapLine(map, l))).toEqual([1, 2, undefined]);
+  });
+
   it("maps a line only to a line of the edited text with the same text (unless it is the line the edit starts in)", () => {
     fc.assert(
       fc.property(textArb, fc.nat(), fc.nat(8), textArb, (text, at, cut, insert) => {
