@@ -306,7 +306,8 @@ async function blake3Of(text: string): Promise<string> {
 
 /** mark-reconciled every governed file but `except`, write the snapshot (not committed). */
 async function reconcileAllBut(repo: string, except: string[]): Promise<void> {
-  const { markReconciled, snapshotState } = await import("../../../src/internal.js");
+  const { markReconciled } = await import("../../../src/reconcile/mark-reconciled.js");
+  const { snapshotState } = await import("../../../src/reconcile/snapshot-state.js");
   const files = git(repo, ["ls-files", "-z", "-co", "--exclude-standard", "src", "docs"])
     .split("\0")
     .filter((f) => f.length > 0 && !except.includes(f));

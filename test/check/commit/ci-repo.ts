@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { markReconciled, snapshotState } from "../../../src/internal.js";
+import { markReconciled } from "../../../src/reconcile/mark-reconciled.js";
+import { snapshotState } from "../../../src/reconcile/snapshot-state.js";
 import { git, tempRepo, writeTree, type Tree } from "../../helpers/temp-repo.js";
 import { CLAIM, patch, SPEC } from "../staged/fixtures.js";
 
