@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
-import { parseNoma } from "../../src/internal.js";
+import { parseNoma } from "../../src/noma/parse-noma.js";
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 
 const DOC = '::claim{id="c1" confidence=0.5}\nBody.\n::\n\n::evidence{id="e1" for="c1"}\nProof.\n::\n';

@@ -17,7 +17,7 @@ import { readFileSync, existsSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { NOTHING_STAGED, PRE_COMMIT_BLOCK } from "../../src/internal.js";
+import { NOTHING_STAGED, PRE_COMMIT_BLOCK } from "../../src/hooks/hook-script.js";
 import { MANAGER_HOOK_PROGRAM } from "../../src/init/hook-manager-entries.js";
 import { git, tempDir, writeTree } from "../helpers/temp-repo.js";
 import { commit, hookRepo } from "../check/staged/hook-repo.js";

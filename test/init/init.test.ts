@@ -6,7 +6,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MCP_SERVER_ENTRY, specSchemaJson, validateSpecText } from "../../src/internal.js";
+import { specSchemaJson } from "../../src/governance/spec-json-schema.js";
+import { validateSpecText } from "../../src/governance/validate-spec-text.js";
+import { MCP_SERVER_ENTRY } from "../../src/init/notarai-files.js";
 import { BROKEN, VALID } from "../check/staged/fixtures.js";
 import { commit } from "../check/staged/hook-repo.js";
 import { installLocally } from "../helpers/local-install.js";

@@ -14,7 +14,8 @@ import { describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli.js";
 import { repoTemplates } from "../helpers/repo-templates.js";
 import { tempRepo } from "../helpers/temp-repo.js";
-import { TranscriptRecordSchema } from "../../src/internal.js";
+import { patchDocument } from "../../src/editing/patch-document.js";
+import { transcriptSchemas } from "../../src/transcript/transcript-schema.js";
 import { isTranscriptRecord } from "../../src/transcript/is-transcript-record.js";
 import { chainLines } from "../../src/transcript/transcript-record.js";
 
@@ -23,13 +24,26 @@ const STRICT = { ".notarai/config.yaml": "transcripts: strict\n" };
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 const op = (value: number) => JSON.stringify({ op: "update_attribute", id: "c1", key: "confidence", value });
 
+/**
+ * What `patch d.noma --op <op(value)> [--actor-name NAME]` does (exit 0), in process, for the patches
+ * that only prepare the state `transcript accept` is then run on: the actor as the CLI makes it
+ * (kind human, named by --actor-name, else git's user.name, "Test" in these repositories).
+ */
+function patchInProcess(repo: string, value: number, name = "Test"): void {
+  const r = patchDocument(join(repo, "d.noma"), [JSON.parse(op(value))], { actor: { kind: "human", name }, root: repo, reuse: false });
+  expect(r.outcome.result, JSON.stringify(r.outcome)).toBe("applied");
+}
+
+/** The v1.0 transcript record as a zod schema (§5): what src/internal.ts exports as TranscriptRecordSchema. */
+const TranscriptRecordSchema = transcriptSchemas().record;
+
 const templates = repoTemplates();
 
 /** A repository whose d.noma was patched to each value in turn, built once per list and copied for each test. */
 function patched(values: number[] = [0.6]): string {
   return templates.copy(`patched:${values.join(",")}`, () => {
     const repo = tempRepo({ "d.noma": DOC, ...STRICT });
-    for (const v of values) expect(runCli(["patch", "d.noma", "--op", op(v), "--actor-name", "bot"], { cwd: repo }).code).toBe(0);
+    for (const v of values) patchInProcess(repo, v, "bot");
     return repo;
   });
 }
@@ -170,7 +184,7 @@ describe("transcript accept: an edit made outside the protocol and then patched 
     const recorded = sha(read(repo, "d.noma"));
     appendFileSync(join(repo, "d.noma"), "\nHand edit.\n");
     const edited = sha(read(repo, "d.noma"));
-    expect(runCli(["patch", "d.noma", "--op", op(0.7)], { cwd: repo }).code).toBe(0);
+    patchInProcess(repo, 0.7);
     // The gap is now inside the transcript: an error on every strict check, for good, until acknowledged.
     expect(verify(repo, "--strict").findings).toEqual([expect.objectContaining({ severity: "error", code: "transcript-state-gap", line: 2 })]);
 
@@ -195,7 +209,7 @@ describe("transcript accept: an edit made outside the protocol and then patched 
     const repo = patched();
     for (const [i, v] of [0.7, 0.8].entries()) {
       appendFileSync(join(repo, "d.noma"), `\nHand edit ${i}.\n`);
-      expect(runCli(["patch", "d.noma", "--op", op(v)], { cwd: repo }).code).toBe(0);
+      patchInProcess(repo, v);
     }
     appendFileSync(join(repo, "d.noma"), "\nLast hand edit.\n");
     expect(verify(repo, "--strict").findings.map((f) => f.code)).toEqual(["transcript-state-gap", "transcript-state-gap", "transcript-document-mismatch"]);
@@ -212,7 +226,7 @@ describe("transcript accept: an edit made outside the protocol and then patched 
 
   it("--base replay says why it cannot pass an acknowledged edit", () => {
     const repo = tempRepo({ "d.noma": DOC, "base.noma": DOC });
-    expect(runCli(["patch", "d.noma", "--op", op(0.6)], { cwd: repo }).code).toBe(0);
+    patchInProcess(repo, 0.6);
     appendFileSync(join(repo, "d.noma"), "\nHand edit.\n");
     expect(accept(repo).code).toBe(0);
     const r = runCli(["transcript", "verify", "d.noma", "--base", "base.noma"], { cwd: repo });
@@ -229,7 +243,7 @@ describe("transcript accept: what still fails", () => {
     appendFileSync(join(repo, "d.noma"), "\nFirst.\n");
     expect(accept(repo).code).toBe(0);
     appendFileSync(join(repo, "d.noma"), "\nSecond.\n");
-    expect(runCli(["patch", "d.noma", "--op", op(0.8)], { cwd: repo }).code).toBe(0);
+    patchInProcess(repo, 0.8);
     const v = verify(repo, "--strict");
     expect(v.code).toBe(1);
     expect(v.findings.map((f) => [f.severity, f.code, f.line])).toEqual([
@@ -253,7 +267,7 @@ describe("transcript accept: what still fails", () => {
     writeFileSync(join(repo, "d.noma.patches"), `${lines[0]}\n${lines[1]!.replace("typo fixed in the editor", "approved by the board")}\n`);
     expect(verify(repo).findings.map((f) => f.code)).toContain("transcript-seal-broken");
     // Re-sealed (chain included) with a record after it kept: the next record's link breaks.
-    expect(runCli(["patch", "d.noma", "--op", op(0.7)], { cwd: repo }).code).toBe(0);
+    patchInProcess(repo, 0.7);
     const all = read(repo)
       .split("\n")
       .filter((l) => l.length > 0);

@@ -13,11 +13,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { repoTemplates } from "../../helpers/repo-templates.js";
 import { runCli } from "../../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../../helpers/temp-repo.js";
 import { BROKEN, CLAIM, patch, VALID } from "../staged/fixtures.js";
-import { ciRepo, commitAll, reconcileAll, SPEC_PATH, twoPatchesOnMain, writeTree } from "./ci-repo.js";
-import { DEFAULT_WORKSPACE_CONFIG } from "../../../src/internal.js";
+import { ciRepo as buildCiRepo, commitAll, reconcileAll, SPEC_PATH, twoPatchesOnMain, writeTree } from "./ci-repo.js";
+import { DEFAULT_WORKSPACE_CONFIG } from "../../../src/config/config-schema.js";
+
+/** Each test's repository: a copy of the one ciRepo() builds, built once. */
+const templates = repoTemplates();
+const ciRepo = (): Promise<string> => templates.copyAsync("ci", () => buildCiRepo());
 
 interface CiResult {
   base: { ref: string; source: string; commit: string; merge_base: string };
@@ -309,7 +314,7 @@ describe("ci: formats and GitHub integration", () => {
   });
 
   it("the step summary stays under 1 MiB however many findings there are", async () => {
-    const { renderCiSummary } = await import("../../../src/internal.js");
+    const { renderCiSummary } = await import("../../../src/check/commit/render-ci-report.js");
     const results = Array.from({ length: 20_000 }, (_, i) => ({
       file: `docs/d${i}.noma`,
       diagnostics: [{ severity: "error" as const, code: "broken-reference", message: "x".repeat(80), pos: { line: 1, column: 1 } }],
@@ -344,7 +349,7 @@ describe("ci: formats and GitHub integration", () => {
   });
 
   it("the step summary's 1 MiB is counted in bytes: non-ASCII messages are cut by whole rows, never inside a character", async () => {
-    const { renderCiSummary } = await import("../../../src/internal.js");
+    const { renderCiSummary } = await import("../../../src/check/commit/render-ci-report.js");
     // 2,000 findings of 300 Japanese characters: 0.7 M characters, 1.9 MB of UTF-8.
     const results = Array.from({ length: 2_000 }, (_, i) => ({
       file: `docs/d${i}.noma`,

@@ -20,7 +20,7 @@ import { repoTemplates } from "../../helpers/repo-templates.js";
 import { runCli } from "../../helpers/run-cli.js";
 import { git, type Tree } from "../../helpers/temp-repo.js";
 import { BAD_SPEC, BROKEN, CLAIM, SPEC, VALID } from "../staged/fixtures.js";
-import { ciRepo as buildCiRepo, commitAll, SPEC_PATH, writeTree } from "./ci-repo.js";
+import { ciRepo as buildCiRepo, commitAll, markInProcess, SPEC_PATH, writeTree } from "./ci-repo.js";
 
 /** Each test's repository: a copy of one built once per shape. */
 const templates = repoTemplates();
@@ -65,8 +65,7 @@ describe("ci: the reproduction (issue 23)", () => {
     expect(committed.code).toBe(1);
     expect(driftPaths(committed.stdout)).toEqual(["src/a.ts hash-differs"]);
 
-    expect(runCli(["mark-reconciled", "src/a.ts"], { cwd: repo }).code).toBe(0);
-    expect(runCli(["state", "snapshot"], { cwd: repo }).code).toBe(0);
+    await markInProcess(repo, ["src/a.ts"], { snapshot: true });
     expect(git(repo, ["status", "--porcelain"])).toBe(` M ${SNAPSHOT}\n`);
 
     const local = ci(repo);
@@ -90,8 +89,7 @@ describe("ci: the work tree, the index and the cache never change the verdict", 
       writeTree(repo, { "docs/broken.noma": BROKEN, "src/a.ts": "a2\n", "src/c.ts": "c2\n", "docs/new.noma": VALID });
       commitAll(repo, "feature");
       // src/c.ts reconciled at HEAD; src/a.ts not: commit a snapshot that vouches for c only.
-      expect(runCli(["mark-reconciled", "src/c.ts", "docs/broken.noma", "docs/new.noma"], { cwd: repo }).code).toBe(0);
-      expect(runCli(["state", "snapshot"], { cwd: repo }).code).toBe(0);
+      await markInProcess(repo, ["src/c.ts", "docs/broken.noma", "docs/new.noma"], { snapshot: true });
       commitAll(repo, "snapshot");
       return repo;
     });
@@ -106,18 +104,17 @@ describe("ci: the work tree, the index and the cache never change the verdict", 
   }
 
   /** Edits to every kind of input ci reads: governed files, documents, specs, config, the snapshot. */
-  function editEverything(repo: string): void {
+  async function editEverything(repo: string): Promise<void> {
     writeTree(repo, { "src/a.ts": "a3\n", "src/b.ts": "b3\n", "docs/broken.noma": VALID, "docs/new.noma": BROKEN });
     // A snapshot that vouches for the edited files as they now are.
-    expect(runCli(["mark-reconciled", "src/a.ts", "src/b.ts"], { cwd: repo }).code).toBe(0);
-    expect(runCli(["state", "snapshot"], { cwd: repo }).code).toBe(0);
+    await markInProcess(repo, ["src/a.ts", "src/b.ts"], { snapshot: true });
     // The spec now governs nothing but docs; the configuration is invalid.
     writeTree(repo, { [SPEC_PATH]: SPEC.replace('  code:\n    - path: "src/**"\n', ""), [CONFIG]: "drift: sometimes\n" });
   }
 
   it("(b) uncommitted edits and (c) staged edits to governed files, documents, specs, config and the snapshot", async () => {
     const { repo, clean } = await featureRepo();
-    editEverything(repo);
+    await editEverything(repo);
     const edited = ci(repo);
     expect(edited.code).toBe(clean.code);
     expect(verdictPart(edited.stdout)).toBe(verdictPart(clean.stdout));
@@ -164,7 +161,7 @@ describe("ci: the work tree, the index and the cache never change the verdict", 
   it("the local cache is never read: a recorded reconciliation or a garbage cache change nothing", async () => {
     const { repo, clean } = await featureRepo();
     // The cache now says src/a.ts (as committed) is reconciled; the committed snapshot does not.
-    expect(runCli(["mark-reconciled", "src/a.ts"], { cwd: repo }).code).toBe(0);
+    await markInProcess(repo, ["src/a.ts"]);
     expect(git(repo, ["status", "--porcelain"])).toBe("");
     const cached = ci(repo);
     expect(cached.stdout).toBe(clean.stdout);
@@ -203,7 +200,7 @@ describe("ci: read-only", () => {
     const repo = await ciRepo();
     writeTree(repo, { "src/a.ts": "a2\n" });
     commitAll(repo, "feature");
-    expect(runCli(["mark-reconciled", "src/a.ts"], { cwd: repo }).code).toBe(0);
+    await markInProcess(repo, ["src/a.ts"]);
     writeTree(repo, { "src/b.ts": "b2\n", "src/new.ts": "n\n" });
     git(repo, ["add", "src/b.ts"]);
     // Make every index entry look stat-dirty, so an opportunistic index refresh would rewrite it.
@@ -309,7 +306,8 @@ async function blake3Of(text: string): Promise<string> {
 
 /** mark-reconciled every governed file but `except`, write the snapshot (not committed). */
 async function reconcileAllBut(repo: string, except: string[]): Promise<void> {
-  const { markReconciled, snapshotState } = await import("../../../src/internal.js");
+  const { markReconciled } = await import("../../../src/reconcile/mark-reconciled.js");
+  const { snapshotState } = await import("../../../src/reconcile/snapshot-state.js");
   const files = git(repo, ["ls-files", "-z", "-co", "--exclude-standard", "src", "docs"])
     .split("\0")
     .filter((f) => f.length > 0 && !except.includes(f));

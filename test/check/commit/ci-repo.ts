@@ -4,7 +4,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { markReconciled, snapshotState } from "../../../src/internal.js";
+import { expect } from "vitest";
+import { markReconciled } from "../../../src/reconcile/mark-reconciled.js";
+import { snapshotState } from "../../../src/reconcile/snapshot-state.js";
 import { git, tempRepo, writeTree, type Tree } from "../../helpers/temp-repo.js";
 import { CLAIM, patch, SPEC } from "../staged/fixtures.js";
 
@@ -32,6 +34,15 @@ export async function reconcileAll(repo: string): Promise<void> {
     .filter((f) => f.length > 0);
   await markReconciled(repo, { files });
   await snapshotState(repo);
+}
+
+/**
+ * What `mark-reconciled FILE…` (exit 0: every file marked) and, with `snapshot`, `state snapshot`
+ * do, in process: for tests whose subject is another command and which only need that state.
+ */
+export async function markInProcess(repo: string, files: string[], options: { snapshot?: boolean } = {}): Promise<void> {
+  expect((await markReconciled(repo, { files })).not_marked).toEqual([]);
+  if (options.snapshot === true) await snapshotState(repo);
 }
 
 /**

@@ -3,7 +3,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { patchDocument } from "../../../src/internal.js";
+import { patchDocument } from "../../../src/editing/patch-document.js";
 
 export const VALID = "# Intro\n\nAll good.\n";
 /** broken-reference at line 3. */

@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { installHooks } from "../../../src/internal.js";
+import { installHooks } from "../../../src/hooks/install-hooks.js";
 import { CLI } from "../../helpers/run-cli.js";
 import { tempRepo, type Tree } from "../../helpers/temp-repo.js";
 
