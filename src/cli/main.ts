@@ -7,6 +7,7 @@
  *   0 clean · 1 findings · 2 usage, configuration or runtime error.
  */
 import * as nodeModule from "node:module";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { cac, type Command } from "cac";
 import { prefetchFiles } from "../fsx/prefetch-files.js";
@@ -24,6 +25,7 @@ import { classifyError } from "../errors/classify-error.js";
 import { EXIT_CODE } from "./exit-code.js";
 import { LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP } from "./lock-timeout-help.js";
 import { loadCachedBody } from "./startup/load-cached-body.js";
+import { fdWriter, isTerminalFd } from "./startup/fd-stdio.js";
 import { COMMAND_GROUPS, exitCodesOf, GENERAL_EXIT_CODES } from "./command-help.js";
 import { checkOptions, unknownCommandMessage } from "./check-options.js";
 import type { runAgentHook as RunAgentHook } from "./agent-hook-run.js";
@@ -67,13 +69,28 @@ function guardStdout(): NodeJS.WriteStream {
 // Help and version are printed by the argument parser itself.
 if (process.argv[2] === "help" || process.argv.some((a) => a === "-h" || a === "--help" || a === "-v" || a === "--version")) guardStdout();
 
+// The one-shot commands with bodies write to the descriptors directly where the streams would
+// write the same bytes (the servers keep the streams: their writes must never wait for a
+// client), and whether each is a terminal is asked when a command needs to know: a one-shot
+// command that prints a line or two never creates process.stdout or process.stderr
+// (startup/fd-stdio.ts).
+const DIRECT_OUTPUT = ["check", "patch", "render", "changed", "diff", "affected"];
+const direct = DIRECT_OUTPUT.includes(process.argv[2] ?? "");
+let stdoutIsTTY: boolean | undefined;
+let stderrIsTTY: boolean | undefined;
 const io: CliIO = {
   cwd: process.cwd(),
   env: process.env,
-  stdout: (s) => guardStdout().write(s),
-  stderr: (s) => process.stderr.write(s),
-  stdoutIsTTY: process.stdout.isTTY === true,
-  stderrIsTTY: process.stderr.isTTY === true,
+  stdout: direct ? fdWriter(1, guardStdout, () => process.exit(141)) : (s) => guardStdout().write(s),
+  stderr: direct ? fdWriter(2, () => process.stderr) : (s) => process.stderr.write(s),
+  get stdoutIsTTY() {
+    stdoutIsTTY ??= isTerminalFd(1) ?? process.stdout.isTTY === true;
+    return stdoutIsTTY;
+  },
+  get stderrIsTTY() {
+    stderrIsTTY ??= isTerminalFd(2) ?? process.stderr.isTTY === true;
+    return stderrIsTTY;
+  },
   ...(prefetched !== undefined ? { prefetched } : {}),
 };
 
@@ -139,6 +156,9 @@ formatOption(
         options["staged"] === true ? [] : paths.filter((p) => p.endsWith(".noma")),
         () => import("./commands/check-command.js"),
         (m) => m.checkCommand(paths, options, io, () => import("./commands/check-fixes.js")),
+        // A transcript beside a large document is judged with SHA-256, which the body loads on first use:
+        // load it with the body's other built-ins, before the short-run V8 flag (see preloadBodyBuiltins).
+        paths.some((p) => p.endsWith(".noma") && existsSync(`${p}.patches`)) ? ["node:crypto"] : [],
       ),
     ),
   );

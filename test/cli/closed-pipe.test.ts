@@ -35,4 +35,13 @@ describe("a reader that closes the pipe early", () => {
     expect(r.stderr).not.toMatch(/EPIPE|Unhandled|internal error/);
     expect(r.stderr).toBe("");
   });
+
+  it("ends `render` (which writes to the descriptor directly) the same way", async () => {
+    const sections = Array.from({ length: 20_000 }, (_, k) => `## Section number ${k} {id="section-number-${k}"}\n\nText.\n`).join("\n");
+    const repo = tempRepo({ "doc.noma": `# Doc\n\n${sections}` });
+    const r = await run(["render", "doc.noma", "--to", "noma"], repo);
+    expect(r.firstChunk.startsWith("# Doc\n")).toBe(true);
+    expect(r.code).toBe(141);
+    expect(r.stderr).toBe("");
+  });
 });

@@ -14,9 +14,10 @@
  * The cache file (compile-cache-dir.ts says where, and refuses places others could write)
  * is named after the body's content hash from the build, the Node version, the architecture
  * and whether the short-run V8 flag was set before compiling (V8 refuses code made under
- * other flags). Its header carries the payload's length and SHA-256, checked before V8
- * sees a byte: V8's own check is the length of the source only, and a torn or flipped file
- * must mean "compile from source", never a crash. It is written once, atomically (temp file,
+ * other flags). Its header carries the payload's length and checksum (cache-checksum.ts; it
+ * was SHA-256, whose node:crypto was the costliest thing a `check` loaded at start), checked
+ * before V8 sees a byte: V8's own check is the length of the source only, and a torn or
+ * flipped file must mean "compile from source", never a crash. It is written once, atomically (temp file,
  * fsync, rename: two commands finishing together each rename a whole file), after the command
  * ran, and only when the V8 flags are still those it was compiled under. Writing one removes
  * the body's oldest files beyond the newest KEEP_CACHE_FILES (upgrades would pile them up).
@@ -30,6 +31,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cacheChecksum } from "./cache-checksum.js";
 import { compileCacheDir, trustedCacheDir } from "./compile-cache-dir.js";
 import { prepareShortRunJit, SHORT_RUN_JIT_MIN_CHARS, shortRunJitApplied, v8FlagChanges } from "./prepare-short-run-jit.js";
 
@@ -41,9 +43,9 @@ interface BodyInfo {
   builtins: string[];
 }
 
-/** Header: magic and payload length (little-endian u32 each), then the payload's SHA-256. */
-const MAGIC = 0x3243524e; // "NRC2"
-const HEADER = 40;
+/** Header: magic and payload length (little-endian u32 each), then the payload's checksum (8 bytes). */
+const MAGIC = 0x3343524e; // "NRC3" ("NRC2" files, framed with SHA-256, are foreign now: replaced on their next use)
+const HEADER = 16;
 /** Larger files are not read (a body's cache is well under a megabyte). */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -70,18 +72,13 @@ function preloadBodyBuiltins(name: string, more: readonly string[] = []): void {
   for (const id of [...info.builtins, ...more]) require(id);
 }
 
-/** SHA-256 of `bytes` (node:crypto on first use: every body requires it anyway, see preloadBodyBuiltins). */
-function sha256(bytes: Uint8Array): Buffer {
-  return (createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto")).createHash("sha256").update(bytes).digest();
-}
-
 /** The payload of a cache file's bytes, or undefined when its header does not vouch for it. */
 export function cachePayload(file: Uint8Array): Buffer | undefined {
   if (file.length <= HEADER) return undefined;
   const head = new DataView(file.buffer, file.byteOffset, 8);
   if (head.getUint32(0, true) !== MAGIC || head.getUint32(4, true) !== file.length - HEADER) return undefined;
   const payload = Buffer.from(file.buffer, file.byteOffset + HEADER, file.length - HEADER);
-  return sha256(payload).equals(file.subarray(8, HEADER)) ? payload : undefined;
+  return cacheChecksum(payload).equals(file.subarray(8, HEADER)) ? payload : undefined;
 }
 
 /** A cache file's bytes for `payload`. */
@@ -90,7 +87,7 @@ export function cacheFileBytes(payload: Uint8Array): Buffer {
   out.set(payload, HEADER);
   out.writeUInt32LE(MAGIC, 0);
   out.writeUInt32LE(payload.length, 4);
-  sha256(payload).copy(out, 8);
+  cacheChecksum(payload).copy(out, 8);
   return out;
 }
 
@@ -143,7 +140,7 @@ export interface LoadCachedBodyOptions {
  */
 function flagsKey(env: NodeJS.ProcessEnv): string {
   const flags = `${process.execArgv.join("\0")}\n${env["NODE_OPTIONS"] ?? ""}`;
-  return flags === "\n" ? "" : `-f${sha256(Buffer.from(flags, "utf8")).toString("hex").slice(0, 12)}`;
+  return flags === "\n" ? "" : `-f${cacheChecksum(Buffer.from(flags, "utf8")).toString("hex").slice(0, 12)}`;
 }
 
 /** Total bytes of the regular files among `paths` (links and missing ones count 0). */
