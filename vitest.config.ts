@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { DurationSequencer } from "./test/helpers/duration-sequencer.js";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string; homepage: string };
 
@@ -43,6 +44,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ["default"],
+    // Longest files first, across both projects (test/helpers/duration-sequencer.ts).
+    sequence: { sequencer: DurationSequencer },
     ...maxWorkers(),
     projects: [
       { extends: true, test: { name: "fast", include: ["test/**/*.test.ts"], exclude: SLOW } },
