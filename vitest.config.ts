@@ -12,6 +12,8 @@ const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), 
  */
 const SLOW = [
   "test/runs/crash-recovery.test.ts",
+  "test/runs/crash-recovery-steps.test.ts",
+  "test/runs/crash-recovery-random.test.ts",
   "test/workspace/kill9.test.ts",
   "test/workspace/kill9-intents.test.ts",
   "test/install/**/*.test.ts",

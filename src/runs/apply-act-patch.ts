@@ -78,12 +78,15 @@ export function planPatch(root: string, stepDir: string): PlanResult {
   let diff: string | null = null;
   let size = 0;
   const touched: string[] = [];
+  // The paths patch.diff touches, as git reads them (one `git apply --numstat` per plan).
+  let diffPaths: string[] = [];
   if (hasDiff) {
     diff = readFileSync(diffPath, "utf8");
     size += statSync(diffPath).size;
     if (diff.trim().length > 0) {
       try {
-        touched.push(...patchFilePaths(root, diffPath));
+        diffPaths = patchFilePaths(root, diffPath);
+        touched.push(...diffPaths);
       } catch (e) {
         return { ok: false, problem: `patch.diff is not a patch git can read: ${e instanceof GitError ? e.stderr || e.message : (e as Error).message}` };
       }
@@ -116,9 +119,7 @@ export function planPatch(root: string, stepDir: string): PlanResult {
       noma,
       touched: uniq,
       diffDocuments:
-        diff !== null
-          ? [...new Set(patchFilePaths(root, diffPath).map((p) => norm(p)))].filter((p) => p.toLowerCase().endsWith(".noma") && existsSync(join(root, p)))
-          : [],
+        diff !== null ? [...new Set(diffPaths.map((p) => norm(p)))].filter((p) => p.toLowerCase().endsWith(".noma") && existsSync(join(root, p))) : [],
       sizeKb: size / 1024,
     },
   };

@@ -35,6 +35,7 @@ import { rewriteSqliteFile } from "../sqlite/rewrite-sqlite-file.js";
 import { declaredColumns, schemaObjects, sqlJsSchemaShapeProblem, type TableShapes } from "../sqlite/schema-shape.js";
 import { SqliteFile, SqliteFormatError } from "../sqlite/sqlite-file.js";
 import { crashPoint } from "./crash-point.js";
+import { rememberSchemaChecked, schemaCheckedBefore } from "./schema-checked-bytes.js";
 import { abs, DB_LOCK, NORMA_DB } from "../layout/norma-layout.js";
 import { NORMA_SCHEMA_VERSION, NORMA_TABLES, type EventRow, type RunRow, type StepRow } from "./norma-schema.js";
 
@@ -195,12 +196,13 @@ function ensureSchema(SQL: SqlJsStatic, db: Database): void {
       throw new NormaDbError(`${NORMA_DB} lacks the table ${t.name}; move it aside to start a new one (the run records in .norma/runs stay)`);
 }
 
-function openBytes(SQL: Awaited<ReturnType<typeof loadSqlJs>>, bytes: Uint8Array | null): Database {
+/** Open the bytes and check their schema (`file`: skipped when they are the very bytes this process last wrote there, schema-checked-bytes.ts). */
+function openBytes(SQL: Awaited<ReturnType<typeof loadSqlJs>>, bytes: Uint8Array | null, file?: string): Database {
   let db: Database;
   try {
     db = bytes !== null && bytes.length > 0 ? new SQL.Database(bytes) : new SQL.Database();
     db.run("PRAGMA foreign_keys = ON");
-    ensureSchema(SQL, db);
+    if (file === undefined || !schemaCheckedBefore(file, bytes)) ensureSchema(SQL, db);
   } catch (e) {
     if (e instanceof NormaDbError) throw e;
     throw new NormaDbError(
@@ -227,14 +229,15 @@ function readBytes(file: string): Uint8Array | null {
  */
 export async function normaTransaction<T>(root: string, fn: (tx: NormaTx) => T): Promise<T> {
   mkdirSync(dirname(abs(root, DB_LOCK)), { recursive: true });
+  const file = abs(root, NORMA_DB);
   return rewriteSqliteFile({
-    file: abs(root, NORMA_DB),
+    file,
     lock: abs(root, DB_LOCK),
     unreadable: (e) => {
       throw new NormaDbError(`cannot read ${NORMA_DB} (${describeError(e)})`, { cause: e });
     },
     apply: (SQL, bytes) => {
-      const db = openBytes(SQL, bytes);
+      const db = openBytes(SQL, bytes, file);
       try {
         db.run("BEGIN IMMEDIATE");
         let out: T;
@@ -245,7 +248,9 @@ export async function normaTransaction<T>(root: string, fn: (tx: NormaTx) => T):
           db.run("ROLLBACK");
           throw e;
         }
-        return { bytes: db.export(), result: out };
+        const exported = db.export();
+        rememberSchemaChecked(file, exported);
+        return { bytes: exported, result: out };
       } finally {
         db.close();
       }

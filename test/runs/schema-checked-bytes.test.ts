@@ -1,0 +1,125 @@
+/**
+ * The fast path of `.norma/norma.db` transactions (src/runs/schema-checked-bytes.ts): a transaction
+ * that re-reads the very bytes this process last wrote skips the schema check. Equivalence with the
+ * slow path (every open checked): the same transactions give the same state and the same errors; the
+ * bytes written are the ones remembered; and a file another writer changed is checked in full (a
+ * trigger added behind our back is refused, as on a first open).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import initSqlJs from "sql.js";
+import { describe, expect, it } from "vitest";
+import { NormaDbError, normaTransaction, readNormaState, type NormaState } from "../../src/runs/norma-db.js";
+import type { RunRow } from "../../src/runs/norma-schema.js";
+import { forgetSchemaChecked, schemaCheckedBefore } from "../../src/runs/schema-checked-bytes.js";
+import { tempDir } from "../helpers/temp-repo.js";
+
+const run = (id: string): RunRow => ({
+  run_id: id,
+  created_at: "2026-01-05T10:00:00.000Z",
+  goal: `goal ${id}`,
+  status: "running",
+  iteration: 1,
+  current_step_index: 0,
+  verdict: null,
+  run_dir: `.norma/runs/${id}`,
+});
+
+type Op =
+  | { kind: "run"; id: number }
+  | { kind: "update"; id: number; iteration: number }
+  | { kind: "step"; id: number; index: number }
+  | { kind: "event"; id: number; message: string }
+  | { kind: "kv"; id: number; key: string; value: number }
+  | { kind: "delete"; id: number };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant("run" as const), id: fc.integer({ min: 0, max: 3 }) }),
+  fc.record({ kind: fc.constant("update" as const), id: fc.integer({ min: 0, max: 3 }), iteration: fc.integer({ min: 1, max: 9 }) }),
+  fc.record({ kind: fc.constant("step" as const), id: fc.integer({ min: 0, max: 3 }), index: fc.integer({ min: 1, max: 4 }) }),
+  fc.record({ kind: fc.constant("event" as const), id: fc.integer({ min: 0, max: 3 }), message: fc.string({ maxLength: 12 }) }),
+  fc.record({ kind: fc.constant("kv" as const), id: fc.integer({ min: 0, max: 3 }), key: fc.constantFrom("a", "b"), value: fc.integer() }),
+  fc.record({ kind: fc.constant("delete" as const), id: fc.integer({ min: 0, max: 3 }) }),
+);
+
+const rid = (n: number): string => `20260105-100000-00000${n}`;
+
+/** One transaction; a constraint failure (a duplicate run, a step of a missing run) is an answer too. */
+async function apply(root: string, op: Op): Promise<string> {
+  try {
+    await normaTransaction(root, (tx) => {
+      const id = rid(op.id);
+      if (op.kind === "run") tx.insertRun(run(id));
+      else if (op.kind === "update") tx.updateRun(id, { iteration: op.iteration });
+      else if (op.kind === "step")
+        tx.insertStep({
+          run_id: id,
+          step_index: op.index,
+          role: "do",
+          iteration: 1,
+          status: "ok",
+          step_dir: `.norma/runs/${id}/steps/00${op.index}-do`,
+          started_at: "2026-01-05T10:00:01.000Z",
+          ended_at: null,
+          summary: null,
+        });
+      else if (op.kind === "event") tx.event(id, "note", op.message, undefined, "2026-01-05T10:00:02.000Z");
+      else if (op.kind === "kv") tx.setKv(id, op.key, op.value);
+      else tx.deleteRun(id);
+    });
+    return "ok";
+  } catch (e) {
+    return `${(e as Error).name}: ${(e as Error).message}`;
+  }
+}
+
+function plain(state: NormaState | null): unknown {
+  if (state === null) return null;
+  return state.runs.map((r) => ({ r, steps: state.steps(r.run_id), events: state.events(r.run_id), kv: [...state.kv(r.run_id)] }));
+}
+
+describe("norma.db: the schema check skipped for bytes this process wrote", () => {
+  it("gives the same answers and the same state as checking every open (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 8 }), async (ops) => {
+        const fast = tempDir("nr-fast-");
+        const slow = tempDir("nr-slow-");
+        // Both files exist from the start (a transaction that fails writes nothing).
+        expect(await apply(fast, { kind: "run", id: 0 })).toBe("ok");
+        expect(await apply(slow, { kind: "run", id: 0 })).toBe("ok");
+        for (const op of ops) {
+          const a = await apply(fast, op);
+          // The bytes on disk are the ones remembered: the next transaction takes the fast path.
+          expect(schemaCheckedBefore(join(fast, ".norma/norma.db"), readFileSync(join(fast, ".norma/norma.db")))).toBe(true);
+          // The other repository takes the slow path every time: nothing remembered for it.
+          forgetSchemaChecked(join(slow, ".norma/norma.db"));
+          const b = await apply(slow, op);
+          // Remembered again only when this transaction wrote (a failed one leaves the forgotten file as it was).
+          expect(schemaCheckedBefore(join(slow, ".norma/norma.db"), readFileSync(join(slow, ".norma/norma.db")))).toBe(b === "ok");
+          forgetSchemaChecked(join(slow, ".norma/norma.db"));
+          expect(a).toBe(b);
+          expect(plain(await readNormaState(fast))).toEqual(plain(await readNormaState(slow)));
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it("checks a file another writer changed after our transaction: a trigger added behind our back is refused", async () => {
+    const root = tempDir("nr-trigger-");
+    const file = join(root, ".norma/norma.db");
+    expect(await apply(root, { kind: "run", id: 1 })).toBe("ok");
+    const SQL = await initSqlJs();
+    const db = new SQL.Database(readFileSync(file));
+    db.run("CREATE TRIGGER t AFTER INSERT ON events BEGIN DELETE FROM events; END");
+    writeFileSync(file, db.export());
+    db.close();
+    expect(schemaCheckedBefore(file, readFileSync(file))).toBe(false);
+    const err = await normaTransaction(root, (tx) => tx.event(rid(1), "note", "x")).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NormaDbError);
+    expect((err as Error).message).toBe(
+      '.norma/norma.db is not a run database norma or noma-reconcile writes (a trigger named "t"); move it aside to start a new one (the run records in .norma/runs stay)',
+    );
+  });
+});
