@@ -180,7 +180,9 @@ describe("chunk updates", () => {
     const before = readChunks(db, RECONCILED_CHUNKS, SPEC, 4);
     expect(before.length).toBe(3);
     expect(before.every((c) => c.n <= CHUNK_ROWS)).toBe(true);
-    updateChunks(db, RECONCILED_CHUNKS, SPEC, { upserts: new Map([["src/f000001.ts", { hash: "f".repeat(64), blob: "a".repeat(40), updatedAt: 7 }]]) });
+    updateChunks(db, RECONCILED_CHUNKS, SPEC, {
+      upserts: new Map<string, ReconciledRow>([["src/f000001.ts", { hash: "f".repeat(64), blob: "a".repeat(40), updatedAt: 7 }]]),
+    });
     const after = readChunks(db, RECONCILED_CHUNKS, SPEC, 4);
     // The first chunk changed; the others are byte for byte what they were.
     expect(after.slice(1).map((c) => [c.first, Buffer.concat(c.values).toString("hex")])).toEqual(
