@@ -20,7 +20,7 @@ const piece = fc.constantFrom("a", "b", "xy", "\n", "\r\n", "\r", "\n\n", "::", 
 const textArb = fc.array(piece, { maxLength: 40 }).map((p) => p.join(""));
 
 describe("lineShiftOf", () => {
-  it("does not keep a line whose start the edit joined to the line break before it (a \"\\n\" typed after a \"\\r\")", () => {
+  it('does not keep a line whose start the edit joined to the line break before it (a "\\n" typed after a "\\r")', () => {
     // Found by the property below (seed -783502830): "aa\r\n\ra" → "aa\r\n\r\n" has two lines, not three.
     const text = "aa\r\n\ra";
     const after = "aa\r\n\r\n";
