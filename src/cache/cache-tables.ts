@@ -31,6 +31,7 @@ import { isAscii } from "node:buffer";
 import { listingBlob, parseIndexListing, readIndexLine, type WorktreeListing } from "../git/worktree-listing.js";
 import type { ChunkCodec } from "./chunk-table.js";
 import { asBuffer, packPaths, unpackPaths } from "./packed-paths.js";
+import { isLowerHex, packHex } from "./hex-columns.js";
 import { sortedIndexOf } from "../sorted-index-of.js";
 
 export const CACHE_SCHEMA_VERSION = 3;
@@ -76,18 +77,6 @@ export interface StatRow {
 }
 
 const HASH_BYTES = 32;
-const HEX = /^[0-9a-f]*$/;
-
-/** Raw bytes of lowercase hex digests, `width` bytes each. */
-function packHex(hexes: readonly string[], width: number, what: string): Buffer {
-  const out = Buffer.alloc(hexes.length * width);
-  for (let i = 0; i < hexes.length; i++) {
-    const h = hexes[i]!;
-    if (h.length !== width * 2 || !HEX.test(h)) throw new Error(`cannot pack ${what} ${JSON.stringify(h)}`);
-    out.write(h, i * width, width, "hex");
-  }
-  return out;
-}
 
 /** Lowercase hex of each `width`-byte slice of `bytes`. */
 export function unpackHex(bytes: Uint8Array, n: number, width: number, what: string): string[] {
@@ -140,7 +129,7 @@ export function recordLines(keys: readonly string[], rows: readonly ReconciledRo
     if (k.length === 0 || k.includes("\0")) throw new Error(`cannot pack path ${JSON.stringify(k)}`);
     const r = rows[i]!;
     // A blob id is only ever a hint (the hash decides), so one that does not fit is dropped, not stored wrong.
-    const blob = r.blob !== null && r.blob.length === width * 2 && HEX.test(r.blob) ? r.blob : null;
+    const blob = r.blob !== null && isLowerHex(r.blob, width * 2) ? r.blob : null;
     const mode = blob === null ? "000000" : r.mode !== undefined && r.mode !== null && REGULAR_MODES.has(r.mode) ? r.mode : "100644";
     out += `H ${mode} ${blob ?? zero} 0\t${k}\0`;
   }

@@ -18,9 +18,7 @@ import { CACHE_DB_PATH, CACHE_LOCK_PATH } from "./cache-db-path.js";
 import {
   ANY_SPEC,
   BLOB_HASH_CHUNKS,
-  BLOB_HEX,
   CACHE_SCHEMA_VERSION,
-  HASH_HEX,
   RECONCILED_CHUNKS,
   SCHEMA_DDL,
   STAT_HASH_CHUNKS,
@@ -29,6 +27,7 @@ import {
 } from "./cache-tables.js";
 import { CacheCorruptError, updateChunks } from "./chunk-table.js";
 import { classifyCacheDb, type DbKind } from "./classify-cache-db.js";
+import { isBlobHex, isHashHex } from "./hex-columns.js";
 import { migrateV1, migrateV2 } from "./migrate-cache.js";
 import { pruneCache, type CachePrune } from "./prune-cache.js";
 import { forgetCacheRead } from "./read-cache.js";
@@ -167,9 +166,9 @@ export async function writeCache(root: string, w: CacheWrite): Promise<{ warning
         if (metaValue(target, "seeded") !== "1") {
           const any = new Map<string, ReconciledRow>();
           // NotarAI's rows are global per path: they hold for every spec.
-          if (from === "legacy") for (const [p, r] of readFileCacheRows(target)) if (HASH_HEX.test(r.hash)) any.set(p, r);
+          if (from === "legacy") for (const [p, r] of readFileCacheRows(target)) if (isHashHex(r.hash)) any.set(p, r);
           if (w.seed != null && w.declineSeed !== true)
-            for (const [p, h] of w.seed) if (!any.has(p) && HASH_HEX.test(h)) any.set(p, { hash: h, blob: null, updatedAt: now });
+            for (const [p, h] of w.seed) if (!any.has(p) && isHashHex(h)) any.set(p, { hash: h, blob: null, updatedAt: now });
           updateChunks(target, RECONCILED_CHUNKS, ANY_SPEC, { upserts: any, onlyMissing: true });
           target.run("INSERT OR REPLACE INTO nr_meta(key, value) VALUES ('seeded', '1')");
         }
@@ -177,7 +176,7 @@ export async function writeCache(root: string, w: CacheWrite): Promise<{ warning
           for (const [spec, rows] of groupBySpec(w.reconciled, now)) updateChunks(target, RECONCILED_CHUNKS, spec, { upserts: rows });
         if (w.fileCache !== undefined && w.fileCache.length > 0) upsertFileCache(target, w.fileCache, now);
         if (w.blobHashes !== undefined && w.blobHashes.size > 0)
-          updateChunks(target, BLOB_HASH_CHUNKS, null, { upserts: new Map([...w.blobHashes].filter(([b, h]) => BLOB_HEX.test(b) && HASH_HEX.test(h))) });
+          updateChunks(target, BLOB_HASH_CHUNKS, null, { upserts: new Map([...w.blobHashes].filter(([b, h]) => isBlobHex(b) && isHashHex(h))) });
         if (w.statHashes !== undefined && w.statHashes.size > 0) updateChunks(target, STAT_HASH_CHUNKS, null, { upserts: w.statHashes });
         if (w.prune !== undefined) pruneCache(target, root, w.prune);
         target.run("COMMIT");

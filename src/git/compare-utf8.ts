@@ -31,8 +31,12 @@ export function nativeOrderIsUtf8(strings: readonly string[]): boolean {
   return true;
 }
 
-/** Sort in place by UTF-8 bytes (the native comparison when it agrees, which is nearly always). */
+/**
+ * Sort in place by UTF-8 bytes. When no string holds a surrogate, UTF-16 unit order is that order, and
+ * `sort()` without a comparator sorts by it natively (no JavaScript call per comparison: about half the time
+ * for 20,000 blob ids, issue 38).
+ */
 export function sortUtf8(strings: string[]): string[] {
-  if (nativeOrderIsUtf8(strings)) return strings.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (nativeOrderIsUtf8(strings)) return strings.sort();
   return strings.sort(compareUtf8);
 }

@@ -3,14 +3,11 @@
  * of a spec whose content is not reconciled, one per line.
  */
 import { UsageError } from "../../errors/noma-error.js";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { startWorktreeListing } from "../../git/read-worktree-status.js";
 import type { CliIO } from "../cli-io.js";
 import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
 import { plural } from "../../report/plural.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
-import { CACHE_DB_PATH } from "../../cache/cache-db-path.js";
 import { beforeSqlJsLoads } from "../../sqlite/load-sql-js.js";
 
 export async function changedCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
@@ -23,10 +20,10 @@ export async function changedCommand(options: Record<string, unknown>, io: CliIO
   // Git first: its processes run while this one loads the rest, reads the cache and parses the specs.
   const listing = startWorktreeListing(ctx.root);
   const { readRecords } = await import("../../cache/read-cache.js");
-  // Short-run tiering only when warm (a cold run hashes and inserts every file, where optimised WASM wins), and only
-  // once SQLite is needed: a warm run whose memos answer everything loads neither sql.js nor BLAKE3.
-  if (existsSync(join(ctx.root, CACHE_DB_PATH)))
-    beforeSqlJsLoads(async () => (await import("../startup/prepare-short-run-wasm.js")).prepareShortRunWasm({ hashing: true, env: io.env }));
+  // Short-run tiering once SQLite is needed (a warm run whose memos answer everything loads neither sql.js nor BLAKE3).
+  // A cold run too: its memo goes in as a few packed chunks, not a statement per file, so optimised SQLite code would
+  // not pay for V8 optimising the module in the background (docs/perf/hashing.md, issue 38); BLAKE3 is compiled first.
+  beforeSqlJsLoads(async () => (await import("../startup/prepare-short-run-wasm.js")).prepareShortRunWasm({ hashing: true, env: io.env }));
   const records = readRecords(ctx.root, [specPath]);
   records.catch(() => undefined); // awaited by the tool
   const { getChangedArtifacts } = await import("../../reconcile/get-changed-artifacts.js");
