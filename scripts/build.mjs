@@ -77,6 +77,7 @@ const BODIES = {
   changed: "src/cli/bodies/changed-body.ts",
   diff: "src/cli/bodies/diff-body.ts",
   affected: "src/cli/bodies/affected-body.ts",
+  commands: "src/cli/bodies/commands-body.ts",
 };
 /**
  * Loaded lazily at run time: from dist/vendor/ in the bundle (built below, each beside the
