@@ -115,11 +115,7 @@ const ROWS = [
   ["mcp: initialize + tools/list", ["mcp"], MCP_INPUT],
 ].filter(([label]) => ONLY === undefined || ONLY.some((o) => label.startsWith(o)) || label.startsWith("--version"));
 
-const builds = [
-  { name: "this build", cli: CLI },
-  ...(BASE !== undefined ? [{ name: "base", cli: join(BASE, "dist/cli.cjs") }] : []),
-  ...(process.env.NR_EXP_SINGLE === "1" ? [{ name: "single", cli: CLI, env: { NR_EXP_SINGLE: "1" } }] : []),
-];
+const builds = [{ name: "this build", cli: CLI }, ...(BASE !== undefined ? [{ name: "base", cli: join(BASE, "dist/cli.cjs") }] : [])];
 const cacheBase = mkdtempSync(join(tmpdir(), "nr-bench-startup-cc-"));
 const jobs = [{ label: "node -e 0", cmd: process.execPath, args: ["-e", "0"] }];
 const repos = [];
