@@ -12,7 +12,7 @@ import { decodeText, NOT_UTF8_TEXT, NotUtf8TextError } from "../fsx/utf8-text.js
 import { listSpecPaths } from "./list-spec-paths.js";
 import { resolveSpecRefs } from "./resolve-spec-refs.js";
 import type { SpecProblem } from "./spec-problem.js";
-import { tooLargeSpec, validateSpecText, type SpecFile } from "./validate-spec-text.js";
+import { tooLargeSpec, unparsedSpec, validateSpecText, type SpecFile } from "./validate-spec-text.js";
 
 export { listSpecPaths };
 
@@ -42,14 +42,7 @@ export function validateSpecFile(root: string, path: string): SpecFile {
     if (!unreadable) throw e;
     const found = e instanceof FileUnreadableError ? e.why : NOT_UTF8_TEXT;
     const at = e instanceof NotUtf8TextError ? e.position : { line: 1, column: 1 };
-    return {
-      path,
-      text: "",
-      version: null,
-      data: null,
-      refs: [],
-      problems: [{ file: path, path: "", ...at, code: "unreadable", expected: "a readable file of UTF-8 text", found, message: e.reason }],
-    };
+    return unparsedSpec(path, { ...at, code: "unreadable", expected: "a readable file of UTF-8 text", found, message: e.reason });
   }
   return validateSpecText(path, text, cap);
 }

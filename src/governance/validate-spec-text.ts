@@ -360,15 +360,13 @@ export function validateSpecText(path: string, text: string, maxBytes: number = 
   return result;
 }
 
+/** A spec file that was never parsed, with the one problem that says why (its text is not kept). */
+export function unparsedSpec(path: string, problem: Omit<SpecProblem, "file" | "path">): SpecFile {
+  return { path, text: "", version: null, data: null, refs: [], problems: [{ file: path, path: "", ...problem }] };
+}
+
 /** The one problem of a spec file over the size cap (its text is not kept: it is never parsed). */
 export function tooLargeSpec(path: string, size: number, cap: number): SpecFile {
   const message = `${size} bytes, more than the ${cap} a spec file may hold (${raiseHint(MAX_SPEC_BYTES_ENV)}); not parsed`;
-  return {
-    path,
-    text: "",
-    version: null,
-    data: null,
-    refs: [],
-    problems: [{ file: path, path: "", line: 1, column: 1, code: "too-large", expected: `at most ${cap} bytes`, found: `${size} bytes`, message }],
-  };
+  return unparsedSpec(path, { line: 1, column: 1, code: "too-large", expected: `at most ${cap} bytes`, found: `${size} bytes`, message });
 }

@@ -40,6 +40,7 @@ import type { Diagnostic } from "./diagnostic.js";
 import { isRuleCode, RULE_READS, type RuleFacet } from "./rule-catalog.js";
 import { isNoverify } from "./rule-values.js";
 import { documentLevelDiagnostics, finishDiagnostics, type ValidateOptions, validateNoma } from "./validate-noma.js";
+import { walkOrder } from "./walk-order.js";
 
 /** What an incremental validation needs of the state before an edit; taken before the edited text is parsed. */
 export interface EditBase {
@@ -203,14 +204,11 @@ function facetsOf(doc: NomaDocument, head: number): Record<RuleFacet, string> {
     } else return;
     for (const c of n.children) visit(c);
   };
-  const walk: BlockNode[] = [];
-  for (const n of doc.children) {
-    walk.push(n);
-    if (n.type === "section") for (const c of n.children) walk.push(c);
-  }
   for (const n of doc.children) visit(n);
+  // The walk of a full validation (validate-noma.ts): sections taken apart at every depth, as a
+  // `## ` heading folds into the `# ` section before it.
   const sink: Facts = { directives: [], refs: [], wikilinks: [] };
-  for (const n of walk) collectBlock(sink, n, null);
+  for (const n of walkOrder(doc.children, [])) collectBlock(sink, n, null);
   for (const r of sink.refs) out.references.push([r.attr, r.target, r.node.name, r.node.id, rel(r.node.pos.line), rel(r.node.endLine), isNoverify(r.node)]);
   for (const w of sink.wikilinks) {
     const o = w.owner;
