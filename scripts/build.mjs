@@ -67,7 +67,8 @@ function writeLicenses(metafiles) {
 rmSync(join(root, "dist"), { recursive: true, force: true });
 
 // The hot commands once more, each as one CommonJS file (dist/bodies/<name>.cjs), which the bin
-// compiles with V8's code cache (src/cli/startup/load-cached-body.ts). The bin learns each body's
+// compiles with V8's code cache (src/cli/startup/load-cached-body.ts); the less frequent
+// one-shot commands together in one more, dist/bodies/commands.cjs (src/cli/bodies/commands-body.ts). The bin learns each body's
 // content hash (its cache key) and the Node built-ins it loads (loaded before the short-run
 // V8 flag is set, so they keep Node's own code cache) through a define.
 const BODIES = {
@@ -77,6 +78,7 @@ const BODIES = {
   changed: "src/cli/bodies/changed-body.ts",
   diff: "src/cli/bodies/diff-body.ts",
   affected: "src/cli/bodies/affected-body.ts",
+  commands: "src/cli/bodies/commands-body.ts",
 };
 /**
  * Loaded lazily at run time: from dist/vendor/ in the bundle (built below, each beside the

@@ -29,6 +29,7 @@ import { fdWriter, isTerminalFd } from "./startup/fd-stdio.js";
 import { COMMAND_GROUPS, exitCodesOf, GENERAL_EXIT_CODES } from "./command-help.js";
 import { checkOptions, unknownCommandMessage } from "./check-options.js";
 import type { runAgentHook as RunAgentHook } from "./agent-hook-run.js";
+import type { commands as SharedCommands, SharedCommand } from "./bodies/commands-body.js";
 
 // Node ≥ 22.1 can keep the compiled code of the modules a command loads (in its own cache
 // directory under the OS temp dir; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so the next
@@ -126,6 +127,26 @@ async function runBody<T>(
   }
 }
 
+/**
+ * Run one of the less frequent commands from the shared body (bodies/commands.cjs) through the
+ * compile cache, with a cache file of its own; or from its ES module (`load`, the same module
+ * the body's loader initialises) when there is no usable cache. Its cache is taken before a
+ * change of V8's flags (SQLite's WebAssembly tiering), so commands that always load SQLite keep one.
+ */
+async function runShared<K extends SharedCommand>(
+  command: K,
+  load: (typeof SharedCommands)[K],
+  call: (m: Awaited<ReturnType<(typeof SharedCommands)[K]>>) => Promise<number>,
+): Promise<number> {
+  const body = loadCachedBody<{ commands: typeof SharedCommands }>("commands", io.env, { cacheName: `commands-${command}`, cacheBeforeFlagChange: true });
+  if (body === undefined) return call((await load()) as Awaited<ReturnType<(typeof SharedCommands)[K]>>);
+  try {
+    return await call((await body.exports.commands[command]()) as Awaited<ReturnType<(typeof SharedCommands)[K]>>);
+  } finally {
+    await body.settle();
+  }
+}
+
 formatOption(
   cli
     .command("check [...paths]", "Validate .noma documents, transcripts, sidecars and specs (default: every such file git tracks)")
@@ -168,13 +189,29 @@ cli
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile ids thesis.noma")
   .example("  noma-reconcile ids thesis.noma --format json")
-  .action((file: string, options: Record<string, unknown>) => run(async () => (await import("./commands/ids-command.js")).idsCommand(file, options, io)));
+  .action((file: string, options: Record<string, unknown>) =>
+    run(() =>
+      runShared(
+        "ids",
+        () => import("./commands/ids-command.js"),
+        (m) => m.idsCommand(file, options, io),
+      ),
+    ),
+  );
 
 cli
   .command("parse <file>", "Print the parsed document tree (with spans) as JSON")
   .example("  noma-reconcile parse thesis.noma")
   .example("  noma-reconcile parse ../other-repo/docs/plan.noma")
-  .action((file: string) => run(async () => (await import("./commands/parse-command.js")).parseCommand(file, io)));
+  .action((file: string) =>
+    run(() =>
+      runShared(
+        "parse",
+        () => import("./commands/parse-command.js"),
+        (m) => m.parseCommand(file, io),
+      ),
+    ),
+  );
 
 cli
   .command("render <file>", "Render a document: normalised Noma source, or its structure as JSON")
@@ -205,13 +242,29 @@ cli
   .example("  noma-reconcile fmt --check                  # in CI: exit 1 when a document is not formatted")
   .example("  noma-reconcile fmt --check --watch          # while editing: say when a document stops (or starts) being formatted")
   .example("  git diff --cached --name-only -z --diff-filter=d -- '*.noma' | xargs -0r noma-reconcile fmt --check --   # in a hook")
-  .action((paths: string[], options: Record<string, unknown>) => run(async () => (await import("./commands/fmt-command.js")).fmtCommand(paths, options, io)));
+  .action((paths: string[], options: Record<string, unknown>) =>
+    run(() =>
+      runShared(
+        "fmt",
+        () => import("./commands/fmt-command.js"),
+        (m) => m.fmtCommand(paths, options, io),
+      ),
+    ),
+  );
 
 cli
   .command("verify [dir]", "Run a Noma conformance corpus (Annex C layout) and report PASS/FAIL per fixture")
   .example("  noma-reconcile verify ../shared/conformance")
   .example("  noma-reconcile verify fixtures/conformance")
-  .action((dir: string | undefined) => run(async () => (await import("./commands/verify-command.js")).verifyCommand(dir, io)));
+  .action((dir: string | undefined) =>
+    run(() =>
+      runShared(
+        "verify",
+        () => import("./commands/verify-command.js"),
+        (m) => m.verifyCommand(dir, io),
+      ),
+    ),
+  );
 
 cli
   .command("specs <action> [...paths]", "Spec files: `specs validate [paths…]` checks .notarai/**/*.spec.yaml; `specs schema` prints their JSON Schema")
@@ -221,7 +274,13 @@ cli
   .example("  noma-reconcile specs validate .notarai/cli.spec.yaml --format json")
   .example("  noma-reconcile specs schema > .notarai/notarai.spec.json")
   .action((action: string, paths: string[], options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/specs-command.js")).specsCommand(action, paths, options, io)),
+    run(() =>
+      runShared(
+        "specs",
+        () => import("./commands/specs-command.js"),
+        (m) => m.specsCommand(action, paths, options, io),
+      ),
+    ),
   );
 
 cli
@@ -230,7 +289,13 @@ cli
   .example("  noma-reconcile governs src/auth.ts docs/api.md")
   .example("  noma-reconcile governs src/auth.ts --format json")
   .action((paths: string[], options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/governs-command.js")).governsCommand(paths, options, io)),
+    run(() =>
+      runShared(
+        "governs",
+        () => import("./commands/governs-command.js"),
+        (m) => m.governsCommand(paths, options, io),
+      ),
+    ),
   );
 
 cli
@@ -238,7 +303,15 @@ cli
   .option("--format <format>", "Output format: text | json", { default: "text" })
   .example("  noma-reconcile coverage")
   .example("  noma-reconcile coverage --format json")
-  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/coverage-command.js")).coverageCommand(options, io)));
+  .action((options: Record<string, unknown>) =>
+    run(() =>
+      runShared(
+        "coverage",
+        () => import("./commands/coverage-command.js"),
+        (m) => m.coverageCommand(options, io),
+      ),
+    ),
+  );
 
 cli
   .command("affected", "Files changed since the merge-base with --base, and the specs that govern them")
@@ -313,7 +386,13 @@ cli
   .example("  noma-reconcile mark-reconciled src/auth.ts docs/auth.md")
   .example("  noma-reconcile mark-reconciled docs/ --spec .notarai/docs.spec.yaml --format json")
   .action((files: string[], options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/mark-reconciled-command.js")).markReconciledCommand(files ?? [], options, io)),
+    run(() =>
+      runShared(
+        "mark-reconciled",
+        () => import("./commands/mark-reconciled-command.js"),
+        (m) => m.markReconciledCommand(files ?? [], options, io),
+      ),
+    ),
   );
 
 cli
@@ -323,7 +402,13 @@ cli
   .example("  noma-reconcile cache status")
   .example("  noma-reconcile cache clear --format json")
   .action((action: string, rest: string[], options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/cache-command.js")).cacheCommand(action, rest, options, io)),
+    run(() =>
+      runShared(
+        "cache",
+        () => import("./commands/cache-command.js"),
+        (m) => m.cacheCommand(action, rest, options, io),
+      ),
+    ),
   );
 
 cli
@@ -334,7 +419,13 @@ cli
   .example("  noma-reconcile state show --format json")
   .example("  noma-reconcile state reset")
   .action((action: string, rest: string[], options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/state-command.js")).stateCommand(action, rest, options, io)),
+    run(() =>
+      runShared(
+        "state",
+        () => import("./commands/state-command.js"),
+        (m) => m.stateCommand(action, rest, options, io),
+      ),
+    ),
   );
 
 cli
@@ -387,7 +478,13 @@ cli
   .example("  noma-reconcile transcript verify docs/plan.noma --base plan.at-creation.noma")
   .example("  noma-reconcile transcript accept docs/plan.noma --reason 'typo fixed in the editor'")
   .action((action: string, doc: string | undefined, options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/transcript-command.js")).transcriptCommand(action, doc, options, io)),
+    run(() =>
+      runShared(
+        "transcript",
+        () => import("./commands/transcript-command.js"),
+        (m) => m.transcriptCommand(action, doc, options, io),
+      ),
+    ),
   );
 
 cli
@@ -399,7 +496,15 @@ cli
   .example("  noma-reconcile schema patch-op > patch-op.schema.json")
   .example("  noma-reconcile schema output/ci      # the JSON Schema of ci --format json")
   .example("  noma-reconcile schema config > .notarai/config.schema.json")
-  .action((name: string) => run(async () => (await import("./commands/schema-command.js")).schemaCommand(name, io)));
+  .action((name: string) =>
+    run(() =>
+      runShared(
+        "schema",
+        () => import("./commands/schema-command.js"),
+        (m) => m.schemaCommand(name, io),
+      ),
+    ),
+  );
 
 cli
   .command("mcp", "Run the MCP server on stdio (newline-delimited JSON-RPC 2.0) for coding agents")
@@ -485,7 +590,15 @@ cli
   .option("--color", "Colour the text output (--no-color to disable)")
   .example("  noma-reconcile ci --base origin/main")
   .example("  noma-reconcile ci --format github --sarif-file noma.sarif   # in GitHub Actions (base from the event)")
-  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/ci-command.js")).ciCommand(options, io)));
+  .action((options: Record<string, unknown>) =>
+    run(() =>
+      runShared(
+        "ci",
+        () => import("./commands/ci-command.js"),
+        (m) => m.ciCommand(options, io),
+      ),
+    ),
+  );
 
 cli
   .command("init", "Set up this repository: .notarai/ (README, spec schema, example spec, launcher), .gitignore, the MCP server in .mcp.json")
@@ -507,7 +620,15 @@ cli
   .example("  noma-reconcile init --hooks --dry-run")
   .example("  noma-reconcile init --hooks   # with .pre-commit-config.yaml: adds a repo: local hook to it, the rest of the file kept")
   .example("  noma-reconcile init --agent claude   # Claude Code's hooks: the patch engine before any write of a .noma document")
-  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/init-command.js")).initCommand(options, io)));
+  .action((options: Record<string, unknown>) =>
+    run(() =>
+      runShared(
+        "init",
+        () => import("./commands/init-command.js"),
+        (m) => m.initCommand(options, io),
+      ),
+    ),
+  );
 
 cli
   .command(

@@ -26,9 +26,12 @@ const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))
  * The budget (docs/install.md): 1.33 MB packed, 4.4 MB unpacked and 525 files when it was set
  * (before: 16.3 MB, 42.5 MB and 1,898 files, with every build of sql.js in node_modules/); the
  * unpacked budget raised from 6 to 6.5 MB when `changed`, `diff` and `affected` became cached
- * command bodies (+705 KB; the ES chunks lost 600 KB of whitespace in the same change).
+ * command bodies (+705 KB; the ES chunks lost 600 KB of whitespace in the same change), and
+ * from 6.5 to 7 MB (and the packed one from 2 to 2.1 MB) when the less frequent one-shot
+ * commands got one shared cached body, dist/bodies/commands.cjs (+874 KB unpacked; one body per
+ * command would have been +3.1 MB): 2.03 MB packed, 6.91 MB unpacked and 610 files then.
  */
-const BUDGET = { packedBytes: 2_000_000, unpackedBytes: 6_500_000, files: 700 };
+const BUDGET = { packedBytes: 2_100_000, unpackedBytes: 7_000_000, files: 700 };
 /** What dist/vendor/ holds: each runtime dependency as one file, beside the one WebAssembly build it loads. */
 const VENDORED = ["blake3.cjs", "blake3_js_bg.wasm", "sql-wasm.cjs", "sql-wasm.wasm", "yaml.cjs", "zstd.cjs", "zstd.wasm"];
 /** npm with no way to reach a registry: offline, and the registry an address nothing listens on. */

@@ -33,7 +33,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheChecksum } from "./cache-checksum.js";
 import { compileCacheDir, trustedCacheDir } from "./compile-cache-dir.js";
-import { prepareShortRunJit, SHORT_RUN_JIT_MIN_CHARS, shortRunJitApplied, v8FlagChanges } from "./prepare-short-run-jit.js";
+import { beforeV8FlagChange, prepareShortRunJit, SHORT_RUN_JIT_MIN_CHARS, shortRunJitApplied, v8FlagChanges } from "./prepare-short-run-jit.js";
 
 declare const __NOMA_RECONCILE_BODIES__: string | undefined;
 
@@ -130,6 +130,19 @@ export interface LoadCachedBodyOptions {
   builtins?: readonly string[];
   /** This bundle's path (dist/cli.cjs); the bodies are in bodies/ beside it. */
   here?: string;
+  /**
+   * The name its cache files take (default: the body's). The shared body of the less frequent
+   * commands (bodies/commands.cjs) keeps one per command: each command's file holds the
+   * functions that command ran, compiled.
+   */
+  cacheName?: string;
+  /**
+   * Take the code cache right before the command first changes V8's flags (the WebAssembly
+   * tiering of a short run that loads SQLite), and write it once the command is done: code
+   * compiled up to then, which V8 accepts in a process started without the flag. Without it, a
+   * command that always sets the flag would never write a cache.
+   */
+  cacheBeforeFlagChange?: boolean;
 }
 
 /**
@@ -178,7 +191,8 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
   }
   const jit = shortRunJitApplied();
   const flags = v8FlagChanges();
-  const cacheFile = join(dir, `${name}-${id.slice(0, 16)}-${process.version}-${process.arch}${jit ? "-jit" : ""}${flagsKey(env)}.bin`);
+  const cacheName = options.cacheName ?? name;
+  const cacheFile = join(dir, `${cacheName}-${id.slice(0, 16)}-${process.version}-${process.arch}${jit ? "-jit" : ""}${flagsKey(env)}.bin`);
   const trusted = trustedCacheDir(dir, false);
   const cachedData = trusted
     ? (() => {
@@ -193,18 +207,24 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
   // Accepted by V8: nothing to write afterwards.
   const fromCache = cachedData !== undefined && !script.cachedDataRejected;
   const mod = { exports: {} as T };
+  // The code cache as it was right before the flags changed (cacheBeforeFlagChange).
+  let taken: Buffer | undefined;
+  if (!fromCache && options.cacheBeforeFlagChange === true)
+    beforeV8FlagChange(() => {
+      if (v8FlagChanges() === flags) taken = script.createCachedData();
+    });
   (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
   return {
     exports: mod.exports,
     async settle() {
       // Once per (body, Node, flags); never from code compiled under flags that changed since (V8 would refuse it).
-      if (fromCache || v8FlagChanges() !== flags) return;
+      if (fromCache || (v8FlagChanges() !== flags && taken === undefined)) return;
       try {
         if (!trustedCacheDir(dir, true)) return;
-        const bytes = cacheFileBytes(script.createCachedData());
+        const bytes = cacheFileBytes(taken ?? script.createCachedData());
         const { writeFileAtomic } = await import("../../fsx/write-file-atomic.js");
         writeFileAtomic(cacheFile, bytes, { mode: 0o600 });
-        pruneCacheFiles(dir, name, cacheFile);
+        pruneCacheFiles(dir, cacheName, cacheFile);
       } catch {
         /* a cache that cannot be written is only a slower next run */
       }

@@ -63,8 +63,23 @@ export function v8FlagChanges(): number {
   return ((globalThis as Record<symbol, unknown>)[CHANGES] as number | undefined) ?? 0;
 }
 
+const BEFORE_CHANGE = Symbol.for("noma-reconcile.before-v8-flag-change");
+
+/**
+ * Run `step` once, right before the next change of V8's flags (if there is one): what a command
+ * body compiled under the current flags does to save its code cache while V8 still accepts it
+ * (load-cached-body.ts). Kept on a global symbol, as the count: the bin and each body bundle
+ * their own copy of this module.
+ */
+export function beforeV8FlagChange(step: () => void): void {
+  const g = globalThis as Record<symbol, unknown>;
+  ((g[BEFORE_CHANGE] ??= []) as Array<() => void>).push(step);
+}
+
 /** Set V8 flags for the rest of this process, counted (v8FlagChanges): code cached afterwards holds under them only. */
 export function setV8Flags(flags: string): void {
+  const pending = (globalThis as Record<symbol, unknown>)[BEFORE_CHANGE] as Array<() => void> | undefined;
+  if (pending !== undefined) for (const step of pending.splice(0)) step();
   // node:v8 on first use only: most runs never set a flag.
   (createRequire(import.meta.url)("node:v8") as typeof import("node:v8")).setFlagsFromString(flags);
   (globalThis as Record<symbol, unknown>)[CHANGES] = v8FlagChanges() + 1;
