@@ -1,11 +1,13 @@
 /**
- * Git as the change oracle for the work tree. Three cheap git processes, run
+ * Git as the change oracle for the work tree. Two cheap git processes, run
  * concurrently in the async form:
  *
- *   git ls-files -z -t -s -c            every index entry: mode, blob id, stage, skip-worktree
+ *   git ls-files -z -t -s -c -o --exclude-standard
+ *                                       untracked files git does not ignore (tagged `?`), then
+ *                                       every index entry: mode, blob id, stage, skip-worktree
+ *                                       (split back into the two listings: split-combined-listing.ts)
  *   git diff-files -z --name-status     index entries whose work-tree file differs (M, T),
  *                                       is gone (D) or is unmerged (U)
- *   git ls-files -z -o --exclude-standard   untracked files git does not ignore
  *
  * `diff-files` compares stat data with the index (in parallel threads, as
  * `git status` does) without refreshing it, so a file whose timestamps changed
@@ -19,12 +21,11 @@ import { execGitAsync } from "./exec-git-async.js";
 import { chunkPaths, literalPathspec } from "./chunk-paths.js";
 import type { WorktreeEntry } from "./parse-ls-files.js";
 import { listingStatus, parseWorktreeListing } from "./worktree-listing.js";
+import { COMBINED_LISTING, splitCombinedListing } from "./split-combined-listing.js";
 
 export type { WorktreeEntry } from "./parse-ls-files.js";
 
-const INDEX = ["ls-files", "-z", "-t", "-s", "-c"];
 const DIRTY = ["diff-files", "-z", "--name-status", "--no-renames", "--ignore-submodules=none"];
-const OTHERS = ["ls-files", "-z", "-o", "--exclude-standard"];
 
 /** Above this many chunks, one full listing (filtered) beats one git call per chunk (each scans the whole index). */
 const MAX_CHUNKS = 4;
@@ -46,7 +47,10 @@ function only(map: Map<string, WorktreeEntry>, paths: readonly string[]): Map<st
 /** Status of every file git knows (tracked or untracked-not-ignored), or only of `paths` when given. */
 export function readWorktreeStatus(root: string, paths?: readonly string[]): Map<string, WorktreeEntry> {
   const run = (args: string[], spec: readonly string[]): Buffer => execGitBuffer([...args, "--", ...spec], { cwd: root });
-  const fold = (spec: readonly string[]) => foldWorktreeStatus(run(INDEX, spec), run(DIRTY, spec).toString("utf8"), run(OTHERS, spec).toString("utf8"));
+  const fold = (spec: readonly string[]) => {
+    const { indexOut, othersOut } = splitCombinedListing(run(COMBINED_LISTING, spec));
+    return foldWorktreeStatus(indexOut, run(DIRTY, spec).toString("utf8"), othersOut);
+  };
   if (paths === undefined) return fold([]);
   const chunks = chunkPaths(paths.map(literalPathspec));
   if (chunks.length > MAX_CHUNKS) return only(readWorktreeStatus(root), paths);
@@ -55,9 +59,9 @@ export function readWorktreeStatus(root: string, paths?: readonly string[]): Map
   return map;
 }
 
-/** Git's three outputs, each as soon as its process is done. */
+/** Git's three outputs, each as soon as its process is done (the index listing and the untracked files come from one process). */
 export interface WorktreeListingJob {
-  /** `ls-files -z -t -s -c`: every index entry (the big output, and the quickest). */
+  /** `ls-files -z -t -s -c`: every index entry (the big output). */
   indexOut: Promise<Buffer>;
   /** `diff-files -z --name-status`: entries whose work-tree file differs. */
   dirtyOut: Promise<string>;
@@ -65,22 +69,24 @@ export interface WorktreeListingJob {
   othersOut: Promise<string>;
 }
 
-/** Start the three git processes at once, without blocking: they run beside the caller's work. */
+/** Start the two git processes at once, without blocking: they run beside the caller's work. */
 export function startWorktreeListing(root: string): WorktreeListingJob {
   const run = (args: string[]): Promise<Buffer> => execGitAsync([...args, "--"], { cwd: root });
-  const indexOut = run(INDEX);
+  const split = run(COMBINED_LISTING).then(splitCombinedListing);
+  const indexOut = split.then((s) => s.indexOut);
   const dirtyOut = run(DIRTY).then((b) => b.toString("utf8"));
-  const othersOut = run(OTHERS).then((b) => b.toString("utf8"));
+  const othersOut = split.then((s) => s.othersOut);
   for (const p of [indexOut, dirtyOut, othersOut]) p.catch(() => undefined); // awaited by the caller
   return { indexOut, dirtyOut, othersOut };
 }
 
-/** The same as `readWorktreeStatus`, without blocking the thread: the three git processes run concurrently (and beside the caller's work). */
+/** The same as `readWorktreeStatus`, without blocking the thread: the two git processes run concurrently (and beside the caller's work). */
 export async function readWorktreeStatusAsync(root: string, paths?: readonly string[]): Promise<Map<string, WorktreeEntry>> {
   const run = async (args: string[], spec: readonly string[]): Promise<Buffer> => execGitAsync([...args, "--", ...spec], { cwd: root });
   const fold = async (spec: readonly string[]) => {
-    const [a, b, c] = await Promise.all([run(INDEX, spec), run(DIRTY, spec), run(OTHERS, spec)]);
-    return foldWorktreeStatus(a, b.toString("utf8"), c.toString("utf8"));
+    const [a, b] = await Promise.all([run(COMBINED_LISTING, spec), run(DIRTY, spec)]);
+    const { indexOut, othersOut } = splitCombinedListing(a);
+    return foldWorktreeStatus(indexOut, b.toString("utf8"), othersOut);
   };
   if (paths === undefined) return fold([]);
   const chunks = chunkPaths(paths.map(literalPathspec));
