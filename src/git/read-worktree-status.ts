@@ -1,13 +1,21 @@
 /**
- * Git as the change oracle for the work tree. Two cheap git processes, run
- * concurrently in the async form:
+ * Git as the change oracle for the work tree: every index entry (mode, blob id,
+ * stage, skip-worktree), the entries whose work-tree file differs, the untracked
+ * files git does not ignore.
  *
- *   git ls-files -z -t -s -c -o --exclude-standard
- *                                       untracked files git does not ignore (tagged `?`), then
- *                                       every index entry: mode, blob id, stage, skip-worktree
- *                                       (split back into the two listings: split-combined-listing.ts)
+ *   git ls-files -z -t -s -c            every index entry
  *   git diff-files -z --name-status     index entries whose work-tree file differs (M, T),
  *                                       is gone (D) or is unmerged (U)
+ *   git ls-files -z -o --exclude-standard   untracked files git does not ignore
+ *
+ * The synchronous reader runs git one process after another, so it asks the
+ * first and the third in one process (`ls-files -z -t -s -c -o --exclude-standard`,
+ * split back byte for byte: split-combined-listing.ts): two processes, and so
+ * does `startCombinedWorktreeListing` (the run loop's drift questions, where CPU
+ * counts, not latency). `startWorktreeListing` and `readWorktreeStatusAsync` keep
+ * three, run concurrently: the index listing arrives before git has walked the
+ * work tree for untracked files, and the caller's work on it (`changed`'s warm
+ * path) runs beside that walk (docs/perf/run.md).
  *
  * `diff-files` compares stat data with the index (in parallel threads, as
  * `git status` does) without refreshing it, so a file whose timestamps changed
@@ -25,7 +33,9 @@ import { COMBINED_LISTING, splitCombinedListing } from "./split-combined-listing
 
 export type { WorktreeEntry } from "./parse-ls-files.js";
 
+const INDEX = ["ls-files", "-z", "-t", "-s", "-c"];
 const DIRTY = ["diff-files", "-z", "--name-status", "--no-renames", "--ignore-submodules=none"];
+const OTHERS = ["ls-files", "-z", "-o", "--exclude-standard"];
 
 /** Above this many chunks, one full listing (filtered) beats one git call per chunk (each scans the whole index). */
 const MAX_CHUNKS = 4;
@@ -59,9 +69,9 @@ export function readWorktreeStatus(root: string, paths?: readonly string[]): Map
   return map;
 }
 
-/** Git's three outputs, each as soon as its process is done (the index listing and the untracked files come from one process). */
+/** Git's three outputs, each as soon as its process is done. */
 export interface WorktreeListingJob {
-  /** `ls-files -z -t -s -c`: every index entry (the big output). */
+  /** `ls-files -z -t -s -c`: every index entry (the big output, and the quickest). */
   indexOut: Promise<Buffer>;
   /** `diff-files -z --name-status`: entries whose work-tree file differs. */
   dirtyOut: Promise<string>;
@@ -69,8 +79,21 @@ export interface WorktreeListingJob {
   othersOut: Promise<string>;
 }
 
-/** Start the two git processes at once, without blocking: they run beside the caller's work. */
+/** Start the three git processes at once, without blocking: they run beside the caller's work. */
 export function startWorktreeListing(root: string): WorktreeListingJob {
+  const run = (args: string[]): Promise<Buffer> => execGitAsync([...args, "--"], { cwd: root });
+  const indexOut = run(INDEX);
+  const dirtyOut = run(DIRTY).then((b) => b.toString("utf8"));
+  const othersOut = run(OTHERS).then((b) => b.toString("utf8"));
+  for (const p of [indexOut, dirtyOut, othersOut]) p.catch(() => undefined); // awaited by the caller
+  return { indexOut, dirtyOut, othersOut };
+}
+
+/**
+ * The same three outputs from two git processes (index and untracked files in one), started at
+ * once: one process fewer, but the index listing waits for git's walk for untracked files.
+ */
+export function startCombinedWorktreeListing(root: string): WorktreeListingJob {
   const run = (args: string[]): Promise<Buffer> => execGitAsync([...args, "--"], { cwd: root });
   const split = run(COMBINED_LISTING).then(splitCombinedListing);
   const indexOut = split.then((s) => s.indexOut);
@@ -80,13 +103,12 @@ export function startWorktreeListing(root: string): WorktreeListingJob {
   return { indexOut, dirtyOut, othersOut };
 }
 
-/** The same as `readWorktreeStatus`, without blocking the thread: the two git processes run concurrently (and beside the caller's work). */
+/** The same as `readWorktreeStatus`, without blocking the thread: the three git processes run concurrently (and beside the caller's work). */
 export async function readWorktreeStatusAsync(root: string, paths?: readonly string[]): Promise<Map<string, WorktreeEntry>> {
   const run = async (args: string[], spec: readonly string[]): Promise<Buffer> => execGitAsync([...args, "--", ...spec], { cwd: root });
   const fold = async (spec: readonly string[]) => {
-    const [a, b] = await Promise.all([run(COMBINED_LISTING, spec), run(DIRTY, spec)]);
-    const { indexOut, othersOut } = splitCombinedListing(a);
-    return foldWorktreeStatus(indexOut, b.toString("utf8"), othersOut);
+    const [a, b, c] = await Promise.all([run(INDEX, spec), run(DIRTY, spec), run(OTHERS, spec)]);
+    return foldWorktreeStatus(a, b.toString("utf8"), c.toString("utf8"));
   };
   if (paths === undefined) return fold([]);
   const chunks = chunkPaths(paths.map(literalPathspec));

@@ -12,7 +12,13 @@ import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { COMBINED_LISTING, splitCombinedListing } from "../../src/git/split-combined-listing.js";
-import { foldWorktreeStatus, readWorktreeStatus, readWorktreeStatusAsync, startWorktreeListing } from "../../src/git/read-worktree-status.js";
+import {
+  foldWorktreeStatus,
+  readWorktreeStatus,
+  readWorktreeStatusAsync,
+  startCombinedWorktreeListing,
+  startWorktreeListing,
+} from "../../src/git/read-worktree-status.js";
 import { GitOutputError } from "../../src/git/parse-name-status.js";
 import { git, tempDir } from "../helpers/temp-repo.js";
 
@@ -27,7 +33,9 @@ type State = "clean" | "modified" | "deleted" | "stagedNew" | "trackedIgnored" |
 
 /** Files with no path a directory of another (git cannot hold both `a` and `a/b`). */
 function consistent(files: Array<{ path: string; state: State }>): boolean {
-  const paths = files.map((f) => (f.state === "untrackedDir" ? `${f.path}/inner` : f.state === "ignored" || f.state === "trackedIgnored" ? `${f.path}.ign` : f.path));
+  const paths = files.map((f) =>
+    f.state === "untrackedDir" ? `${f.path}/inner` : f.state === "ignored" || f.state === "trackedIgnored" ? `${f.path}.ign` : f.path,
+  );
   const set = new Set(paths);
   if (set.size !== paths.length) return false;
   return paths.every((p) => !paths.some((q) => q.startsWith(`${p}/`)));
@@ -46,7 +54,15 @@ function build(files: Array<{ path: string; state: State }>): string {
   const committed = files.filter((f) => ["clean", "modified", "deleted"].includes(f.state));
   for (const f of committed) write(f.path, `v1 ${f.path}\n`);
   for (const f of files.filter((f) => f.state === "trackedIgnored")) write(`${f.path}.ign`, "tracked though ignored\n");
-  run(root, ["add", "-A", "-f", "--", ".gitignore", ...committed.map((f) => `:(literal)${f.path}`), ...files.filter((f) => f.state === "trackedIgnored").map((f) => `:(literal)${f.path}.ign`)]);
+  run(root, [
+    "add",
+    "-A",
+    "-f",
+    "--",
+    ".gitignore",
+    ...committed.map((f) => `:(literal)${f.path}`),
+    ...files.filter((f) => f.state === "trackedIgnored").map((f) => `:(literal)${f.path}.ign`),
+  ]);
   run(root, ["commit", "-q", "--allow-empty", "-m", "base"]);
   for (const f of files) {
     if (f.state === "modified") appendFileSync(join(root, f.path), "v2\n");
@@ -87,10 +103,11 @@ describe("splitCombinedListing", () => {
           const folded = foldWorktreeStatus(want.indexOut, dirty, want.othersOut);
           expect(readWorktreeStatus(root)).toEqual(folded);
           expect(await readWorktreeStatusAsync(root)).toEqual(folded);
-          const job = startWorktreeListing(root);
-          expect((await job.indexOut).equals(want.indexOut)).toBe(true);
-          expect(await job.othersOut).toBe(want.othersOut);
-          expect(await job.dirtyOut).toBe(dirty);
+          for (const job of [startCombinedWorktreeListing(root), startWorktreeListing(root)]) {
+            expect((await job.indexOut).equals(want.indexOut)).toBe(true);
+            expect(await job.othersOut).toBe(want.othersOut);
+            expect(await job.dirtyOut).toBe(dirty);
+          }
         } finally {
           rmSync(root, { recursive: true, force: true });
         }
