@@ -37,6 +37,10 @@ export function repoTemplates(): RepoTemplates {
   const templates = new Map<string, string>();
   afterAll(() => {
     if (store !== undefined) rmSync(store, { recursive: true, force: true });
+    // A module-level set (test/runs/helpers/run-repo.ts) outlives this file when files share a worker (isolate: false):
+    // the next file builds its templates again instead of copying removed directories.
+    store = undefined;
+    templates.clear();
   });
   const keep = (key: string, built: string): void => {
     store ??= realpathSync(mkdtempSync(join(tmpdir(), "nr-templates-")));
