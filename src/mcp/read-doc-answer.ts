@@ -20,6 +20,7 @@ import { blockHash } from "../patch/op-support.js";
 import { didYouMean } from "../errors/did-you-mean.js";
 import { ToolFailure } from "./tool-result.js";
 import { blockSummaryJson, outlineEntryJson } from "./block-summary-json.js";
+import { joinInChunks } from "./join-in-chunks.js";
 
 export interface BlockSummary {
   id?: string;
@@ -177,9 +178,8 @@ export function readDocAnswer(doc: NomaDocument, sha256: string, options: ReadDo
   const head = `{"sha256":${JSON.stringify(sha256)},"blocks":[`;
   const max = options.maxBytes;
   if (max === undefined) {
-    const items = new Array<string>(selected.length - start);
-    for (let i = start; i < selected.length; i++) items[i - start] = item(selected[i]!);
-    return `${head}${items.join(",")}]}`;
+    // In chunks (join-in-chunks.ts): what `selected.slice(start).map(item).join(",")` writes, with less for the collector.
+    return `${head}${joinInChunks(selected, start, item, ",")}]}`;
   }
   // A budget: blocks are added while they fit; `fit` is the most that fit with the tail saying where to go on.
   const tail = (end: number) => `],"truncated":true,"next":"${end}.${sha256.slice(0, 16)}.${key}","remaining":${selected.length - end}}`;

@@ -6,11 +6,16 @@
  * still gets a repository of its own (a fresh copy, removed when the test finishes), so no test
  * sees another's changes.
  *
- * Call `repoTemplates()` at the top level of a test file (it registers the `afterAll` that
- * removes the templates); `copy(key, build)` runs `build` the first time a key is asked for,
+ * Call `repoTemplates()` at the top level of a test file or of a helper module (it registers the
+ * `afterAll` that removes the templates); `copy(key, build)` runs `build` the first time a key is asked for,
  * keeps what it made as the template, and returns a copy. Commit dates are fixed
  * (temp-repo.ts), so a copy holds the very commits a fresh build would. `repo(tree)` is
  * `tempRepo(tree)` made that way (and `git init` with its config runs once per file).
+ *
+ * The fast test files share one module graph per worker (vitest.config.ts), so a helper module
+ * that calls `repoTemplates()` at its top level is evaluated once for all the files of a worker,
+ * and its `afterAll` runs after the first of them only. That removal forgets every template too,
+ * so the next file builds its own again; what is left when the worker ends is removed then.
  */
 import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,16 +37,22 @@ export function copyTree(from: string, to: string): void {
   cpSync(from, to, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
 }
 
+/** Every set of templates still on disk, removed when the worker process ends. */
+const live = new Set<() => void>();
+process.once("exit", () => {
+  for (const drop of live) drop();
+});
+
 export function repoTemplates(): RepoTemplates {
   let store: string | undefined;
   const templates = new Map<string, string>();
-  afterAll(() => {
+  const drop = (): void => {
     if (store !== undefined) rmSync(store, { recursive: true, force: true });
-    // A module-level set (test/runs/helpers/run-repo.ts) outlives this file when files share a worker (isolate: false):
-    // the next file builds its templates again instead of copying removed directories.
     store = undefined;
     templates.clear();
-  });
+  };
+  live.add(drop);
+  afterAll(drop);
   const keep = (key: string, built: string): void => {
     store ??= realpathSync(mkdtempSync(join(tmpdir(), "nr-templates-")));
     const template = join(store, String(templates.size));
