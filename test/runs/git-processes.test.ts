@@ -10,10 +10,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { tempDir } from "../helpers/temp-repo.js";
-import { cli, execAgent, lineDiff, runRepo, SPEC } from "./helpers/run-repo.js";
-
-const OLD_LINE = "export const greet = (n: string) => `hi ${n}`;";
-const NEW_LINE = "export const greet = (n: string) => `hello ${n}`; // reconciled";
+import { crashRepo } from "./helpers/crash-run.js";
+import { cli, SPEC } from "./helpers/run-repo.js";
 
 /** The git subcommand of one trace line (`-c key=value` options skipped). */
 function subcommand(line: string): string {
@@ -24,23 +22,7 @@ function subcommand(line: string): string {
 }
 
 it("one run spawns 45 git processes: each listed by subcommand", () => {
-  const root = runRepo({
-    drift: { "src/app.ts": `${OLD_LINE}\n` },
-    config: { agents: { act: execAgent("act.json") } },
-    behaviors: {
-      "act.json": {
-        files: {
-          "patch.diff": lineDiff("src/app.ts", OLD_LINE, NEW_LINE),
-          "patch.noma.json": [{ file: "docs/guide.noma", ops: [{ op: "replace_body", id: "greeting", content: "The app says hello, again.\n" }] }],
-          "reconciled.json": [
-            { spec: SPEC, path: "src/app.ts" },
-            { spec: SPEC, path: "docs/guide.noma" },
-            { spec: SPEC, path: "docs/guide.noma.patches" },
-          ],
-        },
-      },
-    },
-  });
+  const root = crashRepo(); // the crash tests' repository: drift, a FAIL, the act patch, a PASS
   const trace = join(tempDir("nr-trace-"), "git-trace.txt");
   const r = cli(root, ["run", "--spec", SPEC, "--format", "json"], { GIT_TRACE: trace });
   expect(r.code, r.stderr).toBe(0);

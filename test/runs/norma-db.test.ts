@@ -15,19 +15,9 @@ import { describe, expect, it } from "vitest";
 import { normaTransaction, readNormaState, NormaDbError } from "../../src/runs/norma-db.js";
 import type { RunRow, StepRow } from "../../src/runs/norma-schema.js";
 import { tempDir } from "../helpers/temp-repo.js";
+import { runRow as run } from "./helpers/run-row.js";
 
 const DIST_INDEX = fileURLToPath(new URL("../../dist/internal.js", import.meta.url));
-
-const run = (id: string, created = "2026-01-05T10:00:00.000Z"): RunRow => ({
-  run_id: id,
-  created_at: created,
-  goal: `goal ${id}`,
-  status: "running",
-  iteration: 1,
-  current_step_index: 0,
-  verdict: null,
-  run_dir: `.norma/runs/${id}`,
-});
 
 /** schema_migrations re-created with other spacing: the same table, another text (no foreign key names it). */
 const RESPELL = `ALTER TABLE schema_migrations RENAME TO old_migrations;

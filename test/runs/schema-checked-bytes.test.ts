@@ -11,20 +11,9 @@ import fc from "fast-check";
 import initSqlJs from "sql.js";
 import { describe, expect, it } from "vitest";
 import { NormaDbError, normaTransaction, readNormaState, type NormaState } from "../../src/runs/norma-db.js";
-import type { RunRow } from "../../src/runs/norma-schema.js";
 import { forgetSchemaChecked, schemaCheckedBefore } from "../../src/runs/schema-checked-bytes.js";
 import { tempDir } from "../helpers/temp-repo.js";
-
-const run = (id: string): RunRow => ({
-  run_id: id,
-  created_at: "2026-01-05T10:00:00.000Z",
-  goal: `goal ${id}`,
-  status: "running",
-  iteration: 1,
-  current_step_index: 0,
-  verdict: null,
-  run_dir: `.norma/runs/${id}`,
-});
+import { runRow as run } from "./helpers/run-row.js";
 
 type Op =
   | { kind: "run"; id: number }
