@@ -30,8 +30,9 @@ export interface Run {
  * The environment a user's shell has: this process's, without what `npm test` and git hooks add
  * (npm_* variables but npm_config_cache and npm_config_offline, node_modules/.bin directories
  * on PATH, GIT_* variables such as GIT_INDEX_FILE, GITHUB_* and RUNNER_* when the tests run in
- * Actions), without NODE_PATH and our own NOMA_RECONCILE_* switches. Keys mapped to
- * undefined are removed (child_process drops them), so it can be spread over process.env.
+ * Actions), without NODE_PATH and our own NOMA_RECONCILE_* switches, with NODE_EXTRA_CA_CERTS when
+ * the shell had it. Keys mapped to undefined are removed (child_process drops them), so it can be
+ * spread over process.env.
  */
 export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -45,6 +46,9 @@ export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     .join(delimiter);
   env["NO_COLOR"] = "1";
   env["FORCE_COLOR"] = undefined;
+  // vitest.config.ts takes NODE_EXTRA_CA_CERTS out of the tests' processes; a user's shell has it (npm may need it).
+  const extraCaCerts = process.env["NOMA_RECONCILE_TEST_EXTRA_CA_CERTS"];
+  if (extraCaCerts !== undefined) env["NODE_EXTRA_CA_CERTS"] = extraCaCerts;
   return { ...env, ...extra };
 }
 
