@@ -11,19 +11,19 @@
  *   lockfile, offline once the npm cache is filled) and checks a pull request: annotations,
  *   summary, outputs, SARIF file, the step failing per fail-on; it runs the CLI its ref built,
  *   never the project's node_modules/.bin, and needs no package.json in the project;
- * - .pre-commit-hooks.yaml's `files` regex selects exactly the paths check --staged judges (property);
+ * - .pre-commit-hooks.yaml runs the hook's question to git on every commit, then check --staged (deletions included);
  * - our own workflow runs npm ci, npm test, and the Action the way users run it.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { delimiter, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import fc from "fast-check";
 import { parse } from "yaml";
-import { checkedPathKind } from "../../../src/internal.js";
+import { HOOK_PROGRAM, NOTHING_STAGED, PRE_COMMIT_FRAMEWORK_PROGRAM } from "../../../src/hooks/hook-script.js";
+import { CLI } from "../../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../../helpers/temp-repo.js";
 import { cloneHead, INSTALL_TIMEOUT_MS, ROOT, userEnv } from "../../install/install-helpers.js";
-import { BROKEN, SPEC, VALID } from "../staged/fixtures.js";
+import { BROKEN, CLAIM, patch, SPEC, VALID } from "../staged/fixtures.js";
 import { ciRepo, commitAll, writeTree } from "./ci-repo.js";
 import { execAgent, lineDiff, runRepo, SPEC as RUN_SPEC } from "../../runs/helpers/run-repo.js";
 
@@ -300,32 +300,43 @@ describe(".pre-commit-hooks.yaml", () => {
   const hooks = parse(readFileSync(join(ROOT, ".pre-commit-hooks.yaml"), "utf8")) as Array<Record<string, unknown>>;
   const hook = hooks[0]!;
 
-  it("runs check --staged once, serially, without file names", () => {
-    expect(hook).toMatchObject({ id: "noma-reconcile", entry: "noma-reconcile check --staged", language: "node", pass_filenames: false, require_serial: true });
+  it("runs the hook's skip switch and question to git, then check --staged: once, serially, on every commit, without file names", () => {
+    expect(hook).toMatchObject({ id: "noma-reconcile", language: "node", entry: "sh", pass_filenames: false, require_serial: true, always_run: true });
+    // No files pattern: the framework's filter sees only added or changed files.
+    expect(hook["files"]).toBeUndefined();
+    expect(hook["args"]).toEqual(["-c", PRE_COMMIT_FRAMEWORK_PROGRAM]);
+    expect(PRE_COMMIT_FRAMEWORK_PROGRAM.split("\n").slice(0, 2)).toEqual(HOOK_PROGRAM.split("\n").slice(0, 2));
   });
 
-  it("its files regex selects exactly the paths check --staged judges", () => {
-    const files = new RegExp(String(hook["files"]));
-    const seg = fc.constantFrom("a", "docs", ".notarai", "x.noma", "spec", ".cache", "b.spec.yaml", "config.yaml");
-    const ext = fc.constantFrom(
-      "",
-      ".noma",
-      ".noma.patches",
-      ".noma.yml",
-      ".noma.yaml",
-      ".noma.capabilities.yml",
-      ".spec.yaml",
-      ".yaml",
-      ".md",
-      ".patches",
-      ".NOMA",
-    );
-    fc.assert(
-      fc.property(fc.array(seg, { minLength: 1, maxLength: 3 }), ext, (parts, e) => {
-        const path = `${parts.join("/")}${e}`;
-        expect(files.test(path)).toBe(checkedPathKind(path) !== null && !/[A-Z]/.test(e));
-      }),
-    );
+  it("its program checks a commit that only deletes a transcript, and starts nothing when nothing judged is staged", () => {
+    // The framework puts the package's bin on PATH: here the built bin, or a program that must not run.
+    const bins = tempDir("nr-pre-commit-bin-");
+    mkdirSync(join(bins, "real"));
+    mkdirSync(join(bins, "never"));
+    symlinkSync(CLI, join(bins, "real", "noma-reconcile"));
+    writeFileSync(join(bins, "never", "noma-reconcile"), "#!/bin/sh\necho started >&2\nexit 99\n", { mode: 0o755 });
+    const program = (repo: string, bin: string) =>
+      spawnSync("sh", ["-c", String((hook["args"] as string[])[1])], {
+        cwd: repo,
+        encoding: "utf8",
+        env: { ...process.env, PATH: `${join(bins, bin)}${delimiter}${process.env["PATH"]}`, NO_COLOR: "1" },
+      });
+    const repo = tempRepo({ "docs/a.noma": CLAIM, "README.md": "x\n" });
+    patch(repo, "docs/a.noma", [0.7]);
+    git(repo, ["add", "-A"]);
+    git(repo, ["commit", "-qm", "a document and its transcript"]);
+
+    writeFileSync(join(repo, "README.md"), "y\n");
+    git(repo, ["add", "README.md"]);
+    const nothing = program(repo, "never");
+    expect(nothing.status, nothing.stderr).toBe(0);
+    expect(nothing.stderr).toContain(NOTHING_STAGED);
+    expect(nothing.stderr).not.toContain("started");
+
+    git(repo, ["rm", "-q", "docs/a.noma.patches"]);
+    const deleted = program(repo, "real");
+    expect(deleted.status, deleted.stdout + deleted.stderr).toBe(1);
+    expect(deleted.stdout + deleted.stderr).toMatch(/existed at HEAD and was deleted/);
   });
 });
 
