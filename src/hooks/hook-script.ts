@@ -95,12 +95,7 @@ export const HOOK_PROGRAM = [
  * framework's own `files` filter is not used: it selects from the files a commit adds or changes, so a commit
  * that only deletes a transcript or renames a chapter away would skip the check.
  */
-export const PRE_COMMIT_FRAMEWORK_PROGRAM = [
-  HOOK_PROGRAM.split("\n")[0],
-  HOOK_PROGRAM.split("\n")[1],
-  "exec noma-reconcile check --staged",
-  "",
-].join("\n");
+export const PRE_COMMIT_FRAMEWORK_PROGRAM = [...HOOK_PROGRAM.split("\n").slice(0, 2), "exec noma-reconcile check --staged", ""].join("\n");
 
 /** What `init --hooks --force` renames a foreign standalone hook to (beside ours, same directory); ours runs it first. */
 export const CHAINED_SUFFIX = ".before-noma-reconcile";
