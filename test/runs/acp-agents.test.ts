@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readNormaState } from "../../src/runs/norma-db.js";
-import { checkoutFingerprint, cli, readJson, runIds, runRepo, SPEC, stepDirs, worktreeOf } from "./helpers/run-repo.js";
+import { checkoutFingerprint, cli, readJson, runIds, runRepoAsync, SPEC, stepDirs, worktreeOf } from "./helpers/run-repo.js";
 
 const ACP_AGENT = fileURLToPath(new URL("./helpers/acp-agent.mjs", import.meta.url));
 const DRIFT = { "src/app.ts": "export const greet = (n: string) => `hi ${n}`;\n" };
@@ -44,7 +44,7 @@ async function events(root: string, id: string): Promise<Array<{ type: string; m
 
 describe("run with an ACP agent", () => {
   it("an act agent fixes the drift through the client; plan only reads; every request is in the ledger; the run passes", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       extra: WORKSPACE,
       drift: DRIFT,
       config: { agents: { plan: acpAgent("plan.json"), act: acpAgent("act.json") } },
@@ -251,7 +251,7 @@ describe("run with an ACP agent", () => {
   });
 
   it("a configured policy denies what it says (write deny, execute deny); an agent that does not exit after its session is stopped", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       extra: WORKSPACE,
       drift: DRIFT,
       config: { agents: { act: acpAgent("act.json", { permissions: { write: "deny", execute: "deny" } }) } },
@@ -295,7 +295,7 @@ describe("run with an ACP agent", () => {
   });
 
   it("an answer that is not an AgentResponse is a protocol error; a turn that ends other than end_turn fails the step", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       drift: DRIFT,
       config: { agents: { plan: acpAgent("plan.json") } },
       behaviors: { "plan.json": { answer: "All done, the repository looks fine!" } },
@@ -307,7 +307,7 @@ describe("run with an ACP agent", () => {
     expect(out.status).toBe("fail");
     expect(out.summary).toMatch(/^protocol_error: stdout \(AgentResponse\) is not valid JSON \(.*\); it starts with "All done, the repository looks fine!"$/);
 
-    const refusing = runRepo({
+    const refusing = await runRepoAsync({
       drift: DRIFT,
       config: { agents: { plan: acpAgent("plan.json") } },
       behaviors: { "plan.json": { stopReason: "refusal" } },
@@ -319,7 +319,7 @@ describe("run with an ACP agent", () => {
   });
 
   it("a program that does not speak ACP is a protocol error naming the phase; a missing one is named before the run starts", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       drift: DRIFT,
       config: { agents: { plan: { type: "acp", cmd: ["node", "-e", "process.stdout.write('hello\\n')"], timeout_ms: 30_000 } } },
     });
@@ -328,7 +328,7 @@ describe("run with an ACP agent", () => {
     const out = readJson(root, `.norma/runs/${id}/steps/001-plan/output.json`);
     expect(out.summary).toMatch(/^protocol_error: ACP initialize failed: /);
 
-    const missing = runRepo({ drift: DRIFT, config: { agents: { act: { type: "acp", cmd: ["./bin/no-such-agent"] } } } });
+    const missing = await runRepoAsync({ drift: DRIFT, config: { agents: { act: { type: "acp", cmd: ["./bin/no-such-agent"] } } } });
     const m = cli(missing, ["run", "--spec", SPEC]);
     expect(m.code).toBe(2);
     expect(m.stderr).toContain("agents.act: ./bin/no-such-agent: not found (relative to the repository root); fix cmd in .norma/config.json");

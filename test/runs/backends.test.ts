@@ -12,23 +12,8 @@ import { rolePrompt } from "../../src/runs/agents/role-prompt.js";
 import { roleTools } from "../../src/runs/agent-step.js";
 import { readNormaState } from "../../src/runs/norma-db.js";
 import { CLI } from "../helpers/run-cli.js";
-import { repoTemplates } from "../helpers/repo-templates.js";
-import { git, tempDir, writeTree } from "../helpers/temp-repo.js";
-import { cli, readJson, runIds, runRepo as buildRunRepo, SPEC } from "./helpers/run-repo.js";
-
-const templates = repoTemplates();
-
-/**
- * `runRepo({ config })` (run-repo.ts) from a copy of the reconciled base built once per file:
- * the configuration is written and committed on top, as runRepo does.
- */
-function runRepo(o: { config: object }): string {
-  const root = templates.copy("reconciled", () => buildRunRepo());
-  writeTree(root, { ".norma/config.json": JSON.stringify(o.config, null, 2) });
-  git(root, ["add", "-A"]);
-  git(root, ["commit", "-qm", "drift and agents"]);
-  return root;
-}
+import { tempDir } from "../helpers/temp-repo.js";
+import { cli, readJson, runIds, runRepoAsync, SPEC } from "./helpers/run-repo.js";
 
 /**
  * The stand-in: records {tool, argv, cwd, env} as one JSON line in $STANDIN_LOG; as a check
@@ -100,10 +85,10 @@ function calls(log: string): Call[] {
 const MCP = [process.execPath, realpathSync(CLI), "mcp"];
 
 describe("coding CLI backends", () => {
-  it("plan: codex, do: gemini, check: claude (in docs/), act: opencode — exact command lines, prompts, environment", () => {
+  it("plan: codex, do: gemini, check: claude (in docs/), act: opencode — exact command lines, prompts, environment", async () => {
     const { bin, log } = standins();
     const root = realpathSync(
-      runRepo({
+      await runRepoAsync({
         config: {
           agents: {
             plan: { type: "codex", model: "gpt-5-codex" },
@@ -274,7 +259,7 @@ describe("coding CLI backends", () => {
 
   it("claude as the do agent may also call the workspace tools that edit files and run commands; a file it writes itself is recorded", async () => {
     const { bin, log } = standins();
-    const root = realpathSync(runRepo({ config: { agents: { do: { type: "claude" } } } }));
+    const root = realpathSync(await runRepoAsync({ config: { agents: { do: { type: "claude" } } } }));
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"], {
       PATH: `${bin}${delimiter}${process.env["PATH"]}`,
       STANDIN_LOG: log,
@@ -327,9 +312,9 @@ describe("coding CLI backends", () => {
     expect(JSON.parse(ev.data_json!)).toEqual({ step_index: 2, role: "do", files: ["notes.txt"], workspace_tools: [], direct: ["notes.txt"] });
   });
 
-  it.each(["codex", "claude", "gemini", "opencode"])("%s printing prose instead of the AgentResponse is a protocol_error; its stdout is kept", (tool) => {
+  it.each(["codex", "claude", "gemini", "opencode"])("%s printing prose instead of the AgentResponse is a protocol_error; its stdout is kept", async (tool) => {
     const { bin, log } = standins();
-    const root = runRepo({ config: { agents: { plan: { type: tool } } } });
+    const root = await runRepoAsync({ config: { agents: { plan: { type: tool } } } });
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"], {
       PATH: `${bin}${delimiter}${process.env["PATH"]}`,
       STANDIN_LOG: log,
@@ -359,8 +344,8 @@ describe("coding CLI backends", () => {
     ["claude", "Claude Code"],
     ["gemini", "the Gemini CLI"],
     ["opencode", "OpenCode"],
-  ])("a missing %s binary is named before anything runs", (tool, product) => {
-    const root = runRepo({ config: { agents: { check: { type: tool } } } });
+  ])("a missing %s binary is named before anything runs", async (tool, product) => {
+    const root = await runRepoAsync({ config: { agents: { check: { type: tool } } } });
     const r = cli(root, ["run", "--spec", SPEC], { PATH: "/usr/bin:/bin" });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(

@@ -9,33 +9,30 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readNormaState } from "../../src/runs/norma-db.js";
 import { git } from "../helpers/temp-repo.js";
-import { cli, execAgent, lineDiff, runIds, runRepo, SPEC, worktreeOf } from "./helpers/run-repo.js";
+import { cli, execAgent, lineDiff, runForSetUp, runIds, runRepoAsync, SPEC, worktreeOf } from "./helpers/run-repo.js";
 
 const OLD = "export const greet = (n: string) => `hi ${n}`;";
 const NEW = "export const greet = (n: string) => `hello ${n}`; // reconciled";
 
-function runId(r: { stdout: string }): string {
-  return JSON.parse(r.stdout).result.run_id;
-}
-
 describe("runs prune", { timeout: 600_000 }, () => {
   it("removes old runs, their worktrees and merged branches, printing each; keeps dirty worktrees and unmerged branches, and says why", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       drift: { "src/app.ts": `${OLD}\n` },
       config: { agents: { act: execAgent("act.json") } },
       behaviors: {
         "act.json": { files: { "patch.diff": lineDiff("src/app.ts", OLD, NEW), "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } },
       },
     });
+    // The runs to prune are set-up (made in process, as `run --spec SPEC` makes them); `runs prune` is the subject.
     // A: passed, not applied (its commit is in no other branch).
-    const a = runId(cli(root, ["run", "--spec", SPEC, "--format", "json"]));
+    const a = (await runForSetUp(root)).run_id;
     // B: stopped after one iteration, its worktree then edited by hand (dirty).
-    const b = runId(cli(root, ["run", "--spec", SPEC, "--max-iterations", "1", "--format", "json"]));
+    const b = (await runForSetUp(root, { maxIterations: 1 })).run_id;
     writeFileSync(join(worktreeOf(root, b), "src/app.ts"), "// my experiment\n");
     // C: passed and applied (merged); D: passed with nothing to do (its branch is the base); E: the newest.
-    const c = runId(cli(root, ["run", "--spec", SPEC, "--apply", "--format", "json"]));
-    const d = runId(cli(root, ["run", "--spec", SPEC, "--format", "json"]));
-    const e = runId(cli(root, ["run", "--spec", SPEC, "--format", "json"]));
+    const c = (await runForSetUp(root, { apply: true })).run_id;
+    const d = (await runForSetUp(root)).run_id;
+    const e = (await runForSetUp(root)).run_id;
     const branch = (id: string) => `noma-reconcile/run/${id}`;
     const aTip = git(root, ["rev-parse", branch(a)]).trim();
 

@@ -11,9 +11,10 @@ import type { AddressInfo } from "node:net";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { markReconciled } from "../../src/reconcile/mark-reconciled.js";
 import { CLI } from "../helpers/run-cli.js";
 import { git, tempDir } from "../helpers/temp-repo.js";
-import { cli, execAgent, lineDiff, runRepo, SPEC } from "./helpers/run-repo.js";
+import { execAgent, lineDiff, runRepoAsync, SPEC } from "./helpers/run-repo.js";
 
 const OLD = "export const greet = (n: string) => `hi ${n}`;";
 const NEW = "export const greet = (n: string) => `hello ${n}`; // reconciled";
@@ -80,8 +81,8 @@ function runCliAsync(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promi
 }
 
 /** A checkout with drift, a fixing act agent, and a local bare repository as its origin. */
-function ciRepo(): { root: string; origin: string } {
-  const root = runRepo({
+async function ciRepo(): Promise<{ root: string; origin: string }> {
+  const root = await runRepoAsync({
     drift: { "src/app.ts": `${OLD}\n` },
     config: { agents: { act: execAgent("act.json") } },
     behaviors: {
@@ -103,7 +104,7 @@ afterEach(async () => {
 
 describe("reconcile (the CI mode)", { timeout: 300_000 }, () => {
   it("on a schedule: pushes the run's commit to noma-reconcile/reconcile/main and opens a pull request; the next run updates it", async () => {
-    const { root, origin } = ciRepo();
+    const { root, origin } = await ciRepo();
     api = new RecordingApi();
     const url = await api.start();
     const env = { GITHUB_TOKEN: "t0ken", GITHUB_API_URL: url, GITHUB_REPOSITORY: "acme/app", GITHUB_EVENT_NAME: "schedule", GITHUB_REF_NAME: "main" };
@@ -179,7 +180,7 @@ describe("reconcile (the CI mode)", { timeout: 300_000 }, () => {
   });
 
   it("without a token: the run's branch stays local, nothing is pushed, and it prints what it would have opened", async () => {
-    const { root, origin } = ciRepo();
+    const { root, origin } = await ciRepo();
     const r = await runCliAsync(["reconcile"], root, { GITHUB_REPOSITORY: "acme/app", GITHUB_REF_NAME: "main" });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const id = git(root, ["for-each-ref", "--format=%(refname:short)", "refs/heads/noma-reconcile/run/"]).trim().replace("noma-reconcile/run/", "");
@@ -193,7 +194,7 @@ describe("reconcile (the CI mode)", { timeout: 300_000 }, () => {
   });
 
   it("--target pr-branch on a pull_request event: the fix lands on the pull request's branch as a fast-forward, with a comment", async () => {
-    const { root, origin } = ciRepo();
+    const { root, origin } = await ciRepo();
     git(root, ["checkout", "-q", "-b", "feature"]);
     git(root, ["push", "-q", "origin", "feature"]);
     const head = git(root, ["rev-parse", "HEAD"]).trim();
@@ -232,7 +233,7 @@ describe("reconcile (the CI mode)", { timeout: 300_000 }, () => {
   });
 
   it("nothing drifted: nothing runs, nothing is asked of the API; an API refusal is exit 2 with GitHub's message", async () => {
-    const { root } = ciRepo();
+    const { root } = await ciRepo();
     api = new RecordingApi();
     const url = await api.start();
     const env = { GITHUB_TOKEN: "t0ken", GITHUB_API_URL: url, GITHUB_REPOSITORY: "acme/app", GITHUB_REF_NAME: "main" };
@@ -245,7 +246,8 @@ describe("reconcile (the CI mode)", { timeout: 300_000 }, () => {
     // Fixed by hand and committed: nothing to reconcile.
     writeFileSync(join(root, "src/app.ts"), `${NEW}\n`);
     git(root, ["commit", "-qam", "fixed by hand"]);
-    expect(cli(root, ["mark-reconciled", SPEC, "src/app.ts"]).code).toBe(0);
+    // Set-up, in process: what `mark-reconciled SPEC src/app.ts` does (that command is tested as a process in its own tests).
+    expect((await markReconciled(root, { files: [SPEC, "src/app.ts"] })).not_marked).toEqual([]);
     api.requests.length = 0;
     const r = await runCliAsync(["reconcile", "--format", "json"], root, env);
     expect(r.code, r.stdout + r.stderr).toBe(0);

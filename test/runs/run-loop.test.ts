@@ -7,7 +7,9 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { blake3Hex } from "../../src/internal.js";
+import { getChangedArtifacts } from "../../src/reconcile/get-changed-artifacts.js";
 import { readNormaState } from "../../src/runs/norma-db.js";
+import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 import { CLI } from "../helpers/run-cli.js";
 import { git, tempDir } from "../helpers/temp-repo.js";
 import {
@@ -17,8 +19,9 @@ import {
   GUIDE,
   lineDiff,
   readJson,
+  runForSetUp,
   runIds,
-  runRepo,
+  runRepoAsync,
   SPEC,
   stepDirs,
   treeSnapshot,
@@ -35,8 +38,8 @@ function onlyRun(root: string): string {
 
 describe("run: passes, fails, acts", () => {
   it("passes first time with the built-in check when nothing drifted (no config needed)", async () => {
-    const root = runRepo();
-    const text = cli(runRepo(), ["run", "--spec", SPEC]);
+    const root = await runRepoAsync();
+    const text = cli(await runRepoAsync(), ["run", "--spec", SPEC]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(
       /\nThe run changed nothing: nothing to commit \(worktree \.norma\/worktrees\/[\da-f-]+\/, branch noma-reconcile\/run\/[\da-f-]+ at [0-9a-f]{12}\)\.\n$/,
@@ -107,7 +110,7 @@ describe("run: passes, fails, acts", () => {
   });
 
   it("fails, acts with a patch, passes on iteration 2; PASS marks the acknowledged files and writes the snapshot", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       drift: DRIFT,
       config: { agents: { act: execAgent("act.json") } },
       behaviors: {
@@ -155,7 +158,7 @@ describe("run: passes, fails, acts", () => {
     expect(data.status_after).toBe(" M src/app.ts\n");
     // In the worktree, the cache and the snapshot now vouch for the patched file (with the hash of the file as the run
     // left it): `changed` lists nothing; the commit holds both.
-    expect(JSON.parse(cli(wt, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual([]);
+    expect((await getChangedArtifacts(wt, { specPath: SPEC })).changed_artifacts).toEqual([]);
     const patched = await blake3Hex(readFileSync(join(wt, "src/app.ts")));
     expect(readJson(wt, ".notarai/reconciliation_state.json").file_fingerprints["src/app.ts"]).toEqual({ blake3: patched });
     expect(git(root, ["show", "--name-status", "--format=", commit]).trim().split("\n")).toEqual(["M\t.notarai/reconciliation_state.json", "M\tsrc/app.ts"]);
@@ -165,8 +168,8 @@ describe("run: passes, fails, acts", () => {
     ]);
   });
 
-  it("--no-mark passes without touching the cache or the snapshot", () => {
-    const root = runRepo({
+  it("--no-mark passes without touching the cache or the snapshot", async () => {
+    const root = await runRepoAsync({
       drift: DRIFT,
       config: { agents: { act: execAgent("act.json") } },
       behaviors: { "act.json": { files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } } },
@@ -179,12 +182,12 @@ describe("run: passes, fails, acts", () => {
     );
     const wt = worktreeOf(root, onlyRun(root));
     expect(readFileSync(join(wt, ".notarai/reconciliation_state.json"), "utf8")).toBe(before);
-    expect(JSON.parse(cli(wt, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual(["src/app.ts"]);
+    expect((await getChangedArtifacts(wt, { specPath: SPEC })).changed_artifacts).toEqual(["src/app.ts"]);
   });
 
-  it("an acknowledgement holds only for the content it saw: an edit after it re-opens the drift", () => {
+  it("an acknowledgement holds only for the content it saw: an edit after it re-opens the drift", async () => {
     const createTestsOk = ["--- /dev/null", "+++ b/tests-ok", "@@ -0,0 +1 @@", "+ok", ""].join("\n");
-    const root = runRepo({
+    const root = await runRepoAsync({
       drift: DRIFT,
       // The test command passes once tests-ok exists: iteration 1 fails on it even though do acknowledged the drift.
       extra: { ".notarai/config.yaml": "workspace:\n  test: [node, -e, \"process.exit(require('fs').existsSync('tests-ok') ? 0 : 1)\"]\n" },
@@ -217,7 +220,11 @@ describe("run: passes, fails, acts", () => {
 
 describe("run: budgets", () => {
   it("max_iterations stops the run (status stopped, budget_exceeded event); --resume with a larger budget continues it", async () => {
-    const root = runRepo({ drift: DRIFT, config: { agents: { act: execAgent("act.json") }, budgets: { max_iterations: 2 } }, behaviors: { "act.json": {} } });
+    const root = await runRepoAsync({
+      drift: DRIFT,
+      config: { agents: { act: execAgent("act.json") }, budgets: { max_iterations: 2 } },
+      behaviors: { "act.json": {} },
+    });
     const r = cli(root, ["run", "--spec", SPEC]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("Stopped: max_iterations exceeded: iteration 2 of 2 ended with FAIL");
@@ -262,7 +269,7 @@ describe("run: budgets", () => {
     ["max_changed_files", { max_changed_files: 2 }, bigPatch(3), 2],
     ["max_risky_files", { max_risky_files: 0 }, bigPatch(1), 0],
   ] as const)("%s stops the run before anything is applied", async (budget, budgets, patch, limit) => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       drift: DRIFT,
       config: { agents: { act: execAgent("act.json") }, budgets: { max_iterations: 5, ...budgets }, risky: ["src/new*.ts"] },
       behaviors: { "act.json": { files: { "patch.diff": patch } } },
@@ -283,7 +290,7 @@ describe("run: budgets", () => {
 
 describe("run: agents that break the contract", () => {
   it("a bad AgentResponse fails the step with protocol_error; the raw stdout stays in the logs", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       config: { agents: { plan: execAgent("plan.json") } },
       behaviors: { "plan.json": { stdout: "I made a plan!\n", stderr: "thinking…\n" } },
     });
@@ -302,8 +309,8 @@ describe("run: agents that break the contract", () => {
     expect(state.events(out.run_id).map((e) => e.type)).toEqual(["run_started", "worktree_created", "protocol_error", "step_committed", "run_failed"]);
   });
 
-  it("an AgentResponse of the wrong shape names the key, what was expected and what was found", () => {
-    const root = runRepo({
+  it("an AgentResponse of the wrong shape names the key, what was expected and what was found", async () => {
+    const root = await runRepoAsync({
       config: { agents: { plan: execAgent("plan.json") } },
       behaviors: { "plan.json": { stdout: JSON.stringify({ version: 1, status: "done", summary: 3, files: [] }) } },
     });
@@ -316,15 +323,15 @@ describe("run: agents that break the contract", () => {
   it.each([
     ["..", ["../escape.txt"], /contains "\.\."/],
     ["an absolute path", ["/etc/passwd"], /is absolute/],
-  ])("files[] with %s is a protocol error", (_what, listed, message) => {
-    const root = runRepo({ config: { agents: { plan: execAgent("plan.json") } }, behaviors: { "plan.json": { listed } } });
+  ])("files[] with %s is a protocol error", async (_what, listed, message) => {
+    const root = await runRepoAsync({ config: { agents: { plan: execAgent("plan.json") } }, behaviors: { "plan.json": { listed } } });
     const out = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
     expect(out.status).toBe("failed");
     expect(out.steps[0].summary).toMatch(message);
   });
 
-  it("a symbolic link leading out of the step directory is removed and fails the step", () => {
-    const root = runRepo({
+  it("a symbolic link leading out of the step directory is removed and fails the step", async () => {
+    const root = await runRepoAsync({
       config: { agents: { plan: execAgent("plan.json") } },
       behaviors: { "plan.json": { symlinks: { "plan.md": "/etc/hostname" }, listed: ["plan.md"] } },
     });
@@ -335,7 +342,7 @@ describe("run: agents that break the contract", () => {
   });
 
   it("a check agent without verdict.json stops the run as failed (protocol_error)", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       config: { agents: { check: execAgent("check.json") } },
       behaviors: { "check.json": { files: { "scorecard.md": "# all good\n" } } },
     });
@@ -348,8 +355,8 @@ describe("run: agents that break the contract", () => {
     expect(state.events(out.run_id).some((e) => e.type === "protocol_error")).toBe(true);
   });
 
-  it("an invalid verdict.json is a protocol error too", () => {
-    const root = runRepo({
+  it("an invalid verdict.json is a protocol error too", async () => {
+    const root = await runRepoAsync({
       config: { agents: { check: execAgent("check.json") } },
       behaviors: { "check.json": { files: { "scorecard.md": "x\n", "verdict.json": { version: 1, verdict: "MAYBE", criteria: [] } } } },
     });
@@ -358,7 +365,7 @@ describe("run: agents that break the contract", () => {
   });
 
   it("plan, do and check must not produce patch.diff: it is ignored, with an event", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       config: { agents: { plan: execAgent("plan.json") } },
       behaviors: { "plan.json": { files: { "plan.md": "# plan\n", "patch.diff": lineDiff("src/app.ts", "x", "y") } } },
     });
@@ -372,8 +379,8 @@ describe("run: agents that break the contract", () => {
     );
   });
 
-  it("a non-zero exit fails the step and the run; a timeout too", () => {
-    const root = runRepo({ config: { agents: { do: execAgent("do.json") } }, behaviors: { "do.json": { exit: 3 } } });
+  it("a non-zero exit fails the step and the run; a timeout too", async () => {
+    const root = await runRepoAsync({ config: { agents: { do: execAgent("do.json") } }, behaviors: { "do.json": { exit: 3 } } });
     let out = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
     expect(out.reason).toBe("step 2 (do) failed: do agent exited with code 3 (see logs/stderr.txt)");
     writeFileSync(join(root, ".norma/config.json"), JSON.stringify({ agents: { do: execAgent("do.json", { timeout_ms: 300 }) } }));
@@ -389,8 +396,8 @@ describe("run: patches", { timeout: 240_000 }, () => {
   /** Untracked, ignored and modified files in the run's worktree, made by the do agent: all must survive a failed patch byte for byte. */
   const DIRTY = { "scratch.txt": "untracked work\n", "ignored.log": "ignored\n", "notes.txt": "tracked notes, edited\n" };
 
-  function patchRepo(act: object) {
-    return runRepo({
+  function patchRepo(act: object): Promise<string> {
+    return runRepoAsync({
       drift: DRIFT,
       extra: { "notes.txt": "tracked notes\n" },
       config: { agents: { act: execAgent("act.json"), do: execAgent("do.json") } },
@@ -407,7 +414,7 @@ describe("run: patches", { timeout: 240_000 }, () => {
   }
 
   it("a patch that does not apply changes nothing: the worktree is as before, the events say so, the step and run fail", async () => {
-    const root = patchRepo({ files: { "patch.diff": lineDiff("src/app.ts", "no such line", "anything") } });
+    const root = await patchRepo({ files: { "patch.diff": lineDiff("src/app.ts", "no such line", "anything") } });
     const before = checkoutFingerprint(root);
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code).toBe(1);
@@ -456,7 +463,7 @@ describe("run: patches", { timeout: 240_000 }, () => {
       "+export const created = true;",
       "",
     ].join("\n");
-    const root = patchRepo({ files: { "patch.diff": broken } });
+    const root = await patchRepo({ files: { "patch.diff": broken } });
     const before = checkoutFingerprint(root);
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code).toBe(1);
@@ -478,7 +485,7 @@ describe("run: patches", { timeout: 240_000 }, () => {
   });
 
   it("patch.noma.json goes through the patch engine (transcript records); a rejected op rolls everything back", async () => {
-    const good = runRepo({
+    const good = await runRepoAsync({
       drift: DRIFT,
       config: { agents: { act: execAgent("act.json") } },
       behaviors: {
@@ -505,7 +512,9 @@ describe("run: patches", { timeout: 240_000 }, () => {
       .map((l) => JSON.parse(l));
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ patch_result: "applied", actor: { kind: "agent", name: "act agent: exec node agents/scripted.mjs agents/act.json" } });
-    expect(cli(wt, ["transcript", "verify", "docs/guide.noma"]).code).toBe(0);
+    // What `transcript verify docs/guide.noma` computes, in process (the command is tested as a process in test/transcript).
+    const verified = verifyTranscript(readFileSync(join(wt, "docs/guide.noma.patches"), "utf8"), readFileSync(join(wt, "docs/guide.noma"), "utf8"));
+    expect(verified.findings.filter((f) => f.severity === "error")).toEqual([]);
     expect(out.marked).toEqual([{ spec: SPEC, files: ["docs/guide.noma", "src/app.ts"] }]);
     // The document, its transcript and the snapshot are one commit on the run's branch.
     expect(out.commit.files).toEqual([
@@ -514,7 +523,7 @@ describe("run: patches", { timeout: 240_000 }, () => {
       { status: "A", path: "docs/guide.noma.patches" },
     ]);
 
-    const bad = patchRepo({
+    const bad = await patchRepo({
       files: {
         "patch.diff": lineDiff("src/app.ts", "export const greet = (n: string) => `hi ${n}`;", "export const greet = (n: string) => `yo ${n}`;"),
         "patch.noma.json": [{ file: "docs/guide.noma", ops: [{ op: "replace_body", id: "no-such-block", content: "x\n" }] }],
@@ -528,9 +537,9 @@ describe("run: patches", { timeout: 240_000 }, () => {
     expect(checkoutFingerprint(bad)).toEqual(before);
   });
 
-  it("a patch reaching outside the worktree or into .norma/ is rejected before anything is applied", () => {
+  it("a patch reaching outside the worktree or into .norma/ is rejected before anything is applied", async () => {
     for (const target of ["../outside.txt", ".norma/config.json"]) {
-      const root = patchRepo({ files: { "patch.noma.json": [{ file: target, ops: [{ op: "replace_body", id: "x", content: "y" }] }] } });
+      const root = await patchRepo({ files: { "patch.noma.json": [{ file: target, ops: [{ op: "replace_body", id: "x", content: "y" }] }] } });
       const before = checkoutFingerprint(root);
       const out = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
       expect(out.status).toBe("failed");
@@ -545,7 +554,7 @@ describe("run: start-up", () => {
   it("refuses a second run while one is in progress, naming the holder", async () => {
     // The first run's plan agent holds (and with it the run lock) until the gate opens, after the second run was refused.
     const gate = join(tempDir(), "open");
-    const root = runRepo({ config: { agents: { plan: execAgent("plan.json") } }, behaviors: { "plan.json": { waitFor: gate } } });
+    const root = await runRepoAsync({ config: { agents: { plan: execAgent("plan.json") } }, behaviors: { "plan.json": { waitFor: gate } } });
     const { spawn } = await import("node:child_process");
     const { CLI } = await import("../helpers/run-cli.js");
     const first = spawn(process.execPath, [CLI, "run", "--spec", SPEC], { cwd: root, env: { ...process.env, CI: "1" }, stdio: "ignore" });
@@ -565,7 +574,10 @@ describe("run: start-up", () => {
   });
 
   it("Ctrl-C (SIGINT) stops the current agent and ends the run stopped; --resume continues it", async () => {
-    const root = runRepo({ config: { agents: { do: execAgent("do.json") } }, behaviors: { "do.json": { byIteration: { "1": { sleepMs: 60_000 } } } } });
+    const root = await runRepoAsync({
+      config: { agents: { do: execAgent("do.json") } },
+      behaviors: { "do.json": { byIteration: { "1": { sleepMs: 60_000 } } } },
+    });
     const { spawn } = await import("node:child_process");
     const child = spawn(process.execPath, [CLI, "run", "--spec", SPEC, "--format", "json"], {
       cwd: root,
@@ -601,8 +613,8 @@ describe("run: start-up", () => {
     ]);
   });
 
-  it("configuration errors name the file, the key, what was expected and what was found (exit 2, nothing run)", () => {
-    const root = runRepo({
+  it("configuration errors name the file, the key, what was expected and what was found (exit 2, nothing run)", async () => {
+    const root = await runRepoAsync({
       config: { agents: { act: { type: "codex", cmd: ["x"] }, plan: { type: "cdx" } }, budgets: { max_iteration: 3, max_patch_kb: -1 } },
     });
     const r = cli(root, ["run", "--spec", SPEC]);
@@ -624,8 +636,8 @@ describe("run: start-up", () => {
     );
   });
 
-  it("a missing agent binary is named before anything runs", () => {
-    const root = runRepo({ config: { agents: { act: { type: "codex" }, do: { type: "exec", cmd: ["./bin/nothing-here"] } } } });
+  it("a missing agent binary is named before anything runs", async () => {
+    const root = await runRepoAsync({ config: { agents: { act: { type: "codex" }, do: { type: "exec", cmd: ["./bin/nothing-here"] } } } });
     const r = cli(root, ["run", "--spec", SPEC], { PATH: "/usr/bin:/bin" });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("agents.do: ./bin/nothing-here: not found (relative to the repository root); fix cmd in .norma/config.json");
@@ -633,8 +645,8 @@ describe("run: start-up", () => {
     expect(runIds(root)).toEqual([]);
   });
 
-  it("usage errors exit 2: no criteria, a bad --ac, --ac with the built-in check, an unknown spec", () => {
-    const root = runRepo();
+  it("usage errors exit 2: no criteria, a bad --ac, --ac with the built-in check, an unknown spec", async () => {
+    const root = await runRepoAsync();
     expect(cli(root, ["run"]).stderr).toContain("give --spec PATH");
     expect(cli(root, ["run", "--goal", "x", "--ac", "oops"]).stderr).toContain("--ac takes ID=TEXT");
     const ac = cli(root, ["run", "--goal", "x", "--ac", "AC1=tests pass"]);
@@ -647,9 +659,9 @@ describe("run: start-up", () => {
     expect(cli(root, ["run", "--resume", "20260101-000000-abcdef"]).stderr).toContain("no run 20260101-000000-abcdef");
   });
 
-  it("a test command from .notarai/config.yaml is a criterion the built-in check runs, as run_tests runs it (its environment policy, a ledger line)", () => {
+  it("a test command from .notarai/config.yaml is a criterion the built-in check runs, as run_tests runs it (its environment policy, a ledger line)", async () => {
     const test = "process.exit(require('fs').existsSync('FAIL_TESTS') || process.env.LEAKED ? 1 : 0)";
-    const root = runRepo({ extra: { ".notarai/config.yaml": `workspace:\n  test: [node, -e, ${JSON.stringify(test)}]\n` } });
+    const root = await runRepoAsync({ extra: { ".notarai/config.yaml": `workspace:\n  test: [node, -e, ${JSON.stringify(test)}]\n` } });
     // A variable of the run's own environment does not reach the test command (run_tests passes PATH, HOME, TMPDIR, LANG, LC_ALL, CI).
     const ok = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"], { LEAKED: "1" }).stdout).result;
     expect(ok.status).toBe("passed");
@@ -694,7 +706,7 @@ process.stdout.write(JSON.stringify({ version: 1, status: "ok", summary: "judged
 `;
 
   it("free-text criteria go to the check agent, which judges them; the agent runs from its argv (no shell) with a minimal environment", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       extra: { "agents/env-check.mjs": ENV_CHECK },
       config: {
         agents: { check: { type: "exec", cmd: ["node", "agents/env-check.mjs", "a b; echo pwned > pwned.txt", "$HOME", "`id`"], env: ["ALLOWED_VAR"] } },
@@ -753,11 +765,12 @@ process.stdout.write(JSON.stringify({ version: 1, status: "ok", summary: "judged
 });
 
 describe("runs list / runs show", () => {
-  it("lists runs newest first and shows one with steps, events, verdict and scorecard (text and json)", () => {
-    const root = runRepo();
+  it("lists runs newest first and shows one with steps, events, verdict and scorecard (text and json)", async () => {
+    const root = await runRepoAsync();
     expect(cli(root, ["runs", "list"]).stdout).toBe("No runs yet (`noma-reconcile run --spec .notarai/<x>.spec.yaml` starts one).\n");
-    const a = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result.run_id;
-    const b = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result.run_id;
+    // The two runs to list are set-up (made in process, as `run --spec SPEC` makes them); `runs list` and `runs show` are the subject.
+    const a = (await runForSetUp(root)).run_id;
+    const b = (await runForSetUp(root)).run_id;
     const list = JSON.parse(cli(root, ["runs", "list", "--format", "json"]).stdout).result;
     expect(list.total).toBe(2);
     // Newest first: b started after a; two runs started in the same millisecond are ordered by id, descending.
@@ -797,8 +810,8 @@ describe("progress", () => {
     return { stderr: r.stdout.replace(/\r/g, ""), stdout: readFileSync(out, "utf8") };
   }
 
-  it.skipIf(!hasScript)("shows iteration, role and elapsed time on stderr when it is a terminal and CI is unset; nothing otherwise", () => {
-    const root = runRepo({
+  it.skipIf(!hasScript)("shows iteration, role and elapsed time on stderr when it is a terminal and CI is unset; nothing otherwise", async () => {
+    const root = await runRepoAsync({
       drift: DRIFT,
       config: { agents: { act: execAgent("act.json") } },
       behaviors: { "act.json": { files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } } },
@@ -822,8 +835,8 @@ describe("progress", () => {
 });
 
 describe("git state is untouched by a run that changes nothing", () => {
-  it("leaves HEAD, the index and tracked files alone", () => {
-    const root = runRepo();
+  it("leaves HEAD, the index and tracked files alone", async () => {
+    const root = await runRepoAsync();
     const head = git(root, ["rev-parse", "HEAD"]);
     cli(root, ["run", "--spec", SPEC]);
     expect(git(root, ["rev-parse", "HEAD"])).toBe(head);

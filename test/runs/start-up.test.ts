@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { CLI } from "../helpers/run-cli.js";
 import { git, tempDir } from "../helpers/temp-repo.js";
-import { runRepo, SPEC } from "./helpers/run-repo.js";
+import { runRepoAsync, SPEC } from "./helpers/run-repo.js";
 
 const DIST = join(CLI, "..");
 const INPUTS = JSON.parse(readFileSync(join(DIST, "inputs.json"), "utf8")) as Record<string, string[]>;
@@ -45,8 +45,8 @@ export async function load(url, context, next) { appendFileSync(${JSON.stringify
 const holding = (loaded: readonly string[], sources: RegExp): string[] => loaded.filter((o) => (INPUTS[o] ?? []).some((i) => sources.test(i)));
 
 describe("start-up cost of the ACP backend and the HTML report", () => {
-  it("the SDK and the report load only on their own paths", () => {
-    const root = runRepo({ drift: { "src/app.ts": "export const greet = (n: string) => `hi ${n}`;\n" } });
+  it("the SDK and the report load only on their own paths", async () => {
+    const root = await runRepoAsync({ drift: { "src/app.ts": "export const greet = (n: string) => `hi ${n}`;\n" } });
     git(root, ["add", "-A"]);
     const hook = traced(["check", "--staged"], root);
     expect(hook.code, hook.stderr).toBe(0);
@@ -67,8 +67,8 @@ describe("start-up cost of the ACP backend and the HTML report", () => {
     expect(holding(html.loaded, ACP_SOURCES)).toEqual([]);
   });
 
-  it("a run with an acp agent loads the SDK's chunk", () => {
-    const root = runRepo({
+  it("a run with an acp agent loads the SDK's chunk", async () => {
+    const root = await runRepoAsync({
       drift: { "src/app.ts": "export const greet = (n: string) => `hi ${n}`;\n" },
       config: { agents: { plan: { type: "acp", cmd: ["node", ACP_AGENT, "agents/plan.json"], timeout_ms: 60_000 } }, budgets: { max_iterations: 1 } },
       behaviors: { "plan.json": {} },
@@ -80,7 +80,7 @@ describe("start-up cost of the ACP backend and the HTML report", () => {
     expect(readFileSync(join(DIST, acp[0]!), "utf8")).toContain("session/request_permission");
   });
 
-  it("only the ACP driver imports the SDK; no source imports playwright", () => {
+  it("only the ACP driver imports the SDK; no source imports playwright", async () => {
     const src = fileURLToPath(new URL("../../src", import.meta.url));
     const files = (readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts"));
     const importing = (pkg: RegExp) => files.filter((f) => pkg.test(readFileSync(join(src, f), "utf8"))).sort();

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { describePatchFailure } from "../../src/runs/apply-pending-patch.js";
 import { driftStalled, repeatedChange } from "../../src/runs/stuck-agent.js";
 import { readNormaState } from "../../src/runs/norma-db.js";
-import { cli, execAgent, runRepo, SPEC } from "./helpers/run-repo.js";
+import { cli, execAgent, runRepoAsync, SPEC } from "./helpers/run-repo.js";
 
 const DRIFT = { "src/app.ts": "export const greet = (n: string) => `hi ${n}`;\n" };
 
@@ -20,7 +20,7 @@ function newFile(path: string, line: string): string {
 
 describe("stuck agents", { timeout: 240_000 }, () => {
   it("the same change twice: the second act step's patch is not applied, the run stops, runs show says why with the evidence", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       drift: DRIFT,
       config: { agents: { act: execAgent("act.json") } },
       behaviors: { "act.json": { files: { "patch.diff": newFile("notes/ideas.md", "an idea") } } },
@@ -70,7 +70,7 @@ describe("stuck agents", { timeout: 240_000 }, () => {
   });
 
   it("drift that does not fall for max_stalled_iterations iterations stops the run, with the counts as evidence", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       drift: DRIFT,
       config: { agents: { act: execAgent("act.json") }, budgets: { max_iterations: 5, max_stalled_iterations: 1 } },
       // A different patch each iteration, none of which touches the drift.
@@ -115,8 +115,8 @@ describe("stuck agents", { timeout: 240_000 }, () => {
     );
   });
 
-  it("a patch that lowers the drift is progress: no stop (the loop goes on to PASS)", () => {
-    const root = runRepo({
+  it("a patch that lowers the drift is progress: no stop (the loop goes on to PASS)", async () => {
+    const root = await runRepoAsync({
       drift: { ...DRIFT, "docs/extra.md": "more\n" },
       config: { agents: { act: execAgent("act.json") }, budgets: { max_stalled_iterations: 1 } },
       behaviors: {
@@ -133,7 +133,7 @@ describe("stuck agents", { timeout: 240_000 }, () => {
     expect(out.iteration).toBe(3);
   });
 
-  it("the stuck measures, pure: nothing twice is the same change; a fall, or no drift to begin with, is no stall", () => {
+  it("the stuck measures, pure: nothing twice is the same change; a fall, or no drift to begin with, is no stall", async () => {
     const a = { step: 4, fingerprint: "f", proposal: [], changed: [] };
     expect(repeatedChange(a, { ...a, step: 8 })?.message).toBe(
       "the act agent proposed the same change in steps 4 and 8 (nothing (no patch, no acknowledgement, no file changed), both times): it is stuck; nothing of step 8 was applied",
@@ -154,7 +154,7 @@ describe("a failed patch's words match what happened", { timeout: 240_000 }, () 
   const head = "a".repeat(40);
   const base = { ok: false as const, stage: "apply" as const, problem: "git apply failed" };
 
-  it("nothing written and nothing changed; nothing written but the worktree changed meanwhile; restored; restored but different (the backup kept)", () => {
+  it("nothing written and nothing changed; nothing written but the worktree changed meanwhile; restored; restored but different (the backup kept)", async () => {
     const same = { head, status: " M notes.txt\n" };
     expect(describePatchFailure({ ...base, stage: "check", touched: false, restored: null, before: same, after: same }, ".norma/worktrees/x", "b")).toEqual({
       tree: "nothing was applied: the worktree .norma/worktrees/x is as it was (git status before and after identical)",
@@ -185,7 +185,7 @@ describe("a failed patch's words match what happened", { timeout: 240_000 }, () 
   });
 
   it("a patch that does not even vet (git cannot read it) fails the act step with patch_invalid and applies nothing", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       drift: DRIFT,
       config: { agents: { act: execAgent("act.json") } },
       behaviors: { "act.json": { files: { "patch.diff": "this is not a diff at all\n+++ nonsense\n" } } },

@@ -9,8 +9,9 @@ import { existsSync, realpathSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { roleTools } from "../../src/runs/agent-step.js";
+import { getChangedArtifacts } from "../../src/reconcile/get-changed-artifacts.js";
 import { readNormaState } from "../../src/runs/norma-db.js";
-import { cli, mcpAgent, readJson, runIds, runRepo, SPEC, stepDirs } from "./helpers/run-repo.js";
+import { cli, mcpAgent, readJson, runIds, runRepoAsync, SPEC, stepDirs } from "./helpers/run-repo.js";
 
 const DRIFT = { "src/app.ts": "export const greet = (n: string) => `hi ${n}`;\n" };
 const FIXED = "export const greet = (n: string) => `hello ${n}`; // fixed through edit_file\n";
@@ -32,7 +33,7 @@ function ledger(root: string): LedgerLine[] {
 
 describe("run: agents work through the workspace tools of our MCP server", () => {
   it("an act agent fixes the drift with edit_file; the edit is recorded, archived and in the ledger with its step, and the run passes on the next check", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       extra: WORKSPACE_CONFIG,
       drift: DRIFT,
       config: { agents: { plan: mcpAgent("plan.json"), act: mcpAgent("act.json") } },
@@ -122,11 +123,11 @@ describe("run: agents work through the workspace tools of our MCP server", () =>
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.stdout).toBe(DRIFT["src/app.ts"]);
     // Reconciled: nothing left for the spec.
-    expect(JSON.parse(cli(wt, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual([]);
+    expect((await getChangedArtifacts(wt, { specPath: SPEC })).changed_artifacts).toEqual([]);
   });
 
   it("files an agent changes through the tools count against max_changed_files: the run stops, naming them", async () => {
-    const root = runRepo({
+    const root = await runRepoAsync({
       extra: WORKSPACE_CONFIG,
       drift: DRIFT,
       config: { agents: { act: mcpAgent("act.json") }, budgets: { max_iterations: 5, max_changed_files: 2 } },

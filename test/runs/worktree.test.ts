@@ -15,18 +15,20 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { getChangedArtifacts } from "../../src/reconcile/get-changed-artifacts.js";
 import { readNormaState } from "../../src/runs/norma-db.js";
 import { CLI } from "../helpers/run-cli.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
 import { git, tempDir } from "../helpers/temp-repo.js";
-import { checkoutFingerprint, cli, execAgent, lineDiff, readJson, runIds, runRepo, SPEC, worktreeOf } from "./helpers/run-repo.js";
+import { checkoutFingerprint, cli, execAgent, lineDiff, readJson, runForSetUp, runIds, runRepoAsync, SPEC, worktreeOf } from "./helpers/run-repo.js";
 
 const OLD = "export const greet = (n: string) => `hi ${n}`;";
 const NEW = "export const greet = (n: string) => `hello ${n}`; // reconciled";
 const DRIFT = { "src/app.ts": `${OLD}\n` };
 
 /** Drift on src/app.ts; the act agent patches it and acknowledges it. */
-function fixingRepo(extra: { config?: object; act?: object } = {}): string {
-  return runRepo({
+async function fixingRepo(extra: { config?: object; act?: object } = {}): Promise<string> {
+  return await runRepoAsync({
     drift: DRIFT,
     extra: { "notes.txt": "notes\n", "other.txt": "other\n" },
     config: { agents: { act: execAgent("act.json") }, ...extra.config },
@@ -49,6 +51,29 @@ function userAtWork(root: string): void {
   writeFileSync(join(root, "ignored.log"), "ignored\n");
 }
 
+const templates = repoTemplates();
+
+/**
+ * What the `runs apply` tests start from: fixingRepo() after one passed `run --spec SPEC` (its commit on its branch, not
+ * applied). The run is their precondition, not their subject (the run's result is the subject of "PASS commits …",
+ * which makes its own): made once per file and copied. A copy's worktree links (absolute paths, in both directions:
+ * the worktree's .git file, its gitdir file under .git/worktrees/) are set to the copy, as `git worktree add` writes
+ * them, so they are what they would be had the run been made in the copy.
+ */
+async function passedRun(): Promise<{ root: string; id: string }> {
+  const root = await templates.copyAsync("passed-run", async () => {
+    const built = await fixingRepo();
+    const r = cli(built, ["run", "--spec", SPEC, "--format", "json"]);
+    if (r.code !== 0) throw new Error(`the passed run for the runs apply tests: exit ${r.code}\n${r.stdout}${r.stderr}`);
+    return built;
+  });
+  const id = runIds(root)[0]!;
+  const wt = worktreeOf(root, id);
+  writeFileSync(join(wt, ".git"), `gitdir: ${join(root, ".git/worktrees", id)}\n`);
+  writeFileSync(join(root, ".git/worktrees", id, "gitdir"), `${join(wt, ".git")}\n`);
+  return { root, id };
+}
+
 function runKilledAt(root: string, point: string, args: string[] = ["--spec", SPEC]): Promise<NodeJS.Signals | null> {
   const env = { ...process.env, CI: "1", NO_COLOR: "1", NOMA_RECONCILE_TEST_CRASH_AT: point };
   const child = spawn(process.execPath, [CLI, "run", ...args], { cwd: root, env, stdio: "ignore" });
@@ -61,7 +86,7 @@ function json(r: { stdout: string }): any {
 
 describe("a worktree per run", { timeout: 300_000 }, () => {
   it("the user's checkout — files, index, HEAD, stash — is untouched by runs that pass, stop, are killed with -9, recover and resume", async () => {
-    const root = fixingRepo();
+    const root = await fixingRepo();
     userAtWork(root);
     const before = checkoutFingerprint(root);
     expect(before.parts["stash"]).toMatch(/^[0-9a-f]{40} On main: my stash\n$/);
@@ -109,8 +134,8 @@ describe("a worktree per run", { timeout: 300_000 }, () => {
     expect(git(root, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)).toHaveLength(4);
   });
 
-  it("--base REF starts the run's worktree from that commit; the run's branch starts there too", () => {
-    const root = fixingRepo();
+  it("--base REF starts the run's worktree from that commit; the run's branch starts there too", async () => {
+    const root = await fixingRepo();
     const older = git(root, ["rev-parse", "HEAD~1"]).trim();
     const r = cli(root, ["run", "--spec", SPEC, "--base", "HEAD~1", "--format", "json"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -127,16 +152,16 @@ describe("a worktree per run", { timeout: 300_000 }, () => {
     );
   });
 
-  it("worktrees.dir puts the worktrees elsewhere (outside the repository); a place git does not ignore is refused before anything is made", () => {
+  it("worktrees.dir puts the worktrees elsewhere (outside the repository); a place git does not ignore is refused before anything is made", async () => {
     const outside = tempDir("nr-wts-");
-    const root = fixingRepo({ config: { worktrees: { dir: outside } } });
+    const root = await fixingRepo({ config: { worktrees: { dir: outside } } });
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const out = json(r);
     expect(out.worktree.dir).toBe(join(outside, out.run_id));
     expect(readFileSync(join(outside, out.run_id, "src/app.ts"), "utf8")).toBe(`${NEW}\n`);
 
-    const inside = fixingRepo({ config: { worktrees: { dir: "work/trees" } } });
+    const inside = await fixingRepo({ config: { worktrees: { dir: "work/trees" } } });
     const refused = cli(inside, ["run", "--spec", SPEC]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
@@ -147,7 +172,7 @@ describe("a worktree per run", { timeout: 300_000 }, () => {
   });
 
   it("a run killed as it starts (its directory written, the database not yet) is rebuilt from its run.json and resumes", async () => {
-    const root = fixingRepo();
+    const root = await fixingRepo();
     expect(await runKilledAt(root, "run-dir-created")).toBe("SIGKILL");
     const [id] = runIds(root);
     expect(readJson(root, `.norma/runs/${id}/run.json`)).toMatchObject({ version: 1, run_id: id, kv: { specs: [SPEC], worktree: { ready: false } } });
@@ -165,7 +190,7 @@ describe("a worktree per run", { timeout: 300_000 }, () => {
   });
 
   it("a run killed right after `git worktree add` has its worktree made again on --resume; one rebuilt from norma.md alone says so; one with nothing to rebuild from says how to start afresh", async () => {
-    const root = fixingRepo();
+    const root = await fixingRepo();
     expect(await runKilledAt(root, "worktree-created")).toBe("SIGKILL");
     const [id] = runIds(root);
     expect(existsSync(worktreeOf(root, id!))).toBe(true);
@@ -180,7 +205,7 @@ describe("a worktree per run", { timeout: 300_000 }, () => {
     ).toBe(true);
 
     // Killed as it started, and its run.json lost (a run directory of an older version has only norma.md).
-    const legacy = fixingRepo();
+    const legacy = await fixingRepo();
     expect(await runKilledAt(legacy, "run-dir-created")).toBe("SIGKILL");
     const [lid] = runIds(legacy);
     rmSync(join(legacy, `.norma/runs/${lid}/run.json`));
@@ -191,7 +216,7 @@ describe("a worktree per run", { timeout: 300_000 }, () => {
     expect(rebuilt.message).toBe(`the run's set-up was rebuilt from .norma/runs/${lid}/norma.md (its database record had been recovered without it)`);
     expect(JSON.parse(rebuilt.data_json!)).toEqual({ from: `.norma/runs/${lid}/norma.md`, criteria: ["AC1", "AC2"], specs: [SPEC] });
 
-    const bare = fixingRepo();
+    const bare = await fixingRepo();
     expect(await runKilledAt(bare, "run-dir-created")).toBe("SIGKILL");
     const [bid] = runIds(bare);
     rmSync(join(bare, `.norma/runs/${bid}/run.json`));
@@ -206,8 +231,8 @@ describe("a worktree per run", { timeout: 300_000 }, () => {
 });
 
 describe("results as branches", { timeout: 300_000 }, () => {
-  it("PASS commits one Conventional Commit naming the run, the specs and the verdict; `ci` on the branch is clean", () => {
-    const root = fixingRepo();
+  it("PASS commits one Conventional Commit naming the run, the specs and the verdict; `ci` on the branch is clean", async () => {
+    const root = await fixingRepo();
     const out = json(cli(root, ["run", "--spec", SPEC, "--format", "json"]));
     const id = out.run_id;
     const wt = worktreeOf(root, id);
@@ -241,12 +266,11 @@ describe("results as branches", { timeout: 300_000 }, () => {
     expect(JSON.parse(ci.stdout).summary).toMatchObject({ errors: 0, drift: 0, affected_specs: 1 });
   });
 
-  it("runs apply fast-forwards an unchanged branch and marks the files in the user's cache; again, it says it is already there", () => {
-    const root = fixingRepo();
-    const id = json(cli(root, ["run", "--spec", SPEC, "--format", "json"])).run_id;
+  it("runs apply fast-forwards an unchanged branch and marks the files in the user's cache; again, it says it is already there", async () => {
+    const { root, id } = await passedRun();
     const commit = git(root, ["rev-parse", `noma-reconcile/run/${id}`]).trim();
     const head = git(root, ["rev-parse", "HEAD"]).trim();
-    expect(JSON.parse(cli(root, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual(["src/app.ts"]);
+    expect((await getChangedArtifacts(root, { specPath: SPEC })).changed_artifacts).toEqual(["src/app.ts"]);
     const r = cli(root, ["runs", "apply", id]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(
@@ -255,15 +279,14 @@ describe("results as branches", { timeout: 300_000 }, () => {
     expect(git(root, ["rev-parse", "HEAD"]).trim()).toBe(commit);
     expect(readFileSync(join(root, "src/app.ts"), "utf8")).toBe(`${NEW}\n`);
     expect(git(root, ["status", "--porcelain", "--", ".", ":(exclude).norma"])).toBe("");
-    expect(JSON.parse(cli(root, ["changed", "--spec", SPEC, "--format", "json"]).stdout).result.changed_artifacts).toEqual([]);
+    expect((await getChangedArtifacts(root, { specPath: SPEC })).changed_artifacts).toEqual([]);
     const twice = cli(root, ["runs", "apply", id, "--format", "json"]);
     expect(twice.code).toBe(0);
     expect(json(twice)).toMatchObject({ outcome: "already-applied", message: `run ${id}'s commit ${commit.slice(0, 12)} is already in main` });
   });
 
-  it("runs apply cherry-picks onto a branch that moved on, when the commit applies cleanly (its message and author kept)", () => {
-    const root = fixingRepo();
-    const id = json(cli(root, ["run", "--spec", SPEC, "--format", "json"])).run_id;
+  it("runs apply cherry-picks onto a branch that moved on, when the commit applies cleanly (its message and author kept)", async () => {
+    const { root, id } = await passedRun();
     writeFileSync(join(root, "other.txt"), "the user moved on\n");
     git(root, ["commit", "-qam", "meanwhile"]);
     const head = git(root, ["rev-parse", "HEAD"]).trim();
@@ -278,9 +301,8 @@ describe("results as branches", { timeout: 300_000 }, () => {
     expect(readFileSync(join(root, "other.txt"), "utf8")).toBe("the user moved on\n");
   });
 
-  it("runs apply refuses — changing nothing — and says why: uncommitted changes, a conflict, an untracked file in the way, a detached HEAD, a run that did not pass", () => {
-    const root = fixingRepo();
-    const id = json(cli(root, ["run", "--spec", SPEC, "--format", "json"])).run_id;
+  it("runs apply refuses — changing nothing — and says why: uncommitted changes, a conflict, an untracked file in the way, a detached HEAD, a run that did not pass", async () => {
+    const { root, id } = await passedRun();
     const commit = git(root, ["rev-parse", `noma-reconcile/run/${id}`])
       .trim()
       .slice(0, 12);
@@ -316,7 +338,7 @@ describe("results as branches", { timeout: 300_000 }, () => {
     expect(checkoutFingerprint(root)).toEqual(before);
 
     // A run whose commit adds a file, and an untracked file of the user's where it goes.
-    const adds = fixingRepo({
+    const adds = await fixingRepo({
       act: {
         files: {
           "patch.diff": `${lineDiff("src/app.ts", OLD, NEW)}--- /dev/null\n+++ b/src/extra.ts\n@@ -0,0 +1 @@\n+export const extra = 1;\n`,
@@ -327,7 +349,8 @@ describe("results as branches", { timeout: 300_000 }, () => {
         },
       },
     });
-    const aid = json(cli(adds, ["run", "--spec", SPEC, "--format", "json"])).run_id;
+    // This run and the stopped one below are set-up (made in process, as `run --spec SPEC` makes them); `runs apply` is the subject.
+    const aid = (await runForSetUp(adds)).run_id;
     writeFileSync(join(adds, "src/extra.ts"), "mine\n");
     before = checkoutFingerprint(adds);
     r = cli(adds, ["runs", "apply", aid]);
@@ -335,7 +358,7 @@ describe("results as branches", { timeout: 300_000 }, () => {
     expect(r.stdout).toBe(`Not applied: untracked files stand where run ${aid}'s commit adds files (src/extra.ts): move them away, then apply again\n`);
     expect(checkoutFingerprint(adds)).toEqual(before);
 
-    const stopped = json(cli(adds, ["run", "--spec", SPEC, "--max-iterations", "1", "--format", "json"]));
+    const stopped = await runForSetUp(adds, { maxIterations: 1 });
     r = cli(adds, ["runs", "apply", stopped.run_id]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(
@@ -346,8 +369,8 @@ describe("results as branches", { timeout: 300_000 }, () => {
     expect(unknown.stderr).toBe("noma-reconcile: no run 20260101-000000-abcdef in .norma/norma.db (`noma-reconcile runs list` lists them)\n");
   });
 
-  it("run --apply brings the commit in at once; a run that changed nothing has nothing to apply", () => {
-    const root = fixingRepo();
+  it("run --apply brings the commit in at once; a run that changed nothing has nothing to apply", async () => {
+    const root = await fixingRepo();
     const r = cli(root, ["run", "--spec", SPEC, "--apply"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const id = runIds(root)[0]!;

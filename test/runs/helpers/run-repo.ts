@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { repoTemplates } from "../../helpers/repo-templates.js";
 import { git, tempRepo, writeTree, type Tree } from "../../helpers/temp-repo.js";
 import { CLI, runCli } from "../../helpers/run-cli.js";
+import type { RunResult } from "../../../src/runs/run-loop.js";
 
 /** The reconciled bases (one per `extra`), built once per test file that imports this module and copied per runRepo. */
 const templates = repoTemplates();
@@ -144,9 +145,9 @@ export function mcpAgent(behavior: string, extra: object = {}): object {
   return { type: "exec", cmd: ["node", "agents/mcp-agent.mjs", `agents/${behavior}`], timeout_ms: 60_000, ...extra };
 }
 
-/** The reconciled base: the files (with `extra`) committed, marked reconciled, the snapshot written and committed. */
-function reconciledBase(extra: Tree): string {
-  const root = tempRepo({
+/** The base's files (with `extra`) committed on main. */
+function baseFiles(extra: Tree): string {
+  return tempRepo({
     [SPEC]: SPEC_TEXT,
     "src/app.ts": "export const greet = (n: string) => `hello ${n}`;\n",
     "docs/guide.noma": GUIDE,
@@ -155,22 +156,43 @@ function reconciledBase(extra: Tree): string {
     ".gitignore": "ignored.log\n",
     ...extra,
   });
-  execFileSync(process.execPath, [CLI, "mark-reconciled", SPEC, "src/app.ts", "docs/guide.noma"], { cwd: root, stdio: "pipe" });
-  execFileSync(process.execPath, [CLI, "state", "snapshot"], { cwd: root, stdio: "pipe" });
+}
+
+/** The marked files and the snapshot committed on top: the reconciled base. */
+function commitReconciled(root: string): string {
   git(root, ["add", "-A"]);
   git(root, ["commit", "-qm", "reconciled"]);
   return root;
 }
 
+/** The reconciled base: the files (with `extra`) committed, marked reconciled, the snapshot written and committed — by the CLI, twice. */
+function reconciledBase(extra: Tree): string {
+  const root = baseFiles(extra);
+  execFileSync(process.execPath, [CLI, "mark-reconciled", SPEC, "src/app.ts", "docs/guide.noma"], { cwd: root, stdio: "pipe" });
+  execFileSync(process.execPath, [CLI, "state", "snapshot"], { cwd: root, stdio: "pipe" });
+  return commitReconciled(root);
+}
+
 /**
- * A fresh repository (removed when the test finishes): a copy of the reconciled base (built once per file and
- * `extra`: the CLI runs twice to build one; commit dates are fixed, so a copy holds the very commits a fresh build
- * would), then the agents' behaviours, the configuration and the drift committed on top.
+ * The same base made in process: what `mark-reconciled SPEC src/app.ts docs/guide.noma` and `state snapshot`
+ * call (the library), not two CLI processes (≈ 1 s of CPU per base). Set-up: no run test is about those two
+ * commands, which are tested as processes in their own tests (test/cache, test/reconcile).
  */
-export function runRepo(o: RunRepoOptions = {}): string {
-  const extra = o.extra ?? {};
-  const key = JSON.stringify(Object.entries(extra).map(([k, v]) => [k, typeof v === "string" ? v : [v.toString("base64")]]));
-  const root = templates.copy(`run-repo:${key}`, () => reconciledBase(extra));
+async function reconciledBaseInProcess(extra: Tree): Promise<string> {
+  const { markReconciled } = await import("../../../src/reconcile/mark-reconciled.js");
+  const { snapshotState } = await import("../../../src/reconcile/snapshot-state.js");
+  const root = baseFiles(extra);
+  const marked = await markReconciled(root, { files: [SPEC, "src/app.ts", "docs/guide.noma"] });
+  if (marked.updated !== 3 || marked.not_marked.length > 0) throw new Error(`the reconciled base: ${JSON.stringify(marked)}`);
+  await snapshotState(root);
+  return commitReconciled(root);
+}
+
+const baseKey = (extra: Tree): string =>
+  `run-repo:${JSON.stringify(Object.entries(extra).map(([k, v]) => [k, typeof v === "string" ? v : [v.toString("base64")]]))}`;
+
+/** The behaviours, the configuration and the drift committed on top of a copy of the base. */
+function onBase(root: string, o: RunRepoOptions): string {
   const more: Tree = {};
   for (const [name, b] of Object.entries(o.behaviors ?? {})) more[`agents/${name}`] = JSON.stringify(b);
   if (o.config !== undefined && o.config !== null) more[".norma/config.json"] = JSON.stringify(o.config, null, 2);
@@ -181,6 +203,43 @@ export function runRepo(o: RunRepoOptions = {}): string {
     git(root, ["commit", "-qm", "drift and agents"]);
   }
   return root;
+}
+
+/**
+ * A fresh repository (removed when the test finishes): a copy of the reconciled base (built once per file and
+ * `extra`: the CLI runs twice to build one; commit dates are fixed, so a copy holds the very commits a fresh build
+ * would), then the agents' behaviours, the configuration and the drift committed on top.
+ */
+export function runRepo(o: RunRepoOptions = {}): string {
+  return onBase(
+    templates.copy(baseKey(o.extra ?? {}), () => reconciledBase(o.extra ?? {})),
+    o,
+  );
+}
+
+/** `runRepo`, its base (when not built yet) made in process, not by the CLI: the same repository. */
+export async function runRepoAsync(o: RunRepoOptions = {}): Promise<string> {
+  return onBase(await templates.copyAsync(baseKey(o.extra ?? {}), () => reconciledBaseInProcess(o.extra ?? {})), o);
+}
+
+/**
+ * A run a test starts from, not the one it is about (the runs `runs list`, `runs prune` … then work on): the loop
+ * in process, as `run --spec SPEC [--max-iterations N] [--apply]` drives it (runLoop, then applyRun when it passed
+ * and `apply`), in the environment `cli` gives the CLI. Saves the CLI's start-up per run; a test whose subject is a
+ * run spawns the CLI (`cli(root, ["run", …])`).
+ */
+export async function runForSetUp(root: string, o: { maxIterations?: number; apply?: boolean } = {}): Promise<RunResult> {
+  const { runLoop } = await import("../../../src/runs/run-loop.js");
+  const { applyRun } = await import("../../../src/runs/apply-run.js");
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", CI: "1" };
+  delete env["GITHUB_STEP_SUMMARY"];
+  delete env["GITHUB_OUTPUT"];
+  const r = await runLoop({ root, specs: [SPEC], ac: [], mark: true, env, ...(o.maxIterations !== undefined ? { maxIterations: o.maxIterations } : {}) });
+  if (o.apply === true && r.status === "passed") {
+    const a = await applyRun(root, r.run_id, { env });
+    if (a.outcome !== "applied") throw new Error(`runForSetUp: run ${r.run_id} not applied: ${a.message}`);
+  }
+  return r;
 }
 
 /** A unified diff replacing one line of a file (enough for the tests' patches). */
