@@ -56,15 +56,15 @@ const templates = repoTemplates();
 /**
  * What the `runs apply` tests start from: fixingRepo() after one passed `run --spec SPEC` (its commit on its branch, not
  * applied). The run is their precondition, not their subject (the run's result is the subject of "PASS commits …",
- * which makes its own): made once per file and copied. A copy's worktree links (absolute paths, in both directions:
+ * which makes its own with the CLI): made in process (runForSetUp) once per file and copied. A copy's worktree links (absolute paths, in both directions:
  * the worktree's .git file, its gitdir file under .git/worktrees/) are set to the copy, as `git worktree add` writes
  * them, so they are what they would be had the run been made in the copy.
  */
 async function passedRun(): Promise<{ root: string; id: string }> {
   const root = await templates.copyAsync("passed-run", async () => {
     const built = await fixingRepo();
-    const r = cli(built, ["run", "--spec", SPEC, "--format", "json"]);
-    if (r.code !== 0) throw new Error(`the passed run for the runs apply tests: exit ${r.code}\n${r.stdout}${r.stderr}`);
+    const r = await runForSetUp(built);
+    if (r.status !== "passed") throw new Error(`the passed run for the runs apply tests: ${r.status}: ${r.reason}`);
     return built;
   });
   const id = runIds(root)[0]!;
