@@ -25,7 +25,6 @@ import { runLoop, type RunProgress, type RunResult } from "../../runs/run-loop.j
 import { applyRun, type ApplyRunResult } from "../../runs/apply-run.js";
 import { RUN_ID_PATTERN } from "../../layout/norma-layout.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
-import { beforeSqlJsLoads } from "../../sqlite/load-sql-js.js";
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
@@ -123,10 +122,6 @@ export async function runCommand(options: Record<string, unknown>, io: CliIO): P
   } else if (specs.length === 0 && ac.length === 0) {
     throw new UsageError("give --spec PATH (criteria are generated from the spec) or --goal TEXT with --ac ID=TEXT, or --resume RUN_ID");
   }
-  // SQLite with the baseline WebAssembly tier only, once it is needed (BLAKE3 compiled first, at full speed): a run's SQL is a
-  // dozen small .norma/norma.db transactions and the hash cache's few writes, far too little for V8's optimising of the SQLite
-  // module in the background to pay (≈ 0.7 s of CPU per run: docs/perf/run.md). NOMA_RECONCILE_WASM_TIERING=default turns it off.
-  beforeSqlJsLoads(async () => (await import("../startup/prepare-short-run-wasm.js")).prepareShortRunWasm({ hashing: true, env: io.env }));
   const { warnings, onWarning } = warningSink(io);
   const controller = new AbortController();
   const onSignal = () => {

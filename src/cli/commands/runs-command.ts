@@ -22,7 +22,6 @@ import { applyRun, type ApplyRunResult } from "../../runs/apply-run.js";
 import { pruneRuns, type PruneResult } from "../../runs/prune-runs.js";
 import { loadRunConfig } from "../../runs/run-config.js";
 import { formatJsonEnvelope } from "../../report/json-envelope.js";
-import { beforeSqlJsLoads } from "../../sqlite/load-sql-js.js";
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -146,9 +145,6 @@ export async function runsCommand(action: string, rest: string[], options: Recor
   const ctx = requireRepo(io);
   applyLockTimeout(options, ctx.root);
   const html = htmlArg(options);
-  // As `run` (run-command.ts): SQLite, when a write needs it, with the baseline WebAssembly tier only; `runs apply` marks
-  // reconciled (BLAKE3, compiled first at full speed).
-  beforeSqlJsLoads(async () => (await import("../startup/prepare-short-run-wasm.js")).prepareShortRunWasm({ hashing: what === "apply", env: io.env }));
   if (html !== undefined && what !== "show")
     throw new UsageError(`--html goes with \`runs show\`; \`runs ${what}\` ${what === "report" ? "takes the file as its argument" : "prints text or JSON"}`);
   if (what === "apply") {
