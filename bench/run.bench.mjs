@@ -1,6 +1,7 @@
 // The run loop (`noma-reconcile run`, src/runs/):
 // (a) overhead per step: a run of 39 steps (plan, do, check, act × 10 iterations, the check
-//     failing until the last) with a trivial exec agent, against spawning the same agent directly
+//     failing until the last) with a trivial exec agent (its act step proposes a new one-line file each time: a run whose
+//     act step changes nothing twice in a row is stopped as stuck), against spawning the same agent directly
 //     39 times with the same requests — target ≤ 1.3×. Pairs alternate (loop, direct) so both
 //     share this machine's load; the figures are medians over the pairs.
 // (b) `runs list` on a .norma/norma.db of 1,000 runs / 20,000 steps / 60,000 events (and their
@@ -34,6 +35,12 @@ if (req.step.role === "check") {
   fs.writeFileSync(req.paths.step_dir + "/verdict.json", JSON.stringify({ version: 1, verdict: pass ? "PASS" : "FAIL", criteria: [{ id: "AC1", pass }] }));
   fs.writeFileSync(req.paths.step_dir + "/scorecard.md", pass ? "PASS\\n" : "FAIL\\n");
   files.push("verdict.json", "scorecard.md");
+}
+if (req.step.role === "act") {
+  // A new one-line file each iteration: an act step that changes nothing twice is stopped as stuck.
+  const path = "bench/iteration-" + req.step.iteration + ".txt";
+  fs.writeFileSync(req.paths.step_dir + "/patch.diff", ["--- /dev/null", "+++ b/" + path, "@@ -0,0 +1 @@", "+" + req.step.iteration, ""].join("\\n"));
+  files.push("patch.diff");
 }
 process.stdout.write(JSON.stringify({ version: 1, status: "ok", summary: req.step.role + " done", files, next_actions: [], errors: [] }));
 `;
