@@ -143,6 +143,7 @@ describe("install from a packed tarball", () => {
     expect(paths.filter((p) => p.startsWith("dist/vendor/")).sort()).toEqual(VENDORED.map((f) => `dist/vendor/${f}`));
     expect(paths).toContain("dist/licenses.txt");
     expect(paths).not.toContain("dist/inputs.json");
+    expect(paths).not.toContain("dist/build-stamp.json"); // written by the pack's prepare (scripts/build-stamp.mjs), not shipped
     const manifest = JSON.parse(ok("tar", ["-xzOf", tarball, "package/package.json"], ROOT).stdout) as Record<string, unknown>;
     expect(manifest).not.toHaveProperty("dependencies");
     expect(manifest).not.toHaveProperty("bundleDependencies");
