@@ -7,7 +7,6 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoTemplates } from "../helpers/repo-templates.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { McpClient, expectProtocolOnly } from "./helpers/mcp-client.js";
 
@@ -59,15 +58,8 @@ artifacts:
 
 const DIFF_KEYS = ["binary_changes", "diff", "excluded", "file_categories", "files", "skipped", "spec_changes", "system_spec"];
 
-/** Each test's project is a fresh copy of one built once (its git commands run once): its own to change. */
-const templates = repoTemplates();
-
 /** main with three specs and their files; HEAD on branch `feature` with changes. */
 function project(): string {
-  return templates.copy("project", buildProject);
-}
-
-function buildProject(): string {
   const root = tempRepo({
     [SYSTEM]: SYSTEM_YAML,
     [CLI_SPEC]: CLI_YAML,
