@@ -16,13 +16,9 @@ import { DEFAULT_LOCK_TIMEOUT_MS, LockTimeoutError, resolveLockTimeout, withFile
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 import { openWorkspace } from "../../src/workspace/workspace.js";
 import { CLI } from "../helpers/run-cli.js";
-import { repoTemplates } from "../helpers/repo-templates.js";
-import { tempDir } from "../helpers/temp-repo.js";
+import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
 import { HttpServer } from "../workspace/helpers/http-server.js";
-
-/** Each test's repository is a fresh copy of one built once per tree (git init and the commit run once): its own to change. */
-const templates = repoTemplates();
 
 const SPEC = `schema_version: "0.7"
 intent: "A tiny app."
@@ -113,7 +109,7 @@ describe("a patch stopped while it holds the document's lock", () => {
         (_, i) => `::claim{id="c${i}" confidence=0.5}\nClaim number ${i}, padded with words to make the document about one megabyte.\n::\n`,
       ).join("\n");
       const ops = Array.from({ length: 200 }, (_, k) => ({ op: "update_attribute", id: `c${k * 40}`, key: "owner", value: `agent-${k}` }));
-      const repo = templates.repo({ "d.noma": doc, "ops.json": JSON.stringify(ops) });
+      const repo = tempRepo({ "d.noma": doc, "ops.json": JSON.stringify(ops) });
       const lock = join(repo, ".d.noma.lock");
       // The real CLI, with a preload that stops the process (SIGSTOP, as a user's Ctrl-Z would) the
       // moment it has linked its lock file into place: stopped while holding, whatever the load.
@@ -162,7 +158,7 @@ describe("a patch stopped while it holds the document's lock", () => {
 
 describe("the wait: --lock-timeout, else lock_timeout of the configuration, else 15 s", () => {
   it("lock_timeout of .notarai/config.yaml bounds a patch's wait; --lock-timeout wins over it", async () => {
-    const repo = templates.repo({ "d.noma": DOC, ".notarai/config.yaml": "lock_timeout: 0.2\n" });
+    const repo = tempRepo({ "d.noma": DOC, ".notarai/config.yaml": "lock_timeout: 0.2\n" });
     const lock = join(repo, ".d.noma.lock");
     holdAsTest(lock);
     const fromConfig = await cli(["patch", "d.noma", "--op", OP], repo);
@@ -182,7 +178,7 @@ describe("the wait: --lock-timeout, else lock_timeout of the configuration, else
     ["state snapshot (the snapshot)", ["state", "snapshot"], ".notarai/.cache/reconciliation_state.json.lock"],
     ["init", ["init"], ".notarai/.cache/init.lock"],
   ])("%s: --lock-timeout bounds the wait for its lock", async (_name, args, rel) => {
-    const repo = templates.repo({ "d.noma": DOC, ".notarai/app.spec.yaml": SPEC, "src/a.ts": "export const a = 1;\n" });
+    const repo = tempRepo({ "d.noma": DOC, ".notarai/app.spec.yaml": SPEC, "src/a.ts": "export const a = 1;\n" });
     if (args[0] === "transcript") {
       // A transcript, then an edit outside the protocol: something to accept.
       expect((await cli(["patch", "d.noma", "--op", OP], repo)).code).toBe(0);
@@ -215,7 +211,7 @@ describe("the wait: --lock-timeout, else lock_timeout of the configuration, else
 
 describe("the servers use lock_timeout of the configuration", () => {
   it("MCP: patch_block answers the CLI's line as an isError result; edit_file its lock_timeout body", async () => {
-    const repo = templates.repo({ "d.noma": DOC, "notes.md": "old\n", ".notarai/config.yaml": "lock_timeout: 0.2\n" });
+    const repo = tempRepo({ "d.noma": DOC, "notes.md": "old\n", ".notarai/config.yaml": "lock_timeout: 0.2\n" });
     const lock = join(repo, ".d.noma.lock");
     holdAsTest(lock);
     const fileLock = openWorkspace(repo).lockPath("file", "notes.md");
@@ -234,7 +230,7 @@ describe("the servers use lock_timeout of the configuration", () => {
   });
 
   it("HTTP: edit_file answers 503 with its lock_timeout body", async () => {
-    const repo = templates.repo({ "notes.md": "old\n", ".notarai/config.yaml": "lock_timeout: 0.2\n" });
+    const repo = tempRepo({ "notes.md": "old\n", ".notarai/config.yaml": "lock_timeout: 0.2\n" });
     const fileLock = openWorkspace(repo).lockPath("file", "notes.md");
     holdAsTest(fileLock);
     const s = await new HttpServer(repo).ready();

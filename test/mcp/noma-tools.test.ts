@@ -9,11 +9,8 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseNoma, blockHash, verifyTranscript } from "../../src/internal.js";
-import { repoTemplates } from "../helpers/repo-templates.js";
+import { tempRepo } from "../helpers/temp-repo.js";
 import { McpClient, expectProtocolOnly } from "./helpers/mcp-client.js";
-
-/** Each test's repository is a fresh copy of one built once per tree (git init and the commit run once): its own to change. */
-const templates = repoTemplates();
 
 const DOC = [
   "---",
@@ -79,7 +76,7 @@ function records(path: string): Array<Record<string, unknown>> {
 
 describe("read_doc", () => {
   it("lists every block in document order with Annex B fields, hashes and the document sha256", async () => {
-    const repo = templates.repo({ "docs/plan.noma": DOC });
+    const repo = tempRepo({ "docs/plan.noma": DOC });
     const c = new McpClient(repo);
     const r = await c.ok<{ sha256: string; blocks: Block[] }>("read_doc", { file: "docs/plan.noma" });
     expect(r.sha256).toBe(sha(DOC));
@@ -122,7 +119,7 @@ describe("read_doc", () => {
   });
 
   it("accepts an absolute path inside the repository", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const r = await c.ok<{ blocks: Block[] }>("read_doc", { file: join(repo, "d.noma") });
     expect(r.blocks.length).toBe(10);
@@ -130,7 +127,7 @@ describe("read_doc", () => {
   });
 
   it("system errors are isError: missing file, directory, book manifest", async () => {
-    const repo = templates.repo({ "book.noma.yml": "chapters:\n  - a.noma\n", "a.noma": DOC, "dir/x.txt": "x" });
+    const repo = tempRepo({ "book.noma.yml": "chapters:\n  - a.noma\n", "a.noma": DOC, "dir/x.txt": "x" });
     const c = new McpClient(repo);
     expect(await c.fails("read_doc", { file: "missing.noma" })).toMatch(/missing\.noma: no such file/);
     expect(await c.fails("read_doc", { file: "dir" })).toBe("dir: cannot be read: it is a directory, not a regular file");
@@ -141,7 +138,7 @@ describe("read_doc", () => {
 
 describe("list_ids", () => {
   it("gives canonical ids in document order and the alias → canonical map", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const r = await c.ok<{ ids: string[]; aliases: Record<string, string> }>("list_ids", { file: "d.noma" });
     expect(r.ids).toEqual(["growth", "c1", "e1", "box", "r1"]);
@@ -152,7 +149,7 @@ describe("list_ids", () => {
 
 describe("validate_doc", () => {
   it("ok with warnings; not ok with errors; diagnostics in the §4.3 shape without phase", async () => {
-    const repo = templates.repo({
+    const repo = tempRepo({
       "good.noma": '::claim{id="c1"}\nA claim without evidence.\n::\n',
       "bad.noma": '::claim{id="c1"}\nx\n::\n\n::claim{id="c1"}\ny\n::\n',
     });
@@ -175,7 +172,7 @@ describe("validate_doc", () => {
   });
 
   it("looks ::dataset src= files up beside the document, inside the repository only", async () => {
-    const repo = templates.repo({
+    const repo = tempRepo({
       "docs/d.noma": '::dataset{id="d1" src="data.csv"}\n::\n\n::dataset{id="d2" src="missing.csv"}\n::\n\n::dataset{id="d3" src="../../outside.csv"}\n::\n',
       "docs/data.csv": "a,b\n1,2\n",
     });
@@ -189,7 +186,7 @@ describe("validate_doc", () => {
 
 describe("validate_doc: a chapter of a book", () => {
   it("resolves links into the other chapters of its book; its own broken link is still reported at its line", async () => {
-    const repo = templates.repo({
+    const repo = tempRepo({
       "book/book.noma.yml": "chapters:\n  - 01-intro.noma\n  - 02-risks.noma\n",
       "book/01-intro.noma": "# Intro\n\nRead [[risks]] and [[risks/mitigation]].\n",
       "book/02-risks.noma": "# Risks\n\n## Mitigation\n\nBack to [[intro]], not [[nowhere]].\n",
@@ -210,7 +207,7 @@ describe("validate_doc: a chapter of a book", () => {
 
 describe("patch_block", () => {
   it("applies one op, rewrites the file, appends one v1.0 record and returns it", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const abs = join(repo, "d.noma");
     const r = await c.ok<PatchBody>("patch_block", {
@@ -245,7 +242,7 @@ describe("patch_block", () => {
   });
 
   it("defaults the actor to {kind: agent, name: unknown}", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const r = await c.ok<PatchBody>("patch_block", { file: "d.noma", op: { op: "delete_block", id: "e1" } });
     expect(r.transcript_entry!["actor"]).toEqual({ kind: "agent", name: "unknown" });
@@ -253,7 +250,7 @@ describe("patch_block", () => {
   });
 
   it("applies an op list atomically with one record per op, chained", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const abs = join(repo, "d.noma");
     const r = await c.ok<PatchBody>("patch_block", {
@@ -278,7 +275,7 @@ describe("patch_block", () => {
   });
 
   it("a failing op in a list writes nothing to the document, records every op (op_list_aborted), and is ok:false content", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const abs = join(repo, "d.noma");
     const r = await c.call("patch_block", {
@@ -301,7 +298,7 @@ describe("patch_block", () => {
   });
 
   it("every PatchError is ok:false content with its code, never isError — and is recorded", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const abs = join(repo, "d.noma");
     const cases: Array<[Record<string, unknown>, string]> = [
@@ -330,7 +327,7 @@ describe("patch_block", () => {
 
   it("strict mode rejects a document that already has errors (pre_validation_blocked)", async () => {
     const bad = '::claim{id="c1"}\nx\n::\n\n::claim{id="c1"}\ny\n::\n\n::note{id="n"}\nz\n::\n';
-    const repo = templates.repo({ "d.noma": bad });
+    const repo = tempRepo({ "d.noma": bad });
     const c = new McpClient(repo);
     const r = await c.ok<PatchBody>("patch_block", { file: "d.noma", op: { op: "delete_block", id: "n" }, strict: true });
     expect(r).toMatchObject({ ok: false, code: "pre_validation_blocked" });
@@ -338,7 +335,7 @@ describe("patch_block", () => {
   });
 
   it("honours baseHash from read_doc and expected_sha / base_sha256 from its sha256", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const read = await c.ok<{ sha256: string; blocks: Block[] }>("read_doc", { file: "d.noma" });
     const hash = read.blocks.find((b) => b.id === "c1")!.hash!;
@@ -364,7 +361,7 @@ describe("patch_block", () => {
   });
 
   it("a noop is ok:true, the file is not rewritten, the attempt is recorded", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const abs = join(repo, "d.noma");
     const before = statSync(abs).mtimeMs;
@@ -377,7 +374,7 @@ describe("patch_block", () => {
   });
 
   it("needs exactly one of op and ops (isError, nothing recorded)", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     expect(await c.fails("patch_block", { file: "d.noma" })).toMatch(/exactly one of `op`/);
     expect(await c.fails("patch_block", { file: "d.noma", op: { op: "delete_block", id: "c1" }, ops: [{ op: "delete_block", id: "e1" }] })).toMatch(
@@ -389,7 +386,7 @@ describe("patch_block", () => {
   });
 
   it("system faults are isError: a missing file (nothing recorded); a book manifest is no document and gets no transcript", async () => {
-    const repo = templates.repo({ "book.noma.yml": "chapters:\n  - a.noma\n", "a.noma": DOC });
+    const repo = tempRepo({ "book.noma.yml": "chapters:\n  - a.noma\n", "a.noma": DOC });
     const c = new McpClient(repo);
     expect(await c.fails("patch_block", { file: "missing.noma", op: { op: "delete_block", id: "c1" } })).toMatch(/no such file/);
     // A book manifest is patched across its chapters (test/patch/book-patch.test.ts): an id no chapter holds is refused, nothing recorded.
@@ -407,7 +404,7 @@ describe("patch_block", () => {
   });
 
   it("a transcript that cannot be written aborts the patch: isError, the document is untouched", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const abs = join(repo, "d.noma");
     mkdirSync(`${abs}.patches`); // the transcript path is a directory: neither readable nor replaceable as a file
     const c = new McpClient(repo);
@@ -420,7 +417,7 @@ describe("patch_block", () => {
 
   it("patches CRLF documents byte-preservingly", async () => {
     const crlf = DOC.replace(/\n/g, "\r\n");
-    const repo = templates.repo({});
+    const repo = tempRepo({});
     mkdirSync(join(repo, "w"), { recursive: true });
     writeFileSync(join(repo, "w/d.noma"), crlf);
     const c = new McpClient(repo);

@@ -15,11 +15,8 @@ import type { BlockNode, NomaDocument } from "../../src/noma/ast.js";
 import { parseNoma } from "../../src/noma/parse-noma.js";
 import { rawLinesForHash } from "../../src/noma/split-lines.js";
 import { walkBlocks } from "../../src/noma/walk.js";
-import { repoTemplates } from "../helpers/repo-templates.js";
+import { tempRepo } from "../helpers/temp-repo.js";
 import { McpClient } from "./helpers/mcp-client.js";
-
-/** Each test's repository is a fresh copy of one built once per tree (git init and the commit run once): its own to change. */
-const templates = repoTemplates();
 
 interface Answer {
   sha256: string;
@@ -105,7 +102,7 @@ const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
 describe("read_doc options", () => {
   it("the default is the whole document (Annex B.3 fields and hashes, as the library parses it); the answer is one text block", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const r = await c.call("read_doc", { file: "d.noma" });
     expect(r.structuredContent).toBeUndefined();
@@ -130,7 +127,7 @@ describe("read_doc options", () => {
   });
 
   it('view "outline": the sections and id-carrying blocks, with id, type, name, title, level and lines only', async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const body = await c.ok<Answer>("read_doc", { file: "d.noma", view: "outline" });
     const doc = parseNoma(DOC);
@@ -151,7 +148,7 @@ describe("read_doc options", () => {
   });
 
   it("ids: the chosen blocks with everything inside them, in document order, each once (aliases resolved); with the outline too", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const doc = parseNoma(DOC);
     const full = allBlocks(doc).map((n) => expectedFull(doc, n));
@@ -169,7 +166,7 @@ describe("read_doc options", () => {
   });
 
   it("max_bytes: pages within the budget, each ending at a block boundary, joining up to the whole answer (property)", async () => {
-    const repo = templates.repo({ "seed.noma": DOC });
+    const repo = tempRepo({ "seed.noma": DOC });
     const c = new McpClient(repo);
     let n = 0;
     const block = fc.oneof(
@@ -229,7 +226,7 @@ describe("read_doc options", () => {
   });
 
   it("a budget the whole answer fits in changes nothing; a full budget stops exactly at the last block that fits", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const whole = (await c.call("read_doc", { file: "d.noma" })).content[0]!.text;
     expect((await c.call("read_doc", { file: "d.noma", max_bytes: Buffer.byteLength(whole) })).content[0]!.text).toBe(whole);
@@ -242,7 +239,7 @@ describe("read_doc options", () => {
   });
 
   it("wrong arguments are tool errors naming the argument, what was expected and what was found", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const f = (args: Record<string, unknown>) => c.fails("read_doc", { file: "d.noma", ...args });
     expect(await f({ view: "tree" })).toBe('invalid arguments for read_doc: view: expected "full" or "outline", found string "tree"');
@@ -262,7 +259,7 @@ describe("read_doc options", () => {
   });
 
   it("a cursor is refused for a document changed since, and with another view or other ids", async () => {
-    const repo = templates.repo({ "d.noma": DOC });
+    const repo = tempRepo({ "d.noma": DOC });
     const c = new McpClient(repo);
     const page = await c.ok<Answer>("read_doc", { file: "d.noma", max_bytes: 700 });
     expect(page.truncated).toBe(true);

@@ -22,11 +22,7 @@ import { tarMembers } from "../../src/workspace/tar-members.js";
 import { verifyLedger } from "../../src/workspace/verify-ledger.js";
 import { openWorkspace } from "../../src/workspace/workspace.js";
 import { runCli } from "../helpers/run-cli.js";
-import { repoTemplates } from "../helpers/repo-templates.js";
-import { tempDir } from "../helpers/temp-repo.js";
-
-/** Each test's repository is a fresh copy of one built once per tree (git init and the commit run once): its own to change. */
-const templates = repoTemplates();
+import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 
 const HAVE_SYSTEM_TAR = existsSync("/usr/bin/tar") && existsSync("/usr/bin/zstd") && spawnSync("/usr/bin/tar", ["--zstd", "--version"]).status === 0;
 if (!HAVE_SYSTEM_TAR) console.warn("archive.test.ts: /usr/bin/tar with --zstd or /usr/bin/zstd is missing: the system-extraction checks are SKIPPED");
@@ -41,7 +37,7 @@ describe("archive before overwrite", () => {
   it.skipIf(!HAVE_SYSTEM_TAR)("every overwritten version comes out of the archive with the system tar + zstd, bytes, mode and mtime intact", async () => {
     const longDir = `deep/${"a-rather-long-directory-name/".repeat(6)}ünïcode`;
     const rel = `${longDir}/file-with-a-long-name.txt`;
-    const root = templates.repo({ [rel]: "version one\n" });
+    const root = tempRepo({ [rel]: "version one\n" });
     chmodSync(join(root, rel), 0o754);
     utimesSync(join(root, rel), new Date("2021-02-03T04:05:06Z"), new Date("2021-02-03T04:05:06Z"));
     let month = new Date("2026-05-10T12:00:00Z");
@@ -77,7 +73,7 @@ describe("archive before overwrite", () => {
   });
 
   it("appending a version keeps every earlier member byte for byte", async () => {
-    const root = templates.repo({ "a.md": "0\n" });
+    const root = tempRepo({ "a.md": "0\n" });
     const ws = openWorkspace(root, { now: () => new Date("2026-01-15T00:00:00Z") });
     const zstd = await loadZstd();
     let previous: Uint8Array | null = null;
@@ -96,7 +92,7 @@ describe("archive before overwrite", () => {
   });
 
   it("an unchanged write archives nothing; a new file has nothing to archive", async () => {
-    const root = templates.repo({ "a.md": "same\n" });
+    const root = tempRepo({ "a.md": "same\n" });
     const ws = openWorkspace(root);
     expect((await runWorkspaceTool(ws, "edit_file", { path: "a.md", contents: "same\n" })).body).toMatchObject({ unchanged: true, bytes_written: 5 });
     expect((await runWorkspaceTool(ws, "edit_file", { path: "new/b.md", contents: "b", create_if_missing: true })).body).toMatchObject({ created: true });
@@ -104,7 +100,7 @@ describe("archive before overwrite", () => {
   });
 
   it("an unreadable archive is never rewritten: the overwrite is refused and the file kept", async () => {
-    const root = templates.repo({ "a.md": "keep me\n" });
+    const root = tempRepo({ "a.md": "keep me\n" });
     const ws = openWorkspace(root, { now: () => new Date("2026-03-01T00:00:00Z") });
     mkdirSync(join(root, "archive/2026/03"), { recursive: true });
     writeFileSync(join(root, "archive/2026/03/a.md.tar.zst"), "not zstd at all");
@@ -116,7 +112,7 @@ describe("archive before overwrite", () => {
   });
 
   it("archive list and archive restore (the CLI) find every version and restore one, archiving the current first", async () => {
-    const root = templates.repo({ "docs/a.md": "v1\n" });
+    const root = tempRepo({ "docs/a.md": "v1\n" });
     const ws = openWorkspace(root);
     for (const v of ["v2\n", "v3\n"]) await runWorkspaceTool(ws, "edit_file", { path: "docs/a.md", contents: v });
     const list = runCli(["archive", "list", "docs/a.md", "--format", "json"], { cwd: root });
@@ -142,7 +138,7 @@ describe("archive before overwrite", () => {
   });
 
   it("archive restore brings back the archived mode, also for a file removed since", async () => {
-    const root = templates.repo({ "bin/run.sh": "#!/bin/sh\necho v1\n" });
+    const root = tempRepo({ "bin/run.sh": "#!/bin/sh\necho v1\n" });
     chmodSync(join(root, "bin/run.sh"), 0o755);
     const ws = openWorkspace(root);
     await runWorkspaceTool(ws, "edit_file", { path: "bin/run.sh", contents: "#!/bin/sh\necho v2\n" });
@@ -155,7 +151,7 @@ describe("archive before overwrite", () => {
   });
 
   it("an archive folder that cannot be read is an error, not 'no versions'; one that does not exist holds none", async () => {
-    const root = templates.repo({ "docs/a.md": "v1\n" });
+    const root = tempRepo({ "docs/a.md": "v1\n" });
     expect(await listArchived(openWorkspace(root))).toEqual([]);
     mkdirSync(join(root, "archive/2026"), { recursive: true });
     writeFileSync(join(root, "archive/2026/05"), "a file where a month's folder belongs\n");

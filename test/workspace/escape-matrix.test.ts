@@ -24,13 +24,9 @@ import { runWorkspaceTool } from "../../src/workspace/run-workspace-tool.js";
 import { openWorkspace } from "../../src/workspace/workspace.js";
 import { isWorkspaceWriteTool } from "../../src/workspace/workspace-tool-names.js";
 import { CLI, runCli } from "../helpers/run-cli.js";
-import { repoTemplates } from "../helpers/repo-templates.js";
-import { tempDir } from "../helpers/temp-repo.js";
+import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
 import { HttpServer } from "./helpers/http-server.js";
-
-/** Each test's repository is a fresh copy of one built once per tree (git init and the commit run once): its own to change. */
-const templates = repoTemplates();
 
 const SECRET = "TOP-SECRET-OUTSIDE";
 
@@ -39,7 +35,7 @@ function fixture() {
   writeFileSync(join(outside, "secret.txt"), `${SECRET}\n`);
   mkdirSync(join(outside, "sub"));
   writeFileSync(join(outside, "sub/a.txt"), `${SECRET} sub\n`);
-  const root = templates.repo({ "inside.txt": "inside\n", "dir/a.txt": "a\n", "tools/allowed_commands.toml": "", "docs/evidence_ledger.tools.log": "" });
+  const root = tempRepo({ "inside.txt": "inside\n", "dir/a.txt": "a\n", "tools/allowed_commands.toml": "", "docs/evidence_ledger.tools.log": "" });
   symlinkSync(outside, join(root, "link-out-dir"));
   symlinkSync(join(outside, "secret.txt"), join(root, "link-out-file"));
   symlinkSync(join(root, ".git/config"), join(root, "link-git-config"));
@@ -279,7 +275,7 @@ describe("escape matrix", () => {
 
   it("never puts its lock files outside: a .notarai/.cache linked out of the repository refuses every write", async () => {
     const outside = tempDir("nr-cache-out-");
-    const root = templates.repo({ "a.txt": "a\n" });
+    const root = tempRepo({ "a.txt": "a\n" });
     mkdirSync(join(root, ".notarai"), { recursive: true });
     symlinkSync(outside, join(root, ".notarai/.cache"));
     const r = await runWorkspaceTool(openWorkspace(root), "edit_file", { path: "a.txt", contents: "b\n" });

@@ -15,11 +15,7 @@ import { runWorkspaceTool } from "../../src/workspace/run-workspace-tool.js";
 import { verifyLedger } from "../../src/workspace/verify-ledger.js";
 import { openWorkspace, type Workspace } from "../../src/workspace/workspace.js";
 import type { WorkspaceToolName } from "../../src/workspace/workspace-tool-names.js";
-import { repoTemplates } from "../helpers/repo-templates.js";
-import { git, tempDir } from "../helpers/temp-repo.js";
-
-/** Each test's repository is a fresh copy of one built once per tree (git init and the commit run once): its own to change. */
-const templates = repoTemplates();
+import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 
 const NOW = () => new Date("2026-05-04T00:00:00Z");
 
@@ -44,7 +40,7 @@ async function refused(ws: Workspace, tool: WorkspaceToolName, args: unknown): P
 
 describe("edit_file with edits (the filesystem server's shape)", () => {
   it("finds text exactly or line by line, keeps the file's indentation and line breaks, answers a diff; dryRun writes nothing", async () => {
-    const root = templates.repo({
+    const root = tempRepo({
       "a.ts": "class A {\n    run() {\n        if (x) {\n            go();\n        }\n    }\n}\n",
       "crlf.txt": "one\r\ntwo\r\nthree\r\n",
     });
@@ -87,7 +83,7 @@ describe("edit_file with edits (the filesystem server's shape)", () => {
   });
 
   it("refuses an edit that is not found (nothing applied, nothing recorded but the refusal), mixed shapes, and .noma documents", async () => {
-    const root = templates.repo({ "a.txt": "one\ntwo\n", "d.noma": "# Doc\n" });
+    const root = tempRepo({ "a.txt": "one\ntwo\n", "d.noma": "# Doc\n" });
     const ws = openWorkspace(root);
     expect(
       await refused(ws, "edit_file", {
@@ -120,7 +116,7 @@ describe("edit_file with edits (the filesystem server's shape)", () => {
 
 describe("write_file, append_file, create_directory, move_file", () => {
   it("write_file archives what it replaces and needs the directory; append_file adds, archives nothing; create_directory records the directories it makes", async () => {
-    const root = templates.repo({ "a.txt": "one\n" });
+    const root = tempRepo({ "a.txt": "one\n" });
     const ws = openWorkspace(root, { now: NOW });
     expect(await ok(ws, "write_file", { path: "a.txt", content: "two\n" })).toMatchObject({
       content: "Successfully wrote to a.txt",
@@ -151,7 +147,7 @@ describe("write_file, append_file, create_directory, move_file", () => {
   });
 
   it("move_file archives every file it moves under its old path, never overwrites, moves a link as a link, and keeps protected things where they are", async () => {
-    const root = templates.repo({ "a.txt": "a\n", "dir/b.txt": "b\n", "dir/sub/c.txt": "c\n", "keep/x.txt": "x\n", "docs/notes.md": "n\n" });
+    const root = tempRepo({ "a.txt": "a\n", "dir/b.txt": "b\n", "dir/sub/c.txt": "c\n", "keep/x.txt": "x\n", "docs/notes.md": "n\n" });
     symlinkSync("a.txt", join(root, "link"));
     const ws = openWorkspace(root, { now: NOW });
     expect(await ok(ws, "move_file", { source: "a.txt", destination: "keep/a.txt" })).toMatchObject({
@@ -190,7 +186,7 @@ describe("write_file, append_file, create_directory, move_file", () => {
 
 describe("the reading tools", () => {
   it("read_text_file, read_file's head and tail, read_media_file, read_multiple_files", async () => {
-    const root = templates.repo({ "a.txt": "1\n2\n3\n4\n", "bin.dat": Buffer.from([0xff, 0xfe, 0x00, 0x01]), "pic.png": Buffer.from("89504e47", "hex") });
+    const root = tempRepo({ "a.txt": "1\n2\n3\n4\n", "bin.dat": Buffer.from([0xff, 0xfe, 0x00, 0x01]), "pic.png": Buffer.from("89504e47", "hex") });
     const ws = openWorkspace(root);
     expect(await ok(ws, "read_text_file", { path: "a.txt", tail: 2 })).toMatchObject({ content: "3\n4\n", total_lines: 4, bytes: 8 });
     expect(await ok(ws, "read_text_file", { path: "a.txt", head: 0 })).toMatchObject({ content: "" });
@@ -212,7 +208,7 @@ describe("the reading tools", () => {
   });
 
   it("directory_tree's maxDepth and excludePatterns, list_directory_with_sizes, get_file_info, search_files", async () => {
-    const root = templates.repo({ "a/b/c/d.txt": "d\n", "a/b/e.md": "e\n", "a/f.md": "ff\n", "z.txt": "zzzz\n" });
+    const root = tempRepo({ "a/b/c/d.txt": "d\n", "a/b/e.md": "e\n", "a/f.md": "ff\n", "z.txt": "zzzz\n" });
     const ws = openWorkspace(root);
     expect((await ok(ws, "directory_tree", { path: "a", maxDepth: 1 }))["tree"]).toEqual([
       { name: "b", type: "directory", children: [], truncated: true },
@@ -243,7 +239,7 @@ describe("search_text", () => {
   it("searches the files git shows (.gitignore honoured), with context, limits, include/exclude, literal or regex; skips binaries; never follows a link", async () => {
     const outside = tempDir("nr-search-outside-");
     writeFileSync(join(outside, "secret.txt"), "needle outside\n");
-    const root = templates.repo({
+    const root = tempRepo({
       ".gitignore": "build/\n*.log\n",
       "src/a.ts": "const a = 1;\n// needle one\nconst b = 2;\nconst c = 3;\n// NEEDLE two\n",
       "src/b.js": "needle in js\n",
@@ -293,7 +289,7 @@ describe("search_text", () => {
 
 describe("the ledger's intents", () => {
   it("an intent without an outcome is listed as interrupted, not as a finding; an outcome without its intent is a finding", async () => {
-    const root = templates.repo({ "a.txt": "one\n" });
+    const root = tempRepo({ "a.txt": "one\n" });
     const ws = openWorkspace(root);
     await ok(ws, "write_file", { path: "a.txt", content: "two\n" });
     const bytes = readFileSync(join(root, "docs/evidence_ledger.tools.log"));

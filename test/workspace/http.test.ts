@@ -16,11 +16,8 @@ import { describe, expect, it } from "vitest";
 import { tokenMatches } from "../../src/http/serve-workspace-http.js";
 import { verifyLedger } from "../../src/workspace/verify-ledger.js";
 import { runCli } from "../helpers/run-cli.js";
-import { repoTemplates } from "../helpers/repo-templates.js";
+import { tempRepo } from "../helpers/temp-repo.js";
 import { HttpServer, TEST_TOKEN } from "./helpers/http-server.js";
-
-/** Each test's repository is a fresh copy of one built once per tree (git init and the commit run once): its own to change. */
-const templates = repoTemplates();
 
 const lines = (root: string) =>
   readFileSync(join(root, "docs/evidence_ledger.tools.log"), "utf8")
@@ -50,7 +47,7 @@ function raw(
 
 describe("serve --http", () => {
   it("requires the bearer token (missing or wrong: 401, unrecorded) and answers with it", async () => {
-    const root = templates.repo({ "a.txt": "hello\n" });
+    const root = tempRepo({ "a.txt": "hello\n" });
     const s = await new HttpServer(root).ready();
     for (const token of [null, "wrong-token-0123456789", `${TEST_TOKEN}x`, TEST_TOKEN.slice(0, -1), ""]) {
       const r = await s.post("read_file", { path: "a.txt" }, { token });
@@ -72,7 +69,7 @@ describe("serve --http", () => {
   });
 
   it("answers routing, method, media type, size and JSON errors with JSON bodies and the right status", async () => {
-    const root = templates.repo({ "a.txt": "hello\n" });
+    const root = tempRepo({ "a.txt": "hello\n" });
     const s = await new HttpServer(root, ["--max-body-bytes", "4096"]).ready();
     const auth = { authorization: `Bearer ${TEST_TOKEN}` };
     expect(await s.post("unknown_tool", {})).toMatchObject({ status: 404, body: { code: "not_found" } });
@@ -141,7 +138,7 @@ describe("serve --http", () => {
   });
 
   it("refuses non-loopback binds, a short token and a missing --http (exit 2)", () => {
-    const root = templates.repo({ "a.txt": "x" });
+    const root = tempRepo({ "a.txt": "x" });
     for (const host of ["0.0.0.0", "::", "192.168.1.10", "example.com", "127.0.0.2"]) {
       const r = runCli(["serve", "--http", "--host", host, "--port", "0"], { cwd: root, env: { NOMA_RECONCILE_TOKEN: TEST_TOKEN } });
       expect(r.code, host).toBe(2);
@@ -153,7 +150,7 @@ describe("serve --http", () => {
   });
 
   it("generates a token when none is given and prints it on stderr (and in the --format json line)", async () => {
-    const root = templates.repo({ "a.txt": "x" });
+    const root = tempRepo({ "a.txt": "x" });
     const s = await new HttpServer(root, [], { NOMA_RECONCILE_TOKEN: undefined }).ready();
     const token = /bearer token \(generated[^)]*\): (\S+)/.exec(s.stderr)?.[1];
     expect(token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
@@ -177,7 +174,7 @@ describe("serve --http", () => {
   });
 
   it("stops on SIGTERM: a running command is killed, its request answered and recorded, exit 0", async () => {
-    const root = templates.repo({ "tools/allowed_commands.toml": '[[command]]\nargv = ["sleep", "*"]\n' });
+    const root = tempRepo({ "tools/allowed_commands.toml": '[[command]]\nargv = ["sleep", "*"]\n' });
     const s = await new HttpServer(root).ready();
     const pending = s.post("run_command", { command: "sleep", args: ["60"] });
     await new Promise((r) => setTimeout(r, 500));
@@ -197,7 +194,7 @@ describe("serve --http", () => {
   });
 
   it("refuses to overwrite a .noma document or write a transcript, naming ways to edit that exist (HTTP has no patch_block)", async () => {
-    const root = templates.repo({ "d.noma": "# Doc\n", "d.noma.patches": "" });
+    const root = tempRepo({ "d.noma": "# Doc\n", "d.noma.patches": "" });
     const s = await new HttpServer(root).ready();
     const doc = await s.post("edit_file", { path: "d.noma", contents: "# Overwritten\n" });
     expect(doc).toMatchObject({ status: 403, body: { success: false, code: "protected_path" } });
