@@ -7,13 +7,9 @@
 import { writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoTemplates } from "../helpers/repo-templates.js";
-import { tempDir } from "../helpers/temp-repo.js";
+import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { runCli } from "../helpers/run-cli.js";
 import { expectProtocolOnly, McpClient } from "./helpers/mcp-client.js";
-
-/** Each test's repository is a fresh copy of one built once per tree (git init and the commit run once): its own to change. */
-const templates = repoTemplates();
 
 const VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 const TOOLS = [
@@ -55,7 +51,7 @@ const TOOLS = [
 describe("mcp: handshake", () => {
   for (const version of VERSIONS) {
     it(`initialize echoes ${version}, then ping and tools/list work`, async () => {
-      const repo = templates.repo({ "a.txt": "a\n" });
+      const repo = tempRepo({ "a.txt": "a\n" });
       const c = new McpClient(repo);
       const init = await c.initialize(version);
       expect(init.protocolVersion).toBe(version);
@@ -101,7 +97,7 @@ describe("mcp: handshake", () => {
   });
 
   it("works without initialize (stateless), in any order", async () => {
-    const c = new McpClient(templates.repo({ "d.noma": '::claim{id="c1"}\nText.\n::\n' }));
+    const c = new McpClient(tempRepo({ "d.noma": '::claim{id="c1"}\nText.\n::\n' }));
     const r = await c.ok("list_ids", { file: "d.noma" });
     expect(r).toEqual({ ids: ["c1"], aliases: {} });
     expect((await c.request("ping")).result).toEqual({});
@@ -196,7 +192,7 @@ describe("mcp: JSON-RPC", () => {
   });
 
   it("bad tool arguments are isError results naming the problem", async () => {
-    const c = new McpClient(templates.repo({ "a.txt": "a\n" }));
+    const c = new McpClient(tempRepo({ "a.txt": "a\n" }));
     expect(await c.fails("read_doc", {})).toMatch(/invalid arguments for read_doc: file/);
     expect(await c.fails("read_doc", { file: 3 })).toMatch(/file/);
     expect(await c.fails("read_doc", { file: "a.noma", extra: true })).toMatch(/unknown argument "extra"/);
@@ -246,7 +242,7 @@ describe("mcp: stdio framing", () => {
   });
 
   it("exits 0 when stdin closes, answering everything first; logs nothing on stdout", async () => {
-    const repo = templates.repo({ "d.noma": '::claim{id="c1"}\nText.\n::\n' });
+    const repo = tempRepo({ "d.noma": '::claim{id="c1"}\nText.\n::\n' });
     const c = new McpClient(repo);
     const lines: string[] = [];
     for (let i = 0; i < 20; i++)
@@ -260,7 +256,7 @@ describe("mcp: stdio framing", () => {
   });
 
   it("escapes U+2028/U+2029 so no response contains a Unicode line break", async () => {
-    const repo = templates.repo({ "d.noma": '::claim{id="c1" note="a\u2028b\u2029c"}\nText.\n::\n' });
+    const repo = tempRepo({ "d.noma": '::claim{id="c1" note="a\u2028b\u2029c"}\nText.\n::\n' });
     const c = new McpClient(repo);
     const r = await c.ok<{ blocks: Array<{ attrs?: Record<string, unknown> }> }>("read_doc", { file: "d.noma" });
     expect(r.blocks[0]!.attrs!["note"]).toBe("a\u2028b\u2029c");
@@ -270,13 +266,10 @@ describe("mcp: stdio framing", () => {
 });
 
 describe("mcp: schemaNote / projectNote", () => {
-  /** A copy of a repository `init` ran in (built once: init writes no absolute path). */
   function initialized(): string {
-    return templates.copy("initialized", () => {
-      const repo = templates.repo({ "a.txt": "a\n" });
-      expect(runCli(["init"], { cwd: repo }).code).toBe(0);
-      return repo;
-    });
+    const repo = tempRepo({ "a.txt": "a\n" });
+    expect(runCli(["init"], { cwd: repo }).code).toBe(0);
+    return repo;
   }
 
   it("none right after init", async () => {
@@ -302,7 +295,7 @@ describe("mcp: schemaNote / projectNote", () => {
   });
 
   it("hints when .notarai/ exists but was not set up by init (NotarAI's own files)", async () => {
-    const repo = templates.repo({ ".notarai/system.spec.yaml": 'schema_version: "0.5"\nintent: x\nbehaviors: []\nartifacts: {}\n' });
+    const repo = tempRepo({ ".notarai/system.spec.yaml": 'schema_version: "0.5"\nintent: x\nbehaviors: []\nartifacts: {}\n' });
     mkdirSync(join(repo, ".notarai"), { recursive: true });
     writeFileSync(join(repo, ".notarai/notarai.spec.json"), JSON.stringify({ $id: "https://notarai.dev/schema/0.5/spec.json" }));
     writeFileSync(join(repo, ".notarai/README.md"), "# NotarAI\n");
