@@ -51,10 +51,14 @@ export function foldChanges(entries: ReturnType<typeof parseNameStatusZ>, untrac
 const NAME_STATUS = ["diff", "--name-status", "-z", "--find-renames", "--no-ext-diff", "--no-textconv", "--ignore-submodules=none"];
 const UNTRACKED = ["ls-files", "-z", "--others", "--exclude-standard"];
 
-/** Files that differ between `commit` and the work tree, including untracked and deleted files and both sides of renames. */
-export function changedFiles(root: string, commit: string): ChangedFile[] {
+/**
+ * Files that differ between `commit` and the work tree, including untracked and deleted files and both sides of renames.
+ * `untracked`: git's list of untracked files (`ls-files -z -o --exclude-standard`, as the combined worktree listing gives
+ * it) when the caller has it for the work tree as it is now; otherwise git is asked.
+ */
+export function changedFiles(root: string, commit: string, untrackedOut?: string): ChangedFile[] {
   const out = execGit([...NAME_STATUS, commit, "--"], { cwd: root });
-  const untracked = splitNul(execGit(UNTRACKED, { cwd: root }));
+  const untracked = splitNul(untrackedOut ?? execGit(UNTRACKED, { cwd: root }));
   return foldChanges(parseNameStatusZ(out), untracked);
 }
 

@@ -6,7 +6,7 @@
  * judged what is committed).
  */
 import { execGit, GitError, splitNul } from "./exec-git.js";
-import { readGitConfig } from "./read-ref.js";
+import { readGitConfigs } from "./read-ref.js";
 import { NO_HOOKS } from "./worktree-commands.js";
 
 /** Of `paths`, those git ignores (`git check-ignore`). */
@@ -45,8 +45,10 @@ export interface CommitIdentity {
 /** Commit the index with `message` (hooks off); the new commit's id. `fallback` is used when git has no user.name / user.email. */
 export function commitIndex(root: string, message: string, fallback: CommitIdentity): string {
   const id: string[] = [];
-  if (readGitConfig(root, "user.name") === null) id.push("-c", `user.name=${fallback.name}`);
-  if (readGitConfig(root, "user.email") === null) id.push("-c", `user.email=${fallback.email}`);
+  // Both keys from one git process.
+  const set = readGitConfigs(root, ["user.name", "user.email"]);
+  if (set.get("user.name") === null) id.push("-c", `user.name=${fallback.name}`);
+  if (set.get("user.email") === null) id.push("-c", `user.email=${fallback.email}`);
   execGit([...NO_HOOKS, ...id, "commit", "--quiet", "--no-verify", "--file=-"], { cwd: root, input: message });
   return execGit(["rev-parse", "--verify", "HEAD^{commit}"], { cwd: root }).trim();
 }

@@ -56,6 +56,39 @@ export function readGitConfig(root: string, key: string, options: { path?: boole
   }
 }
 
+/**
+ * Several `section.key` names (no subsection) at once, each as `readGitConfig` reads it — the last value set, null when
+ * unset or empty — from one `git config -z --get-regexp` instead of a git process per key. The keys are matched as git
+ * prints them, in lower case; an entry without a value (`[user] name` alone) reads as empty, as `--get` prints it.
+ */
+export function readGitConfigs(root: string, keys: readonly string[]): Map<string, string | null> {
+  const wanted = keys.map((k) => {
+    if (!/^[A-Za-z][A-Za-z0-9-]*\.[A-Za-z][A-Za-z0-9-]*$/.test(k)) throw new Error(`readGitConfigs: ${JSON.stringify(k)} is not a section.key name`);
+    return k.toLowerCase();
+  });
+  const out = new Map<string, string | null>(keys.map((k) => [k, null]));
+  let listed: string;
+  try {
+    listed = execGit(["config", "-z", "--get-regexp", `^(${wanted.map((k) => k.replace(".", "\\.")).join("|")})$`], { cwd: root });
+  } catch (e) {
+    // Exit 1: none of them is set; any other failure is git's to report, as for readGitConfig.
+    if (e instanceof GitError && e.status === 1) return out;
+    throw e;
+  }
+  const last = new Map<string, string>();
+  for (const entry of listed.split("\0")) {
+    if (entry.length === 0) continue;
+    const nl = entry.indexOf("\n");
+    // `--get` prints the value and a line break, of which readGitConfig removes a final "\r\n" or "\n".
+    last.set(nl < 0 ? entry : entry.slice(0, nl), nl < 0 ? "" : entry.slice(nl + 1).replace(/\r$/, ""));
+  }
+  keys.forEach((k, i) => {
+    const v = last.get(wanted[i]!);
+    out.set(k, v !== undefined && v.length > 0 ? v : null);
+  });
+  return out;
+}
+
 /** Where git keeps `name` (`hooks`) for this repository (`git rev-parse --git-path`), as git prints it. */
 export function gitPath(root: string, name: string): string {
   return execGit(["rev-parse", "--git-path", name], { cwd: root }).trim();

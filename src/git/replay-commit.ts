@@ -12,7 +12,7 @@ import { rmSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { execGit, GitError, splitNul } from "./exec-git.js";
 import type { CommitIdentity } from "./commit-worktree.js";
-import { gitPath, readGitConfig } from "./read-ref.js";
+import { gitPath, readGitConfigs } from "./read-ref.js";
 import { isAncestor } from "./resolve-commit.js";
 import { NO_HOOKS } from "./worktree-commands.js";
 
@@ -62,8 +62,9 @@ export function replayCommit(
   let target = commit;
   if (plan.kind === "cherry-pick") {
     const committer: NodeJS.ProcessEnv = {};
-    if (readGitConfig(root, "user.name") === null) committer["GIT_COMMITTER_NAME"] = fallback.name;
-    if (readGitConfig(root, "user.email") === null) committer["GIT_COMMITTER_EMAIL"] = fallback.email;
+    const set = readGitConfigs(root, ["user.name", "user.email"]); // both from one git process
+    if (set.get("user.name") === null) committer["GIT_COMMITTER_NAME"] = fallback.name;
+    if (set.get("user.email") === null) committer["GIT_COMMITTER_EMAIL"] = fallback.email;
     const [name, email, date, message] = execGit(["log", "-1", "--format=%an%x00%ae%x00%aI%x00%B", commit], { cwd: root }).split("\0");
     target = execGit(["commit-tree", plan.tree, "-p", head, "-F", "-"], {
       cwd: root,

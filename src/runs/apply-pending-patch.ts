@@ -7,7 +7,8 @@
  * changes, and `patch_applied` or `patch_failed` after.
  */
 import { abs, patchBackupDir } from "../layout/norma-layout.js";
-import { applyPatchPlan, budgetBreach, planPatch, type ApplyResult, type BudgetBreach } from "./apply-act-patch.js";
+import { join, relative } from "node:path";
+import { applyPatchPlan, budgetBreach, planPatch, type ApplyResult, type BudgetBreach, type PatchPlan, type PlanResult } from "./apply-act-patch.js";
 import { ackEvents } from "./ack-events.js";
 import { statusDelta } from "./status-delta.js";
 import type { ReconciledAck } from "./agent-protocol.js";
@@ -59,12 +60,26 @@ function actActor(agent: AgentConfig | undefined): { kind: "agent"; name: string
   return { kind: "agent", name: `act agent: ${agent.type}`, ...(agent.model !== undefined ? { model: agent.model } : {}) };
 }
 
-/** Apply a committed act step's patch (pending in kv): outcome as run decisions. */
-export async function applyPending(ctx: RunContext, pending: PendingPatch): Promise<RunEnd | null> {
+/**
+ * Apply a committed act step's patch (pending in kv): outcome as run decisions. `plannedFrom`: the plan the loop made of
+ * the same files while the step was built, in its temp directory (the step's commit renamed that directory, nothing else
+ * ran since): taken as it is, with patch.diff's path in the committed directory, rather than read and vetted again
+ * (`git apply --numstat` once per act step). A resumed run plans from the committed directory.
+ */
+export async function applyPending(ctx: RunContext, pending: PendingPatch, plannedFrom?: { tmpDir: string; plan: PatchPlan }): Promise<RunEnd | null> {
   const stepRowOf = ctx.steps.find((s) => s.step_index === pending.step);
   if (stepRowOf === undefined) return { status: "failed", reason: `internal: pending patch of unknown step ${pending.step}`, events: [] };
   const dir = abs(ctx.root, stepRowOf.step_dir);
-  const planned = planPatch(ctx.workspace, dir);
+  const planned: PlanResult =
+    plannedFrom !== undefined
+      ? {
+          ok: true,
+          plan: {
+            ...plannedFrom.plan,
+            diffPath: plannedFrom.plan.diffPath !== null ? join(dir, relative(plannedFrom.tmpDir, plannedFrom.plan.diffPath)) : null,
+          },
+        }
+      : planPatch(ctx.workspace, dir);
   const clear = (tx: NormaTx) => tx.db.run("DELETE FROM kv_run WHERE run_id = ? AND key = 'pending_patch'", [ctx.runId]);
   // A proposal that never took effect is no evidence of a stuck agent: the act step's retry may propose it again.
   const forget = (tx: NormaTx) => {

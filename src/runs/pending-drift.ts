@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { loadBlake3 } from "../cache/blake3.js";
 import { hashFile } from "../cache/hash-file.js";
-import { startCombinedWorktreeListing } from "../git/read-worktree-status.js";
+import { startCombinedWorktreeListing, type WorktreeListingJob } from "../git/read-worktree-status.js";
 import { getChangedArtifacts } from "../reconcile/get-changed-artifacts.js";
 import { isReconciled, type ToolOptions } from "../reconcile/reconcile-context.js";
 import { readReconciliation } from "../reconcile/read-reconciliation.js";
@@ -24,9 +24,18 @@ export async function hashPaths(root: string, paths: readonly string[]): Promise
   return new Map(paths.map((p) => [p, hashFile(join(root, p), b3)?.blake3 ?? null]));
 }
 
-export async function pendingDrift(root: string, spec: string, options: ToolOptions = {}): Promise<PendingFile[]> {
+/**
+ * `listing`: git's listing of the work tree to answer from, started by the caller (who may read its untracked part
+ * too: the built-in check); by default one is started here.
+ */
+export async function pendingDrift(
+  root: string,
+  spec: string,
+  options: ToolOptions = {},
+  listing: WorktreeListingJob = startCombinedWorktreeListing(root),
+): Promise<PendingFile[]> {
   // Git's listing in two processes, not three: a run asks this several times and pays CPU, not latency, for each process.
-  const { changed_artifacts } = await getChangedArtifacts(root, { specPath: spec }, { ...options, listing: startCombinedWorktreeListing(root) });
+  const { changed_artifacts } = await getChangedArtifacts(root, { specPath: spec }, { ...options, listing });
   const specHash = (await hashPaths(root, [spec])).get(spec) ?? null;
   const rec = await readReconciliation(root, { specs: [spec], paths: [spec] }, { ...options, readOnly: true });
   const paths = isReconciled(rec.cache, spec, spec, specHash) ? changed_artifacts : [spec, ...changed_artifacts];

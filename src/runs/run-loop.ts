@@ -30,7 +30,7 @@ import type { AcceptanceCriterion } from "./agent-protocol.js";
 import { cliEntryPath } from "./cli-entry-path.js";
 import { ackEvents } from "./ack-events.js";
 import { applyPending } from "./apply-pending-patch.js";
-import { filesBreach, planPatch } from "./apply-act-patch.js";
+import { filesBreach, planPatch, type PatchPlan } from "./apply-act-patch.js";
 import { openDriftCount } from "./open-drift.js";
 import { actChange, driftStalled, repeatedChange } from "./stuck-agent.js";
 import { checkAgentBinaries } from "./check-agent-binaries.js";
@@ -191,6 +191,7 @@ async function drive(ctx: RunContext): Promise<RunEnd> {
     const kv: Record<string, unknown> = {};
     let end: RunEnd | null = null;
     let pending: PendingPatch | null = null;
+    let pendingPlan: { tmpDir: string; plan: PatchPlan } | undefined;
     let runUpdate: Parameters<NormaTx["updateRun"]>[1] = {};
 
     // Files a do or act agent changed itself (the workspace tools of `mcp --step`): they count
@@ -303,6 +304,7 @@ async function drive(ctx: RunContext): Promise<RunEnd> {
           runUpdate = { iteration: ctx.iteration };
         } else {
           pending = { step: index, ...(outcome.acks !== null ? { acks: outcome.acks } : {}) };
+          pendingPlan = { tmpDir: outcome.tmpDir, plan: planned.plan };
           kv["pending_patch"] = pending;
         }
       }
@@ -312,7 +314,7 @@ async function drive(ctx: RunContext): Promise<RunEnd> {
     reportProgress(ctx, { iteration, role, index, phase: "end", status: row.status, summary: row.summary ?? "" });
     if (end !== null) return end;
     if (pending !== null) {
-      const e = await applyPending(ctx, pending);
+      const e = await applyPending(ctx, pending, pendingPlan);
       if (e !== null) return e;
     }
   }

@@ -30,11 +30,16 @@ export interface Run {
  * The environment a user's shell has: this process's, without what `npm test` and git hooks add
  * (npm_* variables but npm_config_cache and npm_config_offline, node_modules/.bin directories
  * on PATH, GIT_* variables such as GIT_INDEX_FILE, GITHUB_* and RUNNER_* when the tests run in
- * Actions), without NODE_PATH and our own NOMA_RECONCILE_* switches, with NODE_EXTRA_CA_CERTS when
- * the shell had it. Keys mapped to undefined are removed (child_process drops them), so it can be
- * spread over process.env.
+ * Actions), without NODE_PATH and our own NOMA_RECONCILE_* switches. Keys mapped to undefined are
+ * removed (child_process drops them), so it can be spread over process.env.
+ *
+ * `registry`: for a command that may reach an npm registry (`npm i`, `npm pack`, `npm ci`), also
+ * NODE_EXTRA_CA_CERTS when the shell had it (a machine behind a TLS proxy, as this one). The other
+ * processes make no TLS connection (the CLI, `npx noma-reconcile` of the installed package, git and
+ * the hooks it runs, the servers, tsc) and run without it, as every test's processes do: Node reads
+ * the file at every start, ≈ 0.07–0.09 s of CPU per process (vitest.config.ts).
  */
-export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function userEnv(extra: Record<string, string> = {}, registry = false): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const key of Object.keys(process.env)) {
     if (/^(npm_|GIT_|NOMA_RECONCILE_|NODE_PATH$|INIT_CWD$|GITHUB_|RUNNER_)/i.test(key) && !/^npm_config_(cache|offline)$/i.test(key)) env[key] = undefined;
@@ -48,13 +53,25 @@ export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   env["FORCE_COLOR"] = undefined;
   // vitest.config.ts takes NODE_EXTRA_CA_CERTS out of the tests' processes; a user's shell has it (npm may need it).
   const extraCaCerts = process.env["NOMA_RECONCILE_TEST_EXTRA_CA_CERTS"];
-  if (extraCaCerts !== undefined) env["NODE_EXTRA_CA_CERTS"] = extraCaCerts;
+  if (registry && extraCaCerts !== undefined) env["NODE_EXTRA_CA_CERTS"] = extraCaCerts;
   return { ...env, ...extra };
+}
+
+/** Whether `command args` may reach an npm registry (its environment gets NODE_EXTRA_CA_CERTS: `userEnv`). */
+export function mayReachRegistry(command: string, args: readonly string[]): boolean {
+  return command === "npm" && ["i", "install", "ci", "pack"].includes(args[0] ?? "");
 }
 
 /** Run a command in `cwd` with the user's environment. */
 export function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}, input?: string): Run {
-  const r = spawnSync(command, args, { cwd, env: userEnv(env), input, encoding: "utf8", maxBuffer: 1 << 28, timeout: INSTALL_TIMEOUT_MS });
+  const r = spawnSync(command, args, {
+    cwd,
+    env: userEnv(env, mayReachRegistry(command, args)),
+    input,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+    timeout: INSTALL_TIMEOUT_MS,
+  });
   if (r.error) throw r.error;
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
@@ -67,7 +84,12 @@ export function run(command: string, args: readonly string[], cwd: string, env: 
 export function runAsync(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Run & { ms: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: userEnv(env), stdio: ["ignore", "pipe", "pipe"], timeout: INSTALL_TIMEOUT_MS });
+    const child = spawn(command, args, {
+      cwd,
+      env: userEnv(env, mayReachRegistry(command, args)),
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: INSTALL_TIMEOUT_MS,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

@@ -52,7 +52,10 @@ let info: PackInfo;
 /** Where this file's source copy, tarball and projects live (removed after the file). */
 let scratch: string;
 
-/** A fresh user project whose `npm i -D <tarball> …` was started as soon as the tarball was packed (the installs run side by side). */
+/**
+ * A fresh user project whose `npm i -D <tarball> …` was started as soon as the tarball was packed (the installs run side by side);
+ * the types test's is a copy of the every-command test's, whose install is the same command.
+ */
 interface Install {
   project: string;
   args: string[];
@@ -66,6 +69,11 @@ async function installed(key: keyof typeof installs, clock: Clock, label: string
   const r = expectOk(await done, "npm", args, project);
   clock.lap(`${label} (side by side with the other installs, before this test)`, r.ms);
   return { project, installed: r };
+}
+
+/** A copy of a user's project as it is (links kept as they are: npm's node_modules/.bin links are relative). */
+function copyProject(from: string, to: string): void {
+  cpSync(from, to, { recursive: true, verbatimSymlinks: true });
 }
 
 /** A fresh project with the tarball installed, npm unable to reach any registry. */
@@ -91,10 +99,13 @@ describe("install from a packed tarball", () => {
     const packArgs = ["pack", "--json", "--pack-destination", packs, ...NPM_FLAGS];
     const packing = runAsync("npm", packArgs, source);
     packing.catch(() => undefined); // awaited below; the user projects are made while it runs
-    const projects = (["everyCommand", "types", "readme"] as const).map((key) => {
+    // One fresh user project (git init, npm init -y, one commit), copied for each install.
+    const fresh = join(scratch, "user-project");
+    mkdirSync(fresh);
+    userProject(fresh);
+    const projects = (["everyCommand", "readme"] as const).map((key) => {
       const project = join(scratch, `user-${key}`);
-      mkdirSync(project);
-      userProject(project);
+      copyProject(fresh, project);
       return [key, project] as const;
     });
     const packed = expectOk(await packing, "npm", packArgs, source);
@@ -104,12 +115,19 @@ describe("install from a packed tarball", () => {
     info = first;
     expect(info.filename).toBe(`noma-reconcile-${version}.tgz`);
     tarball = join(packs, info.filename);
+    // The types test's project: the same install (offline, the registry unreachable) as the every-command test's, copied as that
+    // install left it, before either test starts.
+    const typesProject = join(scratch, "user-types");
     for (const [key, project] of projects) {
       // The README path installs from where npm pack wrote it with npm's usual flags; the others offline, the registry unreachable.
       const args = key === "readme" ? ["i", "-D", tarball, ...NPM_FLAGS] : ["i", "-D", tarball, ...OFFLINE_FLAGS];
-      const done = runAsync("npm", args, project, key === "readme" ? {} : NO_REGISTRY);
+      const done = runAsync("npm", args, project, key === "readme" ? {} : NO_REGISTRY).then((r) => {
+        if (key === "everyCommand" && r.code === 0) copyProject(project, typesProject);
+        return r;
+      });
       done.catch(() => undefined); // awaited by the test that uses the project
       installs[key] = { project, args, done };
+      if (key === "everyCommand") installs.types = { project: typesProject, args, done };
     }
   }, INSTALL_TIMEOUT_MS);
 
@@ -125,6 +143,7 @@ describe("install from a packed tarball", () => {
     expect(paths.filter((p) => p.startsWith("dist/vendor/")).sort()).toEqual(VENDORED.map((f) => `dist/vendor/${f}`));
     expect(paths).toContain("dist/licenses.txt");
     expect(paths).not.toContain("dist/inputs.json");
+    expect(paths).not.toContain("dist/build-stamp.json"); // written by the pack's prepare (scripts/build-stamp.mjs), not shipped
     const manifest = JSON.parse(ok("tar", ["-xzOf", tarball, "package/package.json"], ROOT).stdout) as Record<string, unknown>;
     expect(manifest).not.toHaveProperty("dependencies");
     expect(manifest).not.toHaveProperty("bundleDependencies");

@@ -27,6 +27,7 @@ import { checkedPathKind } from "../../layout/checked-path.js";
 import { changedFiles } from "../../git/changed-files.js";
 import type { AgentResponse, VerdictFile } from "../agent-protocol.js";
 import { pendingDrift, type PendingFile } from "../pending-drift.js";
+import { startCombinedWorktreeListing } from "../../git/read-worktree-status.js";
 import type { RunCriterion } from "../run-criteria.js";
 import type { FileDiagnostics } from "../../report/file-diagnostics.js";
 import { clearAgentPid, recordAgentPid } from "./agent-pid-file.js";
@@ -159,11 +160,19 @@ export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinChe
   const fixes: string[] = [];
   const drift = new Map<string, DriftEvidence>();
   let driftIndex = 0;
+  /**
+   * Git's untracked files as the last drift criterion's listing gave them: the documents criterion's changed files are
+   * of the same work tree (the drift and documents criteria only read it; the hash cache they write is in an ignored
+   * directory), so git is not asked again — unless a test command ran since, which may have changed the tree.
+   */
+  let untrackedOut: Promise<string> | null = null;
 
   for (const c of input.criteria) {
     if (c.kind === "drift") {
       const spec = c.spec!;
-      const pending = await pendingDrift(root, spec, { onWarning });
+      const listing = startCombinedWorktreeListing(root);
+      const pending = await pendingDrift(root, spec, { onWarning }, listing);
+      untrackedOut = listing.othersOut;
       const evidence: DriftEvidence = {
         spec,
         pending: pending.map((p) => {
@@ -203,7 +212,10 @@ export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinChe
       });
     } else if (c.kind === "documents") {
       const targets = new Set<string>();
-      if (input.startHead !== null) for (const ch of changedFiles(root, input.startHead)) if (ch.kind !== "deleted") targets.add(ch.path);
+      if (input.startHead !== null) {
+        const untracked = untrackedOut !== null ? await untrackedOut : undefined;
+        for (const ch of changedFiles(root, input.startHead, untracked)) if (ch.kind !== "deleted") targets.add(ch.path);
+      }
       for (const d of drift.values()) for (const p of d.pending) if (p.hash !== null) targets.add(p.path);
       if (input.startHead === null) {
         const { listNomaFiles } = await import("../../check/list-noma-files.js");
@@ -246,6 +258,7 @@ export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinChe
     } else if (c.kind === "tests") {
       const file = "files/test.log";
       const r = await runTests(root, input.stateRoot ?? root, join(stepDir, file), input.testTimeoutMs, input.env, input.signal, input.step);
+      untrackedOut = null; // the test command may have changed the work tree
       files.push(file);
       metrics["tests_exit_code"] = r.code ?? -1;
       if (r.code !== 0) fixes.push(`Make \`${c.argv!.join(" ")}\` pass (${r.detail}; see ${file})`);

@@ -114,17 +114,21 @@ function runAction(actionPath: string, workspace: string, inputs: Record<string,
       encoding: "utf8",
       maxBuffer: 1 << 28,
       timeout: INSTALL_TIMEOUT_MS,
-      env: userEnv({
-        CI: "true",
-        GITHUB_ACTIONS: "true",
-        GITHUB_WORKSPACE: workspace,
-        GITHUB_ACTION_PATH: actionPath,
-        RUNNER_TEMP: dir,
-        ...env,
-        GITHUB_OUTPUT: output,
-        GITHUB_STEP_SUMMARY: summary,
-        ...stepEnv,
-      }),
+      // A step that runs npm (the build's `npm ci`) may reach the registry: NODE_EXTRA_CA_CERTS as the user's shell has it.
+      env: userEnv(
+        {
+          CI: "true",
+          GITHUB_ACTIONS: "true",
+          GITHUB_WORKSPACE: workspace,
+          GITHUB_ACTION_PATH: actionPath,
+          RUNNER_TEMP: dir,
+          ...env,
+          GITHUB_OUTPUT: output,
+          GITHUB_STEP_SUMMARY: summary,
+          ...stepEnv,
+        },
+        /\bnpm\b/.test(step.run!),
+      ),
     });
     if (r.error) throw r.error;
     result.stdout += r.stdout;
