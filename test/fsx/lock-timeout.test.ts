@@ -121,10 +121,12 @@ describe("a patch stopped while it holds the document's lock", () => {
       const first = start(["patch", "d.noma", "--ops", "ops.json"], repo, { NODE_OPTIONS: `--require ${preload}` });
       let exited = false;
       void first.done.then(() => (exited = true));
-      // Wait (between turns of the event loop, no sleep) until the kernel shows it stopped.
+      // Wait until the kernel shows it stopped (it stays stopped until SIGCONT, so no moment can be
+      // missed): looked at every 5 ms, not at every turn of the event loop, which kept this process
+      // busy on a core for as long as the patch took to start, read the document and take the lock.
       while (procState(first.child.pid!) !== "T") {
         if (exited) throw new Error(`the first patch ended before it stopped holding its lock: ${(await first.done).stderr}`);
-        await new Promise((r) => setImmediate(r));
+        await new Promise((r) => setTimeout(r, 5));
       }
       expect(existsSync(lock)).toBe(true);
       const owner = JSON.parse(readFileSync(lock, "utf8")) as { pid: number; cmd: string };

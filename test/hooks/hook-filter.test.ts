@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NOTHING_STAGED, PRE_COMMIT_BLOCK } from "../../src/hooks/hook-script.js";
 import { MANAGER_HOOK_PROGRAM } from "../../src/init/hook-manager-entries.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
 import { git, tempDir, writeTree } from "../helpers/temp-repo.js";
 import { commit, hookRepo } from "../check/staged/hook-repo.js";
 import { BAD_SPEC, BROKEN, CLAIM, patch, SPEC, VALID } from "../check/staged/fixtures.js";
@@ -42,8 +43,15 @@ function nodeRecorder(): { path: string; starts: () => number } {
   };
 }
 
+/** The repository is built once (git init, two commits, the hook installed) and copied for each test: each gets its own. */
+const templates = repoTemplates();
+
 /** A repository holding every judged kind (a patched document with its transcript, a book, two specs) and code, the hook installed. */
 function projectRepo(): string {
+  return templates.copy("project", buildProjectRepo);
+}
+
+function buildProjectRepo(): string {
   const repo = hookRepo({
     "docs/c.noma": VALID,
     "docs/plan.noma": CLAIM,

@@ -251,7 +251,7 @@ describe("escape matrix", () => {
       const s = await new HttpServer(root, args).ready();
       const STATUS: Record<string, number> = { invalid_path: 400, outside_workspace: 403, protected_path: 403, invalid_arguments: 400, read_only: 403 };
       const call: Call = async (tool, a) => {
-        const r = await s.post(tool, a);
+        const r = await s.send(tool, a);
         const text = JSON.stringify(r.body);
         if (r.body["success"] === false) {
           expect(r.status, text).toBe(STATUS[r.body["code"] as string] ?? r.status);
@@ -262,7 +262,7 @@ describe("escape matrix", () => {
       };
       const n = await runMatrix(call, root, outside, { readOnly: args.length > 0 });
       for (const raw of ["[]", '"inside.txt"', "42", "null", '{"path":'] as const) {
-        const r = await s.post("read_file", null, { raw });
+        const r = await s.send("read_file", null, { raw });
         expect(r.status, raw).toBe(400);
         expect(r.body).toMatchObject({ success: false, code: "invalid_arguments" });
       }

@@ -101,7 +101,7 @@ describe("kill -9 during a burst of edits", () => {
         for (let n = 0; n < 40 && !killed; n++) {
           const [tool, args] = edit(trial, path, n);
           try {
-            const r = await s.post(tool, args);
+            const r = await s.send(tool, args);
             expect(r.status, JSON.stringify(r.body)).toBe(200);
             if (!killed) answered++;
             first();
@@ -119,7 +119,7 @@ describe("kill -9 during a burst of edits", () => {
           const [tool, args]: [string, Record<string, unknown>] =
             n % 2 === 0 ? ["move_file", { source: at, destination: to }] : ["create_directory", { path: `${DIRS}/t${trial}/n${n}/deeper` }];
           try {
-            const r = await s.post(tool, args);
+            const r = await s.send(tool, args);
             expect(r.status, JSON.stringify(r.body)).toBe(200);
             if (!killed) answered++;
             if (tool === "move_file") at = to;
@@ -199,7 +199,7 @@ describe("kill -9 during a burst of edits", () => {
     }
     // One more request appends (repairing a torn tail), and the whole ledger verifies.
     const s = await next.ready();
-    expect((await s.post("read_text_file", { path: FILES[0] })).status).toBe(200);
+    expect((await s.send("read_text_file", { path: FILES[0] })).status).toBe(200);
     expect((await s.stop()).code).toBe(0);
     const v = runCli(["ledger", "verify", "--format", "json"], { cwd: root });
     expect(v.code, v.stdout).toBe(0);
