@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { markReconciled } from "../../src/reconcile/mark-reconciled.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";
@@ -15,17 +16,22 @@ import { branch, commitAll, envelopeResult, read, write } from "./helpers/repo-o
 const SYSTEM = ".notarai/system.spec.yaml";
 const CLI_SPEC = ".notarai/cli.spec.yaml";
 
+const templates = repoTemplates();
+
+/** Each test's repository: a copy of the one built once per policy (test/helpers/repo-templates.ts). */
 function project(policy: "warn" | "strict" = "warn"): string {
-  const root = tempRepo({
-    [SYSTEM]: specYaml({ subsystems: ["./cli.spec.yaml"], artifacts: { docs: ["docs/**"] }, coverage: { policy, message: "Every file needs a spec." } }),
-    [CLI_SPEC]: specYaml({ constraints: ["c1"], artifacts: { code: ["src/**"], docs: ["docs/cli.md"] } }),
-    "src/a.ts": "a\n",
-    "src/sub/b.ts": "b\n",
-    "docs/cli.md": "# cli\n",
-    "README.md": "r\n",
+  return templates.copy(`project:${policy}`, () => {
+    const root = tempRepo({
+      [SYSTEM]: specYaml({ subsystems: ["./cli.spec.yaml"], artifacts: { docs: ["docs/**"] }, coverage: { policy, message: "Every file needs a spec." } }),
+      [CLI_SPEC]: specYaml({ constraints: ["c1"], artifacts: { code: ["src/**"], docs: ["docs/cli.md"] } }),
+      "src/a.ts": "a\n",
+      "src/sub/b.ts": "b\n",
+      "docs/cli.md": "# cli\n",
+      "README.md": "r\n",
+    });
+    branch(root, "feature");
+    return root;
   });
-  branch(root, "feature");
-  return root;
 }
 
 function json(stdout: string): {
