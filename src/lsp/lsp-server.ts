@@ -20,6 +20,7 @@ import {
   TextDocumentSyncKind,
 } from "vscode-languageserver/node";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
+import { drainingTransport } from "./draining-transport.js";
 import { ChapterParses, DocumentParses } from "./book-lookup.js";
 import { completion } from "./completion.js";
 import { GovernanceLens } from "./governance-lens.js";
@@ -36,9 +37,13 @@ export interface LspServerOptions {
   output: NodeJS.WritableStream;
 }
 
-/** Serve until the client sends `exit` (the process then exits: 0 after `shutdown`, 1 without) or closes the stream. */
-export function runLspServer(options: LspServerOptions): Promise<void> {
-  const connection = createConnection(options.input, options.output);
+/**
+ * Serve until the client sends `exit` (the process then exits: 0 after `shutdown`, 1 without) or closes the
+ * stream: then the requests already read are answered first, and the promise resolves with the exit code.
+ */
+export function runLspServer(options: LspServerOptions): Promise<number> {
+  const transport = drainingTransport(options.input, options.output);
+  const connection = createConnection(transport.reader, transport.writer);
   const session = new LspSession({
     publishDiagnostics: (uri, version, diagnostics) => void connection.sendDiagnostics({ uri, version, diagnostics }),
     log: (message) => connection.console.log(message),
@@ -78,9 +83,11 @@ export function runLspServer(options: LspServerOptions): Promise<void> {
 
   connection.onInitialized(() => {
     if (watchDynamically)
-      void connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: "**/*.{noma,noma.yml,noma.yaml,noma.patches,noma.capabilities.yml}" }, { globPattern: "**/.notarai/**" }],
-      });
+      connection.client
+        .register(DidChangeWatchedFilesNotification.type, {
+          watchers: [{ globPattern: "**/*.{noma,noma.yml,noma.yaml,noma.patches,noma.capabilities.yml}" }, { globPattern: "**/.notarai/**" }],
+        })
+        .catch(() => {}); // refused, or the client went away: no watched-file events then
   });
 
   connection.onDidOpenTextDocument(({ textDocument: d }) => session.open(d.uri, d.languageId, d.version, d.text));
@@ -168,7 +175,8 @@ export function runLspServer(options: LspServerOptions): Promise<void> {
   });
 
   return new Promise((resolve) => {
-    connection.onExit(() => resolve());
+    connection.onExit(() => resolve(0));
+    void transport.ended.then(({ shutdown }) => resolve(shutdown ? 0 : 1));
     connection.listen();
   });
 }

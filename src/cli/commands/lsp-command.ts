@@ -2,7 +2,8 @@
  * `noma-reconcile lsp`: the language server on stdio (src/lsp/). Stdout carries protocol
  * messages only: anything the bundled code would print with console.log goes to stderr.
  * `--stdio` is accepted (editors pass it); `--clientProcessId` too (the server then exits when
- * that process does).
+ * that process does). When the client closes stdin, the requests it sent are answered, then the
+ * process ends (0 after `shutdown`, else 1): nothing of the server may keep it alive after that.
  */
 import type { CliIO } from "../cli-io.js";
 
@@ -12,6 +13,5 @@ export async function lspCommand(io: CliIO): Promise<number> {
   console.info = toStderr;
   console.debug = toStderr;
   const { runLspServer } = await import("../../lsp/lsp-server.js");
-  await runLspServer({ input: process.stdin, output: process.stdout });
-  return 0;
+  process.exit(await runLspServer({ input: process.stdin, output: process.stdout }));
 }

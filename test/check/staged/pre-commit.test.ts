@@ -5,10 +5,11 @@
  *   spec and a broken $ref are each blocked, naming file and line;
  * - the index is judged, not the work tree: partial staging both ways;
  *   `git commit -a` and `git commit <path>` (temporary GIT_INDEX_FILE);
+ * - a judged path staged as a symbolic link (added, or a type change) is blocked;
  * - the skip switch and `exclude` in .notarai/config.yaml;
  * - the check changes nothing on disk (work tree, index, no cache, no snapshot).
  */
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../helpers/run-cli.js";
@@ -92,6 +93,29 @@ describe("pre-commit hook: blocks what is invalid", () => {
     const gone = commit(repo, ["-m", "remove api spec"]);
     expect(gone.code).toBe(1);
     expect(gone.output).toMatch(/ERROR \[spec-missing-ref\] \.notarai\/system\.spec\.yaml:13:11: subsystems\[0\]\.\$ref:/);
+  });
+});
+
+describe("pre-commit hook: symbolic links", () => {
+  it("a document staged as a symbolic link is blocked (file-unreadable), added as a link or a file become one", () => {
+    const repo = hookRepo({ "docs/a.noma": VALID, "docs/b.noma": VALID });
+    const before = head(repo);
+    symlinkSync("/etc/hostname", join(repo, "docs/out.noma"));
+    git(repo, ["add", "docs/out.noma"]);
+    const added = commit(repo, ["-m", "a link out"]);
+    expect(added.code, added.output).toBe(1);
+    expect(added.output).toContain('ERROR [file-unreadable] docs/out.noma: Staged as a symbolic link to "/etc/hostname", not a regular file');
+    git(repo, ["rm", "-q", "--cached", "docs/out.noma"]);
+
+    // A type change alone (git diff's T): the hook's question to git and the check both see it.
+    rmSync(join(repo, "docs/a.noma"));
+    symlinkSync("b.noma", join(repo, "docs/a.noma"));
+    git(repo, ["add", "docs/a.noma"]);
+    expect(git(repo, ["diff", "--cached", "--name-status"])).toBe("T\tdocs/a.noma\n");
+    const changed = commit(repo, ["-m", "a file become a link"]);
+    expect(changed.code, changed.output).toBe(1);
+    expect(changed.output).toContain('ERROR [file-unreadable] docs/a.noma: Staged as a symbolic link to "b.noma", not a regular file');
+    expect(head(repo)).toBe(before);
   });
 });
 
