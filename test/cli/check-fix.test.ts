@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkNomaText } from "../../src/check/check-noma-text.js";
 import { applyPatch } from "../../src/patch/apply-patch.js";
+import { patchInProcess } from "../helpers/patch-in-process.js";
 import { runCli } from "../helpers/run-cli.js";
 import { repoTemplates } from "../helpers/repo-templates.js";
 import { git, tempDir } from "../helpers/temp-repo.js";
@@ -206,7 +207,8 @@ describe("check --fix and transcripts", () => {
     const doc = '::claim{id="main-claim" confidence="80%"}\nx\n::\n\n::evidence{id="e1" for="Main Claim"}\nSee [[MAIN_CLAIM]].\n::\n';
     const repo = tempRepo({ "d.noma": doc });
     writeFileSync(join(repo, "base.noma"), doc);
-    expect(runCli(["patch", "d.noma", "--op", '{"op":"update_attribute","id":"e1","key":"status","value":"ok"}'], { cwd: repo }).code).toBe(0);
+    // The transcript --fix appends to, started in process (what `patch d.noma --op …` writes).
+    patchInProcess(repo, "d.noma", { op: "update_attribute", id: "e1", key: "status", value: "ok" });
     const r = runCli(["check", "--fix", "--format", "json"], { cwd: repo });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);

@@ -9,7 +9,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
-import { git, tempDir, tempRepo, writeTree } from "../helpers/temp-repo.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
+import { git, tempDir, writeTree } from "../helpers/temp-repo.js";
+
+/** Each test's repository: a copy of one built once per tree (test/helpers/repo-templates.ts). */
+const tempRepo = repoTemplates().repo;
 
 const VALID = "# Intro\n\nAll good.\n";
 const BROKEN = '# Doc\n\n::evidence{id="e" for="nope"}\nx\n::\n';

@@ -10,7 +10,11 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli.js";
-import { tempDir, tempRepo, type Tree } from "../helpers/temp-repo.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
+import { tempDir, type Tree } from "../helpers/temp-repo.js";
+
+/** Each row's repository: a copy of one built once per tree (test/helpers/repo-templates.ts). */
+const tempRepo = repoTemplates().repo;
 
 const SPEC = `schema_version: "0.7"
 intent: "A tiny app."

@@ -14,6 +14,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyPatch } from "../../src/patch/apply-patch.js";
+import { patchInProcess } from "../helpers/patch-in-process.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { commit, hookRepo } from "../check/staged/hook-repo.js";
@@ -150,7 +151,8 @@ describe("fmt and transcripts", () => {
   it("records one format_document op; transcript verify --strict is clean, --base replays it byte for byte", () => {
     const repo = tempRepo({ "d.noma": MESSY });
     writeFileSync(join(repo, "base.noma"), MESSY);
-    expect(runCli(["patch", "d.noma", "--op", '{"op":"update_attribute","id":"c1","key":"status","value":"open"}'], { cwd: repo }).code).toBe(0);
+    // The transcript fmt appends to, started in process (what `patch d.noma --op …` writes).
+    patchInProcess(repo, "d.noma", { op: "update_attribute", id: "c1", key: "status", value: "open" });
     const r = runCli(["fmt", "d.noma"], { cwd: repo });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("formatted d.noma (recorded in d.noma.patches)\n");
@@ -178,7 +180,7 @@ describe("fmt and transcripts", () => {
 
   it("the hook commits a formatted document and its transcript (append-only holds)", () => {
     const repo = hookRepo({ "docs/d.noma": MESSY });
-    expect(runCli(["patch", "docs/d.noma", "--op", '{"op":"update_attribute","id":"c1","key":"status","value":"open"}'], { cwd: repo }).code).toBe(0);
+    patchInProcess(repo, "docs/d.noma", { op: "update_attribute", id: "c1", key: "status", value: "open" });
     git(repo, ["add", "-A"]);
     expect(commit(repo, ["-m", "patched"]).code).toBe(0);
     expect(runCli(["fmt"], { cwd: repo }).code).toBe(0);

@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli.js";
+import { patchInProcess } from "../helpers/patch-in-process.js";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { parseNoma } from "../../src/noma/parse-noma.js";
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
@@ -129,8 +130,8 @@ describe("transcript verify", () => {
   it("passes a clean history, fails a tampered one, replays from a base; exit 2 without a transcript", () => {
     const repo = tempRepo({ "d.noma": DOC, "base.noma": DOC });
     expect(runCli(["transcript", "verify", "d.noma"], { cwd: repo }).code).toBe(2);
-    for (const v of [0.6, 0.7, 0.8])
-      runCli(["patch", "d.noma", "--op", JSON.stringify({ op: "update_attribute", id: "c1", key: "confidence", value: v })], { cwd: repo });
+    // The history verify is run on, made in process (test/helpers/patch-in-process.ts): what three `patch` runs write.
+    for (const v of [0.6, 0.7, 0.8]) patchInProcess(repo, "d.noma", { op: "update_attribute", id: "c1", key: "confidence", value: v });
     const clean = runCli(["transcript", "verify", "d.noma", "--base", "base.noma"], { cwd: repo });
     expect(clean).toMatchObject({
       code: 0,

@@ -16,7 +16,11 @@ import { parse } from "yaml";
 import { BROKEN, VALID } from "../check/staged/fixtures.js";
 import { installLocally } from "../helpers/local-install.js";
 import { runCli } from "../helpers/run-cli.js";
-import { git, tempDir, tempRepo, writeTree } from "../helpers/temp-repo.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
+import { git, tempDir, writeTree } from "../helpers/temp-repo.js";
+
+/** Each test's repository: a copy of one built once per tree (test/helpers/repo-templates.ts). */
+const tempRepo = repoTemplates().repo;
 
 const PRE_COMMIT_CONFIG = `# hooks of this repository
 default_stages: [pre-commit]

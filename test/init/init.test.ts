@@ -13,7 +13,11 @@ import { BROKEN, VALID } from "../check/staged/fixtures.js";
 import { commit } from "../check/staged/hook-repo.js";
 import { installLocally } from "../helpers/local-install.js";
 import { runCli } from "../helpers/run-cli.js";
-import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
+import { git, tempDir } from "../helpers/temp-repo.js";
+
+/** Each test's repository: a copy of one built once per tree (test/helpers/repo-templates.ts). */
+const tempRepo = repoTemplates().repo;
 
 const ENTRY = { ...MCP_SERVER_ENTRY, args: [...MCP_SERVER_ENTRY.args] };
 const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;

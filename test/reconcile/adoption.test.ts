@@ -8,8 +8,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { repoTemplates } from "../helpers/repo-templates.js";
 import { runCli } from "../helpers/run-cli.js";
-import { git, tempRepo } from "../helpers/temp-repo.js";
+import { git } from "../helpers/temp-repo.js";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
 import { specYaml } from "./helpers/specs.js";
 import { branch, commitAll, envelopeResult, read, remove, write } from "./helpers/repo-ops.js";
@@ -19,9 +20,11 @@ const DOCS = ".notarai/docs.spec.yaml";
 const SNAPSHOT = ".notarai/reconciliation_state.json";
 const CACHE_DB = ".notarai/.cache/notarai.db";
 
-/** An existing repository with two specs and no reconciliation yet, on main. */
+const templates = repoTemplates();
+
+/** An existing repository with two specs and no reconciliation yet, on main: a copy of the one built once (test/helpers/repo-templates.ts). */
 function existing(): string {
-  return tempRepo({
+  return templates.repo({
     [CODE]: specYaml({ artifacts: { code: ["src/**"] } }),
     [DOCS]: specYaml({ artifacts: { docs: ["docs/**"] } }),
     "src/a.ts": "a\n",

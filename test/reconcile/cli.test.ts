@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
+import { markReconciled } from "../../src/reconcile/mark-reconciled.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";
@@ -14,17 +16,22 @@ import { branch, commitAll, envelopeResult, read, write } from "./helpers/repo-o
 const SYSTEM = ".notarai/system.spec.yaml";
 const CLI_SPEC = ".notarai/cli.spec.yaml";
 
+const templates = repoTemplates();
+
+/** Each test's repository: a copy of the one built once per policy (test/helpers/repo-templates.ts). */
 function project(policy: "warn" | "strict" = "warn"): string {
-  const root = tempRepo({
-    [SYSTEM]: specYaml({ subsystems: ["./cli.spec.yaml"], artifacts: { docs: ["docs/**"] }, coverage: { policy, message: "Every file needs a spec." } }),
-    [CLI_SPEC]: specYaml({ constraints: ["c1"], artifacts: { code: ["src/**"], docs: ["docs/cli.md"] } }),
-    "src/a.ts": "a\n",
-    "src/sub/b.ts": "b\n",
-    "docs/cli.md": "# cli\n",
-    "README.md": "r\n",
+  return templates.copy(`project:${policy}`, () => {
+    const root = tempRepo({
+      [SYSTEM]: specYaml({ subsystems: ["./cli.spec.yaml"], artifacts: { docs: ["docs/**"] }, coverage: { policy, message: "Every file needs a spec." } }),
+      [CLI_SPEC]: specYaml({ constraints: ["c1"], artifacts: { code: ["src/**"], docs: ["docs/cli.md"] } }),
+      "src/a.ts": "a\n",
+      "src/sub/b.ts": "b\n",
+      "docs/cli.md": "# cli\n",
+      "README.md": "r\n",
+    });
+    branch(root, "feature");
+    return root;
   });
-  branch(root, "feature");
-  return root;
 }
 
 function json(stdout: string): {
@@ -279,11 +286,12 @@ describe("affected, diff, changed, mark-reconciled", () => {
 });
 
 describe("cache and state", () => {
-  it("cache status / clear, state snapshot / show / reset", () => {
+  it("cache status / clear, state snapshot / show / reset", async () => {
     const root = project();
     let r = runCli(["cache", "status", "--format", "json"], { cwd: root });
     expect(json(r.stdout).result).toMatchObject({ status: "absent", rows: { reconciled: 0 } });
-    runCli(["mark-reconciled", "src/a.ts", "docs/cli.md"], { cwd: root });
+    // The rows cache status then counts, written in process (what `mark-reconciled src/a.ts docs/cli.md` writes).
+    await markReconciled(root, { files: ["src/a.ts", "docs/cli.md"] });
     r = runCli(["cache", "status"], { cwd: root });
     expect(r.stdout).toContain("status: ok");
     expect(r.stdout).toContain(`  ${CLI_SPEC}: 2`);

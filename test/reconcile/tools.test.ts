@@ -6,16 +6,14 @@
  * and renamed files, new binaries, a bad base ref, one file under two specs).
  */
 import { describe, expect, it } from "vitest";
-import {
-  clearCache,
-  getChangedArtifacts,
-  getSpecDiff,
-  GitRefError,
-  listAffectedSpecs,
-  markReconciled,
-  ReconcileError,
-  type SpecDiffResult,
-} from "../../src/internal.js";
+import { GitRefError } from "../../src/git/git-ref-error.js";
+import { clearCache } from "../../src/reconcile/clear-cache.js";
+import { getChangedArtifacts } from "../../src/reconcile/get-changed-artifacts.js";
+import { getSpecDiff, type SpecDiffResult } from "../../src/reconcile/get-spec-diff.js";
+import { listAffectedSpecs } from "../../src/reconcile/list-affected-specs.js";
+import { markReconciled } from "../../src/reconcile/mark-reconciled.js";
+import { ReconcileError } from "../../src/reconcile/reconcile-error.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "./helpers/specs.js";
 import { branch, checkout, commitAll, read, remove, warnings, write } from "./helpers/repo-ops.js";
@@ -24,8 +22,14 @@ const SYSTEM = ".notarai/system.spec.yaml";
 const CLI = ".notarai/cli.spec.yaml";
 const DOCS = ".notarai/docs.spec.yaml";
 
-/** main: a system spec, a cli spec (src/**, docs/cli.md), a docs spec (docs/**); then branch `feature`. */
+const templates = repoTemplates();
+
+/** main: a system spec, a cli spec (src/**, docs/cli.md), a docs spec (docs/**); then branch `feature`. A copy of the one built once. */
 function project(): string {
+  return templates.copy("project", build);
+}
+
+function build(): string {
   const root = tempRepo({
     [SYSTEM]: specYaml({ subsystems: ["./cli.spec.yaml", "./docs.spec.yaml"], artifacts: { configs: ["package.json"] }, exclude: ["src/generated/**"] }),
     [CLI]: specYaml({

@@ -13,6 +13,7 @@ import { OUTPUT_NAMES, outputSchemaId, type OutputName } from "../../src/report/
 import { runWorkspaceTool } from "../../src/workspace/run-workspace-tool.js";
 import { openWorkspace } from "../../src/workspace/workspace.js";
 import { appendLedger } from "../../src/workspace/append-ledger.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { specYaml } from "../reconcile/helpers/specs.js";
@@ -34,7 +35,14 @@ function valid(name: OutputName, args: string[], cwd: string, env: NodeJS.Proces
   return out;
 }
 
+const templates = repoTemplates();
+
+/** A repository on branch feature, one commit ahead of main: a copy of the one built once (test/helpers/repo-templates.ts). */
 function project(): string {
+  return templates.copy("project", build);
+}
+
+function build(): string {
   const root = tempRepo({
     ".notarai/system.spec.yaml": specYaml({ subsystems: ["./cli.spec.yaml"], artifacts: { docs: ["docs/**"] } }),
     ".notarai/cli.spec.yaml": specYaml({ artifacts: { code: ["src/**"] } }),

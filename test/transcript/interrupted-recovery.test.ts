@@ -12,14 +12,17 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli.js";
+import { patchInProcess } from "../helpers/patch-in-process.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { chainLines } from "../../src/transcript/transcript-record.js";
-import { TranscriptRecordSchema } from "../../src/internal.js";
+import { transcriptSchemas } from "../../src/transcript/transcript-schema.js";
 import { isTranscriptRecord } from "../../src/transcript/is-transcript-record.js";
 import { verifyTranscript } from "../../src/transcript/verify-transcript.js";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
 
 const DOC = '::claim{id="c1" confidence=0.5}\nBody.\n::\n\n::evidence{id="e1" for="c1"}\nProof.\n::\n';
+/** The v1.0 transcript record as a zod schema (§5): what src/internal.ts exports as TranscriptRecordSchema. */
+const TranscriptRecordSchema = transcriptSchemas().record;
 const op = (value: number) => JSON.stringify({ op: "update_attribute", id: "c1", key: "confidence", value });
 
 function killedPatch(repo: string, opText: string, point: string): Promise<NodeJS.Signals | null> {
@@ -62,7 +65,7 @@ function expectHealthy(repo: string): void {
 describe("an interrupted patch, then a normal patch", () => {
   it.each(["after-transcript", "before-document-rename"])("killed %s: the next patch records the recovery and the history verifies for good", async (point) => {
     const repo = tempRepo({ "d.noma": DOC, "base.noma": DOC });
-    expect(runCli(["patch", "d.noma", "--op", op(0.6)], { cwd: repo }).code).toBe(0);
+    patchInProcess(repo, "d.noma", JSON.parse(op(0.6)));
     const before = readFileSync(join(repo, "d.noma"), "utf8");
     expect(await killedPatch(repo, op(0.7), point)).toBe("SIGKILL");
     expect(readFileSync(join(repo, "d.noma"), "utf8")).toBe(before);
@@ -135,7 +138,7 @@ describe("an interrupted patch, then a normal patch", () => {
 
   it("an edit outside the protocol is not taken for an interruption: no recovery, the state gap stays", () => {
     const repo = tempRepo({ "d.noma": DOC, "base.noma": DOC });
-    expect(runCli(["patch", "d.noma", "--op", op(0.6)], { cwd: repo }).code).toBe(0);
+    patchInProcess(repo, "d.noma", JSON.parse(op(0.6)));
     writeFileSync(join(repo, "d.noma"), `${readFileSync(join(repo, "d.noma"), "utf8")}\nEdited by hand.\n`);
     const r = runCli(["patch", "d.noma", "--op", op(0.7)], { cwd: repo });
     expect(r.code).toBe(0);
@@ -148,7 +151,7 @@ describe("an interrupted patch, then a normal patch", () => {
 
   it("a forged recovery record (hiding an outside edit) is an error", () => {
     const repo = tempRepo({ "d.noma": DOC });
-    expect(runCli(["patch", "d.noma", "--op", op(0.6)], { cwd: repo }).code).toBe(0);
+    patchInProcess(repo, "d.noma", JSON.parse(op(0.6)));
     const [first] = records(repo);
     const edited = `${readFileSync(join(repo, "d.noma"), "utf8")}\nEdited by hand.\n`;
     writeFileSync(join(repo, "d.noma"), edited);

@@ -16,16 +16,18 @@
  * is not an op, a missing document — writes nothing there either.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { acceptOutsideEdits } from "../../src/editing/accept-document.js";
 import { patchBook } from "../../src/editing/patch-book.js";
 import { patchDocument } from "../../src/editing/patch-document.js";
 import { appendTranscript } from "../../src/transcript/append-transcript.js";
 import { mayHoldTranscript } from "../../src/transcript/may-hold-transcript.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
 import { runCli } from "../helpers/run-cli.js";
-import { tempDir, tempRepo } from "../helpers/temp-repo.js";
+import { tempRepo } from "../helpers/temp-repo.js";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
 
 const DOC = '# Doc\n\n::claim{id="c" n=0}\nA claim.\n::\n';
@@ -85,11 +87,22 @@ function treeState(root: string): Record<string, string> {
   return out;
 }
 
+const templates = repoTemplates();
+/** The file out.noma links to, outside every repository: one per test file, removed after its tests. */
+let outside: string | undefined;
+afterAll(() => {
+  if (outside !== undefined) rmSync(outside, { recursive: true, force: true });
+});
+
+/** Each test's repository: a copy (the link kept as it is) of the one built once (test/helpers/repo-templates.ts). */
 function repo(): { dir: string; before: Record<string, string> } {
-  const dir = tempRepo(TREE);
-  const outside = tempDir("nr-outside-");
-  writeFileSync(join(outside, "real.noma"), DOC);
-  symlinkSync(join(outside, "real.noma"), join(dir, "out.noma"));
+  const dir = templates.copy("repo", () => {
+    const built = tempRepo(TREE);
+    outside ??= realpathSync(mkdtempSync(join(tmpdir(), "nr-outside-")));
+    writeFileSync(join(outside, "real.noma"), DOC);
+    symlinkSync(join(outside, "real.noma"), join(built, "out.noma"));
+    return built;
+  });
   return { dir, before: treeState(dir) };
 }
 

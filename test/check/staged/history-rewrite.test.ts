@@ -10,6 +10,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { repoTemplates } from "../../helpers/repo-templates.js";
 import { runCli } from "../../helpers/run-cli.js";
 import { git, tempDir } from "../../helpers/temp-repo.js";
 import { chainLines } from "../../../src/transcript/transcript-record.js";
@@ -21,16 +22,25 @@ import { commitAll, twoPatchesOnMain } from "../commit/ci-repo.js";
 const DOC = "docs/plan.noma";
 const T = `${DOC}.patches`;
 
-/** A repository whose HEAD holds the document patched twice (two records), and the states after each patch. */
+const templates = repoTemplates();
+/** The states after the first patch, as the template's build saw them (each copy holds the very same transcript). */
+let first: { afterFirst: string; firstLine: string } | undefined;
+
+/**
+ * A repository whose HEAD holds the document patched twice (two records, committed through the hook), and the states
+ * after each patch: built once per file and copied for each test (test/helpers/repo-templates.ts).
+ */
 function twoPatches(): { repo: string; afterFirst: string; firstLine: string } {
-  const repo = hookRepo({ [DOC]: CLAIM });
-  patch(repo, DOC, [0.6]);
-  const afterFirst = readFileSync(join(repo, DOC), "utf8");
-  const firstLine = readFileSync(join(repo, T), "utf8");
-  patch(repo, DOC, [0.7]);
-  git(repo, ["add", "."]);
-  expect(commit(repo, ["-m", "two patches"]).code).toBe(0);
-  return { repo, afterFirst, firstLine };
+  const repo = templates.copy("two patches", () => {
+    const built = hookRepo({ [DOC]: CLAIM });
+    patch(built, DOC, [0.6]);
+    first = { afterFirst: readFileSync(join(built, DOC), "utf8"), firstLine: readFileSync(join(built, T), "utf8") };
+    patch(built, DOC, [0.7]);
+    git(built, ["add", "."]);
+    expect(commit(built, ["-m", "two patches"]).code).toBe(0);
+    return built;
+  });
+  return { repo, ...first! };
 }
 
 /** The transcript and document verify on their own (so only history can catch the rewrite). */

@@ -2,16 +2,25 @@
  * A temp repository with our pre-commit hook installed the way a user gets it
  * (installHooks), and the package's binary at node_modules/.bin (a symlink to
  * the built dist/cli.js, kept out of git by .git/info/exclude), so real
- * `git commit`s run the real hook script.
+ * `git commit`s run the real hook script. Built once per tree and copied for each test.
  */
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { installHooks } from "../../../src/hooks/install-hooks.js";
+import { repoTemplates } from "../../helpers/repo-templates.js";
 import { CLI } from "../../helpers/run-cli.js";
 import { tempRepo, type Tree } from "../../helpers/temp-repo.js";
 
+const templates = repoTemplates();
+
+/** A fresh copy (removed when the test finishes) of the hook repository of `tree`, built once per tree (test/helpers/repo-templates.ts). */
 export function hookRepo(tree: Tree): string {
+  const key = JSON.stringify(Object.entries(tree).map(([k, v]) => [k, typeof v === "string" ? v : [v.toString("base64")]]));
+  return templates.copy(`hook:${key}`, () => buildHookRepo(tree));
+}
+
+function buildHookRepo(tree: Tree): string {
   const repo = tempRepo(tree);
   mkdirSync(join(repo, "node_modules/.bin"), { recursive: true });
   symlinkSync(CLI, join(repo, "node_modules/.bin/noma-reconcile"));
