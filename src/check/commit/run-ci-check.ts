@@ -14,6 +14,7 @@
  * written.
  */
 import { mergeFileDiagnostics } from "../merge-file-diagnostics.js";
+import { isNotRegular, notRegularFiles } from "../not-regular-files.js";
 import { blobTextReader, type BlobTextReader } from "../../git/blob-text-reader.js";
 import { findMergeBase } from "../../git/merge-base.js";
 import { listTree } from "../../git/paths-in-tree.js";
@@ -130,8 +131,11 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
   });
   const checked = config.exclude.length > 0 ? (await import("../apply-exclude.js")).applyExclude(relevant, config.exclude) : relevant;
   const inTree = (rel: string | null): boolean => rel !== null && atHead(rel) !== null;
+  // A judged path committed as a symbolic link or a submodule is reported, never parsed (not-regular-files.ts).
+  const entries = new Map(changes.map((c) => [c.path, c]));
+  const notFiles = notRegularFiles(checked, (p) => entries.get(p), atHead, "Committed");
   const check = await checkFiles({
-    targets: checked,
+    targets: notFiles.length === 0 ? checked : checked.filter((p) => !isNotRegular(entries.get(p))),
     read: atHead,
     specPaths: () => notarai.filter((p) => checkedPathKind(p) === "spec"),
     config,
@@ -166,7 +170,7 @@ export async function runCiCheck(options: CiCheckOptions): Promise<CiReport> {
     head: mb.headCommit,
     changed_files: changed,
     checked,
-    results: mergeFileDiagnostics(check, history, driftDiagnostics(drift.specs, severity)),
+    results: mergeFileDiagnostics(check, history, notFiles, driftDiagnostics(drift.specs, severity)),
     affected_specs: drift.specs.map((s) => s.spec_path),
     drift: { severity, snapshot: drift.snapshot, specs: drift.specs, unreconciled: drift.unreconciled },
     config,

@@ -28,7 +28,7 @@ import type { NomaConfig } from "../../config/config-defaults.js";
 import type { CheckOptions } from "../check-document.js";
 import { besideLookups, resolveBeside } from "../resolve-beside.js";
 import type { RawDiffEntry } from "../../git/parse-diff-raw.js";
-import type { FileDiagnostics } from "../../report/file-diagnostics.js";
+import { isNotRegular, notRegularFiles } from "../not-regular-files.js";
 import { readBlobs } from "../../git/cat-file-batch.js";
 import { renameMap } from "../../git/rename-map.js";
 import { transcriptHistoryDiagnostics } from "../transcript-history.js";
@@ -74,9 +74,8 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
   if (early !== undefined) texts.seed(early.paths, early.blobs);
   const books = stagedBooks(cwd, staged, texts, () => early?.manifests ?? listIndexManifests(cwd), early?.blobs);
   const excluded = config.exclude.length > 0 ? (await import("../apply-exclude.js")).excludedBy(config.exclude) : undefined;
-  // A judged path staged as a symbolic link or a submodule is not a file: git commits the link's target path (or a
-  // commit id), which every other clone and the PR check would read as the content. Reported, never parsed.
-  const notFiles = notRegularFiles(targets, staged, read);
+  // A judged path staged as a symbolic link or a submodule is reported, never parsed (not-regular-files.ts).
+  const notFiles = notRegularFiles(targets, (t) => staged.get(t), read, "Staged");
   const results = await checkFiles({
     targets: notFiles.length === 0 ? targets : targets.filter((t) => !isNotRegular(staged.get(t))),
     read,
@@ -128,27 +127,4 @@ export async function checkStaged(options: CheckStagedOptions): Promise<CheckRun
     label: "HEAD",
   });
   return { targets, results: mergeFileDiagnostics(results, history, notFiles), config };
-}
-
-/** Git's modes of a symbolic link and a submodule (gitlink). */
-const LINK_MODES: Readonly<Record<string, string>> = { "120000": "a symbolic link", "160000": "a submodule (gitlink)" };
-
-function isNotRegular(e: RawDiffEntry | undefined): boolean {
-  return e !== undefined && e.oid !== null && LINK_MODES[e.mode] !== undefined;
-}
-
-/** `file-unreadable` for each judged path staged as something other than a regular file. */
-function notRegularFiles(targets: readonly string[], staged: ReadonlyMap<string, RawDiffEntry>, read: (path: string) => string | null): FileDiagnostics[] {
-  const out: FileDiagnostics[] = [];
-  for (const t of targets) {
-    const e = staged.get(t);
-    if (!isNotRegular(e)) continue;
-    const what = LINK_MODES[e!.mode]!;
-    const to = e!.mode === "120000" ? ` to ${JSON.stringify((read(t) ?? "").slice(0, 200))}` : ` at ${e!.oid!.slice(0, 12)}`;
-    const message =
-      `Staged as ${what}${to}, not a regular file: git would commit the link, which other clones and the PR check read as the content. ` +
-      `Commit the file itself (git rm --cached ${JSON.stringify(t)}, replace the link by the file, git add it).`;
-    out.push({ file: t, diagnostics: [{ severity: "error", code: "file-unreadable", message }] });
-  }
-  return out;
 }

@@ -5,12 +5,13 @@
  *   commit, merge_group, push, a new branch's all-zero `before`), else the default branch;
  * - shallow clones are deepened; when that is not enough, exit 2 with a fetch-depth hint;
  * - what check does, on the files the PR changes, as committed at HEAD; transcripts
- *   against their documents and append-only relative to the merge-base;
+ *   against their documents and append-only relative to the merge-base; a judged path committed as a
+ *   symbolic link is file-unreadable;
  * - drift per affected spec with the governing glob: a warning, or an error under `drift: error`;
  * - every format: text, json, github (capped annotations, step summary, outputs), sarif;
  * - --fail-on, --sarif-file, and exit 2 for bad refs and bad event files.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoTemplates } from "../../helpers/repo-templates.js";
@@ -227,6 +228,20 @@ describe("ci: documents, transcripts and specs at HEAD", () => {
     writeTree(repo, { ".notarai/config.yaml": "transcripts: strict\n" });
     commitAll(repo, "strict");
     expect(ciJson(repo, ["--base", "main"]).code).toBe(1);
+  });
+});
+
+describe("ci: symbolic links", () => {
+  it("a document committed as a symbolic link is file-unreadable, not its target path read as text", async () => {
+    const repo = await ciRepo();
+    symlinkSync("/etc/hostname", join(repo, "docs/out.noma"));
+    commitAll(repo, "a link out");
+    const { code, out } = ciJson(repo, ["--base", "main"]);
+    expect(code).toBe(1);
+    expect(out.checked).toContain("docs/out.noma");
+    const d = out.files.find((f) => f.file === "docs/out.noma")!.diagnostics.filter((x) => x.code !== "drift-unreconciled");
+    expect(d).toEqual([expect.objectContaining({ severity: "error", code: "file-unreadable" })]);
+    expect(d[0]!.message).toContain('Committed as a symbolic link to "/etc/hostname", not a regular file');
   });
 });
 
