@@ -8,7 +8,7 @@ import type { CliIO } from "../cli-io.js";
 import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
 import { plural } from "../../report/plural.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
-import { beforeSqlJsLoads } from "../../sqlite/load-sql-js.js";
+import { shortRunSqlite } from "../startup/short-run-sqlite.js";
 
 export async function changedCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
   const format = formatArg(options);
@@ -23,7 +23,7 @@ export async function changedCommand(options: Record<string, unknown>, io: CliIO
   // Short-run tiering once SQLite is needed (a warm run whose memos answer everything loads neither sql.js nor BLAKE3).
   // A cold run too: its memo goes in as a few packed chunks, not a statement per file, so optimised SQLite code would
   // not pay for V8 optimising the module in the background (docs/perf/hashing.md, issue 38); BLAKE3 is compiled first.
-  beforeSqlJsLoads(async () => (await import("../startup/prepare-short-run-wasm.js")).prepareShortRunWasm({ hashing: true, env: io.env }));
+  shortRunSqlite(io.env);
   const records = readRecords(ctx.root, [specPath]);
   records.catch(() => undefined); // awaited by the tool
   const { getChangedArtifacts } = await import("../../reconcile/get-changed-artifacts.js");

@@ -9,7 +9,7 @@
  */
 import { startSpecDiffScans } from "../../reconcile/start-spec-diff-scans.js";
 import { UsageError } from "../../errors/noma-error.js";
-import { beforeSqlJsLoads } from "../../sqlite/load-sql-js.js";
+import { shortRunSqlite } from "../startup/short-run-sqlite.js";
 import type { CliIO } from "../cli-io.js";
 import { listOption } from "../repo-context.js";
 import { baseArg, baseSummary, callTool, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
@@ -29,7 +29,7 @@ export async function diffCommand(options: Record<string, unknown>, io: CliIO): 
   try {
     // The short-run WASM tiering once SQLite is needed (with BLAKE3 compiled first): a run that reads the cache without sql.js
     // and writes nothing pays for neither.
-    beforeSqlJsLoads(async () => (await import("../startup/prepare-short-run-wasm.js")).prepareShortRunWasm({ hashing: true, env: io.env }));
+    shortRunSqlite(io.env);
     ({ getSpecDiff } = await import("../../reconcile/get-spec-diff.js"));
   } catch (e) {
     scans.abort.abort();

@@ -14,7 +14,7 @@
 import { realpathSync } from "node:fs";
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
-import { beforeSqlJsLoads } from "../../sqlite/load-sql-js.js";
+import { shortRunSqlite } from "../startup/short-run-sqlite.js";
 import { choice, listOption } from "../repo-context.js";
 import { callTool, envelope, formatArg, requireRepo, specArg, warningSink } from "./reconcile-command.js";
 import { applyLockTimeout } from "../lock-timeout-option.js";
@@ -40,7 +40,7 @@ export function renderReconcileText(r: ReconcileDriftResult): string {
 
 export async function reconcileDriftCommand(options: Record<string, unknown>, io: CliIO): Promise<number> {
   // norma.db and the cache take a few small transactions: SQLite compiled baseline-only (prepare-short-run-wasm.ts).
-  beforeSqlJsLoads(async () => (await import("../startup/prepare-short-run-wasm.js")).prepareShortRunWasm({ hashing: true, env: io.env }));
+  shortRunSqlite(io.env);
   const format = formatArg(options);
   const ctx = requireRepo(io);
   applyLockTimeout(options, ctx.root);

@@ -8,7 +8,7 @@
  */
 import { UsageError } from "../../errors/noma-error.js";
 import type { CliIO } from "../cli-io.js";
-import { beforeSqlJsLoads } from "../../sqlite/load-sql-js.js";
+import { shortRunSqlite } from "../startup/short-run-sqlite.js";
 import { actionArg } from "../action-arg.js";
 import { callTool, envelope, formatArg, requireRepo, warningSink } from "./reconcile-command.js";
 import { listRuns, recoverIfIdle, showRun, type RunDetail, type RunList } from "../../runs/list-runs.js";
@@ -139,7 +139,7 @@ function noRun(io: CliIO, id: string | undefined): number {
 
 export async function runsCommand(action: string, rest: string[], options: Record<string, unknown>, io: CliIO): Promise<number> {
   // norma.db and the cache take a few small transactions: SQLite compiled baseline-only (prepare-short-run-wasm.ts).
-  beforeSqlJsLoads(async () => (await import("../startup/prepare-short-run-wasm.js")).prepareShortRunWasm({ hashing: true, env: io.env }));
+  shortRunSqlite(io.env);
   const what = actionArg("runs", action, ["list", "show", "report", "apply", "prune"] as const);
   const format = formatArg(options);
   const ctx = requireRepo(io);
