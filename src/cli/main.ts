@@ -158,9 +158,11 @@ async function runService<K extends ServiceCommand>(
   command: K,
   load: (typeof Services)[K],
   call: (m: Awaited<ReturnType<(typeof Services)[K]>>) => Promise<number>,
+  options: { saveAtExit?: boolean } = {},
 ): Promise<number> {
   const body = loadCachedBody<{ services: typeof Services }>("services", io.env, { cacheName: `services-${command}`, cacheBeforeFlagChange: true });
   if (body === undefined) return call((await load()) as Awaited<ReturnType<(typeof Services)[K]>>);
+  if (options.saveAtExit === true) body.saveAtExit((await import("../fsx/write-file-atomic.js")).writeFileAtomic);
   try {
     return await call((await body.exports.services[command]()) as Awaited<ReturnType<(typeof Services)[K]>>);
   } finally {
@@ -558,11 +560,16 @@ cli
   .example("  noma-reconcile lsp --stdio           # what an editor runs (docs/lsp.md)")
   .example("  npx noma-reconcile lsp --stdio       # through npx, as the editor set-ups in docs/lsp.md run it")
   .action(() =>
-    run(() =>
-      runService(
-        "lsp",
-        () => import("./commands/lsp-command.js"),
-        (m) => m.lspCommand(io),
+    run(async () =>
+      // Ended here, not by returning: nothing of the server may keep the process alive once it is done (lsp-command.ts).
+      process.exit(
+        await runService(
+          "lsp",
+          () => import("./commands/lsp-command.js"),
+          (m) => m.lspCommand(io),
+          // Its protocol library ends the process itself on `exit` (and when stdin closes): the cache is saved then.
+          { saveAtExit: true },
+        ),
       ),
     ),
   );
