@@ -83,6 +83,7 @@ rmSync(join(root, "dist"), { recursive: true, force: true });
 // V8 flag is set, so they keep Node's own code cache) through a define.
 const BODIES = {
   check: "src/cli/bodies/check-body.ts",
+  "check-fixes": "src/cli/bodies/check-fixes-body.ts",
   patch: "src/cli/bodies/patch-body.ts",
   render: "src/cli/bodies/render-body.ts",
   changed: "src/cli/bodies/changed-body.ts",

@@ -24,7 +24,7 @@ import type { CliIO } from "./cli-io.js";
 import { classifyError } from "../errors/classify-error.js";
 import { EXIT_CODE } from "./exit-code.js";
 import { LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP } from "./lock-timeout-help.js";
-import { loadCachedBody } from "./startup/load-cached-body.js";
+import { type CachedBody, loadCachedBody } from "./startup/load-cached-body.js";
 import { fdWriter, isTerminalFd } from "./startup/fd-stdio.js";
 import { COMMAND_GROUPS, exitCodesOf, GENERAL_EXIT_CODES } from "./command-help.js";
 import { checkOptions, unknownCommandMessage } from "./check-options.js";
@@ -125,7 +125,20 @@ async function runBody<T>(
     return await call(body.exports);
   } finally {
     await body.settle();
+    await checkFixesBody?.settle();
   }
+}
+
+/** The cached body of check's fixes, once loaded: settled (its cache written when due) when the command is done. */
+let checkFixesBody: CachedBody<typeof import("./commands/check-fixes.js")> | undefined;
+
+/**
+ * check's fixes (--format json's fix fields, --fix, --fix-dry-run), loaded when check asks for them: from their own body
+ * (bodies/check-fixes.cjs) through the compile cache, else their ES module.
+ */
+async function loadCheckFixes(): Promise<typeof import("./commands/check-fixes.js")> {
+  checkFixesBody ??= loadCachedBody<typeof import("./commands/check-fixes.js")>("check-fixes", io.env);
+  return checkFixesBody?.exports ?? import("./commands/check-fixes.js");
 }
 
 /**
@@ -198,8 +211,8 @@ formatOption(
       runBody(
         "check",
         options["staged"] === true ? [] : paths.filter((p) => p.endsWith(".noma")),
-        async () => ({ ...(await import("./commands/check-command.js")), loadFixes: () => import("./commands/check-fixes.js") }),
-        (m) => m.checkCommand(paths, options, io, m.loadFixes),
+        () => import("./commands/check-command.js"),
+        (m) => m.checkCommand(paths, options, io, loadCheckFixes),
         // A transcript beside a large document is judged with SHA-256, which the body loads on first use:
         // load it with the body's other built-ins, before the short-run V8 flag (see preloadBodyBuiltins).
         paths.some((p) => p.endsWith(".noma") && existsSync(`${p}.patches`)) ? ["node:crypto"] : [],
