@@ -30,11 +30,11 @@ const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))
  * from 6.5 to 7 MB (and the packed one from 2 to 2.1 MB) when the less frequent one-shot
  * commands got one shared cached body, dist/bodies/commands.cjs (+874 KB unpacked; one body per
  * command would have been +3.1 MB): 2.03 MB packed, 6.91 MB unpacked and 610 files then; and to
- * 2.65 MB packed and 9.2 MB unpacked when the run loop, its records, the servers and the workspace
+ * 2.7 MB packed and 9.4 MB unpacked when the run loop, its records, the servers and the workspace
  * commands got one more shared cached body, dist/bodies/services.cjs (+1.83 MB), and check's fixes
- * moved into check's body (+182 KB): 2.56 MB packed, 8.94 MB unpacked and 612 files then.
+ * a body of their own, dist/bodies/check-fixes.cjs (+395 KB): PACK_FIGURES then.
  */
-const BUDGET = { packedBytes: 2_650_000, unpackedBytes: 9_200_000, files: 700 };
+const BUDGET = { packedBytes: 2_700_000, unpackedBytes: 9_400_000, files: 700 };
 /** What dist/vendor/ holds: each runtime dependency as one file, beside the one WebAssembly build it loads. */
 const VENDORED = ["blake3.cjs", "blake3_js_bg.wasm", "sql-wasm.cjs", "sql-wasm.wasm", "yaml.cjs", "zstd.cjs", "zstd.wasm"];
 /** npm with no way to reach a registry: offline, and the registry an address nothing listens on. */
