@@ -32,7 +32,7 @@ const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))
  * command would have been +3.1 MB): 2.03 MB packed, 6.91 MB unpacked and 610 files then; and to
  * 2.7 MB packed and 9.4 MB unpacked when the run loop, its records, the servers and the workspace
  * commands got one more shared cached body, dist/bodies/services.cjs (+1.83 MB), and check's fixes
- * a body of their own, dist/bodies/check-fixes.cjs (+395 KB): PACK_FIGURES then.
+ * a body of their own, dist/bodies/check-fixes.cjs (+395 KB): 2.62 MB packed, 9.15 MB unpacked and 613 files then.
  */
 const BUDGET = { packedBytes: 2_700_000, unpackedBytes: 9_400_000, files: 700 };
 /** What dist/vendor/ holds: each runtime dependency as one file, beside the one WebAssembly build it loads. */
