@@ -42,6 +42,15 @@ const MCP_INPUT = `${[
 ]
   .map((m) => JSON.stringify(m))
   .join("\n")}\n`;
+const LSP_INPUT = [
+  { jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } },
+  { jsonrpc: "2.0", method: "initialized", params: {} },
+  { jsonrpc: "2.0", id: 2, method: "shutdown" },
+  { jsonrpc: "2.0", method: "exit" },
+]
+  .map((m) => JSON.stringify(m))
+  .map((m) => `Content-Length: ${Buffer.byteLength(m)}\r\n\r\n${m}`)
+  .join("");
 const HOOK_INPUT = JSON.stringify({
   hook_event_name: "PreToolUse",
   tool_name: "Write",
@@ -113,6 +122,12 @@ const ROWS = [
   ["ids doc.noma", ["ids", "doc.noma"]],
   ["parse doc.noma", ["parse", "doc.noma"]],
   ["mcp: initialize + tools/list", ["mcp"], MCP_INPUT],
+  ["check --format json", ["check", "doc.noma", "--format", "json"], undefined, [0, 1]],
+  ["runs show", ["runs", "show"]],
+  ["ledger verify", ["ledger", "verify"], undefined, [0, 1, 2]],
+  ["archive list", ["archive", "list"]],
+  ["lsp: initialize + shutdown + exit", ["lsp", "--stdio"], LSP_INPUT],
+  ["run (one iteration, exec agents)", ["run", "--goal", "bench", "--ac", "AC1=the agent says so"]],
 ].filter(([label]) => ONLY === undefined || ONLY.some((o) => label.startsWith(o)) || label.startsWith("--version"));
 
 const builds = [{ name: "this build", cli: CLI }, ...(BASE !== undefined ? [{ name: "base", cli: join(BASE, "dist/cli.cjs") }] : [])];

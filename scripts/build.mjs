@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { builtinModules } from "node:module";
 import { isAscii } from "node:buffer";
 import { fileURLToPath } from "node:url";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { inputsFingerprint, upToDate, writeStamp } from "./build-stamp.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -83,12 +83,14 @@ rmSync(join(root, "dist"), { recursive: true, force: true });
 // V8 flag is set, so they keep Node's own code cache) through a define.
 const BODIES = {
   check: "src/cli/bodies/check-body.ts",
+  "check-fixes": "src/cli/bodies/check-fixes-body.ts",
   patch: "src/cli/bodies/patch-body.ts",
   render: "src/cli/bodies/render-body.ts",
   changed: "src/cli/bodies/changed-body.ts",
   diff: "src/cli/bodies/diff-body.ts",
   affected: "src/cli/bodies/affected-body.ts",
   commands: "src/cli/bodies/commands-body.ts",
+  services: "src/cli/bodies/services-body.ts",
 };
 /**
  * Loaded lazily at run time: from dist/vendor/ in the bundle (built below, each beside the
@@ -109,10 +111,41 @@ const commonjs = {
   legalComments: "none",
   logLevel: "warning",
 };
+/**
+ * A body runs as a vm.Script, where import() has no module loader behind it: a Node built-in
+ * imported on first use is required in the bodies, and so is zstd, which
+ * src/workspace/load-zstd.ts imports (the ES module build's way to load a CommonJS file
+ * asynchronously), is required in the bodies instead, from the same vendored file. Each
+ * replacement must find its text: the build fails rather than ship a body whose import() would throw.
+ */
+const BODY_REWRITES = {
+  "src/workspace/load-zstd.ts": [
+    ['import(pathToFileURL(vendoredPath("zstd.cjs")).href)', 'Promise.resolve(require(vendoredPath("zstd.cjs")))'],
+    ['import("@bokuweb/zstd-wasm")', 'Promise.resolve(require("@bokuweb/zstd-wasm"))'],
+  ],
+};
+const bodyRewrites = {
+  name: "body-requires",
+  setup(b) {
+    b.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => {
+      let text = readFileSync(args.path, "utf8");
+      const rewrites = BODY_REWRITES[relative(root, args.path).split(sep).join("/")];
+      if (rewrites === undefined && !/\bawait import\("node:/.test(text)) return undefined;
+      for (const [from, to] of rewrites ?? []) {
+        if (!text.includes(from)) throw new Error(`${args.path}: no \`${from}\` to make a require() in the bodies (scripts/build.mjs)`);
+        text = text.replace(from, to);
+      }
+      // A Node built-in imported on first use: required (the same module object; its named exports are its properties).
+      text = text.replace(/\bawait import\(("node:[a-z_/]+")\)/g, "await Promise.resolve(require($1))");
+      return { contents: text, loader: "ts" };
+    });
+  },
+};
 const bodies = await build({
   ...commonjs,
   entryPoints: BODIES,
   outdir: "dist/bodies",
+  plugins: [bodyRewrites],
   ...IMPORT_META_SHIM,
   define: {
     "import.meta.url": "__nrImportMetaUrl",

@@ -24,12 +24,13 @@ import type { CliIO } from "./cli-io.js";
 import { classifyError } from "../errors/classify-error.js";
 import { EXIT_CODE } from "./exit-code.js";
 import { LOCK_TIMEOUT_FLAG, LOCK_TIMEOUT_HELP } from "./lock-timeout-help.js";
-import { loadCachedBody } from "./startup/load-cached-body.js";
+import { type CachedBody, loadCachedBody } from "./startup/load-cached-body.js";
 import { fdWriter, isTerminalFd } from "./startup/fd-stdio.js";
 import { COMMAND_GROUPS, exitCodesOf, GENERAL_EXIT_CODES } from "./command-help.js";
 import { checkOptions, unknownCommandMessage } from "./check-options.js";
 import type { runAgentHook as RunAgentHook } from "./agent-hook-run.js";
 import type { commands as SharedCommands, SharedCommand } from "./bodies/commands-body.js";
+import type { ServiceCommand, services as Services } from "./bodies/services-body.js";
 
 // Node ≥ 22.1 can keep the compiled code of the modules a command loads (in its own cache
 // directory under the OS temp dir; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so the next
@@ -124,7 +125,20 @@ async function runBody<T>(
     return await call(body.exports);
   } finally {
     await body.settle();
+    await checkFixesBody?.settle();
   }
+}
+
+/** The cached body of check's fixes, once loaded: settled (its cache written when due) when the command is done. */
+let checkFixesBody: CachedBody<typeof import("./commands/check-fixes.js")> | undefined;
+
+/**
+ * check's fixes (--format json's fix fields, --fix, --fix-dry-run), loaded when check asks for them: from their own body
+ * (bodies/check-fixes.cjs) through the compile cache, else their ES module.
+ */
+async function loadCheckFixes(): Promise<typeof import("./commands/check-fixes.js")> {
+  checkFixesBody ??= loadCachedBody<typeof import("./commands/check-fixes.js")>("check-fixes", io.env);
+  return checkFixesBody?.exports ?? import("./commands/check-fixes.js");
 }
 
 /**
@@ -142,6 +156,28 @@ async function runShared<K extends SharedCommand>(
   if (body === undefined) return call((await load()) as Awaited<ReturnType<(typeof SharedCommands)[K]>>);
   try {
     return await call((await body.exports.commands[command]()) as Awaited<ReturnType<(typeof SharedCommands)[K]>>);
+  } finally {
+    await body.settle();
+  }
+}
+
+/**
+ * Run the run loop, its records, a server or a workspace command from their shared body
+ * (bodies/services.cjs) through the compile cache, with a cache file per command; or from its ES
+ * module (`load`) when there is no usable cache. As for the shared body above, the cache is the one
+ * taken before a change of V8's flags (run, runs and reconcile compile SQLite baseline-only).
+ */
+async function runService<K extends ServiceCommand>(
+  command: K,
+  load: (typeof Services)[K],
+  call: (m: Awaited<ReturnType<(typeof Services)[K]>>) => Promise<number>,
+  options: { saveAtExit?: boolean } = {},
+): Promise<number> {
+  const body = loadCachedBody<{ services: typeof Services }>("services", io.env, { cacheName: `services-${command}`, cacheBeforeFlagChange: true });
+  if (body === undefined) return call((await load()) as Awaited<ReturnType<(typeof Services)[K]>>);
+  if (options.saveAtExit === true) body.saveAtExit((await import("../fsx/write-file-atomic.js")).writeFileAtomic);
+  try {
+    return await call((await body.exports.services[command]()) as Awaited<ReturnType<(typeof Services)[K]>>);
   } finally {
     await body.settle();
   }
@@ -176,7 +212,7 @@ formatOption(
         "check",
         options["staged"] === true ? [] : paths.filter((p) => p.endsWith(".noma")),
         () => import("./commands/check-command.js"),
-        (m) => m.checkCommand(paths, options, io, () => import("./commands/check-fixes.js")),
+        (m) => m.checkCommand(paths, options, io, loadCheckFixes),
         // A transcript beside a large document is judged with SHA-256, which the body loads on first use:
         // load it with the body's other built-ins, before the short-run V8 flag (see preloadBodyBuiltins).
         paths.some((p) => p.endsWith(".noma") && existsSync(`${p}.patches`)) ? ["node:crypto"] : [],
@@ -520,7 +556,15 @@ cli
   .example("  noma-reconcile mcp            # what .mcp.json runs (see `noma-reconcile init`)")
   .example("  noma-reconcile mcp --read-only   # an agent that may only look")
   .example("  noma-reconcile mcp --step 20260105-100000-ab12cd/004-act   # an act agent: read-only tools + the workspace tools")
-  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/mcp-command.js")).mcpCommand(io, options)));
+  .action((options: Record<string, unknown>) =>
+    run(() =>
+      runService(
+        "mcp",
+        () => import("./commands/mcp-command.js"),
+        (m) => m.mcpCommand(io, options),
+      ),
+    ),
+  );
 
 cli
   .command("lsp", "Run the language server on stdio (LSP 3.17) for editors: diagnostics, navigation, completion, hover, governance, fixes")
@@ -528,7 +572,20 @@ cli
   .option("--clientProcessId <pid>", "Exit when this process does (editors pass it)")
   .example("  noma-reconcile lsp --stdio           # what an editor runs (docs/lsp.md)")
   .example("  npx noma-reconcile lsp --stdio       # through npx, as the editor set-ups in docs/lsp.md run it")
-  .action(() => run(async () => (await import("./commands/lsp-command.js")).lspCommand(io)));
+  .action(() =>
+    run(async () =>
+      // Ended here, not by returning: nothing of the server may keep the process alive once it is done (lsp-command.ts).
+      process.exit(
+        await runService(
+          "lsp",
+          () => import("./commands/lsp-command.js"),
+          (m) => m.lspCommand(io),
+          // Its protocol library ends the process itself on `exit` (and when stdin closes): the cache is saved then.
+          { saveAtExit: true },
+        ),
+      ),
+    ),
+  );
 
 cli
   .command("serve", "Serve the workspace tools (read_file, edit_file, search_text, run_command, …) over HTTP on loopback, behind a bearer token")
@@ -550,7 +607,15 @@ cli
   .example("  NOMA_RECONCILE_TOKEN=$(openssl rand -hex 32) noma-reconcile serve --http --port 8080")
   .example(`  curl -s -H "Authorization: Bearer $TOKEN" -d '{"path":"README.md"}' http://127.0.0.1:7878/read_file`)
   .example('  noma-reconcile serve --http --port 0 --format json   # a free port; stdout: {"url":…,"port":…,"token":…}')
-  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/serve-command.js")).serveCommand(options, io)));
+  .action((options: Record<string, unknown>) =>
+    run(() =>
+      runService(
+        "serve",
+        () => import("./commands/serve-command.js"),
+        (m) => m.serveCommand(options, io),
+      ),
+    ),
+  );
 
 cli
   .command(
@@ -562,7 +627,13 @@ cli
   .example("  noma-reconcile ledger verify")
   .example("  noma-reconcile ledger verify --against origin/main --format json")
   .action((action: string, file: string | undefined, options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/ledger-command.js")).ledgerCommand(action, file, options, io)),
+    run(() =>
+      runService(
+        "ledger",
+        () => import("./commands/ledger-command.js"),
+        (m) => m.ledgerCommand(action, file, options, io),
+      ),
+    ),
   );
 
 cli
@@ -576,7 +647,13 @@ cli
   .example("  noma-reconcile archive restore docs/plan.md --number 2     # the current version is archived first")
   .example("  noma-reconcile archive restore docs/plan.md --month 2026-05 --stdout > old-plan.md")
   .action((action: string, path: string | undefined, options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/archive-command.js")).archiveCommand(action, path, options, io)),
+    run(() =>
+      runService(
+        "archive",
+        () => import("./commands/archive-command.js"),
+        (m) => m.archiveCommand(action, path, options, io),
+      ),
+    ),
   );
 
 cli
@@ -648,7 +725,15 @@ cli
   .option("--color", "Colour the text output (--no-color to disable)")
   .example("  noma-reconcile demo")
   .example("  noma-reconcile demo --keep")
-  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/demo-command.js")).demoCommand(options, io)));
+  .action((options: Record<string, unknown>) =>
+    run(() =>
+      runService(
+        "demo",
+        () => import("./commands/demo-command.js"),
+        (m) => m.demoCommand(options, io),
+      ),
+    ),
+  );
 
 cli
   .command("run", "Run the plan → do → check → act loop until the check passes or a budget is spent (.norma/, norma's layout)")
@@ -667,7 +752,15 @@ cli
   .example("  noma-reconcile run --spec .notarai/billing.spec.yaml --max-iterations 3 --format json")
   .example("  noma-reconcile run --goal 'Fix the flaky test' --ac 'AC1=npm test passes twice in a row'")
   .example("  noma-reconcile run --resume 20260105-100000-ab12cd")
-  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/run-command.js")).runCommand(options, io)));
+  .action((options: Record<string, unknown>) =>
+    run(() =>
+      runService(
+        "run",
+        () => import("./commands/run-command.js"),
+        (m) => m.runCommand(options, io),
+      ),
+    ),
+  );
 
 cli
   .command("reconcile", "Drift fixed in CI: run the loop on every spec with open drift, push its commit and open or update a pull request")
@@ -684,7 +777,15 @@ cli
   .example("  noma-reconcile reconcile                       # in GitHub Actions: GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL from the runner")
   .example("  noma-reconcile reconcile --target pr-branch    # on a pull_request event: commit the fix onto the PR's branch")
   .example("  noma-reconcile reconcile --spec .notarai/billing.spec.yaml --format json   # without a token: the branch stays local, the plan is printed")
-  .action((options: Record<string, unknown>) => run(async () => (await import("./commands/reconcile-drift-command.js")).reconcileDriftCommand(options, io)));
+  .action((options: Record<string, unknown>) =>
+    run(() =>
+      runService(
+        "reconcile",
+        () => import("./commands/reconcile-drift-command.js"),
+        (m) => m.reconcileDriftCommand(options, io),
+      ),
+    ),
+  );
 
 cli
   .command(
@@ -705,7 +806,13 @@ cli
   .example("  noma-reconcile runs apply 20260105-100000-ab12cd   # the run's commit into your branch, only if it applies cleanly")
   .example("  noma-reconcile runs prune --keep-last 10 --dry-run")
   .action((action: string, rest: string[], options: Record<string, unknown>) =>
-    run(async () => (await import("./commands/runs-command.js")).runsCommand(action, rest, options, io)),
+    run(() =>
+      runService(
+        "runs",
+        () => import("./commands/runs-command.js"),
+        (m) => m.runsCommand(action, rest, options, io),
+      ),
+    ),
   );
 
 /** The gate's document and governance steps, an ES module loaded only for the calls that need them. */

@@ -29,9 +29,12 @@ const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))
  * command bodies (+705 KB; the ES chunks lost 600 KB of whitespace in the same change), and
  * from 6.5 to 7 MB (and the packed one from 2 to 2.1 MB) when the less frequent one-shot
  * commands got one shared cached body, dist/bodies/commands.cjs (+874 KB unpacked; one body per
- * command would have been +3.1 MB): 2.03 MB packed, 6.91 MB unpacked and 610 files then.
+ * command would have been +3.1 MB): 2.03 MB packed, 6.91 MB unpacked and 610 files then; and to
+ * 2.7 MB packed and 9.4 MB unpacked when the run loop, its records, the servers and the workspace
+ * commands got one more shared cached body, dist/bodies/services.cjs (+1.83 MB), and check's fixes
+ * a body of their own, dist/bodies/check-fixes.cjs (+395 KB): 2.62 MB packed, 9.15 MB unpacked and 613 files then.
  */
-const BUDGET = { packedBytes: 2_100_000, unpackedBytes: 7_000_000, files: 700 };
+const BUDGET = { packedBytes: 2_700_000, unpackedBytes: 9_400_000, files: 700 };
 /** What dist/vendor/ holds: each runtime dependency as one file, beside the one WebAssembly build it loads. */
 const VENDORED = ["blake3.cjs", "blake3_js_bg.wasm", "sql-wasm.cjs", "sql-wasm.wasm", "yaml.cjs", "zstd.cjs", "zstd.wasm"];
 /** npm with no way to reach a registry: offline, and the registry an address nothing listens on. */

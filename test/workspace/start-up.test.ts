@@ -1,21 +1,21 @@
 /**
  * What the workspace tools cost the paths that do not use them, and what their commands teach:
  * - the pre-commit hook (`check --staged`) and the MCP server's start (initialize,
- *   tools/list) load no chunk of the workspace code (its library, smol-toml, modern-tar,
- *   zstd, whose vendored file dist/vendor/zstd.cjs is imported); the first workspace tool call
+ *   tools/list) load none of the workspace code (its library, smol-toml, modern-tar,
+ *   zstd, whose vendored file is dist/vendor/zstd.cjs); the first workspace tool call
  *   does load it (so the probe can see it);
  * - `serve`, `ledger` and `archive` --help show examples and their own exit codes.
- * Which modules load is observed with a module loader hook (node:module register) that
- * writes every loaded URL to a file; which of our source files each loaded output holds, the
- * build says (dist/inputs.json, from esbuild's metafile): nothing looks inside the bundles.
+ * Which modules load (ES modules, CommonJS files, and the modules a cached body such as the MCP
+ * server's, dist/bodies/services.cjs, initialises) is observed by test/helpers/trace-loads.ts;
+ * which of our source files each built output holds, the build says (dist/inputs.json, from
+ * esbuild's metafile).
  */
-import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CLI, runCli } from "../helpers/run-cli.js";
+import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
+import { INPUTS, loadedSources, type TracedRun, traceLoads } from "../helpers/trace-loads.js";
 
 /**
  * The workspace code: our sources under src/workspace/ and the HTTP binding — but the tool
@@ -23,40 +23,15 @@ import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
  * those schemas state (the command timeout, the HTTP defaults) — and its dependencies' files.
  */
 const WORKSPACE_SOURCES = /^src\/(http\/(?!http-defaults\.ts$)|workspace\/(?!workspace-tool-names\.ts$|workspace-schemas\.ts$|command-timeout\.ts$))/;
-const WORKSPACE_PACKAGES = /node_modules\/(smol-toml|modern-tar|@bokuweb\/zstd-wasm)\/|\/dist\/vendor\/zstd\.cjs$/;
-const DIST = join(CLI, "..");
-/** Our source files each built output holds (dist-relative output path → src/… inputs). */
-const INPUTS = JSON.parse(readFileSync(join(DIST, "inputs.json"), "utf8")) as Record<string, string[]>;
+const WORKSPACE_PACKAGES = /(^|\/)node_modules\/(smol-toml|modern-tar|@bokuweb\/zstd-wasm)\/|^vendor\/zstd\.cjs$/;
 const holdsWorkspaceCode = (output: string): boolean => (INPUTS[output] ?? []).some((i) => WORKSPACE_SOURCES.test(i));
 
-function tracer(): { hook: string; out: string } {
-  const dir = tempDir("nr-trace-");
-  const hook = join(dir, "trace.mjs");
-  const out = join(dir, "loaded.txt");
-  const loader = `import { appendFileSync } from "node:fs";
-export async function load(url, context, next) { appendFileSync(${JSON.stringify(out)}, url + "\\n"); return next(url, context); }`;
-  writeFileSync(hook, `import { register } from "node:module";\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(loader)}`)});\n`);
-  writeFileSync(out, "");
-  return { hook: pathToFileURL(hook).href, out };
+/** What a traced run loaded of the workspace code: its sources, its packages' modules and files. */
+function workspaceCode(t: TracedRun): string[] {
+  return [...loadedSources(t).filter((i) => WORKSPACE_SOURCES.test(i)), ...[...t.inits, ...t.cjs, ...t.esm].filter((p) => WORKSPACE_PACKAGES.test(p))];
 }
 
-/** Loaded files that hold workspace code. */
-function workspaceCode(loadedFile: string): string[] {
-  const urls = readFileSync(loadedFile, "utf8")
-    .split("\n")
-    .filter((u) => u.startsWith("file:"));
-  return urls.filter((u) => {
-    if (WORKSPACE_PACKAGES.test(u)) return true;
-    const path = fileURLToPath(u);
-    return path.startsWith(`${DIST}/`) && holdsWorkspaceCode(path.slice(DIST.length + 1));
-  });
-}
-
-function runTraced(args: string[], cwd: string, input?: string): { code: number | null; stdout: string; loaded: string } {
-  const t = tracer();
-  const r = spawnSync(process.execPath, ["--import", t.hook, CLI, ...args], { cwd, input, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
-  return { code: r.status, stdout: r.stdout, loaded: t.out };
-}
+const runTraced = (args: string[], cwd: string, input?: string): TracedRun => traceLoads(args, input === undefined ? { cwd } : { cwd, input });
 
 const rpc = (id: number, method: string, params: object = {}) => JSON.stringify({ jsonrpc: "2.0", id, method, params });
 const INIT = rpc(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } });
@@ -69,8 +44,8 @@ describe("start-up cost of the workspace tools", () => {
     git(root, ["add", "-A"]);
     const r = runTraced(["check", "--staged"], root);
     expect(r.code).toBe(0);
-    expect(readFileSync(r.loaded, "utf8")).toContain("/dist/cli.cjs");
-    expect(workspaceCode(r.loaded)).toEqual([]);
+    expect(r.cjs).toContain("cli.cjs");
+    expect(workspaceCode(r)).toEqual([]);
     // check runs from its body bundle, compiled from its file (no module loader sees it): all of it loads.
     expect(INPUTS["bodies/check.cjs"]).toContain("src/cli/commands/check-command.ts");
     expect(holdsWorkspaceCode("bodies/check.cjs")).toBe(false);
@@ -81,10 +56,11 @@ describe("start-up cost of the workspace tools", () => {
     const start = runTraced(["mcp"], root, `${INIT}\n${rpc(2, "tools/list")}\n`);
     expect(start.code).toBe(0);
     expect(start.stdout).toContain('"name":"read_file"');
-    expect(workspaceCode(start.loaded)).toEqual([]);
+    expect(loadedSources(start)).toContain("src/mcp/mcp-server.ts");
+    expect(workspaceCode(start)).toEqual([]);
     const call = runTraced(["mcp"], root, `${INIT}\n${rpc(2, "tools/call", { name: "read_file", arguments: { path: "a.txt" } })}\n`);
     expect(call.stdout).toContain("hello");
-    expect(workspaceCode(call.loaded).length).toBeGreaterThan(0);
+    expect(workspaceCode(call).length).toBeGreaterThan(0);
   });
 });
 

@@ -8,9 +8,10 @@
  * functions it calls; each command keeps its own cache file of what it compiled.
  *
  * Not here: the hot commands with bodies of their own (check, patch, render, changed, diff,
- * affected), the long-lived servers (mcp, lsp, serve: started once, then warm), and the
- * commands whose lazily loaded parts are watched by the module loader in tests (run and runs:
- * the ACP SDK and the HTML report; ledger, archive, demo, reconcile: workspace code and zstd).
+ * affected), and the run loop, its records, the servers and the workspace commands (run, runs,
+ * reconcile, mcp, serve, lsp, ledger, archive, demo), which share another body (services-body.ts):
+ * the ACP SDK, the language server's libraries and the workspace code would make this one,
+ * which every command here reads at each start, twice as large.
  */
 export const commands = {
   transcript: () => import("../commands/transcript-command.js"),

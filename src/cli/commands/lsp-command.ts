@@ -7,11 +7,12 @@
  */
 import type { CliIO } from "../cli-io.js";
 
+/** The server's exit code; the bin ends the process with it (after saving the compile cache of its body: main.ts). */
 export async function lspCommand(io: CliIO): Promise<number> {
   const toStderr = (...parts: unknown[]): void => void io.stderr(`${parts.map(String).join(" ")}\n`);
   console.log = toStderr;
   console.info = toStderr;
   console.debug = toStderr;
   const { runLspServer } = await import("../../lsp/lsp-server.js");
-  process.exit(await runLspServer({ input: process.stdin, output: process.stdout }));
+  return runLspServer({ input: process.stdin, output: process.stdout });
 }

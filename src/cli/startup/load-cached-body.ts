@@ -49,10 +49,19 @@ const HEADER = 16;
 /** Larger files are not read (a body's cache is well under a megabyte). */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
+/** The atomic writer of src/fsx/write-file-atomic.ts (loaded on first use: it loads node:crypto). */
+type WriteFileAtomic = typeof import("../../fsx/write-file-atomic.js").writeFileAtomic;
+
 /** A loaded body: its exports, and `settle` to call once the command is done (saves the cache when due). */
 export interface CachedBody<T> {
   exports: T;
   settle(): Promise<void>;
+  /**
+   * Save the cache when the process exits, if `settle` has not: for a server whose library ends the
+   * process itself (the language server's protocol library calls process.exit on `exit`). The writer
+   * is passed in, loaded beforehand: nothing can be loaded asynchronously once the process exits.
+   */
+  saveAtExit(write: WriteFileAtomic): void;
 }
 
 /** The build's word on body `name`, or undefined when running from source. */
@@ -214,20 +223,28 @@ export function loadCachedBody<T>(name: string, env: NodeJS.ProcessEnv, options:
       if (v8FlagChanges() === flags) taken = script.createCachedData();
     });
   (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
+  let saved = false;
+  // Once per (body, Node, flags); never from code compiled under flags that changed since (V8 would refuse it).
+  const due = () => !saved && !fromCache && (v8FlagChanges() === flags || taken !== undefined);
+  const save = (write: WriteFileAtomic): void => {
+    saved = true;
+    try {
+      if (!trustedCacheDir(dir, true)) return;
+      write(cacheFile, cacheFileBytes(taken ?? script.createCachedData()), { mode: 0o600 });
+      pruneCacheFiles(dir, cacheName, cacheFile);
+    } catch {
+      /* a cache that cannot be written is only a slower next run */
+    }
+  };
   return {
     exports: mod.exports,
     async settle() {
-      // Once per (body, Node, flags); never from code compiled under flags that changed since (V8 would refuse it).
-      if (fromCache || (v8FlagChanges() !== flags && taken === undefined)) return;
-      try {
-        if (!trustedCacheDir(dir, true)) return;
-        const bytes = cacheFileBytes(taken ?? script.createCachedData());
-        const { writeFileAtomic } = await import("../../fsx/write-file-atomic.js");
-        writeFileAtomic(cacheFile, bytes, { mode: 0o600 });
-        pruneCacheFiles(dir, cacheName, cacheFile);
-      } catch {
-        /* a cache that cannot be written is only a slower next run */
-      }
+      if (due()) save((await import("../../fsx/write-file-atomic.js")).writeFileAtomic);
+    },
+    saveAtExit(write) {
+      process.once("exit", () => {
+        if (due()) save(write);
+      });
     },
   };
 }
