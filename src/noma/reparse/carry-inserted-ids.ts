@@ -20,8 +20,9 @@ import type { NomaDocument } from "../ast.js";
 import { type Registrant, sameRegistration, takeRegistration } from "./id-registrations.js";
 
 /**
- * `fresh` registers what `old` registers plus (when `more`) or minus directives without aliases
- * whose ids are new to (or unique in) `doc`: pair them up, or undefined.
+ * Pair the registrants of `long` with those of `short` (as [old, fresh] indexes) when `long`
+ * holds `short`'s in order plus directives without aliases whose ids are new to `doc` (`long`
+ * the fresh list) or carried by no other node of it (`long` the old list); else undefined.
  */
 function align(doc: NomaDocument, long: readonly Registrant[], short: readonly Registrant[], longIsFresh: boolean): Array<[number, number]> | undefined {
   const pairs: Array<[number, number]> = [];
