@@ -10,7 +10,8 @@
  * alias and duplicate is unchanged, and the index of a full parse is the old one with:
  * the added ids in `ids` where the walk meets them (the removed ones taken out), and
  * `nodeById` holding them — in the order a full parse gives, the first registration of
- * each id in walk order. Anything else returns false and changes nothing: the caller
+ * each id in walk order. The id maps are new objects, as a full re-index makes them (see
+ * below). Anything else returns false and changes nothing: the caller
  * indexes the document from scratch.
  *
  * Equivalence: test/noma/reparse/carry-inserted-ids.test.ts (reparseEdited against a
@@ -82,6 +83,8 @@ export function carryInsertedIds(doc: NomaDocument, before: readonly Registrant[
   for (const [o, n] of pairs) takeRegistration(doc, before[o]!, after[n]!);
   // Every fresh section now has its id: the region's ids are the fresh registrants'.
   doc.ids.splice(at, oldIds.length, ...idsOf(after, (r) => r.id));
+  // New maps, never the old ones changed in place: validation takes a map it has seen for
+  // "no id changed" and keeps its earlier answers (broken references, claims' evidence).
   if (added) {
     // The added ids enter nodeById in walk order, as a full parse enters them.
     const paired = new Set(pairs.map(([, n]) => n));
@@ -92,7 +95,10 @@ export function carryInsertedIds(doc: NomaDocument, before: readonly Registrant[
     doc.nodeById = byId;
   } else {
     const paired = new Set(pairs.map(([o]) => o));
-    for (let i = 0; i < before.length; i++) if (!paired.has(i) && before[i]!.id !== undefined) doc.nodeById.delete(before[i]!.id!);
+    const byId = new Map(doc.nodeById);
+    for (let i = 0; i < before.length; i++) if (!paired.has(i) && before[i]!.id !== undefined) byId.delete(before[i]!.id!);
+    doc.nodeById = byId;
   }
+  doc.aliasMap = new Map(doc.aliasMap);
   return true;
 }

@@ -113,16 +113,23 @@ describe("carrying the id index over added and removed directives", () => {
   it("answers for an added directive with a new id and for a removed one: the index is carried, not made again", () => {
     const src = Array.from({ length: 20 }, (_, i) => `## Area ${i} {id="s${i}"}\n\n::claim{id="c${i}"}\nClaim ${i}.\n::\n`).join("\n");
     const doc = parseNoma(src);
-    const ids = doc.ids;
+    const { ids, duplicateIds, nodeById, aliasMap } = doc;
     const added = src.replace('::claim{id="c7"}', '::note{id="n1" for="c7"}\nA note.\n::\n\n::claim{id="c7"}');
     const next = reparseEdited(doc, added);
-    // The same array, updated in place: indexing from scratch makes a new one.
+    // The same array and duplicates, updated in place: indexing from scratch makes new ones.
     expect(next.ids).toBe(ids);
+    expect(next.duplicateIds).toBe(duplicateIds);
+    // The maps validation compares by identity (does any id resolve differently?) are new.
+    expect(next.nodeById).not.toBe(nodeById);
+    expect(next.aliasMap).not.toBe(aliasMap);
     expect(next.ids.indexOf("n1")).toBe(next.ids.indexOf("c7") - 1);
     expect(snapshot(next)).toEqual(snapshot(parseNoma(added)));
     const removed = added.replace('::claim{id="c12"}\nClaim 12.\n::\n', "");
+    const maps = { nodeById: next.nodeById, aliasMap: next.aliasMap };
     const after = reparseEdited(next, removed);
     expect(after.ids).toBe(ids);
+    expect(after.nodeById).not.toBe(maps.nodeById);
+    expect(after.aliasMap).not.toBe(maps.aliasMap);
     expect(after.ids.includes("c12")).toBe(false);
     expect(snapshot(after)).toEqual(snapshot(parseNoma(removed)));
   });
