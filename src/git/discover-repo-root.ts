@@ -34,8 +34,21 @@ const DISCOVERY_ENV =
 const CONFIG_ENV = /^GIT_CONFIG_(PARAMETERS|KEY_\d+)$/;
 const DISCOVERY_KEYS = /core\.(worktree|bare)|safe\.directory|include/i;
 
+/** Where git would find the repository from `cwd`: its top level and its git directory. */
+export interface DiscoveredRepo {
+  /** The top level, as `git rev-parse --show-toplevel` prints it. */
+  top: string;
+  /** The git directory (`<top>/.git`, or where a `gitdir:` file points: a linked worktree's own). */
+  gitDir: string;
+}
+
 /** The top level git would print for `cwd`, or `undefined` when git must be asked. */
 export function discoverRepoRoot(cwd: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return discoverRepo(cwd, env)?.top;
+}
+
+/** The top level and git directory git would use for `cwd`, or `undefined` when git must be asked (the same cases). */
+export function discoverRepo(cwd: string, env: NodeJS.ProcessEnv = process.env): DiscoveredRepo | undefined {
   try {
     return walkUp(cwd, env);
   } catch {
@@ -43,7 +56,7 @@ export function discoverRepoRoot(cwd: string, env: NodeJS.ProcessEnv = process.e
   }
 }
 
-function walkUp(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+function walkUp(cwd: string, env: NodeJS.ProcessEnv): DiscoveredRepo | undefined {
   if (process.platform === "win32") return undefined;
   for (const [key, value] of Object.entries(env)) {
     if (DISCOVERY_ENV.test(key)) return undefined;
@@ -68,7 +81,7 @@ function walkUp(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
   }
 }
 
-function topLevelAt(dir: string, dirStat: Stats, dotGit: Stats, uid: number | undefined): string | undefined {
+function topLevelAt(dir: string, dirStat: Stats, dotGit: Stats, uid: number | undefined): DiscoveredRepo | undefined {
   let gitDir: string;
   if (dotGit.isDirectory()) gitDir = join(dir, ".git");
   else if (dotGit.isFile()) {
@@ -85,7 +98,7 @@ function topLevelAt(dir: string, dirStat: Stats, dotGit: Stats, uid: number | un
   if (uid !== undefined && (dirStat.uid !== uid || dotGit.uid !== uid || gitDirStat.uid !== uid)) return undefined;
   if (!plainConfig(join(gitDir, "config")) || readOrUndefined(join(gitDir, "config.worktree")) !== undefined) return undefined;
   if (commonDir !== undefined && !plainConfig(join(commonDir, "config"))) return undefined;
-  return dir;
+  return { top: dir, gitDir };
 }
 
 /** Git's test for a git directory: HEAD, and objects/ and refs/ (in the common directory of a linked worktree). */

@@ -38,6 +38,7 @@ import {
   type VerdictFile,
 } from "./agent-protocol.js";
 import { builtinCheck, type Acknowledgement } from "./agents/builtin-check.js";
+import type { PendingFile } from "./pending-drift.js";
 import { cliAgentCommand } from "./agents/cli-agent-command.js";
 import { extractResponse } from "./agents/extract-response.js";
 import { inheritedEnv, minimalEnv } from "./agents/agent-env.js";
@@ -92,6 +93,8 @@ export interface StepOutcome {
   verdict: VerdictFile | null;
   /** reconciled.json of a do/act step (validated), or null. */
   acks: ReconciledAck[] | null;
+  /** The built-in check's drift answers that still hold (BuiltinCheckResult.drift); null for any other step. */
+  drift: ReadonlyMap<string, readonly PendingFile[]> | null;
   /** Repo-relative paths the agent changed while it ran (worktree-changes.ts; null: no agent ran). */
   worktreeChanges: string[] | null;
   protocolError: string | null;
@@ -149,6 +152,7 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
   let failure: string | null = null;
   let skipped = false;
   let worktreeChanges: string[] | null = null;
+  let drift: ReadonlyMap<string, readonly PendingFile[]> | null = null;
 
   if (s.agent === undefined) {
     skipped = true;
@@ -178,6 +182,7 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
       step: { runId: s.runId, index: s.index },
     });
     response = r.response;
+    drift = r.drift;
   } else {
     let out: SpawnOutcome;
     let text: { ok: true; text: string } | { ok: false; problem: string };
@@ -352,6 +357,7 @@ export async function executeStep(s: StepInput): Promise<StepOutcome> {
     summary,
     response: finalResponse,
     verdict,
+    drift,
     acks: status === "fail" ? null : acks,
     worktreeChanges,
     protocolError,

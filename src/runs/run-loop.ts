@@ -230,7 +230,7 @@ async function drive(ctx: RunContext): Promise<RunEnd> {
       // The open drift after a failed check: what the stalled-drift budget watches.
       let open: number | null = null;
       if (ctx.verdict === "FAIL" && ctx.specs.length > 0) {
-        open = await openDriftCount(ctx);
+        open = await openDriftCount(ctx, outcome.drift);
         ctx.driftCounts = [...ctx.driftCounts.filter((c) => c.iteration !== iteration), { iteration, step: index, open }];
         kv["drift_counts"] = ctx.driftCounts;
       }

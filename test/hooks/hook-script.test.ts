@@ -18,6 +18,7 @@ import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli.js";
 import { installLocally, networkStubs, PACKAGE_ROOT } from "../helpers/local-install.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
 import { git, tempDir, tempRepo, writeTree } from "../helpers/temp-repo.js";
 import { commit } from "../check/staged/hook-repo.js";
 import { BROKEN, VALID } from "../check/staged/fixtures.js";
@@ -32,14 +33,19 @@ function onPath(name: string): string {
 
 const head = (repo: string): string => git(repo, ["rev-parse", "HEAD"]).trim();
 
+/** Repositories built once per file (per tree) and copied for each test: what `init --hooks` writes holds no absolute path. */
+const templates = repoTemplates();
+
 /** A repository with the hook `init --hooks` installs, and one valid and one broken document ready to stage. */
 function repoWithHook(tree: Record<string, string> = {}): string {
-  const repo = tempRepo({ "a.noma": VALID, ...tree });
-  const r = runCli(["init", "--hooks"], { cwd: repo });
-  expect(r.code, r.stderr).toBe(0);
-  git(repo, ["add", "-A"]);
-  git(repo, ["commit", "-q", "--no-verify", "-m", "init"]);
-  return repo;
+  return templates.copy(`hook:${JSON.stringify(tree)}`, () => {
+    const repo = tempRepo({ "a.noma": VALID, ...tree });
+    const r = runCli(["init", "--hooks"], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    git(repo, ["add", "-A"]);
+    git(repo, ["commit", "-q", "--no-verify", "-m", "init"]);
+    return repo;
+  });
 }
 
 function stageBroken(repo: string): void {

@@ -1,7 +1,8 @@
 /**
  * Install path (b): `npm i -D git+file://<a clone of this repository at HEAD>` in a fresh
- * project. npm clones it, installs its dev dependencies from the lockfile and runs `prepare`
- * (the build, with types) in a temporary clone, packs that (the runtime dependencies bundled)
+ * project (a shallow clone: one commit, as npm clones a hosted repository; install-helpers.ts).
+ * npm clones it, installs its dev dependencies from the lockfile and runs `prepare` (the build,
+ * with types) in a temporary clone, packs that (the runtime dependencies bundled)
  * and installs the result; then the README's steps (user-flow.ts). A git URL of the hosted
  * repository (`github:<owner>/noma-reconcile#<ref>`) takes the same path.
  */
@@ -9,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/temp-repo.js";
-import { Clock, cloneHead, INSTALL_TIMEOUT_MS, NPM_FLAGS, ok, userProject } from "./install-helpers.js";
+import { Clock, INSTALL_TIMEOUT_MS, NPM_FLAGS, ok, shallowCloneHead, userProject } from "./install-helpers.js";
 import { adoptAndUse } from "./user-flow.js";
 
 describe("install from a git URL", () => {
@@ -18,7 +19,7 @@ describe("install from a git URL", () => {
     async () => {
       const clock = new Clock();
       const clone = join(tempDir("nr-clone-"), "noma-reconcile");
-      cloneHead(clone);
+      shallowCloneHead(clone);
       const project = tempDir("nr-user-");
       userProject(project);
       const url = `git+file://${clone}`;

@@ -10,7 +10,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, symlinkSync } from "node:fs";
 import { delimiter, dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** This repository's work tree. */
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -123,6 +123,22 @@ export function cloneHead(dest: string): string {
   const head = ok("git", ["rev-parse", "HEAD"], ROOT).stdout.trim();
   ok("git", ["clone", "--quiet", "--no-checkout", ROOT, dest], dirname(dest));
   ok("git", ["checkout", "--quiet", "--detach", head], dest);
+  return head;
+}
+
+/**
+ * A shallow clone of this repository at the commit checked out here (HEAD, detached; that one
+ * commit, no history): what a git-URL install of the hosted repository clones, npm asking the
+ * host for `--depth=1`. npm clones its source three times in one `npm i` of a git URL (`strace -f`
+ * shows three `git clone`s): from this clone each hands over one commit's objects, from a clone
+ * with the whole history all of it (measured: 0.9 s of CPU per clone instead of 2.6 s). The
+ * package built from it is the same: the tree at HEAD. Uncommitted changes are not in it.
+ */
+export function shallowCloneHead(dest: string): string {
+  const head = ok("git", ["rev-parse", "HEAD"], ROOT).stdout.trim();
+  ok("git", ["init", "--quiet", dest], dirname(dest));
+  ok("git", ["fetch", "--quiet", "--depth=1", pathToFileURL(ROOT).href, head], dest);
+  ok("git", ["-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", "FETCH_HEAD"], dest);
   return head;
 }
 

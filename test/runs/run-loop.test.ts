@@ -22,6 +22,7 @@ import {
   runForSetUp,
   runIds,
   runRepoAsync,
+  shAgent,
   SPEC,
   stepDirs,
   treeSnapshot,
@@ -112,9 +113,9 @@ describe("run: passes, fails, acts", () => {
   it("fails, acts with a patch, passes on iteration 2; PASS marks the acknowledged files and writes the snapshot", async () => {
     const root = await runRepoAsync({
       drift: DRIFT,
-      config: { agents: { act: execAgent("act.json") } },
-      behaviors: {
-        "act.json": {
+      config: { agents: { act: shAgent("act.sh") } },
+      shBehaviors: {
+        "act.sh": {
           files: {
             "patch.diff": lineDiff(
               "src/app.ts",
@@ -171,8 +172,8 @@ describe("run: passes, fails, acts", () => {
   it("--no-mark passes without touching the cache or the snapshot", async () => {
     const root = await runRepoAsync({
       drift: DRIFT,
-      config: { agents: { act: execAgent("act.json") } },
-      behaviors: { "act.json": { files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } } },
+      config: { agents: { act: shAgent("act.sh") } },
+      shBehaviors: { "act.sh": { files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } } },
     });
     const before = readFileSync(join(root, ".notarai/reconciliation_state.json"), "utf8");
     const r = cli(root, ["run", "--spec", SPEC, "--no-mark"]);
@@ -191,11 +192,11 @@ describe("run: passes, fails, acts", () => {
       drift: DRIFT,
       // The test command passes once tests-ok exists: iteration 1 fails on it even though do acknowledged the drift.
       extra: { ".notarai/config.yaml": "workspace:\n  test: [node, -e, \"process.exit(require('fs').existsSync('tests-ok') ? 0 : 1)\"]\n" },
-      config: { agents: { act: execAgent("act.json"), do: execAgent("do.json") }, budgets: { max_iterations: 2 } },
-      behaviors: {
+      config: { agents: { act: shAgent("act.sh"), do: shAgent("do.sh") }, budgets: { max_iterations: 2 } },
+      shBehaviors: {
         // do (iteration 1) acknowledges the drift; act (iteration 1) fixes the tests but also edits the acknowledged file, without acknowledging it again.
-        "do.json": { byIteration: { "1": { files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } }, "2": {} } },
-        "act.json": {
+        "do.sh": { byIteration: { "1": { files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } }, "2": {} } },
+        "act.sh": {
           files: {
             "patch.diff":
               lineDiff("src/app.ts", "export const greet = (n: string) => `hi ${n}`;", "export const greet = (n: string) => `hey ${n}`;") + createTestsOk,
@@ -271,8 +272,8 @@ describe("run: budgets", () => {
   ] as const)("%s stops the run before anything is applied", async (budget, budgets, patch, limit) => {
     const root = await runRepoAsync({
       drift: DRIFT,
-      config: { agents: { act: execAgent("act.json") }, budgets: { max_iterations: 5, ...budgets }, risky: ["src/new*.ts"] },
-      behaviors: { "act.json": { files: { "patch.diff": patch } } },
+      config: { agents: { act: shAgent("act.sh") }, budgets: { max_iterations: 5, ...budgets }, risky: ["src/new*.ts"] },
+      shBehaviors: { "act.sh": { files: { "patch.diff": patch } } },
     });
     const tree = treeSnapshot(root);
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
@@ -291,8 +292,8 @@ describe("run: budgets", () => {
 describe("run: agents that break the contract", () => {
   it("a bad AgentResponse fails the step with protocol_error; the raw stdout stays in the logs", async () => {
     const root = await runRepoAsync({
-      config: { agents: { plan: execAgent("plan.json") } },
-      behaviors: { "plan.json": { stdout: "I made a plan!\n", stderr: "thinking…\n" } },
+      config: { agents: { plan: shAgent("plan.sh") } },
+      shBehaviors: { "plan.sh": { stdout: "I made a plan!\n", stderr: "thinking…\n" } },
     });
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code).toBe(1);
@@ -311,8 +312,8 @@ describe("run: agents that break the contract", () => {
 
   it("an AgentResponse of the wrong shape names the key, what was expected and what was found", async () => {
     const root = await runRepoAsync({
-      config: { agents: { plan: execAgent("plan.json") } },
-      behaviors: { "plan.json": { stdout: JSON.stringify({ version: 1, status: "done", summary: 3, files: [] }) } },
+      config: { agents: { plan: shAgent("plan.sh") } },
+      shBehaviors: { "plan.sh": { stdout: JSON.stringify({ version: 1, status: "done", summary: 3, files: [] }) } },
     });
     const out = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
     expect(out.steps[0].summary).toBe(
@@ -324,7 +325,7 @@ describe("run: agents that break the contract", () => {
     ["..", ["../escape.txt"], /contains "\.\."/],
     ["an absolute path", ["/etc/passwd"], /is absolute/],
   ])("files[] with %s is a protocol error", async (_what, listed, message) => {
-    const root = await runRepoAsync({ config: { agents: { plan: execAgent("plan.json") } }, behaviors: { "plan.json": { listed } } });
+    const root = await runRepoAsync({ config: { agents: { plan: shAgent("plan.sh") } }, shBehaviors: { "plan.sh": { listed } } });
     const out = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
     expect(out.status).toBe("failed");
     expect(out.steps[0].summary).toMatch(message);
@@ -343,8 +344,8 @@ describe("run: agents that break the contract", () => {
 
   it("a check agent without verdict.json stops the run as failed (protocol_error)", async () => {
     const root = await runRepoAsync({
-      config: { agents: { check: execAgent("check.json") } },
-      behaviors: { "check.json": { files: { "scorecard.md": "# all good\n" } } },
+      config: { agents: { check: shAgent("check.sh") } },
+      shBehaviors: { "check.sh": { files: { "scorecard.md": "# all good\n" } } },
     });
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
     expect(r.code).toBe(1);
@@ -357,8 +358,8 @@ describe("run: agents that break the contract", () => {
 
   it("an invalid verdict.json is a protocol error too", async () => {
     const root = await runRepoAsync({
-      config: { agents: { check: execAgent("check.json") } },
-      behaviors: { "check.json": { files: { "scorecard.md": "x\n", "verdict.json": { version: 1, verdict: "MAYBE", criteria: [] } } } },
+      config: { agents: { check: shAgent("check.sh") } },
+      shBehaviors: { "check.sh": { files: { "scorecard.md": "x\n", "verdict.json": { version: 1, verdict: "MAYBE", criteria: [] } } } },
     });
     const out = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result;
     expect(out.reason).toBe('step 3 (check) failed: protocol_error: verdict.json: verdict: expected one of "PASS", "FAIL", found "MAYBE"');
@@ -366,8 +367,8 @@ describe("run: agents that break the contract", () => {
 
   it("plan, do and check must not produce patch.diff: it is ignored, with an event", async () => {
     const root = await runRepoAsync({
-      config: { agents: { plan: execAgent("plan.json") } },
-      behaviors: { "plan.json": { files: { "plan.md": "# plan\n", "patch.diff": lineDiff("src/app.ts", "x", "y") } } },
+      config: { agents: { plan: shAgent("plan.sh") } },
+      shBehaviors: { "plan.sh": { files: { "plan.md": "# plan\n", "patch.diff": lineDiff("src/app.ts", "x", "y") } } },
     });
     const tree = treeSnapshot(root);
     const r = cli(root, ["run", "--spec", SPEC, "--format", "json"]);
@@ -400,8 +401,10 @@ describe("run: patches", { timeout: 240_000 }, () => {
     return runRepoAsync({
       drift: DRIFT,
       extra: { "notes.txt": "tracked notes\n" },
-      config: { agents: { act: execAgent("act.json"), do: execAgent("do.json") } },
-      behaviors: { "act.json": act, "do.json": { workspace: DIRTY } },
+      // The act agent as sh; the do agent edits the workspace (the node agent's `workspace`).
+      config: { agents: { act: shAgent("act.sh"), do: execAgent("do.json") } },
+      shBehaviors: { "act.sh": act },
+      behaviors: { "do.json": { workspace: DIRTY } },
     });
   }
 
@@ -813,8 +816,8 @@ describe("progress", () => {
   it.skipIf(!hasScript)("shows iteration, role and elapsed time on stderr when it is a terminal and CI is unset; nothing otherwise", async () => {
     const root = await runRepoAsync({
       drift: DRIFT,
-      config: { agents: { act: execAgent("act.json") } },
-      behaviors: { "act.json": { files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } } },
+      config: { agents: { act: shAgent("act.sh") } },
+      shBehaviors: { "act.sh": { files: { "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] } } },
     });
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
     delete env["CI"];

@@ -20,7 +20,7 @@ import { readNormaState } from "../../src/runs/norma-db.js";
 import { CLI } from "../helpers/run-cli.js";
 import { repoTemplates } from "../helpers/repo-templates.js";
 import { git, tempDir } from "../helpers/temp-repo.js";
-import { checkoutFingerprint, cli, execAgent, lineDiff, readJson, runForSetUp, runIds, runRepoAsync, SPEC, worktreeOf } from "./helpers/run-repo.js";
+import { checkoutFingerprint, cli, lineDiff, readJson, runForSetUp, runIds, runRepoAsync, shAgent, SPEC, worktreeOf } from "./helpers/run-repo.js";
 
 const OLD = "export const greet = (n: string) => `hi ${n}`;";
 const NEW = "export const greet = (n: string) => `hello ${n}`; // reconciled";
@@ -31,9 +31,9 @@ async function fixingRepo(extra: { config?: object; act?: object } = {}): Promis
   return await runRepoAsync({
     drift: DRIFT,
     extra: { "notes.txt": "notes\n", "other.txt": "other\n" },
-    config: { agents: { act: execAgent("act.json") }, ...extra.config },
-    behaviors: {
-      "act.json": extra.act ?? {
+    config: { agents: { act: shAgent("act.sh") }, ...extra.config },
+    shBehaviors: {
+      "act.sh": extra.act ?? {
         files: { "patch.diff": lineDiff("src/app.ts", OLD, NEW), "reconciled.json": [{ spec: SPEC, path: "src/app.ts" }] },
       },
     },

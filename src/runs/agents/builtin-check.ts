@@ -72,6 +72,13 @@ export interface CriterionResult {
 export interface BuiltinCheckResult {
   response: AgentResponse;
   verdict: VerdictFile;
+  /**
+   * The drift question's answer per spec (`pendingDrift`), for the run loop's open-drift count after a FAIL
+   * (open-drift.ts), which would ask it again of the same work tree: only the answers that still hold when the check
+   * ends — none asked before a test command ran (it may change the tree) — and only those given without a warning
+   * (a warning is the user's to see from the count's own question; asking again is then left as it was).
+   */
+  drift: ReadonlyMap<string, readonly PendingFile[]>;
 }
 
 interface DriftEvidence {
@@ -166,13 +173,28 @@ export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinChe
    * directory), so git is not asked again — unless a test command ran since, which may have changed the tree.
    */
   let untrackedOut: Promise<string> | null = null;
+  /** The drift answers that still hold (BuiltinCheckResult.drift). */
+  const answers = new Map<string, readonly PendingFile[]>();
 
   for (const c of input.criteria) {
     if (c.kind === "drift") {
       const spec = c.spec!;
       const listing = startCombinedWorktreeListing(root);
-      const pending = await pendingDrift(root, spec, { onWarning }, listing);
+      let warned = false;
+      const pending = await pendingDrift(
+        root,
+        spec,
+        {
+          onWarning: (m) => {
+            warned = true;
+            onWarning(m);
+          },
+        },
+        listing,
+      );
       untrackedOut = listing.othersOut;
+      if (warned) answers.delete(spec);
+      else answers.set(spec, pending);
       const evidence: DriftEvidence = {
         spec,
         pending: pending.map((p) => {
@@ -259,6 +281,7 @@ export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinChe
       const file = "files/test.log";
       const r = await runTests(root, input.stateRoot ?? root, join(stepDir, file), input.testTimeoutMs, input.env, input.signal, input.step);
       untrackedOut = null; // the test command may have changed the work tree
+      answers.clear();
       files.push(file);
       metrics["tests_exit_code"] = r.code ?? -1;
       if (r.code !== 0) fixes.push(`Make \`${c.argv!.join(" ")}\` pass (${r.detail}; see ${file})`);
@@ -310,5 +333,5 @@ export async function builtinCheck(input: BuiltinCheckInput): Promise<BuiltinChe
       : `${r.id}: ${r.detail[0] ?? r.text}`;
   };
   const summary = pass ? `PASS: all ${results.length} criteria hold` : `FAIL: ${failed.map(why).join("; ")}`;
-  return { response: { version: 1, status: "ok", summary, files, next_actions: fixes, errors: [] }, verdict };
+  return { response: { version: 1, status: "ok", summary, files, next_actions: fixes, errors: [] }, verdict, drift: answers };
 }

@@ -12,6 +12,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { patchInProcess } from "../../helpers/patch-in-process.js";
 import { runCli } from "../../helpers/run-cli.js";
 import { git, writeTree } from "../../helpers/temp-repo.js";
 import { commit, hookRepo } from "./hook-repo.js";
@@ -40,11 +41,8 @@ describe("pre-commit hook: fix_on_commit", () => {
 
   it("with a transcript: its records are re-staged and committed, and it verifies", () => {
     const repo = hookRepo({ ...ON, "docs/plan.noma": CLAIM });
-    expect(
-      runCli(["patch", "docs/plan.noma", "--op", '{"op":"add_block","parent":"plan","content":"::evidence{id=\\"e2\\" for=\\"C1\\"}\\nMore.\\n::"}'], {
-        cwd: repo,
-      }).code,
-    ).toBe(0);
+    // The patch only prepares the state the hook judges: in process (test/helpers/patch-in-process.ts; it asserts the op applied).
+    patchInProcess(repo, "docs/plan.noma", { op: "add_block", parent: "plan", content: '::evidence{id="e2" for="C1"}\nMore.\n::' });
     git(repo, ["add", "-A"]);
     const r = commit(repo, ["-m", "patched, then fixed by the hook"]);
     expect(r.code).toBe(0);
@@ -102,7 +100,7 @@ describe("pre-commit hook: fix_on_commit", () => {
 
   it("a transcript with unstaged records keeps its document unfixed", () => {
     const repo = hookRepo({ ...ON, "docs/plan.noma": FIXABLE });
-    expect(runCli(["patch", "docs/plan.noma", "--op", '{"op":"update_attribute","id":"c1","key":"confidence","value":0.7}'], { cwd: repo }).code).toBe(0);
+    patchInProcess(repo, "docs/plan.noma", { op: "update_attribute", id: "c1", key: "confidence", value: 0.7 });
     git(repo, ["add", "docs/plan.noma"]);
     const r = commit(repo, ["-m", "document without its transcript"]);
     expect(r.output).toContain("not fixed: docs/plan.noma: 1 fix (broken-reference) possible, but docs/plan.noma.patches is not staged");

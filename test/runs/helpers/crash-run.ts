@@ -13,7 +13,7 @@ import { verifyTranscript } from "../../../src/transcript/verify-transcript.js";
 import { repoTemplates } from "../../helpers/repo-templates.js";
 import { CLI } from "../../helpers/run-cli.js";
 import { git } from "../../helpers/temp-repo.js";
-import { checkoutFingerprint, cli, execAgent, lineDiff, runIds, runRepo, SPEC, worktreeOf } from "./run-repo.js";
+import { checkoutFingerprint, cli, lineDiff, runIds, runRepo, shAgent, SPEC, worktreeOf } from "./run-repo.js";
 
 const OLD_LINE = "export const greet = (n: string) => `hi ${n}`;";
 const NEW_LINE = "export const greet = (n: string) => `hello ${n}`; // reconciled";
@@ -28,9 +28,10 @@ export function crashRepo(): string {
 function buildCrashRepo(): string {
   return runRepo({
     drift: { "src/app.ts": `${OLD_LINE}\n` },
-    config: { agents: { act: execAgent("act.json") } },
-    behaviors: {
-      "act.json": {
+    // The act agent as a sh script (no node process per run: the subject is the run, not the agent).
+    config: { agents: { act: shAgent("act.sh") } },
+    shBehaviors: {
+      "act.sh": {
         files: {
           "patch.diff": lineDiff("src/app.ts", OLD_LINE, NEW_LINE),
           "patch.noma.json": [{ file: "docs/guide.noma", ops: [{ op: "replace_body", id: "greeting", content: "The app says hello, again.\n" }] }],
