@@ -45,6 +45,40 @@ import { fmt, machineScale, ratio, report, time } from "./lib/measure.mjs";
 
 if (process.env.NR_PATCH_BENCH === "issue38") process.exit(0);
 
+// Issue 38 §2: an op list on the 5 MiB mixed document costs its ops plus one pass, not a
+// document per op. 100 ops spread over it, of the kinds test/patch/op-list-memory.test.ts
+// uses (attributes, bodies, headings, and every tenth a new block with a new id), in process
+// as `patch --ops` applies them (parse, pre-validation, the ops, each state's sha256,
+// post-validation), against one warm parse + validate of the same text in the same run.
+// NR_PATCH_BENCH=oplist runs this part alone.
+if (process.env.NR_PATCH_BENCH === undefined || process.env.NR_PATCH_BENCH === "oplist") {
+  const mixed = generateMixedDocument(5 * 1024 * 1024);
+  const n = 100;
+  const ops = Array.from({ length: n }, (_, k) => {
+    const i = Math.floor((k * mixed.sections) / n);
+    if (k % 10 === 9) return { op: "add_block", parent: `box${i}`, content: `::note{id="n${k}"}\nA note added by op ${k}.\n::` };
+    if (k % 3 === 0) return { op: "update_attribute", id: `c${i}`, key: "owner", value: `agent-${k}` };
+    if (k % 3 === 1) return { op: "replace_body", id: `c${i}`, content: `Replaced by op ${k} of the list.` };
+    return { op: "update_heading", id: `s${i}`, title: `Area ${i}, renamed by op ${k}` };
+  });
+  const parseValidate = time(() => validateNoma(parseNoma(mixed.text)), { runs: 7, warmup: 2 });
+  const list = time(
+    () => {
+      const o = applyPatch(mixed.text, ops, { reuse: false });
+      if (o.result !== "applied") throw new Error(`op list: ${o.result} (${o.error?.message})`);
+    },
+    { runs: 5, warmup: 1 },
+  );
+  console.log("");
+  report(`${n}-op list in process, ${(Buffer.byteLength(mixed.text) / 1048576).toFixed(2)} MiB mixed document (issue 38 §2)`, [
+    ["figure", "time", "warm parse + validate", "× parse + validate", "per op", "per op × parse + validate"],
+    [`${n} ops, one write`, fmt(list), fmt(parseValidate), ratio(list, parseValidate), fmt(list / n), ratio(list / n, parseValidate)],
+  ]);
+  console.log("");
+}
+
+if (process.env.NR_PATCH_BENCH === "oplist") process.exit(0);
+
 // The reference's ≈160 ms per op was measured where `node -e 0` takes ≈90 ms; scaled to this machine.
 const REFERENCE_OP_MS_GUIDE = 160;
 const { nodeMs, scale } = machineScale();

@@ -47,34 +47,48 @@ export function recordedEdit(): RecordedEdit | null | undefined {
 const LARGE = 1 << 20;
 /** The buffer long results are written into, reused op after op. */
 let scratch: Buffer | null = null;
-/** The last long result, and whether it has characters beyond U+00FF. */
-let lastLong: { text: string; wide: boolean } | null = null;
-
-/** Whether `s` has characters beyond U+00FF (V8 answers at once for a string it stores one byte per character). */
-function isWide(s: string): boolean {
-  if (lastLong !== null && lastLong.text === s) return lastLong.wide;
-  return /[^\x00-\xff]/.test(s);
-}
+/**
+ * The last long result, whether it has characters beyond U+00FF, and whether it is all ASCII
+ * (undefined: not known yet). The buffer holds its characters until the next long result.
+ */
+let lastLong: { text: string; wide: boolean; ascii: boolean | undefined } | null = null;
 
 /**
- * `parts` (of `source` and inserts) joined into a string of `length` characters, written
- * into a reused buffer — one byte per character when every character fits (Latin-1), else
- * two (UTF-16 code units, lone surrogates kept) — and decoded from it. Node makes a string
- * this long an external string, whose characters live in memory the C allocator hands back
- * op after op; a join takes a fresh block of the garbage-collected heap each time, whose
- * pages the kernel faults in one by one (the largest single cost of an op:
+ * `parts` (of `source` and inserts, from the `sorted` edits) joined into a string of `length`
+ * characters, written into a reused buffer — one byte per character when every character
+ * fits (Latin-1), else two (UTF-16 code units, lone surrogates kept) — and decoded from it.
+ * Node makes a string this long an external string, whose characters live in memory the C
+ * allocator hands back op after op; a join takes a fresh block of the garbage-collected heap
+ * each time, whose pages the kernel faults in one by one (the largest single cost of an op:
  * docs/perf/patch.md). The characters are the same either way.
+ *
+ * When `source` is the text the buffer already holds (the previous op's result: an op list)
+ * and one edit made this one, only what follows the edit moves and the insert is written:
+ * the characters before it are already in place. Its ASCII-ness then follows from the
+ * source's and the insert's, without reading the text again (see assembledBytes).
  */
-function assemble(source: string, parts: readonly string[], length: number): string {
-  let wide = isWide(source);
+function assemble(source: string, sorted: readonly TextEdit[], parts: readonly string[], length: number): string {
+  const last = lastLong;
+  const held = last !== null && last.text === source;
+  let wide = held ? last.wide : /[^\x00-\xff]/.test(source);
   for (let k = 1; k < parts.length && !wide; k += 2) wide = /[^\x00-\xff]/.test(parts[k]!);
   const encoding = wide ? "utf16le" : "latin1";
-  const bytes = wide ? length * 2 : length;
-  if (scratch === null || scratch.length < bytes) scratch = Buffer.allocUnsafeSlow(bytes + (bytes >> 3));
+  const unit = wide ? 2 : 1;
+  const bytes = length * unit;
   let at = 0;
-  for (const part of parts) at += scratch.write(part, at, encoding);
+  let ascii: boolean | undefined;
+  if (held && last.wide === wide && sorted.length === 1 && scratch !== null && scratch.length >= bytes) {
+    const e = sorted[0]!;
+    scratch.copyWithin((e.from + e.insert.length) * unit, e.to * unit, source.length * unit);
+    scratch.write(e.insert, e.from * unit, encoding);
+    at = bytes;
+    ascii = last.ascii === undefined ? undefined : last.ascii && /^[\x00-\x7f]*$/.test(e.insert);
+  } else {
+    if (scratch === null || scratch.length < bytes) scratch = Buffer.allocUnsafeSlow(bytes + (bytes >> 3));
+    for (const part of parts) at += scratch.write(part, at, encoding);
+  }
   const text = scratch.toString(encoding, 0, at);
-  lastLong = { text, wide };
+  lastLong = { text, wide, ascii: wide ? false : ascii };
   return text;
 }
 
@@ -101,7 +115,8 @@ export function assembledBytes(text: string): Bytes | undefined {
   const last = lastLong;
   if (last === null || last.wide || scratch === null || last.text !== text) return undefined;
   const bytes = scratch.subarray(0, text.length);
-  return isAscii(bytes) ? bytes : undefined;
+  last.ascii ??= isAscii(bytes);
+  return last.ascii ? bytes : undefined;
 }
 
 /** Let go of the buffer long results are assembled in (it is made again when needed) and of known bytes. */
@@ -139,7 +154,7 @@ export function applyEdits(source: string, edits: readonly TextEdit[]): string {
   parts.push(source.slice(at));
   const length = source.length + sorted.reduce((n, e) => n + e.insert.length - (e.to - e.from), 0);
   const known = length >= LARGE && pieced !== null && pieced.text === source ? piecesOf(source, pieced.bytes, sorted) : undefined;
-  const text = known !== undefined || length < LARGE ? parts.join("") : assemble(source, parts, length);
+  const text = known !== undefined || length < LARGE ? parts.join("") : assemble(source, sorted, parts, length);
   if (known !== undefined) pieced = { text, bytes: known };
   const r = recording;
   if (r !== null && !r.lost) {

@@ -50,6 +50,32 @@ describe("applyEdits", () => {
     );
   });
 
+  it("updates the buffer in place for an edit of the text it holds, and assembles anew from any other text or several edits", () => {
+    // Each step edits the last result (the buffer holds it: moved in place), an earlier result
+    // (the buffer holds another text), or the last result with two edits at once.
+    const step = fc.tuple(fc.constantFrom("last", "earlier", "two"), fc.nat(), fc.nat(3), insertArb, fc.nat(), insertArb);
+    fc.assert(
+      fc.property(fc.constantFrom("", "é", "—"), fc.array(step, { minLength: 1, maxLength: 8 }), (seed, steps) => {
+        releaseEditBuffer();
+        const texts = [seed + BIG];
+        for (const [which, at, remove, insert, at2, insert2] of steps) {
+          const text = which === "earlier" ? texts[at2 % texts.length]! : texts[texts.length - 1]!;
+          const from = at % text.length;
+          const edits: TextEdit[] = [{ from, to: Math.min(text.length, from + remove), insert }];
+          const from2 = at2 % (text.length + 1);
+          if (which === "two" && (from2 < from || from2 >= Math.min(text.length, from + remove))) edits.push({ from: from2, to: from2, insert: insert2 });
+          const got = applyEdits(text, edits);
+          expect(got === joined(text, edits)).toBe(true);
+          const utf8 = assembledBytes(got);
+          if (/[^\x00-\x7f]/.test(got)) expect(utf8).toBeUndefined();
+          else expect(Buffer.compare(Buffer.concat(byteRange(utf8!, 0, got.length)), Buffer.from(got, "utf8"))).toBe(0);
+          texts.push(got);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it("keeps a known text's results as pieces of its bytes, exactly the results' bytes, until an insert is not ASCII", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.constantFrom("", "x", "\n", "::", "é", "\ud800")), { minLength: 1, maxLength: 6 }), (steps) => {
