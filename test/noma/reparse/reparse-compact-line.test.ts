@@ -8,6 +8,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseSnapshot } from "./helpers/parse-snapshot.js";
 import { applyPatch, astToJson, parseNoma, validateNoma, type NomaDocument } from "../../../src/internal.js";
 import { reparseCompactLine } from "../../../src/noma/reparse/reparse-compact-line.js";
 
@@ -82,19 +83,7 @@ function spanOf(a: string, b: string): { prefix: number; suffix: number } {
   return { prefix: p, suffix: s };
 }
 
-function snapshot(doc: NomaDocument): unknown {
-  const at = (n: { type: string; pos: { line: number } }): string => `${n.type}@${n.pos.line}`;
-  return {
-    ast: astToJson(doc),
-    ids: doc.ids,
-    nodeById: [...doc.nodeById].map(([id, n]) => [id, at(n)]),
-    duplicateIds: [...doc.duplicateIds].map(([id, ns]) => [id, ns.map(at)]),
-    aliasesById: [...doc.aliasesById],
-    aliasMap: [...doc.aliasMap],
-    problems: doc.problems,
-    lineStarts: [...doc.lineStarts],
-  };
-}
+const snapshot = (doc: NomaDocument): unknown => parseSnapshot(doc, { lineStarts: true });
 
 const NOW = { now: new Date("2026-01-01T00:00:00Z") };
 

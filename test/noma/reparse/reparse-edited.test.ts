@@ -4,9 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { astToJson, parseNoma, type NomaDocument } from "../../../src/internal.js";
-import type { BlockNode } from "../../../src/noma/ast.js";
-import { walkBlocks } from "../../../src/noma/parse-memo.js";
+import { parseSnapshot } from "./helpers/parse-snapshot.js";
+import { parseNoma, type NomaDocument } from "../../../src/internal.js";
 import { reparseEdited } from "../../../src/noma/reparse/reparse-edited.js";
 import { applyPatch } from "../../../src/patch/apply-patch.js";
 
@@ -45,33 +44,7 @@ const docArb = fc
   .tuple(fc.array(lineArb, { maxLength: 40 }), fc.boolean(), fc.boolean())
   .map(([lines, fm, trailing]) => (fm ? "---\ntitle: t\naliases: [fm1]\n---\n" : "") + lines.join("\n") + (trailing ? "\n" : ""));
 
-/** The top-level blocks in walk order, from the tree (each top-level section followed by what it folds). */
-function walkOrder(nodes: readonly BlockNode[], out: BlockNode[] = []): BlockNode[] {
-  for (const n of nodes) {
-    out.push(n);
-    if (n.type === "section") walkOrder(n.children, out);
-  }
-  return out;
-}
-
-/** Everything the parse gives, nodes named by type and line (the id index included). */
-function snapshot(doc: NomaDocument): unknown {
-  const at = (n: { type: string; pos: { line: number } }): string => `${n.type}@${n.pos.line}`;
-  // The kept walk order is the tree's, node for node.
-  const kept = walkBlocks(doc)!;
-  const tree = walkOrder(doc.children);
-  expect(kept.length).toBe(tree.length);
-  for (let i = 0; i < tree.length; i++) expect(kept[i]).toBe(tree[i]);
-  return {
-    ast: astToJson(doc),
-    ids: doc.ids,
-    nodeById: [...doc.nodeById].map(([id, n]) => [id, at(n)]),
-    duplicateIds: [...doc.duplicateIds].map(([id, ns]) => [id, ns.map(at)]),
-    aliasesById: [...doc.aliasesById],
-    aliasMap: [...doc.aliasMap],
-    problems: doc.problems,
-  };
-}
+const snapshot = (doc: NomaDocument): unknown => parseSnapshot(doc, { walk: true });
 
 function canonical(text: string): unknown {
   return snapshot(parseNoma(text));
