@@ -97,19 +97,25 @@ describe("kill -9 during a burst of edits", () => {
       let killed = false;
       let first: () => void = () => undefined;
       const firstAnswer = new Promise<void>((r) => (first = r));
+      // A chain ends when the server is killed under its request (send throws). An answer other than 200 fails the
+      // test (it is not taken for the kill), and however a chain ends, the first answer's wait ends with it.
       const chains = FILES.map(async (path) => {
-        for (let n = 0; n < 40 && !killed; n++) {
-          const [tool, args] = edit(trial, path, n);
-          try {
-            const r = await s.send(tool, args);
+        try {
+          for (let n = 0; n < 40 && !killed; n++) {
+            const [tool, args] = edit(trial, path, n);
+            let r: Awaited<ReturnType<typeof s.send>>;
+            try {
+              r = await s.send(tool, args);
+            } catch {
+              return; // the server was killed under this request
+            }
             expect(r.status, JSON.stringify(r.body)).toBe(200);
             if (!killed) answered++;
             first();
-          } catch {
-            return; // the server was killed under this request
           }
+        } finally {
+          first();
         }
-        first();
       });
       // The ninth chain: a move, a directory, a move back, a directory, …
       const mover = (async () => {
@@ -118,14 +124,15 @@ describe("kill -9 during a burst of edits", () => {
           const to = at === MOVING[0] ? MOVING[1] : MOVING[0];
           const [tool, args]: [string, Record<string, unknown>] =
             n % 2 === 0 ? ["move_file", { source: at, destination: to }] : ["create_directory", { path: `${DIRS}/t${trial}/n${n}/deeper` }];
+          let r: Awaited<ReturnType<typeof s.send>>;
           try {
-            const r = await s.send(tool, args);
-            expect(r.status, JSON.stringify(r.body)).toBe(200);
-            if (!killed) answered++;
-            if (tool === "move_file") at = to;
+            r = await s.send(tool, args);
           } catch {
-            return;
+            return; // the server was killed under this request
           }
+          expect(r.status, JSON.stringify(r.body)).toBe(200);
+          if (!killed) answered++;
+          if (tool === "move_file") at = to;
         }
       })();
       // The kill falls at a pseudo-random moment after the burst is under way (an edit answered).
