@@ -50,12 +50,9 @@ function align(doc: NomaDocument, long: readonly Registrant[], short: readonly R
 }
 
 /** The ids registrants register, in order. */
-function idsOf(list: readonly Registrant[], idOf: (r: Registrant) => string | undefined): string[] {
+function idsOf(list: readonly Registrant[]): string[] {
   const out: string[] = [];
-  for (const r of list) {
-    const id = idOf(r);
-    if (id !== undefined) out.push(id);
-  }
+  for (const r of list) if (r.id !== undefined) out.push(r.id);
   return out;
 }
 
@@ -71,7 +68,7 @@ export function carryInsertedIds(doc: NomaDocument, before: readonly Registrant[
   const pairs = added ? align(doc, after, before, true) : align(doc, before, after, false);
   if (pairs === undefined) return false;
   // Where the old blocks' ids stand in `ids`: found through one of them no other node carries.
-  const oldIds = idsOf(before, (r) => r.id);
+  const oldIds = idsOf(before);
   let unique = 0;
   while (unique < oldIds.length && doc.duplicateIds.has(oldIds[unique]!)) unique++;
   if (unique === oldIds.length) return false;
@@ -82,7 +79,7 @@ export function carryInsertedIds(doc: NomaDocument, before: readonly Registrant[
   // From here the index is updated: the paired registrants as carryIdIndex does, then the ids.
   for (const [o, n] of pairs) takeRegistration(doc, before[o]!, after[n]!);
   // Every fresh section now has its id: the region's ids are the fresh registrants'.
-  doc.ids.splice(at, oldIds.length, ...idsOf(after, (r) => r.id));
+  doc.ids.splice(at, oldIds.length, ...idsOf(after));
   // New maps, never the old ones changed in place: validation takes a map it has seen for
   // "no id changed" and keeps its earlier answers (broken references, claims' evidence).
   if (added) {
