@@ -13,6 +13,8 @@
 import * as z from "zod/mini";
 import { OP_SCHEMAS } from "../patch/patch-op-schema.js";
 import { WORKSPACE_SCHEMAS } from "../workspace/workspace-schemas.js";
+import { type Builders, lazyFields, once } from "../workspace/lazy-fields.js";
+import type { WorkspaceToolName } from "../workspace/workspace-tool-names.js";
 import type { ToolName } from "./tool-catalog.js";
 import { DEFAULT_RUN_STATUS_EVENTS } from "../runs/run-status-defaults.js";
 
@@ -23,62 +25,72 @@ const baseBranch = text('Branch (or any commit-ish) to diff against, e.g. "main"
 const docFile = text("The .noma file: an absolute path or one relative to the repository root; it must be inside the repository");
 const stringList = z.array(z.string());
 
-const behavior = z.looseObject({
-  name: z.string(),
-  given: z.string(),
-  then: z.string(),
-  interaction: z.optional(z.looseObject({ trigger: z.string(), sequence: stringList })),
-  state_transition: z.optional(z.looseObject({ from: z.string(), to: z.string() })),
-});
+const behavior = once(() =>
+  z.looseObject({
+    name: z.string(),
+    given: z.string(),
+    then: z.string(),
+    interaction: z.optional(z.looseObject({ trigger: z.string(), sequence: stringList })),
+    state_transition: z.optional(z.looseObject({ from: z.string(), to: z.string() })),
+  }),
+);
 
-const diagnostic = z.looseObject({
-  severity: z.enum(["info", "warning", "error"]),
-  code: z.string(),
-  message: z.string(),
-  pos: z.optional(z.strictObject({ line: z.number(), column: z.number() })),
-  nodeId: z.optional(z.string()),
-  phase: z.optional(z.enum(["pre", "post"])),
-  endLine: z.optional(z.number()),
-});
+const diagnostic = once(() =>
+  z.looseObject({
+    severity: z.enum(["info", "warning", "error"]),
+    code: z.string(),
+    message: z.string(),
+    pos: z.optional(z.strictObject({ line: z.number(), column: z.number() })),
+    nodeId: z.optional(z.string()),
+    phase: z.optional(z.enum(["pre", "post"])),
+    endLine: z.optional(z.number()),
+  }),
+);
 
 const summary = z.enum(["ok", "warn", "error"]);
 
 /** A v1.0 transcript record (§5.2, §5.3) as written to `<file>.patches`. */
-const transcriptRecord = z.looseObject({
-  protocol_version: z.literal("1.0"),
-  tool_version: z.string(),
-  op_id: z.string(),
-  ts: z.string(),
-  actor: z.looseObject({ kind: z.enum(["human", "agent", "tool"]), name: z.string() }),
-  doc_uri: z.string(),
-  pre_sha256: z.string(),
-  post_sha256: z.string(),
-  pre_sha: z.string(),
-  post_sha: z.string(),
-  // The op as submitted: an object with a string "op" (anything else is refused before recording).
-  op: z.looseObject({ op: z.string() }),
-  patch_result: z.enum(["applied", "rejected", "noop"]),
-  pre_validation: summary,
-  post_validation: summary,
-});
-
-const patchOp = z.union(Object.values(OP_SCHEMAS) as unknown as [z.ZodMiniType, z.ZodMiniType, ...z.ZodMiniType[]]).check(
-  z.meta({
-    id: "PatchOp",
-    description:
-      "A Noma patch op (§3.1 core ops and §1.5 extended ops), addressing blocks by canonical id. Every op may carry baseHash: a prefix (8+ hex) of " +
-      "the target block's hash from read_doc.",
+const transcriptRecord = once(() =>
+  z.looseObject({
+    protocol_version: z.literal("1.0"),
+    tool_version: z.string(),
+    op_id: z.string(),
+    ts: z.string(),
+    actor: z.looseObject({ kind: z.enum(["human", "agent", "tool"]), name: z.string() }),
+    doc_uri: z.string(),
+    pre_sha256: z.string(),
+    post_sha256: z.string(),
+    pre_sha: z.string(),
+    post_sha: z.string(),
+    // The op as submitted: an object with a string "op" (anything else is refused before recording).
+    op: z.looseObject({ op: z.string() }),
+    patch_result: z.enum(["applied", "rejected", "noop"]),
+    pre_validation: summary,
+    post_validation: summary,
   }),
 );
 
-const actor = z.strictObject({
-  kind: z.enum(["human", "agent", "tool"]),
-  name: z.string().check(z.minLength(1)),
-  model: z.optional(z.string()),
-  version: z.optional(z.string()),
-});
+const patchOp = once(() =>
+  z.union(Object.values(OP_SCHEMAS) as unknown as [z.ZodMiniType, z.ZodMiniType, ...z.ZodMiniType[]]).check(
+    z.meta({
+      id: "PatchOp",
+      description:
+        "A Noma patch op (§3.1 core ops and §1.5 extended ops), addressing blocks by canonical id. Every op may carry baseHash: a prefix (8+ hex) of " +
+        "the target block's hash from read_doc.",
+    }),
+  ),
+);
 
-const patchEnvelope = {
+const actor = once(() =>
+  z.strictObject({
+    kind: z.enum(["human", "agent", "tool"]),
+    name: z.string().check(z.minLength(1)),
+    model: z.optional(z.string()),
+    version: z.optional(z.string()),
+  }),
+);
+
+const patchEnvelope = once(() => ({
   file: text(
     "The .noma file, or a book manifest (*.noma.yml: each op goes to the chapter owning its target id, all or nothing): " +
       "an absolute path or one relative to the repository root; it must be inside the repository",
@@ -92,7 +104,7 @@ const patchEnvelope = {
         z.describe("First 8+ hex of the document's sha256 before the patch; the patch is rejected (sha_mismatch) if the document changed"),
       ),
   ),
-  actor: z.optional(actor.check(z.describe('Who is patching, recorded in the transcript; default {"kind":"agent","name":"unknown"}'))),
+  actor: z.optional(actor().check(z.describe('Who is patching, recorded in the transcript; default {"kind":"agent","name":"unknown"}'))),
   base_sha256: z.optional(
     z
       .string()
@@ -103,14 +115,16 @@ const patchEnvelope = {
   ),
   parent_op_id: z.optional(z.string().check(z.minLength(1), z.describe("op_id of a causally prior transcript record"))),
   strict: z.optional(z.boolean().check(z.describe("Reject the patch (pre_validation_blocked) when the document already has validator errors"))),
-};
+}));
 
 /** patch_block as advertised: the envelope plus `op` or `ops`, typed as the op catalog. */
-const patchBlockInput = z.strictObject({
-  ...patchEnvelope,
-  op: z.optional(patchOp),
-  ops: z.optional(z.array(patchOp).check(z.minLength(1), z.describe("An op list, applied atomically (all or nothing); give this or op"))),
-});
+const patchBlockInput = once(() =>
+  z.strictObject({
+    ...patchEnvelope(),
+    op: z.optional(patchOp()),
+    ops: z.optional(z.array(patchOp()).check(z.minLength(1), z.describe("An op list, applied atomically (all or nothing); give this or op"))),
+  }),
+);
 
 /**
  * patch_block as validated: op contents are left to the tool and the patch engine. A value
@@ -118,35 +132,41 @@ const patchBlockInput = z.strictObject({
  * object with a string op is attempted, and a bad one is rejected as unsupported_op /
  * invalid_content and recorded (§3.1, B.6). `op`, `ops` and its items may be JSON strings.
  */
-const patchBlockArgs = z.strictObject({
-  ...patchEnvelope,
-  op: z.optional(z.unknown()),
-  ops: z.optional(z.union([z.array(z.unknown()).check(z.minLength(1)), z.string()])),
-});
+const patchBlockArgs = once(() =>
+  z.strictObject({
+    ...patchEnvelope(),
+    op: z.optional(z.unknown()),
+    ops: z.optional(z.union([z.array(z.unknown()).check(z.minLength(1)), z.string()])),
+  }),
+);
 
-const block = z.strictObject({
-  id: z.optional(z.string()),
-  type: z.string(),
-  name: z.optional(z.string()),
-  attrs: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
-  title: z.optional(z.string()),
-  level: z.optional(z.number()),
-  aliases: z.optional(stringList),
-  childCount: z.number(),
-  lines: z.array(z.number()).check(z.length(2), z.describe("[startLine, endLine], 1-based, inclusive")),
-  patchable: z.boolean(),
-  hash: z.optional(z.string()),
-});
+const block = once(() =>
+  z.strictObject({
+    id: z.optional(z.string()),
+    type: z.string(),
+    name: z.optional(z.string()),
+    attrs: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))),
+    title: z.optional(z.string()),
+    level: z.optional(z.number()),
+    aliases: z.optional(stringList),
+    childCount: z.number(),
+    lines: z.array(z.number()).check(z.length(2), z.describe("[startLine, endLine], 1-based, inclusive")),
+    patchable: z.boolean(),
+    hash: z.optional(z.string()),
+  }),
+);
 
 /** read_doc's `view: "outline"` entry: the block's place and name, nothing of its content. */
-const outlineBlock = z.strictObject({
-  id: z.optional(z.string()),
-  type: z.string(),
-  name: z.optional(z.string()),
-  title: z.optional(z.string()),
-  level: z.optional(z.number()),
-  lines: z.array(z.number()).check(z.length(2), z.describe("[startLine, endLine], 1-based, inclusive")),
-});
+const outlineBlock = once(() =>
+  z.strictObject({
+    id: z.optional(z.string()),
+    type: z.string(),
+    name: z.optional(z.string()),
+    title: z.optional(z.string()),
+    level: z.optional(z.number()),
+    lines: z.array(z.number()).check(z.length(2), z.describe("[startLine, endLine], 1-based, inclusive")),
+  }),
+);
 
 /** An argument error that says what was expected and what was given: `view: expected "full" or "outline", found string "x"`. */
 function expected(what: string): { error: (issue: { input?: unknown }) => string } {
@@ -163,52 +183,60 @@ function foundValue(v: unknown): string {
 /** The smallest `max_bytes` read_doc takes: the answer's envelope and a few blocks. */
 export const READ_DOC_MIN_BYTES = 256;
 
-const runId = z
-  .string()
-  .check(
-    z.regex(/^\d{8}-\d{6}-[0-9a-f]{6}$/, "a run id such as 20260105-100000-ab12cd"),
-    z.describe("A run id such as 20260105-100000-ab12cd (run_list lists them)"),
-  );
+const runId = once(() =>
+  z
+    .string()
+    .check(
+      z.regex(/^\d{8}-\d{6}-[0-9a-f]{6}$/, "a run id such as 20260105-100000-ab12cd"),
+      z.describe("A run id such as 20260105-100000-ab12cd (run_list lists them)"),
+    ),
+);
 const runStatusEnum = z.enum(["running", "passed", "failed", "stopped"]);
 const verdictEnum = z.nullable(z.enum(["PASS", "FAIL"]));
 const roleEnum = z.enum(["plan", "do", "check", "act"]);
 
-const runListEntry = z.strictObject({
-  run_id: z.string(),
-  created_at: z.string(),
-  status: runStatusEnum,
-  verdict: verdictEnum,
-  iteration: z.number(),
-  steps: z.number(),
-  goal: z.string(),
-  run_dir: z.string(),
-});
+const runListEntry = once(() =>
+  z.strictObject({
+    run_id: z.string(),
+    created_at: z.string(),
+    status: runStatusEnum,
+    verdict: verdictEnum,
+    iteration: z.number(),
+    steps: z.number(),
+    goal: z.string(),
+    run_dir: z.string(),
+  }),
+);
 
-const runRow = z.strictObject({
-  run_id: z.string(),
-  created_at: z.string(),
-  goal: z.string(),
-  status: runStatusEnum,
-  iteration: z.number(),
-  current_step_index: z.number(),
-  verdict: verdictEnum,
-  run_dir: z.string(),
-});
+const runRow = once(() =>
+  z.strictObject({
+    run_id: z.string(),
+    created_at: z.string(),
+    goal: z.string(),
+    status: runStatusEnum,
+    iteration: z.number(),
+    current_step_index: z.number(),
+    verdict: verdictEnum,
+    run_dir: z.string(),
+  }),
+);
 
-const runStep = z.strictObject({
-  step_index: z.number(),
-  role: roleEnum,
-  iteration: z.number(),
-  status: z.enum(["ok", "fail", "skipped"]),
-  step_dir: z.string(),
-  started_at: z.string(),
-  ended_at: z.nullable(z.string()),
-  summary: z.nullable(z.string()),
-});
+const runStep = once(() =>
+  z.strictObject({
+    step_index: z.number(),
+    role: roleEnum,
+    iteration: z.number(),
+    status: z.enum(["ok", "fail", "skipped"]),
+    step_dir: z.string(),
+    started_at: z.string(),
+    ended_at: z.nullable(z.string()),
+    summary: z.nullable(z.string()),
+  }),
+);
 
-const runEvent = z.strictObject({ seq: z.number(), ts: z.string(), type: z.string(), message: z.string(), data: z.unknown() });
+const runEvent = once(() => z.strictObject({ seq: z.number(), ts: z.string(), type: z.string(), message: z.string(), data: z.unknown() }));
 
-const verdictCriterion = z.looseObject({ id: z.string(), text: z.optional(z.string()), pass: z.boolean(), evidence: z.optional(z.string()) });
+const verdictCriterion = once(() => z.looseObject({ id: z.string(), text: z.optional(z.string()), pass: z.boolean(), evidence: z.optional(z.string()) }));
 
 export interface ToolSchemas {
   /** Advertised (and, unless `args` is given, validated) input. */
@@ -218,237 +246,267 @@ export interface ToolSchemas {
   output: z.ZodMiniType;
 }
 
-export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = {
-  list_affected_specs: {
-    input: z.strictObject({ base_branch: baseBranch }),
-    output: z.strictObject({
-      changed_files: stringList,
-      affected_specs: z.array(
+export const TOOL_SCHEMAS: Record<ToolName, ToolSchemas> = lazyFields<Record<ToolName, ToolSchemas>>({
+  list_affected_specs: () =>
+    lazyFields<ToolSchemas>({
+      input: () => z.strictObject({ base_branch: baseBranch }),
+      output: () =>
         z.strictObject({
-          spec_path: z.string(),
-          matched_files: z.array(z.strictObject({ path: z.string(), category: z.string(), glob: z.string() })),
-          behaviors: z.array(behavior),
-          constraints: stringList,
-          invariants: stringList,
-        }),
-      ),
-    }),
-  },
-  get_spec_diff: {
-    input: z.strictObject({
-      spec_path: specPath,
-      base_branch: baseBranch,
-      exclude_patterns: z.optional(
-        z.array(z.string()).check(z.describe('Globs to leave out, e.g. ["*.lock"] (a pattern without "/" matches file names at any depth)')),
-      ),
-      bypass_cache: z.optional(z.boolean().check(z.describe("Diff every changed governed file, reconciled or not (the cache is kept). Default false"))),
-    }),
-    output: z.strictObject({
-      diff: z.string(),
-      files: stringList,
-      skipped: stringList,
-      excluded: stringList,
-      spec_changes: z.array(z.strictObject({ path: z.string(), content: z.string() })),
-      system_spec: z.nullable(z.strictObject({ path: z.string(), content: z.optional(z.string()) })),
-      binary_changes: stringList,
-      file_categories: z.record(z.string(), z.string()),
-    }),
-  },
-  get_changed_artifacts: {
-    input: z.strictObject({
-      spec_path: specPath,
-      artifact_type: z.optional(text('Only this artifact category of the spec, e.g. "docs", "code"')),
-    }),
-    output: z.strictObject({
-      changed_artifacts: stringList,
-      warnings: z.optional(
-        stringList.check(
-          z.describe(
-            "Why the list may be incomplete or empty: e.g. an artifact_type the spec does not have (answered with an empty list, as NotarAI does), " +
-              "a cold cache",
-          ),
-        ),
-      ),
-    }),
-  },
-  mark_reconciled: {
-    input: z.strictObject({
-      files: z
-        .array(z.string().check(z.minLength(1)))
-        .check(
-          z.describe(
-            "Repository-relative paths of the files reconciled (each must be inside the repository); a directory stands for the governed files under it",
-          ),
-        ),
-      spec_path: z.optional(text("Mark for this spec only (default: for every spec that governs each file)")),
-    }),
-    output: z.strictObject({
-      updated: z.number(),
-      not_marked: z.optional(
-        z
-          .array(z.strictObject({ path: z.string(), reason: z.string() }))
-          .check(
-            z.describe(
-              "Paths given that nothing was recorded for (no spec governs them, git ignores them, an audit record the tools write), with the " +
-                "reason; absent when every path was marked",
-            ),
-          ),
-      ),
-      deleted: z.optional(stringList.check(z.describe("Paths given that no longer exist but git knows (deleted files): nothing to record; absent when none"))),
-    }),
-  },
-  clear_cache: { input: z.strictObject({}), output: z.strictObject({ cleared: z.boolean() }) },
-  snapshot_state: {
-    input: z.strictObject({}),
-    output: z.strictObject({ state_path: z.string(), files: z.number(), specs: z.number(), git_hash: z.string() }),
-  },
-  read_doc: {
-    input: z.strictObject({
-      file: docFile,
-      view: z.optional(
-        z
-          .enum(["full", "outline"], expected('"full" or "outline"'))
-          .check(
-            z.describe(
-              '"full" (the default): every block with Annex B\'s fields. "outline": only the sections and the blocks with an id, each with its id, ' +
-                "type, directive name, section title and level, and lines: a map of a large document to choose `ids` from",
-            ),
-          ),
-      ),
-      ids: z.optional(
-        z
-          .array(z.string(expected("an id (a string)")).check(z.minLength(1, expected("a non-empty id"))), expected("an array of ids"))
-          .check(
-            z.minLength(1, expected("at least one id")),
-            z.describe(
-              "Only these blocks (canonical ids or aliases), each with every block inside it, in document order; a block inside another " +
-                "chosen one is listed once. An id the document does not have is an error",
-            ),
-          ),
-      ),
-      max_bytes: z.optional(
-        z
-          .number(expected(`an integer ≥ ${READ_DOC_MIN_BYTES}`))
-          .check(
-            z.int(expected(`an integer ≥ ${READ_DOC_MIN_BYTES}`)),
-            z.minimum(READ_DOC_MIN_BYTES, expected(`an integer ≥ ${READ_DOC_MIN_BYTES}`)),
-            z.describe(
-              "A budget for the answer's text (UTF-8 bytes of the JSON): the block list stops at a block boundary before the budget is " +
-                "exceeded, and the answer then carries truncated: true, `next` (pass it as `cursor`, with the same view and ids, for the " +
-                "blocks after) and `remaining` (how many blocks are left). Without it the whole selection is returned",
-            ),
-          ),
-      ),
-      cursor: z.optional(
-        z
-          .string(expected("the `next` string of an earlier read_doc answer"))
-          .check(
-            z.minLength(1, expected("the `next` string of an earlier read_doc answer")),
-            z.describe(
-              "Continue a truncated answer: its `next` value. Give the same file, view and ids; a document changed since is an error (read " +
-                "it again from the start)",
-            ),
-          ),
-      ),
-    }),
-    output: z.strictObject({
-      sha256: z.string(),
-      blocks: z.array(z.union([block, outlineBlock])),
-      truncated: z.optional(z.literal(true)),
-      next: z.optional(z.string().check(z.describe("Pass as `cursor` (with the same file, view and ids) for the blocks after these"))),
-      remaining: z.optional(z.number().check(z.describe("Blocks of the selection after these"))),
-    }),
-  },
-  list_ids: {
-    input: z.strictObject({ file: docFile }),
-    output: z.strictObject({ ids: stringList, aliases: z.record(z.string(), z.string()) }),
-  },
-  validate_doc: {
-    input: z.strictObject({ file: docFile }),
-    output: z.strictObject({ ok: z.boolean(), diagnostics: z.array(diagnostic) }),
-  },
-  patch_block: {
-    input: patchBlockInput,
-    args: patchBlockArgs,
-    output: z.strictObject({
-      ok: z.boolean(),
-      post_validation: z.optional(summary),
-      transcript_entry: z.optional(transcriptRecord),
-      diagnostics: z.optional(z.array(diagnostic)),
-      diagnostic_changes: z.optional(
-        z
-          .strictObject({
-            introduced: z.array(diagnostic),
-            resolved: z.array(diagnostic),
-            totals: z.strictObject({ introduced: z.number(), resolved: z.number(), unchanged: z.number(), before: z.number(), after: z.number() }),
-          })
-          .check(
-            z.describe(
-              "What the patch changed in the document's diagnostics: those it introduced, those it resolved (at their lines before the patch), and " +
-                "counts, the unchanged included",
-            ),
-          ),
-      ),
-      error: z.optional(z.string()),
-      code: z.optional(z.string()),
-      op_index: z.optional(z.number().check(z.describe("A book's rejection: the index of the refused op in the list"))),
-      chapter: z.optional(z.string().check(z.describe("A book's rejection: the chapter that refused the op"))),
-      chapters: z.optional(
-        z
-          .array(
+          changed_files: stringList,
+          affected_specs: z.array(
             z.strictObject({
-              file: z.string(),
-              op_indexes: z.array(z.number()),
-              outcome: z.enum(["applied", "noop", "rejected"]),
-              post_validation: summary,
-              diagnostics: z.array(diagnostic),
-              transcript_entries: z.array(transcriptRecord),
+              spec_path: z.string(),
+              matched_files: z.array(z.strictObject({ path: z.string(), category: z.string(), glob: z.string() })),
+              behaviors: z.array(behavior()),
+              constraints: stringList,
+              invariants: stringList,
             }),
-          )
-          .check(z.describe("A book manifest given as file: each chapter the ops were routed to (by the chapter that owns each target id), with its records")),
-      ),
-      transcript_entries: z.array(transcriptRecord),
-    }),
-  },
-  // The workspace tools validate their own arguments (and record refusals in the ledger): see src/workspace/.
-  ...WORKSPACE_SCHEMAS,
-  run_list: {
-    input: z.strictObject({ limit: z.optional(z.number().check(z.int(), z.minimum(1), z.describe("At most this many runs, newest first (default: all)"))) }),
-    output: z.strictObject({ runs: z.array(runListEntry), total: z.number() }),
-  },
-  run_status: {
-    input: z.strictObject({
-      run_id: z.optional(runId),
-      events_limit: z.optional(
-        z.number().check(z.int(), z.minimum(0), z.describe(`Only the last N events (default ${DEFAULT_RUN_STATUS_EVENTS}); events_total counts them all`)),
-      ),
-    }),
-    output: z.strictObject({
-      run: runRow,
-      live: z.boolean(),
-      criteria: z.array(z.strictObject({ id: z.string(), text: z.string() })),
-      specs: stringList,
-      budgets: z.nullable(z.record(z.string(), z.number())),
-      steps: z.array(runStep),
-      events: z.array(runEvent),
-      events_total: z.number(),
-      scorecard: z.nullable(z.string()),
-      verdict_file: z.nullable(z.string()),
-      worktree: z.nullable(z.strictObject({ dir: z.string(), branch: z.string(), base: z.string(), exists: z.boolean() })),
-      result: z.nullable(z.strictObject({ branch: z.string(), commit: z.nullable(z.string()), files: z.number() })),
-      applied: z.nullable(z.strictObject({ onto: z.string(), commit: z.string() })),
-      stuck: z.nullable(z.strictObject({ kind: z.string(), message: z.string(), evidence: stringList })),
-      verdict: z.nullable(
-        z.looseObject({
-          version: z.number(),
-          verdict: z.enum(["PASS", "FAIL"]),
-          criteria: z.array(verdictCriterion),
-          blockers: z.optional(stringList),
-          recommended_fix: z.optional(stringList),
+          ),
         }),
-      ),
     }),
-  },
-};
+  get_spec_diff: () =>
+    lazyFields<ToolSchemas>({
+      input: () =>
+        z.strictObject({
+          spec_path: specPath,
+          base_branch: baseBranch,
+          exclude_patterns: z.optional(
+            z.array(z.string()).check(z.describe('Globs to leave out, e.g. ["*.lock"] (a pattern without "/" matches file names at any depth)')),
+          ),
+          bypass_cache: z.optional(z.boolean().check(z.describe("Diff every changed governed file, reconciled or not (the cache is kept). Default false"))),
+        }),
+      output: () =>
+        z.strictObject({
+          diff: z.string(),
+          files: stringList,
+          skipped: stringList,
+          excluded: stringList,
+          spec_changes: z.array(z.strictObject({ path: z.string(), content: z.string() })),
+          system_spec: z.nullable(z.strictObject({ path: z.string(), content: z.optional(z.string()) })),
+          binary_changes: stringList,
+          file_categories: z.record(z.string(), z.string()),
+        }),
+    }),
+  get_changed_artifacts: () =>
+    lazyFields<ToolSchemas>({
+      input: () =>
+        z.strictObject({
+          spec_path: specPath,
+          artifact_type: z.optional(text('Only this artifact category of the spec, e.g. "docs", "code"')),
+        }),
+      output: () =>
+        z.strictObject({
+          changed_artifacts: stringList,
+          warnings: z.optional(
+            stringList.check(
+              z.describe(
+                "Why the list may be incomplete or empty: e.g. an artifact_type the spec does not have (answered with an empty list, as NotarAI does), " +
+                  "a cold cache",
+              ),
+            ),
+          ),
+        }),
+    }),
+  mark_reconciled: () =>
+    lazyFields<ToolSchemas>({
+      input: () =>
+        z.strictObject({
+          files: z
+            .array(z.string().check(z.minLength(1)))
+            .check(
+              z.describe(
+                "Repository-relative paths of the files reconciled (each must be inside the repository); a directory stands for the governed files under it",
+              ),
+            ),
+          spec_path: z.optional(text("Mark for this spec only (default: for every spec that governs each file)")),
+        }),
+      output: () =>
+        z.strictObject({
+          updated: z.number(),
+          not_marked: z.optional(
+            z
+              .array(z.strictObject({ path: z.string(), reason: z.string() }))
+              .check(
+                z.describe(
+                  "Paths given that nothing was recorded for (no spec governs them, git ignores them, an audit record the tools write), with the " +
+                    "reason; absent when every path was marked",
+                ),
+              ),
+          ),
+          deleted: z.optional(
+            stringList.check(z.describe("Paths given that no longer exist but git knows (deleted files): nothing to record; absent when none")),
+          ),
+        }),
+    }),
+  clear_cache: () => lazyFields<ToolSchemas>({ input: () => z.strictObject({}), output: () => z.strictObject({ cleared: z.boolean() }) }),
+  snapshot_state: () =>
+    lazyFields<ToolSchemas>({
+      input: () => z.strictObject({}),
+      output: () => z.strictObject({ state_path: z.string(), files: z.number(), specs: z.number(), git_hash: z.string() }),
+    }),
+  read_doc: () =>
+    lazyFields<ToolSchemas>({
+      input: () =>
+        z.strictObject({
+          file: docFile,
+          view: z.optional(
+            z
+              .enum(["full", "outline"], expected('"full" or "outline"'))
+              .check(
+                z.describe(
+                  '"full" (the default): every block with Annex B\'s fields. "outline": only the sections and the blocks with an id, each with its id, ' +
+                    "type, directive name, section title and level, and lines: a map of a large document to choose `ids` from",
+                ),
+              ),
+          ),
+          ids: z.optional(
+            z
+              .array(z.string(expected("an id (a string)")).check(z.minLength(1, expected("a non-empty id"))), expected("an array of ids"))
+              .check(
+                z.minLength(1, expected("at least one id")),
+                z.describe(
+                  "Only these blocks (canonical ids or aliases), each with every block inside it, in document order; a block inside another " +
+                    "chosen one is listed once. An id the document does not have is an error",
+                ),
+              ),
+          ),
+          max_bytes: z.optional(
+            z
+              .number(expected(`an integer ≥ ${READ_DOC_MIN_BYTES}`))
+              .check(
+                z.int(expected(`an integer ≥ ${READ_DOC_MIN_BYTES}`)),
+                z.minimum(READ_DOC_MIN_BYTES, expected(`an integer ≥ ${READ_DOC_MIN_BYTES}`)),
+                z.describe(
+                  "A budget for the answer's text (UTF-8 bytes of the JSON): the block list stops at a block boundary before the budget is " +
+                    "exceeded, and the answer then carries truncated: true, `next` (pass it as `cursor`, with the same view and ids, for the " +
+                    "blocks after) and `remaining` (how many blocks are left). Without it the whole selection is returned",
+                ),
+              ),
+          ),
+          cursor: z.optional(
+            z
+              .string(expected("the `next` string of an earlier read_doc answer"))
+              .check(
+                z.minLength(1, expected("the `next` string of an earlier read_doc answer")),
+                z.describe(
+                  "Continue a truncated answer: its `next` value. Give the same file, view and ids; a document changed since is an error (read " +
+                    "it again from the start)",
+                ),
+              ),
+          ),
+        }),
+      output: () =>
+        z.strictObject({
+          sha256: z.string(),
+          blocks: z.array(z.union([block(), outlineBlock()])),
+          truncated: z.optional(z.literal(true)),
+          next: z.optional(z.string().check(z.describe("Pass as `cursor` (with the same file, view and ids) for the blocks after these"))),
+          remaining: z.optional(z.number().check(z.describe("Blocks of the selection after these"))),
+        }),
+    }),
+  list_ids: () =>
+    lazyFields<ToolSchemas>({
+      input: () => z.strictObject({ file: docFile }),
+      output: () => z.strictObject({ ids: stringList, aliases: z.record(z.string(), z.string()) }),
+    }),
+  validate_doc: () =>
+    lazyFields<ToolSchemas>({
+      input: () => z.strictObject({ file: docFile }),
+      output: () => z.strictObject({ ok: z.boolean(), diagnostics: z.array(diagnostic()) }),
+    }),
+  patch_block: () =>
+    lazyFields<ToolSchemas>({
+      input: () => patchBlockInput(),
+      args: () => patchBlockArgs(),
+      output: () =>
+        z.strictObject({
+          ok: z.boolean(),
+          post_validation: z.optional(summary),
+          transcript_entry: z.optional(transcriptRecord()),
+          diagnostics: z.optional(z.array(diagnostic())),
+          diagnostic_changes: z.optional(
+            z
+              .strictObject({
+                introduced: z.array(diagnostic()),
+                resolved: z.array(diagnostic()),
+                totals: z.strictObject({ introduced: z.number(), resolved: z.number(), unchanged: z.number(), before: z.number(), after: z.number() }),
+              })
+              .check(
+                z.describe(
+                  "What the patch changed in the document's diagnostics: those it introduced, those it resolved (at their lines before the patch), and " +
+                    "counts, the unchanged included",
+                ),
+              ),
+          ),
+          error: z.optional(z.string()),
+          code: z.optional(z.string()),
+          op_index: z.optional(z.number().check(z.describe("A book's rejection: the index of the refused op in the list"))),
+          chapter: z.optional(z.string().check(z.describe("A book's rejection: the chapter that refused the op"))),
+          chapters: z.optional(
+            z
+              .array(
+                z.strictObject({
+                  file: z.string(),
+                  op_indexes: z.array(z.number()),
+                  outcome: z.enum(["applied", "noop", "rejected"]),
+                  post_validation: summary,
+                  diagnostics: z.array(diagnostic()),
+                  transcript_entries: z.array(transcriptRecord()),
+                }),
+              )
+              .check(
+                z.describe("A book manifest given as file: each chapter the ops were routed to (by the chapter that owns each target id), with its records"),
+              ),
+          ),
+          transcript_entries: z.array(transcriptRecord()),
+        }),
+    }),
+  // The workspace tools validate their own arguments (and record refusals in the ledger): see src/workspace/.
+  ...(Object.fromEntries(Object.keys(WORKSPACE_SCHEMAS).map((n) => [n, () => WORKSPACE_SCHEMAS[n as WorkspaceToolName]])) as unknown as Builders<
+    Record<WorkspaceToolName, ToolSchemas>
+  >),
+  run_list: () =>
+    lazyFields<ToolSchemas>({
+      input: () =>
+        z.strictObject({ limit: z.optional(z.number().check(z.int(), z.minimum(1), z.describe("At most this many runs, newest first (default: all)"))) }),
+      output: () => z.strictObject({ runs: z.array(runListEntry()), total: z.number() }),
+    }),
+  run_status: () =>
+    lazyFields<ToolSchemas>({
+      input: () =>
+        z.strictObject({
+          run_id: z.optional(runId()),
+          events_limit: z.optional(
+            z.number().check(z.int(), z.minimum(0), z.describe(`Only the last N events (default ${DEFAULT_RUN_STATUS_EVENTS}); events_total counts them all`)),
+          ),
+        }),
+      output: () =>
+        z.strictObject({
+          run: runRow(),
+          live: z.boolean(),
+          criteria: z.array(z.strictObject({ id: z.string(), text: z.string() })),
+          specs: stringList,
+          budgets: z.nullable(z.record(z.string(), z.number())),
+          steps: z.array(runStep()),
+          events: z.array(runEvent()),
+          events_total: z.number(),
+          scorecard: z.nullable(z.string()),
+          verdict_file: z.nullable(z.string()),
+          worktree: z.nullable(z.strictObject({ dir: z.string(), branch: z.string(), base: z.string(), exists: z.boolean() })),
+          result: z.nullable(z.strictObject({ branch: z.string(), commit: z.nullable(z.string()), files: z.number() })),
+          applied: z.nullable(z.strictObject({ onto: z.string(), commit: z.string() })),
+          stuck: z.nullable(z.strictObject({ kind: z.string(), message: z.string(), evidence: stringList })),
+          verdict: z.nullable(
+            z.looseObject({
+              version: z.number(),
+              verdict: z.enum(["PASS", "FAIL"]),
+              criteria: z.array(verdictCriterion()),
+              blockers: z.optional(stringList),
+              recommended_fix: z.optional(stringList),
+            }),
+          ),
+        }),
+    }),
+});
 
 export type JsonSchema = Record<string, unknown>;
