@@ -24,7 +24,10 @@ describe("lazyFields", () => {
   it("is the eager record, for any fields and any reads; each builder runs once, when its field is first read", () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== "__proto__"), { maxLength: 12 }),
+        fc.uniqueArray(
+          fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== "__proto__"),
+          { maxLength: 12 },
+        ),
         fc.array(fc.nat(), { maxLength: 40 }),
         fc.anything(),
         (keys, reads, seed) => {
