@@ -4,6 +4,8 @@
  * advertises. Requests are closed objects (an unknown key is an error). The tools named
  * after the MCP filesystem server's take its argument names (camelCase: `dryRun`,
  * `excludePatterns`, `sortBy`); `read_file` and `edit_file` take both theirs and NOA's.
+ * Each tool's `input` and `output` is built when first read (lazy-fields.ts): a request builds its
+ * own tool's schema only.
  */
 import * as z from "zod/mini";
 import { lazyFields } from "./lazy-fields.js";
