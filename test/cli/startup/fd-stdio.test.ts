@@ -43,11 +43,38 @@ describe("fdWriter", () => {
         } finally {
           closeSync(fd);
         }
-        expect(readFileSync(file).equals(Buffer.from(chunks.join(""), "utf8"))).toBe(true);
+        // Each chunk encoded on its own, as the stream encodes each write: a surrogate pair split
+        // across two writes is two lone halves (two U+FFFD), not the character joined text would give.
+        expect(readFileSync(file).equals(Buffer.concat(chunks.map((c) => Buffer.from(c, "utf8"))))).toBe(true);
         expect(got).toEqual([]);
       }),
       { numRuns: 25 },
     );
+  });
+
+  it("encodes each write on its own, as process.stdout does: a surrogate pair split across writes is two replacement characters", () => {
+    const dir = tempDir();
+    const chunks = ["a\ud83d", "\ude00b", "\ud83d\ude00", "\udc00", "\ud800"];
+    const viaStream = join(dir, "stream");
+    const fdOut = openSync(viaStream, "w");
+    const node = spawnSync(process.execPath, ["-e", `for (const c of ${JSON.stringify(chunks)}) process.stdout.write(c)`], {
+      stdio: ["ignore", fdOut, "pipe"],
+    });
+    closeSync(fdOut);
+    expect(node.status).toBe(0);
+    const direct = join(dir, "direct");
+    const fd = openSync(direct, "w");
+    const { stream, got } = recorder();
+    try {
+      const write = fdWriter(fd, stream);
+      for (const c of chunks) write(c);
+    } finally {
+      closeSync(fd);
+    }
+    const expected = Buffer.from("a\ufffd\ufffdb\u{1f600}\ufffd\ufffd", "utf8");
+    expect(readFileSync(viaStream).toString("hex")).toBe(expected.toString("hex"));
+    expect(readFileSync(direct).toString("hex")).toBe(expected.toString("hex"));
+    expect(got).toEqual([]);
   });
 
   it("hands everything to the stream when the descriptor is not one it writes directly", () => {
