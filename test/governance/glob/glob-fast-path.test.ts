@@ -48,6 +48,12 @@ const segmentArb = fc.oneof(
   { weight: 1, arbitrary: fc.constant("**") },
 );
 const ordinaryGlobArb = fc.array(segmentArb, { minLength: 1, maxLength: 4 }).map((s) => s.join("/"));
+/**
+ * Ordinary globs the classifier refuses for certain: two `**` segments apart. Among the generated
+ * globs above a refusal is rare (15 in 600 runs at the median, 5 or fewer for one seed in 500 —
+ * seed 568 made "refused > 5" fail), so one run in 21 draws one of these.
+ */
+const twoGlobstarsArb = fc.tuple(ordinaryGlobArb, ordinaryGlobArb).map(([a, b]) => `${a}/**/x/**/${b}`);
 
 const pathArb = fc
   .array(fc.constantFrom("a", "b", "ab", "x", ".", "..", "/", "src/", "x.ts", ".js", "tsx", "-", "_", "é"), { maxLength: 10 })
@@ -75,13 +81,18 @@ describe("the fast path answers as the linear matcher and picomatch do", () => {
     let refused = 0;
     let matched = 0;
     fc.assert(
-      fc.property(ordinaryGlobArb, fc.array(pathArb, { minLength: 1, maxLength: 8 }), (glob, paths) => {
-        const r = compare(glob, paths);
-        if (r.admitted) admitted++;
-        else refused++;
-        matched += r.matched;
-      }),
-      { numRuns: 600 },
+      fc.property(
+        fc.oneof({ weight: 20, arbitrary: ordinaryGlobArb }, { weight: 1, arbitrary: twoGlobstarsArb }),
+        fc.array(pathArb, { minLength: 1, maxLength: 8 }),
+        (glob, paths) => {
+          const r = compare(glob, paths);
+          if (r.admitted) admitted++;
+          else refused++;
+          matched += r.matched;
+        },
+      ),
+      // 600 ordinary globs as before (20 runs in 21), and about 30 of the refused shape.
+      { numRuns: 630 },
     );
     expect(admitted).toBeGreaterThan(300);
     expect(refused).toBeGreaterThan(5);
