@@ -6,7 +6,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { patchInProcess } from "../helpers/patch-in-process.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 
@@ -53,9 +52,9 @@ describe("plurals", () => {
   it("transcript verify: 1 record, 2 records", () => {
     const repo = tempRepo({ "a.noma": '::claim{id="c" confidence=0.5}\nA claim.\n::\n' });
     const op = (value: number) => JSON.stringify({ op: "update_attribute", id: "c", key: "confidence", value });
-    patchInProcess(repo, "a.noma", JSON.parse(op(0.6)));
+    expect(runCli(["patch", "a.noma", "--op", op(0.6)], { cwd: repo }).code).toBe(0);
     expect(runCli(["transcript", "verify", "a.noma"], { cwd: repo }).stdout).toBe("✓ a.noma.patches: 1 record (1 applied), chain intact, document matches.\n");
-    patchInProcess(repo, "a.noma", JSON.parse(op(0.7)));
+    expect(runCli(["patch", "a.noma", "--op", op(0.7)], { cwd: repo }).code).toBe(0);
     expect(runCli(["transcript", "verify", "a.noma"], { cwd: repo }).stdout).toBe("✓ a.noma.patches: 2 records (2 applied), chain intact, document matches.\n");
   });
 });
