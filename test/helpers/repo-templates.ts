@@ -1,8 +1,9 @@
 /**
  * Fixture repositories built once per test file and copied per test. Worth it where building
  * one runs the CLI (mark-reconciled, state snapshot, a commit through the hook: a few hundred
- * ms of CPU each); git commands alone are cheap (measured: sharing only `git init` and the
- * initial commit saves nothing visible). Copying is a few file copies. Each test
+ * ms of CPU each) or a history of several commits; `tempRepo` alone needs none (its `git init`
+ * is a copy and its initial commit written in process: init-template.ts, initial-commit.ts).
+ * Copying is a few file copies. Each test
  * still gets a repository of its own (a fresh copy, removed when the test finishes), so no test
  * sees another's changes.
  *
