@@ -38,15 +38,14 @@ const SLOW = [
 
 /**
  * How many test files run at once: `VITEST_MAX_WORKERS=<n>` (or `<n>%` of the cores), e.g. 1 on a
- * machine that is busy with other work. Unset: one per core, at least two — most tests wait for the
- * processes they spawn (the CLI, git, servers), so vitest's own default (the cores less one: a
- * single worker on 2 cores) leaves a core idle; on the 2-core machine two workers ran test/check and
- * test/transcript in 0.56–0.60× the time of one (docs/design/README.md). `--maxWorkers` on the
- * command line still wins.
+ * machine that is busy with other work. Unset: one more than the cores — most tests wait for the
+ * processes they spawn (the CLI, git, servers) and the kill -9 tests wait for their moments, so one
+ * worker per core leaves a core idle while a file waits (vitest's own default, the cores less one,
+ * leaves one idle always). Measured in docs/design/README.md. `--maxWorkers` on the command line still wins.
  */
 function maxWorkers(): { maxWorkers?: number | string } {
   const v = process.env["VITEST_MAX_WORKERS"]?.trim();
-  if (v === undefined || v === "") return { maxWorkers: Math.max(2, availableParallelism()) };
+  if (v === undefined || v === "") return { maxWorkers: availableParallelism() + 1 };
   if (/^[1-9]\d*$/.test(v)) return { maxWorkers: Number(v) };
   if (/^[1-9]\d*%$/.test(v)) return { maxWorkers: v };
   throw new Error(`VITEST_MAX_WORKERS takes a number of workers (4) or a share of the cores (50%), not ${JSON.stringify(v)}`);

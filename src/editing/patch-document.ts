@@ -125,9 +125,7 @@ export function lockPathFor(docPath: string): string {
   return join(dirname(docPath), `.${basename(docPath)}.lock`);
 }
 
-export function isBookManifestPath(p: string): boolean {
-  return /\.noma\.ya?ml$/i.test(p);
-}
+export { isBookManifestPath } from "./book-manifest-path.js";
 
 /**
  * Never through a symbolic link: appending to a linked transcript would replace the link with a

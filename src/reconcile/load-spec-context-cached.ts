@@ -15,8 +15,6 @@
  * warm path does not load the configuration's parser either.
  */
 import { readRegularFile } from "../fsx/read-regular-file.js";
-import { maxSpecBytes } from "../fsx/size-limits.js";
-import { decodeText } from "../fsx/utf8-text.js";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -26,11 +24,11 @@ import { symlinkEscape } from "../fsx/symlink-escape.js";
 import { DEFAULT_AUDIT_LOCATIONS, type AuditLocations } from "../governance/audit-paths.js";
 import { buildGovernance } from "../governance/governance.js";
 import { readConfigText } from "../governance/read-config-text.js";
-import { listSpecPaths } from "../governance/list-spec-paths.js";
 import type { SpecSet } from "../governance/load-specs.js";
 import type { SpecFile } from "../governance/validate-spec-text.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
 import { warnSpecProblems, type SpecContext, type ToolOptions } from "./reconcile-context.js";
+import { recallSpecSet, rememberSpecSet, specTexts } from "./spec-set-memo.js";
 
 export const SPEC_CACHE_PATH = ".notarai/.cache/specs.json";
 
@@ -39,23 +37,6 @@ interface Stored {
   files: SpecFile[];
   system: string | null;
   audit: AuditLocations;
-}
-
-/**
- * The spec files among `known` that exist, sorted, with their text — the list
- * `loadSpecs(root, known)` validates (`listSpecPaths`), so the key names
- * exactly its input.
- */
-function specTexts(root: string, known: Iterable<string>): Map<string, string> | null {
-  const texts = new Map<string, string>();
-  for (const p of listSpecPaths(root, known)) {
-    try {
-      texts.set(p, decodeText(readRegularFile(join(root, p), p, { maxBytes: maxSpecBytes() }), p));
-    } catch {
-      return null; // unreadable, not text, over the cap: let the validator report it
-    }
-  }
-  return texts;
 }
 
 function keyOf(texts: ReadonlyMap<string, string>, config: string | null): string {
@@ -115,8 +96,14 @@ export async function loadSpecContextCached(root: string, options: ToolOptions, 
         : options.audit !== undefined
           ? null
           : (await import("../governance/read-audit-locations.js")).readAuditLocations(root, config);
-    const { loadSpecs } = await import("../governance/load-specs.js");
-    specs = loadSpecs(root, list);
+    // Validated earlier in this process (spec-set-memo.ts), else now.
+    const recalled = texts !== null ? recallSpecSet(texts) : null;
+    if (recalled !== null) specs = recalled;
+    else {
+      const { loadSpecs } = await import("../governance/load-specs.js");
+      specs = loadSpecs(root, list);
+      if (texts !== null) rememberSpecSet(texts, specs);
+    }
     if (key !== null && audit !== null && options.readOnly !== true) remember(root, key, texts!, specs, audit);
   }
   warnSpecProblems(specs, options);

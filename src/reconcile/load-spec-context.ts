@@ -4,18 +4,26 @@
  */
 import { buildGovernance } from "../governance/governance.js";
 import { readAuditLocations } from "../governance/read-audit-locations.js";
-import { loadSpecs } from "../governance/load-specs.js";
+import { listSpecPaths, loadSpecs } from "../governance/load-specs.js";
 import { warnSpecProblems, type SpecContext, type ToolOptions } from "./reconcile-context.js";
+import { recallSpecSet, rememberSpecSet, specTexts } from "./spec-set-memo.js";
 
 /**
  * Load specs and governance (`known`: git's file list, if at hand); every invalid spec
  * yields one warning (it still governs its own file). The audit records are located
- * from `options.audit`, else from the work tree's configuration.
+ * from `options.audit`, else from the work tree's configuration. The same spec texts validated earlier in
+ * this process give the set remembered then (spec-set-memo.ts).
  */
 export function loadSpecContext(root: string, options: ToolOptions = {}, known?: Iterable<string>): SpecContext {
   // Unknown configuration keys are `check`'s to report (the PR check would print them twice); invalid values throw.
   const audit = options.audit ?? readAuditLocations(root);
-  const specs = loadSpecs(root, known);
+  const list = listSpecPaths(root, known);
+  const texts = specTexts(root, list);
+  let specs = texts !== null ? recallSpecSet(texts) : null;
+  if (specs === null) {
+    specs = loadSpecs(root, list);
+    if (texts !== null) rememberSpecSet(texts, specs);
+  }
   warnSpecProblems(specs, options);
   return { root, specs, governance: buildGovernance(specs, audit) };
 }

@@ -11,6 +11,10 @@
  *   → COMMIT → export → write a temp file, fsync, rename over norma.db
  *   → release the lock.
  *
+ * (When the bytes re-read are exactly those this process's last transaction exported, the
+ * connection that exported them, kept open, is used instead of opening them again:
+ * kept-norma-connection.ts.)
+ *
  * This is our equivalent of the spec's `BEGIN IMMEDIATE … COMMIT` on a single
  * writer connection (§2, §4.1): the lock makes writers take turns, and the
  * rename makes a transaction's effect appear all at once or not at all — a
@@ -35,6 +39,7 @@ import { rewriteSqliteFile } from "../sqlite/rewrite-sqlite-file.js";
 import { declaredColumns, schemaObjects, sqlJsSchemaShapeProblem, type TableShapes } from "../sqlite/schema-shape.js";
 import { SqliteFile, SqliteFormatError } from "../sqlite/sqlite-file.js";
 import { crashPoint } from "./crash-point.js";
+import { keepConnection, takeConnection } from "./kept-norma-connection.js";
 import { rememberSchemaChecked, schemaCheckedBefore } from "./schema-checked-bytes.js";
 import { abs, DB_LOCK, NORMA_DB } from "../layout/norma-layout.js";
 import { NORMA_SCHEMA_VERSION, NORMA_TABLES, type EventRow, type RunRow, type StepRow } from "./norma-schema.js";
@@ -237,7 +242,9 @@ export async function normaTransaction<T>(root: string, fn: (tx: NormaTx) => T):
       throw new NormaDbError(`cannot read ${NORMA_DB} (${describeError(e)})`, { cause: e });
     },
     apply: (SQL, bytes) => {
-      const db = openBytes(SQL, bytes, file);
+      // The connection the last transaction of this process left open on these very bytes (kept-norma-connection.ts), else a new one.
+      const db = takeConnection(file, bytes) ?? openBytes(SQL, bytes, file);
+      let kept = false;
       try {
         db.run("BEGIN IMMEDIATE");
         let out: T;
@@ -250,9 +257,11 @@ export async function normaTransaction<T>(root: string, fn: (tx: NormaTx) => T):
         }
         const exported = db.export();
         rememberSchemaChecked(file, exported);
+        keepConnection(file, exported, db);
+        kept = true;
         return { bytes: exported, result: out };
       } finally {
-        db.close();
+        if (!kept) db.close();
       }
     },
     beforeRename: () => crashPoint("db-before-rename"),

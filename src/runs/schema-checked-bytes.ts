@@ -8,6 +8,7 @@
  * those bytes the check would find what it found then, and is skipped. Any other bytes (another
  * process wrote, a user replaced the file) are checked in full.
  */
+import { dropConnection } from "./kept-norma-connection.js";
 
 /** Per database file (absolute path): the bytes this process last wrote there. */
 const written = new Map<string, Uint8Array>();
@@ -23,8 +24,12 @@ export function schemaCheckedBefore(file: string, bytes: Uint8Array | null): boo
   return bytes !== null && known !== undefined && known.length === bytes.length && Buffer.compare(known, bytes) === 0;
 }
 
-/** Forget what was remembered for `file` (every file when none is given): its next transaction checks the schema (the slow path). */
+/**
+ * Forget what was remembered for `file` (every file when none is given): its next transaction opens the file's bytes
+ * (the connection kept for it is closed, kept-norma-connection.ts) and checks the schema (the slow path).
+ */
 export function forgetSchemaChecked(file?: string): void {
+  dropConnection(file);
   if (file === undefined) written.clear();
   else written.delete(file);
 }

@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { containPath, PathOutsideRepoError } from "../../fsx/contain-path.js";
-import { isBookManifestPath } from "../../editing/patch-document.js";
+import { isBookManifestPath } from "../../editing/book-manifest-path.js";
 import type { ToolContext } from "../tool-context.js";
 import { ToolFailure } from "../tool-result.js";
 import { isAbsent, readRegularFile } from "../../fsx/read-regular-file.js";
