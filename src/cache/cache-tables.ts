@@ -219,6 +219,8 @@ export const BLOB_HASH_CHUNKS: ChunkCodec<string> = {
   scope: null,
   first: "first_blob",
   columns: ["blobs", "hashes"],
+  // SHA-1 and SHA-256 object ids pack to 20 and 32 bytes; a chunk holds one width (its bytes / rows).
+  classOf: (key) => key.length,
   encode(keys, rows) {
     return [packHex(keys, keys[0]?.length === 64 ? 32 : 20, "blob id"), packHex(rows, HASH_BYTES, "hash")];
   },

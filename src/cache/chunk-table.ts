@@ -79,6 +79,11 @@ export interface ChunkCodec<Row> {
   decodeKeys(firstColumn: Uint8Array, n: number): string[];
   /** Optionally, the rows of a few keys without decoding the chunk's other keys. */
   find?(values: readonly Uint8Array[], n: number, keys: readonly string[]): Array<[string, Row]>;
+  /**
+   * Optionally, the class of a key whose rows cannot share a chunk with another class's (blob ids of
+   * 40 and 64 hex digits pack to different widths): a chunk is cut wherever the class changes.
+   */
+  classOf?(key: string): number;
 }
 
 export interface StoredChunk {
@@ -235,23 +240,40 @@ function insertChunks<Row>(
   chunkRows: number,
 ): void {
   if (keys.length === 0) return;
-  const pieces = Math.ceil(keys.length / chunkRows);
-  const size = Math.ceil(keys.length / pieces);
   const cols = [...(codec.scope !== null ? [codec.scope] : []), codec.first, "n", "sums", ...codec.columns];
   const st = db.prepare(`INSERT INTO ${codec.table}(${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`);
   try {
-    for (let start = 0; start < keys.length; start += size) {
-      const k = keys.slice(start, start + size);
-      const values = codec.encode(
-        k,
-        k.map((key) => rows.get(key)!),
-      );
-      const scopeValue = codec.scope !== null ? (scope ?? "") : "";
-      st.run([...(codec.scope !== null ? [scopeValue] : []), k[0]!, k.length, chunkSums(codec, scopeValue, k[0]!, k.length, values), ...values]);
+    for (const run of classRuns(codec, keys)) {
+      const pieces = Math.ceil(run.length / chunkRows);
+      const size = Math.ceil(run.length / pieces);
+      for (let start = 0; start < run.length; start += size) {
+        const k = run.slice(start, start + size);
+        const values = codec.encode(
+          k,
+          k.map((key) => rows.get(key)!),
+        );
+        const scopeValue = codec.scope !== null ? (scope ?? "") : "";
+        st.run([...(codec.scope !== null ? [scopeValue] : []), k[0]!, k.length, chunkSums(codec, scopeValue, k[0]!, k.length, values), ...values]);
+      }
     }
   } finally {
     st.free();
   }
+}
+
+/** Sorted keys cut into runs of one `classOf` (all of them, when the codec has no classes). */
+function classRuns(codec: ChunkCodec<unknown>, keys: readonly string[]): Array<readonly string[]> {
+  const classOf = codec.classOf;
+  if (classOf === undefined) return [keys];
+  const runs: Array<readonly string[]> = [];
+  let start = 0;
+  for (let i = 1; i <= keys.length; i++) {
+    if (i === keys.length || classOf(keys[i]!) !== classOf(keys[start]!)) {
+      runs.push(keys.slice(start, i));
+      start = i;
+    }
+  }
+  return runs;
 }
 
 function deleteChunk(db: Database, codec: ChunkCodec<unknown>, scope: string | null, first: string): void {

@@ -125,8 +125,6 @@ export function lockPathFor(docPath: string): string {
   return join(dirname(docPath), `.${basename(docPath)}.lock`);
 }
 
-export { isBookManifestPath } from "./book-manifest-path.js";
-
 /**
  * Never through a symbolic link: appending to a linked transcript would replace the link with a
  * copy of what it points at (an outside file's bytes in the repository); a sidecar linking out

@@ -60,6 +60,15 @@ export function buildSpecSet(files: readonly SpecFile[]): SpecSet {
   return { files: sorted, byPath: new Map(sorted.map((f) => [f.path, f])), system, problems: sorted.flatMap((f) => f.problems) };
 }
 
+/**
+ * Validate spec files already read (path → text, as `validateSpecFile` reads them: UTF-8 text under the cap):
+ * the set `loadSpecs` gives for those files, without reading them again.
+ */
+export function specSetOfTexts(texts: ReadonlyMap<string, string>): SpecSet {
+  const cap = maxSpecBytes();
+  return buildSpecSet([...texts].map(([path, text]) => validateSpecText(path, text, cap)));
+}
+
 /** Load and validate every spec file of the repository at `root` (`known`: git's file list, if at hand). */
 export function loadSpecs(root: string, known?: Iterable<string>): SpecSet {
   return buildSpecSet(listSpecPaths(root, known).map((p) => validateSpecFile(root, p)));

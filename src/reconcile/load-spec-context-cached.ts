@@ -100,8 +100,9 @@ export async function loadSpecContextCached(root: string, options: ToolOptions, 
     const recalled = texts !== null ? recallSpecSet(texts) : null;
     if (recalled !== null) specs = recalled;
     else {
-      const { loadSpecs } = await import("../governance/load-specs.js");
-      specs = loadSpecs(root, list);
+      const { loadSpecs, specSetOfTexts } = await import("../governance/load-specs.js");
+      // The texts just read are validated; read again only when one could not be read as text (its reading reports why).
+      specs = texts !== null ? specSetOfTexts(texts) : loadSpecs(root, list);
       if (texts !== null) rememberSpecSet(texts, specs);
     }
     if (key !== null && audit !== null && options.readOnly !== true) remember(root, key, texts!, specs, audit);

@@ -4,7 +4,7 @@
  */
 import { buildGovernance } from "../governance/governance.js";
 import { readAuditLocations } from "../governance/read-audit-locations.js";
-import { listSpecPaths, loadSpecs } from "../governance/load-specs.js";
+import { listSpecPaths, loadSpecs, specSetOfTexts } from "../governance/load-specs.js";
 import { warnSpecProblems, type SpecContext, type ToolOptions } from "./reconcile-context.js";
 import { recallSpecSet, rememberSpecSet, specTexts } from "./spec-set-memo.js";
 
@@ -21,7 +21,8 @@ export function loadSpecContext(root: string, options: ToolOptions = {}, known?:
   const texts = specTexts(root, list);
   let specs = texts !== null ? recallSpecSet(texts) : null;
   if (specs === null) {
-    specs = loadSpecs(root, list);
+    // The texts just read are validated; read again only when one could not be read as text (its reading reports why).
+    specs = texts !== null ? specSetOfTexts(texts) : loadSpecs(root, list);
     if (texts !== null) rememberSpecSet(texts, specs);
   }
   warnSpecProblems(specs, options);

@@ -10,8 +10,8 @@ import fc from "fast-check";
 import initSqlJs from "sql.js";
 import { describe, expect, it } from "vitest";
 import { CACHE_DB_PATH } from "../../src/cache/cache-db-path.js";
-import { BLOB_HASH_CHUNKS, BLOB_HEX, HASH_HEX, STAT_HASH_CHUNKS, type StatRow } from "../../src/cache/cache-tables.js";
-import { decodeChunks, readChunks } from "../../src/cache/chunk-table.js";
+import { BLOB_HASH_CHUNKS, BLOB_HEX, HASH_HEX, SCHEMA_DDL, STAT_HASH_CHUNKS, type StatRow } from "../../src/cache/cache-tables.js";
+import { decodeChunks, readChunks, updateChunks } from "../../src/cache/chunk-table.js";
 import { isBlobHex, isHashHex, isLowerHex, packHex } from "../../src/cache/hex-columns.js";
 import { writeCache } from "../../src/cache/write-cache.js";
 import { sortUtf8 } from "../../src/git/compare-utf8.js";
@@ -121,5 +121,60 @@ describe("hex columns: a real cache written through the fast path", () => {
       ),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("blob ids of both widths in one cache", () => {
+  // Found by the property below (seed 1786978866): a 40- and a 64-digit blob id sorted into one chunk made
+  // the writer throw "cannot pack blob id", so `writeCache` failed. A chunk is now cut where the width changes.
+  it("are written, updated and read back, each chunk holding one width", async () => {
+    const SQL = await initSqlJs();
+    const db = new SQL.Database();
+    try {
+      db.run(SCHEMA_DDL);
+      const sha1 = (d: string) => d.repeat(40);
+      const sha256 = (d: string) => d.repeat(64);
+      const hash = (d: string) => d.repeat(64);
+      // Interleaved in UTF-8 order: 0…0 (40) < 0…0 (64) < 1…1 (40) < 1…1 (64) < …
+      const first = new Map([sha1("0"), sha256("0"), sha1("1"), sha256("1"), sha1("2")].map((b, i) => [b, hash(String(i))]));
+      updateChunks(db, BLOB_HASH_CHUNKS, null, { upserts: first, chunkRows: 3 });
+      const second = new Map([
+        [sha256("2"), hash("a")],
+        [sha1("1"), hash("b")],
+        [sha256("f"), hash("c")],
+      ]);
+      updateChunks(db, BLOB_HASH_CHUNKS, null, { upserts: second, deletes: [sha256("0")], chunkRows: 3 });
+      const chunks = readChunks(db, BLOB_HASH_CHUNKS, null, 2);
+      for (const c of chunks) expect(c.values[0]!.length / c.n, `chunk ${c.first}`).toBe(c.first.length / 2);
+      const expected = new Map(first);
+      expected.delete(sha256("0"));
+      for (const [k, v] of second) expected.set(k, v);
+      expect([...decodeChunks(BLOB_HASH_CHUNKS, chunks)]).toEqual(sortUtf8([...expected.keys()]).map((k) => [k, expected.get(k)]));
+    } finally {
+      db.close();
+    }
+  });
+
+  it("go through writeCache whole (the property's shrunk counterexample)", async () => {
+    const root = mkdtempSync(join(tmpdir(), "nr-hex-widths-"));
+    try {
+      const blobHashes = new Map([
+        ["0".repeat(64), "0".repeat(64)],
+        ["0".repeat(40), "0".repeat(64)],
+      ]);
+      await writeCache(root, { blobHashes, statHashes: new Map() });
+      const SQL = await initSqlJs();
+      const db = new SQL.Database(readFileSync(join(root, CACHE_DB_PATH)));
+      try {
+        expect([...decodeChunks(BLOB_HASH_CHUNKS, readChunks(db, BLOB_HASH_CHUNKS, null, 2))]).toEqual([
+          ["0".repeat(40), "0".repeat(64)],
+          ["0".repeat(64), "0".repeat(64)],
+        ]);
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -11,73 +11,16 @@ import { join } from "node:path";
 import fc from "fast-check";
 import initSqlJs, { type SqlJsStatic } from "sql.js";
 import { describe, expect, it } from "vitest";
-import { normaTransaction, readNormaState, type NormaState } from "../../src/runs/norma-db.js";
+import { readNormaState } from "../../src/runs/norma-db.js";
 import { keepConnection, takeConnection } from "../../src/runs/kept-norma-connection.js";
 import { forgetSchemaChecked } from "../../src/runs/schema-checked-bytes.js";
 import { tempDir } from "../helpers/temp-repo.js";
 import { runRow as run } from "./helpers/run-row.js";
+import { applyNormaOp, type NormaOp, normaOpArb, plainNormaState, rid } from "./helpers/norma-ops.js";
 
-type Op =
-  | { kind: "run"; id: number }
-  | { kind: "update"; id: number; iteration: number }
-  | { kind: "step"; id: number; index: number }
-  | { kind: "event"; id: number; message: string }
-  | { kind: "kv"; id: number; key: string; value: number }
-  | { kind: "delete"; id: number }
-  | { kind: "fail"; id: number };
-
-const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant("run" as const), id: fc.integer({ min: 0, max: 3 }) }),
-  fc.record({ kind: fc.constant("update" as const), id: fc.integer({ min: 0, max: 3 }), iteration: fc.integer({ min: 1, max: 9 }) }),
-  fc.record({ kind: fc.constant("step" as const), id: fc.integer({ min: 0, max: 3 }), index: fc.integer({ min: 1, max: 4 }) }),
-  fc.record({ kind: fc.constant("event" as const), id: fc.integer({ min: 0, max: 3 }), message: fc.string({ maxLength: 12 }) }),
-  fc.record({ kind: fc.constant("kv" as const), id: fc.integer({ min: 0, max: 3 }), key: fc.constantFrom("a", "b"), value: fc.integer() }),
-  fc.record({ kind: fc.constant("delete" as const), id: fc.integer({ min: 0, max: 3 }) }),
-  // A transaction that writes, then throws: rolled back, nothing written.
-  fc.record({ kind: fc.constant("fail" as const), id: fc.integer({ min: 0, max: 3 }) }),
-);
-
-const rid = (n: number): string => `20260105-100000-00000${n}`;
-
-/** One transaction; a constraint failure (a duplicate run, a step of a missing run) is an answer too. */
-async function apply(root: string, op: Op): Promise<string> {
-  try {
-    const seen = await normaTransaction(root, (tx) => {
-      const id = rid(op.id);
-      if (op.kind === "run") tx.insertRun(run(id));
-      else if (op.kind === "update") tx.updateRun(id, { iteration: op.iteration });
-      else if (op.kind === "step")
-        tx.insertStep({
-          run_id: id,
-          step_index: op.index,
-          role: "do",
-          iteration: 1,
-          status: "ok",
-          step_dir: `.norma/runs/${id}/steps/00${op.index}-do`,
-          started_at: "2026-01-05T10:00:01.000Z",
-          ended_at: null,
-          summary: null,
-        });
-      else if (op.kind === "event") tx.event(id, "note", op.message, undefined, "2026-01-05T10:00:02.000Z");
-      else if (op.kind === "kv") tx.setKv(id, op.key, op.value);
-      else if (op.kind === "delete") tx.deleteRun(id);
-      else {
-        tx.setKv(id, "doomed", 1);
-        throw new Error("the transaction gives up");
-      }
-      // What the transaction read after its write: the state it ran on, as an answer.
-      return JSON.stringify({ run: tx.run(id), steps: tx.steps(id).length, events: tx.events(id).length, kv: tx.kv(id, "a") ?? null });
-    });
-    return `ok ${seen}`;
-  } catch (e) {
-    return `${(e as Error).name}: ${(e as Error).message}`;
-  }
-}
-
-function plain(state: NormaState | null): unknown {
-  if (state === null) return null;
-  return state.runs.map((r) => ({ r, steps: state.steps(r.run_id), events: state.events(r.run_id), kv: [...state.kv(r.run_id)] }));
-}
+const opArb = normaOpArb({ fail: true });
+const apply = (root: string, op: NormaOp): Promise<string> => applyNormaOp(root, op, { readBack: true });
+const plain = plainNormaState;
 
 const dbOf = (root: string): string => join(root, ".norma/norma.db");
 

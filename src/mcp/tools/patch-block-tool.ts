@@ -18,7 +18,8 @@
 import { preparePatchMemo } from "../../patch/apply-patch.js";
 import { describeJsonValue } from "../../patch/assert-recordable-ops.js";
 import { worktreeChapterLookupIfListed } from "../../check/worktree-books.js";
-import { isBookManifestPath, lockPathFor, patchDocument } from "../../editing/patch-document.js";
+import { isBookManifestPath } from "../../editing/book-manifest-path.js";
+import { lockPathFor, patchDocument } from "../../editing/patch-document.js";
 import { assertMayHoldTranscript } from "../../transcript/may-hold-transcript.js";
 import { patchBook } from "../../editing/patch-book.js";
 import { withFileLock } from "../../fsx/with-file-lock.js";
