@@ -2,7 +2,7 @@
  * Fixture repositories built once per test file and copied per test. Worth it where building
  * one runs the CLI (mark-reconciled, state snapshot, a commit through the hook: a few hundred
  * ms of CPU each) or a history of several commits; `tempRepo` alone needs none (its `git init`
- * is a copy and its initial commit written in process: init-template.ts, initial-commit.ts).
+ * is already a copy of one made per process: init-template.ts).
  * Copying is a few file copies. Each test
  * still gets a repository of its own (a fresh copy, removed when the test finishes), so no test
  * sees another's changes.

@@ -2,16 +2,14 @@
  * Throwaway git repositories described as objects: { "path/in/repo": "contents" }.
  * Created under the OS temp dir (never inside this project) and removed after the test.
  *
- * A new repository is a copy of one `git init` made once per process (init-template.ts), and
- * its initial commit is written in process where that is certain to be what git writes
- * (initial-commit.ts); `tempRepoWithGit` is the same made by git alone, which the equivalence
- * test (initial-commit.test.ts) compares it with.
+ * A new repository's `.git` is a copy of one `git init` made once per process (init-template.ts);
+ * its initial commit is git's own (`git add -A`, `git commit`). `tempRepoWithGit` is the same
+ * made by git alone, which the equivalence test (init-template.test.ts) compares it with.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { onTestFinished } from "vitest";
-import { initialCommitCovers, plainGitSetup, writeInitialCommit } from "./initial-commit.js";
 import { initFromTemplate, initWithGit } from "./init-template.js";
 import { git } from "./run-git.js";
 
@@ -44,11 +42,8 @@ export function tempRepo(tree: Tree = {}, options: { commit?: boolean } = {}): s
   initFromTemplate(dir);
   writeTree(dir, tree);
   if (options.commit !== false && Object.keys(tree).length > 0) {
-    if (plainGitSetup() && initialCommitCovers(tree, "initial")) writeInitialCommit(dir, tree, "initial");
-    else {
-      git(dir, ["add", "-A"]);
-      git(dir, ["commit", "-qm", "initial"]);
-    }
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "initial"]);
   }
   return dir;
 }
