@@ -19,6 +19,7 @@ import {
   readWorktreeStatusAsync,
   resolveCommit,
 } from "../../src/internal.js";
+import { repoTemplates } from "../helpers/repo-templates.js";
 import { git, tempDir, tempRepo, writeTree } from "../helpers/temp-repo.js";
 import { runCli } from "../helpers/run-cli.js";
 import { branch, checkout, commitAll, remove, write } from "../reconcile/helpers/repo-ops.js";
@@ -211,7 +212,11 @@ describe("readWorktreeStatus", () => {
 });
 
 describe("shallow clones", () => {
-  function origin(): string {
+  /** The origin's history (built once for the file, test/helpers/repo-templates.ts): each test clones its own copy. */
+  const templates = repoTemplates();
+  const origin = (): string => templates.copy("origin", buildOrigin);
+
+  function buildOrigin(): string {
     const o = tempRepo({ "f.txt": "0\n" });
     for (let i = 1; i <= 4; i++) {
       write(o, "f.txt", `${i}\n`);

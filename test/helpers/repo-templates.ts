@@ -1,8 +1,9 @@
 /**
  * Fixture repositories built once per test file and copied per test. Worth it where building
  * one runs the CLI (mark-reconciled, state snapshot, a commit through the hook: a few hundred
- * ms of CPU each); git commands alone are cheap (measured: sharing only `git init` and the
- * initial commit saves nothing visible). Copying is a few file copies. Each test
+ * ms of CPU each) or a history of several commits; `tempRepo` alone needs none (its `git init`
+ * is already a copy of one made per process: init-template.ts).
+ * Copying is a few file copies. Each test
  * still gets a repository of its own (a fresh copy, removed when the test finishes), so no test
  * sees another's changes.
  *
@@ -10,7 +11,7 @@
  * `afterAll` that removes the templates); `copy(key, build)` runs `build` the first time a key is asked for,
  * keeps what it made as the template, and returns a copy. Commit dates are fixed
  * (temp-repo.ts), so a copy holds the very commits a fresh build would. `repo(tree)` is
- * `tempRepo(tree)` made that way (and `git init` with its config runs once per file).
+ * `tempRepo(tree)` made that way.
  *
  * The fast test files share one module graph per worker (vitest.config.ts), so a helper module
  * that calls `repoTemplates()` at its top level is evaluated once for all the files of a worker,
@@ -21,7 +22,7 @@ import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
-import { git, tempDir, tempRepo, type Tree, writeTree } from "./temp-repo.js";
+import { tempDir, tempRepo, type Tree } from "./temp-repo.js";
 
 export interface RepoTemplates {
   /** A fresh copy (removed when the test finishes) of the directory `build` returns, built once per key. */
@@ -72,16 +73,6 @@ export function repoTemplates(): RepoTemplates {
     if (!templates.has(key)) keep(key, await build());
     return fresh(key);
   };
-  // What tempRepo(tree) does, from a copy of the initialised empty repository (git init and config run once).
-  const build = (tree: Tree): string => {
-    const dir = copy("init", () => tempRepo({}));
-    writeTree(dir, tree);
-    if (Object.keys(tree).length > 0) {
-      git(dir, ["add", "-A"]);
-      git(dir, ["commit", "-qm", "initial"]);
-    }
-    return dir;
-  };
   const treeKey = (tree: Tree): string => JSON.stringify(Object.entries(tree).map(([k, v]) => [k, typeof v === "string" ? v : [v.toString("base64")]]));
-  return { copy, copyAsync, repo: (tree) => copy(`tree:${treeKey(tree)}`, () => build(tree)) };
+  return { copy, copyAsync, repo: (tree) => copy(`tree:${treeKey(tree)}`, () => tempRepo(tree)) };
 }

@@ -1,24 +1,21 @@
 /**
  * Throwaway git repositories described as objects: { "path/in/repo": "contents" }.
  * Created under the OS temp dir (never inside this project) and removed after the test.
+ *
+ * A new repository's `.git` is a copy of one `git init` made once per process (init-template.ts);
+ * its initial commit is git's own (`git add -A`, `git commit`). `tempRepoWithGit` is the same
+ * made by git alone, which the equivalence test (init-template.test.ts) compares it with.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { onTestFinished } from "vitest";
+import { initFromTemplate, initWithGit } from "./init-template.js";
+import { git } from "./run-git.js";
+
+export { git };
 
 export type Tree = Record<string, string | Buffer>;
-
-export function git(cwd: string, args: string[], input?: string): string {
-  return execFileSync("git", args, {
-    cwd,
-    input,
-    encoding: "utf8",
-    stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z" },
-  });
-}
 
 export function writeTree(root: string, tree: Tree): void {
   for (const [rel, content] of Object.entries(tree)) {
@@ -42,10 +39,19 @@ export function tempDir(prefix = "nr-"): string {
 /** A new repository with `tree` written and (unless `commit: false`) committed on branch main. */
 export function tempRepo(tree: Tree = {}, options: { commit?: boolean } = {}): string {
   const dir = tempDir("nr-repo-");
-  git(dir, ["init", "-q", "-b", "main"]);
-  git(dir, ["config", "user.name", "Test"]);
-  git(dir, ["config", "user.email", "test@example.invalid"]);
-  git(dir, ["config", "commit.gpgsign", "false"]);
+  initFromTemplate(dir);
+  writeTree(dir, tree);
+  if (options.commit !== false && Object.keys(tree).length > 0) {
+    git(dir, ["add", "-A"]);
+    git(dir, ["commit", "-qm", "initial"]);
+  }
+  return dir;
+}
+
+/** `tempRepo` made by git alone (init, config, add, commit): the slow path the equivalence test compares with. */
+export function tempRepoWithGit(tree: Tree = {}, options: { commit?: boolean } = {}): string {
+  const dir = tempDir("nr-repo-");
+  initWithGit(dir);
   writeTree(dir, tree);
   if (options.commit !== false && Object.keys(tree).length > 0) {
     git(dir, ["add", "-A"]);

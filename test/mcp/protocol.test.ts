@@ -8,7 +8,7 @@ import { writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, tempRepo } from "../helpers/temp-repo.js";
-import { runCli } from "../helpers/run-cli.js";
+import { initInProcess } from "../support-setup/init-in-process.js";
 import { expectProtocolOnly, McpClient } from "./helpers/mcp-client.js";
 
 const VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -266,14 +266,22 @@ describe("mcp: stdio framing", () => {
 });
 
 describe("mcp: schemaNote / projectNote", () => {
-  function initialized(): string {
+  /** A repository after `init` (exit 0): its files written in process (set-up; init is tested as a process in test/init). */
+  async function initialized(): Promise<string> {
     const repo = tempRepo({ "a.txt": "a\n" });
-    expect(runCli(["init"], { cwd: repo }).code).toBe(0);
+    expect((await initInProcess(repo)).files.map((f) => `${f.action} ${f.path}`)).toEqual([
+      "create .notarai/README.md",
+      "create .notarai/notarai.spec.json",
+      "create .notarai/system.spec.yaml",
+      "create .notarai/noma-reconcile.cjs",
+      "create .gitignore",
+      "create .mcp.json",
+    ]);
     return repo;
   }
 
   it("none right after init", async () => {
-    const c = new McpClient(initialized());
+    const c = new McpClient(await initialized());
     const r = await c.initialize();
     expect(r.schemaNote).toBeUndefined();
     expect(r.projectNote).toBeUndefined();
@@ -281,7 +289,7 @@ describe("mcp: schemaNote / projectNote", () => {
   });
 
   it("both when the project's copies were written by an older version, naming both versions", async () => {
-    const repo = initialized();
+    const repo = await initialized();
     const readme = join(repo, ".notarai/README.md");
     writeFileSync(readme, "# noma-reconcile -- 0.0.1\n\nold\n");
     const schemaPath = join(repo, ".notarai/notarai.spec.json");
@@ -309,7 +317,7 @@ describe("mcp: schemaNote / projectNote", () => {
   });
 
   it("none when the project was initialized by a newer version", async () => {
-    const repo = initialized();
+    const repo = await initialized();
     writeFileSync(join(repo, ".notarai/README.md"), "# noma-reconcile -- 99.0.0\n");
     const c = new McpClient(repo);
     expect((await c.initialize()).projectNote).toBeUndefined();

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-repo.js";
-import { cli, runRepo, SPEC } from "../runs/helpers/run-repo.js";
+import { runForSetUp, runRepoAsync, SPEC } from "../runs/helpers/run-repo.js";
 import { McpClient } from "./helpers/mcp-client.js";
 import { roleTools } from "../../src/runs/agent-step.js";
 
@@ -27,9 +27,10 @@ interface Listed {
 
 describe("mcp: run_list and run_status", () => {
   it("list the recorded runs and show one in full (steps, events, verdict); default to NORMA_RUN_ID", async () => {
-    const root = runRepo();
-    const first = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result.run_id as string;
-    const second = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result.run_id as string;
+    const root = await runRepoAsync();
+    // The runs the tools are asked about (set-up: `run` itself is tested as a process in test/runs).
+    const first = (await runForSetUp(root)).run_id;
+    const second = (await runForSetUp(root)).run_id;
     const c = new McpClient(root);
     await c.initialize();
     const list = await c.ok<Listed>("run_list");
@@ -85,7 +86,7 @@ describe("mcp: run_list and run_status", () => {
     // The plan agent holds the run in progress until the test opens its gate (a file outside the
     // repository, so the work tree stays as the agent found it): no race with a sleeping agent.
     const gate = join(tempDir(), "gate");
-    const root = runRepo({
+    const root = await runRepoAsync({
       config: { agents: { plan: { type: "exec", cmd: ["node", "agents/gated.mjs", gate], timeout_ms: 600_000 } } },
       extra: { "agents/gated.mjs": GATED_AGENT },
     });
@@ -116,8 +117,8 @@ describe("mcp: run_list and run_status", () => {
   });
 
   it("mcp --step serves one run step's agent: its role's tools only, run_status defaults to its run; a bad --step is a usage error", async () => {
-    const root = runRepo();
-    const id = JSON.parse(cli(root, ["run", "--spec", SPEC, "--format", "json"]).stdout).result.run_id as string;
+    const root = await runRepoAsync();
+    const id = (await runForSetUp(root)).run_id;
     const check = new McpClient(root, [process.execPath, CLI, "mcp", "--step", `${id}/003-check`]);
     await check.initialize();
     const listed = ((await check.request("tools/list")).result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { baselineReconciliation } from "../../src/reconcile/baseline-reconciliation.js";
 import { markReconciled } from "../../src/reconcile/mark-reconciled.js";
+import { snapshotState } from "../../src/reconcile/snapshot-state.js";
 import { runCli } from "../helpers/run-cli.js";
 import { git, tempRepo } from "../helpers/temp-repo.js";
 import { McpClient } from "../mcp/helpers/mcp-client.js";
@@ -38,6 +39,11 @@ function repo(extra: Record<string, string> = {}): string {
  */
 async function baselineInProcess(root: string): Promise<void> {
   expect((await baselineReconciliation(root)).snapshot).not.toBeNull();
+}
+
+/** What `state snapshot` (exit 0) writes, in process: set-up for the PR check (the command is tested as a process in test/reconcile/cli.test.ts). */
+async function snapshotInProcess(root: string): Promise<void> {
+  expect((await snapshotState(root)).state_path).toBe(join(root, ".notarai/reconciliation_state.json"));
 }
 
 /** Edit a file through the workspace tools (MCP edit_file): the ledger gets a line, the archive the old version. */
@@ -101,7 +107,7 @@ describe("audit records are never drift", () => {
       "Not marked: docs/plan.noma.patches (an edit transcript (its document is what specs govern): a record the tools keep for audit, never governed).",
     );
     expect(changed(root, DOCS)).toEqual([]);
-    expect(runCli(["state", "snapshot"], { cwd: root }).code).toBe(0);
+    await snapshotInProcess(root);
     commitAll(root, "agent edits, reconciled");
 
     const ci = runCli(["ci", "--base", "main", "--format", "json"], { cwd: root });
@@ -171,7 +177,7 @@ describe("audit records are never drift", () => {
     branch(root, "feature");
     await editThroughTools(root, "src/app.ts", "export const app = 2;\n");
     expect((await markReconciled(root, { files: ["src/app.ts"] })).not_marked).toEqual([]);
-    expect(runCli(["state", "snapshot"], { cwd: root }).code).toBe(0);
+    await snapshotInProcess(root);
     commitAll(root, "agent edit, reconciled");
     // The work tree's configuration goes back to the defaults: ci must not read it.
     remove(root, ".notarai/config.yaml");

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { installHooks, patchDocument } from "../../src/internal.js";
+import { patchInProcess } from "../helpers/patch-in-process.js";
 import { CLI, runCli } from "../helpers/run-cli.js";
 import { git, tempDir, tempRepo } from "../helpers/temp-repo.js";
 import { commit } from "../check/staged/hook-repo.js";
@@ -73,7 +74,7 @@ describe("doc_uri: the document named relative to the repository", () => {
     git(origin, ["config", "receive.denyCurrentBranch", "ignore"]);
     const alice = clone(origin, join(tempDir(), "home", "alice", "work"));
     git(alice, ["switch", "-qc", "feature"]);
-    expect(runCli(["patch", "docs/plan.noma", "--op", op(0.6)], { cwd: alice }).code).toBe(0);
+    patchInProcess(alice, "docs/plan.noma", JSON.parse(op(0.6)));
     git(alice, ["add", "-A"]);
     expect(commit(alice, ["-m", "patched by alice"]).code).toBe(0);
     git(alice, ["push", "-q", "origin", "feature"]);
@@ -84,7 +85,7 @@ describe("doc_uri: the document named relative to the repository", () => {
     expect(verify).toMatchObject({ code: 0, stdout: "✓ docs/plan.noma.patches: 1 record (1 applied), chain intact, document matches.\n" });
     expect(runCli(["check"], { cwd: bob })).toMatchObject({ code: 0, stdout: "✓ No issues found.\n" });
     // Bob patches on: his records name the document exactly as Alice's do.
-    expect(runCli(["patch", "docs/plan.noma", "--op", op(0.7)], { cwd: bob }).code).toBe(0);
+    patchInProcess(bob, "docs/plan.noma", JSON.parse(op(0.7)));
     git(bob, ["add", "-A"]);
     expect(commit(bob, ["-m", "patched by bob"]).code).toBe(0);
     const transcript = readFileSync(join(bob, "docs/plan.noma.patches"), "utf8");
@@ -106,7 +107,7 @@ describe("doc_uri: the document named relative to the repository", () => {
     git(repo, ["add", "-A"]);
     expect(commit(repo, ["-m", "a transcript from another machine"]).code).toBe(0);
     git(repo, ["switch", "-qc", "feature"]);
-    expect(runCli(["patch", "docs/plan.noma", "--op", op(0.7)], { cwd: repo }).code).toBe(0);
+    patchInProcess(repo, "docs/plan.noma", JSON.parse(op(0.7)));
     git(repo, ["add", "-A"]);
     expect(commit(repo, ["-m", "patched here"]).code).toBe(0);
     expect(docUris(join(repo, "docs/plan.noma.patches"))).toEqual([pathToFileURL(join(elsewhere, "plan.noma")).href, "docs/plan.noma"]);

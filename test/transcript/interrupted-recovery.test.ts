@@ -94,7 +94,7 @@ describe("an interrupted patch, then a normal patch", () => {
     expect(readFileSync(join(repo, "d.noma"), "utf8")).toContain("confidence=0.8");
     expectHealthy(repo);
     // Later patches keep it healthy; the recovery is written once.
-    expect(runCli(["patch", "d.noma", "--op", op(0.9)], { cwd: repo }).code).toBe(0);
+    patchInProcess(repo, "d.noma", JSON.parse(op(0.9)));
     expect(records(repo).filter((r) => (r["op"] as { op: string }).op === "recover_interrupted")).toHaveLength(1);
     expectHealthy(repo);
     // The pre-commit hook and ci judge the transcript the same way.

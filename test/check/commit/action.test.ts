@@ -25,7 +25,7 @@ import { git, tempDir, tempRepo } from "../../helpers/temp-repo.js";
 import { cloneHead, INSTALL_TIMEOUT_MS, ROOT, userEnv } from "../../install/install-helpers.js";
 import { BROKEN, CLAIM, patch, SPEC, VALID } from "../staged/fixtures.js";
 import { ciRepo, commitAll, writeTree } from "./ci-repo.js";
-import { execAgent, lineDiff, runRepo, SPEC as RUN_SPEC } from "../../runs/helpers/run-repo.js";
+import { execAgent, lineDiff, runRepoAsync, SPEC as RUN_SPEC } from "../../runs/helpers/run-repo.js";
 
 interface ActionStep {
   id?: string;
@@ -261,8 +261,8 @@ describe("action.yml", () => {
 describe("action.yml, mode reconcile", () => {
   it(
     "runs the loop with the project's agents; without a token it keeps the run's branch and says what it would have opened (outputs: run-id)",
-    () => {
-      const workspace = runRepo({
+    async () => {
+      const workspace = await runRepoAsync({
         drift: { "src/app.ts": `${OLD}\n` },
         config: { agents: { act: execAgent("act.json") } },
         behaviors: {
