@@ -38,20 +38,17 @@ export function tempDir(prefix = "nr-"): string {
 
 /** A new repository with `tree` written and (unless `commit: false`) committed on branch main. */
 export function tempRepo(tree: Tree = {}, options: { commit?: boolean } = {}): string {
-  const dir = tempDir("nr-repo-");
-  initFromTemplate(dir);
-  writeTree(dir, tree);
-  if (options.commit !== false && Object.keys(tree).length > 0) {
-    git(dir, ["add", "-A"]);
-    git(dir, ["commit", "-qm", "initial"]);
-  }
-  return dir;
+  return newRepo(initFromTemplate, tree, options);
 }
 
 /** `tempRepo` made by git alone (init, config, add, commit): the slow path the equivalence test compares with. */
 export function tempRepoWithGit(tree: Tree = {}, options: { commit?: boolean } = {}): string {
+  return newRepo(initWithGit, tree, options);
+}
+
+function newRepo(init: (dir: string) => void, tree: Tree, options: { commit?: boolean }): string {
   const dir = tempDir("nr-repo-");
-  initWithGit(dir);
+  init(dir);
   writeTree(dir, tree);
   if (options.commit !== false && Object.keys(tree).length > 0) {
     git(dir, ["add", "-A"]);

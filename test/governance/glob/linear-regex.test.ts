@@ -144,15 +144,20 @@ describe("the linear matcher answers as V8 does", () => {
     expect(matched).toBeGreaterThan(100);
   });
 
+  /** Compare the two on each name; false when V8 refuses the expression or it holds a backreference (not compared). */
+  const compareWithV8 = (source: string, names: readonly string[]): boolean => {
+    const re = v8(source);
+    if (re === null || /\\[1-9]/.test(source)) return false;
+    const m = compileLinearRegex(source);
+    for (const name of names) expect({ source, name, match: m.test(name) }).toEqual({ source, name, match: re.test(name) });
+    return true;
+  };
+
   it("on generated expressions", () => {
     let compared = 0;
     fc.assert(
       fc.property(regexArb, fc.array(nameArb, { minLength: 1, maxLength: 8 }), (source, names) => {
-        const re = v8(source);
-        if (re === null || /\\[1-9]/.test(source)) return;
-        const m = compileLinearRegex(source);
-        compared++;
-        for (const name of names) expect({ source, name, match: m.test(name) }).toEqual({ source, name, match: re.test(name) });
+        if (compareWithV8(source, names)) compared++;
       }),
       { numRuns: 4_000 },
     );
@@ -164,12 +169,9 @@ describe("the linear matcher answers as V8 does", () => {
     let repeatedGroups = 0;
     fc.assert(
       fc.property(nestedRegexArb, fc.array(shortNameArb, { minLength: 1, maxLength: 8 }), (source, names) => {
-        const re = v8(source);
-        if (re === null || /\\[1-9]/.test(source)) return;
-        const m = compileLinearRegex(source);
+        if (!compareWithV8(source, names)) return;
         compared++;
         if (/\)(?:[*+]|\{\d)/.test(source)) repeatedGroups++;
-        for (const name of names) expect({ source, name, match: m.test(name) }).toEqual({ source, name, match: re.test(name) });
       }),
       { numRuns: 4_000 },
     );
