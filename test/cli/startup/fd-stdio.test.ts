@@ -29,20 +29,26 @@ function recorder(): { stream: () => NodeJS.WritableStream; got: Buffer[] } {
   return { stream: () => sink as unknown as NodeJS.WritableStream, got };
 }
 
+/** Every chunk written through `fdWriter` to a new `file`; returns what reached the stream stand-in. */
+function writeThroughFd(file: string, chunks: readonly string[]): Buffer[] {
+  const fd = openSync(file, "w");
+  const { stream, got } = recorder();
+  try {
+    const write = fdWriter(fd, stream);
+    for (const c of chunks) write(c);
+  } finally {
+    closeSync(fd);
+  }
+  return got;
+}
+
 describe("fdWriter", () => {
   it("writes a file exactly the UTF-8 bytes of every chunk, in order, and never touches the stream", () => {
     const dir = tempDir();
     fc.assert(
       fc.property(fc.array(fc.string({ unit: "binary", maxLength: 2000 }), { maxLength: 12 }), (chunks) => {
         const file = join(dir, "out");
-        const fd = openSync(file, "w");
-        const { stream, got } = recorder();
-        try {
-          const write = fdWriter(fd, stream);
-          for (const c of chunks) write(c);
-        } finally {
-          closeSync(fd);
-        }
+        const got = writeThroughFd(file, chunks);
         // Each chunk encoded on its own, as the stream encodes each write: a surrogate pair split
         // across two writes is two lone halves (two U+FFFD), not the character joined text would give.
         expect(readFileSync(file).equals(Buffer.concat(chunks.map((c) => Buffer.from(c, "utf8"))))).toBe(true);
@@ -63,14 +69,7 @@ describe("fdWriter", () => {
     closeSync(fdOut);
     expect(node.status).toBe(0);
     const direct = join(dir, "direct");
-    const fd = openSync(direct, "w");
-    const { stream, got } = recorder();
-    try {
-      const write = fdWriter(fd, stream);
-      for (const c of chunks) write(c);
-    } finally {
-      closeSync(fd);
-    }
+    const got = writeThroughFd(direct, chunks);
     const expected = Buffer.from("a\ufffd\ufffdb\u{1f600}\ufffd\ufffd", "utf8");
     expect(readFileSync(viaStream).toString("hex")).toBe(expected.toString("hex"));
     expect(readFileSync(direct).toString("hex")).toBe(expected.toString("hex"));
