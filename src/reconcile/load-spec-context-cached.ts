@@ -24,6 +24,7 @@ import { symlinkEscape } from "../fsx/symlink-escape.js";
 import { DEFAULT_AUDIT_LOCATIONS, type AuditLocations } from "../governance/audit-paths.js";
 import { buildGovernance } from "../governance/governance.js";
 import { readConfigText } from "../governance/read-config-text.js";
+import { listSpecPaths } from "../governance/list-spec-paths.js";
 import type { SpecSet } from "../governance/load-specs.js";
 import type { SpecFile } from "../governance/validate-spec-text.js";
 import { TOOL_NAME, TOOL_VERSION } from "../version.js";
@@ -80,7 +81,7 @@ function readStored(root: string, key: string, texts: ReadonlyMap<string, string
 /** Load specs and governance as `loadSpecContext` does, from the remembered set when the spec files are unchanged. */
 export async function loadSpecContextCached(root: string, options: ToolOptions, known: Iterable<string>): Promise<SpecContext> {
   const list = [...known];
-  const texts = specTexts(root, list);
+  const texts = specTexts(root, listSpecPaths(root, list));
   const config = readConfigText(root);
   const key = texts !== null ? keyOf(texts, config) : null;
   const stored = key !== null ? readStored(root, key, texts!) : null;

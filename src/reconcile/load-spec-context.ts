@@ -4,7 +4,8 @@
  */
 import { buildGovernance } from "../governance/governance.js";
 import { readAuditLocations } from "../governance/read-audit-locations.js";
-import { listSpecPaths, loadSpecs, specSetOfTexts } from "../governance/load-specs.js";
+import { listSpecPaths } from "../governance/list-spec-paths.js";
+import { loadSpecs, specSetOfTexts } from "../governance/load-specs.js";
 import { warnSpecProblems, type SpecContext, type ToolOptions } from "./reconcile-context.js";
 import { recallSpecSet, rememberSpecSet, specTexts } from "./spec-set-memo.js";
 

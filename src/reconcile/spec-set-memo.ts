@@ -19,7 +19,6 @@ import { join } from "node:path";
 import { readRegularFile } from "../fsx/read-regular-file.js";
 import { maxSpecBytes } from "../fsx/size-limits.js";
 import { decodeText } from "../fsx/utf8-text.js";
-import { listSpecPaths } from "../governance/list-spec-paths.js";
 import type { SpecSet } from "../governance/load-specs.js";
 import type { SpecFile } from "../governance/validate-spec-text.js";
 
@@ -33,12 +32,12 @@ const memo = new Map<string, string>();
 const MAX_SETS = 8;
 
 /**
- * The spec files among `known` that exist, sorted, with their text — the list `loadSpecs(root, known)` validates
- * (`listSpecPaths`); null when one cannot be read as text under the cap (validating reports it).
+ * The text of each spec file `listSpecPaths` gave (sorted: the list `loadSpecs` validates); null when one cannot be read
+ * as text under the cap (validating reports it).
  */
-export function specTexts(root: string, known: Iterable<string>): Map<string, string> | null {
+export function specTexts(root: string, specPaths: readonly string[]): Map<string, string> | null {
   const texts = new Map<string, string>();
-  for (const p of listSpecPaths(root, known)) {
+  for (const p of specPaths) {
     try {
       texts.set(p, decodeText(readRegularFile(join(root, p), p, { maxBytes: maxSpecBytes() }), p));
     } catch {

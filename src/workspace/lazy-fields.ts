@@ -16,21 +16,7 @@ export type Builders<T> = { [K in keyof T]: () => T[K] };
 /** T with each field built by its builder on first read, once. */
 export function lazyFields<T extends object>(builders: Builders<T>): T {
   const out = {} as T;
-  for (const key of Object.keys(builders) as Array<keyof T & string>) {
-    const build = builders[key];
-    let built = false;
-    let value: T[typeof key] | undefined;
-    Object.defineProperty(out, key, {
-      enumerable: true,
-      get: () => {
-        if (!built) {
-          value = build();
-          built = true;
-        }
-        return value;
-      },
-    });
-  }
+  for (const key of Object.keys(builders) as Array<keyof T & string>) Object.defineProperty(out, key, { enumerable: true, get: once(builders[key]) });
   return out;
 }
 

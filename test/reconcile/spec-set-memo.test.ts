@@ -8,6 +8,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { listSpecPaths } from "../../src/governance/list-spec-paths.js";
 import { loadSpecs } from "../../src/governance/load-specs.js";
 import { loadSpecContext } from "../../src/reconcile/load-spec-context.js";
 import { loadSpecContextCached, SPEC_CACHE_PATH } from "../../src/reconcile/load-spec-context-cached.js";
@@ -58,7 +59,7 @@ describe("the spec set remembered in the process", () => {
         // Fresh: nothing remembered; the validator runs.
         const w0 = warnings();
         const fresh = shape(loadSpecContext(a, { onWarning: w0.onWarning }), w0.list);
-        const texts = specTexts(a, known(a))!;
+        const texts = specTexts(a, listSpecPaths(a, known(a)))!;
         expect(recallSpecSet(texts)).not.toBeNull();
         // The same texts again, in the same repository and in another one: remembered.
         const w1 = warnings();
