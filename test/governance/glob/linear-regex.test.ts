@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { globRegexSource } from "../../../src/governance/glob/glob-regex-source.js";
 import { compileLinearRegex } from "../../../src/governance/glob/linear-regex.js";
 import { UnsupportedRegexError } from "../../../src/governance/glob/regex-syntax.js";
-import { globArb, picomatchTerminates } from "./glob-pieces.js";
+import { globArb, hasNestedRepetition, picomatchTerminates, referenceSubject } from "./glob-pieces.js";
 
 /** Names: path-like strings over the characters globs treat specially (up to `pieces` of them). */
 const namesOf = (pieces: number) =>
@@ -115,7 +115,8 @@ describe("the linear matcher answers as V8 does", () => {
           expect((e as Error).message).toMatch(/backreference/);
           return;
         }
-        for (const name of names) expect({ glob, name, match: m.test(name) }).toEqual({ glob, name, match: re.test(name) });
+        for (const name of names.map((n) => referenceSubject(source, n)))
+          expect({ glob, name, match: m.test(name) }).toEqual({ glob, name, match: re.test(name) });
       }),
       { numRuns: 3_000 },
     );
@@ -133,7 +134,10 @@ describe("the linear matcher answers as V8 does", () => {
           if (re === null || /\\[1-9]/.test(source)) return;
           const m = compileLinearRegex(source);
           let k = 0;
-          const name = glob.replace(/[*?[\]{}()!@+|,]/g, () => fills[k++ % fills.length]!);
+          const name = referenceSubject(
+            source,
+            glob.replace(/[*?[\]{}()!@+|,]/g, () => fills[k++ % fills.length]!),
+          );
           const want = re.test(name);
           if (want) matched++;
           expect({ glob, name, match: m.test(name) }).toEqual({ glob, name, match: want });
@@ -177,6 +181,14 @@ describe("the linear matcher answers as V8 does", () => {
     );
     expect(compared).toBeGreaterThan(2_000);
     expect(repeatedGroups).toBeGreaterThan(500);
+  });
+
+  it("hasNestedRepetition (the tests' guard for V8) sees a repeated group holding a quantifier or an alternative", () => {
+    for (const nested of ["(?:a|aa)*", "(?:(?:a)*)*", "(a+)+", "(?:[^/]?b)*", "x(?:a{1,2}){2}", "((a)*b)+"])
+      expect(hasNestedRepetition(nested), nested).toBe(true);
+    for (const flat of ["(?:ab)*", "a*b*(?:c)+", "(?:a|b)", "(?=a*)b", "[(a*)]+", "\\(a*\\)+", "(?:a*)?"]) expect(hasNestedRepetition(flat), flat).toBe(false);
+    expect(referenceSubject("(?:a|aa)*c", "a".repeat(30))).toBe("a".repeat(12));
+    expect(referenceSubject("a*c", "a".repeat(30))).toBe("a".repeat(30));
   });
 
   it("refuses a backreference, accepts what only looks like one", () => {
