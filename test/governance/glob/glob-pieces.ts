@@ -1,5 +1,6 @@
 /** Generated globs for the glob tests: every construct picomatch knows, well-formed and broken. */
 import fc from "fast-check";
+import { normalizeGlob } from "../../../src/governance/glob.js";
 
 /** Glob pieces: every construct, its fragments, and characters that are special to a regular expression. */
 export const GLOB_PIECES = [
@@ -103,9 +104,12 @@ export const GLOB_PIECES = [
 
 export const globArb = fc.array(fc.constantFrom(...GLOB_PIECES), { minLength: 1, maxLength: 12 }).map((a) => a.join(""));
 
-/** picomatch 4.0.7 never returns on a glob ending in four or more backslashes (outside its simple-pattern path). */
+/**
+ * picomatch 4.0.7 never returns on a glob ending in four or more backslashes (outside its simple-pattern path) —
+ * also when the glob only ends so once normalised (`normalizeGlob` trims trailing blanks: `a\\\\\\\\ ` hung a CI run for 8 minutes).
+ */
 export function picomatchTerminates(glob: string): boolean {
-  return !/\\{4,}$/.test(glob);
+  return !/\\{4,}$/.test(glob) && !/\\{4,}$/.test(normalizeGlob(glob));
 }
 
 /**
