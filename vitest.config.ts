@@ -55,6 +55,8 @@ export default defineConfig({
   define: { __NOMA_RECONCILE_VERSION__: JSON.stringify(pkg.version), __NOMA_RECONCILE_HOMEPAGE__: JSON.stringify(pkg.homepage) },
   test: {
     testTimeout: 60_000,
+    // Every temporary directory of the run under one root, removed at its end (test/helpers/run-temp-root.ts).
+    globalSetup: ["test/helpers/run-temp-root.ts"],
     hookTimeout: 60_000,
     reporters: ["default"],
     // Longest files first, across both projects (test/helpers/duration-sequencer.ts).
