@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { type BigIntStats, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { type BigIntStats, mkdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PREFETCH_MIN_BYTES, prefetchFiles, unchangedSince } from "../../src/fsx/prefetch-files.js";
@@ -25,6 +25,16 @@ function largeDocument(bytes: number, marker = "prose"): string {
     size += s.length;
   }
   return parts.join("");
+}
+
+/** Whether reading a file in `dir` moves its access time (relatime, strictatime; not noatime). */
+function readsMoveAccessTime(dir: string): boolean {
+  const probe = join(dir, "atime-probe");
+  writeFileSync(probe, "x");
+  const unread = (statSync(probe).mtimeMs - 3_600_000) / 1000;
+  utimesSync(probe, unread, statSync(probe).mtimeMs / 1000);
+  readFileSync(probe);
+  return statSync(probe).atimeMs / 1000 > unread + 1;
 }
 
 describe("prefetchFiles", () => {
@@ -142,6 +152,11 @@ describe("check of a large document (read ahead)", () => {
   it("patch applies its op to the document as it is under the lock, not as it was read ahead", async () => {
     const repo = tempRepo({ "big.noma": largeDocument(2 * PREFETCH_MIN_BYTES) });
     const doc = join(repo, "big.noma");
+    // The moment the CLI has read the document ahead is seen by its access time moving: set an
+    // access time long before its mtime, which the first read replaces (relatime updates it then).
+    const watchReads = readsMoveAccessTime(tempDir());
+    const unread = (statSync(doc).mtimeMs - 3_600_000) / 1000;
+    if (watchReads) utimesSync(doc, unread, statSync(doc).mtimeMs / 1000);
     await new Promise((r) => setTimeout(r, 80)); // an old ctime: the read-ahead bytes would be eligible
     const lock = await acquireFileLock(lockPathFor(doc));
     const op = JSON.stringify({ op: "update_attribute", id: "c7", key: "confidence", value: 0.25 });
@@ -150,11 +165,25 @@ describe("check of a large document (read ahead)", () => {
       env: { ...process.env, NO_COLOR: "1" },
     });
     let out = "";
+    let exited = false;
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    const done = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const done = new Promise<number | null>((resolve) =>
+      child.on("close", (code) => {
+        exited = true;
+        resolve(code);
+      }),
+    );
     // The CLI starts, reads ahead and waits for the lock; meanwhile another writer changes the
     // document in place, keeping its size.
-    await new Promise((r) => setTimeout(r, 1500));
+    if (watchReads) {
+      while (statSync(doc).atimeMs / 1000 <= unread + 1) {
+        expect(exited, "the CLI ended before it read the document").toBe(false);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    } else {
+      console.warn("prefetch-files.test.ts: this file system keeps no access times (noatime); assuming the CLI has read ahead within 1.5 s");
+      await new Promise((r) => setTimeout(r, 1500));
+    }
     const edited = readFileSync(doc, "utf8").replace("Claim 3.", "Claim 4.");
     writeFileSync(doc, edited);
     lock.release();
