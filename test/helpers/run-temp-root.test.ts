@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ describe("the run's temporary root (vitest's global set-up)", () => {
     const root = process.env["NOMA_RECONCILE_TEST_RUN_TMP"];
     expect(root, "vitest.config.ts names test/helpers/run-temp-root.ts as globalSetup").toBeDefined();
     expect(tmpdir()).toBe(root);
+    expect(statSync(root!).mode & 0o7777, "open to every user, sticky, as /tmp is").toBe(0o1777);
     expect(tempDir().startsWith(`${root}/`)).toBe(true);
     const child = spawnSync("sh", ["-c", 'printf %s "$TMPDIR"'], { encoding: "utf8" });
     expect(child.stdout).toBe(root);
@@ -27,6 +28,7 @@ describe("the run's temporary root (vitest's global set-up)", () => {
       expect(root).toBeDefined();
       expect(root!.startsWith(`${outerTmp}/nr-test-run-`)).toBe(true);
       expect(tmpdir()).toBe(root);
+      expect(statSync(root!).mode & 0o7777, "open to every user, sticky, as /tmp is").toBe(0o1777);
       expect(setup(), "a second project's set-up leaves the first root in place").toBeTypeOf("function");
       expect(process.env["TMPDIR"]).toBe(root);
       const left = tempDir("nr-left-behind-");

@@ -10,7 +10,7 @@
  * for all of them (Node reads TMPDIR on each call); the root sits under the machine's temp
  * directory as before, so a test's repository is still outside this project.
  */
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -19,6 +19,9 @@ export default function setup(): () => void {
   if (process.env["NOMA_RECONCILE_TEST_RUN_TMP"] !== undefined) return () => {};
   const outer = process.env["TMPDIR"];
   const root = realpathSync(mkdtempSync(join(tmpdir(), "nr-test-run-")));
+  // Open to every user as /tmp is (sticky): some tests run the CLI as an unprivileged user
+  // (test/inputs/helpers.ts), which must reach their repositories and make its own temp files.
+  chmodSync(root, 0o1777);
   process.env["TMPDIR"] = root;
   process.env["NOMA_RECONCILE_TEST_RUN_TMP"] = root;
   return () => {
