@@ -5,6 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLI } from "../helpers/run-cli.js";
 
@@ -93,10 +94,11 @@ export function unprivileged(): { prefix: string[]; env: NodeJS.ProcessEnv } | n
     "process.exit(process.getuid() === 65534 ? 0 : 1)",
   ]);
   if (probe.status !== 0) return null;
-  // git refuses a repository another user owns unless told it is safe; HOME must be writable by nobody.
+  // git refuses a repository another user owns unless told it is safe; HOME must be writable by
+  // nobody: the temp directory (the run's root, which the run removes with nobody's compile cache).
   return {
     prefix: [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"],
-    env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*", HOME: "/tmp" },
+    env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "safe.directory", GIT_CONFIG_VALUE_0: "*", HOME: tmpdir() },
   };
 }
 
