@@ -27,14 +27,23 @@ function largeDocument(bytes: number, marker = "prose"): string {
   return parts.join("");
 }
 
-/** Whether reading a file in `dir` moves its access time (relatime, strictatime; not noatime). */
+/**
+ * Sets `file`'s access time an hour before its mtime, which the next read replaces (relatime,
+ * strictatime; not noatime); returns whether that read has happened yet.
+ */
+function watchForRead(file: string): () => boolean {
+  const unread = (statSync(file).mtimeMs - 3_600_000) / 1000;
+  utimesSync(file, unread, statSync(file).mtimeMs / 1000);
+  return () => statSync(file).atimeMs / 1000 > unread + 1;
+}
+
+/** Whether reading a file in `dir` moves its access time. */
 function readsMoveAccessTime(dir: string): boolean {
   const probe = join(dir, "atime-probe");
   writeFileSync(probe, "x");
-  const unread = (statSync(probe).mtimeMs - 3_600_000) / 1000;
-  utimesSync(probe, unread, statSync(probe).mtimeMs / 1000);
+  const read = watchForRead(probe);
   readFileSync(probe);
-  return statSync(probe).atimeMs / 1000 > unread + 1;
+  return read();
 }
 
 describe("prefetchFiles", () => {
@@ -154,9 +163,7 @@ describe("check of a large document (read ahead)", () => {
     const doc = join(repo, "big.noma");
     // The moment the CLI has read the document ahead is seen by its access time moving: set an
     // access time long before its mtime, which the first read replaces (relatime updates it then).
-    const watchReads = readsMoveAccessTime(tempDir());
-    const unread = (statSync(doc).mtimeMs - 3_600_000) / 1000;
-    if (watchReads) utimesSync(doc, unread, statSync(doc).mtimeMs / 1000);
+    const readAhead = readsMoveAccessTime(tempDir()) ? watchForRead(doc) : undefined;
     await new Promise((r) => setTimeout(r, 80)); // an old ctime: the read-ahead bytes would be eligible
     const lock = await acquireFileLock(lockPathFor(doc));
     const op = JSON.stringify({ op: "update_attribute", id: "c7", key: "confidence", value: 0.25 });
@@ -175,8 +182,8 @@ describe("check of a large document (read ahead)", () => {
     );
     // The CLI starts, reads ahead and waits for the lock; meanwhile another writer changes the
     // document in place, keeping its size.
-    if (watchReads) {
-      while (statSync(doc).atimeMs / 1000 <= unread + 1) {
+    if (readAhead !== undefined) {
+      while (!readAhead()) {
         expect(exited, "the CLI ended before it read the document").toBe(false);
         await new Promise((r) => setTimeout(r, 10));
       }
